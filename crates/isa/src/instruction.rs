@@ -1,0 +1,143 @@
+//! One machine instruction: guard, opcode, operands, data flow and control flow.
+
+use crate::operand::{Operand, Register};
+use crate::span::Span;
+use serde::{Deserialize, Serialize};
+
+/// A guard predicate: `@P0`, `@!P0`, `@PT`.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Guard {
+    pub reg: Register,
+    pub negated: bool,
+    pub span: Span,
+}
+
+impl Guard {
+    /// `@PT` executes unconditionally and `@!PT` never does; any other guard may go either way.
+    pub fn is_always_true(&self) -> bool {
+        self.reg == Register::True && !self.negated
+    }
+
+    pub fn is_never_true(&self) -> bool {
+        self.reg == Register::True && self.negated
+    }
+}
+
+/// Opcode mnemonic split at the dots: `ISETP.GE.U32.AND` is name `ISETP`, modifiers
+/// `[GE, U32, AND]`.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Opcode {
+    pub name: String,
+    pub modifiers: Vec<String>,
+    pub span: Span,
+}
+
+impl Opcode {
+    pub fn has_modifier(&self, m: &str) -> bool {
+        self.modifiers.iter().any(|x| x == m)
+    }
+}
+
+/// How an instruction affects control flow — the SIMT control instructions of Fermi–Pascal
+/// (Jeanmougin et al. §2) plus calls and indirect jumps. A guarded instruction of any kind here
+/// takes effect only for the threads whose guard holds; the rest fall through.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(tag = "kind", content = "target", rename_all = "snake_case")]
+pub enum ControlKind {
+    /// Ordinary instruction: continues at the next one.
+    Fallthrough,
+    /// `BRA`/`JMP`; `target` is an instruction address once resolved.
+    Branch(Option<u64>),
+    /// `SSY target`: pushes a SYNC reconvergence entry.
+    Ssy(Option<u64>),
+    /// `PBK target`: pushes a BRK reconvergence entry.
+    Pbk(Option<u64>),
+    /// `PCNT target`: pushes a CONT entry (loop continue point).
+    Pcnt(Option<u64>),
+    /// `PRET target`: pushes a return point for a following indirect call.
+    Pret(Option<u64>),
+    /// `SYNC`, or any Kepler/Fermi instruction carrying the `.S` flag.
+    Sync,
+    /// `BRK`.
+    Brk,
+    /// `CONT`.
+    Cont,
+    /// `EXIT` (and `KIL`, which ends the thread the same way).
+    Exit,
+    /// `CAL`/`JCAL`; `None` for a call out of this listing (e.g. `vprintf`).
+    Call(Option<u64>),
+    /// `RET`.
+    Ret,
+    /// `BAR`: a block boundary for timing, control continues at the next instruction.
+    Barrier,
+    /// `BRX`/`JMX`: computed target, not statically known.
+    Indirect,
+}
+
+impl ControlKind {
+    /// The static code address this instruction names, if any.
+    pub fn target(&self) -> Option<u64> {
+        match *self {
+            ControlKind::Branch(t)
+            | ControlKind::Ssy(t)
+            | ControlKind::Pbk(t)
+            | ControlKind::Pcnt(t)
+            | ControlKind::Pret(t)
+            | ControlKind::Call(t) => t,
+            _ => None,
+        }
+    }
+
+    /// True when the instruction ends a basic block.
+    pub fn ends_block(&self) -> bool {
+        !matches!(
+            self,
+            ControlKind::Fallthrough
+                | ControlKind::Ssy(_)
+                | ControlKind::Pbk(_)
+                | ControlKind::Pcnt(_)
+                | ControlKind::Pret(_)
+        )
+    }
+}
+
+/// The functional unit an instruction occupies, which is what timing models charge for.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum ResourceClass {
+    Alu,
+    /// Special-function unit: transcendental approximations (`MUFU`, `RRO`).
+    Sfu,
+    LoadStoreGlobal,
+    LoadStoreShared,
+    LoadStoreLocal,
+    /// Constant-cache load (`LDC`).
+    Constant,
+    Texture,
+    Control,
+}
+
+/// One instruction of a kernel.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Instruction {
+    /// Code address in bytes, as printed in the listing (or assigned, for address-less input).
+    pub address: u64,
+    pub guard: Option<Guard>,
+    pub opcode: Opcode,
+    pub operands: Vec<Operand>,
+    /// Registers written (storage registers only: never `RZ`/`PT`).
+    pub writes: Vec<Register>,
+    /// Registers read, the guard predicate included.
+    pub reads: Vec<Register>,
+    pub control: ControlKind,
+    pub class: ResourceClass,
+    /// The Kepler/Fermi `.S` flag: the instruction executes, then acts as `SYNC`.
+    pub sync_flag: bool,
+    /// Second half of a `{ A ; B }` dual-issue pair.
+    pub dual_issued: bool,
+    /// CuAssembler control code (`[B------:R-:W-:-:S06]`), verbatim.
+    pub control_code: Option<String>,
+    /// The instruction text without address, encoding and annotations.
+    pub text: String,
+    pub span: Span,
+}

@@ -1,0 +1,26 @@
+//! Parser budgets.
+
+use serde::{Deserialize, Serialize};
+
+/// Explicit budgets for parsing and graph building, so hostile input cannot exhaust memory or
+/// time. Hitting one is an error diagnostic naming the budget and the parameter that raises it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Limits {
+    /// Largest accepted input text, in bytes (parameter `max_input_bytes`).
+    pub max_input_bytes: usize,
+    /// Most instructions accepted in one file (parameter `max_instructions`).
+    pub max_instructions: usize,
+    /// Most (block, reconvergence stack) states explored when resolving SYNC/BRK/RET
+    /// targets in the thread-level CFG (parameter `max_cfg_states`).
+    pub max_cfg_states: usize,
+}
+
+impl Default for Limits {
+    fn default() -> Self {
+        Limits {
+            max_input_bytes: 4 << 20,
+            max_instructions: 100_000,
+            max_cfg_states: 200_000,
+        }
+    }
+}

@@ -1,0 +1,138 @@
+//! Splitting one listing line into its parts.
+//!
+//! An instruction line looks like (every part but the instruction optional):
+//! ```text
+//! [B------:R-:W-:-:S06]  /*0008*/  /*0x00005de428004404*/  {  @P0 BRA 0xa8 ;  (*"…"*)  }  /* 0x… */
+//!  control code           address   encoding (Fermi)       pair  instruction   annotation      encoding
+//! ```
+
+/// The pieces of a line, as byte ranges into the line.
+#[derive(Debug, Default, Clone, PartialEq)]
+pub(crate) struct LineParts {
+    pub control_code: Option<(usize, usize)>,
+    pub address: Option<(u64, usize, usize)>,
+    /// The instruction text (guard, opcode, operands) without the trailing `;`.
+    pub body: Option<(usize, usize)>,
+    pub opens_pair: bool,
+    pub closes_pair: bool,
+    /// An address comment that is not valid hex (`/*00g8*/`): reported by the caller.
+    pub bad_address: Option<(usize, usize)>,
+}
+
+fn skip_ws(b: &[u8], mut i: usize) -> usize {
+    while i < b.len() && b[i].is_ascii_whitespace() {
+        i += 1;
+    }
+    i
+}
+
+/// Scans `line` (comments beginning with `//` already removed).
+pub(crate) fn scan(line: &str) -> LineParts {
+    let b = line.as_bytes();
+    let mut parts = LineParts::default();
+    let mut i = skip_ws(b, 0);
+    // CuAssembler control code: `[B------:R-:W-:-:S06]`.
+    if b.get(i) == Some(&b'[') {
+        if let Some(close) = line[i..].find(']') {
+            let inner = &line[i + 1..i + close];
+            if inner.contains(':') && !inner.contains(char::is_whitespace) {
+                parts.control_code = Some((i, i + close + 1));
+                i = skip_ws(b, i + close + 1);
+            }
+        }
+    }
+    // Address and encoding comments.
+    while line[i..].starts_with("/*") {
+        let Some(close) = line[i + 2..].find("*/") else {
+            break;
+        };
+        let inner_start = i + 2;
+        let inner_end = i + 2 + close;
+        let inner = line[inner_start..inner_end].trim();
+        let is_encoding = inner.starts_with("0x") || inner.starts_with("0X");
+        if !is_encoding && parts.address.is_none() && parts.bad_address.is_none() {
+            let hex_ok = !inner.is_empty()
+                && inner.len() <= 16
+                && inner.chars().all(|c| c.is_ascii_hexdigit());
+            match hex_ok.then(|| u64::from_str_radix(inner, 16).ok()).flatten() {
+                Some(v) => parts.address = Some((v, i, inner_end + 2)),
+                None => parts.bad_address = Some((i, inner_end + 2)),
+            }
+        }
+        i = skip_ws(b, inner_end + 2);
+    }
+    if b.get(i) == Some(&b'{') {
+        parts.opens_pair = true;
+        i = skip_ws(b, i + 1);
+    }
+    // The body ends at the first encoding comment or annotation.
+    let mut end = line.len();
+    for marker in ["/*", "(*"] {
+        if let Some(p) = line[i..].find(marker) {
+            end = end.min(i + p);
+        }
+    }
+    if line[end..].contains('}') {
+        parts.closes_pair = true;
+    }
+    let mut body = line[i..end].trim_end();
+    if let Some(stripped) = body.strip_suffix('}') {
+        parts.closes_pair = true;
+        body = stripped.trim_end();
+    }
+    if let Some(stripped) = body.strip_suffix(';') {
+        body = stripped.trim_end();
+    }
+    if !body.is_empty() {
+        parts.body = Some((i, i + body.len()));
+    }
+    parts
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn body(line: &str) -> Option<&str> {
+        scan(line).body.map(|(s, e)| &line[s..e])
+    }
+
+    #[test]
+    fn fermi_line_with_encoding() {
+        let l = "\t/*0040*/     /*0x800001e740000001*/ \t@P0 BRA 0xa8;";
+        let p = scan(l);
+        assert_eq!(p.address.map(|a| a.0), Some(0x40));
+        assert_eq!(body(l), Some("@P0 BRA 0xa8"));
+    }
+
+    #[test]
+    fn maxwell_line_with_trailing_encoding() {
+        let l = "        /*0008*/                   MOV R1, c[0x0][0x20] ;      /* 0x4c98078000870001 */";
+        assert_eq!(body(l), Some("MOV R1, c[0x0][0x20]"));
+        assert_eq!(scan(l).address.map(|a| a.0), Some(8));
+    }
+
+    #[test]
+    fn cuasm_pair_and_annotation() {
+        let l = "      [B------:R-:W-:-:S13]         /*0178*/              @!P0 BRK                                            (*\"BRANCH_TARGETS .L_x_1\"*)        }";
+        let p = scan(l);
+        assert!(p.control_code.is_some());
+        assert!(p.closes_pair);
+        assert_eq!(body(l), Some("@!P0 BRK"));
+        let l = "      [B------:R-:W-:-:S00]         /*0010*/         {         MOV32I R7, 0x92492493 ;";
+        assert!(scan(l).opens_pair);
+        assert_eq!(body(l), Some("MOV32I R7, 0x92492493"));
+    }
+
+    #[test]
+    fn encoding_only_line_has_no_body() {
+        let p = scan("                                     /* 0x001cc400e22007f6 */");
+        assert_eq!(p.body, None);
+        assert_eq!(p.address, None);
+    }
+
+    #[test]
+    fn bad_address_is_flagged() {
+        assert!(scan("/*00g8*/ MOV R1, R2;").bad_address.is_some());
+    }
+}

@@ -1,0 +1,215 @@
+//! What a SASS opcode does, as far as the IR needs to know: its control-flow kind, the unit it
+//! occupies, and which registers it reads and writes.
+//!
+//! Opcodes not named here are ordinary ALU instructions whose first operand is the destination.
+//! This is the generic rule that lets unknown opcodes still take part in every analysis.
+
+use crate::instruction::{ControlKind, Guard, Opcode, ResourceClass};
+use crate::operand::{Operand, OperandKind, Register};
+
+/// Control-flow kind before targets are resolved to addresses (the parser resolves them).
+pub(crate) fn control_kind(op: &Opcode, sync_flag_allowed: bool) -> ControlKind {
+    match op.name.as_str() {
+        "BRA" | "JMP" => ControlKind::Branch(None),
+        "SSY" => ControlKind::Ssy(None),
+        "PBK" => ControlKind::Pbk(None),
+        "PCNT" => ControlKind::Pcnt(None),
+        "PRET" => ControlKind::Pret(None),
+        "SYNC" => ControlKind::Sync,
+        "BRK" => ControlKind::Brk,
+        "CONT" => ControlKind::Cont,
+        "EXIT" | "KIL" => ControlKind::Exit,
+        "CAL" | "JCAL" | "CALL" => ControlKind::Call(None),
+        "RET" => ControlKind::Ret,
+        "BAR" => ControlKind::Barrier,
+        "BRX" | "JMX" => ControlKind::Indirect,
+        _ if sync_flag_allowed && op.has_modifier("S") => ControlKind::Sync,
+        _ => ControlKind::Fallthrough,
+    }
+}
+
+/// True when the opcode names a code address among its operands.
+pub(crate) fn has_code_target(kind: ControlKind) -> bool {
+    matches!(
+        kind,
+        ControlKind::Branch(_)
+            | ControlKind::Ssy(_)
+            | ControlKind::Pbk(_)
+            | ControlKind::Pcnt(_)
+            | ControlKind::Pret(_)
+            | ControlKind::Call(_)
+    )
+}
+
+/// The functional unit. Generic `LD`/`ST` (Fermi+ generic addressing) are charged as global
+/// memory, the conservative choice; conversions stay on the ALU.
+pub(crate) fn resource_class(op: &Opcode, control: ControlKind) -> ResourceClass {
+    match op.name.as_str() {
+        "MUFU" | "RRO" => ResourceClass::Sfu,
+        "LD" | "ST" | "LDG" | "STG" | "LDU" | "ATOM" | "RED" | "CCTL" | "CCTLL" => {
+            ResourceClass::LoadStoreGlobal
+        }
+        "LDS" | "STS" | "LDSLK" | "STSCUL" | "STUL" | "ATOMS" | "LDSM" => {
+            ResourceClass::LoadStoreShared
+        }
+        "LDL" | "STL" => ResourceClass::LoadStoreLocal,
+        "LDC" => ResourceClass::Constant,
+        "TEX" | "TLD" | "TLD4" | "TXQ" | "TEXS" | "TLDS" | "TLD4S" | "TXD" | "TMML" | "SULD"
+        | "SUST" | "SURED" | "SUATOM" | "SULDGA" | "SUSTGA" => ResourceClass::Texture,
+        "MEMBAR" | "DEPBAR" | "TEXDEPBAR" => ResourceClass::Control,
+        _ if control != ControlKind::Fallthrough && control != ControlKind::Sync => {
+            ResourceClass::Control
+        }
+        _ if control == ControlKind::Sync && op.name == "SYNC" => ResourceClass::Control,
+        _ => ResourceClass::Alu,
+    }
+}
+
+/// Opcodes without a destination operand: every register they name is read.
+fn has_no_destination(name: &str, class: ResourceClass) -> bool {
+    class == ResourceClass::Control
+        || matches!(
+            name,
+            "ST" | "STG"
+                | "STS"
+                | "STL"
+                | "RED"
+                | "STSCUL"
+                | "STUL"
+                | "SUST"
+                | "SURED"
+                | "CCTL"
+                | "CCTLL"
+                | "NOP"
+        )
+}
+
+/// How many leading operands are destinations.
+fn destination_count(name: &str, operands: &[Operand]) -> usize {
+    let set_predicate = name.ends_with("SETP") || name == "PSETP";
+    if set_predicate || matches!(name, "SHFL" | "VOTE" | "LOP3" | "PLOP3") {
+        // `ISETP.GE.AND P0, PT, R5, R9, PT`: two predicate destinations;
+        // `SHFL.IDX PT, R3, ...`/`VOTE.ANY R0, PT, P0`: a predicate and a register.
+        operands
+            .iter()
+            .take(2)
+            .take_while(|o| o.register().is_some())
+            .count()
+            .min(2)
+    } else {
+        usize::from(
+            operands
+                .first()
+                .is_some_and(|o| matches!(o.kind, OperandKind::Register { .. })),
+        )
+    }
+}
+
+/// Register width multiplier (1, 2 or 4 consecutive registers) for destination and sources.
+/// `.64`/`.128` size modifiers and double-precision arithmetic use register pairs; for
+/// conversions the first type modifier sizes the destination and the second the source.
+fn widths(op: &Opcode) -> (u32, u32) {
+    let size = |m: &str| -> Option<u32> {
+        match m {
+            "64" | "F64" | "S64" | "U64" => Some(2),
+            "128" => Some(4),
+            "F32" | "S32" | "U32" | "F16" | "S16" | "U16" | "S8" | "U8" | "32" => Some(1),
+            _ => None,
+        }
+    };
+    if matches!(op.name.as_str(), "F2F" | "F2I" | "I2F" | "I2I") {
+        let mut types = op.modifiers.iter().filter_map(|m| size(m));
+        let dst = types.next().unwrap_or(1);
+        let src = types.next().unwrap_or(1);
+        return (dst, src);
+    }
+    if matches!(op.name.as_str(), "DADD" | "DMUL" | "DFMA" | "DMNMX" | "DSET") {
+        return (2, 2);
+    }
+    if op.name == "DSETP" {
+        return (1, 2);
+    }
+    let w = op
+        .modifiers
+        .iter()
+        .find_map(|m| match m.as_str() {
+            "64" => Some(2),
+            "128" => Some(4),
+            _ => None,
+        })
+        .unwrap_or(1);
+    (w, w)
+}
+
+fn widen(reg: &Register, width: u32, out: &mut Vec<Register>) {
+    match reg {
+        Register::Gpr(n) => {
+            for k in 0..width {
+                out.push(Register::Gpr(n.saturating_add(k)));
+            }
+        }
+        other => out.push(other.clone()),
+    }
+}
+
+/// Reads and writes of one instruction, in operand order, deduplicated, without `RZ`/`PT`.
+pub(crate) fn data_flow(
+    op: &Opcode,
+    operands: &[Operand],
+    guard: Option<&Guard>,
+    class: ResourceClass,
+) -> (Vec<Register>, Vec<Register>) {
+    let mut reads = Vec::new();
+    let mut writes = Vec::new();
+    if let Some(g) = guard {
+        reads.push(g.reg.clone());
+    }
+    let name = op.name.as_str();
+    let dests = if has_no_destination(name, class) {
+        0
+    } else {
+        destination_count(name, operands)
+    };
+    let (dst_w, src_w) = widths(op);
+    // 64-bit addressing (`.E`) reads a register pair as the address.
+    let wide_address = op.has_modifier("E");
+    let is_memory = matches!(
+        class,
+        ResourceClass::LoadStoreGlobal
+            | ResourceClass::LoadStoreShared
+            | ResourceClass::LoadStoreLocal
+    );
+    for (i, operand) in operands.iter().enumerate() {
+        match &operand.kind {
+            OperandKind::Register { reg } if i < dests => {
+                widen(reg, if reg.is_predicate() { 1 } else { dst_w }, &mut writes);
+                if operand.suffixes.iter().any(|s| s == "CC") {
+                    writes.push(Register::CarryFlag);
+                }
+            }
+            OperandKind::Register { reg } => {
+                // Store data and arithmetic sources use the instruction's data width.
+                let w = if reg.is_predicate() { 1 } else { src_w };
+                widen(reg, w, &mut reads);
+            }
+            OperandKind::Memory { address } | OperandKind::Constant { address, .. } => {
+                if let Some(base) = &address.base {
+                    let w = if wide_address && is_memory { 2 } else { 1 };
+                    widen(base, w, &mut reads);
+                }
+            }
+            _ => {}
+        }
+    }
+    if op.has_modifier("X") {
+        reads.push(Register::CarryFlag);
+    }
+    (normalize(reads), normalize(writes))
+}
+
+fn normalize(mut regs: Vec<Register>) -> Vec<Register> {
+    regs.retain(Register::is_storage);
+    let mut seen = std::collections::BTreeSet::new();
+    regs.retain(|r| seen.insert(r.clone()));
+    regs
+}

@@ -258,13 +258,17 @@ enum Other<'a> {
     Unknown,
 }
 
+fn is_label_name(name: &str) -> bool {
+    !name.is_empty()
+        && !name.starts_with(|c: char| c.is_ascii_digit())
+        && name
+            .chars()
+            .all(|c| c.is_ascii_alphanumeric() || matches!(c, '_' | '.' | '$'))
+}
+
 fn classify_other(trimmed: &str) -> Other<'_> {
     if let Some(name) = trimmed.strip_suffix(':') {
-        if !name.is_empty()
-            && name
-                .chars()
-                .all(|c| c.is_ascii_alphanumeric() || matches!(c, '_' | '.' | '$'))
-        {
+        if is_label_name(name) {
             return Other::Label(name);
         }
     }
@@ -404,7 +408,16 @@ fn parse_instruction(
     if guard.as_ref().is_some_and(Guard::is_never_true) {
         control = ControlKind::Fallthrough;
     }
+    let mut operand_list = operand_list;
     let target = if opcodes::has_code_target(control) {
+        // A bare identifier (`BRA loop`, `CAL sub`) names a label in hand-written input.
+        for o in operand_list.iter_mut() {
+            if let OperandKind::Other { text } = &o.kind {
+                if is_label_name(text) {
+                    o.kind = OperandKind::Label { name: text.clone() };
+                }
+            }
+        }
         let found = operand_list.iter().rev().find_map(|o| match &o.kind {
             OperandKind::Immediate {
                 value: Immediate::Int(v),

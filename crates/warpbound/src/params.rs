@@ -1,0 +1,110 @@
+//! Reading a request's parameter overrides against a mode's [`ParamInfo`] list.
+
+use crate::catalog::ParamInfo;
+use isa::{Diagnostic, Severity};
+use std::collections::BTreeMap;
+
+/// Resolved numeric parameters: every parameter of the mode, override or default.
+#[derive(Debug, Clone, Default)]
+pub struct Params {
+    values: BTreeMap<String, f64>,
+}
+
+impl Params {
+    /// Value of `name`; modes only ask for names they declared, so absence is a bug caught
+    /// in tests, and the fallback is the neutral 0.
+    pub fn get(&self, name: &str) -> f64 {
+        self.values.get(name).copied().unwrap_or(0.0)
+    }
+
+    pub fn get_usize(&self, name: &str) -> usize {
+        let v = self.get(name);
+        if v.is_finite() && v > 0.0 {
+            v.min(usize::MAX as f64) as usize
+        } else {
+            0
+        }
+    }
+}
+
+/// Checks `overrides` against `declared`: unknown names, non-numbers and out-of-range values
+/// are request-level errors naming the parameter and its valid range.
+pub fn resolve(
+    declared: &[ParamInfo],
+    overrides: &BTreeMap<String, serde_json::Value>,
+    mode: &str,
+    diags: &mut Vec<Diagnostic>,
+) -> Params {
+    let mut values: BTreeMap<String, f64> = declared
+        .iter()
+        .map(|p| (p.name.clone(), p.default))
+        .collect();
+    for (name, value) in overrides {
+        let Some(info) = declared.iter().find(|p| &p.name == name) else {
+            let known: Vec<&str> = declared.iter().map(|p| p.name.as_str()).collect();
+            diags.push(Diagnostic::global(
+                Severity::Error,
+                format!(
+                    "mode `{mode}` has no parameter `{name}` (it has: {})",
+                    known.join(", ")
+                ),
+            ));
+            continue;
+        };
+        let number = match value {
+            serde_json::Value::Number(n) => n.as_f64(),
+            serde_json::Value::String(s) => parse_number(s),
+            _ => None,
+        };
+        match number {
+            Some(v) if v >= info.min && v <= info.max => {
+                values.insert(name.clone(), v);
+            }
+            Some(v) => diags.push(Diagnostic::global(
+                Severity::Error,
+                format!(
+                    "parameter `{name}` = {v} is outside {}..={} {}",
+                    info.min, info.max, info.unit
+                ),
+            )),
+            None => diags.push(Diagnostic::global(
+                Severity::Error,
+                format!("parameter `{name}` must be a number, got {value}"),
+            )),
+        }
+    }
+    Params { values }
+}
+
+fn parse_number(s: &str) -> Option<f64> {
+    let t = s.trim();
+    if let Some(hex) = t.strip_prefix("0x") {
+        return u64::from_str_radix(hex, 16).ok().map(|v| v as f64);
+    }
+    t.parse::<f64>().ok().filter(|v| v.is_finite())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::catalog::budget_params;
+
+    #[test]
+    fn overrides_defaults_and_errors() {
+        let declared = budget_params();
+        let mut o = BTreeMap::new();
+        o.insert("max_instructions".to_string(), serde_json::json!("500"));
+        o.insert("bogus".to_string(), serde_json::json!(1));
+        o.insert("max_cfg_states".to_string(), serde_json::json!(0));
+        let mut diags = Vec::new();
+        let p = resolve(&declared, &o, "cfg", &mut diags);
+        assert_eq!(p.get_usize("max_instructions"), 500);
+        assert_eq!(
+            p.get_usize("max_input_bytes"),
+            isa::Limits::default().max_input_bytes
+        );
+        assert_eq!(diags.len(), 2);
+        assert!(diags[0].message.contains("no parameter `bogus`"));
+        assert!(diags[1].message.contains("outside"));
+    }
+}

@@ -1,0 +1,56 @@
+//! What a caller asks for.
+
+use crate::SCHEMA_VERSION;
+use isa::Dialect;
+use serde::{Deserialize, Serialize};
+use std::collections::BTreeMap;
+
+/// One analysis request: the kernel text, which function of it, which analysis mode with
+/// which hardware preset and parameter overrides. The page and `warpbound analyze --request`
+/// send exactly this JSON.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Request {
+    #[serde(default = "current_version")]
+    pub schema_version: u32,
+    /// The pasted kernel text.
+    pub source: String,
+    #[serde(default = "default_dialect")]
+    pub dialect: Dialect,
+    /// Function to analyse when the text holds several; default the first.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub function: Option<String>,
+    /// Analysis mode (see [`crate::catalog`]); absent means `cfg`: parse and build the
+    /// thread-level control-flow graph.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub mode: Option<String>,
+    /// Named hardware preset of the mode.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub preset: Option<String>,
+    /// Parameter overrides, `name → value` (numbers or strings).
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub params: BTreeMap<String, serde_json::Value>,
+}
+
+fn current_version() -> u32 {
+    SCHEMA_VERSION
+}
+
+fn default_dialect() -> Dialect {
+    Dialect::Sass
+}
+
+impl Request {
+    /// A request with defaults for everything but the text.
+    pub fn new(source: impl Into<String>, dialect: Dialect) -> Self {
+        Request {
+            schema_version: SCHEMA_VERSION,
+            source: source.into(),
+            dialect,
+            function: None,
+            mode: None,
+            preset: None,
+            params: BTreeMap::new(),
+        }
+    }
+}

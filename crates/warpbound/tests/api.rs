@@ -1,0 +1,179 @@
+//! The Request -> Report contract on small hand-written kernels with hand-derived graphs.
+
+use isa::{Dialect, EdgeKind, Severity};
+use warpbound::{analyze, Report, Request};
+
+fn run(source: &str) -> Report {
+    analyze(&Request::new(source, Dialect::Sass))
+}
+
+fn edges(r: &Report) -> Vec<(usize, usize, EdgeKind)> {
+    let cfg = r.cfg.as_ref().expect("a cfg");
+    cfg.edges.iter().map(|e| (e.from, e.to, e.kind)).collect()
+}
+
+/// Figure 1 of Jeanmougin et al. as SASS: an if-then-else on the thread index, both sides
+/// ending in SYNC back to the SSY target.
+const IF_THEN_ELSE: &str = "
+/*0000*/ S2R R0, SR_TID.X ;
+/*0008*/ ISETP.GE.AND P0, PT, R0, 0x10, PT ;
+/*0010*/ SSY 0x40 ;
+/*0018*/ @P0 BRA 0x30 ;
+/*0020*/ IADD R1, R0, 0x1 ;
+/*0028*/ SYNC ;
+/*0030*/ IADD R1, R0, -0x1 ;
+/*0038*/ SYNC ;
+/*0040*/ ST [R2], R1 ;
+/*0048*/ EXIT ;
+";
+
+#[test]
+fn if_then_else_blocks_and_edges() {
+    let r = run(IF_THEN_ELSE);
+    assert!(!r.has_errors(), "{:?}", r.diagnostics);
+    let k = r.kernel.as_ref().expect("kernel");
+    assert_eq!(k.instructions.len(), 10);
+    let cfg = r.cfg.as_ref().expect("cfg");
+    let spans: Vec<(u64, u64, usize)> = cfg
+        .nodes
+        .iter()
+        .map(|n| (n.start, n.end, n.instructions))
+        .collect();
+    assert_eq!(
+        spans,
+        vec![(0x0, 0x18, 4), (0x20, 0x28, 2), (0x30, 0x38, 2), (0x40, 0x48, 2)]
+    );
+    assert_eq!(
+        edges(&r),
+        vec![
+            (0, 1, EdgeKind::Fallthrough),
+            (0, 2, EdgeKind::Taken),
+            (1, 3, EdgeKind::Sync),
+            (2, 3, EdgeKind::Sync),
+        ]
+    );
+    // Instruction → block mapping and data flow are reported.
+    assert_eq!(k.instructions[5].block, Some(1));
+    assert_eq!(k.instructions[1].writes, vec!["P0"]);
+    assert_eq!(k.instructions[1].reads, vec!["R0"]);
+    assert_eq!(k.instructions[3].guard.as_deref(), Some("@P0"));
+    assert_eq!(k.instructions[3].target, Some(0x30));
+    // The drawing has a box per block and a route per edge.
+    assert_eq!(cfg.layout.nodes.len(), 4);
+    assert_eq!(cfg.layout.edges.len(), 4);
+}
+
+#[test]
+fn subroutine_called_from_two_sites_returns_to_each() {
+    let src = "
+        CAL sub ;
+        IADD R1, R1, 0x1 ;
+        CAL sub ;
+        EXIT ;
+    sub:
+        IADD R2, R2, R1 ;
+        RET ;
+    ";
+    let r = run(src);
+    assert!(!r.has_errors(), "{:?}", r.diagnostics);
+    // Blocks: B0 = CAL, B1 = IADD+CAL, B2 = EXIT, B3 = sub.
+    assert_eq!(
+        edges(&r),
+        vec![
+            (0, 3, EdgeKind::Call),
+            (1, 3, EdgeKind::Call),
+            (3, 1, EdgeKind::Return),
+            (3, 2, EdgeKind::Return),
+        ]
+    );
+    // Address-less input gets addresses 8 apart and a note saying so.
+    assert!(r
+        .diagnostics
+        .iter()
+        .any(|d| d.severity == Severity::Note && d.message.contains("8 bytes apart")));
+}
+
+#[test]
+fn break_out_of_a_loop_goes_to_the_pbk_target() {
+    let src = "
+/*0000*/ PBK 0x30 ;
+/*0008*/ IADD R0, R0, 0x1 ;
+/*0010*/ ISETP.GT.AND P0, PT, R0, R1, PT ;
+/*0018*/ @P0 BRK ;
+/*0020*/ BRA 0x8 ;
+/*0028*/ NOP ;
+/*0030*/ EXIT ;
+";
+    let r = run(src);
+    assert!(!r.has_errors(), "{:?}", r.diagnostics);
+    let cfg = r.cfg.as_ref().expect("cfg");
+    // B0 = PBK, B1 = 0x8..0x18, B2 = BRA, B3 = NOP (unreachable), B4 = EXIT.
+    assert_eq!(cfg.nodes.len(), 5);
+    assert!(!cfg.nodes[3].reachable);
+    assert_eq!(
+        edges(&r),
+        vec![
+            (0, 1, EdgeKind::Fallthrough),
+            (1, 2, EdgeKind::Fallthrough),
+            (1, 4, EdgeKind::Break),
+            (2, 1, EdgeKind::Taken),
+        ]
+    );
+}
+
+#[test]
+fn garbage_gets_located_errors_and_no_graph() {
+    let r = run("MOV R1, R2 ;\nthis is not sass\n/*0010*/ BRA 0x99 ;");
+    assert!(r.has_errors());
+    assert!(r.cfg.is_none());
+    let located: Vec<(u32, u32)> = r
+        .diagnostics
+        .iter()
+        .filter(|d| d.is_error())
+        .map(|d| (d.line, d.column))
+        .collect();
+    assert_eq!(located, vec![(2, 1), (3, 14)]);
+}
+
+#[test]
+fn request_errors_name_what_is_wrong() {
+    let mut req = Request::new(IF_THEN_ELSE, Dialect::Sass);
+    req.mode = Some("nope".into());
+    let r = analyze(&req);
+    assert!(r.diagnostics[0].message.contains("unknown mode `nope`"));
+
+    let mut req = Request::new(IF_THEN_ELSE, Dialect::Ptx);
+    req.mode = None;
+    assert!(analyze(&req).diagnostics[0]
+        .message
+        .contains("dialect `ptx` is not supported"));
+
+    let mut req = Request::new(IF_THEN_ELSE, Dialect::Sass);
+    req.params
+        .insert("max_instructions".into(), serde_json::json!(5));
+    let r = analyze(&req);
+    assert!(r
+        .diagnostics
+        .iter()
+        .any(|d| d.is_error() && d.message.contains("max_instructions")));
+
+    let mut req = Request::new(IF_THEN_ELSE, Dialect::Sass);
+    req.function = Some("missing".into());
+    assert!(analyze(&req).diagnostics[0]
+        .message
+        .contains("no function named `missing`"));
+}
+
+#[test]
+fn reports_round_trip_through_json() {
+    let r = run(IF_THEN_ELSE);
+    let json = serde_json::to_string(&r).expect("serializes");
+    let back: Report = serde_json::from_str(&json).expect("deserializes");
+    assert_eq!(back.kernel, r.kernel);
+    assert_eq!(back.cfg, r.cfg);
+    let v: serde_json::Value = serde_json::from_str(&json).expect("json");
+    assert_eq!(v["schema_version"], 1);
+    assert_eq!(v["cfg"]["edges"][1]["kind"], "taken");
+    assert_eq!(v["cfg"]["nodes"][0]["start"], 0);
+    assert!(v["timings_ms"]["total"].as_f64().is_some());
+}

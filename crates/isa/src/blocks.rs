@@ -38,6 +38,21 @@ pub enum EdgeKind {
     Return,
 }
 
+impl EdgeKind {
+    /// The name used in reports (the serde spelling).
+    pub fn name(self) -> &'static str {
+        match self {
+            EdgeKind::Fallthrough => "fallthrough",
+            EdgeKind::Taken => "taken",
+            EdgeKind::Sync => "sync",
+            EdgeKind::Break => "break",
+            EdgeKind::Continue => "continue",
+            EdgeKind::Call => "call",
+            EdgeKind::Return => "return",
+        }
+    }
+}
+
 /// A maximal straight-line run of instructions, `first..=last` (indices into the kernel).
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct Block {
@@ -180,10 +195,7 @@ pub fn build(kernel: &Kernel, limits: &Limits) -> BlockGraph {
         }
         let last = &instrs[block.last];
         push_entry(&mut stack, last.control);
-        let guarded = last
-            .guard
-            .as_ref()
-            .is_some_and(|g| !g.is_always_true());
+        let guarded = last.guard.as_ref().is_some_and(|g| !g.is_always_true());
         let next = (block.last + 1 < instrs.len()).then(|| b + 1);
         let mut succ: Vec<(usize, EdgeKind, Vec<Pending>)> = Vec::new();
         let unwind = |kind: EdgeKind, matches: fn(&Pending) -> Option<u64>| {
@@ -232,6 +244,25 @@ pub fn build(kernel: &Kernel, limits: &Limits) -> BlockGraph {
             }
             // A call out of the listing behaves like an ordinary instruction.
             ControlKind::Call(None) | ControlKind::Barrier => falls_through = true,
+            // `BRX ... (*"INDIRECT_CALL"*)` after `PRET`: an opaque call that comes back
+            // to the PRET target.
+            ControlKind::Indirect if is_indirect_call(last) => {
+                let mut s = stack.clone();
+                while let Some(top) = s.pop() {
+                    if let Pending::Return(t) = top {
+                        if let Some(tb) = block_at(t) {
+                            succ.push((tb, EdgeKind::Return, s));
+                        }
+                        break;
+                    }
+                }
+                if warned.insert(block.last) {
+                    diagnostics.push(Diagnostic::warning(
+                        last.opcode.span,
+                        "indirect call: the callee is unknown; control resumes at the PRET return point",
+                    ));
+                }
+            }
             ControlKind::Indirect => {
                 if warned.insert(block.last) {
                     diagnostics.push(Diagnostic::warning(
@@ -301,6 +332,12 @@ pub fn build(kernel: &Kernel, limits: &Limits) -> BlockGraph {
         graph,
         diagnostics,
     }
+}
+
+fn is_indirect_call(ins: &crate::instruction::Instruction) -> bool {
+    ins.annotation
+        .as_deref()
+        .is_some_and(|a| a.contains("INDIRECT_CALL"))
 }
 
 fn push_entry(stack: &mut Vec<Pending>, kind: ControlKind) {

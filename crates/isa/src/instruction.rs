@@ -137,6 +137,8 @@ pub struct Instruction {
     pub dual_issued: bool,
     /// CuAssembler control code (`[B------:R-:W-:-:S06]`), verbatim.
     pub control_code: Option<String>,
+    /// Disassembler annotation, e.g. `INDIRECT_CALL` or `BRANCH_TARGETS .L_x_1`.
+    pub annotation: Option<String>,
     /// The instruction text without address, encoding and annotations.
     pub text: String,
     pub span: Span,

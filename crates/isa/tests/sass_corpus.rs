@@ -36,10 +36,19 @@ fn corpus_files() -> Vec<PathBuf> {
     let mut files: Vec<PathBuf> = std::fs::read_dir(&dir)
         .unwrap_or_else(|e| panic!("corpus missing at {}: {e}", dir.display()))
         .filter_map(|e| e.ok().map(|e| e.path()))
-        .filter(|p| matches!(p.extension().and_then(|e| e.to_str()), Some("sass" | "cuasm")))
+        .filter(|p| {
+            matches!(
+                p.extension().and_then(|e| e.to_str()),
+                Some("sass" | "cuasm")
+            )
+        })
         .collect();
     files.sort();
-    assert!(files.len() >= 19, "expected the 19 SASS corpus files, found {}", files.len());
+    assert!(
+        files.len() >= 19,
+        "expected the 19 SASS corpus files, found {}",
+        files.len()
+    );
     files
 }
 

@@ -41,7 +41,12 @@ fn if_then_else_blocks_and_edges() {
         .collect();
     assert_eq!(
         spans,
-        vec![(0x0, 0x18, 4), (0x20, 0x28, 2), (0x30, 0x38, 2), (0x40, 0x48, 2)]
+        vec![
+            (0x0, 0x18, 4),
+            (0x20, 0x28, 2),
+            (0x30, 0x38, 2),
+            (0x40, 0x48, 2)
+        ]
     );
     assert_eq!(
         edges(&r),

@@ -15,6 +15,8 @@ pub(crate) struct LineParts {
     pub body: Option<(usize, usize)>,
     pub opens_pair: bool,
     pub closes_pair: bool,
+    /// A CuAssembler/nvdisasm annotation `(*"INDIRECT_CALL"*)`, without the delimiters.
+    pub annotation: Option<(usize, usize)>,
     /// An address comment that is not valid hex (`/*00g8*/`): reported by the caller.
     pub bad_address: Option<(usize, usize)>,
 }
@@ -54,7 +56,10 @@ pub(crate) fn scan(line: &str) -> LineParts {
             let hex_ok = !inner.is_empty()
                 && inner.len() <= 16
                 && inner.chars().all(|c| c.is_ascii_hexdigit());
-            match hex_ok.then(|| u64::from_str_radix(inner, 16).ok()).flatten() {
+            match hex_ok
+                .then(|| u64::from_str_radix(inner, 16).ok())
+                .flatten()
+            {
                 Some(v) => parts.address = Some((v, i, inner_end + 2)),
                 None => parts.bad_address = Some((i, inner_end + 2)),
             }
@@ -70,6 +75,12 @@ pub(crate) fn scan(line: &str) -> LineParts {
     for marker in ["/*", "(*"] {
         if let Some(p) = line[i..].find(marker) {
             end = end.min(i + p);
+        }
+    }
+    if let Some(p) = line[i..].find("(*\"") {
+        let from = i + p + 3;
+        if let Some(q) = line[from..].find("\"*)") {
+            parts.annotation = Some((from, from + q));
         }
     }
     if line[end..].contains('}') {
@@ -119,6 +130,8 @@ mod tests {
         assert!(p.control_code.is_some());
         assert!(p.closes_pair);
         assert_eq!(body(l), Some("@!P0 BRK"));
+        let (s, e) = p.annotation.unwrap_or_default();
+        assert_eq!(&l[s..e], "BRANCH_TARGETS .L_x_1");
         let l = "      [B------:R-:W-:-:S00]         /*0010*/         {         MOV32I R7, 0x92492493 ;";
         assert!(scan(l).opens_pair);
         assert_eq!(body(l), Some("MOV32I R7, 0x92492493"));

@@ -157,6 +157,7 @@ pub fn parse(text: &str, function: Option<&str>, limits: &Limits) -> ParseOutput
             Ok((mut instr, target)) => {
                 instr.address = parts.address.map(|a| a.0).unwrap_or(0);
                 instr.control_code = parts.control_code.map(|(s, e)| line[s..e].to_string());
+                instr.annotation = parts.annotation.map(|(s, e)| line[s..e].trim().to_string());
                 instr.dual_issued = pair_open && !parts.opens_pair;
                 if parts.opens_pair {
                     pair_open = true;
@@ -309,9 +310,9 @@ fn classify_other(trimmed: &str) -> Other<'_> {
         return Other::Ignored;
     }
     let first = trimmed.split_whitespace().next().unwrap_or("");
-    let opcode = first.strip_prefix('@').map_or(first, |_| {
-        trimmed.split_whitespace().nth(1).unwrap_or("")
-    });
+    let opcode = first
+        .strip_prefix('@')
+        .map_or(first, |_| trimmed.split_whitespace().nth(1).unwrap_or(""));
     if valid_opcode(opcode) {
         Other::Instruction
     } else {
@@ -328,7 +329,8 @@ fn valid_opcode(tok: &str) -> bool {
         && name
             .chars()
             .all(|c| c.is_ascii_uppercase() || c.is_ascii_digit() || c == '_');
-    name_ok && parts.all(|m| !m.is_empty() && m.chars().all(|c| c.is_ascii_alphanumeric() || c == '_'))
+    name_ok
+        && parts.all(|m| !m.is_empty() && m.chars().all(|c| c.is_ascii_alphanumeric() || c == '_'))
 }
 
 /// Parses `@!P0 OPCODE.MOD op, op, ...` found at `line[bs..be]`.
@@ -365,7 +367,10 @@ fn parse_instruction(
             .ok_or_else(|| {
                 Diagnostic::error(
                     span_of(0, end),
-                    format!("invalid guard `{}`: expected @P0..@P6, @!Pn or @PT", &body[..end]),
+                    format!(
+                        "invalid guard `{}`: expected @P0..@P6, @!Pn or @PT",
+                        &body[..end]
+                    ),
                 )
             })?;
         guard = Some(Guard {
@@ -449,6 +454,7 @@ fn parse_instruction(
         sync_flag,
         dual_issued: false,
         control_code: None,
+        annotation: None,
         text: body.to_string(),
         span: span_of(0, body.len()),
     };
@@ -528,10 +534,7 @@ fn finish_function(f: FunctionText, arch: Option<String>, diags: &mut Vec<Diagno
                         None
                     }
                     None => {
-                        diags.push(Diagnostic::error(
-                            span,
-                            format!("unknown label `{name}`"),
-                        ));
+                        diags.push(Diagnostic::error(span, format!("unknown label `{name}`")));
                         None
                     }
                 },

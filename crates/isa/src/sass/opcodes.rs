@@ -123,7 +123,10 @@ fn widths(op: &Opcode) -> (u32, u32) {
         let src = types.next().unwrap_or(1);
         return (dst, src);
     }
-    if matches!(op.name.as_str(), "DADD" | "DMUL" | "DFMA" | "DMNMX" | "DSET") {
+    if matches!(
+        op.name.as_str(),
+        "DADD" | "DMUL" | "DFMA" | "DMNMX" | "DSET"
+    ) {
         return (2, 2);
     }
     if op.name == "DSETP" {

@@ -1,0 +1,108 @@
+//! Command-line syntax and its translation into a [`Request`].
+
+use clap::{Args, Parser, Subcommand, ValueEnum};
+use isa::Dialect;
+use warpbound::Request;
+
+#[derive(Parser, Debug)]
+#[command(name = "warpbound", version, about = "WCET analysis of GPU kernels")]
+pub struct Cli {
+    #[command(subcommand)]
+    pub command: Command,
+}
+
+#[derive(Subcommand, Debug)]
+pub enum Command {
+    /// Analyse a kernel and print the report.
+    Analyze(AnalyzeArgs),
+    /// Print the dialects, modes, parameters and presets this build offers, as JSON.
+    Catalog,
+}
+
+#[derive(ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Format {
+    Json,
+    Text,
+}
+
+#[derive(Args, Debug)]
+pub struct AnalyzeArgs {
+    /// Kernel file, or `-` for standard input.
+    #[arg(conflicts_with = "request")]
+    pub file: Option<String>,
+    /// Input dialect: sass, gcn, ptx, simd or lc.
+    #[arg(long, default_value = "sass")]
+    pub dialect: String,
+    /// Function to analyse when the file holds several (default: the first).
+    #[arg(long)]
+    pub function: Option<String>,
+    /// Analysis mode (see `warpbound catalog`; default: parse and thread-level CFG).
+    #[arg(long)]
+    pub mode: Option<String>,
+    /// Named hardware preset of the mode.
+    #[arg(long)]
+    pub preset: Option<String>,
+    /// Parameter override KEY=VALUE (repeatable).
+    #[arg(long = "set", value_name = "KEY=VALUE")]
+    pub set: Vec<String>,
+    /// Output format.
+    #[arg(long, value_enum, default_value = "json")]
+    pub format: Format,
+    /// Read the whole request (the JSON the page sends) from this file instead.
+    #[arg(long, conflicts_with_all = ["dialect", "function", "mode", "preset", "set"])]
+    pub request: Option<String>,
+}
+
+impl AnalyzeArgs {
+    /// The name diagnostics are printed against in text output.
+    pub fn display_name(&self) -> &str {
+        self.file
+            .as_deref()
+            .or(self.request.as_deref())
+            .unwrap_or("-")
+    }
+
+    /// Builds the request; `read` reads a path (or `-`). Errors are usage errors.
+    pub fn to_request(
+        &self,
+        read: impl Fn(&str) -> Result<String, String>,
+    ) -> Result<Request, String> {
+        if let Some(path) = &self.request {
+            let text = read(path)?;
+            return serde_json::from_str(&text).map_err(|e| format!("{path}: not a request: {e}"));
+        }
+        let dialect = Dialect::from_name(&self.dialect).ok_or_else(|| {
+            let names: Vec<&str> = Dialect::ALL.iter().map(|d| d.name()).collect();
+            format!(
+                "unknown dialect `{}` (one of: {})",
+                self.dialect,
+                names.join(", ")
+            )
+        })?;
+        let catalog = warpbound::catalog();
+        if let Some(mode) = &self.mode {
+            if catalog.mode(mode).is_none() {
+                let names: Vec<&str> = catalog.modes.iter().map(|m| m.name.as_str()).collect();
+                return Err(format!(
+                    "unknown mode `{mode}` (one of: {})",
+                    names.join(", ")
+                ));
+            }
+        }
+        let path = self.file.as_deref().unwrap_or("-");
+        let mut request = Request::new(read(path)?, dialect);
+        request.function = self.function.clone();
+        request.mode = self.mode.clone();
+        request.preset = self.preset.clone();
+        for kv in &self.set {
+            let (k, v) = kv
+                .split_once('=')
+                .ok_or_else(|| format!("--set expects KEY=VALUE, got `{kv}`"))?;
+            request.params.insert(
+                k.trim().to_string(),
+                serde_json::Value::String(v.trim().to_string()),
+            );
+        }
+        Ok(request)
+    }
+}

@@ -1,0 +1,63 @@
+//! `warpbound`: the command-line face of the facade's `Request -> Report` API.
+//!
+//! It only reads files, builds a [`warpbound::Request`], and prints the [`warpbound::Report`];
+//! nothing analytic lives here. Exit status: 0 on success, 1 when the report holds an error
+//! diagnostic, 2 on usage errors (bad flags, unreadable files, malformed request JSON).
+
+mod args;
+mod text;
+
+use args::{Cli, Command, Format};
+use clap::Parser;
+use std::io::Read;
+use std::process::ExitCode;
+
+fn main() -> ExitCode {
+    let cli = Cli::parse();
+    match cli.command {
+        Command::Analyze(a) => match a.to_request(read_input) {
+            Ok(request) => {
+                let report = warpbound::analyze(&request);
+                let out = match a.format {
+                    Format::Json => match serde_json::to_string_pretty(&report) {
+                        Ok(s) => s,
+                        Err(e) => return usage(&format!("cannot serialize the report: {e}")),
+                    },
+                    Format::Text => text::render(&report, a.display_name()),
+                };
+                println!("{out}");
+                if report.has_errors() {
+                    ExitCode::from(1)
+                } else {
+                    ExitCode::SUCCESS
+                }
+            }
+            Err(msg) => usage(&msg),
+        },
+        Command::Catalog => match serde_json::to_string_pretty(&warpbound::catalog()) {
+            Ok(s) => {
+                println!("{s}");
+                ExitCode::SUCCESS
+            }
+            Err(e) => usage(&format!("cannot serialize the catalog: {e}")),
+        },
+    }
+}
+
+fn usage(msg: &str) -> ExitCode {
+    eprintln!("warpbound: {msg}");
+    ExitCode::from(2)
+}
+
+/// Reads a file, or standard input for `-`.
+fn read_input(path: &str) -> Result<String, String> {
+    if path == "-" {
+        let mut s = String::new();
+        std::io::stdin()
+            .read_to_string(&mut s)
+            .map_err(|e| format!("cannot read standard input: {e}"))?;
+        Ok(s)
+    } else {
+        std::fs::read_to_string(path).map_err(|e| format!("cannot read {path}: {e}"))
+    }
+}

@@ -1,0 +1,178 @@
+//! The `warpbound` binary end to end: flags, request files, output shape and exit codes.
+
+use std::io::Write;
+use std::process::{Command, Output, Stdio};
+
+fn bin() -> Command {
+    Command::new(env!("CARGO_BIN_EXE_warpbound"))
+}
+
+fn corpus(name: &str) -> String {
+    let dir = std::env::var("WARPBOUND_CORPUS")
+        .unwrap_or_else(|_| format!("{}/../../../shared/corpus", env!("CARGO_MANIFEST_DIR")));
+    format!("{dir}/sass/{name}")
+}
+
+fn json(out: &Output) -> serde_json::Value {
+    serde_json::from_slice(&out.stdout).expect("stdout is JSON")
+}
+
+fn run_stdin(args: &[&str], input: &str) -> Output {
+    let mut child = bin()
+        .args(args)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("runs");
+    child
+        .stdin
+        .take()
+        .expect("stdin")
+        .write_all(input.as_bytes())
+        .expect("writes");
+    child.wait_with_output().expect("finishes")
+}
+
+const KERNEL: &str = "/*0000*/ S2R R0, SR_TID.X ;\n/*0008*/ ISETP.GE.AND P0, PT, R0, 0x10, PT ;\n\
+/*0010*/ @P0 EXIT ;\n/*0018*/ IADD R1, R0, 0x1 ;\n/*0020*/ EXIT ;\n";
+
+#[test]
+fn analyze_a_corpus_file_as_json() {
+    let out = bin()
+        .args([
+            "analyze",
+            &corpus("celer_logs_exp___Z5myexpPd.sass"),
+            "--dialect",
+            "sass",
+        ])
+        .output()
+        .expect("runs");
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let v = json(&out);
+    assert_eq!(v["schema_version"], 1);
+    assert_eq!(v["kernel"]["function"], "_Z5myexpPd");
+    assert_eq!(
+        v["kernel"]["instructions"].as_array().map(Vec::len),
+        Some(49)
+    );
+    assert_eq!(v["kernel"]["arch"], "sm_35");
+    assert!(v["diagnostics"].as_array().is_some());
+    assert!(v["timings_ms"]["total"].as_f64().is_some());
+    let nodes = v["cfg"]["nodes"].as_array().expect("nodes");
+    assert_eq!(nodes[0]["start"], 8);
+    assert!(nodes
+        .iter()
+        .all(|n| n["instructions"].as_u64().unwrap_or(0) > 0));
+}
+
+#[test]
+fn stdin_and_request_file_give_the_same_report() {
+    let a = run_stdin(&["analyze", "-"], KERNEL);
+    assert_eq!(a.status.code(), Some(0));
+    let va = json(&a);
+    // Blocks: [S2R, ISETP, @P0 EXIT], [IADD, EXIT].
+    let edges: Vec<(u64, u64, String)> = va["cfg"]["edges"]
+        .as_array()
+        .expect("edges")
+        .iter()
+        .map(|e| {
+            (
+                e["from"].as_u64().unwrap_or(99),
+                e["to"].as_u64().unwrap_or(99),
+                e["kind"].as_str().unwrap_or("").to_string(),
+            )
+        })
+        .collect();
+    assert_eq!(edges, vec![(0, 1, "fallthrough".to_string())]);
+
+    let dir = std::env::temp_dir().join(format!("warpbound-cli-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("tmp");
+    let req = dir.join("req.json");
+    let body = serde_json::json!({"schema_version": 1, "source": KERNEL, "dialect": "sass"});
+    std::fs::write(&req, body.to_string()).expect("write");
+    let b = bin()
+        .args(["analyze", "--request", req.to_str().unwrap_or("")])
+        .output()
+        .expect("runs");
+    assert_eq!(b.status.code(), Some(0));
+    let vb = json(&b);
+    assert_eq!(va["kernel"], vb["kernel"]);
+    assert_eq!(va["cfg"], vb["cfg"]);
+}
+
+#[test]
+fn errors_exit_one_with_located_diagnostics() {
+    let out = run_stdin(
+        &["analyze", "-"],
+        "/*0000*/ MOV R1, R2 ;\nnot sass at all\n",
+    );
+    assert_eq!(out.status.code(), Some(1));
+    let v = json(&out);
+    let d = &v["diagnostics"][0];
+    assert_eq!(d["severity"], "error");
+    assert_eq!(d["line"], 2);
+    assert_eq!(d["column"], 1);
+    assert!(d["message"]
+        .as_str()
+        .unwrap_or("")
+        .contains("unrecognized line"));
+}
+
+#[test]
+fn usage_errors_exit_two() {
+    let cases: Vec<Vec<&str>> = vec![
+        vec!["analyze", "/nonexistent/file.sass"],
+        vec!["analyze", "-", "--mode", "no-such-mode"],
+        vec!["analyze", "-", "--dialect", "klingon"],
+        vec!["analyze", "-", "--set", "novalue"],
+        vec!["analyze", "-", "--format", "yaml"],
+        vec!["frobnicate"],
+    ];
+    for args in cases {
+        let out = run_stdin(&args, KERNEL);
+        assert_eq!(out.status.code(), Some(2), "{args:?}");
+        assert!(!out.stderr.is_empty(), "{args:?}");
+    }
+}
+
+#[test]
+fn set_overrides_reach_the_analysis() {
+    let out = run_stdin(&["analyze", "-", "--set", "max_instructions=2"], KERNEL);
+    assert_eq!(out.status.code(), Some(1));
+    let v = json(&out);
+    let msgs: Vec<&str> = v["diagnostics"]
+        .as_array()
+        .expect("diagnostics")
+        .iter()
+        .filter_map(|d| d["message"].as_str())
+        .collect();
+    assert!(
+        msgs.iter().any(|m| m.contains("max_instructions")),
+        "{msgs:?}"
+    );
+}
+
+#[test]
+fn text_format_lists_blocks() {
+    let out = run_stdin(&["analyze", "-", "--format", "text"], KERNEL);
+    assert_eq!(out.status.code(), Some(0));
+    let s = String::from_utf8_lossy(&out.stdout);
+    assert!(s.contains("function kernel (5 instructions)"), "{s}");
+    assert!(s.contains("thread CFG: 2 blocks, 1 edges"), "{s}");
+}
+
+#[test]
+fn catalog_lists_the_default_mode_and_its_parameters() {
+    let out = bin().arg("catalog").output().expect("runs");
+    assert_eq!(out.status.code(), Some(0));
+    let v = json(&out);
+    assert_eq!(v["default_mode"], "cfg");
+    let params = v["modes"][0]["params"].as_array().expect("params");
+    assert!(params.iter().any(|p| p["name"] == "max_instructions"));
+}

@@ -16,7 +16,7 @@ use crate::limits::Limits;
 use petgraph::graph::{DiGraph, NodeIndex};
 use petgraph::visit::EdgeRef;
 use serde::{Deserialize, Serialize};
-use std::collections::{BTreeSet, HashSet, VecDeque};
+use std::collections::{BTreeMap, BTreeSet, HashSet, VecDeque};
 
 /// Why control can pass from one block to another.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
@@ -175,7 +175,8 @@ pub fn build(kernel: &Kernel, limits: &Limits) -> BlockGraph {
     let mut edges: BTreeSet<(usize, usize, EdgeKind)> = BTreeSet::new();
     let mut seen: HashSet<(usize, Vec<Pending>)> = HashSet::new();
     let mut queue: VecDeque<(usize, Vec<Pending>)> = VecDeque::new();
-    let mut warned: BTreeSet<usize> = BTreeSet::new();
+    // At most one warning per instruction, however many paths reach it.
+    let mut warnings: BTreeMap<usize, Diagnostic> = BTreeMap::new();
     queue.push_back((0, Vec::new()));
     let mut budget_hit = false;
     while let Some((b, stack)) = queue.pop_front() {
@@ -256,23 +257,23 @@ pub fn build(kernel: &Kernel, limits: &Limits) -> BlockGraph {
                         break;
                     }
                 }
-                if warned.insert(block.last) {
-                    diagnostics.push(Diagnostic::warning(
+                warnings.entry(block.last).or_insert_with(|| {
+                    Diagnostic::warning(
                         last.opcode.span,
                         "indirect call: the callee is unknown; control resumes at the PRET return point",
-                    ));
-                }
+                    )
+                });
             }
             ControlKind::Indirect => {
-                if warned.insert(block.last) {
-                    diagnostics.push(Diagnostic::warning(
+                warnings.entry(block.last).or_insert_with(|| {
+                    Diagnostic::warning(
                         last.opcode.span,
                         format!(
                             "`{}` jumps to a computed address: its successors are unknown",
                             last.opcode.name
                         ),
-                    ));
-                }
+                    )
+                });
             }
             _ => {}
         }
@@ -284,15 +285,15 @@ pub fn build(kernel: &Kernel, limits: &Limits) -> BlockGraph {
             }
             Some(None) if last.control == ControlKind::Ret => {} // kernel return: like EXIT
             Some(None) => {
-                if warned.insert(block.last) {
-                    diagnostics.push(Diagnostic::warning(
+                warnings.entry(block.last).or_insert_with(|| {
+                    Diagnostic::warning(
                         last.opcode.span,
                         format!(
                             "`{}` with no matching reconvergence entry on this path",
                             last.opcode.name
                         ),
-                    ));
-                }
+                    )
+                });
             }
             None => {}
         }
@@ -304,17 +305,18 @@ pub fn build(kernel: &Kernel, limits: &Limits) -> BlockGraph {
         for (to, kind, s) in succ {
             edges.insert((b, to, kind));
             if s.len() > MAX_STACK {
-                if warned.insert(usize::MAX) {
-                    diagnostics.push(Diagnostic::warning(
+                warnings.entry(block.last).or_insert_with(|| {
+                    Diagnostic::warning(
                         last.span,
                         format!("reconvergence stack deeper than {MAX_STACK} entries: stopped following this path"),
-                    ));
-                }
+                    )
+                });
                 continue;
             }
             queue.push_back((to, s));
         }
     }
+    diagnostics.extend(warnings.into_values());
     if budget_hit {
         diagnostics.push(Diagnostic::global(
             crate::diagnostic::Severity::Error,

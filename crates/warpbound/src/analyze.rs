@@ -122,7 +122,7 @@ fn ms(t: Instant) -> f64 {
 fn finish(mut report: Report, started: Instant) -> Report {
     report
         .diagnostics
-        .sort_by(|a, b| (a.line, a.column, a.severity).cmp(&(b.line, b.column, b.severity)));
+        .sort_by_key(|d| (d.line, d.column, d.severity));
     report.diagnostics.dedup();
     report.timings_ms.insert("total".into(), ms(started));
     report

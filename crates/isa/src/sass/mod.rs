@@ -557,7 +557,7 @@ fn finish_function(f: FunctionText, arch: Option<String>, diags: &mut Vec<Diagno
 /// the hardware continues at the first instruction after it.
 fn control_word_slot(a: u64, addresses: &std::collections::BTreeSet<u64>) -> Option<u64> {
     let next = a.checked_add(8)?;
-    (a % 0x20 == 0 && addresses.contains(&next)).then_some(next)
+    (a.is_multiple_of(0x20) && addresses.contains(&next)).then_some(next)
 }
 
 fn with_target(kind: ControlKind, t: Option<u64>) -> ControlKind {

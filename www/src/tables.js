@@ -1,0 +1,77 @@
+// The diagnostics list and the instruction table.
+
+import { el, hex } from './dom.js';
+
+export function renderDiagnostics(list, diagnostics, onPick) {
+  if (!diagnostics.length) {
+    list.replaceChildren(el('li', { class: 'ok', text: 'No diagnostics.' }));
+    return;
+  }
+  list.replaceChildren(
+    ...diagnostics.map((d) => {
+      const where = d.line ? `line ${d.line}, column ${d.column}` : 'request';
+      const li = el(
+        'li',
+        {
+          class: `diag ${d.severity}`,
+          'data-line': d.line,
+          'data-column': d.column,
+          tabindex: d.line ? 0 : -1,
+        },
+        el('span', { class: 'sev', text: d.severity }),
+        el('span', { class: 'where', text: where }),
+        el('span', { class: 'msg', text: d.message }),
+      );
+      if (d.line) {
+        li.addEventListener('click', () => onPick(d));
+        li.addEventListener('keydown', (e) => e.key === 'Enter' && onPick(d));
+      }
+      return li;
+    }),
+  );
+}
+
+export function renderInstructions(table, instructions, onPick) {
+  const head = el(
+    'thead',
+    {},
+    el(
+      'tr',
+      {},
+      ...['#', 'address', 'line', 'block', 'instruction', 'class', 'control', 'reads', 'writes'].map(
+        (h) => el('th', { text: h }),
+      ),
+    ),
+  );
+  const body = el('tbody');
+  for (const ins of instructions) {
+    const row = el(
+      'tr',
+      { 'data-index': ins.index, 'data-block': ins.block ?? '', 'data-line': ins.line },
+      el('td', { class: 'num', text: ins.index }),
+      el('td', { class: 'mono', text: hex(ins.address) }),
+      el('td', { class: 'num', text: ins.line }),
+      el('td', { class: 'num', text: ins.block === null || ins.block === undefined ? '' : 'B' + ins.block }),
+      el('td', { class: 'mono', text: ins.text }),
+      el('td', { text: ins.class.replace(/_/g, ' ') }),
+      el('td', {
+        text: ins.control === 'fallthrough' ? '' : ins.control + (ins.target !== null ? ' ' + hex(ins.target) : ''),
+      }),
+      el('td', { class: 'mono', text: ins.reads.join(' ') }),
+      el('td', { class: 'mono', text: ins.writes.join(' ') }),
+    );
+    row.addEventListener('click', () => onPick(ins));
+    body.append(row);
+  }
+  table.replaceChildren(head, body);
+}
+
+export function markRows(table, predicate) {
+  let first = null;
+  for (const row of table.querySelectorAll('tbody tr')) {
+    const on = predicate(row);
+    row.classList.toggle('selected', on);
+    if (on && !first) first = row;
+  }
+  return first;
+}

@@ -1,0 +1,90 @@
+//! Hostile input never panics the SASS parser or the block graph, and every error it reports
+//! points inside the text.
+
+use isa::{blocks, sass, Limits};
+use proptest::prelude::*;
+
+const SEED_LINES: &[&str] = &[
+    "\t\tFunction : k",
+    "        /*0008*/                   MOV R1, c[0x0][0x44];",
+    "\t/*0040*/     /*0x800001e740000001*/ \t@P0 BRA 0xa8;",
+    "      [B------:R-:W-:-:S13]         /*0178*/              @!P0 BRK  (*\"BRANCH_TARGETS .L_x_1\"*)        }",
+    "        /*0090*/                   SSY 0x1d8         }",
+    "        /*00a0*/                   NOP.S CC.T;",
+    "  .L_x_1:",
+    "        CAL sub ;",
+    "sub:",
+    "        /*0030*/                   FSETP.GEU.FTZ.AND P0, PT, |R5|, c[0x2][0x6c], PT ;",
+    "        /*0068*/                   DADD R8, R6, -6.75539944105574400000e+15;",
+    "        /*0148*/                   ISCADD R4.CC, R3.reuse, R5, 0x2 ;",
+    "  .section\t.text._Z5childPii,\"ax\",@progbits",
+    "        /*0038*/                   RET ;",
+    "        /*0040*/                   EXIT ;",
+];
+
+fn check(text: &str) {
+    let out = sass::parse(text, None, &Limits::default());
+    let lines = text.lines().count().max(1) as u32;
+    for d in &out.diagnostics {
+        assert!(d.line >= 1 && d.line <= lines, "{d:?} outside {lines} lines");
+        assert!(d.column >= 1, "{d:?}");
+    }
+    if let Some(k) = out.kernel {
+        if !out.diagnostics.iter().any(|d| d.is_error()) {
+            let g = blocks::build(&k, &Limits::default());
+            let total: usize = g.blocks.iter().map(|b| b.len()).sum();
+            assert_eq!(total, k.instructions.len());
+        }
+    }
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 400, ..ProptestConfig::default() })]
+
+    #[test]
+    fn arbitrary_text_never_panics(text in "\\PC{0,200}") {
+        check(&text);
+    }
+
+    #[test]
+    fn shuffled_and_mutated_listings_never_panic(
+        picks in prop::collection::vec((0..SEED_LINES.len(), 0usize..80, "[ -~]{0,3}"), 1..25)
+    ) {
+        let text: Vec<String> = picks
+            .iter()
+            .map(|(i, at, insert)| {
+                let line = SEED_LINES[*i];
+                let mut cut = (*at).min(line.len());
+                while !line.is_char_boundary(cut) {
+                    cut -= 1;
+                }
+                format!("{}{}{}", &line[..cut], insert, &line[cut..])
+            })
+            .collect();
+        check(&text.join("\n"));
+    }
+}
+
+#[test]
+fn budgets_stop_large_inputs_with_a_located_error() {
+    let text = "/*0000*/ NOP ;\n".repeat(50);
+    let limits = Limits {
+        max_instructions: 10,
+        ..Limits::default()
+    };
+    let out = sass::parse(&text, None, &limits);
+    let err = out
+        .diagnostics
+        .iter()
+        .find(|d| d.is_error())
+        .expect("a budget error");
+    assert_eq!(err.line, 11);
+    assert!(err.message.contains("max_instructions"));
+
+    let limits = Limits {
+        max_input_bytes: 100,
+        ..Limits::default()
+    };
+    let out = sass::parse(&text, None, &limits);
+    assert!(out.diagnostics[0].message.contains("max_input_bytes"));
+}

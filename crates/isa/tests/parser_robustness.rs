@@ -26,7 +26,10 @@ fn check(text: &str) {
     let out = sass::parse(text, None, &Limits::default());
     let lines = text.lines().count().max(1) as u32;
     for d in &out.diagnostics {
-        assert!(d.line >= 1 && d.line <= lines, "{d:?} outside {lines} lines");
+        assert!(
+            d.line >= 1 && d.line <= lines,
+            "{d:?} outside {lines} lines"
+        );
         assert!(d.column >= 1, "{d:?}");
     }
     if let Some(k) = out.kernel {

@@ -1,0 +1,147 @@
+//! The fixpoint: explore abstract states from the kernel entry until no new state or
+//! information appears (§3: "until a fixpoint is reached"), joining states that reach the
+//! same block with the same stack shape.
+
+use crate::groups::Groups;
+use crate::options::Options;
+use crate::regset::RegSet;
+use crate::state::{Key, State, Tag};
+use crate::transfer::{run_block, sanitize, Ctx, Target};
+use crate::warp_cfg::{WarpCfg, WarpEdge, WarpNode};
+use isa::{BlockGraph, Diagnostic, Kernel, Severity};
+use std::collections::{BTreeSet, HashMap, VecDeque};
+
+/// Builds the warp-level CFG of `kernel` (whose thread-level blocks are `blocks`).
+pub fn build(
+    kernel: &Kernel,
+    blocks: &BlockGraph,
+    options: &Options,
+) -> Result<WarpCfg, Diagnostic> {
+    if kernel.instructions.is_empty() || blocks.blocks.is_empty() {
+        return Err(Diagnostic::global(
+            Severity::Error,
+            "the kernel has no instructions",
+        ));
+    }
+    let mut block_at = vec![None; kernel.instructions.len()];
+    for b in &blocks.blocks {
+        block_at[b.first] = Some(b.id);
+    }
+    let mut pushed: BTreeSet<(usize, Tag)> = BTreeSet::new();
+    // With acyclic stacks, pops from "any stack" depend on every activation point pushed;
+    // rerun until that set is stable (it only grows, and is finite).
+    loop {
+        let ctx = Ctx {
+            kernel,
+            blocks,
+            block_at: block_at.clone(),
+            options,
+            pushed: &pushed,
+        };
+        let (cfg, seen) = explore(&ctx)?;
+        if seen.is_subset(&pushed) {
+            return Ok(cfg);
+        }
+        pushed.extend(seen);
+    }
+}
+
+fn explore(ctx: &Ctx) -> Result<(WarpCfg, BTreeSet<(usize, Tag)>), Diagnostic> {
+    let mut groups = Groups::new(RegSet::EMPTY, !ctx.options.groups);
+    sanitize(&mut groups, ctx.options);
+    let initial = State {
+        block: 0,
+        stack: Vec::new(),
+        groups,
+    };
+    let mut states: Vec<State> = vec![initial.clone()];
+    let mut index: HashMap<Key, usize> = HashMap::new();
+    index.insert(initial.key(), 0);
+    let mut edges: BTreeSet<(usize, Option<usize>, crate::warp_cfg::WarpEdgeKind)> =
+        BTreeSet::new();
+    let mut queue = VecDeque::from([0usize]);
+    let mut queued = vec![true];
+    let mut seen_points = BTreeSet::new();
+    while let Some(id) = queue.pop_front() {
+        queued[id] = false;
+        let state = states[id].clone();
+        for t in run_block(&state, ctx)? {
+            let to = match t.target {
+                Target::Exit => None,
+                Target::State(s) => {
+                    for e in &s.stack {
+                        if e.tag != Tag::Any {
+                            seen_points.insert((e.pc, e.tag));
+                        }
+                    }
+                    let key = s.key();
+                    let target = match index.get(&key) {
+                        Some(&j) => {
+                            if !states[j].groups.covers(&s.groups) {
+                                states[j].groups = states[j].groups.join(&s.groups);
+                                if !queued[j] {
+                                    queued[j] = true;
+                                    queue.push_back(j);
+                                }
+                            }
+                            j
+                        }
+                        None => {
+                            let j = states.len();
+                            if j >= ctx.options.max_states {
+                                return Err(Diagnostic::global(
+                                    Severity::Error,
+                                    format!(
+                                        "warp-level CFG: more than {} abstract states (raise max_states)",
+                                        ctx.options.max_states
+                                    ),
+                                ));
+                            }
+                            index.insert(key, j);
+                            states.push(s);
+                            queued.push(true);
+                            queue.push_back(j);
+                            j
+                        }
+                    };
+                    Some(target)
+                }
+            };
+            edges.insert((id, to, t.kind));
+        }
+    }
+    let exit = states.len();
+    let mut nodes: Vec<WarpNode> = states
+        .iter()
+        .enumerate()
+        .map(|(id, s)| WarpNode {
+            id,
+            block: Some(s.block),
+            stack: s.stack.clone(),
+            agreed_registers: s.groups.agree(0).len(),
+        })
+        .collect();
+    nodes.push(WarpNode {
+        id: exit,
+        block: None,
+        stack: Vec::new(),
+        agreed_registers: 0,
+    });
+    let edges = edges
+        .into_iter()
+        .map(|(from, to, kind)| WarpEdge {
+            from,
+            to: to.unwrap_or(exit),
+            kind,
+        })
+        .collect();
+    Ok((
+        WarpCfg {
+            nodes,
+            edges,
+            entry: 0,
+            exit,
+        },
+        seen_points,
+    ))
+}

@@ -1,0 +1,59 @@
+//! The warp state abstract domain (§3.4): program point, pending activation stack, thread
+//! groups and their agreements.
+//!
+//! The activation-stack graph of §3.1 is kept here as a list of entries where an entry may be
+//! marked `repeated`: a self-cycle of the stack graph, standing for one or more consecutive
+//! copies of the same activation point (this is how a loop whose back edge diverges — each
+//! iteration leaving threads pending at the loop exit — reaches a fixpoint). The currently
+//! executing entry (the paper's top, always `NIL`) is implicit: `pc` and group slot 0.
+
+use crate::groups::Groups;
+use serde::{Deserialize, Serialize};
+
+/// Entry type (§2): `NIL` is a pending divergent path; `SYNC`/`BRK` (and `CONT`) are
+/// reconvergence points pushed by `SSY`/`PBK` (`PCNT`); `CALL` is a return point pushed by
+/// `CAL`/`PRET` (our extension: `RET` unwinds to it as `BRK` does to `BRK`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Tag {
+    Nil,
+    Sync,
+    Brk,
+    Cont,
+    Call,
+    /// "Any stack" (only with the acyclic-stack ablation): an unknown rest of the stack,
+    /// whose pops may resume at any activation point pushed so far, or find it empty.
+    Any,
+}
+
+/// One pending activation: resume at instruction `pc` (an index into the kernel).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+pub struct Entry {
+    pub pc: usize,
+    pub tag: Tag,
+    /// One or more consecutive copies (a cycle in the stack graph).
+    pub repeated: bool,
+}
+
+/// An abstract warp state at the entry of a basic block.
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+pub struct State {
+    /// Block index (in the thread-level block graph).
+    pub block: usize,
+    /// Pending entries, bottom first. Entry `i` owns group slot `i + 1`.
+    pub stack: Vec<Entry>,
+    pub groups: Groups,
+}
+
+/// States with the same key are joined: same block, same stack shape.
+pub type Key = (usize, Vec<Entry>);
+
+impl State {
+    pub fn key(&self) -> Key {
+        (self.block, self.stack.clone())
+    }
+
+    pub fn slot_of(entry_index: usize) -> usize {
+        entry_index + 1
+    }
+}

@@ -1,0 +1,560 @@
+//! Abstract execution of one basic block: the data effects of its instructions on the
+//! agreement domain and the successor states of its last instruction (Algorithm 1 and
+//! "Processing unconditional instructions", §3.4).
+
+use crate::groups::{Fate, Groups};
+use crate::options::Options;
+use crate::regset::RegSet;
+use crate::state::{Entry, State, Tag};
+use crate::warp_cfg::WarpEdgeKind;
+use isa::{BlockGraph, ControlKind, Diagnostic, Instruction, Kernel};
+use std::collections::BTreeSet;
+
+/// Where a transition leads.
+#[derive(Debug, Clone)]
+pub enum Target {
+    State(State),
+    /// All threads of the warp have finished.
+    Exit,
+}
+
+#[derive(Debug, Clone)]
+pub struct Transition {
+    pub kind: WarpEdgeKind,
+    pub target: Target,
+}
+
+/// Read-only context of one analysis run.
+pub struct Ctx<'a> {
+    pub kernel: &'a Kernel,
+    pub blocks: &'a BlockGraph,
+    /// Block starting at instruction index i, if any.
+    pub block_at: Vec<Option<usize>>,
+    pub options: &'a Options,
+    /// Activation points pushed anywhere so far (for pops from an "any" stack).
+    pub pushed: &'a BTreeSet<(usize, Tag)>,
+}
+
+/// A problem the analysis cannot represent, located at an instruction.
+pub type Unsupported = Diagnostic;
+
+impl Ctx<'_> {
+    fn instr(&self, i: usize) -> &Instruction {
+        &self.kernel.instructions[i]
+    }
+}
+
+/// Opcodes whose result differs between threads even when their inputs agree.
+fn result_varies(ins: &Instruction) -> bool {
+    matches!(
+        ins.opcode.name.as_str(),
+        "ATOM" | "ATOMS" | "ATOMG" | "SHFL" | "LDL" | "CS2R" | "RED" | "SUATOM" | "MATCH"
+    )
+}
+
+/// Opcodes whose result is the same for all active threads whatever their inputs.
+fn result_uniform(ins: &Instruction) -> bool {
+    ins.opcode.name == "VOTE"
+}
+
+/// Whether a group agreeing on `agree` computes agreed results with `ins` (§3.3: "if the
+/// threads agree on the arguments, they gain or preserve the agreement on the result").
+/// Loads are included: memory is shared, so agreed addresses give agreed values.
+fn inputs_agree(ins: &Instruction, agree: &RegSet) -> bool {
+    if result_uniform(ins) {
+        return true;
+    }
+    !result_varies(ins) && ins.reads.iter().all(|r| agree.agrees(r))
+}
+
+/// Data effect of `ins` on every group (strong / weak / no update, §3.3).
+pub fn update_agreement(ins: &Instruction, groups: &mut Groups, options: &Options) {
+    if ins.writes.is_empty() {
+        return;
+    }
+    let guard = ins.guard.as_ref().filter(|g| !g.is_always_true());
+    for slot in 0..groups.len() {
+        let executes_whole = slot == 0 || groups.subset(slot, 0);
+        if !executes_whole && groups.disjoint(slot, 0) {
+            continue; // the group does not execute the instruction
+        }
+        let before = *groups.agree(slot);
+        let ok = executes_whole
+            && inputs_agree(ins, &before)
+            && guard.is_none_or(|g| before.agrees(&g.reg));
+        let agree = groups.agree_mut(slot);
+        for w in &ins.writes {
+            // Guarded: joined outcome of "all execute" and "none execute".
+            let keep = ok && (guard.is_none() || before.agrees(w));
+            if keep {
+                agree.insert(w);
+            } else {
+                agree.remove(w);
+            }
+        }
+    }
+    sanitize(groups, options);
+}
+
+/// Applies the ablations to the agreement of every group.
+pub fn sanitize(groups: &mut Groups, options: &Options) {
+    for slot in 0..groups.len() {
+        if !options.agreement || (slot > 0 && !options.pending_agreement) {
+            *groups.agree_mut(slot) = RegSet::EMPTY;
+        }
+    }
+}
+
+/// Pushes an activation point copying the active mask (SSY, PBK, PCNT, CAL, PRET, §2).
+fn push_copy(state: &mut State, pc: usize, tag: Tag, ctx: &Ctx) {
+    push_entry(state, pc, tag, ctx, |g| g.add_copy_of(0));
+}
+
+fn push_entry(
+    state: &mut State,
+    pc: usize,
+    tag: Tag,
+    ctx: &Ctx,
+    make_group: impl FnOnce(&mut Groups) -> usize,
+) {
+    if !ctx.options.cyclic_stacks && state.stack.iter().any(|e| (e.pc, e.tag) == (pc, tag)) {
+        // Acyclic stack graphs cannot repeat an activation point: abstract the whole stack
+        // to "any stack" (the new entry included, since it is in `pushed`).
+        collapse_to_any(state);
+        return;
+    }
+    let slot = make_group(&mut state.groups);
+    debug_assert_eq!(slot, state.stack.len() + 1);
+    state.stack.push(Entry {
+        pc,
+        tag,
+        repeated: false,
+    });
+    let n = state.stack.len();
+    if ctx.options.cyclic_stacks && n >= 2 {
+        let (below, top) = (state.stack[n - 2], state.stack[n - 1]);
+        if (below.pc, below.tag) == (top.pc, top.tag) {
+            // A self-cycle of the stack graph: one or more copies (§3.1, §3.2 "an upper
+            // bound on it when in a cycle").
+            state
+                .groups
+                .merge_union(State::slot_of(n - 2), State::slot_of(n - 1));
+            state.stack.pop();
+            state.stack[n - 2].repeated = true;
+        }
+    }
+    sanitize(&mut state.groups, ctx.options);
+}
+
+fn collapse_to_any(state: &mut State) {
+    // Keep what the active group agrees on; the rest of the stack becomes one unknown group
+    // with no known relation and no agreement.
+    let active = *state.groups.agree(0);
+    state.groups = Groups::new(active, state.groups.is_blind());
+    state.groups.add_unrelated(RegSet::EMPTY);
+    state.stack = vec![Entry {
+        pc: usize::MAX,
+        tag: Tag::Any,
+        repeated: true,
+    }];
+}
+
+/// Runs block `state.block` from `state`; returns its successors.
+pub fn run_block(state: &State, ctx: &Ctx) -> Result<Vec<Transition>, Unsupported> {
+    let block = &ctx.blocks.blocks[state.block];
+    let mut st = state.clone();
+    for i in block.first..block.last {
+        let ins = ctx.instr(i);
+        update_agreement(ins, &mut st.groups, ctx.options);
+        push_if_preparation(ins, &mut st, ctx)?;
+    }
+    let last = ctx.instr(block.last);
+    update_agreement(last, &mut st.groups, ctx.options);
+    push_if_preparation(last, &mut st, ctx)?;
+    control(block.last, st, ctx)
+}
+
+fn target_index(ctx: &Ctx, ins: &Instruction, addr: Option<u64>) -> Result<usize, Unsupported> {
+    addr.and_then(|a| ctx.kernel.index_of(a)).ok_or_else(|| {
+        Diagnostic::error(
+            ins.opcode.span,
+            format!("`{}` has no resolved target", ins.opcode.name),
+        )
+    })
+}
+
+fn push_if_preparation(ins: &Instruction, st: &mut State, ctx: &Ctx) -> Result<(), Unsupported> {
+    let (tag, t) = match ins.control {
+        ControlKind::Ssy(t) => (Tag::Sync, t),
+        ControlKind::Pbk(t) => (Tag::Brk, t),
+        ControlKind::Pcnt(t) => (Tag::Cont, t),
+        ControlKind::Pret(t) => (Tag::Call, t),
+        _ => return Ok(()),
+    };
+    if ins.guard.as_ref().is_some_and(|g| !g.is_always_true()) {
+        return Err(Diagnostic::error(
+            ins.span,
+            format!("predicated `{}` is not supported", ins.opcode.name),
+        ));
+    }
+    let pc = target_index(ctx, ins, t)?;
+    push_copy(st, pc, tag, ctx);
+    check_depth(st, ins, ctx)
+}
+
+fn check_depth(st: &State, ins: &Instruction, ctx: &Ctx) -> Result<(), Unsupported> {
+    if st.stack.len() > ctx.options.max_stack_depth {
+        return Err(Diagnostic::error(
+            ins.span,
+            format!(
+                "activation stack deeper than {} entries (raise max_stack_depth)",
+                ctx.options.max_stack_depth
+            ),
+        ));
+    }
+    Ok(())
+}
+
+fn goto(mut st: State, index: usize, ctx: &Ctx) -> Result<State, Unsupported> {
+    st.block = ctx.block_at.get(index).copied().flatten().ok_or_else(|| {
+        Diagnostic::error(
+            ctx.instr(index.min(ctx.kernel.instructions.len() - 1)).span,
+            "control reaches an instruction that does not start a block",
+        )
+    })?;
+    Ok(st)
+}
+
+fn next_index(i: usize, ctx: &Ctx) -> Result<usize, Unsupported> {
+    if i + 1 < ctx.kernel.instructions.len() {
+        Ok(i + 1)
+    } else {
+        Err(Diagnostic::error(
+            ctx.instr(i).span,
+            "control falls off the end of the function",
+        ))
+    }
+}
+
+fn is_conditional(ins: &Instruction) -> bool {
+    ins.guard.as_ref().is_some_and(|g| !g.is_always_true())
+}
+
+/// The guard may evaluate differently in different active threads (Alg. 1 line 10).
+fn may_disagree(ins: &Instruction, st: &State) -> bool {
+    ins.guard
+        .as_ref()
+        .is_some_and(|g| !st.groups.agree(0).agrees(&g.reg))
+}
+
+/// After a uniform outcome of a guard, all active threads agree on the guard register.
+fn learn_guard(mut st: State, ins: &Instruction, ctx: &Ctx) -> State {
+    if let Some(g) = &ins.guard {
+        st.groups.agree_mut(0).insert(&g.reg);
+        sanitize(&mut st.groups, ctx.options);
+    }
+    st
+}
+
+/// Splits `active` into itself (the threads executing `ins`) and a new `skip` group, both
+/// agreeing on the guard; returns the skip slot (Alg. 1 line 11).
+fn split(st: &mut State, ins: &Instruction, ctx: &Ctx) -> usize {
+    let skip = st.groups.add_subset_of(0);
+    // The executing part: a fresh subset of active, then made slot 0.
+    let part = st.groups.add_subset_of(0);
+    st.groups.make_disjoint(skip, part);
+    if let Some(g) = &ins.guard {
+        st.groups.agree_mut(skip).insert(&g.reg);
+        st.groups.agree_mut(part).insert(&g.reg);
+    }
+    st.groups.remove_slot(0);
+    let part = part - 1;
+    st.groups.move_slot(part, 0);
+    sanitize(&mut st.groups, ctx.options);
+    // skip slot index is unchanged by removing slot 0 then inserting at 0.
+    skip
+}
+
+fn control(i: usize, st: State, ctx: &Ctx) -> Result<Vec<Transition>, Unsupported> {
+    let ins = ctx.instr(i);
+    let mut out = Vec::new();
+    let cond = is_conditional(ins);
+    match ins.control {
+        ControlKind::Fallthrough
+        | ControlKind::Barrier
+        | ControlKind::Call(None)
+        | ControlKind::Ssy(_)
+        | ControlKind::Pbk(_)
+        | ControlKind::Pcnt(_)
+        | ControlKind::Pret(_) => {
+            let n = next_index(i, ctx)?;
+            out.push(Transition {
+                kind: WarpEdgeKind::Fallthrough,
+                target: Target::State(goto(st, n, ctx)?),
+            });
+        }
+        ControlKind::Branch(t) => {
+            let t = target_index(ctx, ins, t)?;
+            if !cond {
+                out.push(Transition {
+                    kind: WarpEdgeKind::Taken,
+                    target: Target::State(goto(st, t, ctx)?),
+                });
+            } else if ins.opcode.has_modifier("U") {
+                // `BRA.U`: "unanimous condition, taken only if all active threads agree on
+                // taking the branch" (SASS opcode reference): never diverges. Falling
+                // through says nothing about the guard.
+                let n = next_index(i, ctx)?;
+                out.push(Transition {
+                    kind: WarpEdgeKind::Taken,
+                    target: Target::State(goto(learn_guard(st.clone(), ins, ctx), t, ctx)?),
+                });
+                out.push(Transition {
+                    kind: WarpEdgeKind::Fallthrough,
+                    target: Target::State(goto(st, n, ctx)?),
+                });
+            } else {
+                let n = next_index(i, ctx)?;
+                out.push(Transition {
+                    kind: WarpEdgeKind::Taken,
+                    target: Target::State(goto(learn_guard(st.clone(), ins, ctx), t, ctx)?),
+                });
+                out.push(Transition {
+                    kind: WarpEdgeKind::Fallthrough,
+                    target: Target::State(goto(learn_guard(st.clone(), ins, ctx), n, ctx)?),
+                });
+                if may_disagree(ins, &st) && t == n {
+                    // Alg. 1 line 16: both parts continue at PC+8, disagreeing on the guard.
+                    out.push(Transition {
+                        kind: WarpEdgeKind::Fallthrough,
+                        target: Target::State(goto(st.clone(), n, ctx)?),
+                    });
+                }
+                if may_disagree(ins, &st) && t != n {
+                    // Alg. 1 line 18: the skip group waits at PC+8, the others branch.
+                    let mut s = st.clone();
+                    let skip = split(&mut s, ins, ctx);
+                    // Put the skip group's slot where a pushed entry's slot must be.
+                    let last = s.groups.len() - 1;
+                    if skip != last {
+                        s.groups.move_slot(skip, last);
+                    }
+                    push_entry(&mut s, n, Tag::Nil, ctx, |g| g.len() - 1);
+                    check_depth(&s, ins, ctx)?;
+                    out.push(Transition {
+                        kind: WarpEdgeKind::Divergence,
+                        target: Target::State(goto(s, t, ctx)?),
+                    });
+                }
+            }
+        }
+        ControlKind::Sync
+        | ControlKind::Brk
+        | ControlKind::Cont
+        | ControlKind::Ret
+        | ControlKind::Exit => {
+            let tag = match ins.control {
+                ControlKind::Sync => Some(Tag::Sync),
+                ControlKind::Brk => Some(Tag::Brk),
+                ControlKind::Cont => Some(Tag::Cont),
+                ControlKind::Ret => Some(Tag::Call),
+                _ => None,
+            };
+            if !cond {
+                halt_all(st, tag, ctx, &mut out)?;
+            } else {
+                let n = next_index(i, ctx)?;
+                halt_all(learn_guard(st.clone(), ins, ctx), tag, ctx, &mut out)?;
+                out.push(Transition {
+                    kind: WarpEdgeKind::Fallthrough,
+                    target: Target::State(goto(learn_guard(st.clone(), ins, ctx), n, ctx)?),
+                });
+                if may_disagree(ins, &st) {
+                    halt_part(st, ins, tag, n, ctx, &mut out)?;
+                }
+            }
+        }
+        ControlKind::Call(Some(t)) => {
+            if cond {
+                return Err(Diagnostic::error(
+                    ins.span,
+                    "predicated `CAL` is not supported",
+                ));
+            }
+            let t = target_index(ctx, ins, Some(t))?;
+            let n = next_index(i, ctx)?;
+            let mut s = st;
+            push_copy(&mut s, n, Tag::Call, ctx);
+            check_depth(&s, ins, ctx)?;
+            out.push(Transition {
+                kind: WarpEdgeKind::Call,
+                target: Target::State(goto(s, t, ctx)?),
+            });
+        }
+        ControlKind::Indirect => {
+            return Err(Diagnostic::error(
+                ins.opcode.span,
+                format!(
+                    "unsupported indirect branch `{}`: its targets are computed at run time",
+                    ins.opcode.name
+                ),
+            ));
+        }
+    }
+    Ok(out)
+}
+
+/// Index of the entry where filtering stops (exclusive): the topmost entry tagged `tag`,
+/// or an "any" entry, or none (filter the whole stack).
+fn stop_index(stack: &[Entry], tag: Option<Tag>) -> Option<usize> {
+    stack
+        .iter()
+        .rposition(|e| Some(e.tag) == tag || e.tag == Tag::Any)
+}
+
+/// `filter♯` (§3.1): removes the threads of group `halted` from the entries above the stop
+/// point; entries that can become empty fork the state.
+fn filter(st: State, halted: usize, tag: Option<Tag>) -> Vec<State> {
+    let stop = stop_index(&st.stack, tag);
+    let from = stop.map_or(0, |s| s + 1);
+    let mut states = vec![st];
+    // Walk from the top down; entry indices below `k` are unaffected by removals above.
+    for k in (from..states[0].stack.len()).rev() {
+        let mut next = Vec::new();
+        for s in states {
+            let slot = State::slot_of(k);
+            match s.groups.fate(slot, halted) {
+                Fate::Keep => next.push(s),
+                Fate::Drop => next.push(drop_entry(s, k)),
+                Fate::Any => {
+                    next.push(drop_entry(s.clone(), k));
+                    let mut kept = s;
+                    kept.groups.remove_threads(slot, halted);
+                    next.push(kept);
+                }
+            }
+        }
+        states = next;
+    }
+    // An "any" entry also loses the halted threads, which may empty parts of it: it stays "any".
+    states
+}
+
+fn drop_entry(mut s: State, k: usize) -> State {
+    s.stack.remove(k);
+    s.groups.remove_slot(State::slot_of(k));
+    s
+}
+
+fn resume_kind(tag: Tag) -> WarpEdgeKind {
+    match tag {
+        Tag::Nil => WarpEdgeKind::Divergence,
+        Tag::Sync | Tag::Brk | Tag::Cont => WarpEdgeKind::Reconvergence,
+        Tag::Call => WarpEdgeKind::Return,
+        Tag::Any => WarpEdgeKind::Divergence,
+    }
+}
+
+/// All active threads halt (SYNC, BRK, CONT, RET, EXIT): filter, then `pop♯`.
+fn halt_all(
+    st: State,
+    tag: Option<Tag>,
+    ctx: &Ctx,
+    out: &mut Vec<Transition>,
+) -> Result<(), Unsupported> {
+    for s in filter(st, 0, tag) {
+        pop(s, ctx, out)?;
+    }
+    Ok(())
+}
+
+/// `pop♯` after the active group emptied: resume the topmost entry (§3.1 "Popping").
+fn pop(mut s: State, ctx: &Ctx, out: &mut Vec<Transition>) -> Result<(), Unsupported> {
+    let Some(&top) = s.stack.last() else {
+        out.push(Transition {
+            kind: WarpEdgeKind::Exit,
+            target: Target::Exit,
+        });
+        return Ok(());
+    };
+    let k = s.stack.len() - 1;
+    let slot = State::slot_of(k);
+    if top.tag == Tag::Any {
+        // Any activation point may be on top, or the stack may be empty.
+        out.push(Transition {
+            kind: WarpEdgeKind::Exit,
+            target: Target::Exit,
+        });
+        for &(pc, tag) in ctx.pushed.iter() {
+            for keep_rest in [true, false] {
+                let mut r = s.clone();
+                let copy = r.groups.add_subset_of(slot);
+                r.groups.remove_slot(0);
+                r.groups.move_slot(copy - 1, 0);
+                if !keep_rest {
+                    r.stack.pop();
+                    r.groups.remove_slot(slot);
+                }
+                sanitize(&mut r.groups, ctx.options);
+                out.push(Transition {
+                    kind: resume_kind(tag),
+                    target: Target::State(goto(r, pc, ctx)?),
+                });
+            }
+        }
+        return Ok(());
+    }
+    if top.repeated {
+        // One copy resumes and others remain.
+        let mut r = s.clone();
+        let copy = r.groups.add_subset_of(slot);
+        r.groups.remove_threads(slot, copy);
+        r.groups.remove_slot(0);
+        r.groups.move_slot(copy - 1, 0);
+        sanitize(&mut r.groups, ctx.options);
+        out.push(Transition {
+            kind: resume_kind(top.tag),
+            target: Target::State(goto(r, top.pc, ctx)?),
+        });
+    }
+    // The (last) copy resumes: the entry leaves the stack and its group becomes active.
+    s.stack.pop();
+    s.groups.remove_slot(0);
+    s.groups.move_slot(slot - 1, 0);
+    out.push(Transition {
+        kind: resume_kind(top.tag),
+        target: Target::State(goto(s, top.pc, ctx)?),
+    });
+    Ok(())
+}
+
+/// Alg. 1 lines 11–14: some active threads halt, the others (skip) continue at PC+8.
+fn halt_part(
+    st: State,
+    ins: &Instruction,
+    tag: Option<Tag>,
+    next: usize,
+    ctx: &Ctx,
+    out: &mut Vec<Transition>,
+) -> Result<(), Unsupported> {
+    let mut s = st;
+    let skip = split(&mut s, ins, ctx);
+    // Slot 0 now holds the halting part; filter its threads out of the stack.
+    let skip_last = s.groups.len() - 1;
+    if skip != skip_last {
+        s.groups.move_slot(skip, skip_last);
+    }
+    // The skip group sits after the stack slots, so filtering (which walks stack slots
+    // only) leaves it alone.
+    for mut f in filter(s, 0, tag) {
+        // The halted part disappears; skip becomes active.
+        f.groups.remove_slot(0);
+        let last = f.groups.len() - 1;
+        f.groups.move_slot(last, 0);
+        out.push(Transition {
+            kind: WarpEdgeKind::Divergence,
+            target: Target::State(goto(f, next, ctx)?),
+        });
+    }
+    Ok(())
+}

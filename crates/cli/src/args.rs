@@ -45,11 +45,18 @@ pub struct AnalyzeArgs {
     /// Parameter override KEY=VALUE (repeatable).
     #[arg(long = "set", value_name = "KEY=VALUE")]
     pub set: Vec<String>,
+    /// Loop bound ADDRESS=N: the loop whose header is at ADDRESS runs its header at most N
+    /// times per entry (repeatable; `warp-cfg` mode).
+    #[arg(long = "loop-bound", value_name = "ADDRESS=N")]
+    pub loop_bound: Vec<String>,
+    /// Bound for loops without their own (`warp-cfg` mode; 0: none).
+    #[arg(long = "default-loop-bound", value_name = "N")]
+    pub default_loop_bound: Option<u64>,
     /// Output format.
     #[arg(long, value_enum, default_value = "json")]
     pub format: Format,
     /// Read the whole request (the JSON the page sends) from this file instead.
-    #[arg(long, conflicts_with_all = ["dialect", "function", "mode", "preset", "set"])]
+    #[arg(long, conflicts_with_all = ["dialect", "function", "mode", "preset", "set", "loop_bound", "default_loop_bound"])]
     pub request: Option<String>,
 }
 
@@ -102,6 +109,21 @@ impl AnalyzeArgs {
                 k.trim().to_string(),
                 serde_json::Value::String(v.trim().to_string()),
             );
+        }
+        for kv in &self.loop_bound {
+            let (k, v) = kv
+                .split_once('=')
+                .ok_or_else(|| format!("--loop-bound expects ADDRESS=N, got `{kv}`"))?;
+            let n: u64 = v
+                .trim()
+                .parse()
+                .map_err(|_| format!("--loop-bound {kv}: N must be a whole number"))?;
+            request.loop_bounds.insert(k.trim().to_string(), n);
+        }
+        if let Some(n) = self.default_loop_bound {
+            request
+                .params
+                .insert("default_loop_bound".into(), serde_json::json!(n));
         }
         Ok(request)
     }

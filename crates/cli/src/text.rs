@@ -39,21 +39,57 @@ pub fn render(report: &Report, file: &str) -> String {
                 .edges
                 .iter()
                 .filter(|e| e.from == n.id)
-                .map(|e| format!("B{} ({})", e.to, e.kind.name()))
+                .map(|e| {
+                    let p = if cfg.kind == "warp" { "n" } else { "B" };
+                    format!("{p}{} ({})", e.to, e.kind)
+                })
                 .collect();
             let _ = writeln!(
                 out,
-                "  B{:<3} {:#06x}..{:#06x} {:>4} instr{} -> {}",
-                n.id,
+                "  {:<4} {:#06x}..{:#06x} {:>4} instr{}{}{} -> {}",
+                format!("{}{}", if cfg.kind == "warp" { "n" } else { "B" }, n.id),
                 n.start,
                 n.end,
                 n.instructions,
                 if n.reachable { "" } else { " (unreachable)" },
+                if n.context.is_empty() {
+                    String::new()
+                } else {
+                    format!(" [{}]", n.context)
+                },
+                n.count.map(|c| format!(" x{c}")).unwrap_or_default(),
                 if succ.is_empty() {
                     "-".to_string()
                 } else {
                     succ.join(", ")
                 }
+            );
+        }
+    }
+    if let Some(w) = &report.wcet {
+        let _ = writeln!(
+            out,
+            "WCET bound: {} cycles ({} cost)",
+            w.cycles, w.cost_model
+        );
+    }
+    if let Some(d) = &report.warp_cfg {
+        let _ = writeln!(
+            out,
+            "{} states, {} divergence edges, {} loops",
+            d.states,
+            d.divergence_edges,
+            d.loops.len()
+        );
+        for l in &d.loops {
+            let _ = writeln!(
+                out,
+                "  loop at {:#06x} (line {}): bound {} ({}){}",
+                l.address,
+                l.line,
+                l.bound,
+                l.bound_from,
+                if l.irreducible { ", irreducible" } else { "" }
             );
         }
     }

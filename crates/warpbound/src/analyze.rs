@@ -1,11 +1,13 @@
 //! Dispatch from a [`Request`] to the analyses, and shaping of their results.
 
-use crate::catalog::{catalog, DEFAULT_MODE};
+use crate::catalog::{catalog, DEFAULT_MODE, WARP_CFG_MODE};
 use crate::params;
-use crate::report::{CfgEdge, CfgNode, CfgView, InstructionView, KernelView, Report};
+use crate::report::Report;
 use crate::request::Request;
+use crate::views::{kernel_view, thread_cfg_view};
+use crate::warp_mode;
 use crate::SCHEMA_VERSION;
-use isa::{blocks, BlockGraph, ControlKind, Diagnostic, Dialect, Kernel, Limits, Severity};
+use isa::{blocks, Diagnostic, Dialect, Limits, Severity};
 use std::collections::BTreeMap;
 use web_time::Instant;
 
@@ -23,6 +25,8 @@ pub fn analyze(request: &Request) -> Report {
         diagnostics: Vec::new(),
         kernel: None,
         cfg: None,
+        wcet: None,
+        warp_cfg: None,
         timings_ms: BTreeMap::new(),
     };
     let diags = &mut report.diagnostics;
@@ -107,9 +111,21 @@ pub fn analyze(request: &Request) -> Report {
         for ins in view.instructions.iter_mut() {
             ins.block = graph.block_of(ins.index);
         }
+        if graph.diagnostics.iter().any(Diagnostic::is_error) {
+            report.kernel = Some(view);
+            return finish(report, started);
+        }
         let t = Instant::now();
-        report.cfg = Some(cfg_view(&kernel, &graph));
-        report.timings_ms.insert("layout".into(), ms(t));
+        match mode.as_str() {
+            WARP_CFG_MODE => {
+                warp_mode::run(&kernel, &graph, &p, &request.loop_bounds, &mut report);
+                report.timings_ms.insert("warp_cfg+ipet".into(), ms(t));
+            }
+            _ => {
+                report.cfg = Some(thread_cfg_view(&kernel, &graph));
+                report.timings_ms.insert("layout".into(), ms(t));
+            }
+        }
     }
     report.kernel = Some(view);
     finish(report, started)
@@ -126,120 +142,4 @@ fn finish(mut report: Report, started: Instant) -> Report {
     report.diagnostics.dedup();
     report.timings_ms.insert("total".into(), ms(started));
     report
-}
-
-fn control_name(c: ControlKind) -> &'static str {
-    match c {
-        ControlKind::Fallthrough => "fallthrough",
-        ControlKind::Branch(_) => "branch",
-        ControlKind::Ssy(_) => "ssy",
-        ControlKind::Pbk(_) => "pbk",
-        ControlKind::Pcnt(_) => "pcnt",
-        ControlKind::Pret(_) => "pret",
-        ControlKind::Sync => "sync",
-        ControlKind::Brk => "brk",
-        ControlKind::Cont => "cont",
-        ControlKind::Exit => "exit",
-        ControlKind::Call(_) => "call",
-        ControlKind::Ret => "ret",
-        ControlKind::Barrier => "barrier",
-        ControlKind::Indirect => "indirect",
-    }
-}
-
-fn kernel_view(kernel: &Kernel, functions: Vec<String>) -> KernelView {
-    let instructions = kernel
-        .instructions
-        .iter()
-        .enumerate()
-        .map(|(index, ins)| {
-            let mut opcode = ins.opcode.name.clone();
-            for m in &ins.opcode.modifiers {
-                opcode.push('.');
-                opcode.push_str(m);
-            }
-            InstructionView {
-                index,
-                address: ins.address,
-                line: ins.span.line,
-                column: ins.span.column,
-                text: ins.text.clone(),
-                guard: ins
-                    .guard
-                    .as_ref()
-                    .map(|g| format!("@{}{}", if g.negated { "!" } else { "" }, g.reg)),
-                opcode,
-                operands: ins.operands.iter().map(|o| o.text.clone()).collect(),
-                reads: ins.reads.iter().map(ToString::to_string).collect(),
-                writes: ins.writes.iter().map(ToString::to_string).collect(),
-                control: control_name(ins.control).into(),
-                target: ins.control.target(),
-                class: ins.class,
-                block: None,
-            }
-        })
-        .collect();
-    KernelView {
-        function: kernel.function.clone(),
-        functions,
-        arch: kernel.arch.clone(),
-        instructions,
-    }
-}
-
-/// Pixel metrics the layout uses to size node boxes for their labels (monospace 12px text).
-const CHAR_WIDTH: f64 = 7.4;
-const LINE_HEIGHT: f64 = 16.0;
-const NODE_PADDING: f64 = 10.0;
-
-fn cfg_view(kernel: &Kernel, graph: &BlockGraph) -> CfgView {
-    let nodes: Vec<CfgNode> = graph
-        .blocks
-        .iter()
-        .map(|b| {
-            let n = b.len();
-            CfgNode {
-                id: b.id,
-                start: b.start,
-                end: b.end,
-                instructions: n,
-                first: b.first,
-                last: b.last,
-                line_start: kernel.instructions[b.first].span.line,
-                line_end: kernel.instructions[b.last].span.line,
-                reachable: b.reachable,
-                label: vec![
-                    format!("B{}  {:#06x}–{:#06x}", b.id, b.start, b.end),
-                    format!(
-                        "{n} instr · {}",
-                        kernel.instructions[b.last].opcode.name.to_lowercase()
-                    ),
-                ],
-            }
-        })
-        .collect();
-    let edges: Vec<CfgEdge> = graph
-        .edges()
-        .into_iter()
-        .map(|(from, to, kind)| CfgEdge { from, to, kind })
-        .collect();
-    let sizes: Vec<layout::NodeSize> = nodes
-        .iter()
-        .map(|n| {
-            let chars = n.label.iter().map(|l| l.chars().count()).max().unwrap_or(0);
-            layout::NodeSize {
-                width: chars as f64 * CHAR_WIDTH + 2.0 * NODE_PADDING,
-                height: n.label.len() as f64 * LINE_HEIGHT + NODE_PADDING,
-            }
-        })
-        .collect();
-    let pairs: Vec<(usize, usize)> = edges.iter().map(|e| (e.from, e.to)).collect();
-    let drawing = layout::layered(&sizes, &pairs, &layout::Options::default());
-    CfgView {
-        kind: "thread".into(),
-        entry: 0,
-        nodes,
-        edges,
-        layout: drawing,
-    }
 }

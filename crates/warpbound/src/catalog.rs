@@ -6,15 +6,63 @@
 use crate::SCHEMA_VERSION;
 use serde::{Deserialize, Serialize};
 
-/// One tunable of a mode.
+/// How a parameter's value is written.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum ParamKind {
+    /// A number within `min..=max`.
+    Number,
+    /// On or off (`true`/`false`, `1`/`0`, `on`/`off`).
+    Flag,
+    /// One of `choices`.
+    Choice,
+}
+
+/// One tunable of a mode: what the page renders a form field from.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct ParamInfo {
     pub name: String,
     pub meaning: String,
     pub unit: String,
+    pub kind: ParamKind,
     pub min: f64,
     pub max: f64,
-    pub default: f64,
+    pub default: serde_json::Value,
+    pub choices: Vec<String>,
+}
+
+impl ParamInfo {
+    pub fn number(name: &str, meaning: &str, unit: &str, min: f64, max: f64, default: f64) -> Self {
+        ParamInfo {
+            name: name.into(),
+            meaning: meaning.into(),
+            unit: unit.into(),
+            kind: ParamKind::Number,
+            min,
+            max,
+            default: serde_json::json!(default),
+            choices: Vec::new(),
+        }
+    }
+
+    pub fn flag(name: &str, meaning: &str, default: bool) -> Self {
+        ParamInfo {
+            kind: ParamKind::Flag,
+            min: 0.0,
+            max: 1.0,
+            default: serde_json::json!(default),
+            ..ParamInfo::number(name, meaning, "", 0.0, 1.0, 0.0)
+        }
+    }
+
+    pub fn choice(name: &str, meaning: &str, choices: &[&str], default: &str) -> Self {
+        ParamInfo {
+            kind: ParamKind::Choice,
+            default: serde_json::json!(default),
+            choices: choices.iter().map(|c| c.to_string()).collect(),
+            ..ParamInfo::number(name, meaning, "", 0.0, 0.0, 0.0)
+        }
+    }
 }
 
 /// A named set of hardware parameters, with where its numbers come from.
@@ -57,15 +105,91 @@ pub struct Catalog {
 /// Name of the mode used when a request names none.
 pub const DEFAULT_MODE: &str = "cfg";
 
+/// Warp-level CFG by abstract interpretation + IPET (Jeanmougin et al.).
+pub const WARP_CFG_MODE: &str = "warp-cfg";
+
+/// Parameters of the `warp-cfg` mode.
+fn warp_cfg_params() -> Vec<ParamInfo> {
+    let d = cfg::Options::default();
+    let b = ipet::Budget::default();
+    let mut v = vec![
+        ParamInfo::number(
+            "default_loop_bound",
+            "bound for loops not listed in loop_bounds: the header runs at most N times per \
+             entry into the loop (0: every loop needs its own bound); 10 as in §4.1",
+            "iterations",
+            0.0,
+            1e6,
+            10.0,
+        ),
+        ParamInfo::choice(
+            "cost",
+            "block cost model: unit = every instruction 1 cycle (the paper's evaluation)",
+            &["unit"],
+            "unit",
+        ),
+        ParamInfo::flag(
+            "agreement",
+            "agreement analysis (§3.3); off: every guarded branch may diverge",
+            d.agreement,
+        ),
+        ParamInfo::flag(
+            "pending_agreement",
+            "track agreement for pending groups too; off: only for active (§4.2)",
+            d.pending_agreement,
+        ),
+        ParamInfo::flag(
+            "groups",
+            "thread-group relations (§3.2); off: no relation between groups is known",
+            d.groups,
+        ),
+        ParamInfo::flag(
+            "cyclic_stacks",
+            "cyclic activation-stack graphs (§3.1); off: limitation to acyclic graphs",
+            d.cyclic_stacks,
+        ),
+        budget(
+            "max_states",
+            "most abstract states (warp-CFG nodes)",
+            "states",
+            1e7,
+            d.max_states,
+        ),
+        budget(
+            "max_stack_depth",
+            "deepest activation stack followed",
+            "entries",
+            1e4,
+            d.max_stack_depth,
+        ),
+        budget(
+            "max_ilp_variables",
+            "most ILP variables",
+            "variables",
+            1e7,
+            b.max_variables,
+        ),
+        budget(
+            "max_ilp_constraints",
+            "most ILP constraints",
+            "constraints",
+            1e7,
+            b.max_constraints,
+        ),
+        budget(
+            "max_bb_nodes",
+            "most branch-and-bound nodes (LP solves)",
+            "nodes",
+            1e7,
+            b.max_bb_nodes,
+        ),
+    ];
+    v.extend(budget_params());
+    v
+}
+
 fn budget(name: &str, meaning: &str, unit: &str, max: f64, default: usize) -> ParamInfo {
-    ParamInfo {
-        name: name.into(),
-        meaning: meaning.into(),
-        unit: unit.into(),
-        min: 1.0,
-        max,
-        default: default as f64,
-    }
+    ParamInfo::number(name, meaning, unit, 1.0, max, default as f64)
 }
 
 /// Budget parameters every mode accepts (they bound parsing and graph building).
@@ -118,17 +242,32 @@ pub fn catalog() -> Catalog {
         version: env!("CARGO_PKG_VERSION").into(),
         dialects,
         default_mode: DEFAULT_MODE.into(),
-        modes: vec![ModeInfo {
-            name: DEFAULT_MODE.into(),
-            title: "Parse and thread-level CFG".into(),
-            description: "Parses the kernel and builds its thread-level basic-block control-flow \
+        modes: vec![
+            ModeInfo {
+                name: DEFAULT_MODE.into(),
+                title: "Parse and thread-level CFG".into(),
+                description:
+                    "Parses the kernel and builds its thread-level basic-block control-flow \
                           graph: fallthrough and taken edges, SYNC/BRK/RET edges to the \
                           reconvergence or return point that the SSY/PBK/CAL stack names."
-                .into(),
-            dialects: vec!["sass".into()],
-            params: budget_params(),
-            presets: Vec::new(),
-        }],
+                        .into(),
+                dialects: vec!["sass".into()],
+                params: budget_params(),
+                presets: Vec::new(),
+            },
+            ModeInfo {
+                name: WARP_CFG_MODE.into(),
+                title: "Warp-level CFG and WCET (Jeanmougin et al.)".into(),
+                description: "Builds the warp-level control-flow graph by abstract interpretation \
+                          of the SIMT activation stack (stack graph, thread groups, agreement), \
+                          with an edge wherever thread divergence can take the warp, then bounds \
+                          the WCET by IPET (ILP solved with branch and bound)."
+                    .into(),
+                dialects: vec!["sass".into()],
+                params: warp_cfg_params(),
+                presets: Vec::new(),
+            },
+        ],
     }
 }
 

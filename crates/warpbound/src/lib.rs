@@ -16,10 +16,15 @@ pub mod catalog;
 pub mod params;
 pub mod report;
 pub mod request;
+pub mod views;
+mod warp_mode;
 
 pub use analyze::analyze;
 pub use catalog::{catalog, Catalog, ModeInfo, ParamInfo, PresetInfo};
-pub use report::{CfgEdge, CfgNode, CfgView, InstructionView, KernelView, Report};
+pub use report::{
+    CfgEdge, CfgNode, CfgView, CostTerm, InstructionView, KernelView, LoopView, Report,
+    WarpCfgDetails, Wcet,
+};
 pub use request::Request;
 
 /// Version of the request and report JSON shapes.

@@ -1,16 +1,26 @@
 //! Reading a request's parameter overrides against a mode's [`ParamInfo`] list.
 
-use crate::catalog::ParamInfo;
+use crate::catalog::{ParamInfo, ParamKind};
 use isa::{Diagnostic, Severity};
 use std::collections::BTreeMap;
 
-/// Resolved numeric parameters: every parameter of the mode, override or default.
+/// Resolved parameters: every parameter of the mode, override or default. Flags are stored
+/// as 0/1 and choices as their text.
 #[derive(Debug, Clone, Default)]
 pub struct Params {
     values: BTreeMap<String, f64>,
+    choices: BTreeMap<String, String>,
 }
 
 impl Params {
+    pub fn flag(&self, name: &str) -> bool {
+        self.get(name) != 0.0
+    }
+
+    pub fn choice(&self, name: &str) -> &str {
+        self.choices.get(name).map_or("", String::as_str)
+    }
+
     /// Value of `name`; modes only ask for names they declared, so absence is a bug caught
     /// in tests, and the fallback is the neutral 0.
     pub fn get(&self, name: &str) -> f64 {
@@ -35,10 +45,23 @@ pub fn resolve(
     mode: &str,
     diags: &mut Vec<Diagnostic>,
 ) -> Params {
-    let mut values: BTreeMap<String, f64> = declared
-        .iter()
-        .map(|p| (p.name.clone(), p.default))
-        .collect();
+    let mut out = Params::default();
+    for p in declared {
+        match p.kind {
+            ParamKind::Choice => {
+                out.choices
+                    .insert(p.name.clone(), p.default.as_str().unwrap_or("").to_string());
+            }
+            ParamKind::Flag => {
+                let on = p.default.as_bool().unwrap_or(false);
+                out.values.insert(p.name.clone(), f64::from(u8::from(on)));
+            }
+            ParamKind::Number => {
+                out.values
+                    .insert(p.name.clone(), p.default.as_f64().unwrap_or(0.0));
+            }
+        }
+    }
     for (name, value) in overrides {
         let Some(info) = declared.iter().find(|p| &p.name == name) else {
             let known: Vec<&str> = declared.iter().map(|p| p.name.as_str()).collect();
@@ -51,29 +74,76 @@ pub fn resolve(
             ));
             continue;
         };
-        let number = match value {
-            serde_json::Value::Number(n) => n.as_f64(),
-            serde_json::Value::String(s) => parse_number(s),
-            _ => None,
-        };
-        match number {
-            Some(v) if v >= info.min && v <= info.max => {
-                values.insert(name.clone(), v);
+        match info.kind {
+            ParamKind::Number => {
+                let number = match value {
+                    serde_json::Value::Number(n) => n.as_f64(),
+                    serde_json::Value::String(s) => parse_number(s),
+                    _ => None,
+                };
+                match number {
+                    Some(v) if v >= info.min && v <= info.max => {
+                        out.values.insert(name.clone(), v);
+                    }
+                    Some(v) => diags.push(Diagnostic::global(
+                        Severity::Error,
+                        format!(
+                            "parameter `{name}` = {v} is outside {}..={} {}",
+                            info.min, info.max, info.unit
+                        ),
+                    )),
+                    None => diags.push(Diagnostic::global(
+                        Severity::Error,
+                        format!("parameter `{name}` must be a number, got {value}"),
+                    )),
+                }
             }
-            Some(v) => diags.push(Diagnostic::global(
-                Severity::Error,
-                format!(
-                    "parameter `{name}` = {v} is outside {}..={} {}",
-                    info.min, info.max, info.unit
-                ),
-            )),
-            None => diags.push(Diagnostic::global(
-                Severity::Error,
-                format!("parameter `{name}` must be a number, got {value}"),
-            )),
+            ParamKind::Flag => match parse_flag(value) {
+                Some(on) => {
+                    out.values.insert(name.clone(), f64::from(u8::from(on)));
+                }
+                None => diags.push(Diagnostic::global(
+                    Severity::Error,
+                    format!("parameter `{name}` is on or off (true/false), got {value}"),
+                )),
+            },
+            ParamKind::Choice => {
+                let text = value
+                    .as_str()
+                    .map(str::to_string)
+                    .unwrap_or(value.to_string());
+                if info.choices.iter().any(|c| *c == text) {
+                    out.choices.insert(name.clone(), text);
+                } else {
+                    diags.push(Diagnostic::global(
+                        Severity::Error,
+                        format!(
+                            "parameter `{name}` is one of {}, got {value}",
+                            info.choices.join(", ")
+                        ),
+                    ));
+                }
+            }
         }
     }
-    Params { values }
+    out
+}
+
+fn parse_flag(v: &serde_json::Value) -> Option<bool> {
+    match v {
+        serde_json::Value::Bool(b) => Some(*b),
+        serde_json::Value::Number(n) => match n.as_f64() {
+            Some(x) if x == 0.0 => Some(false),
+            Some(x) if x == 1.0 => Some(true),
+            _ => None,
+        },
+        serde_json::Value::String(s) => match s.trim() {
+            "true" | "1" | "on" | "yes" => Some(true),
+            "false" | "0" | "off" | "no" => Some(false),
+            _ => None,
+        },
+        _ => None,
+    }
 }
 
 fn parse_number(s: &str) -> Option<f64> {

@@ -5,7 +5,7 @@
 //! a key named after the mode. Views are flat, JSON-friendly copies of the analysis results;
 //! the page renders them and computes nothing of its own.
 
-use isa::{Diagnostic, Dialect, EdgeKind, ResourceClass};
+use isa::{Diagnostic, Dialect, ResourceClass};
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 
@@ -19,6 +19,12 @@ pub struct Report {
     pub diagnostics: Vec<Diagnostic>,
     pub kernel: Option<KernelView>,
     pub cfg: Option<CfgView>,
+    /// The main bound of a bounding mode.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub wcet: Option<Wcet>,
+    /// Details of the `warp-cfg` mode.
+    #[serde(rename = "warp-cfg", default, skip_serializing_if = "Option::is_none")]
+    pub warp_cfg: Option<WarpCfgDetails>,
     /// Wall-clock time of each stage, in milliseconds (`parse`, `cfg`, `layout`, `total`).
     pub timings_ms: BTreeMap<String, f64>,
 }
@@ -62,10 +68,64 @@ pub struct InstructionView {
     pub block: Option<usize>,
 }
 
+/// A WCET bound.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Wcet {
+    /// The bound, in cycles of the cost model.
+    pub cycles: u64,
+    pub cost_model: String,
+}
+
+/// One loop of the analysed graph, with the bound applied.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct LoopView {
+    /// Graph node of the header.
+    pub header: usize,
+    /// Address and source line of the header block: what `loop_bounds` keys on.
+    pub address: u64,
+    pub line: u32,
+    pub bound: u64,
+    /// `request` (from `loop_bounds`) or `default`.
+    pub bound_from: String,
+    pub irreducible: bool,
+    pub depth: usize,
+    pub nodes: Vec<usize>,
+}
+
+/// One term of the WCET: a node's worst-case count times its cost.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct CostTerm {
+    pub node: usize,
+    pub address: u64,
+    pub count: u64,
+    pub cost: u64,
+    pub total: u64,
+}
+
+/// What the `warp-cfg` mode found besides the bound.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct WarpCfgDetails {
+    /// Abstract states (graph nodes, the exit node excluded).
+    pub states: usize,
+    pub divergence_edges: usize,
+    pub loops: Vec<LoopView>,
+    /// Nodes on the worst-case path with their contribution, largest first.
+    pub breakdown: Vec<CostTerm>,
+    /// The analysis components that were on (`agreement`, `pending_agreement`, `groups`,
+    /// `cyclic_stacks`).
+    pub components: BTreeMap<String, bool>,
+    /// ILP size and effort.
+    pub ilp_variables: usize,
+    pub ilp_constraints: usize,
+    pub branch_and_bound_nodes: usize,
+    /// LP relaxation optimum (an upper bound on `wcet.cycles`).
+    pub lp_bound: f64,
+}
+
 /// A control-flow graph and its drawing.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct CfgView {
-    /// `thread` for the basic-block graph of one thread.
+    /// `thread` for the basic-block graph of one thread, `warp` for the warp-level CFG.
     pub kind: String,
     pub entry: usize,
     pub nodes: Vec<CfgNode>,
@@ -74,10 +134,21 @@ pub struct CfgView {
     pub layout: layout::Layout,
 }
 
-/// One basic block.
+/// One node: a basic block (in the warp-level CFG: a block in one context), or the
+/// virtual exit node.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct CfgNode {
     pub id: usize,
+    /// `block` or `exit`.
+    pub kind: String,
+    /// Thread-level block index (the same block may appear in several contexts).
+    pub block: Option<usize>,
+    /// Pending activation stack at entry, e.g. `SYNC@0x0040 NIL@0x0020`.
+    pub context: String,
+    /// Cost of one execution, in the cost model's cycles.
+    pub cost: Option<u64>,
+    /// Execution count on the worst-case path.
+    pub count: Option<u64>,
     /// Address of the first and last instruction.
     pub start: u64,
     pub end: u64,
@@ -94,10 +165,14 @@ pub struct CfgNode {
     pub label: Vec<String>,
 }
 
-/// One edge.
+/// One edge. Thread-level kinds: `fallthrough`, `taken`, `sync`, `break`, `continue`,
+/// `call`, `return`; warp-level kinds: `fallthrough`, `taken`, `divergence`,
+/// `reconvergence`, `call`, `return`, `exit`.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct CfgEdge {
     pub from: usize,
     pub to: usize,
-    pub kind: EdgeKind,
+    pub kind: String,
+    /// Times the worst-case path takes the edge.
+    pub count: Option<u64>,
 }

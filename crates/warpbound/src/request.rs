@@ -30,6 +30,10 @@ pub struct Request {
     /// Parameter overrides, `name → value` (numbers or strings).
     #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
     pub params: BTreeMap<String, serde_json::Value>,
+    /// Loop bounds by loop-header address (`"0x18"` or `"24"`): the header executes at most
+    /// N times per entry into the loop.
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub loop_bounds: BTreeMap<String, u64>,
 }
 
 fn current_version() -> u32 {
@@ -51,6 +55,7 @@ impl Request {
             mode: None,
             preset: None,
             params: BTreeMap::new(),
+            loop_bounds: BTreeMap::new(),
         }
     }
 }

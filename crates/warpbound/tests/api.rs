@@ -9,7 +9,24 @@ fn run(source: &str) -> Report {
 
 fn edges(r: &Report) -> Vec<(usize, usize, EdgeKind)> {
     let cfg = r.cfg.as_ref().expect("a cfg");
-    cfg.edges.iter().map(|e| (e.from, e.to, e.kind)).collect()
+    let kind = |k: &str| {
+        [
+            EdgeKind::Fallthrough,
+            EdgeKind::Taken,
+            EdgeKind::Sync,
+            EdgeKind::Break,
+            EdgeKind::Continue,
+            EdgeKind::Call,
+            EdgeKind::Return,
+        ]
+        .into_iter()
+        .find(|e| e.name() == k)
+        .expect("a thread-level edge kind")
+    };
+    cfg.edges
+        .iter()
+        .map(|e| (e.from, e.to, kind(&e.kind)))
+        .collect()
 }
 
 /// Figure 1 of Jeanmougin et al. as SASS: an if-then-else on the thread index, both sides

@@ -14,7 +14,7 @@ pub struct Cli {
 #[derive(Subcommand, Debug)]
 pub enum Command {
     /// Analyse a kernel and print the report.
-    Analyze(AnalyzeArgs),
+    Analyze(Box<AnalyzeArgs>),
     /// Print the dialects, modes, parameters and presets this build offers, as JSON.
     Catalog,
 }

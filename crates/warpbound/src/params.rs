@@ -112,7 +112,7 @@ pub fn resolve(
                     .as_str()
                     .map(str::to_string)
                     .unwrap_or(value.to_string());
-                if info.choices.iter().any(|c| *c == text) {
+                if info.choices.contains(&text) {
                     out.choices.insert(name.clone(), text);
                 } else {
                     diags.push(Diagnostic::global(
@@ -132,9 +132,9 @@ pub fn resolve(
 fn parse_flag(v: &serde_json::Value) -> Option<bool> {
     match v {
         serde_json::Value::Bool(b) => Some(*b),
-        serde_json::Value::Number(n) => match n.as_f64() {
-            Some(x) if x == 0.0 => Some(false),
-            Some(x) if x == 1.0 => Some(true),
+        serde_json::Value::Number(n) => match n.as_u64() {
+            Some(0) => Some(false),
+            Some(1) => Some(true),
             _ => None,
         },
         serde_json::Value::String(s) => match s.trim() {

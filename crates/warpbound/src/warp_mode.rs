@@ -230,16 +230,12 @@ pub fn run(
                 report.diagnostics.push(Diagnostic::global(
                     Severity::Warning,
                     format!(
-                        "branch and bound stopped at its budget (max_bb_nodes): the bound is the LP optimum {:.1}, rounded up",
+                        "branch and bound stopped at its budget (max_bb_nodes): the bound is the LP optimum {:.1}, rounded down to an integer",
                         s.lp_bound
                     ),
                 ));
             }
-            let cycles = if s.integral {
-                s.wcet
-            } else {
-                s.lp_bound.ceil() as u64
-            };
+            let cycles = s.safe_bound();
             report.wcet = Some(Wcet {
                 cycles,
                 cost_model: p.choice("cost").to_string(),

@@ -1,0 +1,48 @@
+//! Loop bounds: the only flow facts IPET needs to turn "longest path" into a finite ILP.
+
+use std::collections::BTreeMap;
+
+use serde::{Deserialize, Serialize};
+
+/// How many times each loop may iterate, keyed by header node.
+///
+/// A bound `N` for the loop with header `h` means: **the header executes at most `N` times
+/// per entry into the loop**, i.e. `count(h) <= N * (number of times the loop is entered)`.
+/// A loop whose body runs `k` times and whose header test runs `k + 1` times (a `while`
+/// loop that tests on the way in and on the final exit) therefore needs `N = k + 1`; a
+/// bottom-tested loop whose header is the first body block needs `N = k`.
+///
+/// For an irreducible region the bound limits the *total* executions of its entry nodes
+/// per entry into the region; it is looked up under each entry node and the largest value
+/// wins (see [`Loop::entry_nodes`](crate::Loop::entry_nodes)).
+///
+/// Bounds are never inferred: the paper this crate follows (§4.1) supplies them by hand,
+/// with 10 as the conventional default.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct LoopBounds {
+    /// Explicit bound per header (or irreducible-region entry) node index.
+    pub per_header: BTreeMap<usize, u64>,
+    /// Bound for every loop not listed in `per_header`; `None` makes such a loop an
+    /// [`Error::NoBound`](crate::Error::NoBound).
+    pub default: Option<u64>,
+}
+
+impl LoopBounds {
+    /// Bounds that apply `default` to every loop, the usual starting point (e.g. `10`).
+    pub fn with_default(default: u64) -> Self {
+        Self {
+            per_header: BTreeMap::new(),
+            default: Some(default),
+        }
+    }
+
+    /// The bound for a loop entered through `entry_nodes`: the largest explicit bound among
+    /// them, else the default.
+    pub fn lookup(&self, entry_nodes: &[usize]) -> Option<u64> {
+        entry_nodes
+            .iter()
+            .filter_map(|v| self.per_header.get(v).copied())
+            .max()
+            .or(self.default)
+    }
+}

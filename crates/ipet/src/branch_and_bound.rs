@@ -1,0 +1,595 @@
+//! A small, deterministic branch-and-bound for pure integer programs, on top of the
+//! `minilp` LP solver.
+//!
+//! IPET problems are flow problems whose LP relaxation is *usually* integral, but loop
+//! constraints of the form `count(h) <= N * entries` break total unimodularity, so a
+//! fractional optimum is possible (multi-entry irreducible regions produce them easily).
+//! This module then searches for the integer optimum:
+//!
+//! * **Search order**: depth first. At each node the variable whose LP value is the most
+//!   fractional (ties: lowest index) is branched on; the child whose side is nearer to that
+//!   value (`x >= ceil` when the fraction is at least 0.5, else `x <= floor`) is explored
+//!   first. Children are warm-started from their parent's optimal basis (dual simplex
+//!   inside `minilp`). No clocks and no hashing: the search is fully deterministic.
+//! * **Pruning**: a node is dropped when its LP bound cannot beat the incumbent. When every
+//!   objective coefficient is an integer, an integer solution's objective is an integer, so
+//!   a node is dropped as soon as `floor(bound + tol) <= incumbent`.
+//! * **Tolerances**: an LP value `v` counts as integral when it is within
+//!   `1e-6 + 1e-12 * |v|` of an integer; integral values are rounded before being returned,
+//!   and the incumbent objective is recomputed from the rounded values.
+//! * **Decomposition**: variables that never share a constraint (directly or through
+//!   other variables) form independent blocks; each block is solved on its own, in order of
+//!   its smallest variable index, and the optima add up. IPET problems split this way at
+//!   every node that each execution passes exactly once, which keeps the LPs small
+//!   (simplex time grows much faster than linearly with the LP size).
+//! * **Single-variable blocks** need no LP: every constraint is a bound on the variable,
+//!   and the optimum is an end of the resulting interval.
+//! * **Budget**: at most `max_nodes` *branching* LP solves in total, shared by the blocks
+//!   in order. Root relaxations are not counted and are always solved (so the bound is
+//!   always available), even when earlier blocks used up the budget. If the budget runs
+//!   out the search stops with [`BbOutcome::complete`] `== false`; the best integer
+//!   solution found so far is returned if every block has one, together with the sum of
+//!   the root relaxation bounds, which remains a valid upper bound on the integer optimum.
+
+use serde::{Deserialize, Serialize};
+
+use minilp::{ComparisonOp, OptimizationDirection, Problem, Variable};
+
+/// The relation of a linear constraint.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub enum Relation {
+    /// `lhs <= rhs`
+    Le,
+    /// `lhs >= rhs`
+    Ge,
+    /// `lhs == rhs`
+    Eq,
+}
+
+/// One linear constraint `Σ coeff·x[var]  (relation)  rhs`.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct LinearConstraint {
+    /// `(variable index, coefficient)` pairs; repeated indices are summed.
+    pub terms: Vec<(usize, f64)>,
+    /// How the left-hand side compares to `rhs`.
+    pub relation: Relation,
+    /// Right-hand side.
+    pub rhs: f64,
+}
+
+/// Maximise `Σ objective[i]·x[i]` subject to `constraints`, every `x[i]` a non-negative
+/// integer. Kept independent of graphs so that other analyses can reuse the search.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct IntegerProgram {
+    /// Objective coefficient of each variable; its length is the number of variables.
+    pub objective: Vec<f64>,
+    /// The constraints.
+    pub constraints: Vec<LinearConstraint>,
+}
+
+/// What branch-and-bound found.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct BbOutcome {
+    /// Best integer solution found (values rounded to integers), `None` only when the
+    /// budget ran out before one was found for every block.
+    pub values: Option<Vec<f64>>,
+    /// Objective of `values`, recomputed from the rounded values.
+    pub objective: Option<f64>,
+    /// Optimum of the LP relaxation (summed over the independent blocks): an upper bound on
+    /// every integer solution.
+    pub lp_bound: f64,
+    /// `true` when the search finished, so `values` is optimal (up to tolerances).
+    pub complete: bool,
+    /// LP solves performed: one root per independent block that needed an LP, plus the
+    /// branching solves (which alone count against the budget).
+    pub nodes: usize,
+}
+
+/// Why branch-and-bound gave no outcome.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub enum BbError {
+    /// No integer (or no real) point satisfies the constraints.
+    Infeasible,
+    /// The LP relaxation is unbounded.
+    Unbounded,
+    /// The program is malformed (index out of range, non-finite number).
+    Invalid(String),
+}
+
+impl std::fmt::Display for BbError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            BbError::Infeasible => f.write_str("the integer program is infeasible"),
+            BbError::Unbounded => f.write_str("the LP relaxation is unbounded"),
+            BbError::Invalid(m) => write!(f, "invalid integer program: {m}"),
+        }
+    }
+}
+
+impl std::error::Error for BbError {}
+
+/// Absolute part of the integrality / comparison tolerance.
+const ABS_TOL: f64 = 1e-6;
+/// Relative part of the integrality / comparison tolerance.
+const REL_TOL: f64 = 1e-12;
+
+fn tol(v: f64) -> f64 {
+    ABS_TOL + REL_TOL * v.abs()
+}
+
+/// Whether `v` is an integer up to the tolerance.
+pub fn is_integral(v: f64) -> bool {
+    (v - v.round()).abs() <= tol(v)
+}
+
+/// A pending subproblem: the parent's solved LP plus one extra bound on one variable.
+struct Pending {
+    parent: std::rc::Rc<minilp::Solution>,
+    parent_bound: f64,
+    var: usize,
+    relation: ComparisonOp,
+    rhs: f64,
+}
+
+/// Solves `program` to integer optimality by depth-first branch-and-bound, performing at
+/// most `max_nodes` branching LP solves (beyond one root solve per independent block, which
+/// always runs and is not counted). See the module docs for the search order, pruning, decomposition and budget
+/// behaviour.
+///
+/// # Errors
+/// [`BbError::Infeasible`] when the relaxation is infeasible or the (complete) search finds
+/// no integer point, [`BbError::Unbounded`] when the relaxation is unbounded,
+/// [`BbError::Invalid`] for a malformed program.
+pub fn maximize(program: &IntegerProgram, max_nodes: usize) -> Result<BbOutcome, BbError> {
+    let n = program.objective.len();
+    if let Some(c) = program.objective.iter().find(|c| !c.is_finite()) {
+        return Err(BbError::Invalid(format!("objective coefficient {c}")));
+    }
+    let rows = normalise(program)?;
+
+    // Independent blocks: variables linked by sharing a constraint.
+    let mut uf = UnionFind::new(n);
+    for row in &rows {
+        for pair in row.terms.windows(2) {
+            uf.union(pair[0].0, pair[1].0);
+        }
+    }
+    let mut constrained = vec![false; n];
+    for row in &rows {
+        for &(v, _) in &row.terms {
+            constrained[v] = true;
+        }
+    }
+    let mut block_of_root = vec![usize::MAX; n];
+    let mut blocks: Vec<Block> = Vec::new();
+    for (v, (&used, &c)) in constrained.iter().zip(&program.objective).enumerate() {
+        if !used {
+            // A free variable: 0 is optimal unless it improves the objective forever.
+            if c > 0.0 {
+                return Err(BbError::Unbounded);
+            }
+            continue;
+        }
+        let r = uf.find(v);
+        if block_of_root[r] == usize::MAX {
+            block_of_root[r] = blocks.len();
+            blocks.push(Block::default());
+        }
+        blocks[block_of_root[r]].vars.push(v);
+    }
+    for (i, row) in rows.iter().enumerate() {
+        if let Some(&(v, _)) = row.terms.first() {
+            blocks[block_of_root[uf.find(v)]].rows.push(i);
+        }
+    }
+
+    let integral_objective = program.objective.iter().all(|c| c.fract() == 0.0);
+    let mut values = vec![0.0; n];
+    let mut found_all = true;
+    let mut lp_bound = 0.0;
+    let mut complete = true;
+    let mut nodes = 0usize;
+    let mut children = 0usize;
+    for block in &blocks {
+        let budget = max_nodes.saturating_sub(children);
+        let out = solve_block(program, &rows, block, budget, integral_objective)?;
+        nodes += out.nodes;
+        children += out.children;
+        lp_bound += out.lp_bound;
+        complete &= out.complete;
+        match out.values {
+            Some(local) => {
+                for (&v, x) in block.vars.iter().zip(local) {
+                    values[v] = x;
+                }
+            }
+            None => found_all = false,
+        }
+    }
+    let lp_bound = lp_bound + 0.0; // normalise -0.0
+    if !found_all {
+        return Ok(BbOutcome {
+            values: None,
+            objective: None,
+            lp_bound,
+            complete: false,
+            nodes,
+        });
+    }
+    // `+ 0.0` turns the -0.0 of an empty sum into 0.0.
+    let objective = values
+        .iter()
+        .zip(&program.objective)
+        .map(|(x, c)| x * c)
+        .sum::<f64>()
+        + 0.0;
+    Ok(BbOutcome {
+        values: Some(values),
+        objective: Some(objective),
+        lp_bound,
+        complete,
+        nodes,
+    })
+}
+
+/// A constraint after validation: repeated variables merged, zero coefficients dropped.
+struct Row {
+    terms: Vec<(usize, f64)>,
+    relation: Relation,
+    rhs: f64,
+}
+
+/// Validates and normalises the constraints. Constraints without terms are checked
+/// (`0 relation rhs`) and dropped.
+fn normalise(program: &IntegerProgram) -> Result<Vec<Row>, BbError> {
+    let n = program.objective.len();
+    let mut rows = Vec::with_capacity(program.constraints.len());
+    for (i, con) in program.constraints.iter().enumerate() {
+        if !con.rhs.is_finite() {
+            return Err(BbError::Invalid(format!(
+                "constraint {i} has rhs {}",
+                con.rhs
+            )));
+        }
+        // minilp panics on a variable repeated within one constraint: merge them first.
+        let mut merged: std::collections::BTreeMap<usize, f64> = Default::default();
+        for &(v, c) in &con.terms {
+            if v >= n || !c.is_finite() {
+                return Err(BbError::Invalid(format!(
+                    "constraint {i} has term ({v}, {c}) with {n} variables"
+                )));
+            }
+            *merged.entry(v).or_insert(0.0) += c;
+        }
+        let terms: Vec<(usize, f64)> = merged.into_iter().filter(|&(_, c)| c != 0.0).collect();
+        if terms.is_empty() {
+            let holds = match con.relation {
+                Relation::Le => 0.0 <= con.rhs,
+                Relation::Ge => 0.0 >= con.rhs,
+                Relation::Eq => con.rhs == 0.0,
+            };
+            if holds {
+                continue;
+            }
+            return Err(BbError::Infeasible);
+        }
+        rows.push(Row {
+            terms,
+            relation: con.relation,
+            rhs: con.rhs,
+        });
+    }
+    Ok(rows)
+}
+
+/// Variables and constraint rows of one independent block, ascending.
+#[derive(Default)]
+struct Block {
+    vars: Vec<usize>,
+    rows: Vec<usize>,
+}
+
+/// What one block's search produced (values indexed like `Block::vars`).
+struct BlockOutcome {
+    values: Option<Vec<f64>>,
+    lp_bound: f64,
+    complete: bool,
+    nodes: usize,
+    /// LP solves beyond the root (`nodes - 1`, or 0 without an LP).
+    children: usize,
+}
+
+/// Branch-and-bound on one block: its root LP always runs, then at most `max_children`
+/// further LP solves.
+fn solve_block(
+    program: &IntegerProgram,
+    rows: &[Row],
+    block: &Block,
+    max_children: usize,
+    integral_objective: bool,
+) -> Result<BlockOutcome, BbError> {
+    if let [var] = block.vars[..] {
+        return solve_single(program.objective[var], rows, &block.rows);
+    }
+    let mut problem = Problem::new(OptimizationDirection::Maximize);
+    let mut local = std::collections::BTreeMap::new();
+    let mut objective = Vec::with_capacity(block.vars.len());
+    let vars: Vec<Variable> = block
+        .vars
+        .iter()
+        .enumerate()
+        .map(|(i, &v)| {
+            local.insert(v, i);
+            objective.push(program.objective[v]);
+            problem.add_var(program.objective[v], (0.0, f64::INFINITY))
+        })
+        .collect();
+    for &r in &block.rows {
+        let row = &rows[r];
+        let terms: Vec<(Variable, f64)> = row
+            .terms
+            .iter()
+            .filter_map(|&(v, c)| local.get(&v).map(|&i| (vars[i], c)))
+            .collect();
+        problem.add_constraint(terms, comparison(row.relation), row.rhs);
+    }
+
+    let root = problem.solve().map_err(map_lp_error)?;
+    let lp_bound = root.objective();
+    let mut search = Search {
+        objective: &objective,
+        vars: &vars,
+        integral_objective,
+        best: None,
+        nodes: 1,
+        stack: Vec::new(),
+    };
+    search.visit(root);
+    let mut complete = true;
+    while let Some(p) = search.stack.pop() {
+        if search.prunable(p.parent_bound) {
+            continue;
+        }
+        if search.nodes > max_children {
+            complete = false;
+            break;
+        }
+        search.nodes += 1;
+        let parent = std::rc::Rc::try_unwrap(p.parent).unwrap_or_else(|rc| (*rc).clone());
+        match parent.add_constraint([(vars[p.var], 1.0)], p.relation, p.rhs) {
+            Ok(child) => search.visit(child),
+            Err(minilp::Error::Infeasible) => {}
+            // A restriction of a bounded LP cannot become unbounded; treat it as a solver
+            // defect rather than silently dropping part of the search space.
+            Err(minilp::Error::Unbounded) => return Err(BbError::Unbounded),
+        }
+    }
+    let nodes = search.nodes;
+    let children = nodes - 1;
+    match search.best {
+        Some((values, _)) => Ok(BlockOutcome {
+            values: Some(values),
+            lp_bound,
+            complete,
+            nodes,
+            children,
+        }),
+        None if complete => Err(BbError::Infeasible),
+        None => Ok(BlockOutcome {
+            values: None,
+            lp_bound,
+            complete,
+            nodes,
+            children,
+        }),
+    }
+}
+
+/// A block with a single variable `x >= 0`: every row is a bound on `x`, so the optimum is
+/// an end of an interval and needs no LP solve (chains of forced edges are common in IPET).
+fn solve_single(
+    objective: f64,
+    rows: &[Row],
+    block_rows: &[usize],
+) -> Result<BlockOutcome, BbError> {
+    let (mut lo, mut hi) = (0.0f64, f64::INFINITY);
+    for &r in block_rows {
+        let row = &rows[r];
+        let a: f64 = row.terms.iter().map(|&(_, c)| c).sum();
+        let b = row.rhs / a;
+        // `a x <= rhs` is `x <= b` for a > 0 and `x >= b` for a < 0 (a is never 0 here).
+        let (upper, lower) = match row.relation {
+            Relation::Eq => (true, true),
+            Relation::Le => (a > 0.0, a < 0.0),
+            Relation::Ge => (a < 0.0, a > 0.0),
+        };
+        if upper {
+            hi = hi.min(b);
+        }
+        if lower {
+            lo = lo.max(b);
+        }
+    }
+    if lo > hi + tol(hi) || lo.is_nan() || hi.is_nan() {
+        return Err(BbError::Infeasible);
+    }
+    let lp_bound = if objective > 0.0 {
+        objective * hi
+    } else {
+        objective * lo
+    };
+    if !lp_bound.is_finite() {
+        return Err(BbError::Unbounded);
+    }
+    // Integer end points, tolerating values a hair off an integer.
+    let int_lo = if is_integral(lo) {
+        lo.round()
+    } else {
+        lo.ceil()
+    };
+    let int_hi = if is_integral(hi) {
+        hi.round()
+    } else {
+        hi.floor()
+    };
+    if int_lo > int_hi {
+        return Err(BbError::Infeasible);
+    }
+    let x = if objective > 0.0 { int_hi } else { int_lo };
+    Ok(BlockOutcome {
+        values: Some(vec![x + 0.0]),
+        lp_bound: lp_bound + 0.0,
+        complete: true,
+        nodes: 0,
+        children: 0,
+    })
+}
+
+/// Disjoint sets over variable indices (path halving, union by index for determinism).
+struct UnionFind {
+    parent: Vec<usize>,
+}
+
+impl UnionFind {
+    fn new(n: usize) -> Self {
+        Self {
+            parent: (0..n).collect(),
+        }
+    }
+
+    fn find(&mut self, mut v: usize) -> usize {
+        while self.parent[v] != v {
+            self.parent[v] = self.parent[self.parent[v]];
+            v = self.parent[v];
+        }
+        v
+    }
+
+    fn union(&mut self, a: usize, b: usize) {
+        let (ra, rb) = (self.find(a), self.find(b));
+        // Attach the larger root under the smaller: the smallest index represents the set.
+        match ra.cmp(&rb) {
+            std::cmp::Ordering::Less => self.parent[rb] = ra,
+            std::cmp::Ordering::Greater => self.parent[ra] = rb,
+            std::cmp::Ordering::Equal => {}
+        }
+    }
+}
+
+/// Mutable state of one branch-and-bound run.
+struct Search<'a> {
+    objective: &'a [f64],
+    vars: &'a [Variable],
+    integral_objective: bool,
+    /// Incumbent: rounded values and their objective.
+    best: Option<(Vec<f64>, f64)>,
+    nodes: usize,
+    stack: Vec<Pending>,
+}
+
+impl Search<'_> {
+    /// Whether a subproblem with LP bound `bound` cannot improve on the incumbent.
+    fn prunable(&self, bound: f64) -> bool {
+        let Some((_, best)) = &self.best else {
+            return false;
+        };
+        if self.integral_objective {
+            (bound + tol(bound)).floor() <= *best
+        } else {
+            bound <= best + tol(*best)
+        }
+    }
+
+    /// Handles a solved LP: prune, record an integer incumbent, or push two children.
+    fn visit(&mut self, sol: minilp::Solution) {
+        let bound = sol.objective();
+        if self.prunable(bound) {
+            return;
+        }
+        let mut branch: Option<(usize, f64)> = None;
+        let mut best_score = -1.0;
+        for (i, &var) in self.vars.iter().enumerate() {
+            let v = sol[var];
+            if is_integral(v) {
+                continue;
+            }
+            let frac = v - v.floor();
+            let score = 0.5 - (frac - 0.5).abs();
+            if score > best_score {
+                best_score = score;
+                branch = Some((i, v));
+            }
+        }
+        match branch {
+            None => {
+                let values: Vec<f64> = self
+                    .vars
+                    .iter()
+                    .map(|&var| {
+                        // Clamp tiny negatives (and -0.0) to a clean 0.
+                        let r = sol[var].round();
+                        if r > 0.0 {
+                            r
+                        } else {
+                            0.0
+                        }
+                    })
+                    .collect();
+                // `+ 0.0` turns the -0.0 of an empty sum into 0.0.
+                let objective = values
+                    .iter()
+                    .zip(self.objective)
+                    .map(|(x, c)| x * c)
+                    .sum::<f64>()
+                    + 0.0;
+                let better = match &self.best {
+                    None => true,
+                    Some((_, b)) => objective > *b,
+                };
+                if better {
+                    self.best = Some((values, objective));
+                }
+            }
+            Some((var, v)) => {
+                let parent = std::rc::Rc::new(sol);
+                let down = Pending {
+                    parent: parent.clone(),
+                    parent_bound: bound,
+                    var,
+                    relation: ComparisonOp::Le,
+                    rhs: v.floor(),
+                };
+                let up = Pending {
+                    parent,
+                    parent_bound: bound,
+                    var,
+                    relation: ComparisonOp::Ge,
+                    rhs: v.ceil(),
+                };
+                // The stack pops the last push first: push the preferred side last.
+                if v - v.floor() >= 0.5 {
+                    self.stack.push(down);
+                    self.stack.push(up);
+                } else {
+                    self.stack.push(up);
+                    self.stack.push(down);
+                }
+            }
+        }
+    }
+}
+
+fn comparison(r: Relation) -> ComparisonOp {
+    match r {
+        Relation::Le => ComparisonOp::Le,
+        Relation::Ge => ComparisonOp::Ge,
+        Relation::Eq => ComparisonOp::Eq,
+    }
+}
+
+fn map_lp_error(e: minilp::Error) -> BbError {
+    match e {
+        minilp::Error::Infeasible => BbError::Infeasible,
+        minilp::Error::Unbounded => BbError::Unbounded,
+    }
+}

@@ -1,0 +1,64 @@
+//! Everything that can go wrong in [`solve`](crate::solve), as data a UI can render.
+
+use serde::{Deserialize, Serialize};
+
+/// Why no WCET could be computed. Every variant is a recoverable, reportable condition:
+/// the crate never panics on bad input.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub enum Error {
+    /// The maximised flow can grow without limit around a cycle. With every loop and
+    /// irreducible region bounded this cannot happen, so it signals a solver or analysis
+    /// defect rather than a user mistake; `header` is a node on such a cycle.
+    Unbounded {
+        /// A node on a cycle the constraints failed to bound.
+        header: usize,
+    },
+    /// A loop (or irreducible region) reachable from the entry has neither a per-header
+    /// bound nor a default, so its iteration count, and the WCET, would be unbounded.
+    NoBound {
+        /// The loop header (for a region: its smallest entry node) that needs a bound.
+        header: usize,
+    },
+    /// No execution can end: no exit is reachable from the entry, or the loop bounds (a
+    /// bound of 0 on a loop every path must enter) forbid every path to an exit.
+    NoPath,
+    /// The problem exceeds a [`Budget`](crate::Budget) limit.
+    Budget {
+        /// Which limit: `"max_variables"`, `"max_constraints"` or `"max_bb_nodes"`.
+        what: &'static str,
+        /// The configured limit.
+        limit: usize,
+        /// What the problem needed (for `max_bb_nodes`: more than `limit`, reported as
+        /// `limit + 1`, since the search was stopped before it found an integer path).
+        needed: usize,
+    },
+    /// The LP solver failed or returned a solution that does not check out exactly
+    /// (numerical trouble, e.g. from huge costs or bounds).
+    Solver(String),
+    /// The graph itself is malformed (index out of range, no nodes).
+    InvalidGraph(String),
+}
+
+impl std::fmt::Display for Error {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Error::Unbounded { header } => write!(
+                f,
+                "the execution count around node {header} is unbounded (a cycle is not limited by any loop bound)"
+            ),
+            Error::NoBound { header } => write!(
+                f,
+                "the loop with header node {header} has no bound and there is no default bound"
+            ),
+            Error::NoPath => f.write_str("no path from the entry to an exit"),
+            Error::Budget { what, limit, needed } => write!(
+                f,
+                "budget {what} exceeded: the problem needs {needed} but the limit is {limit}"
+            ),
+            Error::Solver(msg) => write!(f, "LP solver failure: {msg}"),
+            Error::InvalidGraph(msg) => write!(f, "invalid graph: {msg}"),
+        }
+    }
+}
+
+impl std::error::Error for Error {}

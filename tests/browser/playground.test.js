@@ -1,12 +1,13 @@
-// The built playground in headless Chromium: analyze a real corpus kernel, and survive garbage.
-// Expected numbers come from independent sources: address comments counted here, and the
-// native `warpbound` CLI's report for the same file (wasm and native must agree).
+// The built playground in headless Chromium. Expected numbers come from independent sources:
+// hand derivation (the examples), address comments counted here, and the native `warpbound`
+// CLI's report for the same input (wasm and native must agree).
 
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { readFileSync, existsSync } from 'node:fs';
+import { readFileSync, existsSync, writeFileSync, mkdtempSync } from 'node:fs';
 import { execFileSync } from 'node:child_process';
-import { resolve } from 'node:path';
+import { resolve, join } from 'node:path';
+import { tmpdir } from 'node:os';
 import { serveDir } from './serve.js';
 import { launch } from './browser.js';
 
@@ -38,41 +39,87 @@ async function openPage() {
   return { page, errors };
 }
 
-function countAddressComments(text) {
-  return text.split('\n').filter((l) => /\/\*[0-9a-fA-F]+\*\//.test(l)).length;
+function native(args, source) {
+  const dir = mkdtempSync(join(tmpdir(), 'warpbound-'));
+  const file = join(dir, 'k.sass');
+  writeFileSync(file, source);
+  try {
+    return JSON.parse(execFileSync(CLI, ['analyze', file, ...args]).toString());
+  } catch (e) {
+    return JSON.parse(e.stdout.toString());
+  }
 }
 
-test('the page starts with an example and its graph', async () => {
+const text = (page, sel) => page.textContent(sel);
+
+test('the first example: Fig. 1 warp-level CFG with its divergence edges and WCET', async () => {
   const { page, errors } = await openPage();
-  // The first example is the if-then-else: 10 instructions, 4 blocks, 4 edges.
-  await page.waitForFunction(() => document.querySelector('#stat-blocks').textContent === '4');
-  assert.equal(await page.textContent('#stat-instructions'), '10');
+  // Hand-derived (crates/warpbound/tests/warp_cfg.rs): 2 divergence edges, WCET 10.
+  await page.waitForFunction(() => document.querySelector('#stat-wcet').textContent === '10');
+  assert.equal(await text(page, '#stat-divergence'), '2');
+  assert.equal(await page.locator('#cfg-svg path.edge.divergence').count(), 2);
+  // Worst-case path: entry, the taken side with the pending group, the resumed side, the
+  // reconvergence block and the exit.
+  assert.equal(await page.locator('#cfg-svg g.node.hot').count(), 5);
+  // Clicking a block highlights its instructions in the table.
+  await page.click('#cfg-svg g.node[data-id="0"]');
+  assert.equal(await page.locator('#instructions tr.selected').count(), 4);
+  // The thread-level CFG of the same kernel: 4 blocks, 4 edges, no WCET.
+  await page.selectOption('#mode', 'cfg');
+  await page.waitForFunction(() => document.querySelector('#stat-wcet').textContent === '—');
   assert.equal(await page.locator('#cfg-svg g.node').count(), 4);
   assert.equal(await page.locator('#cfg-svg path.edge').count(), 4);
   assert.equal(await page.locator('#cfg-svg path.edge.sync').count(), 2);
-  // Clicking a block highlights its instructions in the table.
-  await page.click('#cfg-svg g.node[data-id="1"]');
-  assert.equal(await page.locator('#instructions tr.selected').count(), 2);
   assert.deepEqual(errors, []);
   await page.close();
 });
 
 test('a corpus kernel analyzes in the page as it does natively', async () => {
   const file = resolve(CORPUS, 'sass/FERMI_sm20_mgpu__FindMaxIndexLoop.sass');
-  const text = readFileSync(file, 'utf8');
-  const native = JSON.parse(execFileSync(CLI, ['analyze', file, '--dialect', 'sass']).toString());
+  const source = readFileSync(file, 'utf8');
+  const expected = native(['--mode', 'warp-cfg'], source);
   const { page, errors } = await openPage();
-  await page.fill('#editor', text);
+  await page.fill('#editor', source);
   await page.click('#analyze');
   await page.waitForFunction(() => document.querySelector('#stat-function').textContent === 'FindMaxIndexLoop');
-  const instructions = Number(await page.textContent('#stat-instructions'));
-  assert.equal(instructions, countAddressComments(text));
+  const instructions = Number(await text(page, '#stat-instructions'));
+  assert.equal(instructions, source.split('\n').filter((l) => /\/\*[0-9a-fA-F]+\*\//.test(l)).length);
   assert.equal(instructions, 127);
-  const nodes = await page.locator('#cfg-svg g.node').count();
-  assert.equal(nodes, native.cfg.nodes.length);
-  assert.equal(Number(await page.textContent('#stat-blocks')), nodes);
-  assert.equal(await page.locator('#cfg-svg path.edge').count(), native.cfg.edges.length);
+  assert.equal(await page.locator('#cfg-svg g.node').count(), expected.cfg.nodes.length);
+  assert.equal(await page.locator('#cfg-svg path.edge').count(), expected.cfg.edges.length);
+  assert.equal(Number(await text(page, '#stat-wcet')), expected.wcet.cycles);
+  assert.equal(Number(await text(page, '#stat-divergence')), expected['warp-cfg'].divergence_edges);
   assert.equal(await page.locator('#instructions tbody tr').count(), 127);
+  assert.deepEqual(errors, []);
+  await page.close();
+});
+
+test('loop bounds and ablation toggles re-run the analysis', async () => {
+  const { page, errors } = await openPage();
+  await page.selectOption('#example', 'fig3-tiled-matmul');
+  // Hand-derived: B0 8 + 4 × (9 + 1 + 16 × 6 + 1 + 3) + 3 + 4 = 455.
+  await page.waitForFunction(() => document.querySelector('#stat-wcet').textContent === '455');
+  await page.click('[data-panel="panel-wcet"]');
+  assert.equal(await page.locator('#loop-table tbody tr').count(), 2);
+  // Halve the inner loop: 8 + 4 × (9 + 1 + 8 × 6 + 1 + 3) + 7 = 263.
+  await page.fill('input[data-loop="0x0090"]', '8');
+  await page.dispatchEvent('input[data-loop="0x0090"]', 'change');
+  await page.waitForFunction(() => document.querySelector('#stat-wcet').textContent === '263');
+  assert.equal(await text(page, '#wcet-value'), '263');
+  // Ablation: without group relations the bound may only grow; it matches the CLI.
+  await page.uncheck('#param-groups');
+  await page.waitForFunction(() => document.querySelector('#param-groups').checked === false);
+  const source = await page.inputValue('#editor');
+  const expected = native(
+    ['--mode', 'warp-cfg', '--loop-bound', '0x0040=4', '--loop-bound', '0x0090=8', '--set', 'groups=false'],
+    source,
+  );
+  await page.waitForFunction((w) => document.querySelector('#stat-wcet').textContent === String(w), expected.wcet.cycles);
+  assert.ok(expected.wcet.cycles >= 263);
+  // An invalid number is flagged inline and not sent.
+  await page.fill('#param-default_loop_bound', '-3');
+  await page.dispatchEvent('#param-default_loop_bound', 'change');
+  assert.equal(await page.locator('#param-default_loop_bound.invalid').count(), 1);
   assert.deepEqual(errors, []);
   await page.close();
 });
@@ -86,7 +133,7 @@ test('garbage gives a located error and the page keeps working', async () => {
   await item.waitFor();
   assert.match(await item.textContent(), /line 2, column 1/);
   assert.match(await item.textContent(), /unrecognized line/);
-  assert.equal(await page.textContent('#stat-blocks'), '—');
+  assert.equal(await text(page, '#stat-blocks'), '—');
   assert.equal(await page.locator('.gutter .ln.error').count(), 1);
   // Clicking the error puts the caret on the offending line.
   await item.click();
@@ -98,7 +145,8 @@ test('garbage gives a located error and the page keeps working', async () => {
   // Fix it and analyze again.
   await page.fill('#editor', '/*0000*/ MOV R1, R2 ;\n/*0008*/ EXIT ;\n');
   await page.click('#analyze');
-  await page.waitForFunction(() => document.querySelector('#stat-blocks').textContent === '1');
+  await page.waitForFunction(() => document.querySelector('#stat-wcet').textContent === '2');
+  assert.equal(await text(page, '#stat-blocks'), '1');
   assert.equal(await page.locator('#diagnostics li.error').count(), 0);
   assert.deepEqual(errors, []);
   await page.close();

@@ -4,18 +4,41 @@
 import { svg, hex } from './dom.js';
 
 export const EDGE_KINDS = {
-  fallthrough: 'fall-through to the next instruction',
-  taken: 'branch taken',
+  fallthrough: 'to the next block (or: no thread took the branch)',
+  taken: 'branch taken (by all active threads)',
+  divergence: 'exists only because threads may disagree (split, or a pending path resumes)',
+  reconvergence: 'threads resume together at the SSY/PBK reconvergence point',
   sync: 'SYNC to the SSY reconvergence point',
   break: 'BRK to the PBK target',
   continue: 'CONT to the PCNT target',
   call: 'call',
   return: 'return to the call site',
+  exit: 'every thread has finished',
 };
+
+/** The edge kinds that occur in `cfg`, in legend order. */
+export function kindsIn(cfg) {
+  const present = new Set(cfg.edges.map((e) => e.kind));
+  return Object.keys(EDGE_KINDS).filter((k) => present.has(k));
+}
 
 function pathOf(points) {
   if (!points.length) return '';
   return points.map(([x, y], i) => `${i ? 'L' : 'M'}${x.toFixed(1)},${y.toFixed(1)}`).join(' ');
+}
+
+function nodeTitle(n, prefix) {
+  if (n.kind === 'exit') return 'exit: every thread of the warp has finished';
+  let t =
+    `${prefix}${n.id} (block B${n.block}): ${hex(n.start)}–${hex(n.end)}, ${n.instructions} instructions, ` +
+    `lines ${n.line_start}–${n.line_end}`;
+  if (n.context) t += `\npending: ${n.context}`;
+  if (n.cost !== null && n.cost !== undefined) t += `\ncost ${n.cost} per execution`;
+  if (n.count !== null && n.count !== undefined) {
+    t += `\nexecuted ${n.count}× on the worst-case path`;
+  }
+  if (!n.reachable) t += '\n(unreachable from the entry)';
+  return t;
 }
 
 /**
@@ -24,6 +47,7 @@ function pathOf(points) {
  */
 export function renderCfg(container, cfg, onSelect, zoom = 1) {
   const { layout } = cfg;
+  const prefix = cfg.kind === 'warp' ? 'n' : 'B';
   const root = svg('svg', {
     id: 'cfg-svg',
     viewBox: `0 0 ${layout.width} ${layout.height}`,
@@ -55,16 +79,22 @@ export function renderCfg(container, cfg, onSelect, zoom = 1) {
   for (const routed of layout.edges) {
     const e = cfg.edges[routed.index];
     if (!e) continue;
+    const hot = e.count > 0;
     const p = svg(
       'path',
       {
         d: pathOf(routed.points),
-        class: `edge ${e.kind}${routed.back ? ' back' : ''}`,
+        class: `edge ${e.kind}${routed.back ? ' back' : ''}${hot ? ' hot' : ''}`,
         'marker-end': `url(#arrow-${e.kind})`,
         'data-from': e.from,
         'data-to': e.to,
+        'data-kind': e.kind,
       },
-      svg('title', { text: `B${e.from} → B${e.to}: ${EDGE_KINDS[e.kind] || e.kind}` }),
+      svg('title', {
+        text:
+          `${prefix}${e.from} → ${prefix}${e.to}: ${e.kind} — ${EDGE_KINDS[e.kind] || ''}` +
+          (e.count !== null && e.count !== undefined ? ` (taken ${e.count}× on the worst-case path)` : ''),
+      }),
     );
     edgeLayer.append(p);
   }
@@ -75,19 +105,19 @@ export function renderCfg(container, cfg, onSelect, zoom = 1) {
     const n = cfg.nodes[placed.id];
     if (!n) continue;
     const g = svg('g', {
-      class: 'node' + (n.reachable ? '' : ' unreachable') + (n.id === cfg.entry ? ' entry' : ''),
+      class:
+        'node' +
+        (n.reachable ? '' : ' unreachable') +
+        (n.id === cfg.entry ? ' entry' : '') +
+        (n.kind === 'exit' ? ' exit' : '') +
+        (n.count > 0 ? ' hot' : ''),
       'data-id': n.id,
       tabindex: 0,
       transform: `translate(${placed.x},${placed.y})`,
     });
     g.append(
       svg('rect', { width: placed.width, height: placed.height, rx: 5, ry: 5 }),
-      svg('title', {
-        text:
-          `B${n.id}: ${hex(n.start)}–${hex(n.end)}, ${n.instructions} instructions, ` +
-          `lines ${n.line_start}–${n.line_end}` +
-          (n.reachable ? '' : ' (unreachable from the entry)'),
-      }),
+      svg('title', { text: nodeTitle(n, prefix) }),
     );
     n.label.forEach((line, i) => {
       g.append(svg('text', { x: 10, y: 17 + i * 16, class: i ? 'sub' : 'head', text: line }));

@@ -1,13 +1,15 @@
-// Small kernels written for Warpbound to show the situations the analyses care about.
-// (Real compiler output lives in the shared corpus; these are for teaching.)
+// Kernels written for Warpbound to show the situations the analyses care about (the paper's
+// figures, re-created; real compiler output lives in the shared corpus).
 
 export const EXAMPLES = [
   {
-    id: 'if-then-else',
-    title: 'If-then-else on the thread index (SSY/SYNC)',
+    id: 'fig1-if-then-else',
+    title: 'Fig. 1 — if-then-else on the thread index (SSY/SYNC)',
     dialect: 'sass',
-    source: `// Threads with tid < 16 take one side, the rest the other;
-// both sides SYNC back to the SSY target at 0x40.
+    mode: 'warp-cfg',
+    source: `// Jeanmougin et al., Fig. 1: threads with tid >= 16 take the branch; the others
+// wait on the stack (dashed divergence edges) until the taken side reaches SYNC.
+// Change SR_TID.X to SR_CTAID.X: the condition becomes uniform, the dashed edges go.
 /*0000*/ S2R R0, SR_TID.X ;
 /*0008*/ ISETP.GE.AND P0, PT, R0, 0x10, PT ;
 /*0010*/ SSY 0x40 ;
@@ -21,9 +23,82 @@ export const EXAMPLES = [
 `,
   },
   {
+    id: 'fig2-late-reconvergence',
+    title: 'Fig. 2 — reconvergence not at the first post-dominator',
+    dialect: 'sass',
+    mode: 'warp-cfg',
+    source: `// Jeanmougin et al., Fig. 2: the inner if (P1) has no SSY of its own, so its two
+// sides only reconverge at the outer SYNC point (0x68), not where they join (0x48):
+// block W at 0x48 may run twice. A method that assumes reconvergence at the first
+// post-dominator would miss that.
+/*0000*/ S2R R0, SR_TID.X ;
+/*0008*/ ISETP.GE.AND P0, PT, R0, 0x10, PT ;
+/*0010*/ ISETP.GE.AND P1, PT, R0, 0x8, PT ;
+/*0018*/ SSY 0x68 ;
+/*0020*/ @P0 BRA 0x58 ;
+/*0028*/ @P1 BRA 0x40 ;
+/*0030*/ IADD R1, R1, 0x1 ;      // X
+/*0038*/ BRA 0x48 ;
+/*0040*/ IADD R1, R1, 0x2 ;      // Y
+/*0048*/ IADD R2, R2, R1 ;       // W: where X and Y join
+/*0050*/ SYNC ;
+/*0058*/ IADD R2, R2, 0x3 ;      // Z
+/*0060*/ SYNC ;
+/*0068*/ ST [R4], R2 ;
+/*0070*/ EXIT ;
+`,
+  },
+  {
+    id: 'fig3-tiled-matmul',
+    title: 'Fig. 3 — tiled matrix multiply (uniform loops, divergent bounds check)',
+    dialect: 'sass',
+    mode: 'warp-cfg',
+    loopBounds: { '0x0040': 4, '0x0090': 16 },
+    source: `// Jeanmougin et al., Fig. 3: C = A·B with 16x16 tiles in shared memory. Both loops
+// count with values every thread agrees on (RZ, constants), so they never diverge;
+// only the final bounds check (row < n && col < n) does. Loop bounds: 4 tiles, 16 steps.
+/*0000*/ S2R R0, SR_TID.X ;
+/*0008*/ S2R R1, SR_TID.Y ;
+/*0010*/ S2R R2, SR_CTAID.X ;
+/*0018*/ S2R R3, SR_CTAID.Y ;
+/*0020*/ ISCADD R4, R3, R1, 0x4 ;                 // row
+/*0028*/ ISCADD R5, R2, R0, 0x4 ;                 // col
+/*0030*/ MOV R6, RZ ;                             // sum
+/*0038*/ MOV R7, RZ ;                             // tile
+/*0040*/ ISCADD R8, R7, R0, 0x4 ;                 // tile loop: load A and B tiles
+/*0048*/ IMAD R9, R4, c[0x0][0x150], R8 ;
+/*0050*/ ISCADD R9, R9, c[0x0][0x140], 0x2 ;
+/*0058*/ LD.E R10, [R9] ;
+/*0060*/ ISCADD R11, R1, R0, 0x4 ;
+/*0068*/ SHL R11, R11, 0x2 ;
+/*0070*/ STS [R11], R10 ;
+/*0078*/ STS [R11+0x400], R10 ;
+/*0080*/ BAR.SYNC 0x0 ;
+/*0088*/ MOV R12, RZ ;                            // k
+/*0090*/ LDS R13, [R11] ;                         // inner loop
+/*0098*/ LDS R14, [R11+0x400] ;
+/*00a0*/ FFMA R6, R13, R14, R6 ;
+/*00a8*/ IADD R12, R12, 0x1 ;
+/*00b0*/ ISETP.LT.AND P0, PT, R12, 0x10, PT ;
+/*00b8*/ @P0 BRA 0x90 ;
+/*00c0*/ BAR.SYNC 0x0 ;
+/*00c8*/ IADD R7, R7, 0x1 ;
+/*00d0*/ ISETP.LT.AND P1, PT, R7, c[0x0][0x154], PT ;
+/*00d8*/ @P1 BRA 0x40 ;
+/*00e0*/ ISETP.LT.AND P2, PT, R4, c[0x0][0x150], PT ;
+/*00e8*/ ISETP.LT.AND P2, PT, R5, c[0x0][0x150], P2 ;
+/*00f0*/ @!P2 EXIT ;
+/*00f8*/ IMAD R15, R4, c[0x0][0x150], R5 ;
+/*0100*/ ISCADD R15, R15, c[0x0][0x148], 0x2 ;
+/*0108*/ ST.E [R15], R6 ;
+/*0110*/ EXIT ;
+`,
+  },
+  {
     id: 'loop-break',
     title: 'Loop with a data-dependent break (PBK/BRK)',
     dialect: 'sass',
+    mode: 'warp-cfg',
     source: `// Each thread counts until its own limit; BRK leaves to the PBK target.
 /*0000*/ S2R R1, SR_TID.X ;
 /*0008*/ MOV R0, RZ ;
@@ -41,7 +116,9 @@ export const EXAMPLES = [
     id: 'subroutine',
     title: 'Subroutine called from two sites (CAL/RET, labels)',
     dialect: 'sass',
+    mode: 'warp-cfg',
     source: `// Address comments are optional: these instructions are placed 8 bytes apart.
+// The warp-level CFG analyses the subroutine once per call site.
         S2R R1, SR_TID.X ;
         CAL square ;
         IADD R3, R2, 0x1 ;
@@ -51,6 +128,24 @@ export const EXAMPLES = [
 square:
         IMUL R2, R1, R1 ;
         RET ;
+`,
+  },
+  {
+    id: 'thread-cfg',
+    title: 'Thread-level CFG of the if-then-else (cfg mode)',
+    dialect: 'sass',
+    mode: 'cfg',
+    source: `// The basic-block graph of one thread: no divergence, SYNC edges to the SSY target.
+/*0000*/ S2R R0, SR_TID.X ;
+/*0008*/ ISETP.GE.AND P0, PT, R0, 0x10, PT ;
+/*0010*/ SSY 0x40 ;
+/*0018*/ @P0 BRA 0x30 ;
+/*0020*/ IADD R1, R0, 0x1 ;
+/*0028*/ SYNC ;
+/*0030*/ IADD R1, R0, -0x1 ;
+/*0038*/ SYNC ;
+/*0040*/ ST [R2], R1 ;
+/*0048*/ EXIT ;
 `,
   },
 ];

@@ -1,0 +1,81 @@
+// The parameter form of an analysis mode, generated from the catalog the wasm module
+// exposes (no parameter is written into the page). Budgets (`max_*`) go in a fold.
+
+import { el } from './dom.js';
+
+/**
+ * Renders `mode.params` into `host`. `values` holds the current overrides (name -> value) and
+ * is updated in place; `onChange()` is called after every valid edit.
+ */
+export function renderParams(host, mode, values, onChange) {
+  const main = el('div', { class: 'param-row' });
+  const budgets = el('div', { class: 'param-grid' });
+  for (const p of mode.params) {
+    const field = fieldFor(p, values, onChange);
+    (p.name.startsWith('max_') ? budgets : main).append(field);
+  }
+  const parts = [main];
+  if (budgets.childElementCount) {
+    parts.push(el('details', { class: 'budgets' }, el('summary', { text: 'Budgets' }), budgets));
+  }
+  host.replaceChildren(...parts);
+}
+
+function label(p) {
+  return p.name.replace(/_/g, ' ');
+}
+
+function fieldFor(p, values, onChange) {
+  const id = `param-${p.name}`;
+  const current = p.name in values ? values[p.name] : p.default;
+  if (p.kind === 'flag') {
+    const box = el('input', { type: 'checkbox', id, 'data-param': p.name });
+    box.checked = Boolean(current);
+    box.addEventListener('change', () => {
+      if (box.checked === p.default) delete values[p.name];
+      else values[p.name] = box.checked;
+      onChange();
+    });
+    return el('label', { class: 'param flag', title: p.meaning, for: id }, box, label(p));
+  }
+  if (p.kind === 'choice') {
+    const sel = el(
+      'select',
+      { id, 'data-param': p.name },
+      ...p.choices.map((c) => el('option', { value: c, text: c, selected: c === current })),
+    );
+    sel.addEventListener('change', () => {
+      if (sel.value === p.default) delete values[p.name];
+      else values[p.name] = sel.value;
+      onChange();
+    });
+    return el('label', { class: 'param', title: p.meaning, for: id }, label(p), sel);
+  }
+  const input = el('input', {
+    type: 'number',
+    id,
+    'data-param': p.name,
+    min: p.min,
+    max: p.max,
+    step: 1,
+    value: current,
+  });
+  const error = el('span', { class: 'param-error', role: 'alert' });
+  input.addEventListener('change', () => {
+    const v = Number(input.value);
+    const ok = input.value.trim() !== '' && Number.isFinite(v) && v >= p.min && v <= p.max;
+    input.classList.toggle('invalid', !ok);
+    error.textContent = ok ? '' : `${p.min}–${p.max}`;
+    if (!ok) return;
+    if (v === p.default) delete values[p.name];
+    else values[p.name] = v;
+    onChange();
+  });
+  return el(
+    'label',
+    { class: 'param', title: `${p.meaning}${p.unit ? ` (${p.unit})` : ''}`, for: id },
+    label(p),
+    input,
+    error,
+  );
+}

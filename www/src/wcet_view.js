@@ -1,0 +1,116 @@
+// The WCET panel: the bound, the loop-bound table (editable) and the cost breakdown of the
+// worst-case path — all numbers from the report.
+
+import { el, hex } from './dom.js';
+
+/**
+ * `report` is the analysis result; `loopBounds` (address -> bound) is edited in place and
+ * `onChange()` re-runs the analysis; `onPickNode(id)` selects a graph node.
+ */
+export function renderWcet(host, report, loopBounds, onChange, onPickNode) {
+  const details = report['warp-cfg'];
+  if (!report.wcet && !details) {
+    host.replaceChildren(
+      el('p', { class: 'empty', text: 'This mode computes no WCET. Choose the warp-cfg mode.' }),
+    );
+    return;
+  }
+  const parts = [];
+  if (report.wcet) {
+    parts.push(
+      el(
+        'p',
+        { class: 'wcet-summary' },
+        el('span', { class: 'wcet-value', id: 'wcet-value', text: String(report.wcet.cycles) }),
+        ` cycles (${report.wcet.cost_model} cost)`,
+      ),
+    );
+  } else {
+    parts.push(el('p', { class: 'empty', text: 'No bound: see the diagnostics.' }));
+  }
+  if (details) {
+    parts.push(
+      el('p', {
+        class: 'muted',
+        text:
+          `${details.states} abstract states, ${details.divergence_edges} divergence edges; ` +
+          `ILP ${details.ilp_variables} variables, ${details.ilp_constraints} constraints, ` +
+          `${details.branch_and_bound_nodes} LP solves`,
+      }),
+    );
+    parts.push(el('h3', { text: 'Loop bounds' }));
+    if (!details.loops.length) {
+      parts.push(el('p', { class: 'muted', text: 'No loops.' }));
+    } else {
+      const rows = details.loops.map((l) => {
+        const key = hex(l.address);
+        const input = el('input', {
+          type: 'number',
+          min: 0,
+          step: 1,
+          value: l.bound,
+          'data-loop': key,
+          'aria-label': `bound of the loop at ${key}`,
+        });
+        input.addEventListener('change', () => {
+          const v = Number(input.value);
+          if (!Number.isInteger(v) || v < 0) {
+            input.classList.add('invalid');
+            return;
+          }
+          input.classList.remove('invalid');
+          loopBounds[key] = v;
+          onChange();
+        });
+        return el(
+          'tr',
+          {},
+          el('td', { class: 'mono', text: key }),
+          el('td', { class: 'num', text: l.line }),
+          el('td', {}, input),
+          el('td', { text: l.bound_from + (l.irreducible ? ', irreducible' : '') }),
+          el('td', { class: 'num', text: l.depth }),
+        );
+      });
+      parts.push(
+        el(
+          'table',
+          { class: 'grid', id: 'loop-table' },
+          el(
+            'thead',
+            {},
+            el('tr', {}, ...['header', 'line', 'bound', 'from', 'depth'].map((h) => el('th', { text: h }))),
+          ),
+          el('tbody', {}, ...rows),
+        ),
+      );
+    }
+    parts.push(el('h3', { text: 'Worst-case path: cost by node' }));
+    const rows = details.breakdown.map((t) => {
+      const tr = el(
+        'tr',
+        { 'data-node': t.node },
+        el('td', { class: 'num', text: 'n' + t.node }),
+        el('td', { class: 'mono', text: hex(t.address) }),
+        el('td', { class: 'num', text: t.count }),
+        el('td', { class: 'num', text: t.cost }),
+        el('td', { class: 'num', text: t.total }),
+      );
+      tr.addEventListener('click', () => onPickNode(t.node));
+      return tr;
+    });
+    parts.push(
+      el(
+        'table',
+        { class: 'grid', id: 'breakdown' },
+        el(
+          'thead',
+          {},
+          el('tr', {}, ...['node', 'block', 'count', 'cost', 'count × cost'].map((h) => el('th', { text: h }))),
+        ),
+        el('tbody', {}, ...rows),
+      ),
+    );
+  }
+  host.replaceChildren(...parts);
+}

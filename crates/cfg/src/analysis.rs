@@ -69,9 +69,9 @@ fn explore(ctx: &Ctx) -> Result<(WarpCfg, BTreeSet<(usize, Tag)>), Diagnostic> {
             let to = match t.target {
                 Target::Exit => None,
                 Target::State(s) => {
-                    for e in &s.stack {
-                        if e.tag != Tag::Any {
-                            seen_points.insert((e.pc, e.tag));
+                    for p in s.stack.iter().flat_map(|e| e.points.iter()) {
+                        if p.tag != Tag::Any {
+                            seen_points.insert((p.pc, p.tag));
                         }
                     }
                     let key = s.key();

@@ -25,5 +25,5 @@ pub mod warp_cfg;
 
 pub use analysis::build;
 pub use options::Options;
-pub use state::{Entry, Tag};
+pub use state::{Entry, Point, Tag};
 pub use warp_cfg::{WarpCfg, WarpEdge, WarpEdgeKind, WarpNode};

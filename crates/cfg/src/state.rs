@@ -26,13 +26,68 @@ pub enum Tag {
     Any,
 }
 
-/// One pending activation: resume at instruction `pc` (an index into the kernel).
+/// An activation point: resume at instruction `pc` (an index into the kernel) with type `tag`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
-pub struct Entry {
+pub struct Point {
     pub pc: usize,
     pub tag: Tag,
-    /// One or more consecutive copies (a cycle in the stack graph).
+}
+
+/// One node of the stack graph as it appears in a stack: an ordinary entry (one point), a
+/// self-cycle (one point, `repeated`: one or more consecutive copies), or a strongly connected
+/// part of the graph (several points, `repeated`: any sequence of one or more entries drawn
+/// from them). Cycles arise in loops that leave threads pending on every iteration; they are
+/// how the abstract stack stays finite (§3.1, §3.2 "an upper bound on it when in a cycle").
+#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+pub struct Entry {
+    /// Sorted, without duplicates.
+    pub points: Vec<Point>,
     pub repeated: bool,
+}
+
+impl Entry {
+    pub fn single(pc: usize, tag: Tag) -> Self {
+        Entry {
+            points: vec![Point { pc, tag }],
+            repeated: false,
+        }
+    }
+
+    /// The "any stack" entry of the acyclic ablation.
+    pub fn any() -> Self {
+        Entry {
+            points: vec![Point {
+                pc: usize::MAX,
+                tag: Tag::Any,
+            }],
+            repeated: true,
+        }
+    }
+
+    pub fn is_any(&self) -> bool {
+        self.points.iter().any(|p| p.tag == Tag::Any)
+    }
+
+    pub fn contains(&self, pc: usize, tag: Tag) -> bool {
+        self.points.contains(&Point { pc, tag })
+    }
+
+    pub fn has_tag(&self, tag: Tag) -> bool {
+        self.points.iter().any(|p| p.tag == tag)
+    }
+
+    /// One point only (possibly repeated).
+    pub fn is_single(&self) -> bool {
+        self.points.len() == 1
+    }
+
+    /// Adds the points of `other`, making this a cycle.
+    pub fn absorb(&mut self, other: &Entry) {
+        self.points.extend(other.points.iter().copied());
+        self.points.sort();
+        self.points.dedup();
+        self.repeated = true;
+    }
 }
 
 /// An abstract warp state at the entry of a basic block.

@@ -5,7 +5,7 @@
 use crate::groups::{Fate, Groups};
 use crate::options::Options;
 use crate::regset::RegSet;
-use crate::state::{Entry, State, Tag};
+use crate::state::{Entry, Point, State, Tag};
 use crate::warp_cfg::WarpEdgeKind;
 use isa::{BlockGraph, ControlKind, Diagnostic, Instruction, Kernel};
 use std::collections::BTreeSet;
@@ -117,31 +117,29 @@ fn push_entry(
     ctx: &Ctx,
     make_group: impl FnOnce(&mut Groups) -> usize,
 ) {
-    if !ctx.options.cyclic_stacks && state.stack.iter().any(|e| (e.pc, e.tag) == (pc, tag)) {
+    let earlier = state.stack.iter().rposition(|e| e.contains(pc, tag));
+    if !ctx.options.cyclic_stacks && earlier.is_some() {
         // Acyclic stack graphs cannot repeat an activation point: abstract the whole stack
-        // to "any stack" (the new entry included, since it is in `pushed`).
+        // to "any stack" (the new point included, since it is in `pushed`).
         collapse_to_any(state);
         return;
     }
     let slot = make_group(&mut state.groups);
     debug_assert_eq!(slot, state.stack.len() + 1);
-    state.stack.push(Entry {
-        pc,
-        tag,
-        repeated: false,
-    });
-    let n = state.stack.len();
-    if ctx.options.cyclic_stacks && n >= 2 {
-        let (below, top) = (state.stack[n - 2], state.stack[n - 1]);
-        if (below.pc, below.tag) == (top.pc, top.tag) {
-            // A self-cycle of the stack graph: one or more copies (§3.1, §3.2 "an upper
-            // bound on it when in a cycle").
+    state.stack.push(Entry::single(pc, tag));
+    if let Some(j) = earlier {
+        // The point is already pending: in the stack graph this closes a cycle through
+        // every entry from `j` up. Fold them into one strongly connected entry whose group
+        // is the union of theirs (§3.1, §3.2 "an upper bound on it when in a cycle").
+        while state.stack.len() > j + 1 {
+            let top = state.stack.len() - 1;
+            let e = state.stack.pop().unwrap_or_else(|| Entry::single(pc, tag));
+            state.stack[j].absorb(&e);
             state
                 .groups
-                .merge_union(State::slot_of(n - 2), State::slot_of(n - 1));
-            state.stack.pop();
-            state.stack[n - 2].repeated = true;
+                .merge_union(State::slot_of(j), State::slot_of(top));
         }
+        state.stack[j].repeated = true;
     }
     sanitize(&mut state.groups, ctx.options);
 }
@@ -152,11 +150,7 @@ fn collapse_to_any(state: &mut State) {
     let active = *state.groups.agree(0);
     state.groups = Groups::new(active, state.groups.is_blind());
     state.groups.add_unrelated(RegSet::EMPTY);
-    state.stack = vec![Entry {
-        pc: usize::MAX,
-        tag: Tag::Any,
-        repeated: true,
-    }];
+    state.stack = vec![Entry::any()];
 }
 
 /// Runs block `state.block` from `state`; returns its successors.
@@ -404,40 +398,51 @@ fn control(i: usize, st: State, ctx: &Ctx) -> Result<Vec<Transition>, Unsupporte
     Ok(out)
 }
 
-/// Index of the entry where filtering stops (exclusive): the topmost entry tagged `tag`,
-/// or an "any" entry, or none (filter the whole stack).
-fn stop_index(stack: &[Entry], tag: Option<Tag>) -> Option<usize> {
-    stack
-        .iter()
-        .rposition(|e| Some(e.tag) == tag || e.tag == Tag::Any)
-}
-
-/// `filter♯` (§3.1): removes the threads of group `halted` from the entries above the stop
-/// point; entries that can become empty fork the state.
+/// `filter♯` (§3.1): removes the threads of group `halted` from the entries above the entry
+/// tagged `tag` (all entries for `None`); entries that can become empty fork the state.
+/// A cyclic entry that contains a `tag` point may or may not hold the matching entry: both
+/// are followed (stop inside it, or filter it whole and go on below).
 fn filter(st: State, halted: usize, tag: Option<Tag>) -> Vec<State> {
-    let stop = stop_index(&st.stack, tag);
-    let from = stop.map_or(0, |s| s + 1);
-    let mut states = vec![st];
-    // Walk from the top down; entry indices below `k` are unaffected by removals above.
-    for k in (from..states[0].stack.len()).rev() {
-        let mut next = Vec::new();
-        for s in states {
-            let slot = State::slot_of(k);
-            match s.groups.fate(slot, halted) {
-                Fate::Keep => next.push(s),
-                Fate::Drop => next.push(drop_entry(s, k)),
-                Fate::Any => {
-                    next.push(drop_entry(s.clone(), k));
-                    let mut kept = s;
-                    kept.groups.remove_threads(slot, halted);
-                    next.push(kept);
-                }
+    let mut done = Vec::new();
+    // (state, index of the next entry to examine from the top, exclusive bound)
+    let top = st.stack.len();
+    let mut work = vec![(st, top)];
+    while let Some((s, k)) = work.pop() {
+        if k == 0 {
+            done.push(s);
+            continue;
+        }
+        let i = k - 1;
+        let e = &s.stack[i];
+        if e.is_any() {
+            // The rest of the stack is unknown: it stays "any".
+            done.push(s);
+            continue;
+        }
+        let matches = tag.is_some_and(|t| e.has_tag(t));
+        if matches && e.is_single() {
+            done.push(s); // the matching entry: stop below nothing more
+            continue;
+        }
+        if matches {
+            // Stop inside the cycle: the entries above the match inside it lose threads.
+            let mut inside = s.clone();
+            inside.groups.remove_threads(State::slot_of(i), halted);
+            done.push(inside);
+        }
+        let slot = State::slot_of(i);
+        match s.groups.fate(slot, halted) {
+            Fate::Keep => work.push((s, i)),
+            Fate::Drop => work.push((drop_entry(s, i), i)),
+            Fate::Any => {
+                work.push((drop_entry(s.clone(), i), i));
+                let mut kept = s;
+                kept.groups.remove_threads(slot, halted);
+                work.push((kept, i));
             }
         }
-        states = next;
     }
-    // An "any" entry also loses the halted threads, which may empty parts of it: it stays "any".
-    states
+    done
 }
 
 fn drop_entry(mut s: State, k: usize) -> State {
@@ -469,8 +474,8 @@ fn halt_all(
 }
 
 /// `pop♯` after the active group emptied: resume the topmost entry (§3.1 "Popping").
-fn pop(mut s: State, ctx: &Ctx, out: &mut Vec<Transition>) -> Result<(), Unsupported> {
-    let Some(&top) = s.stack.last() else {
+fn pop(s: State, ctx: &Ctx, out: &mut Vec<Transition>) -> Result<(), Unsupported> {
+    let Some(top) = s.stack.last().cloned() else {
         out.push(Transition {
             kind: WarpEdgeKind::Exit,
             target: Target::Exit,
@@ -479,52 +484,48 @@ fn pop(mut s: State, ctx: &Ctx, out: &mut Vec<Transition>) -> Result<(), Unsuppo
     };
     let k = s.stack.len() - 1;
     let slot = State::slot_of(k);
-    if top.tag == Tag::Any {
-        // Any activation point may be on top, or the stack may be empty.
+    let any = top.is_any();
+    if any {
+        // The stack may also be empty.
         out.push(Transition {
             kind: WarpEdgeKind::Exit,
             target: Target::Exit,
         });
-        for &(pc, tag) in ctx.pushed.iter() {
-            for keep_rest in [true, false] {
-                let mut r = s.clone();
-                let copy = r.groups.add_subset_of(slot);
-                r.groups.remove_slot(0);
-                r.groups.move_slot(copy - 1, 0);
-                if !keep_rest {
-                    r.stack.pop();
-                    r.groups.remove_slot(slot);
-                }
-                sanitize(&mut r.groups, ctx.options);
-                out.push(Transition {
-                    kind: resume_kind(tag),
-                    target: Target::State(goto(r, pc, ctx)?),
-                });
-            }
-        }
-        return Ok(());
     }
-    if top.repeated {
-        // One copy resumes and others remain.
+    // Points that may be on top: all of a cycle's, or every point pushed for "any".
+    let points: Vec<Point> = if any {
+        ctx.pushed
+            .iter()
+            .map(|&(pc, tag)| Point { pc, tag })
+            .collect()
+    } else {
+        top.points.clone()
+    };
+    for p in points {
+        if top.repeated {
+            // One entry of the cycle resumes and others remain below it.
+            let mut r = s.clone();
+            let copy = r.groups.add_subset_of(slot);
+            r.groups.remove_threads(slot, copy);
+            r.groups.remove_slot(0);
+            r.groups.move_slot(copy - 1, 0);
+            sanitize(&mut r.groups, ctx.options);
+            out.push(Transition {
+                kind: resume_kind(p.tag),
+                target: Target::State(goto(r, p.pc, ctx)?),
+            });
+        }
+        // The last entry resumes: it leaves the stack and its group becomes active.
         let mut r = s.clone();
-        let copy = r.groups.add_subset_of(slot);
-        r.groups.remove_threads(slot, copy);
+        r.stack.pop();
         r.groups.remove_slot(0);
-        r.groups.move_slot(copy - 1, 0);
+        r.groups.move_slot(slot - 1, 0);
         sanitize(&mut r.groups, ctx.options);
         out.push(Transition {
-            kind: resume_kind(top.tag),
-            target: Target::State(goto(r, top.pc, ctx)?),
+            kind: resume_kind(p.tag),
+            target: Target::State(goto(r, p.pc, ctx)?),
         });
     }
-    // The (last) copy resumes: the entry leaves the stack and its group becomes active.
-    s.stack.pop();
-    s.groups.remove_slot(0);
-    s.groups.move_slot(slot - 1, 0);
-    out.push(Transition {
-        kind: resume_kind(top.tag),
-        target: Target::State(goto(s, top.pc, ctx)?),
-    });
     Ok(())
 }
 

@@ -25,16 +25,31 @@ fn context(kernel: &Kernel, stack: &[cfg::Entry]) -> String {
         .iter()
         .rev()
         .map(|e| {
-            let tag = match e.tag {
-                Tag::Nil => "NIL",
-                Tag::Sync => "SYNC",
-                Tag::Brk => "BRK",
-                Tag::Cont => "CONT",
-                Tag::Call => "CALL",
-                Tag::Any => return "…any".to_string(),
+            if e.is_any() {
+                return "…any".to_string();
+            }
+            let points: Vec<String> = e
+                .points
+                .iter()
+                .map(|p| {
+                    let tag = match p.tag {
+                        Tag::Nil => "NIL",
+                        Tag::Sync => "SYNC",
+                        Tag::Brk => "BRK",
+                        Tag::Cont => "CONT",
+                        Tag::Call => "CALL",
+                        Tag::Any => "ANY",
+                    };
+                    let addr = kernel.instructions.get(p.pc).map_or(0, |i| i.address);
+                    format!("{tag}@{addr:#06x}")
+                })
+                .collect();
+            let body = if points.len() > 1 {
+                format!("({})", points.join("|"))
+            } else {
+                points.concat()
             };
-            let addr = kernel.instructions.get(e.pc).map_or(0, |i| i.address);
-            format!("{tag}@{addr:#06x}{}", if e.repeated { "+" } else { "" })
+            format!("{body}{}", if e.repeated { "+" } else { "" })
         })
         .collect::<Vec<_>>()
         .join(" ")

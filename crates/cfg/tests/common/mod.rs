@@ -48,7 +48,14 @@ pub fn dump(k: &Kernel, g: &BlockGraph, w: &WarpCfg) -> String {
         let st: Vec<String> = n
             .stack
             .iter()
-            .map(|e| format!("{:?}@{}{}", e.tag, e.pc, if e.repeated { "*" } else { "" }))
+            .map(|e| {
+                let pts: Vec<String> = e
+                    .points
+                    .iter()
+                    .map(|p| format!("{:?}@{}", p.tag, p.pc))
+                    .collect();
+                format!("{}{}", pts.join("|"), if e.repeated { "*" } else { "" })
+            })
             .collect();
         s += &format!("n{} {} [{}]\n", n.id, b, st.join(","));
     }

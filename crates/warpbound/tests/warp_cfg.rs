@@ -238,3 +238,25 @@ sub:
     assert_eq!(cfg.nodes.iter().filter(|n| n.start == 0x30).count(), 2);
     assert_eq!(wcet(&r), 10);
 }
+
+#[test]
+fn a_loop_without_bound_or_default_is_an_error_naming_its_header() {
+    let src = "
+/*0000*/ MOV R1, RZ ;
+/*0008*/ IADD R1, R1, 0x1 ;
+/*0010*/ ISETP.LT.AND P0, PT, R1, c[0x0][0x140], PT ;
+/*0018*/ @P0 BRA 0x8 ;
+/*0020*/ EXIT ;
+";
+    let mut req = Request::new(src, Dialect::Sass);
+    req.mode = Some("warp-cfg".into());
+    req.params
+        .insert("default_loop_bound".into(), serde_json::json!(0));
+    let r = analyze(&req);
+    assert!(r.wcet.is_none());
+    let err = r.diagnostics.iter().find(|d| d.is_error()).expect("error");
+    assert!(err.message.contains("0x0008"), "{}", err.message);
+    // With a bound for that header: MOV (1) + 3·3 + EXIT (1) = 11.
+    req.loop_bounds.insert("0x8".into(), 3);
+    assert_eq!(wcet(&analyze(&req)), 11);
+}

@@ -214,11 +214,11 @@ pub fn run(
             | ControlKind::Pbk(t)
             | ControlKind::Pcnt(t)
             | ControlKind::Pret(t) => {
-                let tag = match ins.control {
-                    ControlKind::Ssy(_) => Tag::Sync,
-                    ControlKind::Pbk(_) => Tag::Brk,
-                    ControlKind::Pcnt(_) => Tag::Cont,
-                    _ => Tag::Call,
+                let Some((tag, _)) = Tag::pushed_by(ins.control) else {
+                    return Trace {
+                        visits,
+                        outcome: Outcome::Unsupported("not a push".into()),
+                    };
                 };
                 let Some(t) = idx(t) else {
                     return Trace {
@@ -262,13 +262,7 @@ pub fn run(
             | ControlKind::Cont
             | ControlKind::Ret
             | ControlKind::Exit => {
-                let tag = match ins.control {
-                    ControlKind::Sync => Some(Tag::Sync),
-                    ControlKind::Brk => Some(Tag::Brk),
-                    ControlKind::Cont => Some(Tag::Cont),
-                    ControlKind::Ret => Some(Tag::Call),
-                    _ => None,
-                };
+                let tag = Tag::unwound_by(ins.control);
                 let halted = warp.guard_mask(top.mask, ins);
                 // Halted threads leave every entry down to the matching one; the others (if
                 // the instruction is guarded) continue at the next instruction.

@@ -26,6 +26,32 @@ pub enum Tag {
     Any,
 }
 
+impl Tag {
+    /// The entry a halting instruction unwinds to: `SYNC`→SYNC, `BRK`→BRK, `CONT`→CONT,
+    /// `RET`→CALL; `None` for `EXIT`, which filters the whole stack (§2).
+    pub fn unwound_by(control: isa::ControlKind) -> Option<Tag> {
+        match control {
+            isa::ControlKind::Sync => Some(Tag::Sync),
+            isa::ControlKind::Brk => Some(Tag::Brk),
+            isa::ControlKind::Cont => Some(Tag::Cont),
+            isa::ControlKind::Ret => Some(Tag::Call),
+            _ => None,
+        }
+    }
+
+    /// The entry a reconvergence-preparation instruction pushes, with its target address:
+    /// `SSY`→SYNC, `PBK`→BRK, `PCNT`→CONT, `PRET`→CALL.
+    pub fn pushed_by(control: isa::ControlKind) -> Option<(Tag, Option<u64>)> {
+        match control {
+            isa::ControlKind::Ssy(t) => Some((Tag::Sync, t)),
+            isa::ControlKind::Pbk(t) => Some((Tag::Brk, t)),
+            isa::ControlKind::Pcnt(t) => Some((Tag::Cont, t)),
+            isa::ControlKind::Pret(t) => Some((Tag::Call, t)),
+            _ => None,
+        }
+    }
+}
+
 /// An activation point: resume at instruction `pc` (an index into the kernel) with type `tag`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
 pub struct Point {

@@ -178,12 +178,8 @@ fn target_index(ctx: &Ctx, ins: &Instruction, addr: Option<u64>) -> Result<usize
 }
 
 fn push_if_preparation(ins: &Instruction, st: &mut State, ctx: &Ctx) -> Result<(), Unsupported> {
-    let (tag, t) = match ins.control {
-        ControlKind::Ssy(t) => (Tag::Sync, t),
-        ControlKind::Pbk(t) => (Tag::Brk, t),
-        ControlKind::Pcnt(t) => (Tag::Cont, t),
-        ControlKind::Pret(t) => (Tag::Call, t),
-        _ => return Ok(()),
+    let Some((tag, t)) = Tag::pushed_by(ins.control) else {
+        return Ok(());
     };
     if ins.guard.as_ref().is_some_and(|g| !g.is_always_true()) {
         return Err(Diagnostic::error(
@@ -347,13 +343,7 @@ fn control(i: usize, st: State, ctx: &Ctx) -> Result<Vec<Transition>, Unsupporte
         | ControlKind::Cont
         | ControlKind::Ret
         | ControlKind::Exit => {
-            let tag = match ins.control {
-                ControlKind::Sync => Some(Tag::Sync),
-                ControlKind::Brk => Some(Tag::Brk),
-                ControlKind::Cont => Some(Tag::Cont),
-                ControlKind::Ret => Some(Tag::Call),
-                _ => None,
-            };
+            let tag = Tag::unwound_by(ins.control);
             if !cond {
                 halt_all(st, tag, ctx, &mut out)?;
             } else {

@@ -264,7 +264,7 @@ fn check_kernel(src: &str, data_seeds: &[u64], options: &Options) -> Result<usiz
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig { cases: 160, ..ProptestConfig::default() })]
+    #![proptest_config(ProptestConfig { cases: 128, ..ProptestConfig::default() })]
 
     #[test]
     fn concrete_paths_are_warp_cfg_paths(kernel_seed in any::<u64>(), data in prop::collection::vec(any::<u64>(), 3)) {
@@ -273,6 +273,11 @@ proptest! {
             prop_assert!(false, "{e}\n--- kernel ---\n{src}");
         }
     }
+
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 40, ..ProptestConfig::default() })]
 
     #[test]
     fn ablations_are_sound_too(kernel_seed in any::<u64>(), data in prop::collection::vec(any::<u64>(), 2)) {

@@ -186,7 +186,7 @@ fn parse_address(s: &str) -> Option<Address> {
 /// Splits `R2.H1.reuse` into `R2` and `.H1.reuse`. Special registers keep their dotted axis
 /// (`SR_TID.X`) because the axis is part of the name.
 fn split_suffixes(s: &str) -> (&str, &str) {
-    if s.len() > 3 && s[..3].eq_ignore_ascii_case("SR_") {
+    if s.len() > 3 && s.get(..3).is_some_and(|p| p.eq_ignore_ascii_case("SR_")) {
         return (s, "");
     }
     match s.find('.') {
@@ -417,6 +417,15 @@ mod tests {
         assert_eq!(cc.register(), Some(&Register::CarryFlag));
         assert_eq!(cc.suffixes, vec!["NEU"]);
         assert!(matches!(op("2D").kind, OperandKind::Other { .. }));
+    }
+
+    #[test]
+    fn non_ascii_text_never_splits_inside_a_character() {
+        // Found by the robustness property test: a 4-byte character first.
+        let o = op("𐊓$ஜM");
+        assert!(matches!(o.kind, OperandKind::Other { .. }));
+        let o = op("é.x");
+        assert!(matches!(o.kind, OperandKind::Other { .. }));
     }
 
     #[test]

@@ -4,7 +4,7 @@
 
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { readFileSync, existsSync, writeFileSync, mkdtempSync } from 'node:fs';
+import { readFileSync, existsSync, writeFileSync, mkdtempSync, mkdirSync } from 'node:fs';
 import { execFileSync } from 'node:child_process';
 import { resolve, join } from 'node:path';
 import { tmpdir } from 'node:os';
@@ -14,6 +14,7 @@ import { launch } from './browser.js';
 const ROOT = resolve(import.meta.dirname, '../..');
 const CORPUS = process.env.WARPBOUND_CORPUS || resolve(ROOT, '../shared/corpus');
 const CLI = process.env.WARPBOUND_CLI || resolve(ROOT, 'target/debug/warpbound');
+const ARTIFACTS = resolve(import.meta.dirname, 'artifacts');
 
 let server;
 let browser;
@@ -22,6 +23,7 @@ before(async () => {
   assert.ok(existsSync(resolve(ROOT, 'dist/index.html')), 'build the site first (trunk build --release)');
   server = await serveDir(resolve(ROOT, 'dist'));
   browser = await launch();
+  mkdirSync(ARTIFACTS, { recursive: true });
 });
 
 after(async () => {
@@ -29,13 +31,13 @@ after(async () => {
   await server?.close();
 });
 
-async function openPage() {
-  const page = await browser.newPage();
+async function openPage(hash = '', viewport = { width: 1440, height: 900 }) {
+  const page = await browser.newPage({ viewport });
   const errors = [];
   page.on('pageerror', (e) => errors.push(String(e)));
   page.on('console', (m) => m.type() === 'error' && errors.push(m.text()));
-  await page.goto(server.url);
-  await page.waitForSelector('body.ready', { timeout: 15000 });
+  await page.goto(server.url + hash);
+  await page.waitForSelector('body.ready', { timeout: 20000 });
   return { page, errors };
 }
 
@@ -51,25 +53,47 @@ function native(args, source) {
 }
 
 const text = (page, sel) => page.textContent(sel);
+const waitText = (page, sel, value) =>
+  page.waitForFunction(([s, v]) => document.querySelector(s)?.textContent === v, [sel, String(value)]);
+const setSource = (page, src) => page.evaluate((t) => window.playground.setSource(t), src);
 
 test('the first example: Fig. 1 warp-level CFG with its divergence edges and WCET', async () => {
   const { page, errors } = await openPage();
   // Hand-derived (crates/warpbound/tests/warp_cfg.rs): 2 divergence edges, WCET 10.
-  await page.waitForFunction(() => document.querySelector('#stat-wcet').textContent === '10');
+  await waitText(page, '#stat-wcet', 10);
   assert.equal(await text(page, '#stat-divergence'), '2');
   assert.equal(await page.locator('#cfg-svg path.edge.divergence').count(), 2);
   // Worst-case path: entry, the taken side with the pending group, the resumed side, the
   // reconvergence block and the exit.
   assert.equal(await page.locator('#cfg-svg g.node.hot').count(), 5);
-  // Clicking a block highlights its instructions in the table.
-  await page.click('#cfg-svg g.node[data-id="0"]');
-  assert.equal(await page.locator('#instructions tr.selected').count(), 4);
+  // The address bar names the example.
+  assert.equal(new URL(page.url()).hash, '#ex=fig1-if-then-else');
+  const link = await page.evaluate(() => window.playground.fullLink());
+  console.log(`Fig. 1 full permalink: ${link.length} characters (${new URL(link).hash.length} in the fragment)`);
+  await page.screenshot({ path: join(ARTIFACTS, 'fig1-graph.png') });
   // The thread-level CFG of the same kernel: 4 blocks, 4 edges, no WCET.
   await page.selectOption('#mode', 'cfg');
-  await page.waitForFunction(() => document.querySelector('#stat-wcet').textContent === '—');
+  await waitText(page, '#stat-wcet', '—');
   assert.equal(await page.locator('#cfg-svg g.node').count(), 4);
-  assert.equal(await page.locator('#cfg-svg path.edge').count(), 4);
   assert.equal(await page.locator('#cfg-svg path.edge.sync').count(), 2);
+  assert.match(new URL(page.url()).hash, /^#v1\./);
+  assert.deepEqual(errors, []);
+  await page.close();
+});
+
+test('graph node and editor lines are linked both ways', async () => {
+  const { page, errors } = await openPage('#ex=fig1-if-then-else');
+  await waitText(page, '#stat-wcet', 10);
+  // Node 0 is B0, lines 4–7 of the example: four highlighted editor lines.
+  await page.click('#cfg-svg g.node[data-id="0"]');
+  assert.equal(await page.locator('.cm-node-line').count(), 4);
+  assert.equal(await page.locator('#instructions tr.selected').count(), 4);
+  // Caret on line 12 (ST at 0x40, block B3): its node gets selected.
+  const b3 = await page.evaluate(() => window.playground.report().cfg.nodes.find((n) => n.start === 0x40).id);
+  await page.click('.cm-content');
+  await page.evaluate(() => window.scrollTo(0, 0));
+  await page.locator('.cm-line').nth(11).click();
+  await page.waitForSelector(`#cfg-svg g.node.selected[data-id="${b3}"]`);
   assert.deepEqual(errors, []);
   await page.close();
 });
@@ -79,9 +103,9 @@ test('a corpus kernel analyzes in the page as it does natively', async () => {
   const source = readFileSync(file, 'utf8');
   const expected = native(['--mode', 'warp-cfg'], source);
   const { page, errors } = await openPage();
-  await page.fill('#editor', source);
+  await setSource(page, source);
   await page.click('#analyze');
-  await page.waitForFunction(() => document.querySelector('#stat-function').textContent === 'FindMaxIndexLoop');
+  await waitText(page, '#stat-function', 'FindMaxIndexLoop');
   const instructions = Number(await text(page, '#stat-instructions'));
   assert.equal(instructions, source.split('\n').filter((l) => /\/\*[0-9a-fA-F]+\*\//.test(l)).length);
   assert.equal(instructions, 127);
@@ -95,26 +119,24 @@ test('a corpus kernel analyzes in the page as it does natively', async () => {
 });
 
 test('loop bounds and ablation toggles re-run the analysis', async () => {
-  const { page, errors } = await openPage();
-  await page.selectOption('#example', 'fig3-tiled-matmul');
+  const { page, errors } = await openPage('#ex=fig3-tiled-matmul');
   // Hand-derived: B0 8 + 4 × (9 + 1 + 16 × 6 + 1 + 3) + 3 + 4 = 455.
-  await page.waitForFunction(() => document.querySelector('#stat-wcet').textContent === '455');
-  await page.click('[data-panel="panel-wcet"]');
+  await waitText(page, '#stat-wcet', 455);
+  await page.click('[data-view="summary"]');
   assert.equal(await page.locator('#loop-table tbody tr').count(), 2);
   // Halve the inner loop: 8 + 4 × (9 + 1 + 8 × 6 + 1 + 3) + 7 = 263.
   await page.fill('input[data-loop="0x0090"]', '8');
   await page.dispatchEvent('input[data-loop="0x0090"]', 'change');
-  await page.waitForFunction(() => document.querySelector('#stat-wcet').textContent === '263');
+  await waitText(page, '#stat-wcet', 263);
   assert.equal(await text(page, '#wcet-value'), '263');
   // Ablation: without group relations the bound may only grow; it matches the CLI.
   await page.uncheck('#param-groups');
-  await page.waitForFunction(() => document.querySelector('#param-groups').checked === false);
-  const source = await page.inputValue('#editor');
+  const source = await page.evaluate(() => window.playground.source());
   const expected = native(
     ['--mode', 'warp-cfg', '--loop-bound', '0x0040=4', '--loop-bound', '0x0090=8', '--set', 'groups=false'],
     source,
   );
-  await page.waitForFunction((w) => document.querySelector('#stat-wcet').textContent === String(w), expected.wcet.cycles);
+  await waitText(page, '#stat-wcet', expected.wcet.cycles);
   assert.ok(expected.wcet.cycles >= 263);
   // An invalid number is flagged inline and not sent.
   await page.fill('#param-default_loop_bound', '-3');
@@ -124,28 +146,95 @@ test('loop bounds and ablation toggles re-run the analysis', async () => {
   await page.close();
 });
 
+test('a permalink restores the exact state and result', async () => {
+  const { page, errors } = await openPage('#ex=fig3-tiled-matmul');
+  await waitText(page, '#stat-wcet', 455);
+  await page.click('[data-view="summary"]');
+  await page.fill('input[data-loop="0x0090"]', '8');
+  await page.dispatchEvent('input[data-loop="0x0090"]', 'change');
+  await waitText(page, '#stat-wcet', 263);
+  await page.uncheck('#param-agreement');
+  await page.waitForFunction(() => document.querySelector('#stat-wcet').textContent !== '263');
+  const wcet = await text(page, '#stat-wcet');
+  await page.waitForFunction(() => location.hash.startsWith('#v1.'));
+  const url = page.url();
+  const source = await page.evaluate(() => window.playground.source());
+  const { page: second, errors: errors2 } = await openPage(new URL(url).hash);
+  await waitText(second, '#stat-wcet', wcet);
+  assert.equal(await second.evaluate(() => window.playground.source()), source);
+  assert.equal(await second.isChecked('#param-agreement'), false);
+  assert.equal(await second.inputValue('input[data-loop="0x0090"]'), '8');
+  assert.equal(await second.getAttribute('[data-view="summary"]', 'aria-selected'), 'true');
+  assert.deepEqual(errors, []);
+  assert.deepEqual(errors2, []);
+  await page.close();
+  await second.close();
+});
+
+test('every gallery example loads and produces a result', async () => {
+  const { page, errors } = await openPage();
+  const ids = await page.evaluate(() => [...document.querySelectorAll('#gallery-list [data-example]')].map((e) => e.dataset.example));
+  assert.ok(ids.length >= 6);
+  for (const id of ids) {
+    await page.click('#open-gallery');
+    await page.click(`#gallery-list [data-example="${id}"] button`);
+    await page.waitForFunction((x) => location.hash === `#ex=${x}`, id);
+    const report = await page.evaluate(() => window.playground.report());
+    assert.ok(report.cfg, id);
+    assert.equal(report.diagnostics.filter((d) => d.severity === 'error').length, 0, id);
+  }
+  assert.deepEqual(errors, []);
+  await page.close();
+});
+
+test('theme toggle, projector mode, help dialog and a phone-sized screen', async () => {
+  const { page, errors } = await openPage();
+  await waitText(page, '#stat-wcet', 10);
+  const before = await page.evaluate(() => document.documentElement.dataset.theme);
+  await page.click('#theme');
+  const afterTheme = await page.evaluate(() => document.documentElement.dataset.theme);
+  assert.notEqual(afterTheme, before);
+  await page.screenshot({ path: join(ARTIFACTS, `theme-${afterTheme}.png`) });
+  await page.click('#projector');
+  assert.equal(await page.evaluate(() => document.body.classList.contains('projector')), true);
+  await page.keyboard.press('Escape');
+  await page.click('#cfg');
+  await page.keyboard.press('?');
+  assert.equal(await page.evaluate(() => document.querySelector('#help').open), true);
+  await page.keyboard.press('Escape');
+  await page.close();
+  const { page: phone, errors: phoneErrors } = await openPage('#ex=fig1-if-then-else', { width: 390, height: 844 });
+  await waitText(phone, '#stat-wcet', 10);
+  // Panes stack: the results pane starts below the editor.
+  const [ed, res] = await phone.evaluate(() =>
+    ['.editor-pane', '.results'].map((s) => document.querySelector(s).getBoundingClientRect().top),
+  );
+  assert.ok(res > ed);
+  await phone.screenshot({ path: join(ARTIFACTS, 'phone.png'), fullPage: true });
+  assert.deepEqual(errors, []);
+  assert.deepEqual(phoneErrors, []);
+  await phone.close();
+});
+
 test('garbage gives a located error and the page keeps working', async () => {
   const { page, errors } = await openPage();
-  await page.fill('#editor', 'MOV R1, R2 ;\nthis is not a kernel\n');
-  await page.focus('#editor');
+  await waitText(page, '#stat-wcet', 10);
+  await setSource(page, 'MOV R1, R2 ;\nthis is not a kernel\n');
+  await page.click('.cm-content');
   await page.keyboard.press('Control+Enter');
   const item = page.locator('#diagnostics li.error').first();
   await item.waitFor();
   assert.match(await item.textContent(), /line 2, column 1/);
   assert.match(await item.textContent(), /unrecognized line/);
   assert.equal(await text(page, '#stat-blocks'), '—');
-  assert.equal(await page.locator('.gutter .ln.error').count(), 1);
+  await page.waitForSelector('.cm-lint-marker-error');
   // Clicking the error puts the caret on the offending line.
   await item.click();
-  const caretLine = await page.evaluate(() => {
-    const t = document.querySelector('#editor');
-    return t.value.slice(0, t.selectionStart).split('\n').length;
-  });
-  assert.equal(caretLine, 2);
+  assert.equal(await page.evaluate(() => window.playground.cursorLine()), 2);
   // Fix it and analyze again.
-  await page.fill('#editor', '/*0000*/ MOV R1, R2 ;\n/*0008*/ EXIT ;\n');
+  await setSource(page, '/*0000*/ MOV R1, R2 ;\n/*0008*/ EXIT ;\n');
   await page.click('#analyze');
-  await page.waitForFunction(() => document.querySelector('#stat-wcet').textContent === '2');
+  await waitText(page, '#stat-wcet', 2);
   assert.equal(await text(page, '#stat-blocks'), '1');
   assert.equal(await page.locator('#diagnostics li.error').count(), 0);
   assert.deepEqual(errors, []);

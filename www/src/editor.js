@@ -1,53 +1,116 @@
-// The kernel editor: a textarea with a line-number gutter and a backdrop that paints
-// diagnostic and selection highlights under the text. (Issue 4 replaces this with CodeMirror.)
+// The kernel editor (CodeMirror 6): dialect highlighting, diagnostics as underlines + gutter
+// markers + hover messages, the selected graph node's lines highlighted, and cursor moves
+// reported so the graph can follow.
 
-import { el } from './dom.js';
+import { EditorState, StateEffect, StateField, Compartment } from '@codemirror/state';
+import {
+  EditorView,
+  Decoration,
+  keymap,
+  lineNumbers,
+  highlightActiveLine,
+  highlightActiveLineGutter,
+  drawSelection,
+} from '@codemirror/view';
+import { defaultKeymap, history, historyKeymap, indentWithTab } from '@codemirror/commands';
+import { syntaxHighlighting, HighlightStyle } from '@codemirror/language';
+import { lintGutter, setDiagnostics } from '@codemirror/lint';
+import { tags as t } from '@lezer/highlight';
+import { languageFor } from './syntax.js';
+
+const style = HighlightStyle.define([
+  { tag: t.comment, class: 'tok-comment' },
+  { tag: t.keyword, class: 'tok-keyword' },
+  { tag: t.number, class: 'tok-number' },
+  { tag: t.string, class: 'tok-string' },
+  { tag: t.variableName, class: 'tok-variable' },
+  { tag: t.atom, class: 'tok-atom' },
+  { tag: t.labelName, class: 'tok-label' },
+  { tag: t.meta, class: 'tok-meta' },
+  { tag: t.heading, class: 'tok-heading' },
+]);
+
+const setHighlight = StateEffect.define();
+const highlightField = StateField.define({
+  create: () => Decoration.none,
+  update(deco, tr) {
+    deco = deco.map(tr.changes);
+    for (const e of tr.effects) {
+      if (e.is(setHighlight)) {
+        const [from, to] = e.value || [];
+        if (!from) return Decoration.none;
+        const doc = tr.state.doc;
+        const marks = [];
+        for (let l = from; l <= Math.min(to, doc.lines); l++) {
+          marks.push(Decoration.line({ class: 'cm-node-line' }).range(doc.line(l).from));
+        }
+        return Decoration.set(marks);
+      }
+    }
+    return deco;
+  },
+  provide: (f) => EditorView.decorations.from(f),
+});
 
 export class Editor {
   constructor(root) {
-    this.gutter = el('div', { class: 'gutter', 'aria-hidden': 'true' });
-    this.backdrop = el('div', { class: 'backdrop', 'aria-hidden': 'true' });
-    this.text = el('textarea', {
-      id: 'editor',
-      spellcheck: 'false',
-      autocomplete: 'off',
-      autocapitalize: 'off',
-      wrap: 'off',
-      'aria-label': 'Kernel source',
-    });
-    this.marks = new Map(); // line -> {severity, message}
-    this.highlight = null; // [from, to]
-    root.append(this.gutter, el('div', { class: 'text-wrap' }, this.backdrop, this.text));
-    this.text.addEventListener('input', () => this.refresh());
-    this.text.addEventListener('scroll', () => this.syncScroll());
-    for (const ev of ['keyup', 'click', 'select']) {
-      this.text.addEventListener(ev, () => this.cursorMoved());
-    }
-    this.cursorListeners = [];
     this.runListeners = [];
-    this.text.addEventListener('keydown', (e) => {
-      if (e.key === 'Enter' && (e.ctrlKey || e.metaKey)) {
-        e.preventDefault();
-        this.runListeners.forEach((f) => f());
-      } else if (e.key === 'Tab' && !e.shiftKey) {
-        e.preventDefault();
-        this.text.setRangeText('    ', this.text.selectionStart, this.text.selectionEnd, 'end');
-        this.refresh();
-      }
+    this.cursorListeners = [];
+    this.changeListeners = [];
+    this.quiet = false;
+    this.lastLine = 0;
+    this.language = new Compartment();
+    const run = () => {
+      this.runListeners.forEach((f) => f());
+      return true;
+    };
+    this.view = new EditorView({
+      parent: root,
+      state: EditorState.create({
+        doc: '',
+        extensions: [
+          lineNumbers(),
+          highlightActiveLineGutter(),
+          highlightActiveLine(),
+          drawSelection(),
+          history(),
+          lintGutter(),
+          highlightField,
+          this.language.of(languageFor('sass')),
+          syntaxHighlighting(style),
+          keymap.of([{ key: 'Mod-Enter', run }, indentWithTab, ...defaultKeymap, ...historyKeymap]),
+          EditorView.contentAttributes.of({ 'aria-label': 'Kernel source', id: 'editor' }),
+          EditorView.updateListener.of((u) => {
+            if (u.docChanged && !this.quiet) this.changeListeners.forEach((f) => f());
+            if (u.selectionSet || u.docChanged) this.cursorMoved();
+          }),
+        ],
+      }),
     });
-    this.refresh();
   }
 
   get value() {
-    return this.text.value;
+    return this.view.state.doc.toString();
   }
 
   set value(v) {
-    this.text.value = v;
-    this.marks.clear();
-    this.highlight = null;
-    this.text.scrollTop = 0;
-    this.refresh();
+    this.quiet = true;
+    this.view.dispatch({
+      changes: { from: 0, to: this.view.state.doc.length, insert: v },
+      selection: { anchor: 0 },
+      effects: [setHighlight.of(null)],
+    });
+    this.view.dispatch(setDiagnostics(this.view.state, []));
+    this.quiet = false;
+  }
+
+  /** Called after every edit made by the user (not by `value = …`). */
+  onChange(f) {
+    this.changeListeners.push(f);
+  }
+
+  setDialect(dialect) {
+    this.view.dispatch({ effects: this.language.reconfigure(languageFor(dialect)) });
   }
 
   onRun(f) {
@@ -58,83 +121,56 @@ export class Editor {
     this.cursorListeners.push(f);
   }
 
-  cursorLine() {
-    return this.text.value.slice(0, this.text.selectionStart).split('\n').length;
-  }
-
   cursorMoved() {
-    const line = this.cursorLine();
+    const line = this.view.state.doc.lineAt(this.view.state.selection.main.head).number;
     if (line !== this.lastLine) {
       this.lastLine = line;
       this.cursorListeners.forEach((f) => f(line));
     }
   }
 
-  /** Shows diagnostics as gutter markers and underlines. */
+  /** Located diagnostics of the report, as lint marks (request-level ones stay in the list). */
   setMarks(diagnostics) {
-    this.marks.clear();
-    const rank = { error: 0, warning: 1, note: 2 };
+    const doc = this.view.state.doc;
+    const marks = [];
     for (const d of diagnostics) {
-      if (!d.line) continue;
-      const prev = this.marks.get(d.line);
-      if (!prev || rank[d.severity] < rank[prev.severity]) this.marks.set(d.line, d);
+      if (!d.line || d.line > doc.lines) continue;
+      const line = doc.line(d.line);
+      const from = Math.min(line.from + Math.max(0, d.column - 1), line.to);
+      const to = Math.min(from + Math.max(d.len, 1), line.to);
+      marks.push({
+        from,
+        to: Math.max(to, from),
+        severity: d.severity === 'note' ? 'info' : d.severity,
+        message: d.message,
+      });
     }
-    this.refresh();
+    this.view.dispatch(setDiagnostics(this.view.state, marks));
   }
 
-  /** Paints lines from..to (1-based, inclusive) as the current selection of a view. */
+  /** Highlights lines from..to (1-based, inclusive): the selected node's instructions. */
   highlightLines(from, to) {
-    this.highlight = from ? [from, to] : null;
-    this.refresh();
-    if (from) this.scrollToLine(from);
+    this.view.dispatch({ effects: setHighlight.of(from ? [from, to] : null) });
+    if (from && from <= this.view.state.doc.lines) {
+      this.view.dispatch({
+        effects: EditorView.scrollIntoView(this.view.state.doc.line(from).from, { y: 'nearest' }),
+      });
+    }
   }
 
-  /** Puts the caret at line:column and selects `len` characters, scrolling it into view. */
+  /** Puts the caret at line:column, selecting `len` characters, and scrolls to it. */
   revealLine(line, column = 1, len = 0) {
-    const lines = this.text.value.split('\n');
-    let offset = 0;
-    for (let i = 0; i < line - 1 && i < lines.length; i++) offset += lines[i].length + 1;
-    const start = offset + Math.max(0, column - 1);
-    const end = len > 0 ? start + len : offset + (lines[line - 1] || '').length;
-    this.text.focus({ preventScroll: true });
-    this.text.setSelectionRange(start, end);
-    this.scrollToLine(line);
+    const doc = this.view.state.doc;
+    if (!line || line > doc.lines) return;
+    const l = doc.line(line);
+    const from = Math.min(l.from + Math.max(0, column - 1), l.to);
+    const to = len > 0 ? Math.min(from + len, l.to) : from;
+    this.view.dispatch({ selection: { anchor: from, head: to }, scrollIntoView: true });
+    this.view.focus();
   }
 
-  scrollToLine(line) {
-    const lh = parseFloat(getComputedStyle(this.text).lineHeight) || 18;
-    const top = (line - 1) * lh;
-    if (top < this.text.scrollTop || top > this.text.scrollTop + this.text.clientHeight - 2 * lh) {
-      this.text.scrollTop = Math.max(0, top - this.text.clientHeight / 3);
-    }
-    this.syncScroll();
-  }
-
-  syncScroll() {
-    this.gutter.scrollTop = this.text.scrollTop;
-    this.backdrop.scrollTop = this.text.scrollTop;
-    this.backdrop.scrollLeft = this.text.scrollLeft;
-  }
-
-  refresh() {
-    const count = this.text.value.split('\n').length;
-    const gutter = [];
-    const back = [];
-    for (let i = 1; i <= count; i++) {
-      const mark = this.marks.get(i);
-      const inSel = this.highlight && i >= this.highlight[0] && i <= this.highlight[1];
-      const g = el('div', { class: 'ln' + (mark ? ' ' + mark.severity : ''), text: String(i) });
-      if (mark) g.title = mark.message;
-      gutter.push(g);
-      back.push(
-        el('div', {
-          class: 'bl' + (mark ? ' ' + mark.severity : '') + (inSel ? ' selected' : ''),
-          text: ' ',
-        }),
-      );
-    }
-    this.gutter.replaceChildren(...gutter, el('div', { class: 'ln pad', text: ' ' }));
-    this.backdrop.replaceChildren(...back);
-    this.syncScroll();
+  /** 1-based line of the caret. */
+  cursorLine() {
+    return this.view.state.doc.lineAt(this.view.state.selection.main.head).number;
   }
 }

@@ -1,9 +1,21 @@
 // Kernels written for Warpbound to show the situations the analyses care about (the paper's
 // figures, re-created; real compiler output lives in the shared corpus).
 
+/** Papers the examples are grouped under, in gallery order. */
+export const PAPERS = [
+  {
+    id: 'jeanmougin',
+    title: 'Warp-level CFG construction (Jeanmougin, Carle, Sotin, Rochange, WCET 2023)',
+  },
+  { id: 'basics', title: 'Basics: thread-level control flow' },
+];
+
 export const EXAMPLES = [
   {
     id: 'fig1-if-then-else',
+    paper: 'jeanmougin',
+    blurb:
+      'A warp is one instruction stream for 32 threads. When they disagree on a branch, the hardware runs the taken side first while the others wait on the SIMT stack; the dashed divergence edges are paths that exist only because of that. Swap SR_TID.X for SR_CTAID.X and watch them vanish: every thread of a block agrees on its block index.',
     title: 'Fig. 1 — if-then-else on the thread index (SSY/SYNC)',
     dialect: 'sass',
     mode: 'warp-cfg',
@@ -24,6 +36,9 @@ export const EXAMPLES = [
   },
   {
     id: 'fig2-late-reconvergence',
+    paper: 'jeanmougin',
+    blurb:
+      "Threads only reconverge where the compiler put an SSY/SYNC pair, not where the source code's branches join. Here the inner branch has no reconvergence point of its own, so the join block W runs once per side under divergence; the worst-case path shows it twice. Analyses that assume reconvergence at the first post-dominator under-estimate this.",
     title: 'Fig. 2 — reconvergence not at the first post-dominator',
     dialect: 'sass',
     mode: 'warp-cfg',
@@ -50,6 +65,9 @@ export const EXAMPLES = [
   },
   {
     id: 'fig3-tiled-matmul',
+    paper: 'jeanmougin',
+    blurb:
+      'Loops whose counters every thread agrees on never diverge, even inside a divergent kernel: the agreement analysis proves the tile and inner loops uniform. Only the final bounds check can split the warp. Edit the loop bounds in the Summary view and see the bound scale with them.',
     title: 'Fig. 3 — tiled matrix multiply (uniform loops, divergent bounds check)',
     dialect: 'sass',
     mode: 'warp-cfg',
@@ -96,6 +114,9 @@ export const EXAMPLES = [
   },
   {
     id: 'loop-break',
+    paper: 'jeanmougin',
+    blurb:
+      'Each thread leaves the loop when its own counter passes its limit. BRK parks the leaving threads at the PBK target while the rest iterate; when the last thread breaks, the warp reconverges. The divergence edge is the iteration after some, but not all, threads have left.',
     title: 'Loop with a data-dependent break (PBK/BRK)',
     dialect: 'sass',
     mode: 'warp-cfg',
@@ -114,6 +135,9 @@ export const EXAMPLES = [
   },
   {
     id: 'subroutine',
+    paper: 'jeanmougin',
+    blurb:
+      "CAL pushes a return point onto the same stack as SSY and PBK, and RET unwinds to it. The analysis therefore follows each call site separately, so the subroutine's block appears once per call in the warp-level CFG.",
     title: 'Subroutine called from two sites (CAL/RET, labels)',
     dialect: 'sass',
     mode: 'warp-cfg',
@@ -132,6 +156,9 @@ square:
   },
   {
     id: 'thread-cfg',
+    paper: 'basics',
+    blurb:
+      'The basic-block graph of a single thread: where control can go when you ignore the other 31. Compare it with the warp-level CFG of the same kernel (Fig. 1) to see what divergence adds.',
     title: 'Thread-level CFG of the if-then-else (cfg mode)',
     dialect: 'sass',
     mode: 'cfg',

@@ -1,65 +1,48 @@
-// The playground page: one state object, one analyze() call into wasm, and views that render
-// the report. The page computes no numbers of its own.
+// The playground page: one state object (what a permalink stores), one analysis engine in a
+// Web Worker, and views that render the report. The page computes no numbers of its own.
 
-import { bindings } from './wasm.js';
+import { Engine } from './wasm.js';
 import { el } from './dom.js';
 import { Editor } from './editor.js';
 import { renderCfg, EDGE_KINDS, kindsIn } from './cfg_view.js';
 import { renderDiagnostics, renderInstructions, markRows } from './tables.js';
 import { renderParams } from './params_form.js';
 import { renderWcet } from './wcet_view.js';
-import { EXAMPLES } from './examples.js';
+import { EXAMPLES, PAPERS } from './examples.js';
+import { encodeState, decodeHash } from './permalink.js';
+import { downloadSvg, downloadDot } from './export.js';
 
 const $ = (id) => document.getElementById(id);
 
-/** Everything the request is made of, plus view state. */
+/** Everything a permalink restores. */
 const state = {
   dialect: 'sass',
   mode: 'warp-cfg',
   function: null,
   params: {},
   loopBounds: {},
-  report: null,
-  zoom: 1,
-  selected: null,
+  view: 'graph',
+  example: null, // gallery alias while the state is exactly that example
 };
 
-let api = null;
+const view = { report: null, zoom: 1, selected: null, runId: 0 };
+
+let engine = null;
 let catalog = null;
 let editor = null;
 let graph = null;
 
 async function main() {
+  applyTheme();
   editor = new Editor($('editor-host'));
   editor.onRun(run);
   editor.onCursorLine(cursorToNode);
-  $('analyze').addEventListener('click', run);
-  $('dialect').addEventListener('change', (e) => {
-    state.dialect = e.target.value;
+  editor.onChange(() => {
+    state.example = null;
   });
-  $('mode').addEventListener('change', (e) => {
-    setMode(e.target.value);
-    run();
-  });
-  $('function').addEventListener('change', (e) => {
-    state.function = e.target.value || null;
-    run();
-  });
-  $('example').append(...EXAMPLES.map((x) => el('option', { value: x.id, text: x.title })));
-  $('example').addEventListener('change', (e) => {
-    const ex = EXAMPLES.find((x) => x.id === e.target.value);
-    if (ex) loadExample(ex);
-    e.target.value = '';
-  });
-  $('zoom-in').addEventListener('click', () => setZoom(state.zoom * 1.25));
-  $('zoom-out').addEventListener('click', () => setZoom(state.zoom / 1.25));
-  $('zoom-fit').addEventListener('click', fitZoom);
-  for (const tab of document.querySelectorAll('[role=tab]')) {
-    tab.addEventListener('click', () => showTab(tab.dataset.panel));
-  }
-
-  api = await bindings();
-  catalog = api.catalog();
+  wireControls();
+  engine = new Engine();
+  catalog = await engine.catalog();
   $('version').textContent = 'v' + catalog.version;
   $('dialect').replaceChildren(
     ...catalog.dialects.map((d) =>
@@ -74,28 +57,137 @@ async function main() {
   $('mode').replaceChildren(
     ...catalog.modes.map((m) => el('option', { value: m.name, text: m.title, title: m.description })),
   );
+  renderGallery();
+  window.addEventListener('hashchange', () => restoreFromHash());
+  await restoreFromHash();
   document.body.classList.add('ready');
   $('analyze').disabled = false;
-  loadExample(EXAMPLES[0]);
 }
 
-function setMode(name) {
+function wireControls() {
+  $('analyze').addEventListener('click', run);
+  $('dialect').addEventListener('change', (e) => {
+    state.dialect = e.target.value;
+    state.example = null;
+    editor.setDialect(state.dialect);
+  });
+  $('mode').addEventListener('change', (e) => {
+    setMode(e.target.value, {});
+    state.example = null;
+    run();
+  });
+  $('function').addEventListener('change', (e) => {
+    state.function = e.target.value || null;
+    state.example = null;
+    run();
+  });
+  $('example').append(...EXAMPLES.map((x) => el('option', { value: x.id, text: x.title })));
+  $('example').addEventListener('change', (e) => {
+    const ex = EXAMPLES.find((x) => x.id === e.target.value);
+    if (ex) loadExample(ex);
+    e.target.value = '';
+  });
+  $('zoom-in').addEventListener('click', () => setZoom(view.zoom * 1.25));
+  $('zoom-out').addEventListener('click', () => setZoom(view.zoom / 1.25));
+  $('zoom-fit').addEventListener('click', fitZoom);
+  $('export-svg').addEventListener('click', () => {
+    const svg = $('cfg-svg');
+    if (svg) downloadSvg(svg, 'warpbound-cfg');
+  });
+  $('export-dot').addEventListener('click', () => {
+    if (view.report && view.report.cfg) downloadDot(view.report.cfg, 'warpbound-cfg');
+  });
+  for (const tab of document.querySelectorAll('[role=tab]')) {
+    tab.addEventListener('click', () => {
+      showView(tab.dataset.view);
+      updateHash();
+    });
+  }
+  $('open-gallery').addEventListener('click', () => $('gallery').showModal());
+  $('open-help').addEventListener('click', () => $('help').showModal());
+  $('copy-link').addEventListener('click', copyLink);
+  $('theme').addEventListener('click', toggleTheme);
+  $('projector').addEventListener('click', toggleProjector);
+  document.addEventListener('keydown', shortcut);
+  enablePan($('cfg'));
+}
+
+// ---- state ↔ URL -------------------------------------------------------------------------
+
+function snapshot() {
+  return {
+    dialect: state.dialect,
+    source: editor.value,
+    mode: state.mode,
+    function: state.function,
+    params: state.params,
+    loopBounds: state.loopBounds,
+    view: state.view,
+  };
+}
+
+async function restoreFromHash() {
+  const link = await decodeHash(location.hash);
+  if (link.state) {
+    const s = link.state;
+    editor.value = s.source || '';
+    state.dialect = s.dialect || 'sass';
+    state.function = s.function || null;
+    state.loopBounds = { ...(s.loopBounds || {}) };
+    state.example = null;
+    $('dialect').value = state.dialect;
+    editor.setDialect(state.dialect);
+    setMode(s.mode || catalog.default_mode, s.params || {});
+    showView(s.view || 'graph');
+    await run();
+    return;
+  }
+  const ex = EXAMPLES.find((x) => x.id === link.example) || EXAMPLES[0];
+  await loadExample(ex);
+  if (link.error) showStatus(link.error, true);
+}
+
+async function updateHash() {
+  const hash = state.example ? `#ex=${state.example}` : await encodeState(snapshot());
+  if (location.hash !== hash) history.replaceState(null, '', hash);
+}
+
+async function copyLink() {
+  await updateHash();
+  const url = location.href;
+  try {
+    await navigator.clipboard.writeText(url);
+    showStatus(`link copied (${url.length} characters)`);
+  } catch {
+    prompt('Copy this link:', url);
+  }
+}
+
+// ---- analysis -----------------------------------------------------------------------------
+
+function setMode(name, params) {
   state.mode = name;
-  state.params = {};
+  state.params = { ...params };
   $('mode').value = name;
   const mode = catalog.modes.find((m) => m.name === name);
   $('mode-help').textContent = mode ? mode.description : '';
-  renderParams($('params'), mode || { params: [] }, state.params, run);
+  renderParams($('params'), mode || { params: [] }, state.params, () => {
+    state.example = null;
+    run();
+  });
 }
 
-function loadExample(ex) {
+async function loadExample(ex) {
   editor.value = ex.source;
   state.dialect = ex.dialect;
   state.function = null;
   state.loopBounds = { ...(ex.loopBounds || {}) };
   $('dialect').value = ex.dialect;
-  setMode(ex.mode || catalog.default_mode);
-  run();
+  editor.setDialect(ex.dialect);
+  setMode(ex.mode || catalog.default_mode, {});
+  await run();
+  state.example = ex.id;
+  await updateHash();
 }
 
 function request() {
@@ -106,11 +198,13 @@ function request() {
   return r;
 }
 
-function run() {
-  if (!api) return;
+async function run() {
+  if (!engine) return;
+  const id = ++view.runId;
+  const spin = setTimeout(() => ($('spinner').hidden = false), 200);
   let report;
   try {
-    report = api.analyze(request());
+    report = await engine.analyze(request());
   } catch (err) {
     report = {
       diagnostics: [{ severity: 'error', line: 0, column: 0, len: 0, message: String(err.message || err) }],
@@ -118,14 +212,26 @@ function run() {
       cfg: null,
       timings_ms: {},
     };
+  } finally {
+    clearTimeout(spin);
   }
-  state.report = report;
-  state.selected = null;
+  if (id !== view.runId) return; // a newer request is on its way
+  $('spinner').hidden = true;
+  view.report = report;
+  view.selected = null;
   render();
+  await updateHash();
 }
 
+function showStatus(text, bad = false) {
+  $('status').textContent = text;
+  $('status').className = bad ? 'status bad' : 'status good';
+}
+
+// ---- rendering ----------------------------------------------------------------------------
+
 function render() {
-  const r = state.report;
+  const r = view.report;
   editor.setMarks(r.diagnostics);
   editor.highlightLines(null);
   renderDiagnostics($('diagnostics'), r.diagnostics, (d) => editor.revealLine(d.line, d.column, d.len));
@@ -140,8 +246,7 @@ function render() {
   $('stat-wcet').textContent = r.wcet ? String(r.wcet.cycles) : '—';
   $('stat-time').textContent =
     r.timings_ms && r.timings_ms.total !== undefined ? r.timings_ms.total.toFixed(2) + ' ms' : '—';
-  $('status').textContent = errors ? `${errors} error${errors > 1 ? 's' : ''}` : k ? 'analysed' : '';
-  $('status').className = errors ? 'status bad' : 'status good';
+  showStatus(errors ? `${errors} error${errors > 1 ? 's' : ''}` : k ? 'analysed' : '', errors > 0);
 
   const fsel = $('function');
   const fns = k ? k.functions : [];
@@ -150,18 +255,32 @@ function render() {
 
   renderInstructions($('instructions'), k ? k.instructions : [], (ins) => {
     editor.revealLine(ins.line, ins.column);
-    const node = r.cfg && r.cfg.nodes.find((n) => n.kind === 'block' && n.first <= ins.index && ins.index <= n.last);
+    const node = nodeOfInstruction(ins.index);
     if (node) selectNode(node.id, false);
   });
-  renderWcet($('wcet'), r, state.loopBounds, run, (id) => {
-    showTab('panel-graph');
-    selectNode(id, true);
-  });
+  renderWcet(
+    $('wcet'),
+    r,
+    state.loopBounds,
+    () => {
+      state.example = null;
+      run();
+    },
+    (id) => {
+      showView('graph');
+      selectNode(id, true);
+    },
+  );
+  if (state.view === 'json') renderJson();
   drawGraph();
 }
 
+function renderJson() {
+  $('json').textContent = view.report ? JSON.stringify(view.report, null, 2) : '';
+}
+
 function drawGraph() {
-  const r = state.report;
+  const r = view.report;
   const host = $('cfg');
   if (!r.cfg) {
     graph = null;
@@ -178,15 +297,20 @@ function drawGraph() {
     ...kindsIn(r.cfg).map((k) => el('span', { class: `key ${k}`, title: EDGE_KINDS[k] }, el('i'), k)),
     r.wcet ? el('span', { class: 'key hot', title: 'nodes and edges on the worst-case path' }, el('i'), 'worst case') : '',
   );
-  graph = renderCfg(host, r.cfg, (n) => selectNode(n.id, true), state.zoom);
-  if (state.selected !== null) graph.select(state.selected);
+  graph = renderCfg(host, r.cfg, (n) => selectNode(n.id, true), view.zoom);
+  if (view.selected !== null) graph.select(view.selected);
+}
+
+function nodeOfInstruction(index) {
+  const r = view.report;
+  return r && r.cfg && r.cfg.nodes.find((n) => n.kind === 'block' && n.first <= index && index <= n.last);
 }
 
 function selectNode(id, fromGraph) {
-  const r = state.report;
+  const r = view.report;
   const n = r.cfg && r.cfg.nodes[id];
   if (!n) return;
-  state.selected = id;
+  view.selected = id;
   if (graph) graph.select(id);
   if (n.kind !== 'block') {
     $('selection').textContent = 'exit';
@@ -206,41 +330,146 @@ function selectNode(id, fromGraph) {
 }
 
 function cursorToNode(line) {
-  const r = state.report;
+  const r = view.report;
   if (!r || !r.cfg || !r.kernel) return;
   const ins = r.kernel.instructions.find((i) => i.line === line);
   if (!ins) return;
-  // The first node (context) of the block holding the instruction.
-  const n = r.cfg.nodes.find((x) => x.kind === 'block' && x.first <= ins.index && ins.index <= x.last);
-  if (n && n.id !== state.selected) {
-    state.selected = n.id;
+  const n = nodeOfInstruction(ins.index);
+  if (n && n.id !== view.selected) {
+    view.selected = n.id;
     if (graph) graph.select(n.id);
     markRows($('instructions'), (tr) => Number(tr.dataset.index) >= n.first && Number(tr.dataset.index) <= n.last);
   }
 }
 
 function setZoom(z) {
-  state.zoom = Math.min(4, Math.max(0.1, z));
-  $('zoom-level').textContent = Math.round(state.zoom * 100) + '%';
-  drawGraph();
+  view.zoom = Math.min(4, Math.max(0.1, z));
+  $('zoom-level').textContent = Math.round(view.zoom * 100) + '%';
+  if (view.report) drawGraph();
 }
 
 function fitZoom() {
-  const r = state.report;
+  const r = view.report;
   if (!r || !r.cfg) return;
-  const w = $('cfg').clientWidth - 8;
-  setZoom(Math.min(1.5, w / r.cfg.layout.width));
+  const host = $('cfg');
+  setZoom(Math.min(1.5, (host.clientWidth - 8) / r.cfg.layout.width, (host.clientHeight - 8) / r.cfg.layout.height));
 }
 
-function showTab(panel) {
+/** Drag the graph to pan it. */
+function enablePan(host) {
+  let start = null;
+  host.addEventListener('pointerdown', (e) => {
+    if (e.target.closest('.node')) return;
+    start = { x: e.clientX, y: e.clientY, left: host.scrollLeft, top: host.scrollTop };
+    host.classList.add('panning');
+  });
+  window.addEventListener('pointermove', (e) => {
+    if (!start) return;
+    host.scrollLeft = start.left - (e.clientX - start.x);
+    host.scrollTop = start.top - (e.clientY - start.y);
+  });
+  window.addEventListener('pointerup', () => {
+    start = null;
+    host.classList.remove('panning');
+  });
+}
+
+function showView(name) {
+  state.view = name;
   for (const tab of document.querySelectorAll('[role=tab]')) {
-    const on = tab.dataset.panel === panel;
+    const on = tab.dataset.view === name;
     tab.setAttribute('aria-selected', String(on));
     $(tab.dataset.panel).hidden = !on;
   }
+  if (name === 'json') renderJson();
 }
+
+// ---- gallery, theme, projector, shortcuts --------------------------------------------------
+
+function renderGallery() {
+  const groups = PAPERS.map((p) => {
+    const items = EXAMPLES.filter((x) => x.paper === p.id).map((x) =>
+      el(
+        'article',
+        { class: 'card', 'data-example': x.id },
+        el('h4', { text: x.title }),
+        el('p', { text: x.blurb || '' }),
+        el(
+          'div',
+          { class: 'card-actions' },
+          el('button', {
+            text: 'Open',
+            onclick: () => {
+              $('gallery').close();
+              loadExample(x);
+            },
+          }),
+          el('a', { href: `#ex=${x.id}`, text: 'permalink', class: 'permalink' }),
+        ),
+      ),
+    );
+    return el('section', { class: 'gallery-group' }, el('h3', { text: p.title }), ...items);
+  });
+  $('gallery-list').replaceChildren(...groups);
+}
+
+function applyTheme() {
+  const saved = localStorage.getItem('warpbound-theme');
+  const dark = saved ? saved === 'dark' : matchMedia('(prefers-color-scheme: dark)').matches;
+  document.documentElement.dataset.theme = dark ? 'dark' : 'light';
+  const projector = localStorage.getItem('warpbound-projector') === 'on';
+  document.body.classList.toggle('projector', projector);
+  requestAnimationFrame(() => {
+    $('theme').setAttribute('aria-pressed', String(dark));
+    $('projector').setAttribute('aria-pressed', String(projector));
+  });
+}
+
+function toggleTheme() {
+  const dark = document.documentElement.dataset.theme !== 'dark';
+  localStorage.setItem('warpbound-theme', dark ? 'dark' : 'light');
+  applyTheme();
+  if (view.report) drawGraph();
+}
+
+function toggleProjector() {
+  const on = !document.body.classList.contains('projector');
+  localStorage.setItem('warpbound-projector', on ? 'on' : 'off');
+  applyTheme();
+}
+
+function shortcut(e) {
+  const typing = e.target.closest && e.target.closest('.cm-editor, input, select, textarea');
+  if (typing || e.ctrlKey || e.metaKey || e.altKey) return;
+  const views = { 1: 'graph', 2: 'summary', 3: 'instructions', 4: 'json' };
+  if (e.key === '?') $('help').showModal();
+  else if (e.key === 'g') $('gallery').showModal();
+  else if (views[e.key]) showView(views[e.key]);
+  else if (e.key === '+' || e.key === '=') setZoom(view.zoom * 1.25);
+  else if (e.key === '-') setZoom(view.zoom / 1.25);
+  else if (e.key === '0') fitZoom();
+  else if (e.key === 't') toggleTheme();
+  else if (e.key === 'p') toggleProjector();
+  else return;
+  e.preventDefault();
+}
+
+// Hooks for tests and for people scripting the page from the console.
+window.playground = {
+  setSource: (text) => {
+    editor.value = text;
+    state.example = null;
+  },
+  source: () => editor.value,
+  cursorLine: () => editor.cursorLine(),
+  /** The full `#v1.` link of the current state (even when an `#ex=` alias is shown). */
+  fullLink: async () => location.href.split('#')[0] + (await encodeState(snapshot())),
+  state: () => ({ ...state }),
+  report: () => view.report,
+  run,
+};
 
 main().catch((err) => {
   console.error(err);
-  $('status').textContent = 'failed to start: ' + err;
+  showStatus('failed to start: ' + err.message, true);
 });

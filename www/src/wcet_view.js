@@ -9,9 +9,13 @@ import { el, hex } from './dom.js';
  */
 export function renderWcet(host, report, loopBounds, onChange, onPickNode) {
   const details = report['warp-cfg'];
+  const times = Object.entries(report.timings_ms || {})
+    .map(([k, v]) => `${k} ${v.toFixed(2)} ms`)
+    .join(' · ');
   if (!report.wcet && !details) {
     host.replaceChildren(
       el('p', { class: 'empty', text: 'This mode computes no WCET. Choose the warp-cfg mode.' }),
+      el('p', { class: 'muted', text: times }),
     );
     return;
   }
@@ -29,6 +33,15 @@ export function renderWcet(host, report, loopBounds, onChange, onPickNode) {
     parts.push(el('p', { class: 'empty', text: 'No bound: see the diagnostics.' }));
   }
   if (details) {
+    parts.push(
+      el(
+        'p',
+        { class: 'formula' },
+        'WCET = max over warp-level paths of Σ count(n) · cost(n) — IPET on the warp-level CFG ',
+        '(Jeanmougin et al. §4.1): flow conservation, one entry, each loop header at most N times per entry.',
+      ),
+      el('p', { class: 'muted', text: `run time: ${times}` }),
+    );
     parts.push(
       el('p', {
         class: 'muted',

@@ -1,0 +1,27 @@
+// Runs the analyses off the main thread so the page never freezes. The main thread sends the
+// URLs of the wasm-bindgen glue and module (Trunk gives them content hashes), then requests.
+
+let api = null;
+
+self.onmessage = async (event) => {
+  const msg = event.data;
+  if (msg.type === 'init') {
+    try {
+      const glue = await import(msg.js);
+      await glue.default({ module_or_path: msg.wasm });
+      api = glue;
+      self.postMessage({ type: 'ready', catalog: api.catalog() });
+    } catch (err) {
+      self.postMessage({ type: 'failed', message: String((err && err.message) || err) });
+    }
+    return;
+  }
+  if (msg.type === 'analyze') {
+    try {
+      const report = api.analyze(msg.request);
+      self.postMessage({ type: 'report', id: msg.id, report });
+    } catch (err) {
+      self.postMessage({ type: 'error', id: msg.id, message: String((err && err.message) || err) });
+    }
+  }
+};

@@ -240,3 +240,20 @@ test('garbage gives a located error and the page keeps working', async () => {
   assert.deepEqual(errors, []);
   await page.close();
 });
+
+test('the site and its links work under a sub-path', async () => {
+  const sub = await serveDir(resolve(ROOT, 'dist'), '/teaching/gpu/');
+  const page = await browser.newPage();
+  const errors = [];
+  page.on('pageerror', (e) => errors.push(String(e)));
+  page.on('console', (m) => m.type() === 'error' && errors.push(m.text()));
+  await page.goto(sub.url + '#ex=fig3-tiled-matmul');
+  await page.waitForSelector('body.ready', { timeout: 20000 });
+  await waitText(page, '#stat-wcet', 455);
+  await page.uncheck('#param-groups');
+  await page.waitForFunction(() => location.hash.startsWith('#v1.'));
+  assert.ok(page.url().startsWith(sub.url));
+  assert.deepEqual(errors, []);
+  await page.close();
+  await sub.close();
+});

@@ -12,9 +12,16 @@ const TYPES = {
   '.map': 'application/json',
 };
 
-export async function serveDir(root) {
+/** Serves `root` on a free loopback port under `prefix` (e.g. `/sub/path/`). */
+export async function serveDir(root, prefix = '/') {
   const server = createServer(async (req, res) => {
-    const path = decodeURIComponent(new URL(req.url, 'http://x').pathname);
+    let path = decodeURIComponent(new URL(req.url, 'http://x').pathname);
+    if (!path.startsWith(prefix)) {
+      res.writeHead(404);
+      res.end('not found');
+      return;
+    }
+    path = '/' + path.slice(prefix.length);
     const rel = normalize(path === '/' ? '/index.html' : path).replace(/^(\.\.[/\\])+/, '');
     try {
       const body = await readFile(join(root, rel));
@@ -27,5 +34,5 @@ export async function serveDir(root) {
   });
   await new Promise((resolve) => server.listen(0, '127.0.0.1', resolve));
   const { port } = server.address();
-  return { url: `http://127.0.0.1:${port}/`, close: () => new Promise((r) => server.close(r)) };
+  return { url: `http://127.0.0.1:${port}${prefix}`, close: () => new Promise((r) => server.close(r)) };
 }

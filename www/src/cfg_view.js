@@ -74,6 +74,13 @@ export function renderCfg(container, cfg, onSelect, zoom = 1) {
       ),
     );
   }
+  defs.append(
+    svg(
+      'marker',
+      { id: 'back-start', viewBox: '0 0 10 10', refX: 5, refY: 5, markerWidth: 6, markerHeight: 6 },
+      svg('circle', { cx: 5, cy: 5, r: 4, class: 'back-dot' }),
+    ),
+  );
   root.append(defs);
   const edgeLayer = svg('g', { class: 'edges' });
   for (const routed of layout.edges) {
@@ -86,13 +93,14 @@ export function renderCfg(container, cfg, onSelect, zoom = 1) {
         d: pathOf(routed.points),
         class: `edge ${e.kind}${routed.back ? ' back' : ''}${hot ? ' hot' : ''}`,
         'marker-end': `url(#arrow-${e.kind})`,
+        'marker-start': routed.back ? 'url(#back-start)' : null,
         'data-from': e.from,
         'data-to': e.to,
         'data-kind': e.kind,
       },
       svg('title', {
         text:
-          `${prefix}${e.from} → ${prefix}${e.to}: ${e.kind} — ${EDGE_KINDS[e.kind] || ''}` +
+          `${prefix}${e.from} → ${prefix}${e.to}: ${e.kind}${routed.back ? ' (back edge)' : ''} — ${EDGE_KINDS[e.kind] || ''}` +
           (e.count !== null && e.count !== undefined ? ` (taken ${e.count}× on the worst-case path)` : ''),
       }),
     );

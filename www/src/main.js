@@ -20,6 +20,7 @@ const state = {
   mode: 'warp-cfg',
   function: null,
   params: {},
+  preset: { name: null },
   loopBounds: {},
   view: 'graph',
   example: null, // gallery alias while the state is exactly that example
@@ -121,6 +122,7 @@ function snapshot() {
     mode: state.mode,
     function: state.function,
     params: state.params,
+    preset: state.preset.name,
     loopBounds: state.loopBounds,
     view: state.view,
   };
@@ -137,7 +139,7 @@ async function restoreFromHash() {
     state.example = null;
     $('dialect').value = state.dialect;
     editor.setDialect(state.dialect);
-    setMode(s.mode || catalog.default_mode, s.params || {});
+    setMode(s.mode || catalog.default_mode, s.params || {}, s.preset || null);
     showView(s.view || 'graph');
     await run();
     return;
@@ -165,16 +167,23 @@ async function copyLink() {
 
 // ---- analysis -----------------------------------------------------------------------------
 
-function setMode(name, params) {
+function setMode(name, params, preset = null) {
   state.mode = name;
   state.params = { ...params };
+  state.preset = { name: preset };
   $('mode').value = name;
   const mode = catalog.modes.find((m) => m.name === name);
   $('mode-help').textContent = mode ? mode.description : '';
-  renderParams($('params'), mode || { params: [] }, state.params, () => {
-    state.example = null;
-    run();
-  });
+  renderParams(
+    $('params'),
+    mode || { params: [] },
+    state.params,
+    () => {
+      state.example = null;
+      run();
+    },
+    state.preset,
+  );
 }
 
 async function loadExample(ex) {
@@ -194,6 +203,7 @@ function request() {
   const r = { schema_version: 1, source: editor.value, dialect: state.dialect, mode: state.mode };
   if (state.function) r.function = state.function;
   if (Object.keys(state.params).length) r.params = { ...state.params };
+  if (state.preset.name) r.preset = state.preset.name;
   if (Object.keys(state.loopBounds).length) r.loop_bounds = { ...state.loopBounds };
   return r;
 }

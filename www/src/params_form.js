@@ -7,8 +7,31 @@ import { el } from './dom.js';
  * Renders `mode.params` into `host`. `values` holds the current overrides (name -> value) and
  * is updated in place; `onChange()` is called after every valid edit.
  */
-export function renderParams(host, mode, values, onChange) {
+export function renderParams(host, mode, values, onChange, preset = { name: null }) {
   const main = el('div', { class: 'param-row' });
+  if (mode.presets && mode.presets.length) {
+    // Named hardware presets, each with the source its numbers come from.
+    const sel = el(
+      'select',
+      { id: 'preset', 'aria-label': 'Hardware preset' },
+      el('option', { value: '', text: 'parameters below' }),
+      ...mode.presets.map((p) =>
+        el('option', { value: p.name, text: p.name, title: p.source, selected: p.name === preset.name }),
+      ),
+    );
+    const source = el('span', { class: 'param-source' });
+    const showSource = () => {
+      const p = mode.presets.find((x) => x.name === sel.value);
+      source.textContent = p ? `source: ${p.source}` : '';
+    };
+    showSource();
+    sel.addEventListener('change', () => {
+      preset.name = sel.value || null;
+      showSource();
+      onChange();
+    });
+    main.append(el('label', { class: 'param' }, 'preset', sel), source);
+  }
   const budgets = el('div', { class: 'param-grid' });
   for (const p of mode.params) {
     const field = fieldFor(p, values, onChange);

@@ -237,6 +237,11 @@ pub fn run(
         Ok(s) => {
             for (n, c) in s.node_counts.iter().enumerate() {
                 nodes[n].count = Some(*c);
+                if nodes[n].kind == "block" {
+                    nodes[n]
+                        .label
+                        .push(format!("cost {} × {} = {}", costs[n], c, costs[n] * c));
+                }
             }
             for (e, c) in s.edge_counts.iter().enumerate() {
                 edges[e].count = Some(*c);

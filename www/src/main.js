@@ -11,6 +11,8 @@ import { renderWcet } from './wcet_view.js';
 import { EXAMPLES, PAPERS } from './examples.js';
 import { encodeState, decodeHash } from './permalink.js';
 import { downloadSvg, downloadDot } from './export.js';
+import { renderGantt } from './gantt_view.js';
+import { renderPlots } from './plot_view.js';
 
 const $ = (id) => document.getElementById(id);
 
@@ -26,7 +28,7 @@ const state = {
   example: null, // gallery alias while the state is exactly that example
 };
 
-const view = { report: null, zoom: 1, selected: null, runId: 0 };
+const view = { report: null, zoom: 1, ganttZoom: 1, selected: null, runId: 0 };
 
 let engine = null;
 let catalog = null;
@@ -91,6 +93,8 @@ function wireControls() {
   $('zoom-in').addEventListener('click', () => setZoom(view.zoom * 1.25));
   $('zoom-out').addEventListener('click', () => setZoom(view.zoom / 1.25));
   $('zoom-fit').addEventListener('click', fitZoom);
+  $('gantt-in').addEventListener('click', () => setGanttZoom(view.ganttZoom * 1.25));
+  $('gantt-out').addEventListener('click', () => setGanttZoom(view.ganttZoom / 1.25));
   $('export-svg').addEventListener('click', () => {
     const svg = $('cfg-svg');
     if (svg) downloadSvg(svg, 'warpbound-cfg');
@@ -281,8 +285,24 @@ function render() {
       selectNode(id, true);
     },
   );
+  // Schedule and plots tabs exist only for modes that produce them.
+  document.querySelector('[data-view="schedule"]').hidden = !r.schedule;
+  document.querySelector('[data-view="plots"]').hidden = !(r.plots && r.plots.length);
+  if ((state.view === 'schedule' && !r.schedule) || (state.view === 'plots' && !(r.plots && r.plots.length))) {
+    showView(r.cfg ? 'graph' : 'summary');
+  }
+  renderGantt($('gantt'), r.schedule, view.ganttZoom);
+  $('schedule-summary').textContent = r.schedule
+    ? `${r.schedule.items.length} instructions on ${r.schedule.lanes.length} lanes over ${r.schedule.cycles} cycles`
+    : '';
+  renderPlots($('plots'), r.plots);
   if (state.view === 'json') renderJson();
   drawGraph();
+}
+
+function setGanttZoom(z) {
+  view.ganttZoom = Math.min(4, Math.max(0.1, z));
+  if (view.report) renderGantt($('gantt'), view.report.schedule, view.ganttZoom);
 }
 
 function renderJson() {
@@ -451,10 +471,10 @@ function toggleProjector() {
 function shortcut(e) {
   const typing = e.target.closest && e.target.closest('.cm-editor, input, select, textarea');
   if (typing || e.ctrlKey || e.metaKey || e.altKey) return;
-  const views = { 1: 'graph', 2: 'summary', 3: 'instructions', 4: 'json' };
+  const views = { 1: 'graph', 2: 'summary', 3: 'schedule', 4: 'plots', 5: 'instructions', 6: 'json' };
   if (e.key === '?') $('help').showModal();
   else if (e.key === 'g') $('gallery').showModal();
-  else if (views[e.key]) showView(views[e.key]);
+  else if (views[e.key] && !document.querySelector(`[data-view="${views[e.key]}"]`).hidden) showView(views[e.key]);
   else if (e.key === '+' || e.key === '=') setZoom(view.zoom * 1.25);
   else if (e.key === '-') setZoom(view.zoom / 1.25);
   else if (e.key === '0') fitZoom();

@@ -18,6 +18,7 @@ pub mod blocks;
 pub mod diagnostic;
 pub mod instruction;
 pub mod kernel;
+pub mod lc;
 pub mod limits;
 pub mod operand;
 pub mod sass;

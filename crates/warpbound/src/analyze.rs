@@ -26,6 +26,8 @@ pub fn analyze(request: &Request) -> Report {
         kernel: None,
         cfg: None,
         wcet: None,
+        schedule: None,
+        plots: Vec::new(),
         warp_cfg: None,
         timings_ms: BTreeMap::new(),
     };

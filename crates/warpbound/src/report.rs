@@ -22,6 +22,12 @@ pub struct Report {
     /// The main bound of a bounding mode.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub wcet: Option<Wcet>,
+    /// A schedule to draw as a Gantt chart (modes that produce one).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub schedule: Option<ScheduleView>,
+    /// Line charts (modes that produce them).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub plots: Vec<PlotView>,
     /// Details of the `warp-cfg` mode.
     #[serde(rename = "warp-cfg", default, skip_serializing_if = "Option::is_none")]
     pub warp_cfg: Option<WarpCfgDetails>,
@@ -66,6 +72,44 @@ pub struct InstructionView {
     pub class: ResourceClass,
     /// Block of the CFG holding the instruction (absent when no CFG was built).
     pub block: Option<usize>,
+}
+
+/// Lanes × cycles: what the page's Gantt chart draws.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct ScheduleView {
+    pub cycles: u64,
+    /// Lane names, e.g. `L0`, `C0`, `C1`.
+    pub lanes: Vec<String>,
+    pub items: Vec<ScheduleItem>,
+    /// What `group` numbers (e.g. `warp`).
+    pub group_name: String,
+}
+
+/// One box of the Gantt chart.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct ScheduleItem {
+    pub lane: usize,
+    pub start: u64,
+    pub length: u64,
+    pub group: u32,
+    pub label: String,
+}
+
+/// A line chart.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct PlotView {
+    pub title: String,
+    pub x_label: String,
+    pub y_label: String,
+    pub series: Vec<Series>,
+}
+
+/// One line of a chart; `style` is `line` or `dashed`.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Series {
+    pub name: String,
+    pub style: String,
+    pub points: Vec<[f64; 2]>,
 }
 
 /// A WCET bound.

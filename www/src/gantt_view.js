@@ -1,0 +1,69 @@
+// Schedule view: a Gantt chart of lanes (execution units) × cycles, one box per issued
+// instruction, coloured by group (warp). Positions come from the report's schedule.
+
+import { el, svg } from './dom.js';
+
+/** A colour per group, spread around the hue circle (presentation only). */
+export function groupColour(g) {
+  return `hsl(${(g * 137.508) % 360}, 62%, 58%)`;
+}
+
+export function renderGantt(host, schedule, zoom = 1) {
+  if (!schedule) {
+    host.replaceChildren(el('p', { class: 'empty', text: 'This mode produces no schedule.' }));
+    return;
+  }
+  const cell = 14 * zoom;
+  const laneH = 22;
+  const left = 56;
+  const top = 24;
+  const width = left + schedule.cycles * cell + 10;
+  const height = top + schedule.lanes.length * laneH + 8;
+  const root = svg('svg', {
+    id: 'gantt-svg',
+    width,
+    height,
+    viewBox: `0 0 ${width} ${height}`,
+    role: 'img',
+    'aria-label': `Schedule: ${schedule.items.length} instructions over ${schedule.cycles} cycles`,
+  });
+  // Cycle axis: a tick every `step` cycles, chosen so labels do not collide.
+  const step = [1, 2, 5, 10, 20, 50, 100, 200, 500, 1000, 2000, 5000].find((s) => s * cell >= 36) || 10000;
+  for (let c = 0; c <= schedule.cycles; c += step) {
+    const x = left + c * cell;
+    root.append(
+      svg('line', { x1: x, y1: top - 4, x2: x, y2: height - 8, class: 'gantt-grid' }),
+      svg('text', { x: x + 2, y: top - 8, class: 'gantt-tick', text: String(c) }),
+    );
+  }
+  schedule.lanes.forEach((name, i) => {
+    root.append(svg('text', { x: 4, y: top + i * laneH + 15, class: 'gantt-lane', text: name }));
+  });
+  for (const it of schedule.items) {
+    const g = svg(
+      'rect',
+      {
+        x: left + it.start * cell + 0.5,
+        y: top + it.lane * laneH + 2,
+        width: Math.max(1, it.length * cell - 1),
+        height: laneH - 4,
+        rx: 2,
+        fill: groupColour(it.group),
+        class: 'gantt-item',
+        'data-group': it.group,
+      },
+      svg('title', { text: `${schedule.group_name} ${it.group} · ${it.label} · cycle ${it.start}` }),
+    );
+    root.append(g);
+  }
+  const groups = [...new Set(schedule.items.map((i) => i.group))].sort((a, b) => a - b);
+  const legend = el(
+    'div',
+    { class: 'gantt-legend' },
+    ...groups.slice(0, 64).map((g) =>
+      el('span', { class: 'key' }, el('i', { style: `background:${groupColour(g)}` }), `${schedule.group_name} ${g}`),
+    ),
+    groups.length > 64 ? el('span', { text: `… ${groups.length - 64} more` }) : '',
+  );
+  host.replaceChildren(legend, el('div', { class: 'gantt-scroll' }, root));
+}

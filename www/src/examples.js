@@ -7,6 +7,10 @@ export const PAPERS = [
     id: 'jeanmougin',
     title: 'Warp-level CFG construction (Jeanmougin, Carle, Sotin, Rochange, WCET 2023)',
   },
+  {
+    id: 'berezovskyi',
+    title: 'Makespan of warps on one SM (Berezovskyi, Bletsas, Andersson, ECRTS 2012)',
+  },
   { id: 'basics', title: 'Basics: thread-level control flow' },
 ];
 
@@ -173,6 +177,58 @@ square:
 /*0038*/ SYNC ;
 /*0040*/ ST [R2], R1 ;
 /*0048*/ EXIT ;
+`,
+  },
+  {
+    id: 'makespan-fig2',
+    paper: 'berezovskyi',
+    blurb:
+      "Four warps share one load/store lane and one CUDA-core lane. While every warp waits for an L, the core lane idles: that lost overlap is what makes the worst case worse than the work divided by the units. The Schedule view shows a worst work-conserving schedule.",
+    title: 'Fig. 2 — four warps on "LLC" (σL = σC = 1)',
+    dialect: 'lc',
+    mode: 'makespan',
+    source: `# Berezovskyi et al., Fig. 2: 4 warps of 32 threads, string "LLC",
+# one warp per cycle on each unit type (sigma_L = sigma_C = 1).
+kernel LLC
+warp_number 4
+ls_unit_number 32
+cuda_core_number 32
+warp_size 32
+`,
+  },
+  {
+    id: 'makespan-fig6',
+    paper: 'berezovskyi',
+    blurb:
+      "With 600 warps the exact search is out of reach, but the estimate T(W, x) only solves groups of at most x warps exactly and scales the worst group up. The Plots view shows it converging below the pessimistic bound (3000 cycles) as x grows.",
+    title: 'Fig. 6 — 600 warps on "LLCLL": the estimate converges',
+    dialect: 'lc',
+    mode: 'makespan',
+    params: { exact: false, estimate_x: 8 },
+    source: `# Berezovskyi et al., Fig. 6: W = 600, "LLCLL", sigma_L = sigma_C = 1.
+kernel LLCLL
+warp_number 600
+ls_unit_number 32
+cuda_core_number 32
+warp_size 32
+`,
+  },
+  {
+    id: 'makespan-fig7',
+    paper: 'berezovskyi',
+    blurb:
+      "On compute capability 2.0 only 16 load/store units serve a 32-thread warp, so every L becomes two half-warp instructions: \"LCLCL\" turns into \"LLCLLCLL\". The sigma transformation keeps the model at one warp per unit per cycle.",
+    title: 'Fig. 7 — 420 warps on "LCLCL", Fermi cc 2.0 (σL = 1/2)',
+    dialect: 'lc',
+    mode: 'makespan',
+    params: { exact: false, estimate_x: 8 },
+    source: `# Berezovskyi et al., Fig. 7: W = 420, "LCLCL" on cc 2.0
+# (16 load/store units, 32 cores, warps of 32: sigma_L = 1/2, sigma_C = 1).
+kernel LCLCL
+warp_number 420
+ls_unit_number 16
+cuda_core_number 32
+warp_size 32
 `,
   },
 ];

@@ -52,7 +52,7 @@ export function renderGantt(host, schedule, zoom = 1) {
         class: 'gantt-item',
         'data-group': it.group,
       },
-      svg('title', { text: `${schedule.group_name} ${it.group} · ${it.label} · cycle ${it.start}` }),
+      svg('title', { text: `${schedule.group_name} ${it.group} · ${it.label}` }),
     );
     root.append(g);
   }

@@ -197,7 +197,7 @@ async function loadExample(ex) {
   state.loopBounds = { ...(ex.loopBounds || {}) };
   $('dialect').value = ex.dialect;
   editor.setDialect(ex.dialect);
-  setMode(ex.mode || catalog.default_mode, {});
+  setMode(ex.mode || catalog.default_mode, ex.params || {});
   await run();
   state.example = ex.id;
   await updateHash();

@@ -32,6 +32,46 @@ export function renderWcet(host, report, loopBounds, onChange, onPickNode) {
   } else {
     parts.push(el('p', { class: 'empty', text: 'No bound: see the diagnostics.' }));
   }
+  const ms = report.makespan;
+  if (ms) {
+    parts.push(
+      el(
+        'p',
+        { class: 'formula' },
+        'Pessimistic bound (Eq. 5–7): T = ⌈W/σL⌉·IL + ⌈W/σC⌉·IC on the transformed string; exact: the longest ',
+        'work-conserving schedule; estimate (Eq. 42–43): T(W, x) = min over y ≤ x of ⌈W/y⌉·T(y).',
+      ),
+      el(
+        'table',
+        { class: 'grid', id: 'makespan-table' },
+        el(
+          'tbody',
+          {},
+          ...[
+            ['warps W', ms.warps],
+            ['machine (L, C, S)', `${ms.ls_units}, ${ms.cores}, ${ms.warp_size}`],
+            ['kernel string', ms.original],
+            ['transformed (§3)', ms.transformed],
+            ['σL, σC', `${ms.sigma_l}, ${ms.sigma_c}`],
+            ['pessimistic (Eq. 5–7)', ms.pessimistic],
+            ['exact worst case', ms.exact === null || ms.exact === undefined ? '—' : `${ms.exact} (${ms.method})`],
+            ['estimate T(W, x)', ms.estimate ? `${ms.estimate.value} (x = ${ms.estimate.x}, best y = ${ms.estimate.best_y})` : '—'],
+          ].map(([k, v]) => el('tr', {}, el('th', { text: k }), el('td', { class: 'mono', text: String(v) }))),
+        ),
+      ),
+      el('p', { class: 'muted', text: `run time: ${times}` }),
+    );
+    if (ms.mapping && ms.mapping.length) {
+      parts.push(
+        el('h3', { text: 'SASS → L/C (straight-line path)' }),
+        el(
+          'table',
+          { class: 'grid' },
+          el('tbody', {}, ...ms.mapping.map((m) => el('tr', {}, el('td', { class: 'num', text: m.line }), el('td', { class: 'mono', text: m.text }), el('td', { class: 'mono', text: m.unit })))),
+        ),
+      );
+    }
+  }
   if (details) {
     parts.push(
       el(

@@ -174,3 +174,57 @@ fn catalog_lists_the_default_mode_and_its_parameters() {
     let params = v["modes"][0]["params"].as_array().expect("params");
     assert!(params.iter().any(|p| p["name"] == "max_instructions"));
 }
+
+#[test]
+fn makespan_mode_from_the_command_line() {
+    let out = run_stdin(
+        &[
+            "analyze",
+            "-",
+            "--dialect",
+            "lc",
+            "--mode",
+            "makespan",
+            "--set",
+            "warps=4",
+            "--set",
+            "ls_units=32",
+            "--set",
+            "cores=32",
+            "--set",
+            "warp_size=32",
+        ],
+        "LLC\n",
+    );
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let v = json(&out);
+    // Hand-derived in crates/warpbound/tests/makespan.rs: pessimistic 12, exact 9.
+    assert_eq!(v["wcet"]["cycles"], 9);
+    assert_eq!(v["makespan"]["pessimistic"], 12);
+    assert_eq!(v["makespan"]["exact"], 9);
+    assert_eq!(v["makespan"]["transformed"], "LLC");
+    assert_eq!(v["makespan"]["schedule"].as_array().map(Vec::len), Some(12));
+    // The Fermi cc 2.0 preset: 16 load/store units halve L throughput.
+    let out = run_stdin(
+        &[
+            "analyze",
+            "-",
+            "--dialect",
+            "lc",
+            "--mode",
+            "makespan",
+            "--preset",
+            "fermi-cc2.0",
+            "--set",
+            "warps=2",
+        ],
+        "LC\n",
+    );
+    let v = json(&out);
+    assert_eq!(v["makespan"]["transformed"], "LLC");
+}

@@ -1,12 +1,12 @@
 //! Dispatch from a [`Request`] to the analyses, and shaping of their results.
 
-use crate::catalog::{catalog, DEFAULT_MODE, WARP_CFG_MODE};
+use crate::catalog::{catalog, DEFAULT_MODE, MAKESPAN_MODE, WARP_CFG_MODE};
 use crate::params;
 use crate::report::Report;
 use crate::request::Request;
 use crate::views::{kernel_view, thread_cfg_view};
-use crate::warp_mode;
 use crate::SCHEMA_VERSION;
+use crate::{makespan_mode, warp_mode};
 use isa::{blocks, Diagnostic, Dialect, Limits, Severity};
 use std::collections::BTreeMap;
 use web_time::Instant;
@@ -28,6 +28,7 @@ pub fn analyze(request: &Request) -> Report {
         wcet: None,
         schedule: None,
         plots: Vec::new(),
+        makespan: None,
         warp_cfg: None,
         timings_ms: BTreeMap::new(),
     };
@@ -87,9 +88,30 @@ pub fn analyze(request: &Request) -> Report {
     };
 
     let t = Instant::now();
+    if request.dialect == Dialect::Lc {
+        // An L/C string (or the configuration file of Berezovskyi et al., Fig. 4).
+        let (prog, d) = isa::lc::parse(&request.source);
+        report.timings_ms.insert("parse".into(), ms(t));
+        let failed = d.iter().any(Diagnostic::is_error);
+        report.diagnostics.extend(d);
+        if !failed {
+            let t = Instant::now();
+            makespan_mode::run(
+                &prog.kernel,
+                &prog,
+                Vec::new(),
+                &p,
+                &request.params,
+                request.preset.as_deref(),
+                &mut report,
+            );
+            report.timings_ms.insert("makespan".into(), ms(t));
+        }
+        return finish(report, started);
+    }
     let parsed = match request.dialect {
         Dialect::Sass => isa::sass::parse(&request.source, request.function.as_deref(), &limits),
-        // Unreachable while the catalogue lists only SASS for every mode.
+        // Unreachable while the catalogue lists no other dialect for these modes.
         other => {
             diags.push(Diagnostic::global(
                 Severity::Error,
@@ -122,6 +144,19 @@ pub fn analyze(request: &Request) -> Report {
             WARP_CFG_MODE => {
                 warp_mode::run(&kernel, &graph, &p, &request.loop_bounds, &mut report);
                 report.timings_ms.insert("warp_cfg+ipet".into(), ms(t));
+            }
+            MAKESPAN_MODE => {
+                let (ops, mapping) = makespan_mode::straight_line(&kernel, &graph);
+                makespan_mode::run(
+                    &ops,
+                    &isa::lc::LcProgram::default(),
+                    mapping,
+                    &p,
+                    &request.params,
+                    request.preset.as_deref(),
+                    &mut report,
+                );
+                report.timings_ms.insert("makespan".into(), ms(t));
             }
             _ => {
                 report.cfg = Some(thread_cfg_view(&kernel, &graph));

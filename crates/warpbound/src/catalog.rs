@@ -108,6 +108,72 @@ pub const DEFAULT_MODE: &str = "cfg";
 /// Warp-level CFG by abstract interpretation + IPET (Jeanmougin et al.).
 pub const WARP_CFG_MODE: &str = "warp-cfg";
 
+/// Worst-case makespan of warps on one SM (Berezovskyi et al.).
+pub const MAKESPAN_MODE: &str = "makespan";
+
+/// Parameters of the `makespan` mode.
+fn makespan_params() -> Vec<ParamInfo> {
+    let b = makespan::Budget::default();
+    let mut v = vec![
+        ParamInfo::number(
+            "warps",
+            "number of warps W on the SM (a warp_number in the text is used unless this is set)",
+            "warps",
+            1.0,
+            1e6,
+            8.0,
+        ),
+        ParamInfo::number(
+            "ls_units",
+            "load/store units L per SM (ls_unit_number in the text, else the preset, unless set)",
+            "units",
+            1.0,
+            1024.0,
+            16.0,
+        ),
+        ParamInfo::number(
+            "cores",
+            "CUDA cores C per SM (cuda_core_number in the text, else the preset, unless set)",
+            "cores",
+            1.0,
+            1024.0,
+            32.0,
+        ),
+        ParamInfo::number(
+            "warp_size",
+            "threads per warp S (warp_size in the text, else the preset, unless set)",
+            "threads",
+            1.0,
+            1024.0,
+            32.0,
+        ),
+        ParamInfo::flag(
+            "exact",
+            "compute the exact worst case over all work-conserving schedules",
+            true,
+        ),
+        ParamInfo::choice(
+            "method",
+            "exact method: state search (fast), or the paper's binary ILP (Fig. 3) with short or long work-conserving constraints (small instances)",
+            &["search", "ilp-short", "ilp-long"],
+            "search",
+        ),
+        ParamInfo::number(
+            "estimate_x",
+            "x of the tractable estimate T(W, x) (Eq. 42–43): largest warp group solved exactly; 0 = no estimate",
+            "warps",
+            0.0,
+            1e4,
+            0.0,
+        ),
+        budget("max_states", "most scheduler states explored by the exact search", "states", 1e9, b.max_states),
+        budget("max_ilp_variables", "most binary ILP variables", "variables", 1e7, b.max_ilp_variables),
+        budget("max_bb_nodes", "most branch-and-bound nodes", "nodes", 1e7, b.max_bb_nodes),
+    ];
+    v.extend(budget_params());
+    v
+}
+
 /// Parameters of the `warp-cfg` mode.
 fn warp_cfg_params() -> Vec<ParamInfo> {
     let d = cfg::Options::default();
@@ -234,7 +300,7 @@ pub fn catalog() -> Catalog {
                 isa::Dialect::Lc => "L/C instruction string",
             }
             .into(),
-            supported: matches!(d, isa::Dialect::Sass),
+            supported: matches!(d, isa::Dialect::Sass | isa::Dialect::Lc),
         })
         .collect();
     Catalog {
@@ -266,6 +332,34 @@ pub fn catalog() -> Catalog {
                 dialects: vec!["sass".into()],
                 params: warp_cfg_params(),
                 presets: Vec::new(),
+            },
+            ModeInfo {
+                name: MAKESPAN_MODE.into(),
+                title: "Worst-case makespan of warps (Berezovskyi et al.)".into(),
+                description: "Worst-case makespan of W warps sharing the load/store units and \
+                              CUDA cores of one SM under any work-conserving scheduler: sigma \
+                              transformation, pessimistic bound (Eq. 5–7), exact worst case with \
+                              a witness schedule, and the estimate T(W, x) (Eq. 42–43). SASS \
+                              input is reduced to an L/C string along its straight-line path."
+                    .into(),
+                dialects: vec!["lc".into(), "sass".into()],
+                params: makespan_params(),
+                presets: vec![
+                    PresetInfo {
+                        name: "fermi-cc2.0".into(),
+                        source: "Fermi compute capability 2.0: 32 CUDA cores and 16 load/store \
+                                 units per SM, warps of 32 threads (NVIDIA CUDA C Programming \
+                                 Guide, compute capability 2.x; Berezovskyi et al. §3)"
+                            .into(),
+                    },
+                    PresetInfo {
+                        name: "fermi-cc2.1".into(),
+                        source: "Fermi compute capability 2.1: 48 CUDA cores and 16 load/store \
+                                 units per SM, warps of 32 threads (NVIDIA CUDA C Programming \
+                                 Guide, compute capability 2.x; Berezovskyi et al. §3)"
+                            .into(),
+                    },
+                ],
             },
         ],
     }

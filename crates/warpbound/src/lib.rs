@@ -13,6 +13,7 @@
 
 pub mod analyze;
 pub mod catalog;
+mod makespan_mode;
 pub mod params;
 pub mod report;
 pub mod request;

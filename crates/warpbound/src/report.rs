@@ -28,6 +28,9 @@ pub struct Report {
     /// Line charts (modes that produce them).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub plots: Vec<PlotView>,
+    /// Details of the `makespan` mode.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub makespan: Option<MakespanDetails>,
     /// Details of the `warp-cfg` mode.
     #[serde(rename = "warp-cfg", default, skip_serializing_if = "Option::is_none")]
     pub warp_cfg: Option<WarpCfgDetails>,
@@ -72,6 +75,41 @@ pub struct InstructionView {
     pub class: ResourceClass,
     /// Block of the CFG holding the instruction (absent when no CFG was built).
     pub block: Option<usize>,
+}
+
+/// One instruction of a SASS kernel as the makespan model sees it.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct MappedInstruction {
+    pub address: u64,
+    pub line: u32,
+    pub text: String,
+    pub unit: String,
+}
+
+/// What the mode reports under `makespan`.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct MakespanDetails {
+    pub warps: u32,
+    pub ls_units: u32,
+    pub cores: u32,
+    pub warp_size: u32,
+    /// The string as given (or reduced from SASS) and after the sigma transformation (§3).
+    pub original: String,
+    pub transformed: String,
+    pub sigma_l: u32,
+    pub sigma_c: u32,
+    /// Eq. 5–7.
+    pub pessimistic: u64,
+    /// Exact worst case over all work-conserving schedules, when computed.
+    pub exact: Option<u64>,
+    /// How `exact` was computed: `search` (state search) or `ilp-short`/`ilp-long` (Fig. 3).
+    pub method: String,
+    /// T(W, x) of Eq. 42–43, when asked for (`estimate_x` > 0).
+    pub estimate: Option<makespan::Estimate>,
+    /// The witness schedule of `exact`.
+    pub schedule: Vec<makespan::Slot>,
+    /// For SASS input: which instruction became which unit.
+    pub mapping: Vec<MappedInstruction>,
 }
 
 /// Lanes × cycles: what the page's Gantt chart draws.

@@ -1,0 +1,63 @@
+//! Speed of the exact search (method (b)) on Fig. 6's kernel "LLCLL" with σ_L = σ_C = 1.
+//!
+//! Targets: W = 32 under 50 ms, W = 64 under 1 s. W = 128 takes seconds and about half a
+//! gigabyte, so it is timed once (outside criterion's sampling) and printed.
+
+use std::hint::black_box;
+use std::time::Instant;
+
+use criterion::{criterion_group, Criterion};
+use makespan::{exact, exact_makespan, Budget, Transformed, Unit};
+
+fn llcll() -> Transformed {
+    let units = vec![Unit::L, Unit::L, Unit::C, Unit::L, Unit::L];
+    match Transformed::from_sigmas(units, 1, 1) {
+        Ok(t) => t,
+        Err(e) => panic!("{e}"),
+    }
+}
+
+fn budget() -> Budget {
+    Budget {
+        max_states: 60_000_000,
+        ..Budget::default()
+    }
+}
+
+fn bench_exact(c: &mut Criterion) {
+    let t = llcll();
+    let b = budget();
+    let mut group = c.benchmark_group("exact LLCLL sigma 1");
+    group.sample_size(10);
+    for w in [32u32, 64] {
+        group.bench_function(format!("W={w}"), |bench| {
+            bench.iter(|| exact(black_box(&t), black_box(w), &b))
+        });
+    }
+    group.finish();
+}
+
+criterion_group!(benches, bench_exact);
+
+fn main() {
+    benches();
+    let args: Vec<String> = std::env::args().collect();
+    if args.iter().any(|a| a == "--test" || a == "--list") {
+        return;
+    }
+    let t = llcll();
+    let start = Instant::now();
+    let r = exact(&t, 128, &budget());
+    let elapsed = start.elapsed();
+    match r {
+        Ok(s) => println!(
+            "exact LLCLL sigma 1/W=128 (one run, witness included): makespan {} in {:.2?}",
+            s.makespan, elapsed
+        ),
+        Err(e) => println!("exact LLCLL sigma 1/W=128: {e}"),
+    }
+    if let Ok((_, stats)) = exact_makespan(&t, 64, &budget()) {
+        println!("exact LLCLL sigma 1/W=64: {} states memoised", stats.states);
+    }
+    Criterion::default().configure_from_args().final_summary();
+}

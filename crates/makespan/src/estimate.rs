@@ -1,0 +1,113 @@
+//! The tractable estimate of §5.6 (Eq. 42–43).
+//!
+//! My reading: with `T(y)` the exact worst-case makespan of `y` warps,
+//!
+//! * Eq. 43: `T(W, y) = ⌈W/y⌉ · T(y)` — run the `W` warps as `⌈W/y⌉` groups of at most `y`,
+//!   each taking at most `T(y)`;
+//! * Eq. 42: `T(W, x) = min_{y = 1..x} T(W, y)` — the best such grouping with groups of at
+//!   most `x` warps (the minimum, rather than `T(W, x)` alone, because `T(W, y)` is not
+//!   monotone in `y`).
+//!
+//! `T(y)` comes from the exact search ([`crate::exact`]) instead of the ILP; the values are
+//! the same.
+//!
+//! **Caveat — Eq. 42 is not always an upper bound.** The paper presents it as a safe
+//! estimate, but the grouping argument assumes that `W` warps can never be worse than
+//! `⌈W/y⌉` groups run back to back, and work-conserving schedules break that: with more warps
+//! the scheduler can starve one warp while the others keep the busy unit saturated, and
+//! pairs cannot. Example (`σ_L = σ_C = 1`): `"LCLL"` has `T(2) = 6` but `T(8) = 25`, so
+//! Eq. 42 with `x = 2` gives `⌈8/2⌉·6 = 24 < 25`; `"CLC"` has `T(2) = 4`, `T(6) = 13 > 12`.
+//! The paper's own experiments (`"LLCLL"`, Fig. 6; `"LLCLLCLL"`, Fig. 7) are not affected
+//! (there `T(W, x) ≥ T(W)` for every `x`). This module computes Eq. 42–43 as written; treat
+//! the result as an estimate, and prefer [`crate::exact`] (or [`crate::safe_bound`]) when a
+//! guaranteed bound is needed.
+
+use serde::{Deserialize, Serialize};
+
+use crate::exact::{check, exact_makespan};
+use crate::model::{Error, Transformed};
+use crate::schedule::Budget;
+
+/// The estimate `T(W, x)` of Eq. 42 with the terms it minimised over.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Estimate {
+    /// The largest group size `x` allowed.
+    pub x: u32,
+    /// `T(W, x) = min over y of ⌈W/y⌉·T(y)` (0 for no warps).
+    pub value: u64,
+    /// The `y` attaining `value` (the smallest one on ties; 0 for no warps).
+    pub best_y: u32,
+    /// `(y, T(y), ⌈W/y⌉·T(y))` for `y = 1..=min(x, W)`.
+    pub terms: Vec<(u32, u64, u64)>,
+}
+
+/// Exact `T(y)` for `y = 1..=n`.
+fn exact_values(t: &Transformed, n: u32, budget: &Budget) -> Result<Vec<u64>, Error> {
+    (1..=n)
+        .map(|y| exact_makespan(t, y, budget).map(|(v, _)| v))
+        .collect()
+}
+
+/// Eq. 42–43 for `x`: `min over y = 1..=min(x, W) of ⌈W/y⌉ · T(y)`, with `T(y)` from the
+/// exact search. Group sizes above `W` are not tried: `⌈W/y⌉ = 1` there, and `T(y) ≥ T(W)`
+/// for them adds nothing but work.
+///
+/// Not guaranteed to be an upper bound on `T(W)` — see the module docs for a counterexample
+/// to the paper's claim. `warps = 0` gives value 0 with no terms.
+///
+/// # Errors
+/// [`Error::Invalid`] for `x = 0` or a zero sigma; [`Error::Budget`] when an exact `T(y)`
+/// exceeds `budget.max_states`.
+pub fn estimate(t: &Transformed, warps: u32, x: u32, budget: &Budget) -> Result<Estimate, Error> {
+    check(t)?;
+    if x == 0 {
+        return Err(Error::Invalid(
+            "the estimate needs a group size x of at least 1".into(),
+        ));
+    }
+    let ys = x.min(warps);
+    let values = exact_values(t, ys, budget)?;
+    Ok(assemble(warps, x, &values))
+}
+
+/// Builds the [`Estimate`] for `x` from exact values `values[y-1] = T(y)`.
+fn assemble(warps: u32, x: u32, values: &[u64]) -> Estimate {
+    let w = u64::from(warps);
+    let ys = x.min(warps) as usize;
+    let mut terms = Vec::with_capacity(ys);
+    let mut best: Option<(u64, u32)> = None;
+    for (idx, &ty) in values.iter().take(ys).enumerate() {
+        let y = idx as u32 + 1;
+        let term = w.div_ceil(u64::from(y)).saturating_mul(ty);
+        terms.push((y, ty, term));
+        if best.is_none_or(|(v, _)| term < v) {
+            best = Some((term, y));
+        }
+    }
+    let (value, best_y) = best.unwrap_or((0, 0));
+    Estimate {
+        x,
+        value,
+        best_y,
+        terms,
+    }
+}
+
+/// `T(W, x)` for `x = 1..=max_x` — the curves of the paper's Figs. 6 and 7. Each exact
+/// `T(y)` is computed once. For `x > W` the value stays at `T(W, W)`; `warps = 0` gives 0
+/// everywhere; `max_x = 0` gives an empty curve.
+///
+/// # Errors
+/// As [`estimate`] (a zero sigma, or a budget exceeded for some `T(y)`).
+pub fn estimate_curve(
+    t: &Transformed,
+    warps: u32,
+    max_x: u32,
+    budget: &Budget,
+) -> Result<Vec<(u32, u64)>, Error> {
+    check(t)?;
+    let values = exact_values(t, max_x.min(warps), budget)?;
+    Ok((1..=max_x)
+        .map(|x| (x, assemble(warps, x, &values).value))
+        .collect())
+}

@@ -1,0 +1,77 @@
+//! Schedules (the witnesses of the exact methods) and the budgets that bound their work.
+
+use serde::{Deserialize, Serialize};
+
+use crate::model::Unit;
+
+/// One instruction execution in a schedule: warp `warp` executes instruction `instr` of the
+/// transformed string on lane `lane` of a `unit` in cycle `cycle`.
+///
+/// Cycles are numbered from 1, as in the paper's ILP (`t = 1..T`, §5), so the last cycle of a
+/// schedule equals its makespan. Lanes number the `σ` warp slots of a unit type in one cycle
+/// (`0..σ_L` for `L`, `0..σ_C` for `C`); they carry no meaning beyond drawing a Gantt chart
+/// (all lanes of a type are identical).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub struct Slot {
+    /// Clock cycle, from 1.
+    pub cycle: u64,
+    /// Unit type (equals the type of instruction `instr`).
+    pub unit: Unit,
+    /// Lane within the unit type, `0..sigma`.
+    pub lane: u32,
+    /// Warp, `0..W`.
+    pub warp: u32,
+    /// Index of the instruction in the transformed string, `0..I`.
+    pub instr: usize,
+}
+
+/// A work-conserving schedule of all warps that attains a makespan: the witness of an exact
+/// worst-case computation (the paper's Fig. 2 draws one).
+///
+/// `slots` holds one entry per (warp, instruction), `W · I` in all, sorted by cycle, then unit
+/// (`L` first), then lane.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Schedule {
+    /// Cycles until every warp has finished (the last cycle used; 0 when there is no work).
+    pub makespan: u64,
+    /// The instruction executions.
+    pub slots: Vec<Slot>,
+}
+
+impl Schedule {
+    /// The empty schedule (no warps or an empty string).
+    pub fn empty() -> Self {
+        Schedule {
+            makespan: 0,
+            slots: Vec::new(),
+        }
+    }
+}
+
+/// Limits on the work of the exact methods, so a browser tab never hangs: exceeding one is
+/// an [`crate::Error::Budget`] naming the field, never a panic or a silent approximation.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Budget {
+    /// Most distinct multiset states the exact search ([`crate::exact`]) may memoise (also
+    /// the most successors one state may have). Each costs roughly 16–40 bytes; the default
+    /// of 4 million covers `"LLCLL"` with `σ = 1` up to about W = 80.
+    pub max_states: usize,
+    /// Most binary variables the ILP of Fig. 3 ([`crate::exact_ilp`]) may have (about
+    /// `W·I·(T−I+1)` plus `2T`; Fig. 2's setting has 144, four warps on six instructions
+    /// about 500).
+    pub max_ilp_variables: usize,
+    /// Most branching LP solves the branch and bound behind [`crate::exact_ilp`] may do
+    /// (each takes roughly 0.5–5 ms natively on the instances above; Fig. 2's setting needs
+    /// about 5,500 with the short constraints).
+    pub max_bb_nodes: usize,
+}
+
+impl Default for Budget {
+    fn default() -> Self {
+        Budget {
+            max_states: 4_000_000,
+            max_ilp_variables: 2_000,
+            max_bb_nodes: 10_000,
+        }
+    }
+}

@@ -1,0 +1,281 @@
+//! The `makespan` mode: worst-case makespan of W warps on one SM (Berezovskyi, Bletsas,
+//! Andersson, ECRTS 2012) on an L/C string — given directly (dialect `lc`), or reduced from a
+//! SASS kernel along its straight-line path (loads/stores → L, everything else → C).
+
+use crate::params::Params;
+use crate::report::{
+    MakespanDetails, MappedInstruction, PlotView, Report, ScheduleItem, ScheduleView, Series, Wcet,
+};
+use isa::lc::{LcOp, LcProgram};
+use isa::{BlockGraph, Diagnostic, Kernel, ResourceClass, Severity};
+use std::collections::BTreeMap;
+
+/// A configuration value: explicit request parameter, else the configuration file, else the
+/// preset, else the catalogue default.
+fn pick(
+    name: &str,
+    explicit: &BTreeMap<String, serde_json::Value>,
+    p: &Params,
+    file: Option<u64>,
+    preset: Option<u32>,
+) -> u32 {
+    let v = if explicit.contains_key(name) {
+        p.get_usize(name) as u64
+    } else if let Some(f) = file {
+        f
+    } else if let Some(x) = preset {
+        u64::from(x)
+    } else {
+        p.get_usize(name) as u64
+    };
+    u32::try_from(v).unwrap_or(u32::MAX)
+}
+
+fn to_units(ops: &[LcOp]) -> Vec<makespan::Unit> {
+    ops.iter()
+        .map(|o| match o {
+            LcOp::L => makespan::Unit::L,
+            LcOp::C => makespan::Unit::C,
+        })
+        .collect()
+}
+
+/// The SASS kernel's straight-line path: from the entry, the fall-through successor (else
+/// the first successor) of each block, never revisiting one.
+pub fn straight_line(kernel: &Kernel, graph: &BlockGraph) -> (Vec<LcOp>, Vec<MappedInstruction>) {
+    let edges = graph.edges();
+    let mut seen = vec![false; graph.blocks.len()];
+    let mut b = Some(0usize);
+    let mut ops = Vec::new();
+    let mut mapping = Vec::new();
+    while let Some(cur) = b {
+        if cur >= graph.blocks.len() || seen[cur] {
+            break;
+        }
+        seen[cur] = true;
+        let blk = &graph.blocks[cur];
+        for ins in &kernel.instructions[blk.first..=blk.last] {
+            let op = match ins.class {
+                ResourceClass::LoadStoreGlobal
+                | ResourceClass::LoadStoreShared
+                | ResourceClass::LoadStoreLocal
+                | ResourceClass::Constant
+                | ResourceClass::Texture => LcOp::L,
+                _ => LcOp::C,
+            };
+            ops.push(op);
+            mapping.push(MappedInstruction {
+                address: ins.address,
+                line: ins.span.line,
+                text: ins.text.clone(),
+                unit: isa::lc::to_text(&[op]),
+            });
+        }
+        let outs: Vec<_> = edges.iter().filter(|e| e.0 == cur).collect();
+        b = outs
+            .iter()
+            .find(|e| e.2 == isa::EdgeKind::Fallthrough)
+            .or(outs.first())
+            .map(|e| e.1);
+    }
+    (ops, mapping)
+}
+
+/// Named machines (§3; CUDA C Programming Guide, compute capabilities 2.0 and 2.1: 32 and 48
+/// CUDA cores and 16 load/store units per SM, warps of 32 threads).
+pub fn preset(name: &str) -> Option<makespan::Machine> {
+    match name {
+        "fermi-cc2.0" => Some(makespan::Machine::fermi_cc20()),
+        "fermi-cc2.1" => Some(makespan::Machine::fermi_cc21()),
+        _ => None,
+    }
+}
+
+/// Runs the mode on an L/C string (`file` holds values from a configuration file).
+pub fn run(
+    ops: &[LcOp],
+    file: &LcProgram,
+    mapping: Vec<MappedInstruction>,
+    p: &Params,
+    explicit: &BTreeMap<String, serde_json::Value>,
+    preset_name: Option<&str>,
+    report: &mut Report,
+) {
+    let pre = preset_name.and_then(preset);
+    let warps = pick("warps", explicit, p, file.warp_number, None);
+    let machine = makespan::Machine {
+        ls_units: pick(
+            "ls_units",
+            explicit,
+            p,
+            file.ls_unit_number,
+            pre.as_ref().map(|m| m.ls_units),
+        ),
+        cores: pick(
+            "cores",
+            explicit,
+            p,
+            file.cuda_core_number,
+            pre.as_ref().map(|m| m.cores),
+        ),
+        warp_size: pick(
+            "warp_size",
+            explicit,
+            p,
+            file.warp_size,
+            pre.as_ref().map(|m| m.warp_size),
+        ),
+    };
+    let t = match makespan::transform(&to_units(ops), &machine) {
+        Ok(t) => t,
+        Err(e) => {
+            report
+                .diagnostics
+                .push(Diagnostic::global(Severity::Error, e.to_string()));
+            return;
+        }
+    };
+    let budget = makespan::Budget {
+        max_states: p.get_usize("max_states"),
+        max_ilp_variables: p.get_usize("max_ilp_variables"),
+        max_bb_nodes: p.get_usize("max_bb_nodes"),
+    };
+    let pessimistic = makespan::pessimistic(&t, warps);
+    let method = p.choice("method").to_string();
+    let exact = if p.flag("exact") {
+        let r = match method.as_str() {
+            "ilp-short" => makespan::exact_ilp(&t, warps, makespan::IlpVariant::Short, &budget),
+            "ilp-long" => makespan::exact_ilp(&t, warps, makespan::IlpVariant::Long, &budget),
+            _ => makespan::exact(&t, warps, &budget),
+        };
+        match r {
+            Ok(s) => Some(s),
+            Err(e) => {
+                report.diagnostics.push(Diagnostic::global(
+                    Severity::Warning,
+                    format!(
+                        "no exact makespan: {e}; the bound falls back to the estimate or Eq. 5–7"
+                    ),
+                ));
+                None
+            }
+        }
+    } else {
+        None
+    };
+    let x = p.get_usize("estimate_x") as u32;
+    let estimate = if x > 0 {
+        match makespan::estimate(&t, warps, x, &budget) {
+            Ok(e) => Some(e),
+            Err(e) => {
+                report.diagnostics.push(Diagnostic::global(
+                    Severity::Warning,
+                    format!("no estimate: {e}"),
+                ));
+                None
+            }
+        }
+    } else {
+        None
+    };
+    let cycles = exact
+        .as_ref()
+        .map(|s| s.makespan)
+        .or(estimate.as_ref().map(|e| e.value))
+        .unwrap_or(pessimistic);
+    report.wcet = Some(Wcet {
+        cycles,
+        cost_model: "one cycle per (sub-warp) instruction".into(),
+    });
+    if let Some(s) = &exact {
+        report.schedule = Some(schedule_view(&t, s));
+    }
+    // The convergence plot of T(W, x) (Figs. 6 and 7) with the pessimistic bound.
+    let max_x = warps.clamp(1, 16);
+    if let Ok(curve) = makespan::estimate_curve(&t, warps, max_x, &budget) {
+        if !curve.is_empty() {
+            let xs: Vec<f64> = curve.iter().map(|(x, _)| f64::from(*x)).collect();
+            report.plots.push(PlotView {
+                title: format!("T(W, x) for W = {warps}, {}", t.text),
+                x_label: "x (largest warp group solved exactly)".into(),
+                y_label: "makespan (cycles)".into(),
+                series: vec![
+                    Series {
+                        name: "T(W, x), Eq. 42–43".into(),
+                        style: "line".into(),
+                        points: curve
+                            .iter()
+                            .map(|(x, v)| [f64::from(*x), *v as f64])
+                            .collect(),
+                    },
+                    Series {
+                        name: "pessimistic bound, Eq. 5–7".into(),
+                        style: "dashed".into(),
+                        points: vec![
+                            [xs[0], pessimistic as f64],
+                            [xs[xs.len() - 1], pessimistic as f64],
+                        ],
+                    },
+                ],
+            });
+        }
+    }
+    report.makespan = Some(MakespanDetails {
+        warps,
+        ls_units: machine.ls_units,
+        cores: machine.cores,
+        warp_size: machine.warp_size,
+        original: isa::lc::to_text(ops),
+        transformed: t.text.clone(),
+        sigma_l: t.sigma_l,
+        sigma_c: t.sigma_c,
+        pessimistic,
+        exact: exact.as_ref().map(|s| s.makespan),
+        method,
+        estimate,
+        schedule: exact.map(|s| s.slots).unwrap_or_default(),
+        mapping,
+    });
+}
+
+fn schedule_view(t: &makespan::Transformed, s: &makespan::Schedule) -> ScheduleView {
+    let mut lanes = Vec::new();
+    for k in 0..t.sigma_l {
+        lanes.push(format!("L{k}"));
+    }
+    for k in 0..t.sigma_c {
+        lanes.push(format!("C{k}"));
+    }
+    let items = s
+        .slots
+        .iter()
+        .map(|slot| {
+            let lane = match slot.unit {
+                makespan::Unit::L => slot.lane as usize,
+                makespan::Unit::C => t.sigma_l as usize + slot.lane as usize,
+            };
+            // Slots count cycles from 1 (the paper's t = 1..T); boxes start at cycle - 1.
+            ScheduleItem {
+                lane,
+                start: slot.cycle.saturating_sub(1),
+                length: 1,
+                group: slot.warp,
+                label: format!(
+                    "instruction {} ({}) in cycle {}",
+                    slot.instr,
+                    match slot.unit {
+                        makespan::Unit::L => "L",
+                        makespan::Unit::C => "C",
+                    },
+                    slot.cycle
+                ),
+            }
+        })
+        .collect();
+    ScheduleView {
+        cycles: s.makespan,
+        lanes,
+        items,
+        group_name: "warp".into(),
+    }
+}

@@ -181,8 +181,9 @@ pub fn run(
     let cycles = exact
         .as_ref()
         .map(|s| s.makespan)
-        .or(estimate.as_ref().map(|e| e.value))
-        .unwrap_or(pessimistic);
+        // The estimate of Eq. 42–43 can undershoot the exact worst case (see the makespan
+        // crate's tests), and Eq. 5–7 too when σ > 1: without an exact value, use the safe bound.
+        .unwrap_or_else(|| makespan::safe_bound(&t, warps));
     report.wcet = Some(Wcet {
         cycles,
         cost_model: "one cycle per (sub-warp) instruction".into(),

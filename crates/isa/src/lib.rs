@@ -16,12 +16,15 @@
 
 pub mod blocks;
 pub mod diagnostic;
+pub mod gcn;
 pub mod instruction;
 pub mod kernel;
 pub mod lc;
 pub mod limits;
 pub mod operand;
+pub mod ptx;
 pub mod sass;
+pub mod simd;
 pub mod span;
 
 pub use blocks::{Block, BlockGraph, EdgeKind};

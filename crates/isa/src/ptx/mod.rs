@@ -1,0 +1,1 @@
+//! NVIDIA PTX. Parser under construction (issue #8).

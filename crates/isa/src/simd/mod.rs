@@ -1,0 +1,1 @@
+//! Sim-D assembly (`.sas`). Parser under construction (issue #9).

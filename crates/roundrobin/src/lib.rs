@@ -1,0 +1,3 @@
+//! Huangfu's PTX kernel analyzer, pure round-robin timing model, coalescing and competing-SM estimates
+//!
+//! Under construction.

@@ -146,6 +146,32 @@ test('loop bounds and ablation toggles re-run the analysis', async () => {
   await page.close();
 });
 
+test('a hardware preset fills the form with its numbers and changes the bound', async () => {
+  const { page, errors } = await openPage('#ex=fig1-if-then-else');
+  await waitText(page, '#stat-wcet', 10);
+  await page.selectOption('#preset', 'pascal-gp102');
+  // The fields show the preset's values (GPGPU-Sim SM6_TITANX: 82 + 120 + 100).
+  assert.equal(await page.inputValue('#param-latency_global'), '302');
+  assert.equal(await page.inputValue('#param-cost'), 'latency');
+  const source = await page.evaluate(() => window.playground.source());
+  const expected = native(['--mode', 'warp-cfg', '--preset', 'pascal-gp102'], source);
+  assert.ok(expected.wcet.cycles > 10);
+  await waitText(page, '#stat-wcet', expected.wcet.cycles);
+  // An edit on top of the preset is an override; it and the preset survive a reload.
+  await page.fill('#param-latency_global', '100');
+  await page.dispatchEvent('#param-latency_global', 'change');
+  const lowered = native(['--mode', 'warp-cfg', '--preset', 'pascal-gp102', '--set', 'latency_global=100'], source);
+  await waitText(page, '#stat-wcet', lowered.wcet.cycles);
+  const link = await page.evaluate(() => window.playground.fullLink());
+  const again = await openPage(new URL(link).hash);
+  await waitText(again.page, '#stat-wcet', lowered.wcet.cycles);
+  assert.equal(await again.page.inputValue('#preset'), 'pascal-gp102');
+  assert.deepEqual(errors, []);
+  assert.deepEqual(again.errors, []);
+  await again.page.close();
+  await page.close();
+});
+
 test('a permalink restores the exact state and result', async () => {
   const { page, errors } = await openPage('#ex=fig3-tiled-matmul');
   await waitText(page, '#stat-wcet', 455);

@@ -27,14 +27,21 @@ export function renderParams(host, mode, values, onChange, preset = { name: null
     showSource();
     sel.addEventListener('change', () => {
       preset.name = sel.value || null;
-      showSource();
+      // The fields show the preset's numbers, so draw the form again.
+      renderParams(host, mode, values, onChange, preset);
+      document.getElementById('preset')?.focus();
       onChange();
     });
     main.append(el('label', { class: 'param' }, 'preset', sel), source);
   }
   const budgets = el('div', { class: 'param-grid' });
+  // A field's baseline is the selected preset's value, else the catalogue default; only
+  // values that differ from it are kept as overrides.
+  const chosen = (mode.presets || []).find((x) => x.name === preset.name);
+  const presetValues = (chosen && chosen.values) || {};
   for (const p of mode.params) {
-    const field = fieldFor(p, values, onChange);
+    const base = p.name in presetValues ? presetValues[p.name] : p.default;
+    const field = fieldFor({ ...p, default: base }, values, onChange);
     (p.name.startsWith('max_') ? budgets : main).append(field);
   }
   const parts = [main];

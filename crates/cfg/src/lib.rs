@@ -17,6 +17,7 @@
 pub mod analysis;
 pub mod concrete;
 pub mod groups;
+pub mod latency;
 pub mod options;
 pub mod regset;
 pub mod state;
@@ -24,6 +25,7 @@ pub mod transfer;
 pub mod warp_cfg;
 
 pub use analysis::build;
+pub use latency::{LatencyTable, TimingClass};
 pub use options::Options;
 pub use state::{Entry, Point, Tag};
 pub use warp_cfg::{WarpCfg, WarpEdge, WarpEdgeKind, WarpNode};

@@ -91,3 +91,14 @@ fn budgets_stop_large_inputs_with_a_located_error() {
     let out = sass::parse(&text, None, &limits);
     assert!(out.diagnostics[0].message.contains("max_input_bytes"));
 }
+
+#[test]
+fn semicolon_right_after_a_bare_opcode_is_an_instruction() {
+    // Regression: `EXIT;` (no space) was rejected as an unrecognized line.
+    let out = isa::sass::parse("MOV R0, R1;\nEXIT;\n", None, &isa::Limits::default());
+    assert!(!out.has_errors(), "{:?}", out.diagnostics);
+    let k = out.kernel.expect("kernel");
+    assert_eq!(k.instructions.len(), 2);
+    assert_eq!(k.instructions[1].opcode.name, "EXIT");
+    assert_eq!(k.instructions[1].control, isa::ControlKind::Exit);
+}

@@ -77,7 +77,15 @@ pub fn analyze(request: &Request) -> Report {
             ),
         ));
     }
-    let p = params::resolve(&info.params, &request.params, &mode, diags);
+    // Preset values first, then the request's own parameters over them.
+    let mut given = info
+        .presets
+        .iter()
+        .find(|x| Some(&x.name) == request.preset.as_ref())
+        .map(|x| x.values.clone())
+        .unwrap_or_default();
+    given.extend(request.params.clone());
+    let p = params::resolve(&info.params, &given, &mode, diags);
     if diags.iter().any(Diagnostic::is_error) {
         return finish(report, started);
     }

@@ -5,6 +5,7 @@
 
 use crate::SCHEMA_VERSION;
 use serde::{Deserialize, Serialize};
+use std::collections::BTreeMap;
 
 /// How a parameter's value is written.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
@@ -70,6 +71,9 @@ impl ParamInfo {
 pub struct PresetInfo {
     pub name: String,
     pub source: String,
+    /// The parameter values the preset sets (explicit request parameters still win), so a
+    /// client can show the effective numbers.
+    pub values: BTreeMap<String, serde_json::Value>,
 }
 
 /// One analysis mode.
@@ -190,10 +194,15 @@ fn warp_cfg_params() -> Vec<ParamInfo> {
         ),
         ParamInfo::choice(
             "cost",
-            "block cost model: unit = every instruction 1 cycle (the paper's evaluation)",
-            &["unit"],
+            "block cost model: unit = every instruction 1 cycle (the paper's evaluation, §4.1); \
+             latency = in-order issue with the per-class latencies below, pipeline drained at \
+             block ends (conservative across blocks)",
+            &["unit", "latency"],
             "unit",
         ),
+    ];
+    v.extend(latency_params());
+    v.extend([
         ParamInfo::flag(
             "agreement",
             "agreement analysis (§3.3); off: every guarded branch may diverge",
@@ -249,9 +258,100 @@ fn warp_cfg_params() -> Vec<ParamInfo> {
             1e7,
             b.max_bb_nodes,
         ),
-    ];
+    ]);
     v.extend(budget_params());
     v
+}
+
+/// `latency_<class>` and `interval_<class>` parameters of the `latency` cost model, with the
+/// Pascal GP102 table as defaults (see `cfg::LatencyTable::pascal_gp102` for the sources).
+fn latency_params() -> Vec<ParamInfo> {
+    let t = cfg::LatencyTable::pascal_gp102();
+    let mut v = Vec::new();
+    for c in cfg::TimingClass::ALL {
+        v.push(ParamInfo::number(
+            &format!("latency_{}", c.name()),
+            &format!(
+                "cost=latency: cycles from issue to write-back of a {} instruction",
+                class_meaning(c)
+            ),
+            "cycles",
+            1.0,
+            1e5,
+            t.latency_of(c) as f64,
+        ));
+    }
+    for c in [cfg::TimingClass::DoublePrecision, cfg::TimingClass::Sfu] {
+        v.push(ParamInfo::number(
+            &format!("interval_{}", c.name()),
+            &format!(
+                "cost=latency: initiation interval of the {} unit (cycles between two of the warp's instructions)",
+                class_meaning(c)
+            ),
+            "cycles",
+            1.0,
+            1e4,
+            t.interval_of(c) as f64,
+        ));
+    }
+    v
+}
+
+fn class_meaning(c: cfg::TimingClass) -> &'static str {
+    use cfg::TimingClass as T;
+    match c {
+        T::Alu => "integer/FP32 ALU",
+        T::DoublePrecision => "double-precision (DADD/DMUL/DFMA…)",
+        T::Sfu => "special-function (MUFU)",
+        T::Shared => "shared-memory",
+        T::Global => "global-memory",
+        T::Local => "local-memory",
+        T::Constant => "constant-cache load (LDC)",
+        T::Texture => "texture/surface",
+        T::Control => "control",
+    }
+}
+
+/// Named settings of the `warp-cfg` mode: the paper's unit costs, and Pascal latencies.
+fn warp_cfg_presets() -> Vec<PresetInfo> {
+    let t = cfg::LatencyTable::pascal_gp102();
+    let mut pascal: BTreeMap<String, serde_json::Value> =
+        BTreeMap::from([("cost".to_string(), serde_json::json!("latency"))]);
+    for c in cfg::TimingClass::ALL {
+        pascal.insert(
+            format!("latency_{}", c.name()),
+            serde_json::json!(t.latency_of(c)),
+        );
+    }
+    for c in [cfg::TimingClass::DoublePrecision, cfg::TimingClass::Sfu] {
+        pascal.insert(
+            format!("interval_{}", c.name()),
+            serde_json::json!(t.interval_of(c)),
+        );
+    }
+    vec![
+        PresetInfo {
+            name: "paper-unit".into(),
+            source: "Jeanmougin et al. §4.1: every instruction costs one cycle".into(),
+            values: BTreeMap::from([("cost".to_string(), serde_json::json!("unit"))]),
+        },
+        PresetInfo {
+            name: "pascal-gp102".into(),
+            source: "Pascal GP102 (TITAN X, cc 6.1), one warp in isolation: ALU 6 cycles \
+                     (NVIDIA Volta Tuning Guide §1.4.3: dependent FMA issue latency six cycles on \
+                     Pascal); FP64 8/8, SFU 20/4, shared 24, L1 82 + L2/ROP 120 + DRAM 100 = 302 \
+                     for global/local/constant/texture (GPGPU-Sim tested config SM6_TITANX)"
+                .into(),
+            values: pascal,
+        },
+    ]
+}
+
+fn numbers(pairs: &[(&str, u64)]) -> BTreeMap<String, serde_json::Value> {
+    pairs
+        .iter()
+        .map(|(k, v)| (k.to_string(), serde_json::json!(v)))
+        .collect()
 }
 
 fn budget(name: &str, meaning: &str, unit: &str, max: f64, default: usize) -> ParamInfo {
@@ -331,7 +431,7 @@ pub fn catalog() -> Catalog {
                     .into(),
                 dialects: vec!["sass".into()],
                 params: warp_cfg_params(),
-                presets: Vec::new(),
+                presets: warp_cfg_presets(),
             },
             ModeInfo {
                 name: MAKESPAN_MODE.into(),
@@ -351,6 +451,7 @@ pub fn catalog() -> Catalog {
                                  units per SM, warps of 32 threads (NVIDIA CUDA C Programming \
                                  Guide, compute capability 2.x; Berezovskyi et al. §3)"
                             .into(),
+                        values: numbers(&[("ls_units", 16), ("cores", 32), ("warp_size", 32)]),
                     },
                     PresetInfo {
                         name: "fermi-cc2.1".into(),
@@ -358,6 +459,7 @@ pub fn catalog() -> Catalog {
                                  units per SM, warps of 32 threads (NVIDIA CUDA C Programming \
                                  Guide, compute capability 2.x; Berezovskyi et al. §3)"
                             .into(),
+                        values: numbers(&[("ls_units", 16), ("cores", 48), ("warp_size", 32)]),
                     },
                 ],
             },

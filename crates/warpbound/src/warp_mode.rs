@@ -55,9 +55,39 @@ fn context(kernel: &Kernel, stack: &[cfg::Entry]) -> String {
         .join(" ")
 }
 
-/// Cost of one execution of block `b` under the unit model (§4.1: every instruction 1 cycle).
-fn unit_cost(graph: &BlockGraph, b: usize) -> u64 {
-    graph.blocks[b].len() as u64
+/// The latency table of the `latency` cost model from the request's parameters.
+pub fn latency_table(p: &Params) -> cfg::LatencyTable {
+    let mut t = cfg::LatencyTable::pascal_gp102();
+    for c in cfg::TimingClass::ALL {
+        let v = p.get_usize(&format!("latency_{}", c.name()));
+        t.latency
+            .insert(c, u32::try_from(v.max(1)).unwrap_or(u32::MAX));
+    }
+    for c in [cfg::TimingClass::DoublePrecision, cfg::TimingClass::Sfu] {
+        let v = p.get_usize(&format!("interval_{}", c.name()));
+        t.interval
+            .insert(c, u32::try_from(v.max(1)).unwrap_or(u32::MAX));
+    }
+    t
+}
+
+/// Cost of one execution of block `b`: the unit model (§4.1: every instruction 1 cycle) or
+/// the drained in-order latency model (`cfg::latency`).
+fn block_cost(
+    kernel: &Kernel,
+    graph: &BlockGraph,
+    b: usize,
+    table: Option<&cfg::LatencyTable>,
+) -> u64 {
+    let block = &graph.blocks[b];
+    let instrs = kernel
+        .instructions
+        .get(block.first..=block.last)
+        .unwrap_or(&[]);
+    match table {
+        Some(t) => cfg::latency::block_cycles(instrs, t),
+        None => cfg::latency::unit_cycles(instrs),
+    }
 }
 
 /// Parses a loop-bound key: `0x18` or `24`.
@@ -113,10 +143,14 @@ pub fn run(
             return;
         }
     };
+    let table = (p.choice("cost") == "latency").then(|| latency_table(p));
     let costs: Vec<u64> = warp
         .nodes
         .iter()
-        .map(|n| n.block.map_or(0, |b| unit_cost(graph, b)))
+        .map(|n| {
+            n.block
+                .map_or(0, |b| block_cost(kernel, graph, b, table.as_ref()))
+        })
         .collect();
     let ipet_cfg = ipet::Cfg {
         costs: costs.clone(),

@@ -199,3 +199,37 @@ fn reports_round_trip_through_json() {
     assert_eq!(v["cfg"]["nodes"][0]["start"], 0);
     assert!(v["timings_ms"]["total"].as_f64().is_some());
 }
+
+/// Every preset's values are parameters of its mode, within their declared ranges: a request
+/// that names the preset and nothing else resolves without a request-level error.
+#[test]
+fn every_preset_sets_only_valid_parameters() {
+    let cat = warpbound::catalog();
+    let mut presets = 0;
+    for mode in &cat.modes {
+        for preset in &mode.presets {
+            assert!(!preset.source.is_empty(), "{} has no source", preset.name);
+            for (name, value) in &preset.values {
+                let info = mode
+                    .params
+                    .iter()
+                    .find(|p| &p.name == name)
+                    .unwrap_or_else(|| {
+                        panic!(
+                            "{}: `{name}` is not a parameter of {}",
+                            preset.name, mode.name
+                        )
+                    });
+                if let Some(v) = value.as_f64() {
+                    assert!(
+                        v >= info.min && v <= info.max,
+                        "{}: {name} = {v}",
+                        preset.name
+                    );
+                }
+            }
+            presets += 1;
+        }
+    }
+    assert!(presets >= 4);
+}

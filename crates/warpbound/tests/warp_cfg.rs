@@ -260,3 +260,52 @@ fn a_loop_without_bound_or_default_is_an_error_naming_its_header() {
     req.loop_bounds.insert("0x8".into(), 3);
     assert_eq!(wcet(&analyze(&req)), 11);
 }
+
+/// Figure 1 under the `pascal-gp102` preset (cost=latency, drained blocks; see
+/// `cfg::latency`). ALU 6, control 1, global 302:
+/// - B0: S2R issues 0 → 6; ISETP reads R0: 6 → 12; SSY 7 → 8; `@P0 BRA` reads P0: 12 → 13.
+///   Drained: 13.
+/// - B1, B2: IADD 0 → 6; SYNC 1 → 2. Drained: 6 each.
+/// - B3: ST issues 0 → 302; EXIT 1 → 2. Drained: 302.
+///
+/// Divergent warp: 13 + 6 + 6 + 302 = 327; uniform condition: 13 + 6 + 302 = 321.
+#[test]
+fn figure1_under_pascal_latencies() {
+    let mut req = Request::new(ITE_TID, Dialect::Sass);
+    req.mode = Some("warp-cfg".into());
+    req.preset = Some("pascal-gp102".into());
+    let r = analyze(&req);
+    assert!(!r.has_errors(), "{:?}", r.diagnostics);
+    assert_eq!(wcet(&r), 327);
+    assert_eq!(
+        r.wcet.as_ref().map(|w| w.cost_model.as_str()),
+        Some("latency")
+    );
+    let costs: Vec<u64> = r
+        .cfg
+        .as_ref()
+        .expect("cfg")
+        .nodes
+        .iter()
+        .filter(|n| n.kind == "block")
+        .map(|n| n.cost.unwrap_or(0))
+        .collect();
+    assert_eq!(costs.iter().copied().max(), Some(302));
+    assert!(costs.contains(&13));
+
+    req.source = ITE_TID.replace("SR_TID.X", "SR_CTAID.X");
+    assert_eq!(wcet(&analyze(&req)), 321);
+
+    // The request's own parameters win over the preset's: global 100 → 13 + 6 + 6 + 100.
+    req.source = ITE_TID.to_string();
+    req.params
+        .insert("latency_global".into(), serde_json::json!(100));
+    assert_eq!(wcet(&analyze(&req)), 125);
+}
+
+#[test]
+fn latency_model_from_parameters_alone() {
+    // `cost=latency` without a preset uses the catalogue defaults, which are the Pascal table.
+    let r = run_with(ITE_TID, &[], &[("cost", serde_json::json!("latency"))]);
+    assert_eq!(wcet(&r), 327);
+}

@@ -93,3 +93,41 @@ fn ablations_never_lower_the_bound() {
     assert!(raised[0] >= 4, "agreement off raised {raised:?}");
     assert!(raised[3] >= 2, "acyclic stacks raised {raised:?}");
 }
+
+fn run_cost(text: &str, params: &[(&str, serde_json::Value)]) -> Option<u64> {
+    let mut req = Request::new(text, Dialect::Sass);
+    req.mode = Some("warp-cfg".into());
+    for (k, v) in params {
+        req.params.insert(k.to_string(), v.clone());
+    }
+    analyze(&req).wcet.map(|w| w.cycles)
+}
+
+/// Two independent computations of the unit bound: the `unit` model, and the `latency` model
+/// with every latency and interval set to 1 (each instruction then issues one cycle after the
+/// previous and completes one cycle later). They must agree on every kernel; the Pascal table
+/// can only raise the bound.
+#[test]
+fn latency_model_with_unit_latencies_is_the_unit_model() {
+    let mut ones: Vec<(String, serde_json::Value)> =
+        vec![("cost".into(), serde_json::json!("latency"))];
+    for c in cfg::TimingClass::ALL {
+        ones.push((format!("latency_{}", c.name()), serde_json::json!(1)));
+    }
+    ones.push(("interval_dp".into(), serde_json::json!(1)));
+    ones.push(("interval_sfu".into(), serde_json::json!(1)));
+    let ones: Vec<(&str, serde_json::Value)> =
+        ones.iter().map(|(k, v)| (k.as_str(), v.clone())).collect();
+    let mut compared = 0;
+    for path in corpus_files() {
+        let text = std::fs::read_to_string(&path).expect("readable");
+        let unit = run_cost(&text, &[]);
+        assert_eq!(run_cost(&text, &ones), unit, "{}", path.display());
+        let pascal = run_cost(&text, &[("cost", serde_json::json!("latency"))]);
+        if let (Some(u), Some(p)) = (unit, pascal) {
+            assert!(p >= u, "{}: pascal {p} < unit {u}", path.display());
+            compared += 1;
+        }
+    }
+    assert!(compared >= 15, "only {compared} kernels bounded");
+}

@@ -313,6 +313,8 @@ fn classify_other(trimmed: &str) -> Other<'_> {
     let opcode = first
         .strip_prefix('@')
         .map_or(first, |_| trimmed.split_whitespace().nth(1).unwrap_or(""));
+    // `EXIT;` — hand-written input often has no space before the semicolon.
+    let opcode = opcode.trim_end_matches(';');
     if valid_opcode(opcode) {
         Other::Instruction
     } else {

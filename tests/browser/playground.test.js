@@ -158,6 +158,7 @@ test('a hardware preset fills the form with its numbers and changes the bound', 
   assert.ok(expected.wcet.cycles > 10);
   await waitText(page, '#stat-wcet', expected.wcet.cycles);
   // An edit on top of the preset is an override; it and the preset survive a reload.
+  await page.click('details.latencies > summary');
   await page.fill('#param-latency_global', '100');
   await page.dispatchEvent('#param-latency_global', 'change');
   const lowered = native(['--mode', 'warp-cfg', '--preset', 'pascal-gp102', '--set', 'latency_global=100'], source);
@@ -240,6 +241,63 @@ test('theme toggle, projector mode, help dialog and a phone-sized screen', async
   assert.deepEqual(errors, []);
   assert.deepEqual(phoneErrors, []);
   await phone.close();
+});
+
+test('keyboard users reach every control in a sensible order, each with a name', async () => {
+  const { page, errors } = await openPage('#ex=fig1-if-then-else');
+  await waitText(page, '#stat-wcet', 10);
+  // Walk the page with Tab from the top and record what gets focus and what it is called
+  // (aria-label, aria-labelledby, a <label>, then the text or title — the accessible name).
+  await page.evaluate(() => document.activeElement?.blur());
+  const visited = [];
+  for (let i = 0; i < 60; i++) {
+    await page.keyboard.press('Tab');
+    const info = await page.evaluate(() => {
+      const e = document.activeElement;
+      if (!e || e === document.body) return null;
+      const by = e.getAttribute('aria-labelledby');
+      const name =
+        e.getAttribute('aria-label') ||
+        (by && document.getElementById(by)?.textContent) ||
+        (e.labels && e.labels[0] && e.labels[0].textContent) ||
+        e.textContent ||
+        e.getAttribute('title') ||
+        '';
+      return { id: e.id || e.getAttribute('data-id') || e.tagName, name: name.trim(), role: e.getAttribute('role') };
+    });
+    if (!info) break;
+    visited.push(info);
+  }
+  for (const v of visited) assert.ok(v.name.length > 0, `unnamed focus stop: ${JSON.stringify(v)}`);
+  const order = visited.map((v) => v.id);
+  const at = (id) => order.indexOf(id);
+  // Header controls first, then the editor, the parameters, the views and the graph nodes.
+  for (const id of ['dialect', 'mode', 'example', 'analyze', 'open-gallery', 'copy-link', 'theme', 'projector', 'open-help', 'editor']) {
+    assert.ok(at(id) >= 0, `${id} is not reachable with Tab: ${order.join(' ')}`);
+  }
+  assert.ok(at('dialect') < at('analyze') && at('analyze') < at('editor'));
+  assert.ok(at('editor') < at('param-default_loop_bound'), order.join(' '));
+  assert.ok(at('param-default_loop_bound') < at('tab-graph'));
+  // One tab stop for the whole tab list (the selected tab).
+  assert.equal(order.filter((id) => id.startsWith('tab-')).length, 1);
+  assert.ok(visited.some((v) => v.role === 'button' && /block B\d/.test(v.name)), 'graph nodes are focusable and named');
+  // Arrow keys move between the tabs and show their panel.
+  await page.focus('#tab-graph');
+  await page.keyboard.press('ArrowRight');
+  assert.equal(await page.evaluate(() => document.activeElement.id), 'tab-summary');
+  assert.equal(await page.getAttribute('#tab-summary', 'aria-selected'), 'true');
+  assert.equal(await page.isVisible('#panel-summary'), true);
+  await page.keyboard.press('End');
+  assert.equal(await page.evaluate(() => document.activeElement.id), 'tab-json');
+  // A graph node selected from the keyboard highlights its lines, like a click.
+  await page.click('#tab-graph');
+  const node = page.locator('#cfg-svg g.node:not(.exit)').nth(1);
+  const id = await node.getAttribute('data-id');
+  await node.focus();
+  await page.keyboard.press('Enter');
+  assert.match(await text(page, '#selection'), new RegExp(`^n${id}: `));
+  assert.deepEqual(errors, []);
+  await page.close();
 });
 
 test('garbage gives a located error and the page keeps working', async () => {

@@ -53,8 +53,8 @@ export function renderCfg(container, cfg, onSelect, zoom = 1) {
     viewBox: `0 0 ${layout.width} ${layout.height}`,
     width: Math.ceil(layout.width * zoom),
     height: Math.ceil(layout.height * zoom),
-    role: 'img',
-    'aria-label': `Control-flow graph with ${cfg.nodes.length} blocks`,
+    role: 'group',
+    'aria-label': `Control-flow graph with ${cfg.nodes.length} nodes: Tab to a node, Enter to select it`,
   });
   const defs = svg('defs');
   for (const kind of Object.keys(EDGE_KINDS)) {
@@ -121,6 +121,8 @@ export function renderCfg(container, cfg, onSelect, zoom = 1) {
         (n.count > 0 ? ' hot' : ''),
       'data-id': n.id,
       tabindex: 0,
+      role: 'button',
+      'aria-label': nodeTitle(n, prefix),
       transform: `translate(${placed.x},${placed.y})`,
     });
     g.append(

@@ -12,7 +12,7 @@ import {
   highlightActiveLineGutter,
   drawSelection,
 } from '@codemirror/view';
-import { defaultKeymap, history, historyKeymap, indentWithTab } from '@codemirror/commands';
+import { defaultKeymap, history, historyKeymap } from '@codemirror/commands';
 import { syntaxHighlighting, HighlightStyle } from '@codemirror/language';
 import { lintGutter, setDiagnostics } from '@codemirror/lint';
 import { tags as t } from '@lezer/highlight';
@@ -78,7 +78,9 @@ export class Editor {
           highlightField,
           this.language.of(languageFor('sass')),
           syntaxHighlighting(style),
-          keymap.of([{ key: 'Mod-Enter', run }, indentWithTab, ...defaultKeymap, ...historyKeymap]),
+          // No Tab binding: Tab must leave the editor (no keyboard trap, WCAG 2.1.2); indent with
+          // Ctrl+] / Ctrl+[.
+          keymap.of([{ key: 'Mod-Enter', run }, ...defaultKeymap, ...historyKeymap]),
           EditorView.contentAttributes.of({ 'aria-label': 'Kernel source', id: 'editor' }),
           EditorView.updateListener.of((u) => {
             if (u.docChanged && !this.quiet) this.changeListeners.forEach((f) => f());

@@ -102,10 +102,22 @@ function wireControls() {
   $('export-dot').addEventListener('click', () => {
     if (view.report && view.report.cfg) downloadDot(view.report.cfg, 'warpbound-cfg');
   });
-  for (const tab of document.querySelectorAll('[role=tab]')) {
+  const tabs = [...document.querySelectorAll('[role=tab]')];
+  for (const tab of tabs) {
     tab.addEventListener('click', () => {
       showView(tab.dataset.view);
       updateHash();
+    });
+    // WAI-ARIA tabs: one tab stop for the list, arrows/Home/End move between visible tabs.
+    tab.addEventListener('keydown', (ev) => {
+      const shown = tabs.filter((t) => !t.hidden);
+      const i = shown.indexOf(tab);
+      const to = { ArrowRight: i + 1, ArrowLeft: i - 1, Home: 0, End: shown.length - 1 }[ev.key];
+      if (to === undefined) return;
+      ev.preventDefault();
+      const next = shown[(to + shown.length) % shown.length];
+      next.focus();
+      next.click();
     });
   }
   $('open-gallery').addEventListener('click', () => $('gallery').showModal());
@@ -409,6 +421,7 @@ function showView(name) {
   for (const tab of document.querySelectorAll('[role=tab]')) {
     const on = tab.dataset.view === name;
     tab.setAttribute('aria-selected', String(on));
+    tab.tabIndex = on ? 0 : -1;
     $(tab.dataset.panel).hidden = !on;
   }
   if (name === 'json') renderJson();

@@ -34,7 +34,8 @@ export function renderParams(host, mode, values, onChange, preset = { name: null
     });
     main.append(el('label', { class: 'param' }, 'preset', sel), source);
   }
-  const budgets = el('div', { class: 'param-grid' });
+  // Folds named by the catalogue (`group`), in order of first appearance.
+  const folds = new Map();
   // A field's baseline is the selected preset's value, else the catalogue default; only
   // values that differ from it are kept as overrides.
   const chosen = (mode.presets || []).find((x) => x.name === preset.name);
@@ -42,11 +43,17 @@ export function renderParams(host, mode, values, onChange, preset = { name: null
   for (const p of mode.params) {
     const base = p.name in presetValues ? presetValues[p.name] : p.default;
     const field = fieldFor({ ...p, default: base }, values, onChange);
-    (p.name.startsWith('max_') ? budgets : main).append(field);
+    if (!p.group) {
+      main.append(field);
+      continue;
+    }
+    if (!folds.has(p.group)) folds.set(p.group, el('div', { class: 'param-grid' }));
+    folds.get(p.group).append(field);
   }
   const parts = [main];
-  if (budgets.childElementCount) {
-    parts.push(el('details', { class: 'budgets' }, el('summary', { text: 'Budgets' }), budgets));
+  for (const [group, grid] of folds) {
+    const title = group.charAt(0).toUpperCase() + group.slice(1);
+    parts.push(el('details', { class: `fold ${group}` }, el('summary', { text: title }), grid));
   }
   host.replaceChildren(...parts);
 }

@@ -30,6 +30,10 @@ pub struct ParamInfo {
     pub max: f64,
     pub default: serde_json::Value,
     pub choices: Vec<String>,
+    /// Fold the parameter belongs to in a form (`""`: always shown; `"budgets"`, …), so the
+    /// page can keep rarely changed numbers out of the way without knowing their names.
+    #[serde(default)]
+    pub group: String,
 }
 
 impl ParamInfo {
@@ -43,7 +47,14 @@ impl ParamInfo {
             max,
             default: serde_json::json!(default),
             choices: Vec::new(),
+            group: String::new(),
         }
+    }
+
+    /// The same parameter in form fold `group`.
+    pub fn in_group(mut self, group: &str) -> Self {
+        self.group = group.into();
+        self
     }
 
     pub fn flag(name: &str, meaning: &str, default: bool) -> Self {
@@ -269,17 +280,20 @@ fn latency_params() -> Vec<ParamInfo> {
     let t = cfg::LatencyTable::pascal_gp102();
     let mut v = Vec::new();
     for c in cfg::TimingClass::ALL {
-        v.push(ParamInfo::number(
-            &format!("latency_{}", c.name()),
-            &format!(
-                "cost=latency: cycles from issue to write-back of a {} instruction",
-                class_meaning(c)
-            ),
-            "cycles",
-            1.0,
-            1e5,
-            t.latency_of(c) as f64,
-        ));
+        v.push(
+            ParamInfo::number(
+                &format!("latency_{}", c.name()),
+                &format!(
+                    "cost=latency: cycles from issue to write-back of a {} instruction",
+                    class_meaning(c)
+                ),
+                "cycles",
+                1.0,
+                1e5,
+                t.latency_of(c) as f64,
+            )
+            .in_group("latencies"),
+        );
     }
     for c in [cfg::TimingClass::DoublePrecision, cfg::TimingClass::Sfu] {
         v.push(ParamInfo::number(
@@ -292,7 +306,8 @@ fn latency_params() -> Vec<ParamInfo> {
             1.0,
             1e4,
             t.interval_of(c) as f64,
-        ));
+        )
+        .in_group("latencies"));
     }
     v
 }
@@ -355,7 +370,7 @@ fn numbers(pairs: &[(&str, u64)]) -> BTreeMap<String, serde_json::Value> {
 }
 
 fn budget(name: &str, meaning: &str, unit: &str, max: f64, default: usize) -> ParamInfo {
-    ParamInfo::number(name, meaning, unit, 1.0, max, default as f64)
+    ParamInfo::number(name, meaning, unit, 1.0, max, default as f64).in_group("budgets")
 }
 
 /// Budget parameters every mode accepts (they bound parsing and graph building).

@@ -2,44 +2,23 @@
 // hand derivation (the examples), address comments counted here, and the native `warpbound`
 // CLI's report for the same input (wasm and native must agree).
 
-import { test, before, after } from 'node:test';
+import { test, before } from 'node:test';
 import assert from 'node:assert/strict';
-import { readFileSync, existsSync, writeFileSync, mkdtempSync, mkdirSync } from 'node:fs';
+import { readFileSync, writeFileSync, mkdtempSync, mkdirSync } from 'node:fs';
 import { execFileSync } from 'node:child_process';
 import { resolve, join } from 'node:path';
 import { tmpdir } from 'node:os';
 import { serveDir } from './serve.js';
-import { launch } from './browser.js';
+import { ROOT, useSite, openPage as open, waitText } from './harness.js';
 
-const ROOT = resolve(import.meta.dirname, '../..');
 const CORPUS = process.env.WARPBOUND_CORPUS || resolve(ROOT, '../shared/corpus');
 const CLI = process.env.WARPBOUND_CLI || resolve(ROOT, 'target/debug/warpbound');
 const ARTIFACTS = resolve(import.meta.dirname, 'artifacts');
 
-let server;
-let browser;
+const site = useSite();
+before(() => mkdirSync(ARTIFACTS, { recursive: true }));
 
-before(async () => {
-  assert.ok(existsSync(resolve(ROOT, 'dist/index.html')), 'build the site first (trunk build --release)');
-  server = await serveDir(resolve(ROOT, 'dist'));
-  browser = await launch();
-  mkdirSync(ARTIFACTS, { recursive: true });
-});
-
-after(async () => {
-  await browser?.close();
-  await server?.close();
-});
-
-async function openPage(hash = '', viewport = { width: 1440, height: 900 }) {
-  const page = await browser.newPage({ viewport });
-  const errors = [];
-  page.on('pageerror', (e) => errors.push(String(e)));
-  page.on('console', (m) => m.type() === 'error' && errors.push(m.text()));
-  await page.goto(server.url + hash);
-  await page.waitForSelector('body.ready', { timeout: 20000 });
-  return { page, errors };
-}
+const openPage = (hash = '', viewport = undefined) => open(site, hash, viewport);
 
 function native(args, source) {
   const dir = mkdtempSync(join(tmpdir(), 'warpbound-'));
@@ -53,8 +32,6 @@ function native(args, source) {
 }
 
 const text = (page, sel) => page.textContent(sel);
-const waitText = (page, sel, value) =>
-  page.waitForFunction(([s, v]) => document.querySelector(s)?.textContent === v, [sel, String(value)]);
 const setSource = (page, src) => page.evaluate((t) => window.playground.setSource(t), src);
 
 test('the first example: Fig. 1 warp-level CFG with its divergence edges and WCET', async () => {
@@ -327,12 +304,7 @@ test('garbage gives a located error and the page keeps working', async () => {
 
 test('the site and its links work under a sub-path', async () => {
   const sub = await serveDir(resolve(ROOT, 'dist'), '/teaching/gpu/');
-  const page = await browser.newPage();
-  const errors = [];
-  page.on('pageerror', (e) => errors.push(String(e)));
-  page.on('console', (m) => m.type() === 'error' && errors.push(m.text()));
-  await page.goto(sub.url + '#ex=fig3-tiled-matmul');
-  await page.waitForSelector('body.ready', { timeout: 20000 });
+  const { page, errors } = await open({ server: sub, browser: site.browser }, '#ex=fig3-tiled-matmul');
   await waitText(page, '#stat-wcet', 455);
   await page.uncheck('#param-groups');
   await page.waitForFunction(() => location.hash.startsWith('#v1.'));

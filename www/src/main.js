@@ -1,7 +1,7 @@
 // The playground page: one state object (what a permalink stores), one analysis engine in a
 // Web Worker, and views that render the report. The page computes no numbers of its own.
 
-import { Engine } from './wasm.js';
+import { Engine, Cancelled } from './wasm.js';
 import { el } from './dom.js';
 import { Editor } from './editor.js';
 import { renderCfg, EDGE_KINDS, kindsIn } from './cfg_view.js';
@@ -120,6 +120,7 @@ function wireControls() {
       next.click();
     });
   }
+  $('cancel').addEventListener('click', () => engine.cancel());
   $('open-gallery').addEventListener('click', () => $('gallery').showModal());
   $('open-help').addEventListener('click', () => $('help').showModal());
   $('copy-link').addEventListener('click', copyLink);
@@ -162,7 +163,10 @@ async function restoreFromHash() {
   }
   const ex = EXAMPLES.find((x) => x.id === link.example) || EXAMPLES[0];
   await loadExample(ex);
-  if (link.error) showStatus(link.error, true);
+  if (link.error) showStatus(`${link.error} — showing the first example instead`, true);
+  else if (link.example && ex.id !== link.example) {
+    showStatus(`there is no example "${link.example}" — showing the first example instead`, true);
+  }
 }
 
 async function updateHash() {
@@ -227,11 +231,30 @@ function request() {
 async function run() {
   if (!engine) return;
   const id = ++view.runId;
-  const spin = setTimeout(() => ($('spinner').hidden = false), 200);
+  // After 200 ms: spinner, elapsed time and a Cancel button.
+  const started = performance.now();
+  let ticker = null;
+  const spin = setTimeout(() => {
+    $('spinner').hidden = false;
+    $('cancel').hidden = false;
+    const tick = () => showStatus(`analysing… ${((performance.now() - started) / 1000).toFixed(1)} s`);
+    tick();
+    ticker = setInterval(tick, 100);
+  }, 200);
   let report;
   try {
     report = await engine.analyze(request());
   } catch (err) {
+    if (err instanceof Cancelled) {
+      if (id === view.runId) {
+        clearTimeout(spin);
+        clearInterval(ticker);
+        $('spinner').hidden = true;
+        $('cancel').hidden = true;
+        showStatus(`cancelled after ${((performance.now() - started) / 1000).toFixed(1)} s`, true);
+      }
+      return;
+    }
     report = {
       diagnostics: [{ severity: 'error', line: 0, column: 0, len: 0, message: String(err.message || err) }],
       kernel: null,
@@ -240,9 +263,11 @@ async function run() {
     };
   } finally {
     clearTimeout(spin);
+    clearInterval(ticker);
   }
   if (id !== view.runId) return; // a newer request is on its way
   $('spinner').hidden = true;
+  $('cancel').hidden = true;
   view.report = report;
   view.selected = null;
   render();
@@ -482,6 +507,12 @@ function toggleProjector() {
 }
 
 function shortcut(e) {
+  // Esc stops a running analysis wherever the focus is (dialogs close on Esc by themselves).
+  if (e.key === 'Escape' && engine && engine.busy() && !document.querySelector('dialog[open]')) {
+    engine.cancel();
+    e.preventDefault();
+    return;
+  }
   const typing = e.target.closest && e.target.closest('.cm-editor, input, select, textarea');
   if (typing || e.ctrlKey || e.metaKey || e.altKey) return;
   const views = { 1: 'graph', 2: 'summary', 3: 'schedule', 4: 'plots', 5: 'instructions', 6: 'json' };

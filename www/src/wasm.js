@@ -12,11 +12,25 @@ function assetUrls() {
   };
 }
 
+/** Raised for requests stopped by `Engine.cancel()`. */
+export class Cancelled extends Error {
+  constructor() {
+    super('analysis cancelled');
+    this.name = 'Cancelled';
+  }
+}
+
 export class Engine {
   constructor() {
-    this.worker = new Worker(new URL('./worker.js', document.baseURI), { type: 'module' });
     this.pending = new Map();
     this.next = 1;
+    this.urls = assetUrls();
+    this.start();
+  }
+
+  /** Starts a worker and loads the module in it. */
+  start() {
+    this.worker = new Worker(new URL('./worker.js', document.baseURI), { type: 'module' });
     this.ready = new Promise((resolve, reject) => {
       this.worker.onmessage = (e) => {
         const m = e.data;
@@ -32,7 +46,7 @@ export class Engine {
       };
       this.worker.onerror = (e) => reject(new Error(e.message || 'worker failed'));
     });
-    this.worker.postMessage({ type: 'init', ...assetUrls() });
+    this.worker.postMessage({ type: 'init', ...this.urls });
   }
 
   /** Resolves with the catalog once the module is loaded in the worker. */
@@ -40,12 +54,30 @@ export class Engine {
     return this.ready;
   }
 
+  /** Whether a request is being worked on. */
+  busy() {
+    return this.pending.size > 0;
+  }
+
   /** Runs one request; resolves with its report. */
-  analyze(request) {
+  async analyze(request) {
+    await this.ready;
     const id = this.next++;
     return new Promise((resolve, reject) => {
       this.pending.set(id, { resolve, reject });
       this.worker.postMessage({ type: 'analyze', id, request });
     });
+  }
+
+  /**
+   * Stops whatever is running: wasm cannot be interrupted from outside, so the worker is
+   * terminated (its memory goes with it) and a fresh one is started. Pending requests
+   * reject with `Cancelled`.
+   */
+  cancel() {
+    this.worker.terminate();
+    for (const p of this.pending.values()) p.reject(new Cancelled());
+    this.pending.clear();
+    this.start();
   }
 }

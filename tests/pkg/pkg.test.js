@@ -37,3 +37,30 @@ test('the catalog describes the default mode', () => {
   assert.ok(c.modes[0].params.some((p) => p.name === 'max_instructions'));
   assert.equal(pkg.version(), c.version);
 });
+
+test('the same request gives byte-identical JSON reports in wasm and natively', () => {
+  // Timings are the only wall-clock part of a report; `timings: false` leaves them out.
+  const cases = [
+    ['sass/celer_cbrt_pow___Z6cu_powPd.sass', 'sass', ['--mode', 'warp-cfg'], { mode: 'warp-cfg' }],
+    ['sass/FERMI_sm20_mgpu__HistogramReduce_2_1.sass', 'sass', ['--mode', 'warp-cfg', '--preset', 'pascal-gp102'],
+      { mode: 'warp-cfg', preset: 'pascal-gp102' }],
+    ['sass/cuassembler_sm61___Z7argtestPiS_S_.cuasm', 'sass', [], {}],
+  ];
+  for (const [rel, dialect, args, extra] of cases) {
+    const file = resolve(CORPUS, rel);
+    const request = { schema_version: 1, dialect, source: readFileSync(file, 'utf8'), timings: false, ...extra };
+    const wasm = pkg.analyze_json(JSON.stringify(request));
+    let native;
+    try {
+      native = execFileSync(CLI, ['analyze', file, '--dialect', dialect, '--no-timings', ...args]).toString();
+    } catch (e) {
+      native = e.stdout.toString(); // exit 1 for a report with errors
+    }
+    assert.equal(wasm + '\n', native, rel);
+    assert.ok(!wasm.includes('timings_ms": {\n'), 'no timings recorded');
+  }
+  // A makespan instance with a witness schedule and floating-point plot data.
+  const lc = { schema_version: 1, dialect: 'lc', source: 'LLCLL', mode: 'makespan', params: { warps: 6, estimate_x: 3 }, timings: false };
+  const native = execFileSync(CLI, ['analyze', '-', '--dialect', 'lc', '--mode', 'makespan', '--set', 'warps=6', '--set', 'estimate_x=3', '--no-timings'], { input: 'LLCLL' }).toString();
+  assert.equal(pkg.analyze_json(JSON.stringify(lc)) + '\n', native);
+});

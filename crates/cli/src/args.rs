@@ -55,6 +55,10 @@ pub struct AnalyzeArgs {
     /// Output format.
     #[arg(long, value_enum, default_value = "json")]
     pub format: Format,
+    /// Leave wall-clock timings out of the report, so it depends only on the request (byte for
+    /// byte the same as the wasm build's `analyze_json`).
+    #[arg(long)]
+    pub no_timings: bool,
     /// Read the whole request (the JSON the page sends) from this file instead.
     #[arg(long, conflicts_with_all = ["dialect", "function", "mode", "preset", "set", "loop_bound", "default_loop_bound"])]
     pub request: Option<String>,
@@ -76,7 +80,12 @@ impl AnalyzeArgs {
     ) -> Result<Request, String> {
         if let Some(path) = &self.request {
             let text = read(path)?;
-            return serde_json::from_str(&text).map_err(|e| format!("{path}: not a request: {e}"));
+            let mut request: Request =
+                serde_json::from_str(&text).map_err(|e| format!("{path}: not a request: {e}"))?;
+            if self.no_timings {
+                request.timings = false;
+            }
+            return Ok(request);
         }
         let dialect = Dialect::from_name(&self.dialect).ok_or_else(|| {
             let names: Vec<&str> = Dialect::ALL.iter().map(|d| d.name()).collect();
@@ -101,6 +110,7 @@ impl AnalyzeArgs {
         request.function = self.function.clone();
         request.mode = self.mode.clone();
         request.preset = self.preset.clone();
+        request.timings = !self.no_timings;
         for kv in &self.set {
             let (k, v) = kv
                 .split_once('=')

@@ -49,7 +49,7 @@ pub fn analyze(request: &Request) -> Report {
             Severity::Error,
             format!("unknown mode `{mode}` (available: {})", names.join(", ")),
         ));
-        return finish(report, started);
+        return finish(report, started, request.timings);
     };
     if let Some(preset) = &request.preset {
         if !info.presets.iter().any(|p| &p.name == preset) {
@@ -87,7 +87,7 @@ pub fn analyze(request: &Request) -> Report {
     given.extend(request.params.clone());
     let p = params::resolve(&info.params, &given, &mode, diags);
     if diags.iter().any(Diagnostic::is_error) {
-        return finish(report, started);
+        return finish(report, started, request.timings);
     }
     let limits = Limits {
         max_input_bytes: p.get_usize("max_input_bytes"),
@@ -115,7 +115,7 @@ pub fn analyze(request: &Request) -> Report {
             );
             report.timings_ms.insert("makespan".into(), ms(t));
         }
-        return finish(report, started);
+        return finish(report, started, request.timings);
     }
     let parsed = match request.dialect {
         Dialect::Sass => isa::sass::parse(&request.source, request.function.as_deref(), &limits),
@@ -125,14 +125,14 @@ pub fn analyze(request: &Request) -> Report {
                 Severity::Error,
                 format!("no parser for dialect `{}` yet", other.name()),
             ));
-            return finish(report, started);
+            return finish(report, started, request.timings);
         }
     };
     report.timings_ms.insert("parse".into(), ms(t));
     let parse_failed = parsed.has_errors();
     report.diagnostics.extend(parsed.diagnostics);
     let Some(kernel) = parsed.kernel else {
-        return finish(report, started);
+        return finish(report, started, request.timings);
     };
     let mut view = kernel_view(&kernel, parsed.functions);
     if !parse_failed {
@@ -145,7 +145,7 @@ pub fn analyze(request: &Request) -> Report {
         }
         if graph.diagnostics.iter().any(Diagnostic::is_error) {
             report.kernel = Some(view);
-            return finish(report, started);
+            return finish(report, started, request.timings);
         }
         let t = Instant::now();
         match mode.as_str() {
@@ -173,18 +173,22 @@ pub fn analyze(request: &Request) -> Report {
         }
     }
     report.kernel = Some(view);
-    finish(report, started)
+    finish(report, started, request.timings)
 }
 
 fn ms(t: Instant) -> f64 {
     t.elapsed().as_secs_f64() * 1e3
 }
 
-fn finish(mut report: Report, started: Instant) -> Report {
+fn finish(mut report: Report, started: Instant, timings: bool) -> Report {
     report
         .diagnostics
         .sort_by_key(|d| (d.line, d.column, d.severity));
     report.diagnostics.dedup();
-    report.timings_ms.insert("total".into(), ms(started));
+    if timings {
+        report.timings_ms.insert("total".into(), ms(started));
+    } else {
+        report.timings_ms.clear();
+    }
     report
 }

@@ -34,6 +34,18 @@ pub struct Request {
     /// N times per entry into the loop.
     #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
     pub loop_bounds: BTreeMap<String, u64>,
+    /// Record wall-clock timings in `report.timings_ms` (default). Without them the report is
+    /// a pure function of the request: byte-identical natively and in wasm.
+    #[serde(default = "yes", skip_serializing_if = "is_true")]
+    pub timings: bool,
+}
+
+fn yes() -> bool {
+    true
+}
+
+fn is_true(b: &bool) -> bool {
+    *b
 }
 
 fn current_version() -> u32 {
@@ -56,6 +68,7 @@ impl Request {
             preset: None,
             params: BTreeMap::new(),
             loop_bounds: BTreeMap::new(),
+            timings: true,
         }
     }
 }

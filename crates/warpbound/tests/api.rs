@@ -233,3 +233,16 @@ fn every_preset_sets_only_valid_parameters() {
     }
     assert!(presets >= 4);
 }
+
+/// `timings: false` makes the report a pure function of the request.
+#[test]
+fn without_timings_reports_are_reproducible() {
+    let mut req = Request::new("MOV R0, R1 ;\nEXIT ;\n", Dialect::Sass);
+    req.timings = false;
+    let a = serde_json::to_string(&warpbound::analyze(&req)).expect("json");
+    let b = serde_json::to_string(&warpbound::analyze(&req)).expect("json");
+    assert_eq!(a, b);
+    assert!(warpbound::analyze(&req).timings_ms.is_empty());
+    req.timings = true;
+    assert!(warpbound::analyze(&req).timings_ms.contains_key("total"));
+}

@@ -31,6 +31,17 @@ pub fn analyze(request: JsValue) -> Result<JsValue, JsError> {
     to_js(&warpbound::analyze(&request))
 }
 
+/// Runs one analysis on a request given as JSON text and returns the report as pretty JSON
+/// text, exactly as the `warpbound` CLI prints it (so with `"timings": false` in the request
+/// the two are byte-identical — the determinism check of issue #10).
+#[wasm_bindgen]
+pub fn analyze_json(request: &str) -> Result<String, JsError> {
+    let request: warpbound::Request = serde_json::from_str(request)
+        .map_err(|e| JsError::new(&format!("not a Warpbound request: {e}")))?;
+    serde_json::to_string_pretty(&warpbound::analyze(&request))
+        .map_err(|e| JsError::new(&format!("cannot write the report: {e}")))
+}
+
 /// Dialects, modes, their parameters and hardware presets: what the page builds its forms from.
 #[wasm_bindgen]
 pub fn catalog() -> Result<JsValue, JsError> {

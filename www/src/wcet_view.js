@@ -54,6 +54,7 @@ export function renderWcet(host, report, loopBounds, onChange, onPickNode) {
             ['transformed (§3)', ms.transformed],
             ['σL, σC', `${ms.sigma_l}, ${ms.sigma_c}`],
             ['pessimistic (Eq. 5–7)', ms.pessimistic],
+            ['safe bound (any σ)', ms.safe_bound],
             ['exact worst case', ms.exact === null || ms.exact === undefined ? '—' : `${ms.exact} (${ms.method})`],
             ['estimate T(W, x)', ms.estimate ? `${ms.estimate.value} (x = ${ms.estimate.x}, best y = ${ms.estimate.best_y})` : '—'],
           ].map(([k, v]) => el('tr', {}, el('th', { text: k }), el('td', { class: 'mono', text: String(v) }))),

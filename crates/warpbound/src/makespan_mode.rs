@@ -154,7 +154,7 @@ pub fn run(
                 report.diagnostics.push(Diagnostic::global(
                     Severity::Warning,
                     format!(
-                        "no exact makespan: {e}; the bound falls back to the estimate or Eq. 5–7"
+                        "no exact makespan: {e}; wcet.cycles is the safe bound (the estimate T(W, x) of Eq. 42–43 can undershoot the exact value, and Eq. 5–7 is unsafe for σ > 1)"
                     ),
                 ));
                 None
@@ -178,12 +178,13 @@ pub fn run(
     } else {
         None
     };
+    let safe = makespan::safe_bound(&t, warps);
     let cycles = exact
         .as_ref()
         .map(|s| s.makespan)
         // The estimate of Eq. 42–43 can undershoot the exact worst case (see the makespan
         // crate's tests), and Eq. 5–7 too when σ > 1: without an exact value, use the safe bound.
-        .unwrap_or_else(|| makespan::safe_bound(&t, warps));
+        .unwrap_or(safe);
     report.wcet = Some(Wcet {
         cycles,
         cost_model: "one cycle per (sub-warp) instruction".into(),
@@ -231,6 +232,7 @@ pub fn run(
         sigma_l: t.sigma_l,
         sigma_c: t.sigma_c,
         pessimistic,
+        safe_bound: safe,
         exact: exact.as_ref().map(|s| s.makespan),
         method,
         estimate,

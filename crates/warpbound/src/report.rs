@@ -100,6 +100,9 @@ pub struct MakespanDetails {
     pub sigma_c: u32,
     /// Eq. 5–7.
     pub pessimistic: u64,
+    /// A bound that holds for every σ (`makespan::safe_bound`): equal to Eq. 5–7 when
+    /// σ_L = σ_C = 1; `wcet.cycles` when there is no exact value.
+    pub safe_bound: u64,
     /// Exact worst case over all work-conserving schedules, when computed.
     pub exact: Option<u64>,
     /// How `exact` was computed: `search` (state search) or `ilp-short`/`ilp-long` (Fig. 3).

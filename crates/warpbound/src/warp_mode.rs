@@ -360,6 +360,21 @@ pub fn run(
                     address_of(*header).unwrap_or(0),
                     address_of(*header).unwrap_or(0)
                 ),
+                ipet::Error::Budget {
+                    what,
+                    limit,
+                    needed,
+                } => {
+                    // The request's parameter names, not the ipet crate's field names.
+                    let param = match *what {
+                        "max_variables" => "max_ilp_variables",
+                        "max_constraints" => "max_ilp_constraints",
+                        other => other,
+                    };
+                    format!(
+                        "IPET: the ILP needs {needed} but the budget {param} is {limit} (raise {param})"
+                    )
+                }
                 other => format!("IPET: {other}"),
             };
             report

@@ -24,4 +24,5 @@ echo "site wasm: $(wc -c < dist/*_bg.wasm) bytes, $wasm_gz gzipped"
 
 step "JavaScript package and browser tests"
 cargo build -p warpbound-cli --locked
+cargo build --release -p warpbound-cli --locked
 node --test tests/pkg/ tests/browser/

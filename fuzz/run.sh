@@ -1,0 +1,29 @@
+#!/usr/bin/env bash
+# Runs every fuzz target for SECONDS (default 600) each, seeded from the shared corpus
+# (copied into the git-ignored fuzz/corpus, never into the repository), and prints libFuzzer's
+# final statistics. Needs a nightly toolchain and cargo-fuzz (`cargo install cargo-fuzz`).
+#   bash fuzz/run.sh [SECONDS] [TARGET...]
+set -euo pipefail
+cd "$(dirname "${BASH_SOURCE[0]}")"
+seconds=${1:-600}
+shift || true
+targets=("$@")
+[ ${#targets[@]} -gt 0 ] || mapfile -t targets < <(cargo +nightly fuzz list)
+shared=${WARPBOUND_CORPUS:-../../shared/corpus}
+seed() { # target, source files...
+  local dir=corpus/$1; shift
+  mkdir -p "$dir"
+  for f in "$@"; do [ -f "$f" ] && cp -n "$f" "$dir/" ; done
+}
+seed sass_parser "$shared"/sass/*
+seed lc_parser
+printf 'LLCLL' > corpus/lc_parser/llcll
+printf 'kernel = LCLLC\nwarp_number = 8\nls_unit_number = 16\ncuda_core_number = 32\nwarp_size = 32\n' > corpus/lc_parser/fig4
+mkdir -p corpus/analyze_request
+for f in "$shared"/sass/*; do { printf '\001\000'; cat "$f"; } > "corpus/analyze_request/$(basename "$f")"; done
+printf '\003\002LLCLL' > corpus/analyze_request/lc
+for t in "${targets[@]}"; do
+  echo "== $t ($seconds s)"
+  cargo +nightly fuzz run -O "$t" -- -max_total_time="$seconds" -max_len=65536 -timeout=10 -rss_limit_mb=4096 2>&1 \
+    | grep -E '^(#[0-9]+ +DONE|Done|==[0-9]+== ERROR|SUMMARY|artifact_prefix|Test unit written)' || true
+done

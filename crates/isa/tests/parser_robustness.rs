@@ -102,3 +102,39 @@ fn semicolon_right_after_a_bare_opcode_is_an_instruction() {
     assert_eq!(k.instructions[1].opcode.name, "EXIT");
     assert_eq!(k.instructions[1].control, isa::ControlKind::Exit);
 }
+
+/// Regression (fuzzing, `sass_parser` timeout): a mash-up of listings whose SSY/PBK/CAL pushes
+/// create ever new reconvergence stacks used to explore 200 000 states (0.4 s natively, 3 s
+/// in the fuzzing build). The default budget now stops it after 50 000, with the error.
+#[test]
+fn stack_explosions_stop_at_the_state_budget() {
+    let mut text = String::new();
+    // Each block pushes a distinct entry and branches back: stacks never repeat.
+    for i in 0..40u64 {
+        let a = i * 0x20;
+        text.push_str(&format!(
+            "/*{:04x}*/ SSY 0x{:x} ;\n/*{:04x}*/ PBK 0x{:x} ;\n/*{:04x}*/ @P0 BRA 0x{:x} ;\n/*{:04x}*/ @P1 CAL 0x0 ;\n",
+            a,
+            a + 0x18,
+            a + 8,
+            a + 0x10,
+            a + 0x10,
+            (i * 7 % 40) * 0x20,
+            a + 0x18
+        ));
+    }
+    text.push_str("/*0500*/ EXIT ;\n");
+    let limits = isa::Limits::default();
+    let out = isa::sass::parse(&text, None, &limits);
+    let kernel = out.kernel.expect("kernel");
+    let g = isa::blocks::build(&kernel, &limits);
+    // The stacks never repeat, so the walk ends at the budget, and says so.
+    assert!(
+        g.diagnostics
+            .iter()
+            .any(|d| d.message.contains("more than 50000")
+                && d.message.contains("raise max_cfg_states")),
+        "{:?}",
+        g.diagnostics
+    );
+}

@@ -1,0 +1,109 @@
+//! The analysis never panics on mutated kernels, and its result serialises.
+
+use isa::Limits;
+use phases::{analyze_text, Config, Launch, PipelineConfig};
+use proptest::prelude::*;
+use std::path::PathBuf;
+
+fn kernels() -> Vec<String> {
+    let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../../shared/corpus/simd");
+    let mut names: Vec<PathBuf> = std::fs::read_dir(dir)
+        .map(|d| {
+            d.flatten()
+                .map(|e| e.path())
+                .filter(|p| p.extension().is_some_and(|x| x == "sas"))
+                .collect()
+        })
+        .unwrap_or_default();
+    names.sort();
+    names
+        .iter()
+        .map(|p| std::fs::read_to_string(p).unwrap_or_default())
+        .collect()
+}
+
+fn small_budget() -> Config {
+    let mut c = Config::default();
+    c.budget.max_dag_nodes = 200_000;
+    c.budget.max_pipeline_cycles = 2_000_000;
+    c
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 48, ..ProptestConfig::default() })]
+
+    /// Deleting, duplicating or replacing lines of real kernels yields either a result or a
+    /// located error — never a panic, never an unbounded run.
+    #[test]
+    fn mutated_kernels_never_panic(
+        k in 0usize..26,
+        edits in proptest::collection::vec((0usize..200, 0u8..3, "[a-z0-9 ,.#:]{0,20}"), 1..5),
+        width_log in 5u32..11,
+        three_stage in any::<bool>(),
+    ) {
+        let all = kernels();
+        let text = &all[k % all.len().max(1)];
+        let mut lines: Vec<String> = text.lines().map(str::to_string).collect();
+        for (at, kind, repl) in edits {
+            if lines.is_empty() { break; }
+            let at = at % lines.len();
+            match kind {
+                0 => { lines.remove(at); }
+                1 => { let l = lines[at].clone(); lines.insert(at, l); }
+                _ => lines[at] = repl,
+            }
+        }
+        let mut config = small_budget();
+        if three_stage { config.pipeline = PipelineConfig::PAPER; }
+        let launch = Launch::new(640, 480, 1 << width_log);
+        match analyze_text(&lines.join("\n"), &Limits::default(), &launch, &config) {
+            Ok(r) => {
+                prop_assert!(r.wcet_lower <= r.wcet_upper);
+                prop_assert!(r.sp_as_access.wcet >= r.wcet_lower);
+            }
+            Err(e) => prop_assert!(!e.diagnostics.is_empty()),
+        }
+    }
+}
+
+#[test]
+fn result_serialises_with_the_report_fields() {
+    let all = kernels();
+    let Some(text) = all.iter().find(|t| t.contains("loop_done_add")) else {
+        panic!("srad_reduce missing");
+    };
+    let r = analyze_text(
+        text,
+        &Limits::default(),
+        &Launch::new(114_958, 1, 1024),
+        &Config::default(),
+    );
+    let r = r.unwrap_or_else(|e| panic!("{e}"));
+    let json = serde_json::to_value(&r).unwrap_or_default();
+    for key in [
+        "sp_as_access",
+        "sp_as_compute",
+        "wcet_upper",
+        "wcet_lower",
+        "blocks",
+        "edges",
+        "dag",
+        "launch",
+    ] {
+        assert!(json.get(key).is_some(), "missing {key}");
+    }
+    let policy = &json["sp_as_access"];
+    for key in ["wcet", "phase_count", "phases", "schedule", "critical_path"] {
+        assert!(policy.get(key).is_some(), "missing sp_as_access.{key}");
+    }
+    assert_eq!(json["dram"]["preset"], "ddr4-3200aa-2bg");
+    // The schedule shows the first 4 of 113 work-groups.
+    assert_eq!(policy["schedule"]["work_groups"], 4);
+    assert_eq!(policy["schedule"]["truncated"], true);
+    // Blocks carry source line ranges for the graph view; edges their stack annotation.
+    assert!(r
+        .blocks
+        .iter()
+        .all(|b| b.first_line <= b.last_line && b.first_line > 0));
+    assert!(r.edges.iter().any(|e| !e.stack.is_empty()));
+}

@@ -1,0 +1,151 @@
+//! The architecture configuration the model is evaluated for, the analysis mode, what-if
+//! overrides and budgets.
+
+use caches::{AccessOrder, CacheGeometry, LevelLatencies, LlcMethod, StorePolicy};
+use serde::{Deserialize, Serialize};
+
+/// Which estimates of N_coal and N_CompetingSM feed Eq. 5.5–5.6 (Huangfu §5.3.2, §5.4:
+/// "For hard real-time applications, the maximal estimated values of these two metrics
+/// should be used, while for soft real-time applications, the average values can be used").
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, Default)]
+#[serde(rename_all = "snake_case")]
+pub enum Mode {
+    /// Maximal coalesced accesses and active SMs − 1 competing SMs: the safe bound.
+    #[default]
+    Max,
+    /// Average coalesced accesses and the heuristic average of competing SMs (Alg. 6): an
+    /// estimate for soft real-time use, *not* a safe bound (§5.3.3.3).
+    Avg,
+}
+
+impl Mode {
+    /// The label the report shows next to the WCET.
+    pub fn label(self) -> &'static str {
+        match self {
+            Mode::Max => "max: safe WCET bound (hard real-time)",
+            Mode::Avg => "avg: average-case estimate (soft real-time), not a safe bound",
+        }
+    }
+}
+
+/// How PTX code is cut into code segments (§5.3.1–5.3.2).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, Default)]
+#[serde(rename_all = "snake_case")]
+pub enum Segmentation {
+    /// Consecutive instructions of a basic block share a segment until one reads or
+    /// rewrites a register written earlier in the segment. This is the reading of Fig. 24
+    /// under which the thesis's numbers hold: `ld.global` and the independent `sub` after it
+    /// form one segment with LI = 59 (2 + 1 + 56) and LE = 480 ("there is no dependency
+    /// between code segment 1 and code segment 2, in which case the LE of code segment 1
+    /// is 0").
+    #[default]
+    Dependency,
+    /// One instruction per segment (§5.3.1: "segments, each of which has one instruction"),
+    /// with every segment's LE charged: more pessimistic, still safe.
+    PerInstruction,
+}
+
+/// Latency parameters of Eq. 5.4–5.7 (§5.3.2). Names follow the thesis.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+pub struct TimingParams {
+    /// C_pipeline of the SP pipeline: how many arithmetic warp instructions it buffers
+    /// before issue stalls (Eq. 5.4).
+    pub sp_pipeline_capacity: u32,
+    /// C_pipeline of the SFU pipeline.
+    pub sfu_pipeline_capacity: u32,
+    /// C_pipeline of the load/store pipeline.
+    pub mem_pipeline_capacity: u32,
+    /// L_initial: the stall of an arithmetic instruction when the pipeline is full
+    /// (LI_Stall_Arithmetic, Eq. 5.5).
+    pub l_initial: u64,
+    /// L_initiation (Eq. 5.6).
+    pub l_initiation: u64,
+    /// L_execution (Eq. 5.6).
+    pub l_execution: u64,
+    /// Length_pipeline of the SP pipeline (Eq. 5.6).
+    pub sp_pipeline_length: u64,
+    /// Length_pipeline of the SFU pipeline (transcendentals, §2.1).
+    pub sfu_pipeline_length: u64,
+    /// Length_pipeline of the memory pipeline (Eq. 5.6).
+    pub mem_pipeline_length: u64,
+    /// L_base: the latency every global memory access takes (Eq. 5.6).
+    pub l_base: u64,
+    /// Latency of a shared-memory access (not in the thesis's equations, which only model
+    /// global memory; used as L_base with N_coal = 1 and no competing SMs).
+    pub l_shared: u64,
+}
+
+/// Caches between the SMs and DRAM (Ch. 4 and Ch. 6). When present, LE_inst of each global
+/// access uses the latency of the level it is classified into instead of L_base (§6.5).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+pub struct CacheConfig {
+    /// Per-SM L1 data cache.
+    pub l1: CacheGeometry,
+    /// Shared L2 / last-level data cache.
+    pub l2: CacheGeometry,
+    pub latencies: LevelLatencies,
+    pub llc_method: LlcMethod,
+    pub stores: StorePolicy,
+    /// The L1 access order (§4.4.5).
+    pub order: AccessOrder,
+}
+
+/// Budgets: hitting one is an error naming it and how to raise it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Budgets {
+    /// Most warp instructions executed by the analyzer over all warps (`max_warp_steps`).
+    pub max_warp_steps: u64,
+    /// Most warps in the launch (`max_warps`).
+    pub max_warps: u64,
+    /// Most code-segment instances scheduled (`max_segments`).
+    pub max_segments: u64,
+    /// Most cache line accesses / window entries examined (`max_cache_accesses`).
+    pub max_cache_accesses: u64,
+}
+
+impl Default for Budgets {
+    fn default() -> Self {
+        Budgets {
+            max_warp_steps: 4_000_000,
+            max_warps: 65_536,
+            max_segments: 4_000_000,
+            max_cache_accesses: 20_000_000,
+        }
+    }
+}
+
+/// Everything the model needs besides the kernel and its launch.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Config {
+    pub warp_size: u32,
+    /// Number of SMs; block b runs on SM b mod `sms` (round-robin block distribution).
+    pub sms: u32,
+    /// Number of memory partitions (Alg. 6).
+    pub memory_partitions: u32,
+    /// Address → partition mapping: partition = (address / interleave) mod partitions.
+    pub partition_interleave_bytes: u64,
+    pub max_warps_per_sm: u32,
+    pub max_blocks_per_sm: u32,
+    /// Coalescing granularity: 128-byte segments (§3.3.1, §5.3.2).
+    pub segment_bytes: u64,
+    pub timing: TimingParams,
+    /// T_CompetingSM (§5.3.3.3).
+    pub t_competing_sm: f64,
+    /// T_D2Center (§5.3.3.3).
+    pub t_d2center: f64,
+    pub mode: Mode,
+    pub segmentation: Segmentation,
+    pub caches: Option<CacheConfig>,
+    pub budgets: Budgets,
+}
+
+/// What-if overrides (issue #8 item 8): each replaces the analyzer's estimate.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, Default)]
+pub struct Overrides {
+    /// N_coal in Eq. 5.5–5.6.
+    pub n_coal: Option<u32>,
+    /// N_CompetingSM in Eq. 5.5–5.6.
+    pub competing_sms: Option<u32>,
+    /// N (active warps) in Eq. 5.4.
+    pub active_warps: Option<u32>,
+}

@@ -1,0 +1,269 @@
+//! Basic blocks of a PTX function and their immediate post-dominators — the CFG of Alg. 1
+//! line 2 (`GenerateKernelCFG`) and the reconvergence points of Alg. 4 line 22
+//! (`FindImmediatePostdominator`, after Fung et al. [56]).
+
+use isa::ptx::{Function, OperandKind};
+use isa::Diagnostic;
+use serde::{Deserialize, Serialize};
+
+/// A maximal straight-line run of instructions `start..end`.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct BasicBlock {
+    pub id: usize,
+    pub start: usize,
+    pub end: usize,
+    /// Target of the block's final `bra`, if any.
+    pub taken: Option<usize>,
+    /// The block control falls into (after a guarded `bra`, or no branch at all).
+    pub fallthrough: Option<usize>,
+    /// True if threads may leave the kernel at the end of this block (`ret`/`exit`, or the
+    /// end of the code), guarded or not.
+    pub exits: bool,
+}
+
+/// The CFG with immediate post-dominators; `None` means the virtual exit.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ControlFlow {
+    pub blocks: Vec<BasicBlock>,
+    /// Block of every instruction.
+    pub block_of: Vec<usize>,
+    pub ipdom: Vec<Option<usize>>,
+}
+
+impl ControlFlow {
+    /// Successor blocks (the virtual exit is not listed).
+    pub fn successors(&self, b: usize) -> Vec<usize> {
+        let bb = &self.blocks[b];
+        let mut v: Vec<usize> = bb.taken.into_iter().chain(bb.fallthrough).collect();
+        v.dedup();
+        v
+    }
+}
+
+fn ends_block(f: &Function, i: usize) -> bool {
+    matches!(
+        f.instructions[i].opcode.as_str(),
+        "bra" | "ret" | "exit" | "brx"
+    )
+}
+
+/// Splits `f` into basic blocks and computes post-dominators. Fails on a `bra` whose label
+/// is unknown or an indirect branch, with the instruction's location.
+pub fn build(f: &Function) -> Result<ControlFlow, Diagnostic> {
+    let n = f.instructions.len();
+    let mut leader = vec![false; n + 1];
+    leader[0] = true;
+    leader[n] = true;
+    for &t in f.labels.values() {
+        if t <= n {
+            leader[t] = true;
+        }
+    }
+    for i in 0..n {
+        if ends_block(f, i) {
+            leader[i + 1] = true;
+        }
+    }
+    let starts: Vec<usize> = (0..n).filter(|&i| leader[i]).collect();
+    let mut block_of = vec![0usize; n];
+    let mut blocks = Vec::with_capacity(starts.len());
+    for (id, &s) in starts.iter().enumerate() {
+        let e = starts.get(id + 1).copied().unwrap_or(n);
+        for b in block_of.iter_mut().take(e).skip(s) {
+            *b = id;
+        }
+        blocks.push(BasicBlock {
+            id,
+            start: s,
+            end: e,
+            taken: None,
+            fallthrough: None,
+            exits: false,
+        });
+    }
+    let block_at = |i: usize, block_of: &[usize]| -> Option<usize> { block_of.get(i).copied() };
+    for bb in &mut blocks {
+        let last = bb.end - 1;
+        let ins = &f.instructions[last];
+        let next = block_at(bb.end, &block_of);
+        match ins.opcode.as_str() {
+            "bra" => {
+                let target = match ins.operands.first().map(|o| &o.kind) {
+                    Some(OperandKind::Symbol { name }) => f.labels.get(name).copied(),
+                    _ => None,
+                };
+                let Some(t) = target else {
+                    return Err(Diagnostic::error(
+                        ins.span,
+                        "branch target is not a label of this function",
+                    ));
+                };
+                match block_at(t, &block_of) {
+                    Some(tb) => bb.taken = Some(tb),
+                    // A label at the very end: branching there leaves the kernel.
+                    None => bb.exits = true,
+                }
+                if ins.guard.is_some() {
+                    bb.fallthrough = next;
+                    if next.is_none() {
+                        bb.exits = true;
+                    }
+                }
+            }
+            "brx" => {
+                return Err(Diagnostic::error(
+                    ins.span,
+                    "indirect branch `brx` cannot be analysed",
+                ))
+            }
+            "ret" | "exit" => {
+                bb.exits = true;
+                if ins.guard.is_some() {
+                    bb.fallthrough = next;
+                }
+            }
+            _ => {
+                bb.fallthrough = next;
+                if next.is_none() {
+                    bb.exits = true;
+                }
+            }
+        }
+    }
+    let mut cf = ControlFlow {
+        ipdom: vec![None; blocks.len()],
+        blocks,
+        block_of,
+    };
+    cf.ipdom = post_dominators(&cf);
+    Ok(cf)
+}
+
+/// Immediate post-dominators by Cooper, Harvey and Kennedy's iterative algorithm on the
+/// reversed CFG rooted at a virtual exit node. Blocks that cannot reach the exit (endless
+/// loops) get the virtual exit.
+fn post_dominators(cf: &ControlFlow) -> Vec<Option<usize>> {
+    let n = cf.blocks.len();
+    let exit = n;
+    // Reversed graph: rev_succ(x) = forward predecessors of x.
+    let mut rev_succ: Vec<Vec<usize>> = vec![Vec::new(); n + 1];
+    let mut fwd_succ: Vec<Vec<usize>> = vec![Vec::new(); n + 1];
+    for (b, succ) in fwd_succ.iter_mut().enumerate().take(n) {
+        let mut s = cf.successors(b);
+        if cf.blocks[b].exits {
+            s.push(exit);
+        }
+        for &t in &s {
+            rev_succ[t].push(b);
+        }
+        *succ = s;
+    }
+    // Postorder of the reversed graph from the exit (iterative DFS).
+    let mut order = Vec::with_capacity(n + 1);
+    let mut seen = vec![false; n + 1];
+    let mut stack: Vec<(usize, usize)> = vec![(exit, 0)];
+    seen[exit] = true;
+    while let Some(&mut (v, ref mut k)) = stack.last_mut() {
+        if let Some(&w) = rev_succ[v].get(*k) {
+            *k += 1;
+            if !seen[w] {
+                seen[w] = true;
+                stack.push((w, 0));
+            }
+        } else {
+            order.push(v);
+            stack.pop();
+        }
+    }
+    let mut po_num = vec![usize::MAX; n + 1];
+    for (i, &v) in order.iter().enumerate() {
+        po_num[v] = i;
+    }
+    let mut idom: Vec<Option<usize>> = vec![None; n + 1];
+    idom[exit] = Some(exit);
+    let mut changed = true;
+    while changed {
+        changed = false;
+        for &v in order.iter().rev() {
+            if v == exit {
+                continue;
+            }
+            // Predecessors in the reversed graph = forward successors.
+            let mut new: Option<usize> = None;
+            for &p in &fwd_succ[v] {
+                if idom[p].is_none() {
+                    continue;
+                }
+                new = Some(match new {
+                    None => p,
+                    Some(cur) => {
+                        let (mut a, mut b) = (cur, p);
+                        while a != b {
+                            while po_num[a] < po_num[b] {
+                                a = idom[a].unwrap_or(exit);
+                            }
+                            while po_num[b] < po_num[a] {
+                                b = idom[b].unwrap_or(exit);
+                            }
+                        }
+                        a
+                    }
+                });
+            }
+            if new.is_some() && idom[v] != new {
+                idom[v] = new;
+                changed = true;
+            }
+        }
+    }
+    (0..n)
+        .map(|b| match idom[b] {
+            Some(d) if d != exit => Some(d),
+            _ => None,
+        })
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use isa::{ptx, Limits};
+
+    fn cfg_of(body: &str) -> ControlFlow {
+        let text = format!(".entry k()\n{{\n{body}\n}}\n");
+        let out = ptx::parse(&text, &Limits::default());
+        assert!(!out.has_errors(), "{:?}", out.diagnostics);
+        build(out.module.function(None).expect("k")).expect("cfg")
+    }
+
+    #[test]
+    fn if_then_else_reconverges_at_the_join() {
+        // B0: setp; @p bra ELSE | B1: add; bra END | B2 (ELSE): sub | B3 (END): ret
+        let cf = cfg_of(
+            "setp.eq.s32 %p1, %r1, 0;\n@%p1 bra ELSE;\nadd.s32 %r2, %r2, 1;\nbra END;\n\
+             ELSE:\nsub.s32 %r2, %r2, 1;\nEND:\nret;",
+        );
+        assert_eq!(cf.blocks.len(), 4);
+        assert_eq!(cf.blocks[0].taken, Some(2));
+        assert_eq!(cf.blocks[0].fallthrough, Some(1));
+        assert_eq!(cf.ipdom, vec![Some(3), Some(3), Some(3), None]);
+    }
+
+    #[test]
+    fn loop_exit_post_dominates_the_body() {
+        // B0: mov | B1 (L): add; setp; @p bra L | B2: ret
+        let cf = cfg_of(
+            "mov.u32 %r1, 0;\nL:\nadd.s32 %r1, %r1, 1;\nsetp.lt.s32 %p1, %r1, 4;\n@%p1 bra L;\nret;",
+        );
+        assert_eq!(cf.blocks.len(), 3);
+        assert_eq!(cf.ipdom, vec![Some(1), Some(2), None]);
+    }
+
+    #[test]
+    fn guarded_exit_reconverges_at_the_virtual_exit() {
+        let cf = cfg_of("@%p1 exit;\nadd.s32 %r1, %r1, 1;\nret;");
+        assert_eq!(cf.blocks.len(), 2);
+        assert!(cf.blocks[0].exits);
+        assert_eq!(cf.ipdom, vec![None, None]);
+    }
+}

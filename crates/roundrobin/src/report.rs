@@ -1,0 +1,175 @@
+//! The result of [`crate::analyze`], shaped as the report's `rr` object (issue #8 item 8):
+//! `accesses`, `coalescing`, `competing_sms`, `segments`, the cache results and
+//! `wcet.cycles`, plus the Gantt data and the per-warp traces.
+
+use crate::coalescing::CoalescingStats;
+use crate::code_segments::{Estimates, InstClass};
+use crate::competing::CompetingStats;
+use crate::config::Mode;
+use crate::launch::Dim3;
+use crate::schedule::Interval;
+use caches::{AccessKind, LlcMethod, MemoryLevel, SmBypass};
+use isa::Diagnostic;
+use serde::{Deserialize, Serialize};
+
+/// One global warp instruction instance: block, warp, instruction and its coalesced
+/// 128-byte segments (the analyzer output of §4.4.4).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct AccessEntry {
+    /// Linear block index.
+    pub block: u32,
+    pub block_index: [u32; 3],
+    /// Warp index within the block.
+    pub warp: u32,
+    pub sm: u32,
+    pub pc: u64,
+    /// Source line of the instruction.
+    pub line: u32,
+    /// `L` or `S`.
+    pub kind: AccessKind,
+    /// Segment base addresses in first-touch order.
+    pub segments: Vec<u64>,
+    /// Bytes used in each segment.
+    pub used_bytes: Vec<u32>,
+    /// Load utilisation (§3.3.1).
+    pub utilization: f64,
+    /// Memory level (when caches are modelled).
+    pub level: Option<MemoryLevel>,
+}
+
+/// The values actually used in Eq. 5.4–5.6, and which of them were overridden.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+pub struct EstimatesUsed {
+    #[serde(flatten)]
+    pub values: Estimates,
+    pub n_coal_overridden: bool,
+    pub competing_sms_overridden: bool,
+    pub active_warps_overridden: bool,
+}
+
+/// One static code segment with its latencies (Eq. 5.4–5.7, evaluated with L_base) and the
+/// issue times T of its executions, per warp.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct SegmentRow {
+    pub id: usize,
+    /// Mnemonics of its instructions (`ld.global.f32 + sub.s32`).
+    pub opcode: String,
+    pub line: u32,
+    /// Instruction indices `start..end`.
+    pub start: usize,
+    pub end: usize,
+    pub classes: Vec<InstClass>,
+    /// Σ LI_inst of its instructions.
+    pub li_inst: u64,
+    /// max LE_inst of its instructions.
+    pub le_inst: u64,
+    /// LI (Eq. 5.7).
+    pub li: u64,
+    /// LE (Eq. 5.7).
+    pub le: u64,
+    /// Issue times T of this segment per warp, for the warps that execute it (one entry
+    /// per execution; several in loops). Sparse so that big launches stay proportional
+    /// to the work actually scheduled.
+    pub t: Vec<WarpTimes>,
+}
+
+/// The issue times of one segment by one warp.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct WarpTimes {
+    /// Index into `gantt` / `traces`.
+    pub warp: usize,
+    pub times: Vec<u64>,
+}
+
+/// L1 results of one SM (§4.4.6).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct L1Summary {
+    pub sm: u32,
+    pub load_lines: u64,
+    pub load_hits: u64,
+    pub load_misses: u64,
+    pub store_lines: u64,
+    pub load_miss_rate: f64,
+}
+
+/// Shared-LLC results (§6.4).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct LlcSummary {
+    pub method: LlcMethod,
+    pub accesses: u64,
+    pub misses: u64,
+    pub miss_rate: f64,
+}
+
+/// Everything the cache models found.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct CacheReport {
+    pub l1: Vec<L1Summary>,
+    pub llc: LlcSummary,
+    /// Eq. 3.1 per SM.
+    pub bypass: Vec<SmBypass>,
+    /// How many warp accesses were served from each level.
+    pub l1_hit_accesses: u64,
+    pub l2_hit_accesses: u64,
+    pub l2_miss_accesses: u64,
+}
+
+/// The model's WCET (Eq. 5.3 per SM wave, summed over waves, max over SMs).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Wcet {
+    pub cycles: u64,
+    /// Finishing time of each SM.
+    pub per_sm: Vec<u64>,
+    /// True in `max` mode without overrides: a safe bound under the model's assumptions.
+    pub safe: bool,
+}
+
+/// Gantt data of one warp: its segment instances as [start, issue_end, end).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct GanttRow {
+    pub block: u32,
+    pub warp: u32,
+    pub sm: u32,
+    /// Which consecutive set of co-resident blocks on the SM this warp ran in.
+    pub wave: u32,
+    pub intervals: Vec<Interval>,
+    pub end: u64,
+}
+
+/// Alg. 4's warp execution trace, compactly.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct TraceSummary {
+    pub block: u32,
+    pub block_index: [u32; 3],
+    pub warp: u32,
+    pub sm: u32,
+    pub threads: u32,
+    /// `WarpExecutionOrder`: basic blocks in execution order.
+    pub basic_blocks: Vec<usize>,
+    /// Instruction index of every executed warp instruction.
+    pub steps: Vec<usize>,
+    /// Active threads at every step.
+    pub active: Vec<u32>,
+}
+
+/// The `rr` object.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct RrResult {
+    pub mode: Mode,
+    pub mode_label: String,
+    pub grid: Dim3,
+    pub block: Dim3,
+    pub warps_per_block: u64,
+    /// `LDSTPCList` (Alg. 1): program counters of the global loads/stores.
+    pub pc_address: Vec<u64>,
+    pub accesses: Vec<AccessEntry>,
+    pub coalescing: CoalescingStats,
+    pub competing_sms: CompetingStats,
+    pub estimates: EstimatesUsed,
+    pub segments: Vec<SegmentRow>,
+    pub caches: Option<CacheReport>,
+    pub wcet: Wcet,
+    pub gantt: Vec<GanttRow>,
+    pub traces: Vec<TraceSummary>,
+    pub notes: Vec<Diagnostic>,
+}

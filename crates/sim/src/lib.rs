@@ -1,0 +1,1 @@
+//! A cycle-level SIMT simulator (issue #7). Under construction.

@@ -14,6 +14,8 @@ export const EDGE_KINDS = {
   call: 'call',
   return: 'return to the call site',
   exit: 'every thread has finished',
+  flow: 'control flow of the wavefront CFG',
+  pruned: 'removed by Prune (Alg. 2): a split runs this serialised path in parallel',
 };
 
 /** The edge kinds that occur in `cfg`, in legend order. */
@@ -118,7 +120,8 @@ export function renderCfg(container, cfg, onSelect, zoom = 1) {
         (n.reachable ? '' : ' unreachable') +
         (n.id === cfg.entry ? ' entry' : '') +
         (n.kind === 'exit' ? ' exit' : '') +
-        (n.count > 0 ? ' hot' : ''),
+        (n.count > 0 ? ' hot' : '') +
+        (n.role ? ' ' + n.role.split(' ').map((r) => `role-${r}`).join(' ') : ''),
       'data-id': n.id,
       tabindex: 0,
       role: 'button',

@@ -37,3 +37,14 @@ function append(node, children) {
 export function hex(n) {
   return '0x' + Number(n).toString(16).padStart(4, '0');
 }
+
+/** A `table.grid` with a header row and body rows (cells are text, numbers or nodes). */
+export function grid(id, head, rows) {
+  const cell = (tag, v) => (v instanceof Node ? el(tag, {}, v) : el(tag, { text: String(v) }));
+  return el(
+    'table',
+    { class: 'grid', id },
+    el('thead', {}, el('tr', {}, ...head.map((h) => cell('th', h)))),
+    el('tbody', {}, ...rows.map((r) => el('tr', {}, ...r.map((v) => cell('td', v))))),
+  );
+}

@@ -11,6 +11,8 @@ export const PAPERS = [
     id: 'berezovskyi',
     title: 'Makespan of warps on one SM (Berezovskyi, Bletsas, Andersson, ECRTS 2012)',
   },
+  { id: 'klashtorny', title: 'Predictable wavefront splitting on AMD GCN3 (Klashtorny et al.)' },
+  { id: 'spliet', title: 'Sim-D: phase-based WCET on a predictable SIMD accelerator (Spliet & Mullins)' },
   { id: 'basics', title: 'Basics: thread-level control flow' },
 ];
 
@@ -229,6 +231,127 @@ warp_number 420
 ls_unit_number 16
 cuda_core_number 32
 warp_size 32
+`,
+  },
+  {
+    id: 'simd-phases',
+    paper: 'spliet',
+    blurb:
+      'Sim-D never overlaps a work-group\'s own loads with its arithmetic: each ldglin/stglin is an access phase, the code between them a compute phase. Two work-group slots take turns, so one computes while the other waits for DRAM. The Schedule view shows the two slots interleaving; the Summary gives both scheduling policies and the bounds WCET^U and WCET^L.',
+    title: 'Compute and access phases of d = a·b + c',
+    dialect: 'simd',
+    mode: 'simd',
+    params: { ndrange: '1024,32' },
+    source: `// Written for Warpbound: d = a * b + c, element-wise, one 1024-item tile per work-group.
+.data
+	0 0x0 1024 32
+	1 0x20000 1024 32
+	2 0x40000 1024 32
+	3 0x60000 1024 32
+
+.text
+	ldglin v1, 0
+	ldglin v2, 1
+	mul v1, v1, v2
+	ldglin v3, 2
+	add v1, v1, v3
+	stglin v1, 3
+	exit
+`,
+  },
+  {
+    id: 'simd-loop',
+    paper: 'spliet',
+    blurb:
+      'Loops are unrolled into a DAG before the critical path is taken, so every branch needs a bound: #bound branchcycle T N P says the branch is taken T times, then not taken N times. Make it sixteen rounds (15 in the annotation, 16 in the sisub) and the compute phase between the load and the store grows from 164 to 324 cycles.',
+    title: 'A bounded loop between two access phases',
+    dialect: 'simd',
+    mode: 'simd',
+    params: { ndrange: '1024,32' },
+    source: `// Written for Warpbound: square a tile eight times, then store it.
+.data
+	0 0x0 1024 32
+	1 0x20000 1024 32
+
+.text
+	ldglin v1, 0
+	smov s1, 0
+loop:
+	mul v1, v1, v1
+	siadd s1, s1, 1
+	sisub s2, s1, 8
+	#bound branchcycle 7 1 0
+	sicj.l loop, s2
+	stglin v1, 1
+	exit
+`,
+  },
+  {
+    id: 'pws-if-else',
+    paper: 'klashtorny',
+    blurb:
+      'On GCN3 a divergent if-else runs both paths one after the other: the exec mask is narrowed for the then-path, flipped in the branch serialization block (BSB, dashed orange) for the else-path, and restored at the reconvergence node. The split instruction asks for the two paths to run on two SIMD units at once; Prune then drops the serialised edge (dotted red). Compare the three kernel WCETs in the Summary.',
+    title: 'An if-else split across two SIMD units',
+    dialect: 'gcn',
+    mode: 'pws',
+    params: { split: 'marked', cost: 'unit' },
+    preset: 'fig8-example',
+    source: `; Written for Warpbound: an if-else on the work-item id, marked for splitting.
+k:
+  v_cmp_gt_u32_e32 vcc, 32, v0       ; work-items 0..31 take the then-path
+  split s0, s1
+  s_and_saveexec_b64 s[4:5], vcc
+  s_xor_b64 s[4:5], exec, s[4:5]
+  s_cbranch_execz BB0_2
+; %bb.1:                              ; then: six multiply-adds
+  v_mad_f32 v1, v1, v2, v3
+  v_mad_f32 v1, v1, v2, v3
+  v_mad_f32 v1, v1, v2, v3
+  v_mad_f32 v1, v1, v2, v3
+  v_mad_f32 v1, v1, v2, v3
+  v_mad_f32 v1, v1, v2, v3
+BB0_2:                                ; the BSB: flip exec to the else-path
+  s_or_saveexec_b64 s[4:5], s[4:5]
+  s_xor_b64 exec, exec, s[4:5]
+  s_cbranch_execz BB0_4
+; %bb.3:                              ; else: eight multiplies
+  v_mul_f32_e32 v1, v1, v2
+  v_mul_f32_e32 v1, v1, v2
+  v_mul_f32_e32 v1, v1, v2
+  v_mul_f32_e32 v1, v1, v2
+  v_mul_f32_e32 v1, v1, v2
+  v_mul_f32_e32 v1, v1, v2
+  v_mul_f32_e32 v1, v1, v2
+  v_mul_f32_e32 v1, v1, v2
+BB0_4:                                ; reconvergence: restore exec
+  s_or_b64 exec, exec, s[4:5]
+  merge
+  s_endpgm
+`,
+  },
+  {
+    id: 'pws-three-branches',
+    paper: 'klashtorny',
+    blurb:
+      'A wavefront CFG in the CSV format of the split-point solver published with the paper (wcet, is_bsb_node, is_reconv_node, successors): two if-elses in sequence, the second with a nested if-else. All three branches are marked, but with S = 1 only one split may be active at a time: the nested split would need a second context, so Select (Alg. 1) drops it, while the two splits in sequence reuse one context. The Summary sets the marks, Select and the optimal set side by side; click branches to change the marks.',
+    title: 'Choosing split points: two branches in sequence, one nested',
+    dialect: 'pws-csv',
+    mode: 'pws',
+    params: { split: 'marked', S: 1, marks: '0,4,5' },
+    source: `wcet,is_bsb_node,is_reconv_node,successors
+2,False,False,1;2
+6,False,False,2
+0,True,False,3;4
+4,False,False,4
+1,False,True,5;10
+3,False,False,6;7
+5,False,False,7
+0,True,False,8;9
+2,False,False,9
+1,False,True,10
+0,True,False,11;12
+7,False,False,12
+1,False,True,
 `,
   },
 ];

@@ -8,6 +8,12 @@ export function groupColour(g) {
   return `hsl(${(g * 137.508) % 360}, 62%, 58%)`;
 }
 
+/** `warp 3`, or the category's own name when the schedule names its groups. */
+function groupName(schedule, g) {
+  const names = schedule.group_labels || [];
+  return names[g] !== undefined ? names[g] : `${schedule.group_name} ${g}`;
+}
+
 export function renderGantt(host, schedule, zoom = 1) {
   if (!schedule) {
     host.replaceChildren(el('p', { class: 'empty', text: 'This mode produces no schedule.' }));
@@ -25,10 +31,12 @@ export function renderGantt(host, schedule, zoom = 1) {
     height,
     viewBox: `0 0 ${width} ${height}`,
     role: 'img',
-    'aria-label': `Schedule: ${schedule.items.length} instructions over ${schedule.cycles} cycles`,
+    'aria-label': `Schedule: ${schedule.items.length} boxes over ${schedule.cycles} cycles`,
   });
   // Cycle axis: a tick every `step` cycles, chosen so labels do not collide.
-  const step = [1, 2, 5, 10, 20, 50, 100, 200, 500, 1000, 2000, 5000].find((s) => s * cell >= 36) || 10000;
+  const step =
+    [1, 2, 5, 10, 20, 50, 100, 200, 500, 1000, 2000, 5000, 1e4, 2e4, 5e4, 1e5, 2e5, 5e5, 1e6, 2e6, 5e6, 1e7].find((s) => s * cell >= 36) ||
+    Math.pow(10, Math.ceil(Math.log10(36 / cell)));
   for (let c = 0; c <= schedule.cycles; c += step) {
     const x = left + c * cell;
     root.append(
@@ -52,7 +60,7 @@ export function renderGantt(host, schedule, zoom = 1) {
         class: 'gantt-item',
         'data-group': it.group,
       },
-      svg('title', { text: `${schedule.group_name} ${it.group} · ${it.label}` }),
+      svg('title', { text: `${groupName(schedule, it.group)} · ${it.label}` }),
     );
     root.append(g);
   }
@@ -61,7 +69,7 @@ export function renderGantt(host, schedule, zoom = 1) {
     'div',
     { class: 'gantt-legend' },
     ...groups.slice(0, 64).map((g) =>
-      el('span', { class: 'key' }, el('i', { style: `background:${groupColour(g)}` }), `${schedule.group_name} ${g}`),
+      el('span', { class: 'key' }, el('i', { style: `background:${groupColour(g)}` }), groupName(schedule, g)),
     ),
     groups.length > 64 ? el('span', { text: `… ${groups.length - 64} more` }) : '',
   );

@@ -97,6 +97,7 @@ function wireControls() {
   $('zoom-fit').addEventListener('click', fitZoom);
   $('gantt-in').addEventListener('click', () => setGanttZoom(view.ganttZoom * 1.25));
   $('gantt-out').addEventListener('click', () => setGanttZoom(view.ganttZoom / 1.25));
+  $('gantt-fit').addEventListener('click', () => setGanttZoom(ganttFit(view.report && view.report.schedule)));
   $('export-svg').addEventListener('click', () => {
     const svg = $('cfg-svg');
     if (svg) downloadSvg(svg, 'warpbound-cfg');
@@ -215,7 +216,7 @@ async function loadExample(ex) {
   state.loopBounds = { ...(ex.loopBounds || {}) };
   $('dialect').value = ex.dialect;
   editor.setDialect(ex.dialect);
-  setMode(ex.mode || catalog.default_mode, ex.params || {});
+  setMode(ex.mode || catalog.default_mode, ex.params || {}, ex.preset || null);
   await run();
   state.example = ex.id;
   await updateHash();
@@ -330,17 +331,27 @@ function render() {
   if ((state.view === 'schedule' && !r.schedule) || (state.view === 'plots' && !(r.plots && r.plots.length))) {
     showView(r.cfg ? 'graph' : 'summary');
   }
+  // A new schedule starts fitted to the pane (short ones at the natural 14 px per cycle).
+  view.ganttZoom = ganttFit(r.schedule);
   renderGantt($('gantt'), r.schedule, view.ganttZoom);
   $('schedule-summary').textContent = r.schedule
-    ? `${r.schedule.items.length} instructions on ${r.schedule.lanes.length} lanes over ${r.schedule.cycles} cycles`
+    ? `${r.schedule.items.length} boxes on ${r.schedule.lanes.length} lanes over ${r.schedule.cycles} cycles, coloured by ${r.schedule.group_name}`
     : '';
   renderPlots($('plots'), r.plots);
   if (state.view === 'json') renderJson();
   drawGraph();
 }
 
+/** The zoom at which `schedule` fills the results pane, at most 1. */
+function ganttFit(schedule) {
+  if (!schedule || !schedule.cycles) return 1;
+  const width = Math.max(200, document.querySelector('.results').clientWidth - 110);
+  return Math.min(1, width / (schedule.cycles * 14));
+}
+
 function setGanttZoom(z) {
-  view.ganttZoom = Math.min(4, Math.max(0.1, z));
+  const fit = ganttFit(view.report && view.report.schedule);
+  view.ganttZoom = Math.min(4, Math.max(Math.min(0.1, fit / 4), z));
   if (view.report) renderGantt($('gantt'), view.report.schedule, view.ganttZoom);
 }
 
@@ -379,6 +390,10 @@ function selectNode(id, fromGraph) {
   const r = view.report;
   const n = r.cfg && r.cfg.nodes[id];
   if (!n) return;
+  if (fromGraph && r.pws && (n.role || '').split(' ').includes('branch')) {
+    toggleSplitMark(id);
+    return;
+  }
   view.selected = id;
   if (graph) graph.select(id);
   if (n.kind !== 'block') {
@@ -396,6 +411,28 @@ function selectNode(id, fromGraph) {
   if (n.context) text += ` · pending ${n.context}`;
   if (n.count !== null && n.count !== undefined) text += ` · ${n.count}× on the worst-case path`;
   $('selection').textContent = text;
+}
+
+/**
+ * PWS: a click on a splittable branch marks or unmarks it as a split point (the `marks`
+ * parameter) and switches to the programmer's marks filtered by Select, then re-runs.
+ */
+function toggleSplitMark(id) {
+  const marks = new Set(
+    String(state.params.marks || '')
+      .split(',')
+      .map((x) => x.trim())
+      .filter(Boolean)
+      .map(Number),
+  );
+  if (marks.has(id)) marks.delete(id);
+  else marks.add(id);
+  const params = { ...state.params, split: 'marked', marks: [...marks].sort((a, b) => a - b).join(',') };
+  if (!params.marks) delete params.marks;
+  setMode(state.mode, params, state.preset.name);
+  state.example = null;
+  showStatus(`split points: ${params.marks || 'none'} (Select, S = ${view.report.pws.hardware.s})`);
+  run();
 }
 
 function cursorToNode(line) {
@@ -543,6 +580,8 @@ window.playground = {
   state: () => ({ ...state }),
   report: () => view.report,
   run,
+  /** The request the page sends for its current state. */
+  request: () => request(),
   /** The gallery's examples (for tests and benchmarks). */
   examples: () => EXAMPLES,
   /** Runs `request` in the worker without touching the page; resolves with the report. */

@@ -88,6 +88,16 @@ function fieldFor(p, values, onChange) {
     });
     return el('label', { class: 'param', title: p.meaning, for: id }, label(p), sel);
   }
+  if (p.kind === 'text') {
+    const input = el('input', { type: 'text', id, 'data-param': p.name, value: current, size: 12, spellcheck: 'false' });
+    input.addEventListener('change', () => {
+      const v = input.value.trim();
+      if (v === p.default) delete values[p.name];
+      else values[p.name] = v;
+      onChange();
+    });
+    return el('label', { class: 'param', title: p.meaning, for: id }, label(p), input);
+  }
   const input = el('input', {
     type: 'number',
     id,

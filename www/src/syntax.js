@@ -120,7 +120,19 @@ const lc = {
   },
 };
 
-const MODES = { sass, gcn, ptx, simd, lc };
+/** The PWS solver's CSV: header, booleans, numbers, `;`-separated successor lists. */
+const pwsCsv = {
+  name: 'pws-csv',
+  token(stream) {
+    if (stream.sol() && stream.match(/^[a-z_,]+$/)) return 'meta';
+    if (stream.match(/^(True|False)\b/)) return 'atom';
+    if (stream.match(/^\d+/)) return 'number';
+    stream.next();
+    return null;
+  },
+};
+
+const MODES = { sass, gcn, ptx, simd, lc, 'pws-csv': pwsCsv };
 
 /** The CodeMirror language for a dialect name (SASS for unknown names). */
 export function languageFor(dialect) {

@@ -2,6 +2,8 @@
 // worst-case path — all numbers from the report.
 
 import { el, hex } from './dom.js';
+import { simdSummary } from './summary_simd.js';
+import { pwsSummary } from './summary_pws.js';
 
 /**
  * `report` is the analysis result; `loopBounds` (address -> bound) is edited in place and
@@ -32,6 +34,8 @@ export function renderWcet(host, report, loopBounds, onChange, onPickNode) {
   } else {
     parts.push(el('p', { class: 'empty', text: 'No bound: see the diagnostics.' }));
   }
+  if (report.pws) parts.push(...pwsSummary(report), el('p', { class: 'muted', text: `run time: ${times}` }));
+  if (report.simd) parts.push(...simdSummary(report), el('p', { class: 'muted', text: `run time: ${times}` }));
   const ms = report.makespan;
   if (ms) {
     parts.push(

@@ -19,15 +19,20 @@ pub enum Dialect {
     Simd,
     /// Abstract instruction strings over {L, C} (Berezovskyi et al.).
     Lc,
+    /// A wavefront CFG in the CSV format of the public PWS split-point solver
+    /// (`wcet,is_bsb_node,is_reconv_node,successors`; parsed by the `pws` crate).
+    #[serde(rename = "pws-csv")]
+    PwsCsv,
 }
 
 impl Dialect {
-    pub const ALL: [Dialect; 5] = [
+    pub const ALL: [Dialect; 6] = [
         Dialect::Sass,
         Dialect::Gcn,
         Dialect::Ptx,
         Dialect::Simd,
         Dialect::Lc,
+        Dialect::PwsCsv,
     ];
 
     pub fn name(self) -> &'static str {
@@ -37,6 +42,7 @@ impl Dialect {
             Dialect::Ptx => "ptx",
             Dialect::Simd => "simd",
             Dialect::Lc => "lc",
+            Dialect::PwsCsv => "pws-csv",
         }
     }
 

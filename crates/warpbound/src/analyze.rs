@@ -6,7 +6,7 @@ use crate::report::Report;
 use crate::request::Request;
 use crate::views::{kernel_view, thread_cfg_view};
 use crate::SCHEMA_VERSION;
-use crate::{makespan_mode, warp_mode};
+use crate::{makespan_mode, pws_mode, simd_mode, warp_mode};
 use isa::{blocks, Diagnostic, Dialect, Limits, Severity};
 use std::collections::BTreeMap;
 use web_time::Instant;
@@ -29,6 +29,8 @@ pub fn analyze(request: &Request) -> Report {
         schedule: None,
         plots: Vec::new(),
         makespan: None,
+        simd: None,
+        pws: None,
         warp_cfg: None,
         timings_ms: BTreeMap::new(),
     };
@@ -115,6 +117,24 @@ pub fn analyze(request: &Request) -> Report {
             );
             report.timings_ms.insert("makespan".into(), ms(t));
         }
+        return finish(report, started, request.timings);
+    }
+    if matches!(request.dialect, Dialect::Gcn | Dialect::PwsCsv) {
+        pws_mode::run(
+            request.dialect,
+            &request.source,
+            request.function.as_deref(),
+            &limits,
+            &p,
+            &request.loop_bounds,
+            &mut report,
+        );
+        report.timings_ms.insert("pws".into(), ms(t));
+        return finish(report, started, request.timings);
+    }
+    if request.dialect == Dialect::Simd {
+        simd_mode::run(&request.source, &limits, &p, &mut report);
+        report.timings_ms.insert("simd".into(), ms(t));
         return finish(report, started, request.timings);
     }
     let parsed = match request.dialect {

@@ -17,6 +17,9 @@ pub enum ParamKind {
     Flag,
     /// One of `choices`.
     Choice,
+    /// Free text in a format the meaning describes (e.g. `X,Y,Z`); the mode validates it and
+    /// names the parameter in its error.
+    Text,
 }
 
 /// One tunable of a mode: what the page renders a form field from.
@@ -48,6 +51,14 @@ impl ParamInfo {
             default: serde_json::json!(default),
             choices: Vec::new(),
             group: String::new(),
+        }
+    }
+
+    pub fn text(name: &str, meaning: &str, default: &str) -> Self {
+        ParamInfo {
+            kind: ParamKind::Text,
+            default: serde_json::json!(default),
+            ..ParamInfo::number(name, meaning, "", 0.0, 0.0, 0.0)
         }
     }
 
@@ -125,6 +136,10 @@ pub const WARP_CFG_MODE: &str = "warp-cfg";
 
 /// Worst-case makespan of warps on one SM (Berezovskyi et al.).
 pub const MAKESPAN_MODE: &str = "makespan";
+/// Phase-based WCET of a Sim-D kernel (Spliet & Mullins).
+pub const SIMD_MODE: &str = "simd";
+/// Predictable wavefront splitting on GCN3 (Klashtorny et al.).
+pub const PWS_MODE: &str = "pws";
 
 /// Parameters of the `makespan` mode.
 fn makespan_params() -> Vec<ParamInfo> {
@@ -413,9 +428,17 @@ pub fn catalog() -> Catalog {
                 isa::Dialect::Ptx => "PTX",
                 isa::Dialect::Simd => "Sim-D assembly",
                 isa::Dialect::Lc => "L/C instruction string",
+                isa::Dialect::PwsCsv => "PWS solver graph (CSV)",
             }
             .into(),
-            supported: matches!(d, isa::Dialect::Sass | isa::Dialect::Lc),
+            supported: matches!(
+                d,
+                isa::Dialect::Sass
+                    | isa::Dialect::Lc
+                    | isa::Dialect::Simd
+                    | isa::Dialect::Gcn
+                    | isa::Dialect::PwsCsv
+            ),
         })
         .collect();
     Catalog {
@@ -477,6 +500,42 @@ pub fn catalog() -> Catalog {
                         values: numbers(&[("ls_units", 16), ("cores", 48), ("warp_size", 32)]),
                     },
                 ],
+            },
+            ModeInfo {
+                name: PWS_MODE.into(),
+                title: "Predictable wavefront splitting on GCN3 (Klashtorny et al.)".into(),
+                description: "Builds the wavefront CFG of a GCN3 kernel (divergent branches, \
+                              branch serialization blocks, reconvergence nodes; loops unrolled) \
+                              or reads a split-point solver graph, chooses split points (the \
+                              programmer's marks through Select, or the optimal set), prunes the \
+                              serialized paths (Alg. 2) and bounds the wavefront and kernel WCET \
+                              without splitting, with DWS and with PWS (Lemmas 5.1–5.7)."
+                    .into(),
+                dialects: vec!["gcn".into(), "pws-csv".into()],
+                params: {
+                    let mut v = crate::pws_mode::params();
+                    v.extend(budget_params());
+                    v
+                },
+                presets: crate::pws_mode::presets(),
+            },
+            ModeInfo {
+                name: SIMD_MODE.into(),
+                title: "Phase-based WCET on Sim-D (Spliet & Mullins)".into(),
+                description: "Splits the kernel into compute and DRAM/scratchpad access phases \
+                              (CFG with control-stack-annotated edges, loops unrolled with the \
+                              #bound annotations, critical path), prices them with the in-order \
+                              pipeline and the DDR4 timing of Table 1, and bounds the kernel \
+                              WCET for both scheduling policies (Eq. 10–19), with the worst-case \
+                              schedule of two work-group slots."
+                    .into(),
+                dialects: vec!["simd".into()],
+                params: {
+                    let mut v = crate::simd_mode::params();
+                    v.extend(budget_params());
+                    v
+                },
+                presets: crate::simd_mode::presets(),
             },
         ],
     }

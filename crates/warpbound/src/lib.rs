@@ -15,8 +15,10 @@ pub mod analyze;
 pub mod catalog;
 mod makespan_mode;
 pub mod params;
+mod pws_mode;
 pub mod report;
 pub mod request;
+mod simd_mode;
 pub mod views;
 mod warp_mode;
 

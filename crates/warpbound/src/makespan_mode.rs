@@ -280,5 +280,6 @@ fn schedule_view(t: &makespan::Transformed, s: &makespan::Schedule) -> ScheduleV
         lanes,
         items,
         group_name: "warp".into(),
+        group_labels: Vec::new(),
     }
 }

@@ -21,6 +21,43 @@ impl Params {
         self.choices.get(name).map_or("", String::as_str)
     }
 
+    /// A text parameter's value (see [`crate::catalog::ParamKind::Text`]).
+    pub fn text(&self, name: &str) -> &str {
+        self.choice(name)
+    }
+
+    /// A text parameter holding comma-separated whole numbers (`1024,768`), checked for
+    /// its count (`min..=max` numbers); the error names the parameter.
+    pub fn numbers(&self, name: &str, min: usize, max: usize) -> Result<Vec<u64>, Diagnostic> {
+        let text = self.text(name);
+        let bad =
+            || {
+                Diagnostic::global(
+                    Severity::Error,
+                    format!(
+                    "parameter `{name}` = `{text}`: expected {} whole number{} separated by commas",
+                    if min == max { min.to_string() } else { format!("{min} to {max}") },
+                    if max == 1 { "" } else { "s" }
+                ),
+                )
+            };
+        if text.trim().is_empty() {
+            return if min == 0 { Ok(Vec::new()) } else { Err(bad()) };
+        }
+        let v: Option<Vec<u64>> = text
+            .split(',')
+            .map(|t| {
+                parse_number(t)
+                    .filter(|x| x.fract() == 0.0 && *x >= 0.0 && *x < 9.0e15)
+                    .map(|x| x as u64)
+            })
+            .collect();
+        match v {
+            Some(v) if (min..=max).contains(&v.len()) => Ok(v),
+            _ => Err(bad()),
+        }
+    }
+
     /// Value of `name`; modes only ask for names they declared, so absence is a bug caught
     /// in tests, and the fallback is the neutral 0.
     pub fn get(&self, name: &str) -> f64 {
@@ -48,7 +85,7 @@ pub fn resolve(
     let mut out = Params::default();
     for p in declared {
         match p.kind {
-            ParamKind::Choice => {
+            ParamKind::Choice | ParamKind::Text => {
                 out.choices
                     .insert(p.name.clone(), p.default.as_str().unwrap_or("").to_string());
             }
@@ -107,6 +144,32 @@ pub fn resolve(
                     format!("parameter `{name}` is on or off (true/false), got {value}"),
                 )),
             },
+            ParamKind::Text => {
+                let text = match value {
+                    serde_json::Value::String(s) => Some(s.trim().to_string()),
+                    serde_json::Value::Number(n) => Some(n.to_string()),
+                    serde_json::Value::Array(items) => {
+                        let parts: Option<Vec<String>> = items
+                            .iter()
+                            .map(|v| v.as_number().map(|n| n.to_string()))
+                            .collect();
+                        parts.map(|p| p.join(","))
+                    }
+                    _ => None,
+                };
+                match text {
+                    Some(t) if t.len() <= 100_000 => {
+                        out.choices.insert(name.clone(), t);
+                    }
+                    _ => diags.push(Diagnostic::global(
+                        Severity::Error,
+                        format!(
+                            "parameter `{name}` must be text ({}), got {value}",
+                            info.meaning
+                        ),
+                    )),
+                }
+            }
             ParamKind::Choice => {
                 let text = value
                     .as_str()

@@ -31,6 +31,12 @@ pub struct Report {
     /// Details of the `makespan` mode.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub makespan: Option<MakespanDetails>,
+    /// Details of the `simd` mode (Sim-D, Spliet & Mullins): the `phases` crate's result.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub simd: Option<phases::SimdResult>,
+    /// Details of the `pws` mode (Klashtorny et al.): the `pws` crate's result.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub pws: Option<pws::PwsResult>,
     /// Details of the `warp-cfg` mode.
     #[serde(rename = "warp-cfg", default, skip_serializing_if = "Option::is_none")]
     pub warp_cfg: Option<WarpCfgDetails>,
@@ -124,6 +130,9 @@ pub struct ScheduleView {
     pub items: Vec<ScheduleItem>,
     /// What `group` numbers (e.g. `warp`).
     pub group_name: String,
+    /// A name per group number when groups are categories rather than warps.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub group_labels: Vec<String>,
 }
 
 /// One box of the Gantt chart.
@@ -248,6 +257,10 @@ pub struct CfgNode {
     pub reachable: bool,
     /// Text lines to show in the node.
     pub label: Vec<String>,
+    /// Space-separated roles the page styles (PWS: `branch`, `branch-fixed`, `bsb`,
+    /// `reconv`, `split`, `marked`); empty for ordinary blocks.
+    #[serde(default, skip_serializing_if = "String::is_empty")]
+    pub role: String,
 }
 
 /// One edge. Thread-level kinds: `fallthrough`, `taken`, `sync`, `break`, `continue`,

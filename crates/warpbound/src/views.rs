@@ -104,6 +104,7 @@ pub fn block_node(
         line_end: kernel.instructions[blk.last].span.line,
         reachable: blk.reachable,
         label,
+        role: String::new(),
     }
 }
 
@@ -125,6 +126,7 @@ pub fn exit_node(id: usize) -> CfgNode {
         line_end: 0,
         reachable: true,
         label: vec!["exit".into()],
+        role: String::new(),
     }
 }
 

@@ -1,0 +1,122 @@
+//! The `simd` mode on every Sim-D kernel of the corpus with its launch from `launch.tsv`: the
+//! report carries exactly the `phases` crate's numbers, `wcet.cycles` is the better policy, and
+//! bad launch parameters are request errors naming the parameter.
+
+use isa::Dialect;
+use std::path::PathBuf;
+use warpbound::{analyze, Report, Request};
+
+fn corpus() -> PathBuf {
+    std::env::var_os("WARPBOUND_CORPUS")
+        .map(PathBuf::from)
+        .unwrap_or_else(|| PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../../shared/corpus"))
+        .join("simd")
+}
+
+fn run(source: &str, params: &[(&str, serde_json::Value)], preset: Option<&str>) -> Report {
+    let mut req = Request::new(source, Dialect::Simd);
+    req.mode = Some("simd".into());
+    req.preset = preset.map(str::to_string);
+    for (k, v) in params {
+        req.params.insert(k.to_string(), v.clone());
+    }
+    analyze(&req)
+}
+
+#[test]
+fn every_corpus_kernel_with_its_launch() {
+    let launches = std::fs::read_to_string(corpus().join("launch.tsv")).expect("launch.tsv");
+    let mut analysed = 0;
+    for line in launches.lines().skip(1) {
+        let Some((_, args)) = line.split_once('\t') else {
+            continue;
+        };
+        let Some(file) = args.split_whitespace().find(|w| w.ends_with(".sas")) else {
+            continue;
+        };
+        let name = file.rsplit('/').next().unwrap_or(file);
+        let Ok(source) = std::fs::read_to_string(corpus().join(name)) else {
+            continue; // launch.tsv names one kernel the corpus does not ship
+        };
+        let launch = phases::Launch::from_arguments(args).expect("launch arguments");
+        let expected = phases::analyze_text(
+            &source,
+            &isa::Limits::default(),
+            &launch,
+            &phases::Config::reference(),
+        )
+        .expect("the crate analyses it");
+        let r = run(
+            &source,
+            &[
+                (
+                    "ndrange",
+                    format!("{},{}", launch.nd_range[0], launch.nd_range[1]).into(),
+                ),
+                ("wg_width", launch.wg_width.into()),
+            ],
+            None,
+        );
+        assert!(!r.has_errors(), "{name}: {:?}", r.diagnostics);
+        let simd = r.simd.as_ref().expect("simd details");
+        assert_eq!(simd.wcet_upper, expected.wcet_upper, "{name}");
+        assert_eq!(simd.wcet_lower, expected.wcet_lower, "{name}");
+        let best = expected.sp_as_access.wcet.min(expected.sp_as_compute.wcet);
+        assert_eq!(r.wcet.as_ref().map(|w| w.cycles), Some(best), "{name}");
+        assert!(
+            simd.wcet_lower <= best && best <= simd.wcet_upper.max(best),
+            "{name}"
+        );
+        let cfg = r.cfg.as_ref().expect("cfg");
+        assert_eq!(cfg.nodes.len(), expected.blocks.len(), "{name}");
+        assert!(
+            r.schedule.as_ref().is_some_and(|s| !s.items.is_empty()),
+            "{name}"
+        );
+        analysed += 1;
+    }
+    assert!(analysed >= 25, "{analysed}");
+}
+
+#[test]
+fn the_paper_preset_changes_the_pipeline() {
+    let source = std::fs::read_to_string(corpus().join("mriq_computePhiMag.sas")).expect("kernel");
+    let params = [("ndrange", serde_json::json!("2048,1"))];
+    let reference = run(&source, &params, None);
+    let paper = run(&source, &params, Some("paper"));
+    let depth = |r: &Report| {
+        let c = &r.simd.as_ref().expect("simd").config.pipeline;
+        (c.decode_stages, c.execute_stages)
+    };
+    assert_eq!(depth(&reference), (1, 3));
+    assert_eq!(depth(&paper), (3, 5));
+    assert_ne!(reference.wcet, paper.wcet);
+}
+
+#[test]
+fn bad_launches_name_the_parameter() {
+    let source = std::fs::read_to_string(corpus().join("mriq_computePhiMag.sas")).expect("kernel");
+    let r = run(&source, &[("ndrange", "12".into())], None);
+    assert!(
+        r.diagnostics
+            .iter()
+            .any(|d| d.message.contains("`ndrange`")),
+        "{:?}",
+        r.diagnostics
+    );
+    let r = run(
+        &source,
+        &[("ndrange", "64,64".into()), ("wg_width", 48.into())],
+        None,
+    );
+    assert!(
+        r.diagnostics
+            .iter()
+            .any(|d| d.message.contains("power of two")),
+        "{:?}",
+        r.diagnostics
+    );
+    let r = run("j nowhere\n", &[], None);
+    assert!(r.has_errors());
+    assert!(r.wcet.is_none());
+}

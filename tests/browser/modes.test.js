@@ -1,0 +1,87 @@
+// The analysis modes beyond the warp-level CFG and the makespan (which have their own tests
+// in playground.test.js): each runs in the page, agrees with the native CLI on the same
+// request, and shows its summary tables and schedule. Screenshots go to artifacts/.
+
+import { test, before } from 'node:test';
+import assert from 'node:assert/strict';
+import { mkdirSync, writeFileSync, mkdtempSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import { resolve, join } from 'node:path';
+import { tmpdir } from 'node:os';
+import { ROOT, useSite, openPage, waitText } from './harness.js';
+
+const CLI = process.env.WARPBOUND_CLI || resolve(ROOT, 'target/debug/warpbound');
+const ARTIFACTS = resolve(import.meta.dirname, 'artifacts');
+
+const site = useSite();
+before(() => mkdirSync(ARTIFACTS, { recursive: true }));
+
+/** The native report for the request the page sent (read back from the page). */
+async function nativeFor(page) {
+  const request = await page.evaluate(() => window.playground.request());
+  const dir = mkdtempSync(join(tmpdir(), 'warpbound-mode-'));
+  const file = join(dir, 'request.json');
+  writeFileSync(file, JSON.stringify(request));
+  let out;
+  try {
+    out = execFileSync(CLI, ['analyze', '--request', file]).toString();
+  } catch (e) {
+    out = e.stdout.toString();
+  }
+  return JSON.parse(out);
+}
+
+test('Sim-D: phases, both policies, the two-slot schedule', async () => {
+  const { page, errors } = await openPage(site, '#ex=simd-phases');
+  const native = await nativeFor(page);
+  assert.ok(native.wcet.cycles > 0);
+  await waitText(page, '#stat-wcet', native.wcet.cycles);
+  await page.click('[data-view="summary"]');
+  assert.equal(await page.locator('#simd-policies tbody tr').count(), 2);
+  assert.equal(
+    await page.locator('#simd-bounds tbody tr').first().locator('td').nth(1).textContent(),
+    String(native.simd.wcet_upper),
+  );
+  assert.equal(await page.locator('#simd-phases tbody tr').count(), native.simd.sp_as_access.phases.length);
+  await page.click('[data-view="schedule"]');
+  assert.ok((await page.locator('#gantt-svg rect.gantt-item').count()) > 0);
+  await page.screenshot({ path: join(ARTIFACTS, 'simd-schedule.png') });
+  // The launch is a parameter: four times the work-groups, a larger bound.
+  await page.fill('#param-ndrange', '2048,64');
+  await page.dispatchEvent('#param-ndrange', 'change');
+  const bigger = await nativeFor(page);
+  assert.ok(bigger.wcet.cycles > native.wcet.cycles);
+  await waitText(page, '#stat-wcet', bigger.wcet.cycles);
+  assert.deepEqual(errors, []);
+  await page.close();
+});
+
+test('PWS: Table 2 layout, BSBs and pruned edges drawn, branches marked by clicking', async () => {
+  const { page, errors } = await openPage(site, '#ex=pws-if-else');
+  const native = await nativeFor(page);
+  await waitText(page, '#stat-wcet', native.wcet.cycles);
+  assert.equal(await page.locator('#cfg-svg g.node.role-bsb').count(), 1);
+  assert.equal(await page.locator('#cfg-svg path.edge.pruned').count(), native.pws.pruned_edges.length);
+  assert.ok(native.pws.pruned_edges.length > 0);
+  await page.screenshot({ path: join(ARTIFACTS, 'pws-graph.png') });
+  await page.click('[data-view="summary"]');
+  const cells = await page.locator('#pws-table2 tbody tr').first().locator('td').allTextContents();
+  assert.deepEqual(cells.slice(1, 4), [native.pws.e_wf.no_split, native.pws.e_wf.dws, native.pws.e_wf.pws].map(String));
+  await page.click('[data-view="schedule"]');
+  assert.ok((await page.locator('#gantt-svg rect.gantt-item').count()) > 0);
+  assert.match(await page.textContent('#gantt .gantt-legend'), /split wavefront/);
+
+  // The solver-format example: unmark the nested branch (node 5) by clicking it.
+  await page.evaluate(() => (location.hash = '#ex=pws-three-branches'));
+  const before = await nativeFor(page);
+  await waitText(page, '#stat-wcet', before.wcet.cycles);
+  assert.deepEqual(before.pws.splits.marked, [0, 4, 5]);
+  await page.click('[data-view="graph"]');
+  await page.click('#cfg-svg g.node[data-id="5"]');
+  await page.waitForFunction(() => window.playground.state().params.marks === '0,4');
+  const after = await nativeFor(page);
+  assert.deepEqual(after.pws.splits.marked, [0, 4]);
+  await page.waitForFunction((n) => window.playground.report()?.pws?.splits.marked.length === n, 2);
+  assert.deepEqual(errors, []);
+  await page.close();
+});

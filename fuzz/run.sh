@@ -22,6 +22,12 @@ printf 'kernel = LCLLC\nwarp_number = 8\nls_unit_number = 16\ncuda_core_number =
 mkdir -p corpus/analyze_request
 for f in "$shared"/sass/*; do { printf '\001\000'; cat "$f"; } > "corpus/analyze_request/$(basename "$f")"; done
 printf '\003\002LLCLL' > corpus/analyze_request/lc
+seed gcn_parser "$shared"/gcn/*.s
+seed ptx_parser "$shared"/ptx/*.ptx
+seed simd_parser "$shared"/simd/*.sas
+for f in "$shared"/simd/*.sas; do { printf '\004\001'; cat "$f"; } > "corpus/analyze_request/simd-$(basename "$f")"; done
+for f in "$shared"/gcn/*.s; do { printf '\005\001'; cat "$f"; } > "corpus/analyze_request/gcn-$(basename "$f")"; done
+{ printf '\006\001'; cat "$shared"/pws/fig2.csv; } > corpus/analyze_request/fig2.csv
 for t in "${targets[@]}"; do
   echo "== $t ($seconds s)"
   cargo +nightly fuzz run -O "$t" -- -max_total_time="$seconds" -max_len=65536 -timeout=10 -rss_limit_mb=4096 2>&1 \

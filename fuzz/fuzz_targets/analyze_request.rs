@@ -10,6 +10,9 @@ const MODES: &[(isa::Dialect, &str)] = &[
     (isa::Dialect::Sass, "warp-cfg"),
     (isa::Dialect::Sass, "makespan"),
     (isa::Dialect::Lc, "makespan"),
+    (isa::Dialect::Simd, "simd"),
+    (isa::Dialect::Gcn, "pws"),
+    (isa::Dialect::PwsCsv, "pws"),
 ];
 
 fuzz_target!(|data: &[u8]| {
@@ -21,8 +24,15 @@ fuzz_target!(|data: &[u8]| {
     req.mode = Some(mode.into());
     req.timings = false;
     let small = 1000 + u64::from(knobs) * 100;
-    for p in ["max_states", "max_cfg_states", "max_bb_nodes"] {
-        req.params.insert(p.into(), serde_json::json!(small));
+    let budgets: &[&str] = match mode {
+        "warp-cfg" => &["max_states", "max_cfg_states", "max_bb_nodes"],
+        "makespan" => &["max_states", "max_cfg_states", "max_bb_nodes"],
+        "simd" => &["max_dag_nodes", "max_schedule_intervals"],
+        "pws" => &["max_unrolled_nodes", "max_pareto_points"],
+        _ => &["max_cfg_states"],
+    };
+    for p in budgets {
+        req.params.insert((*p).into(), serde_json::json!(small));
     }
     if mode == "makespan" {
         req.params.insert("warps".into(), serde_json::json!(1 + knobs % 8));

@@ -1,0 +1,8 @@
+//! Any bytes as gcn text: the parser must return (diagnostics allowed) without panicking.
+#![no_main]
+
+use libfuzzer_sys::fuzz_target;
+
+fuzz_target!(|data: &[u8]| {
+    let _ = isa::gcn::parse(&String::from_utf8_lossy(data), &isa::Limits::default());
+});

@@ -85,3 +85,34 @@ test('PWS: Table 2 layout, BSBs and pruned edges drawn, branches marked by click
   assert.deepEqual(errors, []);
   await page.close();
 });
+
+test('round-robin model: §4.4.4 addresses and Fig. 24 latencies in the page', async () => {
+  const { page, errors } = await openPage(site, '#ex=rr-4-4-4');
+  const native = await nativeFor(page);
+  await waitText(page, '#stat-wcet', native.wcet.cycles);
+  await page.click('[data-view="summary"]');
+  const rows = await page.locator('#rr-accesses tbody tr').evaluateAll((trs) =>
+    trs.map((tr) => [...tr.querySelectorAll('td')].map((td) => td.textContent)),
+  );
+  assert.equal(rows.length, native.rr.accesses.length);
+  // §4.4.4: each warp of block y = 0 loads [0, 128, 256, 384]; each of y = 1 stores
+  // [2048, 2176, 2304, 2432] (threads x = 0…15, 32 bytes apart, the same in both warps).
+  for (const a of native.rr.accesses) {
+    assert.deepEqual(a.segments, a.kind === 'L' ? [0, 128, 256, 384] : [2048, 2176, 2304, 2432]);
+  }
+  assert.deepEqual(native.rr.accesses.map((a) => `${a.block_index[1]}${a.kind}`), ['0L', '0L', '1S', '1S']);
+  assert.deepEqual(rows.map((r) => r[6]), native.rr.accesses.map((a) => a.segments.join(', ')));
+  await page.click('[data-view="schedule"]');
+  assert.equal(await page.locator('#gantt-svg text.gantt-lane').count(), native.schedule.lanes.length);
+  await page.screenshot({ path: join(ARTIFACTS, 'rr-schedule.png') });
+
+  await page.evaluate(() => (location.hash = '#ex=rr-fig24'));
+  const fig24 = await nativeFor(page);
+  await waitText(page, '#stat-wcet', fig24.wcet.cycles);
+  await page.click('[data-view="summary"]');
+  const seg = await page.locator('#rr-segments tbody tr', { hasText: 'ld.global.f32' }).locator('td').allTextContents();
+  assert.deepEqual(seg.slice(3, 5), ['56', '480']);
+  assert.match(await page.textContent('#wcet'), /not a safe bound/);
+  assert.deepEqual(errors, []);
+  await page.close();
+});

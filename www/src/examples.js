@@ -11,6 +11,7 @@ export const PAPERS = [
     id: 'berezovskyi',
     title: 'Makespan of warps on one SM (Berezovskyi, Bletsas, Andersson, ECRTS 2012)',
   },
+  { id: 'huangfu', title: 'PTX analyzer and round-robin timing model (Huangfu, PhD thesis 2017)' },
   { id: 'klashtorny', title: 'Predictable wavefront splitting on AMD GCN3 (Klashtorny et al.)' },
   { id: 'spliet', title: 'Sim-D: phase-based WCET on a predictable SIMD accelerator (Spliet & Mullins)' },
   { id: 'basics', title: 'Basics: thread-level control flow' },
@@ -352,6 +353,78 @@ BB0_4:                                ; reconvergence: restore exec
 0,True,False,11;12
 7,False,False,12
 1,False,True,
+`,
+  },
+  {
+    id: 'rr-4-4-4',
+    paper: 'huangfu',
+    blurb:
+      'The analyzer runs every warp of the launch through the kernel with real register values, so it knows each global address. With <<<dim3(1,2,1), dim3(16,4,1)>>> the two warps of block y = 0 load and the two of block y = 1 store; the Summary lists the 128-byte segments each warp touches (§4.4.4: loads at 0, 128, 256, 384; stores at 2048 … 2432).',
+    title: '§4.4.4 — addresses of every warp, from the launch',
+    dialect: 'ptx',
+    mode: 'rr',
+    params: { grid: '1,2,1', block: '16,4,1', params: '0' },
+    source: `// The example kernel of Huangfu §4.4.4, written in PTX for Warpbound.
+.entry _example(
+.param .u64 __cudaparm_input_cuda)
+{
+.reg .u32 %r<29>;
+.reg .u64 %rd<33>;
+.reg .f32 %f<20>;
+.reg .pred %p<6>;
+$Lbegin:
+ld.param.u64 %rd5, [__cudaparm_input_cuda];
+cvt.s32.u32 %r3, %tid.x;
+mul.wide.s32 %rd3, %r3, 32;
+add.u64 %rd8, %rd5, %rd3;
+cvt.s32.u32 %r1, %ctaid.y;
+mov.s32 %r2, 0;
+setp.eq.s32 %p1, %r1, %r2;
+@!%p1 bra $L1;
+ld.global.f32 %f1, [%rd8+4];
+bra $L2;
+$L1:
+st.global.f32 [%rd8+2048], %f2;
+$L2:
+exit;
+$Lend:
+} // example
+`,
+  },
+  {
+    id: 'rr-fig24',
+    paper: 'huangfu',
+    blurb:
+      'The round-robin model charges each code segment an issue latency LI and an execution latency LE. With 16 active warps and a pipeline that holds 8, an add costs LI = 2 and LE = 13; a global load with 8 transactions and 6 competing SMs costs LI_inst = 56 and LE_inst = 480 (Fig. 24). Here those estimates are overridden, so the result is a what-if estimate, not a bound; clear the three overrides to get the analyzer\'s own values.',
+    title: 'Fig. 24 — LI and LE of code segments',
+    dialect: 'ptx',
+    mode: 'rr',
+    params: { grid: '1,2,1', block: '16,4,1', params: '0', n_coal: 8, competing_sms: 6, active_warps: 16, segmentation: 'per-instruction' },
+    source: `// The example kernel of Huangfu §4.4.4 again, with Fig. 24's estimates set by hand.
+.entry _example(
+.param .u64 __cudaparm_input_cuda)
+{
+.reg .u32 %r<29>;
+.reg .u64 %rd<33>;
+.reg .f32 %f<20>;
+.reg .pred %p<6>;
+$Lbegin:
+ld.param.u64 %rd5, [__cudaparm_input_cuda];
+cvt.s32.u32 %r3, %tid.x;
+mul.wide.s32 %rd3, %r3, 32;
+add.u64 %rd8, %rd5, %rd3;
+cvt.s32.u32 %r1, %ctaid.y;
+mov.s32 %r2, 0;
+setp.eq.s32 %p1, %r1, %r2;
+@!%p1 bra $L1;
+ld.global.f32 %f1, [%rd8+4];
+bra $L2;
+$L1:
+st.global.f32 [%rd8+2048], %f2;
+$L2:
+exit;
+$Lend:
+} // example
 `,
   },
 ];

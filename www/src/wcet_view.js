@@ -4,6 +4,7 @@
 import { el, hex } from './dom.js';
 import { simdSummary } from './summary_simd.js';
 import { pwsSummary } from './summary_pws.js';
+import { rrSummary } from './summary_rr.js';
 
 /**
  * `report` is the analysis result; `loopBounds` (address -> bound) is edited in place and
@@ -34,6 +35,7 @@ export function renderWcet(host, report, loopBounds, onChange, onPickNode) {
   } else {
     parts.push(el('p', { class: 'empty', text: 'No bound: see the diagnostics.' }));
   }
+  if (report.rr) parts.push(...rrSummary(report), el('p', { class: 'muted', text: `run time: ${times}` }));
   if (report.pws) parts.push(...pwsSummary(report), el('p', { class: 'muted', text: `run time: ${times}` }));
   if (report.simd) parts.push(...simdSummary(report), el('p', { class: 'muted', text: `run time: ${times}` }));
   const ms = report.makespan;

@@ -6,7 +6,7 @@ use crate::report::Report;
 use crate::request::Request;
 use crate::views::{kernel_view, thread_cfg_view};
 use crate::SCHEMA_VERSION;
-use crate::{makespan_mode, pws_mode, simd_mode, warp_mode};
+use crate::{makespan_mode, pws_mode, rr_mode, simd_mode, warp_mode};
 use isa::{blocks, Diagnostic, Dialect, Limits, Severity};
 use std::collections::BTreeMap;
 use web_time::Instant;
@@ -31,6 +31,7 @@ pub fn analyze(request: &Request) -> Report {
         makespan: None,
         simd: None,
         pws: None,
+        rr: None,
         warp_cfg: None,
         timings_ms: BTreeMap::new(),
     };
@@ -130,6 +131,18 @@ pub fn analyze(request: &Request) -> Report {
             &mut report,
         );
         report.timings_ms.insert("pws".into(), ms(t));
+        return finish(report, started, request.timings);
+    }
+    if request.dialect == Dialect::Ptx {
+        rr_mode::run(
+            &request.source,
+            request.function.as_deref(),
+            &limits,
+            &p,
+            request.preset.as_deref(),
+            &mut report,
+        );
+        report.timings_ms.insert("rr".into(), ms(t));
         return finish(report, started, request.timings);
     }
     if request.dialect == Dialect::Simd {

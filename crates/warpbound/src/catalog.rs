@@ -138,6 +138,8 @@ pub const WARP_CFG_MODE: &str = "warp-cfg";
 pub const MAKESPAN_MODE: &str = "makespan";
 /// Phase-based WCET of a Sim-D kernel (Spliet & Mullins).
 pub const SIMD_MODE: &str = "simd";
+/// Huangfu's PTX analyzer and round-robin timing model.
+pub const RR_MODE: &str = "rr";
 /// Predictable wavefront splitting on GCN3 (Klashtorny et al.).
 pub const PWS_MODE: &str = "pws";
 
@@ -438,6 +440,7 @@ pub fn catalog() -> Catalog {
                     | isa::Dialect::Simd
                     | isa::Dialect::Gcn
                     | isa::Dialect::PwsCsv
+                    | isa::Dialect::Ptx
             ),
         })
         .collect();
@@ -500,6 +503,25 @@ pub fn catalog() -> Catalog {
                         values: numbers(&[("ls_units", 16), ("cores", 48), ("warp_size", 32)]),
                     },
                 ],
+            },
+            ModeInfo {
+                name: RR_MODE.into(),
+                title: "PTX analyzer and round-robin timing model (Huangfu)".into(),
+                description:
+                    "Follows every warp of the launch through the PTX kernel (post-dominator \
+                              reconvergence, register values, global addresses), coalesces its \
+                              accesses into 128-byte segments, estimates competing SMs over the \
+                              memory partitions, optionally classifies accesses with the L1/LLC \
+                              cache analyses, and schedules code segments round-robin \
+                              (Eq. 5.1–5.7) for the kernel WCET."
+                        .into(),
+                dialects: vec!["ptx".into()],
+                params: {
+                    let mut v = crate::rr_mode::params();
+                    v.extend(budget_params());
+                    v
+                },
+                presets: crate::rr_mode::presets(),
             },
             ModeInfo {
                 name: PWS_MODE.into(),

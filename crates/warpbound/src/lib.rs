@@ -18,6 +18,7 @@ pub mod params;
 mod pws_mode;
 pub mod report;
 pub mod request;
+mod rr_mode;
 mod simd_mode;
 pub mod views;
 mod warp_mode;

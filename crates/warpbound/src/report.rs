@@ -37,6 +37,9 @@ pub struct Report {
     /// Details of the `pws` mode (Klashtorny et al.): the `pws` crate's result.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub pws: Option<pws::PwsResult>,
+    /// Details of the `rr` mode (Huangfu): the `roundrobin` crate's result.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub rr: Option<roundrobin::RrResult>,
     /// Details of the `warp-cfg` mode.
     #[serde(rename = "warp-cfg", default, skip_serializing_if = "Option::is_none")]
     pub warp_cfg: Option<WarpCfgDetails>,

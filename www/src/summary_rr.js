@@ -55,6 +55,16 @@ export function rrSummary(r) {
     ),
     ...more(x.accesses.length),
   ];
+  const comp = x.competing_sms.instructions;
+  parts.push(
+    el('h3', { text: 'Competing SMs (Alg. 6)' }),
+    grid(
+      'rr-competing',
+      ['pc', 'SM', 'accesses per partition', 'Distance2Center', 'competing', 'counted'],
+      comp.slice(0, SHOWN).map((c) => [c.pc, c.sm, c.distribution.join(' '), c.d2center.toFixed(2), c.competing.toFixed(2), c.counted ? 'yes' : 'no']),
+    ),
+    ...more(comp.length),
+  );
   if (x.caches) {
     const c = x.caches;
     parts.push(

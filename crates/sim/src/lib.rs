@@ -1,1 +1,76 @@
-//! A cycle-level SIMT simulator (issue #7). Under construction.
+//! A cycle-level SIMT simulator over the Warpbound IR (issue #7): it runs a SASS kernel
+//! for a launch (grid, block, parameters, global memory) on one streaming multiprocessor
+//! and reports what happened — observed cycles, per-warp timelines, unit occupancy,
+//! activation-stack depth, memory transactions, the final memory, and a step-by-step view of
+//! one warp's divergence for teaching.
+//!
+//! What it is: the executions every bound of Warpbound is checked against. Its control
+//! semantics are exactly those of `cfg::concrete` (Jeanmougin et al. §2, see
+//! [`activation_stack`]); its timing model is a plain-data [`Machine`] with three presets
+//! ([`presets`]). Functional semantics (module `semantics`, decoding in `decode`) cover
+//! Kepler–Pascal SASS:
+//! - integer: `MOV`, `MOV32I`, `IADD` (`.X`, `.CC`), `IADD32I`, `ISUB`, `IADD3`, `ISCADD`,
+//!   `ISCADD32I`, `IMAD`/`IMUL`/`IMUL32I`/`IMAD32I` (`.U32`/`.S32`, `.HI`, `.X`, `.CC`), `XMAD`
+//!   (`.MRG`, `.PSL`, `.CBCC`, `.CHI`, `.H1` halves), `SHL`, `SHR` (`.U32`), `LOP`/`LOP32I`
+//!   (`.AND`/`.OR`/`.XOR`/`.PASS_B`, `~` operands), `LOP3.LUT`, `SEL`, `IMNMX`;
+//! - predicates: `ISETP`, `FSETP`, `DSETP` (comparison, `.AND`/`.OR`/`.XOR` with the combine
+//!   predicate, two destinations), `PSETP`;
+//! - floating point: `FADD`, `FMUL`, `FFMA` (and `32I` forms), `FMNMX` (`.FTZ`, `.SAT`),
+//!   `DADD`, `DMUL`, `DFMA`, `DMNMX`, `I2F.F32` (`.S32`/`.U32`, `.RN`/`.RZ`/`.RM`/`.RP`),
+//!   `F2I` (`.TRUNC`/`.FLOOR`/`.CEIL`), `F2F.F32.F64`/`F2F.F64.F32`;
+//! - `S2R` of `SR_TID.*`, `SR_CTAID.*`, `SR_LANEID`; constant bank 0 (launch shape and
+//!   parameters, see [`ConstantLayout`]);
+//! - memory: `LDG`/`STG`/`LD`/`ST` (`.E` 64-bit addresses, sizes `.U8`…`.128`), `LDS`/`STS`;
+//! - `NOP`, `MEMBAR`, `DEPBAR`, `BAR.SYNC`, and the control instructions `BRA` (`.U`), `SSY`,
+//!   `PBK`, `PCNT`, `PRET`, `SYNC`, `BRK`, `CONT`, `EXIT`, `KIL`, `CAL`, `RET`, `.S` flags.
+//!
+//! Anything else (an opcode, a modifier, an operand form) stops the run with a located
+//! "cannot simulate …" diagnostic at the instruction — never a guess.
+//!
+//! What it is not: a bound (an observed time is one execution, not the worst case), a
+//! model of DRAM, L2, shared-memory bank conflicts, local memory, textures or multiple SMs,
+//! or a PTX/GCN simulator (SASS only; other dialects are refused with a diagnostic).
+//! Like every analysis crate it does no I/O, reads no clock, and is deterministic: the same
+//! request gives the same result, and every loop is bounded by a [`Budget`].
+
+pub mod activation_stack;
+pub mod budget;
+pub mod coalescing;
+mod decode;
+mod engine;
+pub mod error;
+pub mod l1_cache;
+pub mod launch;
+pub mod machine;
+pub mod memory;
+mod scheduler;
+mod semantics;
+pub mod simulation;
+
+pub use budget::Budget;
+pub use error::SimError;
+pub use launch::{ConstantLayout, Launch};
+pub use machine::{presets, L1Config, Machine, Preset, Scheduler, Unit};
+pub use memory::{ArrayInit, Fill, FinalArray, MemoryInit, SplitMix64};
+pub use simulation::{
+    Busy, CacheStats, DepthChange, Issue, LaneMask, Simulation, StackView, Step, Stepper,
+    Transaction, UnitLane, WarpTimeline,
+};
+
+/// Simulates `kernel` launched as `launch` on `machine`, global memory initialised from
+/// `memory`, within `budget`.
+///
+/// # Errors
+/// A [`SimError`] whose diagnostics locate the cause: an instruction without semantics
+/// ("cannot simulate …", at the instruction's span), a memory access outside the arrays, a
+/// warp falling off the end of the kernel, an invalid machine or launch, or an exhausted
+/// budget (the message names it).
+pub fn run(
+    kernel: &isa::Kernel,
+    launch: &Launch,
+    machine: &Machine,
+    memory: &MemoryInit,
+    budget: &Budget,
+) -> Result<Simulation, SimError> {
+    engine::run(kernel, launch, machine, memory, budget)
+}

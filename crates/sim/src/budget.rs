@@ -1,0 +1,41 @@
+//! Limits on one simulation, so hostile or runaway kernels end with an error naming the
+//! budget instead of hanging a browser tab.
+
+use serde::{Deserialize, Serialize};
+
+/// Every budget of a run. Exceeding one stops the run with a [`crate::SimError`] naming it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Budget {
+    /// Most simulated cycles (parameter `max_cycles`).
+    pub max_cycles: u64,
+    /// Most warp-instructions issued, over all warps (parameter `max_steps`).
+    pub max_steps: u64,
+    /// Most entries recorded in the timelines, the unit occupancy and the transaction list,
+    /// each (parameter `max_timeline_entries`).
+    pub max_timeline_entries: usize,
+    /// Most steps the stepper records for its warp (parameter `max_stepper_steps`).
+    pub max_stepper_steps: usize,
+    /// Most thread blocks in the grid (parameter `max_blocks`).
+    pub max_blocks: u64,
+    /// Most 32-bit words of global memory the request may declare (parameter
+    /// `max_memory_words`).
+    pub max_memory_words: u64,
+    /// Deepest activation stack of a warp (parameter `max_stack_depth`).
+    pub max_stack_depth: usize,
+}
+
+impl Default for Budget {
+    /// Sized for teaching kernels in a browser: a million warp-instructions take about
+    /// 0.2 s natively (see the throughput benchmark).
+    fn default() -> Self {
+        Budget {
+            max_cycles: 50_000_000,
+            max_steps: 5_000_000,
+            max_timeline_entries: 200_000,
+            max_stepper_steps: 20_000,
+            max_blocks: 4_096,
+            max_memory_words: 16 << 20,
+            max_stack_depth: 1_024,
+        }
+    }
+}

@@ -1,0 +1,147 @@
+//! Launch configuration (issue #7 item 2) and the constant bank 0 it defines.
+
+use serde::{Deserialize, Serialize};
+
+/// What a kernel launch specifies: grid and block shape, the kernel parameters as 32-bit
+/// words (a 64-bit pointer is two words, low first), per-block shared memory, and which warp
+/// the stepper records.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Launch {
+    /// Blocks per grid, x/y/z (each at least 1).
+    pub grid: [u32; 3],
+    /// Threads per block, x/y/z (each at least 1).
+    pub block: [u32; 3],
+    /// Kernel parameters in 32-bit words, placed from the parameter offset of constant bank 0.
+    pub params: Vec<u32>,
+    /// Shared memory per block in bytes (addresses `0..shared_bytes`).
+    pub shared_bytes: u32,
+    /// Global warp id (block-major, then warp within the block) whose steps are recorded.
+    pub stepper_warp: u32,
+    /// Record the per-instruction data (timelines, unit occupancy, stack depth, memory
+    /// transactions, stepper). Off, a run reports only cycles, counts, per-warp start and
+    /// end, and the final memory — for long runs whose detail nobody will look at.
+    pub trace: bool,
+}
+
+impl Default for Launch {
+    fn default() -> Self {
+        Launch {
+            grid: [1, 1, 1],
+            block: [32, 1, 1],
+            params: Vec::new(),
+            shared_bytes: 0,
+            stepper_warp: 0,
+            trace: true,
+        }
+    }
+}
+
+impl Launch {
+    pub fn threads_per_block(&self) -> u64 {
+        self.block.iter().map(|&d| u64::from(d)).product()
+    }
+
+    pub fn blocks(&self) -> u64 {
+        self.grid.iter().map(|&d| u64::from(d)).product()
+    }
+}
+
+/// Where constant bank 0 holds the launch shape and the parameters. The issue text places
+/// the launch dimensions at `c[0x0][0x0..0x14]`; the corpus listings disagree, and the
+/// listings are followed:
+/// - Maxwell/Pascal (sm_5x/sm_6x, also the default for listings without an architecture):
+///   `rodinia_nn` (sm_52) computes `blockDim.x * (gridDim.x * blockIdx.y + blockIdx.x)` with
+///   `c[0x0][0x14]` as `gridDim.x` and `c[0x0][0x8]` as `blockDim.x`, and loads the stack
+///   pointer from `c[0x0][0x20]`; parameters start at `0x140`.
+/// - Kepler (sm_3x): `celer_range_native-linear` (sm_35) uses `c[0x0][0x28]` as `blockDim.x`
+///   and `c[0x0][0x44]` as the stack pointer; `gridDim` follows at `0x34` (three words after
+///   `blockDim`, as on Maxwell); parameters at `0x140`.
+/// - Fermi (sm_2x): parameters at `0x20` (`FERMI_sm20_mgpu_*`), dimensions as on Maxwell.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ConstantLayout {
+    pub ntid: u32,
+    pub nctaid: u32,
+    pub params: u32,
+    /// Offset of the local-memory stack pointer, if the architecture has one there.
+    pub local_stack: Option<u32>,
+}
+
+/// The value `c[0x0][stack pointer]` reads as. Local memory is not simulated (`LDL`/`STL`
+/// stop the run), so this only has to be a plausible stack top; it is never dereferenced.
+pub const LOCAL_STACK_TOP: u32 = 0x00ff_fc00;
+
+impl ConstantLayout {
+    pub fn for_arch(arch: Option<&str>) -> Self {
+        let sm = arch
+            .and_then(|a| a.strip_prefix("sm_"))
+            .and_then(|v| v.parse::<u32>().ok());
+        match sm {
+            Some(v) if (30..50).contains(&v) => ConstantLayout {
+                ntid: 0x28,
+                nctaid: 0x34,
+                params: 0x140,
+                local_stack: Some(0x44),
+            },
+            Some(v) if v < 30 => ConstantLayout {
+                ntid: 0x8,
+                nctaid: 0x14,
+                params: 0x20,
+                local_stack: None,
+            },
+            _ => ConstantLayout {
+                ntid: 0x8,
+                nctaid: 0x14,
+                params: 0x140,
+                local_stack: Some(0x20),
+            },
+        }
+    }
+
+    /// The 32-bit word at `c[0x0][offset]`, or `None` when the launch does not define it.
+    pub fn read(&self, launch: &Launch, offset: i64) -> Option<u32> {
+        let off = u32::try_from(offset).ok()?;
+        if off % 4 != 0 {
+            return None;
+        }
+        let word = |base: u32, values: &[u32]| -> Option<u32> {
+            let i = off.checked_sub(base)? / 4;
+            values.get(i as usize).copied()
+        };
+        if let Some(v) = word(self.ntid, &launch.block) {
+            return Some(v);
+        }
+        if let Some(v) = word(self.nctaid, &launch.grid) {
+            return Some(v);
+        }
+        if self.local_stack == Some(off) {
+            return Some(LOCAL_STACK_TOP);
+        }
+        word(self.params, &launch.params)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn maxwell_layout_matches_rodinia_nn() {
+        let l = Launch {
+            grid: [7, 2, 1],
+            block: [64, 1, 1],
+            params: vec![0x1000, 0, 5],
+            ..Launch::default()
+        };
+        let c = ConstantLayout::for_arch(Some("sm_52"));
+        assert_eq!(c.read(&l, 0x8), Some(64));
+        assert_eq!(c.read(&l, 0x14), Some(7));
+        assert_eq!(c.read(&l, 0x18), Some(2));
+        assert_eq!(c.read(&l, 0x140), Some(0x1000));
+        assert_eq!(c.read(&l, 0x148), Some(5));
+        assert_eq!(c.read(&l, 0x14c), None);
+        assert_eq!(c.read(&l, 0x20), Some(LOCAL_STACK_TOP));
+        let k = ConstantLayout::for_arch(Some("sm_35"));
+        assert_eq!(k.read(&l, 0x28), Some(64));
+        assert_eq!(k.read(&l, 0x34), Some(7));
+    }
+}

@@ -1,0 +1,994 @@
+//! Functional semantics of the decoded SASS operations, one warp-instruction at a time over
+//! the lanes that execute it (issue #7 item 1).
+//!
+//! Readings of the instruction set written down here (NVIDIA documents the mnemonics, not
+//! the bit-level behaviour; these follow the PTX ISA where an instruction mirrors a PTX one):
+//! - integer adds: `-x` is two's complement, so `a + (-b)` is computed as `a + !b + 1` and its
+//!   carry out (`.CC`) is "no borrow"; `.X` adds the carry flag; with `.X` a negated source
+//!   is `!b` without the `+ 1` (subtract with borrow);
+//! - `SHL`/`SHR` with a shift of 32 or more give 0 (or the sign for signed `SHR`): the clamp
+//!   of PTX `shl`/`shr`; `SHR` without `.U32` is arithmetic;
+//! - `XMAD` (Maxwell/Pascal 16×16-bit multiply-add): `A·B + C` over the selected 16-bit halves
+//!   (`.H1`: high half); `.PSL` shifts the product left 16; `.CHI` takes `C`'s high half;
+//!   `.CBCC` adds `B << 16` (B's whole register) to `C`; `.MRG` replaces the result's high half
+//!   by `B`'s low half. The property test `xmad_triple_is_a_multiply` checks that the
+//!   compiler's three-instruction sequence is a 32-bit multiply under this reading;
+//! - floats: IEEE-754 single precision, round to nearest even, `fma` fused; `.FTZ` flushes
+//!   subnormal inputs and results to zero; `.SAT` clamps to [0, 1] (NaN → 0); `FMNMX` with a
+//!   true predicate is the minimum, else the maximum, NaN operands ignored (PTX `min`/`max`);
+//!   NaN payloads are those of Rust's arithmetic (hardware returns a canonical NaN);
+//! - `F2I` saturates to the destination range and maps NaN to 0 (PTX `cvt` to integer).
+
+use crate::decode::{
+    AddrSrc, BoolOp, Cmp, FloatKind, Half, LopKind, Op, PredSrc, Round, Special, Src, SrcKind, PT,
+    RZ_DEST,
+};
+
+/// The architectural state of one warp: registers `[reg][lane]`, predicate masks, carry.
+#[derive(Debug, Clone)]
+pub(crate) struct WarpRegs {
+    pub ws: usize,
+    pub gpr: Vec<u32>,
+    /// Lane masks of P0..P6; index 7 is PT (all ones, never written).
+    pub pred: [u64; 8],
+    pub cc: u64,
+}
+
+/// Registers R0..R255 at most (the decoder refuses R252 and above, so pairs and quads of
+/// a decoded register stay inside).
+pub(crate) const MAX_GPRS: usize = 256;
+
+impl WarpRegs {
+    /// A register file of `gprs` registers (the kernel's highest register + 4, so that
+    /// pairs and quads fit; reads beyond it are 0 and writes are dropped, never a panic).
+    pub fn new(ws: usize, gprs: usize) -> Self {
+        let mut pred = [0u64; 8];
+        pred[PT as usize] = u64::MAX;
+        WarpRegs {
+            ws,
+            gpr: vec![0; gprs.min(MAX_GPRS) * ws],
+            pred,
+            cc: 0,
+        }
+    }
+
+    #[inline]
+    fn reg(&self, r: u16, lane: usize) -> u32 {
+        self.gpr
+            .get(r as usize * self.ws + lane)
+            .copied()
+            .unwrap_or(0)
+    }
+
+    #[inline]
+    fn set(&mut self, r: u16, lane: usize, v: u32) {
+        if r == RZ_DEST {
+            return;
+        }
+        if let Some(slot) = self.gpr.get_mut(r as usize * self.ws + lane) {
+            *slot = v;
+        }
+    }
+
+    /// The lanes of `mask` for which `p` holds.
+    #[inline]
+    pub fn pred_mask(&self, p: PredSrc, mask: u64) -> u64 {
+        let v = self.pred[p.idx as usize & 7];
+        (if p.neg { !v } else { v }) & mask
+    }
+
+    fn set_pred(&mut self, idx: u8, lanes: u64, bits: u64) {
+        if idx == PT {
+            return;
+        }
+        let p = &mut self.pred[idx as usize & 7];
+        *p = (*p & !lanes) | (bits & lanes);
+    }
+}
+
+/// Per-lane identity of a warp's threads.
+#[derive(Debug, Clone)]
+pub(crate) struct ThreadIds {
+    /// `threadIdx` of each lane.
+    pub tid: Vec<[u32; 3]>,
+    pub ctaid: [u32; 3],
+}
+
+#[inline]
+fn lanes(mask: u64) -> impl Iterator<Item = usize> {
+    let mut m = mask;
+    std::iter::from_fn(move || {
+        if m == 0 {
+            None
+        } else {
+            let l = m.trailing_zeros() as usize;
+            m &= m - 1;
+            Some(l)
+        }
+    })
+}
+
+impl Src {
+    /// The raw 32-bit value for `lane`, before modifiers.
+    #[inline]
+    fn raw(&self, regs: &WarpRegs, ids: &ThreadIds, lane: usize) -> u32 {
+        match self.kind {
+            SrcKind::Reg(r) => regs.reg(r, lane),
+            SrcKind::Zero => 0,
+            SrcKind::Value(v, _) => v,
+            SrcKind::Special(s) => match s {
+                Special::Tid(a) => ids.tid.get(lane).map_or(0, |t| t[a]),
+                Special::Ctaid(a) => ids.ctaid[a],
+                Special::LaneId => lane as u32,
+            },
+        }
+    }
+
+    #[inline]
+    fn f32(&self, regs: &WarpRegs, ids: &ThreadIds, lane: usize, ftz: bool) -> f32 {
+        let mut f = f32::from_bits(self.raw(regs, ids, lane));
+        if ftz {
+            f = flush(f);
+        }
+        if self.abs {
+            f = f.abs();
+        }
+        if self.neg {
+            -f
+        } else {
+            f
+        }
+    }
+
+    fn f64(&self, regs: &WarpRegs, lane: usize) -> Result<f64, String> {
+        let mut f = match (self.kind, self.float_imm) {
+            (_, Some(v)) => v,
+            (SrcKind::Reg(r), _) => {
+                let lo = u64::from(regs.reg(r, lane));
+                let hi = u64::from(regs.reg(r.saturating_add(1), lane));
+                f64::from_bits(lo | hi << 32)
+            }
+            (SrcKind::Zero, _) => 0.0,
+            (SrcKind::Value(lo, Some(hi)), _) => {
+                f64::from_bits(u64::from(lo) | u64::from(hi) << 32)
+            }
+            _ => return Err("a 64-bit operand whose high word is not defined".into()),
+        };
+        if self.abs {
+            f = f.abs();
+        }
+        Ok(if self.neg { -f } else { f })
+    }
+}
+
+#[inline]
+fn flush(f: f32) -> f32 {
+    if f.is_subnormal() {
+        0.0f32.copysign(f)
+    } else {
+        f
+    }
+}
+
+fn cmp_int(c: Cmp, a: u32, b: u32, signed: bool) -> Result<bool, String> {
+    let o = if signed {
+        (a as i32).cmp(&(b as i32))
+    } else {
+        a.cmp(&b)
+    };
+    use std::cmp::Ordering::*;
+    Ok(match c {
+        Cmp::F => false,
+        Cmp::T => true,
+        Cmp::Lt => o == Less,
+        Cmp::Eq => o == Equal,
+        Cmp::Le => o != Greater,
+        Cmp::Gt => o == Greater,
+        Cmp::Ne => o != Equal,
+        Cmp::Ge => o != Less,
+        _ => return Err("an unordered comparison on integers".into()),
+    })
+}
+
+fn cmp_float(c: Cmp, a: f64, b: f64) -> bool {
+    let nan = a.is_nan() || b.is_nan();
+    match c {
+        Cmp::F => false,
+        Cmp::T => true,
+        Cmp::Lt => a < b,
+        Cmp::Eq => a == b,
+        Cmp::Le => a <= b,
+        Cmp::Gt => a > b,
+        Cmp::Ne => !nan && a != b,
+        Cmp::Ge => a >= b,
+        Cmp::Num => !nan,
+        Cmp::Nan => nan,
+        Cmp::Ltu => nan || a < b,
+        Cmp::Equ => nan || a == b,
+        Cmp::Leu => nan || a <= b,
+        Cmp::Gtu => nan || a > b,
+        Cmp::Neu => nan || a != b,
+        Cmp::Geu => nan || a >= b,
+    }
+}
+
+#[inline]
+fn boolop(op: BoolOp, a: bool, b: bool) -> bool {
+    match op {
+        BoolOp::And => a && b,
+        BoolOp::Or => a || b,
+        BoolOp::Xor => a != b,
+    }
+}
+
+/// `x` (exact in f64: every 32-bit integer is) rounded to f32 in mode `r`: round to
+/// nearest, then step one ulp toward the required direction if that overshot.
+fn round_f64_to_f32(x: f64, r: Round) -> f32 {
+    let n = x as f32;
+    let back = f64::from(n);
+    match r {
+        Round::Nearest => n,
+        Round::Zero if back.abs() > x.abs() => {
+            if n > 0.0 {
+                n.next_down()
+            } else {
+                n.next_up()
+            }
+        }
+        Round::Down if back > x => n.next_down(),
+        Round::Up if back < x => n.next_up(),
+        _ => n,
+    }
+}
+
+fn f2i(f: f32, signed: bool, r: Round) -> u32 {
+    let f = f64::from(f);
+    let v = match r {
+        Round::Nearest => f.round_ties_even(),
+        Round::Zero => f.trunc(),
+        Round::Down => f.floor(),
+        Round::Up => f.ceil(),
+    };
+    if v.is_nan() {
+        0
+    } else if signed {
+        (v as i32) as u32
+    } else {
+        v as u32
+    }
+}
+
+/// An addend of carry arithmetic: `-x` is `!x + 1` (without the `+ 1` under `.X`:
+/// subtract with borrow), `~x` is `!x`, so the carry out of the 64-bit sum is the
+/// hardware's carry (for a subtraction: "no borrow").
+#[derive(Clone, Copy)]
+struct Term {
+    inv: bool,
+    plus: u64,
+}
+
+impl Term {
+    #[inline]
+    fn apply(self, x: u32) -> u64 {
+        u64::from(if self.inv { !x } else { x }) + self.plus
+    }
+}
+
+/// One value per lane.
+type Lanes = [u32; 64];
+
+impl Src {
+    /// Raw values of every lane (inactive lanes included: reading is harmless), with the
+    /// half selected. One dispatch per operand, then straight loops: the hot path.
+    #[inline]
+    fn fetch_all(&self, regs: &WarpRegs, ids: &ThreadIds, out: &mut Lanes) {
+        let ws = regs.ws;
+        match self.kind {
+            SrcKind::Reg(r) => {
+                let base = r as usize * ws;
+                match regs.gpr.get(base..base + ws) {
+                    Some(row) => out[..ws].copy_from_slice(row),
+                    None => out[..ws].fill(0),
+                }
+            }
+            SrcKind::Zero => out[..ws].fill(0),
+            SrcKind::Value(v, _) => out[..ws].fill(v),
+            SrcKind::Special(_) => {
+                for (l, o) in out[..ws].iter_mut().enumerate() {
+                    *o = self.raw(regs, ids, l);
+                }
+            }
+        }
+        match self.half {
+            Half::Whole => {}
+            Half::H0 => out[..ws].iter_mut().for_each(|x| *x &= 0xffff),
+            Half::H1 => out[..ws].iter_mut().for_each(|x| *x >>= 16),
+        }
+    }
+
+    /// Integer operand values of every lane (`~`, then `-`).
+    #[inline]
+    fn ints(&self, regs: &WarpRegs, ids: &ThreadIds, out: &mut Lanes) {
+        self.fetch_all(regs, ids, out);
+        let ws = regs.ws;
+        if self.inv {
+            out[..ws].iter_mut().for_each(|x| *x = !*x);
+        }
+        if self.neg {
+            out[..ws].iter_mut().for_each(|x| *x = x.wrapping_neg());
+        }
+    }
+
+    /// How this operand enters carry arithmetic (see [`Term`]).
+    #[inline]
+    fn term(&self, extended: bool) -> Term {
+        Term {
+            inv: self.inv != self.neg,
+            plus: u64::from(self.neg && !extended),
+        }
+    }
+
+    /// Single-precision values of every lane (`.FTZ`, `|x|`, `-x`).
+    #[inline]
+    fn floats(&self, regs: &WarpRegs, ids: &ThreadIds, ftz: bool, out: &mut [f32; 64]) {
+        let mut v = [0u32; 64];
+        self.fetch_all(regs, ids, &mut v);
+        let ws = regs.ws;
+        for (o, &x) in out[..ws].iter_mut().zip(&v[..ws]) {
+            let mut f = f32::from_bits(x);
+            if ftz {
+                f = flush(f);
+            }
+            if self.abs {
+                f = f.abs();
+            }
+            *o = if self.neg { -f } else { f };
+        }
+    }
+}
+
+impl WarpRegs {
+    /// Writes `vals` to register `d` for the lanes of `mask`.
+    #[inline]
+    fn write(&mut self, d: u16, mask: u64, vals: &Lanes) {
+        if d == RZ_DEST {
+            return;
+        }
+        let ws = self.ws;
+        let base = d as usize * ws;
+        if let Some(row) = self.gpr.get_mut(base..base + ws) {
+            let full = if ws >= 64 { u64::MAX } else { (1u64 << ws) - 1 };
+            if mask & full == full {
+                row.copy_from_slice(&vals[..ws]);
+                return;
+            }
+            for (l, (r, &v)) in row.iter_mut().zip(&vals[..ws]).enumerate() {
+                if mask >> l & 1 == 1 {
+                    *r = v;
+                }
+            }
+        }
+    }
+}
+
+/// Executes a non-memory operation for the lanes of `mask` (the active lanes whose guard
+/// holds). Errors are messages for a diagnostic at the instruction.
+pub(crate) fn execute_alu(
+    op: &Op,
+    regs: &mut WarpRegs,
+    ids: &ThreadIds,
+    mask: u64,
+) -> Result<(), String> {
+    let ws = regs.ws;
+    let z = || [0u32; 64];
+    match *op {
+        Op::Nop | Op::Barrier | Op::Load { .. } | Op::Store { .. } => {}
+        Op::Mov { d, a } => {
+            let mut a_v = z();
+            a.ints(regs, ids, &mut a_v);
+            regs.write(d, mask, &a_v);
+        }
+        Op::IAdd { d, a, b, c, x, cc } => {
+            let (mut a_v, mut b_v, mut c_v, mut r_v) =
+                ([0u32; 64], [0u32; 64], [0u32; 64], [0u32; 64]);
+            a.fetch_all(regs, ids, &mut a_v);
+            b.fetch_all(regs, ids, &mut b_v);
+            c.fetch_all(regs, ids, &mut c_v);
+            let (ta, tb, tc) = (a.term(x), b.term(x), c.term(x));
+            let mut carry = 0u64;
+            for l in 0..ws {
+                let cin = u64::from(x && regs.cc >> l & 1 == 1);
+                let s = ta.apply(a_v[l]) + tb.apply(b_v[l]) + tc.apply(c_v[l]) + cin;
+                r_v[l] = s as u32;
+                carry |= u64::from(s >> 32 != 0) << l;
+            }
+            regs.write(d, mask, &r_v);
+            if cc {
+                regs.cc = (regs.cc & !mask) | (carry & mask);
+            }
+        }
+        Op::IScAdd { d, a, b, shift, cc } => {
+            let (mut a_v, mut b_v, mut r_v) = ([0u32; 64], [0u32; 64], [0u32; 64]);
+            a.ints(regs, ids, &mut a_v);
+            b.fetch_all(regs, ids, &mut b_v);
+            let tb = b.term(false);
+            let mut carry = 0u64;
+            for l in 0..ws {
+                let s = u64::from(a_v[l] << shift) + tb.apply(b_v[l]);
+                r_v[l] = s as u32;
+                carry |= u64::from(s >> 32 != 0) << l;
+            }
+            regs.write(d, mask, &r_v);
+            if cc {
+                regs.cc = (regs.cc & !mask) | (carry & mask);
+            }
+        }
+        Op::IMad {
+            d,
+            a,
+            b,
+            c,
+            hi,
+            signed,
+            x,
+            cc,
+        } => {
+            let (mut a_v, mut b_v, mut c_v, mut r_v) =
+                ([0u32; 64], [0u32; 64], [0u32; 64], [0u32; 64]);
+            a.ints(regs, ids, &mut a_v);
+            b.ints(regs, ids, &mut b_v);
+            c.fetch_all(regs, ids, &mut c_v);
+            let tc = c.term(x);
+            let mut carry = 0u64;
+            for l in 0..ws {
+                let (av, bv) = (a_v[l], b_v[l]);
+                let prod = if signed {
+                    (i64::from(av as i32) * i64::from(bv as i32)) as u64
+                } else {
+                    u64::from(av) * u64::from(bv)
+                };
+                let part = if hi { prod >> 32 } else { prod & 0xffff_ffff };
+                let cin = u64::from(x && regs.cc >> l & 1 == 1);
+                let s = part + tc.apply(c_v[l]) + cin;
+                r_v[l] = s as u32;
+                carry |= u64::from(s >> 32 != 0) << l;
+            }
+            regs.write(d, mask, &r_v);
+            if cc {
+                regs.cc = (regs.cc & !mask) | (carry & mask);
+            }
+        }
+        Op::XMad {
+            d,
+            a,
+            b,
+            c,
+            mrg,
+            psl,
+            cbcc,
+            chi,
+        } => {
+            let mut a_v = z();
+            let mut b_v = z();
+            let mut c_v = z();
+            let mut r_v = z();
+            // `a` with its half selected; `b` raw (its half is applied here); `c` as integer.
+            a.fetch_all(regs, ids, &mut a_v);
+            let b_raw = Src {
+                half: Half::Whole,
+                ..b
+            };
+            b_raw.fetch_all(regs, ids, &mut b_v);
+            c.ints(regs, ids, &mut c_v);
+            for l in 0..ws {
+                let braw = b_v[l];
+                let bsel = if b.half == Half::H1 {
+                    braw >> 16
+                } else {
+                    braw & 0xffff
+                };
+                let mut prod = (a_v[l] & 0xffff).wrapping_mul(bsel);
+                if psl {
+                    prod <<= 16;
+                }
+                let mut cv = c_v[l];
+                if chi {
+                    cv >>= 16;
+                }
+                if cbcc {
+                    cv = cv.wrapping_add(braw << 16);
+                }
+                let mut r = prod.wrapping_add(cv);
+                if mrg {
+                    r = (r & 0xffff) | (braw << 16);
+                }
+                r_v[l] = r;
+            }
+            regs.write(d, mask, &r_v);
+        }
+        Op::ISetP {
+            p,
+            q,
+            cmp,
+            signed,
+            a,
+            b,
+            bop,
+            c,
+        } => {
+            let mut a_v = z();
+            let mut b_v = z();
+            let cm = regs.pred_mask(c, mask);
+            a.ints(regs, ids, &mut a_v);
+            b.ints(regs, ids, &mut b_v);
+            let (mut pb, mut qb) = (0u64, 0u64);
+            for l in lanes(mask) {
+                let r = cmp_int(cmp, a_v[l], b_v[l], signed)?;
+                let cv = cm >> l & 1 == 1;
+                pb |= u64::from(boolop(bop, r, cv)) << l;
+                qb |= u64::from(boolop(bop, !r, cv)) << l;
+            }
+            regs.set_pred(p, mask, pb);
+            regs.set_pred(q, mask, qb);
+        }
+        Op::FSetP {
+            p,
+            q,
+            cmp,
+            ftz,
+            double,
+            a,
+            b,
+            bop,
+            c,
+        } => {
+            let cm = regs.pred_mask(c, mask);
+            let (mut pb, mut qb) = (0u64, 0u64);
+            for l in lanes(mask) {
+                let (x, y) = if double {
+                    (a.f64(regs, l)?, b.f64(regs, l)?)
+                } else {
+                    (
+                        f64::from(a.f32(regs, ids, l, ftz)),
+                        f64::from(b.f32(regs, ids, l, ftz)),
+                    )
+                };
+                let r = cmp_float(cmp, x, y);
+                let cv = cm >> l & 1 == 1;
+                pb |= u64::from(boolop(bop, r, cv)) << l;
+                qb |= u64::from(boolop(bop, !r, cv)) << l;
+            }
+            regs.set_pred(p, mask, pb);
+            regs.set_pred(q, mask, qb);
+        }
+        Op::PSetP {
+            p,
+            q,
+            a,
+            b,
+            op1,
+            op2,
+            c,
+        } => {
+            // Whole masks at once: the boolean operations are bitwise.
+            let (am, bm, cm) = (
+                regs.pred_mask(a, mask),
+                regs.pred_mask(b, mask),
+                regs.pred_mask(c, mask),
+            );
+            let bits = |o: BoolOp, x: u64, y: u64| match o {
+                BoolOp::And => x & y,
+                BoolOp::Or => x | y,
+                BoolOp::Xor => x ^ y,
+            };
+            let r = bits(op1, am, bm);
+            regs.set_pred(p, mask, bits(op2, r, cm));
+            regs.set_pred(q, mask, bits(op2, !r & mask, cm));
+        }
+        Op::Shift {
+            d,
+            a,
+            b,
+            left,
+            signed,
+        } => {
+            let mut a_v = z();
+            let mut b_v = z();
+            let mut r_v = z();
+            a.ints(regs, ids, &mut a_v);
+            b.ints(regs, ids, &mut b_v);
+            for l in 0..ws {
+                let (av, s) = (a_v[l], b_v[l]);
+                r_v[l] = if left {
+                    if s >= 32 {
+                        0
+                    } else {
+                        av << s
+                    }
+                } else if signed {
+                    ((av as i32) >> s.min(31)) as u32
+                } else if s >= 32 {
+                    0
+                } else {
+                    av >> s
+                };
+            }
+            regs.write(d, mask, &r_v);
+        }
+        Op::Lop { d, a, b, op } => {
+            let mut a_v = z();
+            let mut b_v = z();
+            let mut r_v = z();
+            a.ints(regs, ids, &mut a_v);
+            b.ints(regs, ids, &mut b_v);
+            for l in 0..ws {
+                let (av, bv) = (a_v[l], b_v[l]);
+                r_v[l] = match op {
+                    LopKind::And => av & bv,
+                    LopKind::Or => av | bv,
+                    LopKind::Xor => av ^ bv,
+                    LopKind::PassB => bv,
+                };
+            }
+            regs.write(d, mask, &r_v);
+        }
+        Op::Lop3 { d, a, b, c, lut } => {
+            let mut a_v = z();
+            let mut b_v = z();
+            let mut c_v = z();
+            let mut r_v = z();
+            a.ints(regs, ids, &mut a_v);
+            b.ints(regs, ids, &mut b_v);
+            c.ints(regs, ids, &mut c_v);
+            for l in 0..ws {
+                let (x, y, z) = (a_v[l], b_v[l], c_v[l]);
+                let mut v = 0u32;
+                // LUT bit i is the result for (a, b, c) = (bit 2, bit 1, bit 0 of i): the
+                // encoding where a = 0xF0, b = 0xCC, c = 0xAA reproduce themselves.
+                for i in 0..8u8 {
+                    if lut >> i & 1 == 1 {
+                        let pa = if i & 4 != 0 { x } else { !x };
+                        let pb = if i & 2 != 0 { y } else { !y };
+                        let pc = if i & 1 != 0 { z } else { !z };
+                        v |= pa & pb & pc;
+                    }
+                }
+                r_v[l] = v;
+            }
+            regs.write(d, mask, &r_v);
+        }
+        Op::Sel { d, a, b, p } => {
+            let mut a_v = z();
+            let mut b_v = z();
+            let mut r_v = z();
+            let pm = regs.pred_mask(p, mask);
+            a.ints(regs, ids, &mut a_v);
+            b.ints(regs, ids, &mut b_v);
+            for l in 0..ws {
+                r_v[l] = if pm >> l & 1 == 1 { a_v[l] } else { b_v[l] };
+            }
+            regs.write(d, mask, &r_v);
+        }
+        Op::IMnMx { d, a, b, p, signed } => {
+            let mut a_v = z();
+            let mut b_v = z();
+            let mut r_v = z();
+            let pm = regs.pred_mask(p, mask);
+            a.ints(regs, ids, &mut a_v);
+            b.ints(regs, ids, &mut b_v);
+            for l in 0..ws {
+                let (x, y) = (a_v[l], b_v[l]);
+                let less = if signed {
+                    (x as i32) < (y as i32)
+                } else {
+                    x < y
+                };
+                let min = pm >> l & 1 == 1;
+                r_v[l] = if less == min { x } else { y };
+            }
+            regs.write(d, mask, &r_v);
+        }
+        Op::Float {
+            kind,
+            d,
+            a,
+            b,
+            c,
+            ftz,
+            sat,
+            double: false,
+            p,
+        } => {
+            let mut r_v = z();
+            let pm = regs.pred_mask(p, mask);
+            let mut fa = [0f32; 64];
+            let mut fb = [0f32; 64];
+            let mut fc = [0f32; 64];
+            a.floats(regs, ids, ftz, &mut fa);
+            b.floats(regs, ids, ftz, &mut fb);
+            if kind == FloatKind::Fma {
+                c.floats(regs, ids, ftz, &mut fc);
+            }
+            for l in 0..ws {
+                let (x, y) = (fa[l], fb[l]);
+                let mut r = match kind {
+                    FloatKind::Add => x + y,
+                    FloatKind::Mul => x * y,
+                    FloatKind::Fma => x.mul_add(y, fc[l]),
+                    FloatKind::MinMax => {
+                        if pm >> l & 1 == 1 {
+                            x.min(y)
+                        } else {
+                            x.max(y)
+                        }
+                    }
+                };
+                if ftz {
+                    r = flush(r);
+                }
+                if sat {
+                    r = if r.is_nan() { 0.0 } else { r.clamp(0.0, 1.0) };
+                }
+                r_v[l] = r.to_bits();
+            }
+            regs.write(d, mask, &r_v);
+        }
+        Op::Float {
+            kind,
+            d,
+            a,
+            b,
+            c,
+            sat,
+            p,
+            ..
+        } => {
+            if sat {
+                return Err("saturation of a double-precision result".into());
+            }
+            let pm = regs.pred_mask(p, mask);
+            for l in lanes(mask) {
+                let (x, y) = (a.f64(regs, l)?, b.f64(regs, l)?);
+                let r = match kind {
+                    FloatKind::Add => x + y,
+                    FloatKind::Mul => x * y,
+                    FloatKind::Fma => x.mul_add(y, c.f64(regs, l)?),
+                    FloatKind::MinMax => {
+                        if pm >> l & 1 == 1 {
+                            x.min(y)
+                        } else {
+                            x.max(y)
+                        }
+                    }
+                };
+                let bits = r.to_bits();
+                regs.set(d, l, bits as u32);
+                if d != RZ_DEST {
+                    regs.set(d + 1, l, (bits >> 32) as u32);
+                }
+            }
+        }
+        Op::I2F {
+            d,
+            a,
+            signed,
+            round,
+        } => {
+            let mut a_v = z();
+            let mut r_v = z();
+            a.ints(regs, ids, &mut a_v);
+            for l in 0..ws {
+                let v = a_v[l];
+                let x = if signed {
+                    f64::from(v as i32)
+                } else {
+                    f64::from(v)
+                };
+                r_v[l] = round_f64_to_f32(x, round).to_bits();
+            }
+            regs.write(d, mask, &r_v);
+        }
+        Op::F2I {
+            d,
+            a,
+            signed,
+            round,
+            ftz,
+        } => {
+            let mut r_v = z();
+            let mut fa = [0f32; 64];
+            a.floats(regs, ids, ftz, &mut fa);
+            for l in 0..ws {
+                r_v[l] = f2i(fa[l], signed, round);
+            }
+            regs.write(d, mask, &r_v);
+        }
+        Op::F2F {
+            d,
+            a,
+            to_double,
+            from_double,
+            ftz,
+        } => {
+            if to_double == from_double {
+                return Err("same-type F2F (rounding to an integer) is not modelled".into());
+            }
+            for l in lanes(mask) {
+                if from_double {
+                    let mut f = a.f64(regs, l)? as f32;
+                    if ftz {
+                        f = flush(f);
+                    }
+                    regs.set(d, l, f.to_bits());
+                } else {
+                    let bits = f64::from(a.f32(regs, ids, l, ftz)).to_bits();
+                    regs.set(d, l, bits as u32);
+                    if d != RZ_DEST {
+                        regs.set(d + 1, l, (bits >> 32) as u32);
+                    }
+                }
+            }
+        }
+        Op::S2R { d, sr } => {
+            let mut r_v = z();
+            let s = Src {
+                kind: SrcKind::Special(sr),
+                neg: false,
+                inv: false,
+                abs: false,
+                half: Half::Whole,
+                float_imm: None,
+            };
+            s.fetch_all(regs, ids, &mut r_v);
+            regs.write(d, mask, &r_v);
+        }
+    }
+    Ok(())
+}
+
+/// The byte address each lane of `mask` accesses, in lane order.
+pub(crate) fn addresses(addr: &AddrSrc, regs: &WarpRegs, mask: u64, out: &mut Vec<(usize, u64)>) {
+    out.clear();
+    for l in lanes(mask) {
+        let base = match addr.base {
+            None => 0u64,
+            Some(r) => {
+                let lo = u64::from(regs.reg(r, l));
+                if addr.wide {
+                    lo | u64::from(regs.reg(r + 1, l)) << 32
+                } else {
+                    lo
+                }
+            }
+        };
+        let mut a = base.wrapping_add_signed(addr.offset);
+        if !addr.wide {
+            a &= 0xffff_ffff;
+        }
+        out.push((l, a));
+    }
+}
+
+/// The common case of shared memory — 4-byte, aligned, in range, register data — done
+/// directly on the word array. Returns false (having done nothing) when any lane needs
+/// the general path, which also reports the errors.
+pub(crate) fn shared_words_fast(
+    op: &Op,
+    regs: &mut WarpRegs,
+    words: &mut [u32],
+    addrs: &[(usize, u64)],
+) -> bool {
+    let ok = addrs
+        .iter()
+        .all(|&(_, a)| a & 3 == 0 && ((a / 4) as usize) < words.len());
+    if !ok {
+        return false;
+    }
+    let ws = regs.ws;
+    match *op {
+        Op::Store {
+            v: Src {
+                kind: SrcKind::Reg(r),
+                ..
+            },
+            bytes: 4,
+            ..
+        } => {
+            let base = r as usize * ws;
+            let Some(row) = regs.gpr.get(base..base + ws) else {
+                return false;
+            };
+            for &(l, a) in addrs {
+                words[(a / 4) as usize] = row[l];
+            }
+            true
+        }
+        Op::Load { d, bytes: 4, .. } => {
+            if d == RZ_DEST {
+                return true;
+            }
+            let base = d as usize * ws;
+            let Some(row) = regs.gpr.get_mut(base..base + ws) else {
+                return false;
+            };
+            for &(l, a) in addrs {
+                row[l] = words[(a / 4) as usize];
+            }
+            true
+        }
+        _ => false,
+    }
+}
+
+/// Writes a loaded value (1..4 words) of `lane` into `d..`; sub-word values are extended.
+pub(crate) fn write_loaded(
+    regs: &mut WarpRegs,
+    d: u16,
+    lane: usize,
+    bytes: u64,
+    sign_extend: bool,
+    words: &[u32],
+) {
+    if bytes < 4 {
+        let v = words[0];
+        let v = match (bytes, sign_extend) {
+            (1, true) => v as u8 as i8 as i32 as u32,
+            (2, true) => v as u16 as i16 as i32 as u32,
+            _ => v,
+        };
+        regs.set(d, lane, v);
+        return;
+    }
+    if d == RZ_DEST {
+        return;
+    }
+    for (k, &w) in words.iter().take((bytes / 4) as usize).enumerate() {
+        regs.set(d + k as u16, lane, w);
+    }
+}
+
+/// The words a store of `lane` writes.
+pub(crate) fn store_words(v: &Src, regs: &WarpRegs, lane: usize, bytes: u64, out: &mut [u32; 4]) {
+    let n = (bytes / 4).max(1) as usize;
+    for (k, o) in out.iter_mut().take(n).enumerate() {
+        *o = match v.kind {
+            SrcKind::Reg(r) => regs.reg(r + k as u16, lane),
+            SrcKind::Value(lo, hi) => {
+                if k == 0 {
+                    lo
+                } else {
+                    hi.unwrap_or(0)
+                }
+            }
+            _ => 0,
+        };
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn directed_rounding_of_i2f() {
+        // 2^24 + 1 is not a float: nearest-even gives 2^24, up gives 2^24 + 2.
+        let x = 16_777_217.0;
+        assert_eq!(round_f64_to_f32(x, Round::Nearest), 16_777_216.0);
+        assert_eq!(round_f64_to_f32(x, Round::Up), 16_777_218.0);
+        assert_eq!(round_f64_to_f32(x, Round::Down), 16_777_216.0);
+        assert_eq!(round_f64_to_f32(x, Round::Zero), 16_777_216.0);
+        // 2^24 + 3 rounds to nearest-even 2^24 + 4; toward zero gives 2^24 + 2.
+        assert_eq!(round_f64_to_f32(16_777_219.0, Round::Nearest), 16_777_220.0);
+        assert_eq!(round_f64_to_f32(16_777_219.0, Round::Zero), 16_777_218.0);
+        assert_eq!(round_f64_to_f32(-16_777_219.0, Round::Zero), -16_777_218.0);
+    }
+
+    #[test]
+    fn f2i_saturates_and_maps_nan_to_zero() {
+        assert_eq!(f2i(f32::NAN, true, Round::Zero), 0);
+        assert_eq!(f2i(3e9, true, Round::Zero), i32::MAX as u32);
+        assert_eq!(f2i(-1.5, false, Round::Zero), 0);
+        assert_eq!(f2i(2.5, true, Round::Nearest), 2);
+        assert_eq!(f2i(-2.5, true, Round::Down), (-3i32) as u32);
+    }
+}

@@ -1,0 +1,223 @@
+//! The result of a run (issue #7 items 5 and 6): the `simulation` object of the report.
+
+use crate::machine::{Machine, Unit};
+use crate::memory::FinalArray;
+use cfg::Tag;
+use serde::{Serialize, Serializer};
+
+/// A set of lanes of a warp. Serialised as a string with one character per lane, lane 0
+/// first (`"1101"`: lanes 0, 1 and 3), because a 64-lane mask does not fit a JavaScript
+/// number exactly.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct LaneMask {
+    pub bits: u64,
+    pub lanes: u8,
+}
+
+impl LaneMask {
+    pub fn is_set(&self, lane: usize) -> bool {
+        lane < self.lanes as usize && self.bits >> lane & 1 == 1
+    }
+
+    pub fn count(&self) -> u32 {
+        self.bits.count_ones()
+    }
+}
+
+impl Serialize for LaneMask {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        let text: String = (0..self.lanes)
+            .map(|l| if self.bits >> l & 1 == 1 { '1' } else { '0' })
+            .collect();
+        s.serialize_str(&text)
+    }
+}
+
+/// One issued warp-instruction. Kept compact (48 bytes: a long run records millions);
+/// serialised as `{index, line, issue, complete, active, executed, unit, lane}` with the
+/// masks as lane strings (see [`LaneMask`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Issue {
+    /// Instruction index in the kernel.
+    pub index: u32,
+    pub line: u32,
+    /// Cycle it issued (from 0).
+    pub issue: u64,
+    /// Cycle its result is available (for the last instruction of a run: the run's end).
+    pub complete: u64,
+    /// Lanes of the executing stack entry.
+    pub active: u64,
+    /// Active lanes whose guard held (those whose data effect took place).
+    pub executed: u64,
+    /// Lanes in the warp (the masks' width).
+    pub lanes: u8,
+    /// The unit and the lane of it the instruction occupied (`issue..issue + k`).
+    pub unit: Unit,
+    pub lane: u16,
+}
+
+impl Issue {
+    pub fn active_mask(&self) -> LaneMask {
+        LaneMask {
+            bits: self.active,
+            lanes: self.lanes,
+        }
+    }
+
+    pub fn executed_mask(&self) -> LaneMask {
+        LaneMask {
+            bits: self.executed,
+            lanes: self.lanes,
+        }
+    }
+}
+
+impl Serialize for Issue {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        use serde::ser::SerializeStruct;
+        let mut st = s.serialize_struct("Issue", 8)?;
+        st.serialize_field("index", &self.index)?;
+        st.serialize_field("line", &self.line)?;
+        st.serialize_field("issue", &self.issue)?;
+        st.serialize_field("complete", &self.complete)?;
+        st.serialize_field("active", &self.active_mask())?;
+        st.serialize_field("executed", &self.executed_mask())?;
+        st.serialize_field("unit", &self.unit)?;
+        st.serialize_field("lane", &self.lane)?;
+        st.end()
+    }
+}
+
+/// The activation stack depth of a warp from `cycle` on.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+pub struct DepthChange {
+    pub cycle: u64,
+    pub depth: usize,
+}
+
+/// Everything one warp did.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct WarpTimeline {
+    /// Global warp id: block-major (blocks in x, y, z order), then warp within the block.
+    pub warp: u32,
+    pub block: u32,
+    pub warp_in_block: u32,
+    /// Cycle its block was dispatched to the SM.
+    pub dispatched: u64,
+    /// Completion cycle of its last instruction.
+    pub finished: u64,
+    pub issues: Vec<Issue>,
+    pub stack_depth: Vec<DepthChange>,
+}
+
+/// A unit lane busy for cycles `start..end` (back-to-back warp-instructions merged; which
+/// warp ran what is in the timelines, whose entries name their unit and lane).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+pub struct Busy {
+    pub start: u64,
+    pub end: u64,
+}
+
+/// The occupancy of one lane of a unit kind (σ lanes per kind, Berezovskyi et al. §3).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct UnitLane {
+    pub unit: Unit,
+    pub lane: u32,
+    pub busy: Vec<Busy>,
+}
+
+/// The memory side of one warp-instruction: lane addresses and the 128-byte segments
+/// (transactions) they coalesce into.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct Transaction {
+    pub warp: u32,
+    pub index: usize,
+    pub cycle: u64,
+    /// `global` or `shared`.
+    pub space: &'static str,
+    pub store: bool,
+    /// Bytes per lane.
+    pub bytes: u64,
+    /// The executing lanes.
+    pub lanes: LaneMask,
+    /// The address of the first executing lane.
+    pub first: u64,
+    /// When the `k`-th executing lane accesses `first + k·stride` (the common, affine
+    /// case), the stride — and `addresses` is left empty to keep long traces small.
+    pub stride: Option<i64>,
+    /// Otherwise the address of each executing lane, in lane order.
+    pub addresses: Vec<u64>,
+    /// Base addresses of the distinct 128-byte segments.
+    pub segments: Vec<u64>,
+    /// Segments that hit in the L1 (loads with an L1 configured), else `None`.
+    pub l1_hits: Option<u32>,
+}
+
+/// One entry of the activation stack as the stepper shows it.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct StackView {
+    pub tag: Tag,
+    /// Next instruction index of the entry.
+    pub pc: usize,
+    /// Its address (0 past the end of the kernel).
+    pub address: u64,
+    pub mask: LaneMask,
+}
+
+/// One step of the stepper's warp: the state *before* the instruction executes.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct Step {
+    pub cycle: u64,
+    pub index: usize,
+    pub address: u64,
+    pub line: u32,
+    pub text: String,
+    /// Each lane's active bit (the executing entry's mask).
+    pub active: LaneMask,
+    /// Active lanes whose guard holds.
+    pub executed: LaneMask,
+    /// The activation stack, bottom first; the last entry is the executing one.
+    pub stack: Vec<StackView>,
+}
+
+/// The stepper data for one warp (issue #7 item 6): steps forward/back are indices here.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct Stepper {
+    pub warp: u32,
+    pub steps: Vec<Step>,
+}
+
+/// L1 statistics over the run.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+pub struct CacheStats {
+    pub hits: u64,
+    pub misses: u64,
+}
+
+impl Transaction {
+    /// The address of each executing lane, in lane order, whichever form was stored.
+    pub fn lane_addresses(&self) -> Vec<u64> {
+        match self.stride {
+            Some(d) => (0..u64::from(self.lanes.count()))
+                .map(|k| self.first.wrapping_add_signed(d.wrapping_mul(k as i64)))
+                .collect(),
+            None => self.addresses.clone(),
+        }
+    }
+}
+
+/// A finished run.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Simulation {
+    /// Observed cycles: the latest completion of any issued instruction.
+    pub cycles: u64,
+    /// Warp-instructions issued over all warps.
+    pub issued: u64,
+    pub machine: Machine,
+    pub warps: Vec<WarpTimeline>,
+    pub occupancy: Vec<UnitLane>,
+    pub transactions: Vec<Transaction>,
+    pub memory: Vec<FinalArray>,
+    pub stepper: Stepper,
+    pub l1: Option<CacheStats>,
+}

@@ -1,0 +1,481 @@
+//! Soundness harness (issue #7 item 7): random structured SASS kernels and random inputs,
+//! simulated, against the bounds of two analyses:
+//! (a) warp-level CFG (cfg::build) + IPET (ipet::solve) under unit cost, on one warp with
+//!     the `unit-cost` preset: the simulated block sequence is a path of the warp CFG,
+//!     observed ≤ bound, and observed = bound for straight-line code;
+//! (b) the exact worst-case makespan (makespan::exact) of straight-line L/C kernels with W
+//!     warps on the `makespan` preset: observed ≤ exact.
+//!
+//! The generator follows the spirit of the synthetic benchmark of the PWS paper (§7):
+//! nesting depth, the fraction of divergent branches (conditions on `SR_TID.X` or on loaded
+//! data, versus conditions on a kernel parameter, uniform over the warp), the fraction of
+//! memory instructions, and loops with uniform trip counts (given to IPET as loop bounds).
+
+mod common;
+
+use common::kernel;
+use proptest::prelude::*;
+use sim::{ArrayInit, Budget, Fill, Launch, Machine, MemoryInit};
+use std::collections::BTreeMap;
+
+/// Knobs of one generated kernel.
+#[derive(Debug, Clone)]
+struct Shape {
+    depth: u32,
+    /// Percent of branches whose condition varies across the warp.
+    divergent: u32,
+    /// Percent of simple statements that are memory instructions.
+    memory: u32,
+    seed: u64,
+}
+
+struct Gen {
+    rng: sim::SplitMix64,
+    shape: Shape,
+    out: String,
+    labels: u32,
+    /// Loop head label → trip count.
+    loops: BTreeMap<String, u64>,
+    branches: u32,
+}
+
+impl Gen {
+    fn below(&mut self, n: u64) -> u64 {
+        self.rng.next_u64() % n.max(1)
+    }
+
+    fn label(&mut self, what: &str) -> String {
+        self.labels += 1;
+        format!("{what}_{}", self.labels)
+    }
+
+    fn line(&mut self, s: &str) {
+        self.out.push_str(s);
+        self.out.push('\n');
+    }
+
+    fn simple(&mut self) {
+        if self.below(100) < u64::from(self.shape.memory) {
+            if self.below(2) == 0 {
+                self.line("LDG R5, [R1];");
+            } else {
+                self.line("STG [R2], R6;");
+            }
+            return;
+        }
+        match self.below(6) {
+            0 => self.line("IADD R6, R6, R5;"),
+            1 => self.line("LOP.XOR R7, R7, R6;"),
+            2 => self.line("IMUL R8, R6, 0x3;"),
+            3 => self.line("ISCADD R6, R7, R6, 0x1;"),
+            4 => self.line("SHR.U32 R9, R6, 0x3;"),
+            _ => self.line("IADD32I R7, R7, 0x11;"),
+        }
+    }
+
+    fn condition(&mut self) {
+        self.branches += 1;
+        let k = self.below(33);
+        if self.below(100) < u64::from(self.shape.divergent) {
+            if self.below(2) == 0 {
+                self.line(&format!("ISETP.LT.U32.AND P0, PT, R0, 0x{k:x}, PT;"));
+            } else {
+                // Data-dependent: the last value loaded (random per thread).
+                self.line(&format!("ISETP.LT.U32.AND P0, PT, R5, 0x{:x}, PT;", k * 30));
+            }
+        } else {
+            self.line(&format!("ISETP.LT.U32.AND P0, PT, R3, 0x{k:x}, PT;"));
+        }
+    }
+
+    fn block(&mut self, depth: u32, len: u64) {
+        for _ in 0..len {
+            let pick = if depth < self.shape.depth {
+                self.below(10)
+            } else {
+                9
+            };
+            match pick {
+                0 | 1 => self.if_else(depth + 1),
+                2 => self.counted_loop(depth + 1),
+                3 => self.breaking_loop(depth + 1),
+                _ => self.simple(),
+            }
+        }
+    }
+
+    /// `SSY end; @P0 BRA then; else…; SYNC; then: …; SYNC; end:` — the if-then-else shape
+    /// nvcc emits for Fermi–Pascal.
+    fn if_else(&mut self, depth: u32) {
+        let (then_l, end_l) = (self.label("then"), self.label("end"));
+        self.condition();
+        self.line(&format!("SSY {end_l};"));
+        self.line(&format!("@P0 BRA {then_l};"));
+        let n = self.below(3);
+        self.block(depth, n);
+        self.line("SYNC;");
+        self.line(&format!("{then_l}:"));
+        let n = 1 + self.below(3);
+        self.block(depth, n);
+        self.line("SYNC;");
+        self.line(&format!("{end_l}:"));
+    }
+
+    /// A bottom-tested loop with a uniform counter: the head executes `trips` times.
+    fn counted_loop(&mut self, depth: u32) {
+        let head = self.label("loop");
+        let trips = 1 + self.below(4);
+        let counter = 10 + depth;
+        self.line(&format!("MOV32I R{counter}, 0x0;"));
+        self.line(&format!("{head}:"));
+        self.loops.insert(head.clone(), trips);
+        let n = 1 + self.below(3);
+        self.block(depth, n);
+        self.line(&format!("IADD32I R{counter}, R{counter}, 0x1;"));
+        self.line(&format!(
+            "ISETP.LT.U32.AND P1, PT, R{counter}, 0x{trips:x}, PT;"
+        ));
+        self.line(&format!("@P1 BRA {head};"));
+    }
+}
+
+impl Gen {
+    /// `PBK exit; loop: …; @P0 BRK; …; @P1 BRA loop; BRK; exit:` — a counted loop that the
+    /// threads for which a (possibly divergent) condition holds leave early.
+    fn breaking_loop(&mut self, depth: u32) {
+        let (head, exit) = (self.label("loop"), self.label("exit"));
+        let trips = 1 + self.below(4);
+        let counter = 10 + depth;
+        self.line(&format!("PBK {exit};"));
+        self.line(&format!("MOV32I R{counter}, 0x0;"));
+        self.line(&format!("{head}:"));
+        self.loops.insert(head.clone(), trips);
+        let n = 1 + self.below(2);
+        self.block(depth, n);
+        self.condition();
+        self.line("@P0 BRK;");
+        let n = self.below(2);
+        self.block(depth, n);
+        self.line(&format!("IADD32I R{counter}, R{counter}, 0x1;"));
+        self.line(&format!(
+            "ISETP.LT.U32.AND P1, PT, R{counter}, 0x{trips:x}, PT;"
+        ));
+        self.line(&format!("@P1 BRA {head};"));
+        self.line("BRK;");
+        self.line(&format!("{exit}:"));
+    }
+}
+
+/// A kernel: prologue (thread index, addresses `in + 4·tid` and `out + 4·tid`, the uniform
+/// parameter), the random body, the final store and EXIT. Returns the text and loop bounds.
+fn generate(shape: &Shape) -> (String, BTreeMap<String, u64>, u32) {
+    let mut g = Gen {
+        rng: sim::SplitMix64::new(shape.seed),
+        shape: shape.clone(),
+        out: String::new(),
+        labels: 0,
+        loops: BTreeMap::new(),
+        branches: 0,
+    };
+    for l in [
+        "S2R R0, SR_TID.X;",
+        "SHL R1, R0, 0x2;",
+        "IADD R2, R1, c[0x0][0x144];",
+        "IADD R1, R1, c[0x0][0x140];",
+        "MOV R3, c[0x0][0x148];",
+        "MOV R5, RZ;",
+        "MOV R6, RZ;",
+        "MOV R7, RZ;",
+    ] {
+        g.line(l);
+    }
+    let n = 1 + g.below(5);
+    g.block(0, n);
+    g.line("STG [R2], R6;");
+    g.line("EXIT;");
+    (g.out, g.loops, g.branches)
+}
+
+fn memory(seed: u64) -> MemoryInit {
+    MemoryInit {
+        arrays: vec![
+            ArrayInit {
+                name: "in".into(),
+                address: 0x1000,
+                words: 32,
+                fill: Fill::Random { seed, below: 1000 },
+            },
+            ArrayInit {
+                name: "out".into(),
+                address: 0x2000,
+                words: 32,
+                fill: Fill::Constant { value: 0 },
+            },
+        ],
+    }
+}
+
+/// The warp-CFG + IPET bound of `src` under unit cost, loop heads bounded by their trip
+/// counts (as warp_mode.rs does it, directly with cfg::build and ipet::solve).
+fn ipet_bound(src: &str, loops: &BTreeMap<String, u64>) -> Result<u64, String> {
+    let k = kernel(src);
+    let g = isa::blocks::build(&k, &isa::Limits::default());
+    let w = cfg::build(&k, &g, &cfg::Options::default()).map_err(|d| d.to_string())?;
+    let costs: Vec<u64> = w
+        .nodes
+        .iter()
+        .map(|n| n.block.map_or(0, |b| g.blocks[b].len() as u64))
+        .collect();
+    let c = ipet::Cfg {
+        costs,
+        edges: w.edges.iter().map(|e| (e.from, e.to)).collect(),
+        entry: w.entry,
+        exits: vec![w.exit],
+    };
+    let by_address: BTreeMap<u64, u64> = loops
+        .iter()
+        .filter_map(|(l, &n)| k.labels.get(l).map(|&a| (a, n)))
+        .collect();
+    let mut per_header = BTreeMap::new();
+    for l in ipet::find_loops(&c) {
+        for &h in &l.entry_nodes {
+            let addr = w.nodes[h]
+                .block
+                .map(|b| k.instructions[g.blocks[b].first].address);
+            if let Some(n) = addr.and_then(|a| by_address.get(&a)) {
+                per_header.insert(h, *n);
+            }
+        }
+    }
+    let bounds = ipet::LoopBounds {
+        per_header,
+        default: None,
+    };
+    ipet::solve(&c, &bounds, &ipet::Budget::default())
+        .map(|s| s.safe_bound())
+        .map_err(|e| e.to_string())
+}
+
+fn single_warp(threads: u32, uniform: u32) -> Launch {
+    Launch {
+        block: [threads, 1, 1],
+        params: vec![0x1000, 0x2000, uniform],
+        ..Launch::default()
+    }
+}
+
+/// Whether the simulated pending entries (bottom first) are an expansion of the abstract
+/// stack: a `repeated` entry stands for one or more consecutive entries drawn from its
+/// points, "any" for any sequence.
+fn stack_matches(abs: &[cfg::Entry], conc: &[sim::StackView]) -> bool {
+    let mut reach = vec![false; conc.len() + 1];
+    reach[0] = true;
+    for a in abs {
+        let mut next = vec![false; conc.len() + 1];
+        for j in (0..=conc.len()).filter(|&j| reach[j]) {
+            if a.is_any() {
+                next[j..].iter_mut().for_each(|r| *r = true);
+                continue;
+            }
+            let mut k = j;
+            while k < conc.len() && a.contains(conc[k].pc, conc[k].tag) {
+                k += 1;
+                next[k] = true;
+                if !a.repeated {
+                    break;
+                }
+            }
+        }
+        reach = next;
+    }
+    reach[conc.len()]
+}
+
+/// The simulated warp's block entries (from the stepper) form a path of the warp-level CFG
+/// from its entry to its exit: the simulator takes only transitions the analysis predicts
+/// (the control semantics agree with `cfg`'s, Jeanmougin et al. §2).
+fn path_in_warp_cfg(src: &str, steps: &[sim::Step]) -> Result<(), String> {
+    let k = kernel(src);
+    let g = isa::blocks::build(&k, &isa::Limits::default());
+    let w = cfg::build(&k, &g, &cfg::Options::default()).map_err(|d| d.to_string())?;
+    let leader: std::collections::BTreeMap<usize, usize> =
+        g.blocks.iter().map(|b| (b.first, b.id)).collect();
+    let mut current: Option<std::collections::BTreeSet<usize>> = None;
+    for st in steps {
+        let Some(&b) = leader.get(&st.index) else {
+            continue;
+        };
+        // Pending entries: all but the executing (top) one.
+        let pending = &st.stack[..st.stack.len().saturating_sub(1)];
+        let matching: std::collections::BTreeSet<usize> = w
+            .nodes
+            .iter()
+            .filter(|n| n.block == Some(b) && stack_matches(&n.stack, pending))
+            .map(|n| n.id)
+            .collect();
+        let next: std::collections::BTreeSet<usize> = match &current {
+            None => matching.intersection(&[w.entry].into()).copied().collect(),
+            Some(cur) => w
+                .edges
+                .iter()
+                .filter(|e| cur.contains(&e.from) && matching.contains(&e.to))
+                .map(|e| e.to)
+                .collect(),
+        };
+        if next.is_empty() {
+            return Err(format!(
+                "step at index {} (block {b}, pending {pending:?}) is not reachable in the warp CFG",
+                st.index
+            ));
+        }
+        current = Some(next);
+    }
+    let last = current.unwrap_or_default();
+    if !w
+        .edges
+        .iter()
+        .any(|e| last.contains(&e.from) && e.to == w.exit)
+    {
+        return Err("the last block has no exit edge in the warp CFG".into());
+    }
+    Ok(())
+}
+
+fn check_unit_cost(shape: &Shape, threads: u32, uniform: u32) -> Result<(u64, u64, u32), String> {
+    let (src, loops, branches) = generate(shape);
+    let k = kernel(&src);
+    let s = sim::run(
+        &k,
+        &single_warp(threads, uniform),
+        &common::preset("unit-cost"),
+        &memory(shape.seed ^ 0x5eed),
+        &Budget::default(),
+    )
+    .map_err(|e| format!("{e}\n{src}"))?;
+    // Unit cost, one warp: cycles = issued warp-instructions.
+    if s.cycles != s.issued || s.cycles != s.warps[0].issues.len() as u64 {
+        return Err(format!("cycles {} but issued {}", s.cycles, s.issued));
+    }
+    path_in_warp_cfg(&src, &s.stepper.steps).map_err(|e| format!("{e}\n{src}"))?;
+    let bound = ipet_bound(&src, &loops).map_err(|e| format!("{e}\n{src}"))?;
+    if s.cycles > bound {
+        return Err(format!("observed {} > bound {bound}\n{src}", s.cycles));
+    }
+    Ok((s.cycles, bound, branches + loops.len() as u32))
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(200))]
+
+    /// (a) observed ≤ warp-CFG + IPET bound under unit cost, and equal for straight-line
+    /// kernels (no branch, no loop: the only path is the one executed).
+    #[test]
+    fn unit_cost_never_exceeds_the_warp_cfg_bound(
+        depth in 0u32..4,
+        divergent in 0u32..=100,
+        memory in 0u32..=60,
+        seed in any::<u64>(),
+        threads in 1u32..=32,
+        uniform in 0u32..40,
+    ) {
+        let shape = Shape { depth, divergent, memory, seed };
+        let (observed, bound, control) = check_unit_cost(&shape, threads, uniform)
+            .map_err(TestCaseError::fail)?;
+        if control == 0 {
+            prop_assert_eq!(observed, bound);
+        }
+    }
+}
+
+/// Straight-line L/C kernel as SASS: `L` is a shared-memory load (load/store units), `C`
+/// an integer add (CUDA cores); the final EXIT counts as a `C` (the makespan preset puts
+/// control on the cores).
+fn lc_kernel(units: &[makespan::Unit]) -> String {
+    let mut s = String::new();
+    for u in units {
+        s.push_str(match u {
+            makespan::Unit::L => "LDS R3, [RZ];\n",
+            makespan::Unit::C => "IADD32I R4, R4, 0x1;\n",
+        });
+    }
+    s.push_str("EXIT;\n");
+    s
+}
+
+fn makespan_case(
+    units: &[makespan::Unit],
+    warps: u32,
+    ls_units: u32,
+    cores: u32,
+) -> Result<(u64, u64), String> {
+    let src = lc_kernel(units);
+    let mut with_exit = units.to_vec();
+    with_exit.push(makespan::Unit::C);
+    let mm = makespan::Machine {
+        ls_units,
+        cores,
+        warp_size: 32,
+    };
+    let t = makespan::transform(&with_exit, &mm).map_err(|e| e.to_string())?;
+    let exact = makespan::exact(&t, warps, &makespan::Budget::default())
+        .map_err(|e| e.to_string())?
+        .makespan;
+    let m = Machine {
+        ls_units,
+        cores,
+        ..common::preset("makespan")
+    };
+    let launch = Launch {
+        block: [32 * warps, 1, 1],
+        shared_bytes: 4,
+        ..Launch::default()
+    };
+    let s = sim::run(
+        &kernel(&src),
+        &launch,
+        &m,
+        &MemoryInit::default(),
+        &Budget::default(),
+    )
+    .map_err(|e| e.to_string())?;
+    Ok((s.cycles, exact))
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(120))]
+
+    /// (b) observed ≤ exact worst-case makespan (Berezovskyi et al.) for W warps.
+    #[test]
+    fn makespan_preset_never_exceeds_the_exact_makespan(
+        letters in prop::collection::vec(prop::bool::ANY, 1..6),
+        warps in 1u32..=4,
+        ls in prop::sample::select(vec![8u32, 16, 32]),
+        cores in prop::sample::select(vec![16u32, 32, 48, 64]),
+    ) {
+        let units: Vec<makespan::Unit> = letters
+            .iter()
+            .map(|&l| if l { makespan::Unit::L } else { makespan::Unit::C })
+            .collect();
+        let (observed, exact) = makespan_case(&units, warps, ls, cores).map_err(TestCaseError::fail)?;
+        prop_assert!(observed <= exact, "observed {} > exact {}", observed, exact);
+        if warps == 1 {
+            // One warp: no contention, the makespan is the transformed length, and so is
+            // the observed time (every sub-warp instruction one cycle, back to back).
+            prop_assert_eq!(observed, exact);
+        }
+    }
+}
+
+#[test]
+fn fig2_setting_llcll_on_fermi() {
+    // "LLCLL" on cc 2.0 (σ_L = 1 with 2 cycles per L, σ_C = 1), plus EXIT as C. One warp:
+    // 4 L × 2 + 2 C = 10 cycles. Several warps: never above the exact worst case.
+    let units = makespan::parse_kernel("LLCLL").unwrap_or_default();
+    assert_eq!(makespan_case(&units, 1, 16, 32), Ok((10, 10)));
+    for w in 2..=4 {
+        let (observed, exact) = makespan_case(&units, w, 16, 32).unwrap_or((u64::MAX, 0));
+        assert!(observed <= exact, "W = {w}: {observed} > {exact}");
+        // The LSUs are the bottleneck: W warps need 8·W L-cycles at least.
+        assert!(observed >= 8 * u64::from(w), "W = {w}: {observed}");
+    }
+}

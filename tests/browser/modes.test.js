@@ -116,3 +116,35 @@ test('round-robin model: §4.4.4 addresses and Fig. 24 latencies in the page', a
   assert.deepEqual(errors, []);
   await page.close();
 });
+
+test('simulator: observed vs bound on Fig. 1, the stepper, and a vector add', async () => {
+  const { page, errors } = await openPage(site, '#ex=fig1-if-then-else');
+  await waitText(page, '#stat-wcet', 10);
+  // Unit cost, one warp: the observed execution takes exactly the bound (the divergent path
+  // is the worst case and the warp takes it).
+  await page.click('[data-view="summary"]');
+  assert.match(await page.textContent('#observed-vs-bound'), /observed 10 cycles ≤ bound 10/);
+  // The stepper: 10 steps; after the branch, the stack holds the pending group.
+  await page.click('[data-view="stepper"]');
+  assert.equal(await page.textContent('#stepper-pos'), 'step 1 / 10');
+  await page.focus('#stepper');
+  for (let i = 0; i < 4; i++) await page.keyboard.press('ArrowRight');
+  assert.equal(await page.textContent('#stepper-pos'), 'step 5 / 10');
+  assert.ok((await page.locator('#stepper-stack tbody tr').count()) >= 2);
+  assert.equal(await page.locator('#stepper .lanes').first().locator('.lane.on').count(), 16);
+  await page.keyboard.press('End');
+  assert.equal(await page.textContent('#stepper-pos'), 'step 10 / 10');
+  await page.screenshot({ path: join(ARTIFACTS, 'stepper.png') });
+
+  await page.evaluate(() => (location.hash = '#ex=sim-vector-add'));
+  const native = await nativeFor(page);
+  await page.waitForFunction((c) => window.playground.report()?.simulation?.cycles === c, native.simulation.cycles);
+  await page.click('[data-view="summary"]');
+  const words = native.simulation.memory.find((a) => a.name === 'c').words;
+  assert.deepEqual(words.slice(0, 3), [100, 103, 106]);
+  assert.match(await page.textContent('#sim-memory'), /100 103 106/);
+  await page.click('[data-view="schedule"]');
+  assert.ok((await page.locator('#gantt-svg rect.gantt-item').count()) > 0);
+  assert.deepEqual(errors, []);
+  await page.close();
+});

@@ -14,6 +14,7 @@ export const PAPERS = [
   { id: 'huangfu', title: 'PTX analyzer and round-robin timing model (Huangfu, PhD thesis 2017)' },
   { id: 'klashtorny', title: 'Predictable wavefront splitting on AMD GCN3 (Klashtorny et al.)' },
   { id: 'spliet', title: 'Sim-D: phase-based WCET on a predictable SIMD accelerator (Spliet & Mullins)' },
+  { id: 'simulator', title: 'The simulator: an execution behind every bound' },
   { id: 'basics', title: 'Basics: thread-level control flow' },
 ];
 
@@ -22,10 +23,11 @@ export const EXAMPLES = [
     id: 'fig1-if-then-else',
     paper: 'jeanmougin',
     blurb:
-      'A warp is one instruction stream for 32 threads. When they disagree on a branch, the hardware runs the taken side first while the others wait on the SIMT stack; the dashed divergence edges are paths that exist only because of that. Swap SR_TID.X for SR_CTAID.X and watch them vanish: every thread of a block agrees on its block index.',
+      'A warp is one instruction stream for 32 threads. When they disagree on a branch, the hardware runs the taken side first while the others wait on the SIMT stack; the dashed divergence edges are paths that exist only because of that. Swap SR_TID.X for SR_CTAID.X and watch them vanish: every thread of a block agrees on its block index. The Stepper tab replays one warp instruction by instruction: which lanes are active and what the stack holds.',
     title: 'Fig. 1 — if-then-else on the thread index (SSY/SYNC)',
     dialect: 'sass',
     mode: 'warp-cfg',
+    params: { simulate: true, memory: 'out@0x0 32 const 0' },
     source: `// Jeanmougin et al., Fig. 1: threads with tid >= 16 take the branch; the others
 // wait on the stack (dashed divergence edges) until the taken side reaches SYNC.
 // Change SR_TID.X to SR_CTAID.X: the condition becomes uniform, the dashed edges go.
@@ -425,6 +427,44 @@ $L2:
 exit;
 $Lend:
 } // example
+`,
+  },
+  {
+    id: 'sim-vector-add',
+    paper: 'simulator',
+    blurb:
+      'A bound says how long any execution can take; the simulator shows one. Two blocks of 64 threads add two arrays of 100 numbers, so the last warp has only 4 threads with work: at @P0 EXIT its other 28 lanes leave, and the Stepper (warp 3) shows the active mask shrink. The Summary lists the final memory: c[i] = a[i] + b[i] = 100 + 3i.',
+    title: 'Simulate a vector add, step through the divergent exit',
+    dialect: 'sass',
+    mode: 'simulate',
+    preset: 'gpgpusim-like',
+    params: {
+      grid: '2',
+      block: '64',
+      params: '0x1000,0,0x2000,0,0x3000,0,100',
+      memory: 'a@0x1000 100 iota 0 1; b@0x2000 100 iota 100 2; c@0x3000 100 const 0',
+      warp: 3,
+    },
+    source: `// Written for Warpbound: c[i] = a[i] + b[i] for i < n (Maxwell/Pascal SASS).
+// Parameters: a, b, c as 64-bit pointers (two words each), then n.
+S2R R0, SR_CTAID.X ;
+S2R R2, SR_TID.X ;
+IMAD R0, R0, c[0x0][0x8], R2 ;
+ISETP.GE.AND P0, PT, R0, c[0x0][0x158], PT ;
+@P0 EXIT ;
+SHL R6, R0, 0x2 ;
+SHR R7, R0, 0x1e ;
+IADD R2.CC, R6, c[0x0][0x140] ;
+IADD.X R3, R7, c[0x0][0x144] ;
+IADD R4.CC, R6, c[0x0][0x148] ;
+IADD.X R5, R7, c[0x0][0x14c] ;
+LDG.E R2, [R2] ;
+LDG.E R4, [R4] ;
+IADD R8.CC, R6, c[0x0][0x150] ;
+IADD.X R9, R7, c[0x0][0x154] ;
+IADD R2, R2, R4 ;
+STG.E [R8], R2 ;
+EXIT ;
 `,
   },
 ];

@@ -13,6 +13,7 @@ import { encodeState, decodeHash } from './permalink.js';
 import { downloadSvg, downloadDot } from './export.js';
 import { renderGantt } from './gantt_view.js';
 import { renderPlots } from './plot_view.js';
+import { renderStepper } from './stepper_view.js';
 
 const $ = (id) => document.getElementById(id);
 
@@ -28,7 +29,7 @@ const state = {
   example: null, // gallery alias while the state is exactly that example
 };
 
-const view = { report: null, zoom: 1, ganttZoom: 1, selected: null, runId: 0 };
+const view = { report: null, zoom: 1, ganttZoom: 1, selected: null, runId: 0, step: 0 };
 
 let engine = null;
 let catalog = null;
@@ -124,6 +125,15 @@ function wireControls() {
     });
   }
   $('cancel').addEventListener('click', () => engine.cancel());
+  $('stepper').addEventListener('keydown', (e) => {
+    const steps = view.report && view.report.simulation && view.report.simulation.stepper.steps;
+    if (!steps) return;
+    const to = { ArrowRight: view.step + 1, ArrowLeft: view.step - 1, Home: 0, End: steps.length - 1 }[e.key];
+    if (to === undefined) return;
+    e.preventDefault();
+    view.step = Math.max(0, Math.min(steps.length - 1, to));
+    drawStepper();
+  });
   $('open-gallery').addEventListener('click', () => $('gallery').showModal());
   $('open-help').addEventListener('click', () => $('help').showModal());
   $('copy-link').addEventListener('click', copyLink);
@@ -338,6 +348,10 @@ function render() {
     ? `${r.schedule.items.length} boxes on ${r.schedule.lanes.length} lanes over ${r.schedule.cycles} cycles, coloured by ${r.schedule.group_name}`
     : '';
   renderPlots($('plots'), r.plots);
+  document.querySelector('[data-view="stepper"]').hidden = !(r.simulation && r.simulation.stepper);
+  if (state.view === 'stepper' && !r.simulation) showView(r.cfg ? 'graph' : 'summary');
+  view.step = 0;
+  drawStepper();
   if (state.view === 'json') renderJson();
   drawGraph();
 }
@@ -347,6 +361,17 @@ function ganttFit(schedule) {
   if (!schedule || !schedule.cycles) return 1;
   const width = Math.max(200, document.querySelector('.results').clientWidth - 110);
   return Math.min(1, width / (schedule.cycles * 14));
+}
+
+/** Shows step `view.step` of the simulation's stepper and highlights its line. */
+function drawStepper() {
+  const sim = view.report && view.report.simulation;
+  renderStepper($('stepper'), sim && sim.stepper, view.step, (i) => {
+    view.step = i;
+    drawStepper();
+  });
+  const s = sim && sim.stepper && sim.stepper.steps[view.step];
+  if (s && state.view === 'stepper') editor.highlightLines(s.line, s.line);
 }
 
 function setGanttZoom(z) {
@@ -489,6 +514,7 @@ function showView(name) {
     $(tab.dataset.panel).hidden = !on;
   }
   if (name === 'json') renderJson();
+  if (name === 'stepper') drawStepper();
 }
 
 // ---- gallery, theme, projector, shortcuts --------------------------------------------------
@@ -554,7 +580,7 @@ function shortcut(e) {
   }
   const typing = e.target.closest && e.target.closest('.cm-editor, input, select, textarea');
   if (typing || e.ctrlKey || e.metaKey || e.altKey) return;
-  const views = { 1: 'graph', 2: 'summary', 3: 'schedule', 4: 'plots', 5: 'instructions', 6: 'json' };
+  const views = { 1: 'graph', 2: 'summary', 3: 'schedule', 4: 'plots', 5: 'stepper', 6: 'instructions', 7: 'json' };
   if (e.key === '?') $('help').showModal();
   else if (e.key === 'g') $('gallery').showModal();
   else if (views[e.key] && !document.querySelector(`[data-view="${views[e.key]}"]`).hidden) showView(views[e.key]);

@@ -5,6 +5,7 @@ import { el, hex } from './dom.js';
 import { simdSummary } from './summary_simd.js';
 import { pwsSummary } from './summary_pws.js';
 import { rrSummary } from './summary_rr.js';
+import { simSummary } from './summary_sim.js';
 
 /**
  * `report` is the analysis result; `loopBounds` (address -> bound) is edited in place and
@@ -15,7 +16,7 @@ export function renderWcet(host, report, loopBounds, onChange, onPickNode) {
   const times = Object.entries(report.timings_ms || {})
     .map(([k, v]) => `${k} ${v.toFixed(2)} ms`)
     .join(' · ');
-  if (!report.wcet && !details) {
+  if (!report.wcet && !details && !report.simulation) {
     host.replaceChildren(
       el('p', { class: 'empty', text: 'This mode computes no WCET. Choose the warp-cfg mode.' }),
       el('p', { class: 'muted', text: times }),
@@ -32,9 +33,10 @@ export function renderWcet(host, report, loopBounds, onChange, onPickNode) {
         ` cycles (${report.wcet.cost_model} cost)`,
       ),
     );
-  } else {
+  } else if (!report.simulation) {
     parts.push(el('p', { class: 'empty', text: 'No bound: see the diagnostics.' }));
   }
+  if (report.simulation) parts.push(...simSummary(report));
   if (report.rr) parts.push(...rrSummary(report), el('p', { class: 'muted', text: `run time: ${times}` }));
   if (report.pws) parts.push(...pwsSummary(report), el('p', { class: 'muted', text: `run time: ${times}` }));
   if (report.simd) parts.push(...simdSummary(report), el('p', { class: 'muted', text: `run time: ${times}` }));

@@ -1,12 +1,12 @@
 //! Dispatch from a [`Request`] to the analyses, and shaping of their results.
 
-use crate::catalog::{catalog, DEFAULT_MODE, MAKESPAN_MODE, WARP_CFG_MODE};
+use crate::catalog::{catalog, DEFAULT_MODE, MAKESPAN_MODE, SIM_MODE, WARP_CFG_MODE};
 use crate::params;
 use crate::report::Report;
 use crate::request::Request;
 use crate::views::{kernel_view, thread_cfg_view};
 use crate::SCHEMA_VERSION;
-use crate::{makespan_mode, pws_mode, rr_mode, simd_mode, warp_mode};
+use crate::{makespan_mode, pws_mode, rr_mode, sim_mode, simd_mode, warp_mode};
 use isa::{blocks, Diagnostic, Dialect, Limits, Severity};
 use std::collections::BTreeMap;
 use web_time::Instant;
@@ -32,6 +32,7 @@ pub fn analyze(request: &Request) -> Report {
         simd: None,
         pws: None,
         rr: None,
+        simulation: None,
         warp_cfg: None,
         timings_ms: BTreeMap::new(),
     };
@@ -185,6 +186,39 @@ pub fn analyze(request: &Request) -> Report {
             WARP_CFG_MODE => {
                 warp_mode::run(&kernel, &graph, &p, &request.loop_bounds, &mut report);
                 report.timings_ms.insert("warp_cfg+ipet".into(), ms(t));
+                if p.flag("simulate") {
+                    // The analysis's own setting: one warp in isolation, in-order issue with
+                    // the cost model's latencies (all 1 for cost=unit), no contention.
+                    let t = Instant::now();
+                    let mut m = sim_mode::preset_machine("unit-cost");
+                    m.latency = match p.choice("cost") {
+                        "latency" => warp_mode::latency_table(&p),
+                        _ => cfg::LatencyTable::unit(),
+                    };
+                    m.transaction_cycles = 0;
+                    if let Some(s) =
+                        sim_mode::simulate_on(&kernel, &p, &m, request.memory.as_ref(), &mut report)
+                    {
+                        report.simulation = serde_json::to_value(&s).ok();
+                    }
+                    report.timings_ms.insert("simulate".into(), ms(t));
+                }
+            }
+            SIM_MODE => {
+                let preset = request.preset.as_deref();
+                let machine = sim_mode::machine(&p, preset);
+                if let Some(s) = sim_mode::simulate_on(
+                    &kernel,
+                    &p,
+                    &machine,
+                    request.memory.as_ref(),
+                    &mut report,
+                ) {
+                    report.schedule = Some(sim_mode::schedule_view(&kernel, &s));
+                    report.simulation = serde_json::to_value(&s).ok();
+                }
+                report.cfg = Some(thread_cfg_view(&kernel, &graph));
+                report.timings_ms.insert("simulate".into(), ms(t));
             }
             MAKESPAN_MODE => {
                 let (ops, mapping) = makespan_mode::straight_line(&kernel, &graph);

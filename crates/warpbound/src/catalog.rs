@@ -138,6 +138,8 @@ pub const WARP_CFG_MODE: &str = "warp-cfg";
 pub const MAKESPAN_MODE: &str = "makespan";
 /// Phase-based WCET of a Sim-D kernel (Spliet & Mullins).
 pub const SIMD_MODE: &str = "simd";
+/// A run of the SIMT simulator.
+pub const SIM_MODE: &str = "simulate";
 /// Huangfu's PTX analyzer and round-robin timing model.
 pub const RR_MODE: &str = "rr";
 /// Predictable wavefront splitting on GCN3 (Klashtorny et al.).
@@ -287,6 +289,12 @@ fn warp_cfg_params() -> Vec<ParamInfo> {
             b.max_bb_nodes,
         ),
     ]);
+    v.push(ParamInfo::flag(
+        "simulate",
+        "also run the simulator in the analysis's setting (one warp in isolation, the cost model's latencies) and show observed vs bound",
+        false,
+    ));
+    v.extend(crate::sim_mode::launch_params());
     v.extend(budget_params());
     v
 }
@@ -503,6 +511,23 @@ pub fn catalog() -> Catalog {
                         values: numbers(&[("ls_units", 16), ("cores", 48), ("warp_size", 32)]),
                     },
                 ],
+            },
+            ModeInfo {
+                name: SIM_MODE.into(),
+                title: "Simulate: an observed execution with a divergence stepper".into(),
+                description: "Runs the kernel on a cycle-level SIMT simulator for a launch (grid, \
+                              block, parameters, global memory): functional semantics, the \
+                              activation stack, a warp scheduler, per-class latencies, coalescing \
+                              and an optional L1. Shows each warp's issued instructions, the final \
+                              memory, and a step-by-step view of one warp's lanes and stack."
+                    .into(),
+                dialects: vec!["sass".into()],
+                params: {
+                    let mut v = crate::sim_mode::params();
+                    v.extend(budget_params());
+                    v
+                },
+                presets: crate::sim_mode::presets(),
             },
             ModeInfo {
                 name: RR_MODE.into(),

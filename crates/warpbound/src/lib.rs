@@ -19,6 +19,7 @@ mod pws_mode;
 pub mod report;
 pub mod request;
 mod rr_mode;
+mod sim_mode;
 mod simd_mode;
 pub mod views;
 mod warp_mode;

@@ -40,6 +40,11 @@ pub struct Report {
     /// Details of the `rr` mode (Huangfu): the `roundrobin` crate's result.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub rr: Option<roundrobin::RrResult>,
+    /// A simulator run (`simulate` mode, or `simulate=true` next to a bound): the `sim`
+    /// crate's result — `cycles`, `issued`, per-warp timelines, unit occupancy, memory
+    /// transactions, the final memory and the stepper's steps.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub simulation: Option<serde_json::Value>,
     /// Details of the `warp-cfg` mode.
     #[serde(rename = "warp-cfg", default, skip_serializing_if = "Option::is_none")]
     pub warp_cfg: Option<WarpCfgDetails>,

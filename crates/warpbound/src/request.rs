@@ -34,6 +34,10 @@ pub struct Request {
     /// N times per entry into the loop.
     #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
     pub loop_bounds: BTreeMap<String, u64>,
+    /// Global memory for the simulator (`simulate` mode, or `simulate=true`): named arrays
+    /// with their fill; when absent, the `memory` text parameter is used.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub memory: Option<sim::MemoryInit>,
     /// Record wall-clock timings in `report.timings_ms` (default). Without them the report is
     /// a pure function of the request: byte-identical natively and in wasm.
     #[serde(default = "yes", skip_serializing_if = "is_true")]
@@ -68,6 +72,7 @@ impl Request {
             preset: None,
             params: BTreeMap::new(),
             loop_bounds: BTreeMap::new(),
+            memory: None,
             timings: true,
         }
     }

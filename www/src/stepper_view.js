@@ -1,0 +1,95 @@
+// The divergence stepper (issue #7, item 6): one warp of a simulation, one instruction at a
+// time — each lane's active bit, the activation stack (type, mask, next PC), and the current
+// line in the editor. Every step comes from the report's `simulation.stepper`.
+
+import { el, hex } from './dom.js';
+
+/** Lane bits of a mask as booleans, lane 0 first (the report writes masks as "1010…"). */
+export function laneBits(mask) {
+  if (!mask) return [];
+  if (typeof mask === 'string') return [...mask].map((c) => c === '1');
+  if (typeof mask.bits === 'string') return [...mask.bits].map((c) => c === '1');
+  const out = [];
+  for (let i = 0; i < mask.lanes; i++) out.push(Math.floor(mask.bits / 2 ** i) % 2 === 1);
+  return out;
+}
+
+function lanesRow(mask, executed) {
+  const bits = laneBits(mask);
+  const ran = laneBits(executed);
+  return el(
+    'div',
+    { class: 'lanes', role: 'img', 'aria-label': `${bits.filter(Boolean).length} of ${bits.length} lanes active` },
+    ...bits.map((on, i) =>
+      el('span', {
+        class: `lane${on ? ' on' : ''}${ran[i] ? ' ran' : ''}`,
+        title: `lane ${i}: ${on ? (ran[i] ? 'active, executes' : 'active, guard false') : 'inactive'}`,
+      }),
+    ),
+  );
+}
+
+/**
+ * Renders step `at` of `stepper` into `host`; `onMove(i)` asks for another step (the caller
+ * re-renders and highlights the line).
+ */
+export function renderStepper(host, stepper, at, onMove) {
+  if (!stepper || !stepper.steps.length) {
+    host.replaceChildren(el('p', { class: 'empty', text: 'No steps: run the simulate mode (or set simulate on).' }));
+    return;
+  }
+  const n = stepper.steps.length;
+  const i = Math.max(0, Math.min(n - 1, at));
+  const s = stepper.steps[i];
+  const button = (label, to, title) =>
+    el('button', { text: label, title, 'aria-label': title, disabled: to === i || to < 0 || to >= n, onclick: () => onMove(to) });
+  const slider = el('input', {
+    type: 'range',
+    min: 0,
+    max: n - 1,
+    value: i,
+    id: 'stepper-slider',
+    'aria-label': 'step',
+  });
+  slider.addEventListener('input', () => onMove(Number(slider.value)));
+  const stack = [...s.stack].reverse();
+  host.replaceChildren(
+    el(
+      'div',
+      { class: 'toolbar stepper-bar' },
+      button('|◀', 0, 'first step (Home)'),
+      button('◀', i - 1, 'previous step (←)'),
+      el('span', { id: 'stepper-pos', class: 'mono', text: `step ${i + 1} / ${n}` }),
+      button('▶', i + 1, 'next step (→)'),
+      button('▶|', n - 1, 'last step (End)'),
+      slider,
+    ),
+    el(
+      'p',
+      { class: 'mono', id: 'stepper-instruction' },
+      `warp ${stepper.warp} · cycle ${s.cycle} · ${hex(s.address)} · line ${s.line}: `,
+      el('b', { text: s.text }),
+    ),
+    el('h3', { text: 'Lanes (filled: active; dark: the guard holds, the lane executes)' }),
+    lanesRow(s.active, s.executed),
+    el('h3', { text: 'Activation stack (top first)' }),
+    el(
+      'table',
+      { class: 'grid', id: 'stepper-stack' },
+      el('thead', {}, el('tr', {}, ...['entry', 'next PC', 'mask'].map((h) => el('th', { text: h })))),
+      el(
+        'tbody',
+        {},
+        ...stack.map((e, k) =>
+          el(
+            'tr',
+            { class: k === 0 ? 'executing' : '' },
+            el('td', { text: `${e.tag}${k === 0 ? ' (executing)' : ''}` }),
+            el('td', { class: 'mono', text: hex(e.address) }),
+            el('td', {}, lanesRow(e.mask, null)),
+          ),
+        ),
+      ),
+    ),
+  );
+}

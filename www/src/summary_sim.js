@@ -1,0 +1,49 @@
+// A simulator run next to (or instead of) a bound: observed cycles vs the bound, and what the
+// kernel computed (the final memory) — all from the report's `simulation`.
+
+import { el, grid, hex } from './dom.js';
+
+const SHOWN = 64;
+
+export function simSummary(r) {
+  const s = r.simulation;
+  const parts = [el('h3', { text: 'Simulation' })];
+  if (r.wcet) {
+    const ok = s.cycles <= r.wcet.cycles;
+    parts.push(
+      el(
+        'p',
+        { class: ok ? 'observed good' : 'observed bad', id: 'observed-vs-bound' },
+        `observed ${s.cycles} cycles ${ok ? '≤' : '>'} bound ${r.wcet.cycles}`,
+        ok ? ' — the bound holds for this execution.' : ' — this execution exceeds the bound: please report it.',
+      ),
+    );
+  } else {
+    parts.push(el('p', { class: 'wcet-summary' }, el('span', { class: 'wcet-value', id: 'observed-cycles', text: String(s.cycles) }), ' cycles observed'));
+  }
+  const w = s.warps.length;
+  parts.push(
+    grid('sim-stats', ['', ''], [
+      ['warp-instructions issued', s.issued],
+      ['warps', w],
+      ['memory transactions (warp-instructions)', s.transactions.length],
+      ['L1 hits / misses', s.l1 ? `${s.l1.hits} / ${s.l1.misses}` : 'no L1'],
+      ['scheduler, warp size', `${s.machine.scheduler}, ${s.machine.warp_size}`],
+    ]),
+  );
+  if (s.memory.length) {
+    parts.push(
+      el('h3', { text: 'Final memory' }),
+      grid(
+        'sim-memory',
+        ['array', 'address', 'words'],
+        s.memory.map((a) => [
+          a.name,
+          hex(a.address),
+          a.words.slice(0, SHOWN).join(' ') + (a.words.length > SHOWN ? ` … (${a.words.length} words)` : ''),
+        ]),
+      ),
+    );
+  }
+  return parts;
+}

@@ -114,7 +114,7 @@ fn machine_params(m: &sim::Machine) -> Vec<ParamInfo> {
         num(
             "issue_width",
             "instructions issued per cycle",
-            64.0,
+            4096.0,
             m.issue_width,
         ),
         num("cores", "CUDA cores per SM", 1e4, m.cores),

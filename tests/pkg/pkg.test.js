@@ -2,9 +2,10 @@
 
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { readFileSync } from 'node:fs';
+import { readFileSync, writeFileSync, mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { execFileSync } from 'node:child_process';
-import { resolve } from 'node:path';
+import { resolve, join } from 'node:path';
 
 const ROOT = resolve(import.meta.dirname, '../..');
 const CORPUS = process.env.WARPBOUND_CORPUS || resolve(ROOT, '../shared/corpus');
@@ -58,6 +59,20 @@ test('the same request gives byte-identical JSON reports in wasm and natively', 
     }
     assert.equal(wasm + '\n', native, rel);
     assert.ok(!wasm.includes('timings_ms": {\n'), 'no timings recorded');
+  }
+  // One input per other mode: Sim-D, PWS (solver CSV and GCN3), the round-robin model.
+  const more = [
+    ['simd/mriq_computePhiMag.sas', 'simd', { mode: 'simd', params: { ndrange: '2048,1' } }],
+    ['pws/fig2.csv', 'pws-csv', { mode: 'pws' }],
+    ['gcn/gaussian___Z4Fan1PfS_ii.s', 'gcn', { mode: 'pws' }],
+    ['ptx/gaussian___Z4Fan1PfS_ii.ptx', 'ptx', { mode: 'rr', params: { grid: '4,1,1', block: '128,1,1', params: '0,4096,16,0' } }],
+  ];
+  for (const [rel, dialect, extra] of more) {
+    const request = { schema_version: 1, dialect, source: readFileSync(resolve(CORPUS, rel), 'utf8'), timings: false, ...extra };
+    const file = resolve(mkdtempSync(join(tmpdir(), 'wb-')), 'request.json');
+    writeFileSync(file, JSON.stringify(request));
+    const native = execFileSync(CLI, ['analyze', '--request', file, '--no-timings']).toString();
+    assert.equal(pkg.analyze_json(JSON.stringify(request)) + '\n', native, rel);
   }
   // A makespan instance with a witness schedule and floating-point plot data.
   const lc = { schema_version: 1, dialect: 'lc', source: 'LLCLL', mode: 'makespan', params: { warps: 6, estimate_x: 3 }, timings: false };

@@ -1,11 +1,10 @@
 //! The playground's (and any JavaScript user's) entry into Warpbound.
 //!
-//! A thin binding: requests and reports cross the boundary as JSON — `serde_json` on the Rust
-//! side, the engine's own `JSON.parse`/`JSON.stringify` on the JavaScript side — so the page
-//! receives plain objects and numbers, and the module carries one serializer instead of two
-//! (it used to include `serde-wasm-bindgen` as well: ~150 KB of wasm for the same job).
-//! Nothing analytic lives here.
+//! A thin binding: it converts JavaScript values to the facade's [`warpbound::Request`] and
+//! the [`warpbound::Report`] back, with `serde-wasm-bindgen` in JSON-compatible mode so the
+//! page receives plain objects and numbers. Nothing analytic lives here.
 
+use serde::Serialize;
 use wasm_bindgen::prelude::*;
 
 /// Installs the panic hook so a bug shows its message in the console instead of
@@ -15,26 +14,21 @@ pub fn start() {
     console_error_panic_hook::set_once();
 }
 
-fn to_js<T: serde::Serialize>(value: &T) -> Result<JsValue, JsError> {
-    let text = serde_json::to_string(value)
-        .map_err(|e| JsError::new(&format!("cannot convert the result: {e}")))?;
-    js_sys::JSON::parse(&text).map_err(|_| JsError::new("cannot convert the result"))
-}
-
-fn request_of(text: &str) -> Result<warpbound::Request, JsError> {
-    serde_json::from_str(text).map_err(|e| JsError::new(&format!("not a Warpbound request: {e}")))
+fn to_js<T: Serialize>(value: &T) -> Result<JsValue, JsError> {
+    let serializer = serde_wasm_bindgen::Serializer::json_compatible();
+    value
+        .serialize(&serializer)
+        .map_err(|e| JsError::new(&format!("cannot convert the result: {e}")))
 }
 
 /// Runs one analysis. `request` has the shape of `warpbound::Request`
-/// (`{source, dialect, function?, mode?, preset?, params?, loop_bounds?, memory?, timings?}`);
-/// the result is the report. A malformed request throws an `Error` naming the offending field.
+/// (`{source, dialect, function?, mode?, preset?, params?}`); the result is the report.
+/// A malformed request throws an `Error` naming the offending field.
 #[wasm_bindgen]
 pub fn analyze(request: JsValue) -> Result<JsValue, JsError> {
-    let text = js_sys::JSON::stringify(&request)
-        .ok()
-        .and_then(|s| s.as_string())
-        .ok_or_else(|| JsError::new("not a Warpbound request: not JSON-serialisable"))?;
-    to_js(&warpbound::analyze(&request_of(&text)?))
+    let request: warpbound::Request = serde_wasm_bindgen::from_value(request)
+        .map_err(|e| JsError::new(&format!("not a Warpbound request: {e}")))?;
+    to_js(&warpbound::analyze(&request))
 }
 
 /// Runs one analysis on a request given as JSON text and returns the report as pretty JSON
@@ -42,7 +36,9 @@ pub fn analyze(request: JsValue) -> Result<JsValue, JsError> {
 /// the two are byte-identical — the determinism check of issue #10).
 #[wasm_bindgen]
 pub fn analyze_json(request: &str) -> Result<String, JsError> {
-    serde_json::to_string_pretty(&warpbound::analyze(&request_of(request)?))
+    let request: warpbound::Request = serde_json::from_str(request)
+        .map_err(|e| JsError::new(&format!("not a Warpbound request: {e}")))?;
+    serde_json::to_string_pretty(&warpbound::analyze(&request))
         .map_err(|e| JsError::new(&format!("cannot write the report: {e}")))
 }
 

@@ -13,6 +13,8 @@ const MODES: &[(isa::Dialect, &str)] = &[
     (isa::Dialect::Simd, "simd"),
     (isa::Dialect::Gcn, "pws"),
     (isa::Dialect::PwsCsv, "pws"),
+    (isa::Dialect::Ptx, "rr"),
+    (isa::Dialect::Sass, "simulate"),
 ];
 
 fuzz_target!(|data: &[u8]| {
@@ -29,6 +31,8 @@ fuzz_target!(|data: &[u8]| {
         "makespan" => &["max_states", "max_cfg_states", "max_bb_nodes"],
         "simd" => &["max_dag_nodes", "max_schedule_intervals"],
         "pws" => &["max_unrolled_nodes", "max_pareto_points"],
+        "rr" => &["max_warp_steps", "max_segments"],
+        "simulate" => &["max_steps", "max_cycles"],
         _ => &["max_cfg_states"],
     };
     for p in budgets {

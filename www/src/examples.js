@@ -18,6 +18,33 @@ export const PAPERS = [
   { id: 'basics', title: 'Basics: thread-level control flow' },
 ];
 
+/** Huangfu §4.4.4's example kernel, written in PTX for Warpbound (two examples use it). */
+const HUANGFU_4_4_4 = `.entry _example(
+.param .u64 __cudaparm_input_cuda)
+{
+.reg .u32 %r<29>;
+.reg .u64 %rd<33>;
+.reg .f32 %f<20>;
+.reg .pred %p<6>;
+$Lbegin:
+ld.param.u64 %rd5, [__cudaparm_input_cuda];
+cvt.s32.u32 %r3, %tid.x;
+mul.wide.s32 %rd3, %r3, 32;
+add.u64 %rd8, %rd5, %rd3;
+cvt.s32.u32 %r1, %ctaid.y;
+mov.s32 %r2, 0;
+setp.eq.s32 %p1, %r1, %r2;
+@!%p1 bra $L1;
+ld.global.f32 %f1, [%rd8+4];
+bra $L2;
+$L1:
+st.global.f32 [%rd8+2048], %f2;
+$L2:
+exit;
+$Lend:
+} // example
+`;
+
 export const EXAMPLES = [
   {
     id: 'fig1-if-then-else',
@@ -367,31 +394,7 @@ BB0_4:                                ; reconvergence: restore exec
     mode: 'rr',
     params: { grid: '1,2,1', block: '16,4,1', params: '0' },
     source: `// The example kernel of Huangfu §4.4.4, written in PTX for Warpbound.
-.entry _example(
-.param .u64 __cudaparm_input_cuda)
-{
-.reg .u32 %r<29>;
-.reg .u64 %rd<33>;
-.reg .f32 %f<20>;
-.reg .pred %p<6>;
-$Lbegin:
-ld.param.u64 %rd5, [__cudaparm_input_cuda];
-cvt.s32.u32 %r3, %tid.x;
-mul.wide.s32 %rd3, %r3, 32;
-add.u64 %rd8, %rd5, %rd3;
-cvt.s32.u32 %r1, %ctaid.y;
-mov.s32 %r2, 0;
-setp.eq.s32 %p1, %r1, %r2;
-@!%p1 bra $L1;
-ld.global.f32 %f1, [%rd8+4];
-bra $L2;
-$L1:
-st.global.f32 [%rd8+2048], %f2;
-$L2:
-exit;
-$Lend:
-} // example
-`,
+${HUANGFU_4_4_4}`,
   },
   {
     id: 'rr-fig24',
@@ -403,31 +406,7 @@ $Lend:
     mode: 'rr',
     params: { grid: '1,2,1', block: '16,4,1', params: '0', n_coal: 8, competing_sms: 6, active_warps: 16, segmentation: 'per-instruction' },
     source: `// The example kernel of Huangfu §4.4.4 again, with Fig. 24's estimates set by hand.
-.entry _example(
-.param .u64 __cudaparm_input_cuda)
-{
-.reg .u32 %r<29>;
-.reg .u64 %rd<33>;
-.reg .f32 %f<20>;
-.reg .pred %p<6>;
-$Lbegin:
-ld.param.u64 %rd5, [__cudaparm_input_cuda];
-cvt.s32.u32 %r3, %tid.x;
-mul.wide.s32 %rd3, %r3, 32;
-add.u64 %rd8, %rd5, %rd3;
-cvt.s32.u32 %r1, %ctaid.y;
-mov.s32 %r2, 0;
-setp.eq.s32 %p1, %r1, %r2;
-@!%p1 bra $L1;
-ld.global.f32 %f1, [%rd8+4];
-bra $L2;
-$L1:
-st.global.f32 [%rd8+2048], %f2;
-$L2:
-exit;
-$Lend:
-} // example
-`,
+${HUANGFU_4_4_4}`,
   },
   {
     id: 'sim-vector-add',

@@ -28,6 +28,8 @@ seed simd_parser "$shared"/simd/*.sas
 for f in "$shared"/simd/*.sas; do { printf '\004\001'; cat "$f"; } > "corpus/analyze_request/simd-$(basename "$f")"; done
 for f in "$shared"/gcn/*.s; do { printf '\005\001'; cat "$f"; } > "corpus/analyze_request/gcn-$(basename "$f")"; done
 { printf '\006\001'; cat "$shared"/pws/fig2.csv; } > corpus/analyze_request/fig2.csv
+for f in "$shared"/ptx/*.ptx; do { printf '\007\001'; cat "$f"; } > "corpus/analyze_request/ptx-$(basename "$f")"; done
+for f in "$shared"/sass/*; do { printf '\010\001'; cat "$f"; } > "corpus/analyze_request/sim-$(basename "$f")"; done
 for t in "${targets[@]}"; do
   echo "== $t ($seconds s)"
   cargo +nightly fuzz run -O "$t" -- -max_total_time="$seconds" -max_len=65536 -timeout=10 -rss_limit_mb=4096 2>&1 \

@@ -369,6 +369,16 @@ impl WarpRegs {
             }
         }
     }
+
+    /// Writes `vals` like [`WarpRegs::write`] and, for `.CC` forms (`carry` is `Some`), sets
+    /// the carry flag of the lanes of `mask` from the carry-out bits.
+    #[inline]
+    fn write_with_carry(&mut self, d: u16, mask: u64, vals: &Lanes, carry: Option<u64>) {
+        self.write(d, mask, vals);
+        if let Some(c) = carry {
+            self.cc = (self.cc & !mask) | (c & mask);
+        }
+    }
 }
 
 /// Executes a non-memory operation for the lanes of `mask` (the active lanes whose guard
@@ -402,10 +412,7 @@ pub(crate) fn execute_alu(
                 r_v[l] = s as u32;
                 carry |= u64::from(s >> 32 != 0) << l;
             }
-            regs.write(d, mask, &r_v);
-            if cc {
-                regs.cc = (regs.cc & !mask) | (carry & mask);
-            }
+            regs.write_with_carry(d, mask, &r_v, cc.then_some(carry));
         }
         Op::IScAdd { d, a, b, shift, cc } => {
             let (mut a_v, mut b_v, mut r_v) = ([0u32; 64], [0u32; 64], [0u32; 64]);
@@ -418,10 +425,7 @@ pub(crate) fn execute_alu(
                 r_v[l] = s as u32;
                 carry |= u64::from(s >> 32 != 0) << l;
             }
-            regs.write(d, mask, &r_v);
-            if cc {
-                regs.cc = (regs.cc & !mask) | (carry & mask);
-            }
+            regs.write_with_carry(d, mask, &r_v, cc.then_some(carry));
         }
         Op::IMad {
             d,
@@ -453,10 +457,7 @@ pub(crate) fn execute_alu(
                 r_v[l] = s as u32;
                 carry |= u64::from(s >> 32 != 0) << l;
             }
-            regs.write(d, mask, &r_v);
-            if cc {
-                regs.cc = (regs.cc & !mask) | (carry & mask);
-            }
+            regs.write_with_carry(d, mask, &r_v, cc.then_some(carry));
         }
         Op::XMad {
             d,

@@ -86,6 +86,25 @@ test('PWS: Table 2 layout, BSBs and pruned edges drawn, branches marked by click
   await page.close();
 });
 
+test('PWS: the Figure 2 kernel — three BSBs, no splitting = sum of the blocks, optimal PWS below it', async () => {
+  const { page, errors } = await openPage(site, '#ex=pws-fig2');
+  const native = await nativeFor(page);
+  await waitText(page, '#stat-wcet', native.wcet.cycles);
+  // Figure 2b: three if-elses (one nested), each with its branch serialization block.
+  assert.equal(await page.locator('#cfg-svg g.node.role-bsb').count(), 3);
+  // §2: without splitting every block runs in turn, so E_WF is the sum of the block costs.
+  const sum = native.cfg.nodes.reduce((s, n) => s + n.cost, 0);
+  assert.equal(native.pws.e_wf.no_split, sum);
+  assert.ok(native.pws.e_wf.dws >= native.pws.e_wf.no_split);
+  assert.ok(native.pws.splits.optimal.length > 0);
+  assert.ok(native.pws.e_wf.pws < native.pws.e_wf.no_split);
+  await page.click('[data-view="summary"]');
+  const cells = await page.locator('#pws-table2 tbody tr').first().locator('td').allTextContents();
+  assert.deepEqual(cells.slice(1, 4), [native.pws.e_wf.no_split, native.pws.e_wf.dws, native.pws.e_wf.pws].map(String));
+  assert.deepEqual(errors, []);
+  await page.close();
+});
+
 test('round-robin model: §4.4.4 addresses and Fig. 24 latencies in the page', async () => {
   const { page, errors } = await openPage(site, '#ex=rr-4-4-4');
   const native = await nativeFor(page);

@@ -81,6 +81,9 @@ impl DramPreset {
                 n_ccd_l: 8,
                 n_rrd_s: 9,
                 n_rrd_l: 11,
+                n_faw: 48,
+                n_wtr_s: 4,
+                n_wtr_l: 12,
             },
             // Table 1, column (2): as (1) but 16 banks in 4 groups and shorter nRRD.
             DramPreset::Ddr4_3200aa4bg => DramTiming {
@@ -88,6 +91,7 @@ impl DramPreset {
                 bank_groups: 4,
                 n_rrd_s: 4,
                 n_rrd_l: 8,
+                n_faw: 34,
                 ..DramPreset::Ddr4_3200aa2bg.timing()
             },
             DramPreset::Ddr4_1866m => DramTiming {
@@ -112,6 +116,9 @@ impl DramPreset {
                 n_ccd_l: 5,
                 n_rrd_s: 5,
                 n_rrd_l: 6,
+                n_faw: 28,
+                n_wtr_s: 3,
+                n_wtr_l: 7,
             },
         }
     }
@@ -163,6 +170,14 @@ pub struct DramTiming {
     pub n_rrd_s: u64,
     /// nRRD_L: activate to activate, same bank group.
     pub n_rrd_l: u64,
+    /// nFAW: four-activate window. Not in Table 1; the value of the reference tool's
+    /// `ddr4_lid.cpp` and Ramulator's `DDR4::init_speed` (48 for 8 Gb x16 at 3200, 34 for x8,
+    /// 28 for x16 at 1866), used by the controller simulation ([`crate::controller`]).
+    pub n_faw: u64,
+    /// nWTR_S / nWTR_L: write-to-read turnaround, other / same bank group (Ramulator's
+    /// speed table: 4/12 at 3200, 3/7 at 1866); only the controller simulation uses them.
+    pub n_wtr_s: u64,
+    pub n_wtr_l: u64,
 }
 
 impl DramTiming {

@@ -51,6 +51,19 @@ impl Error {
         }
     }
 
+    /// Points the diagnostics that have no location (line 0) at `span`: used to name the
+    /// request instruction whose analysis exhausted a budget.
+    pub fn located(mut self, span: Span) -> Self {
+        for d in &mut self.diagnostics {
+            if d.line == 0 {
+                d.line = span.line;
+                d.column = span.column;
+                d.len = span.len;
+            }
+        }
+        self
+    }
+
     pub fn parse(diagnostics: Vec<Diagnostic>) -> Self {
         Error {
             kind: ErrorKind::Parse,

@@ -4,17 +4,19 @@
 //! What this crate *is*: the eight steps of the paper's WCET tool (§5) for one kernel-instance
 //! of a Sim-D program — basic blocks (§5.1, [`basic_blocks`]), control-flow analysis with
 //! control-stack-annotated edges (§5.2, [`control_flow`], [`loops`]), worst-case
-//! performance of requests and blocks (§5.3, [`access`] with [`dram`] and [`stride`];
+//! performance of requests and blocks (§5.3, [`access`] with [`dram`], [`stride`] and
+//! [`controller`];
 //! [`pipeline`]), loop unrolling into a DAG and its critical path (§5.4–5.5, [`dag`]), the
 //! phase lists of both scheduling policies (§5.6, [`phase_list`]), the kernel WCET (Eq. 17–18)
 //! with refresh inflation (Eq. 19), the bounds WCET^U and WCET^L (Eq. 10–14), and the
 //! worst-case two-slot schedule as Gantt data (§4.3, [`schedule`]). [`analyze`] runs them all.
 //!
-//! What it is *not*: no parser (that is [`isa::simd`]), no cycle-accurate DRAM controller
-//! (strided requests are bounded with the paper's Eq. 15 instead of the reference tool's
-//! exhaustive controller simulation — see [`access`]), no I/O. Pure and deterministic:
-//! same input, same output; every potentially large computation has a budget
-//! ([`config::Budget`]).
+//! What it is *not*: no parser (that is [`isa::simd`]), no general DRAM simulator — the
+//! cycle model of [`controller`] covers exactly the reference tool's memory controller for
+//! one stride request at a time (tile requests are costed by sweeping it over every start
+//! offset, as the reference does) — and no I/O. Pure and deterministic: same input, same
+//! output; every potentially large computation has a budget ([`config::Budget`],
+//! [`Config::max_dram_sim_steps`]).
 //!
 //! Modelling choices follow the public reference implementation where the paper is silent
 //! (pipeline defaults, the DDR4-1866M timings, rounding in Eq. 19, the 3-cycle controller
@@ -24,6 +26,7 @@ pub mod access;
 pub mod basic_blocks;
 pub mod config;
 pub mod control_flow;
+pub mod controller;
 pub mod dag;
 pub mod dram;
 pub mod error;

@@ -27,9 +27,18 @@
 //! Anything else (an opcode, a modifier, an operand form) stops the run with a located
 //! "cannot simulate …" diagnostic at the instruction — never a guess.
 //!
+//! PTX runs through [`run_ptx`] (module `ptx`: typed virtual registers, parameters from the
+//! launch words, post-dominator reconvergence from [`reconvergence`], the same machine and
+//! timing rules); L/C strings of the makespan paper through [`run_lc`] (module `lc`).
+//!
+//! GCN3 runs through [`gcn::run`] / [`gcn::run_source`] (module [`gcn`]: 64-wide wavefronts,
+//! SGPRs/VGPRs and the kernel descriptor's initial state, exec-mask divergence without an
+//! activation stack, the `gcn3` preset), optionally with dynamic or predictable wavefront
+//! splitting ([`splitting`], selected by [`Machine::splitting`]).
+//!
 //! What it is not: a bound (an observed time is one execution, not the worst case), a
 //! model of DRAM, L2, shared-memory bank conflicts, local memory, textures or multiple SMs,
-//! or a PTX/GCN simulator (SASS only; other dialects are refused with a diagnostic).
+//! or a simulator of the `simd` and `pws-csv` inputs (refused with a diagnostic).
 //! Like every analysis crate it does no I/O, reads no clock, and is deterministic: the same
 //! request gives the same result, and every loop is bounded by a [`Budget`].
 
@@ -39,13 +48,18 @@ pub mod coalescing;
 mod decode;
 mod engine;
 pub mod error;
+pub mod gcn;
 pub mod l1_cache;
 pub mod launch;
+mod lc;
 pub mod machine;
 pub mod memory;
+mod ptx;
+pub mod reconvergence;
 mod scheduler;
 mod semantics;
 pub mod simulation;
+pub mod splitting;
 
 pub use budget::Budget;
 pub use error::SimError;
@@ -56,6 +70,7 @@ pub use simulation::{
     Busy, CacheStats, DepthChange, Issue, LaneMask, Simulation, StackView, Step, Stepper,
     Transaction, UnitLane, WarpTimeline,
 };
+pub use splitting::{SplitCosts, Splitting};
 
 /// Simulates `kernel` launched as `launch` on `machine`, global memory initialised from
 /// `memory`, within `budget`.
@@ -72,5 +87,50 @@ pub fn run(
     memory: &MemoryInit,
     budget: &Budget,
 ) -> Result<Simulation, SimError> {
-    engine::run(kernel, launch, machine, memory, budget)
+    match kernel.dialect {
+        // PTX and L/C do not lower to `isa::Kernel`: they run from their own typed forms.
+        isa::Dialect::Ptx => Err(SimError::request(
+            "a PTX kernel is simulated from its parsed function: use sim::run_ptx",
+        )),
+        isa::Dialect::Lc => Err(SimError::request(
+            "an L/C string is simulated from its instructions: use sim::run_lc",
+        )),
+        isa::Dialect::Gcn => gcn::run_kernel(kernel, launch, machine, memory, budget),
+        _ => engine::run(kernel, launch, machine, memory, budget),
+    }
+}
+
+/// Simulates the PTX kernel `function` (from [`isa::ptx::parse`]) launched as `launch`:
+/// parameters are `launch.params` laid out in declaration order at their alignment (a
+/// 64-bit pointer is two words, low first), `.shared` variables from shared address 0 (the
+/// launch's `shared_bytes` is extra dynamic shared memory after them); divergent branches
+/// reconverge at their immediate post-dominator (PDOM stack). See the `ptx` module docs.
+///
+/// # Errors
+/// As [`run`]: "cannot simulate OPCODE: why" at the first instruction without semantics a
+/// warp reaches, memory faults, missing parameters, invalid launches, exhausted budgets.
+pub fn run_ptx(
+    function: &isa::ptx::Function,
+    launch: &Launch,
+    machine: &Machine,
+    memory: &MemoryInit,
+    budget: &Budget,
+) -> Result<Simulation, SimError> {
+    ptx::run(function, launch, machine, memory, budget)
+}
+
+/// Simulates an L/C string (Berezovskyi et al. §3) written at `span`: every warp of the
+/// launch runs the straight-line string, `L` on the load/store units, `C` on the cores, no
+/// data effect. With [`machine::makespan`] this is the makespan paper's setting.
+///
+/// # Errors
+/// Invalid machine or launch, or an exhausted budget.
+pub fn run_lc(
+    ops: &[isa::lc::LcOp],
+    span: isa::Span,
+    launch: &Launch,
+    machine: &Machine,
+    budget: &Budget,
+) -> Result<Simulation, SimError> {
+    lc::run(ops, span, launch, machine, budget)
 }

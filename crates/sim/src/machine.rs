@@ -4,6 +4,7 @@
 //! facade can expose each as a request parameter and the report can say which values a
 //! result was computed with.
 
+use crate::splitting::Splitting;
 use cfg::{LatencyTable, TimingClass};
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
@@ -93,6 +94,9 @@ pub struct Machine {
     pub transaction_cycles: u32,
     /// L1 data cache for global loads; `None`: every load takes the class latency.
     pub l1: Option<L1Config>,
+    /// Wavefront splitting (GCN3 only; PWS §3–4, see [`crate::splitting`]).
+    #[serde(default)]
+    pub splitting: Splitting,
 }
 
 impl Machine {
@@ -190,6 +194,7 @@ pub fn unit_cost() -> Machine {
         sfu_units: 32,
         transaction_cycles: 0,
         l1: None,
+        splitting: Splitting::None,
     }
 }
 
@@ -222,6 +227,7 @@ pub fn makespan() -> Machine {
         sfu_units: 32,
         transaction_cycles: 0,
         l1: None,
+        splitting: Splitting::None,
     }
 }
 
@@ -266,10 +272,72 @@ pub fn gpgpusim_like() -> Machine {
             line_bytes: 128,
             hit_latency: 82,
         }),
+        splitting: Splitting::None,
     }
 }
 
-/// Every preset: `unit-cost`, `makespan`, `gpgpusim-like`.
+/// One SIMD of a GCN3 compute unit as gem5 models it (the GPU of the PWS paper's
+/// evaluation), for the GCN engine (`crate::gcn`). Taken from gem5's defaults
+/// (`src/gpu-compute/GPU.py`, `configs/example/apu_se.py`), as the `pws` crate's
+/// `LatencyTable::gem5_gcn3` reads them:
+/// - wavefronts of 64 work-items on a 16-lane SIMD: a vector instruction occupies the SIMD
+///   `64 / 16 = 4` cycles (σ = 1 lane of 4 cycles); 10 wavefront slots per SIMD
+///   (`--wfs-per-simd 10`). The sigma model cannot express a CU's four 16-lane SIMDs as one
+///   pool (gcd(64, 64) = 64), so the simulated "SM" is one SIMD with its 10 slots;
+/// - latencies chosen so that issue occupancy plus latency equals the `pws` table
+///   (`k − 1 + latency`): vector ALU 4 − 1 + 5 = 8 (`issue_period` 4 + `spbypass_pipe_length`
+///   4), vector memory 4 − 1 + 102 = 105 (`mem_req_latency` 50 + `mem_resp_latency` 50 + 1 +
+///   4), LDS 4 − 1 + 65 = 68 (4 + 1 + 63 worst bank conflict), scalar memory (constant
+///   class) 1 − 1 + 101 = 101, scalar ALU and branches (control class) 1 − 1 + 2 = 2; scalar
+///   instructions do not occupy the SIMD (they run on the scalar unit, one cycle to issue);
+/// - one extra cycle per additional transaction is not modelled (`transaction_cycles` 0:
+///   the table's 105 is an L1-hit latency and no cache is simulated);
+/// - oldest-first selection (gem5 `ComputeUnit.execPolicy = "OLDEST-FIRST"`), here
+///   greedy-then-oldest; one instruction issued per cycle.
+pub fn gcn3() -> Machine {
+    let mut unit_of = all_units(Unit::Core);
+    for c in [
+        TimingClass::Global,
+        TimingClass::Shared,
+        TimingClass::Local,
+        TimingClass::Constant,
+        TimingClass::Texture,
+    ] {
+        unit_of.insert(c, Unit::LoadStore);
+    }
+    let latency: BTreeMap<TimingClass, u32> = [
+        (TimingClass::Alu, 5),
+        (TimingClass::DoublePrecision, 5),
+        (TimingClass::Sfu, 5),
+        (TimingClass::Shared, 65),
+        (TimingClass::Global, 102),
+        (TimingClass::Local, 102),
+        (TimingClass::Constant, 101),
+        (TimingClass::Texture, 102),
+        (TimingClass::Control, 2),
+    ]
+    .into_iter()
+    .collect();
+    Machine {
+        warp_size: 64,
+        warps_per_sm: 10,
+        scheduler: Scheduler::GreedyThenOldest,
+        issue_width: 1,
+        latency: LatencyTable {
+            latency,
+            interval: TimingClass::ALL.iter().map(|&c| (c, 1)).collect(),
+        },
+        unit_of,
+        cores: 16,
+        ls_units: 16,
+        sfu_units: 16,
+        transaction_cycles: 0,
+        l1: None,
+        splitting: Splitting::None,
+    }
+}
+
+/// Every preset: `unit-cost`, `makespan`, `gpgpusim-like`, `gcn3`.
 pub fn presets() -> Vec<Preset> {
     vec![
         Preset {
@@ -286,6 +354,11 @@ pub fn presets() -> Vec<Preset> {
             name: "gpgpusim-like",
             source: "GPGPU-Sim GTX480 (48 warps, dl1 32:128:4 LRU), gto with 2 schedulers, Fermi GF100 SM (32 cores, 16 LSUs, 4 SFUs), latencies of GPGPU-Sim's TITAN X config (cfg::LatencyTable::pascal_gp102)",
             machine: gpgpusim_like(),
+        },
+        Preset {
+            name: "gcn3",
+            source: "gem5 GCN3 defaults (src/gpu-compute/GPU.py, configs/example/apu_se.py) as in the pws crate: one 16-lane SIMD, wavefronts of 64 (4 cycles per vector instruction), 10 wavefront slots, latencies matching pws::LatencyTable::gem5_gcn3",
+            machine: gcn3(),
         },
     ]
 }

@@ -1,0 +1,601 @@
+//! Functional semantics of the GCN3 scalar and vector ALU (AMD *GCN3 ISA* manual, chapters
+//! 5 "Scalar ALU operations" and 6 "Vector ALU operations").
+//!
+//! Conventions taken from the manual: SCC is the carry of `s_add_u32`/`s_addc_u32`, the
+//! borrow of `s_sub_u32`/`s_subb_u32`, the signed overflow of `s_add_i32`/`s_sub_i32`,
+//! "result ≠ 0" for shifts, bitwise operations and `s_bfe`, and untouched by `s_mul_i32`
+//! and moves; vector operations write only the active lanes (`exec`, and under splitting
+//! also the split mask); a `v_cmp` writes 0 for inactive lanes of its SGPR-pair result, and
+//! a carry-out is written the same way. `v_rcp_f32` is computed as the correctly rounded
+//! `1/x` (the hardware's approximation is within 1 ulp; we do not model it).
+
+use super::decode::{Cmp, Op, SFn, Ty, VFn};
+use super::operand::{lane32, lane64, Loc, Opnd, ScalarFile, VectorFile};
+
+fn w32(sf: &mut ScalarFile, d: &Opnd, v: u32) {
+    if let Some(s) = d.sreg() {
+        sf.set(s, v);
+    }
+}
+
+fn w64(sf: &mut ScalarFile, d: &Opnd, v: u64) {
+    if let Some(s) = d.sreg() {
+        sf.set64(s, v);
+    }
+}
+
+fn bfe(v: u64, ctl: u64, signed: bool, width_bits: u32) -> u64 {
+    let off = (ctl & 0x3f) as u32 % width_bits;
+    let w = ((ctl >> 16) & 0x7f) as u32;
+    if w == 0 {
+        return 0;
+    }
+    let w = w.min(width_bits - off);
+    let x = v >> off;
+    let mask = if w >= 64 { u64::MAX } else { (1u64 << w) - 1 };
+    let x = x & mask;
+    if signed && w < 64 && (x >> (w - 1)) & 1 == 1 {
+        let r = x | !mask;
+        if width_bits == 32 {
+            r & 0xffff_ffff
+        } else {
+            r
+        }
+    } else {
+        x
+    }
+}
+
+/// Executes a scalar ALU op.
+pub fn scalar(op: &Op, sf: &mut ScalarFile) -> Result<(), String> {
+    match op {
+        Op::SMov { d, a, wide, cond } => {
+            if *cond && !sf.scc() {
+                return Ok(());
+            }
+            if *wide {
+                let v = sf.read64(a);
+                w64(sf, d, v);
+            } else {
+                let v = sf.read32(a);
+                w32(sf, d, v);
+            }
+        }
+        Op::SNot { d, a, wide } => {
+            if *wide {
+                let v = !sf.read64(a);
+                w64(sf, d, v);
+                sf.set_scc(v != 0);
+            } else {
+                let v = !sf.read32(a);
+                w32(sf, d, v);
+                sf.set_scc(v != 0);
+            }
+        }
+        Op::SBin { f, d, a, b, wide } => {
+            if *wide {
+                let (x, y) = (sf.read64(a), sf.read64(b));
+                let (v, scc) = sbin64(*f, x, y, sf.scc());
+                w64(sf, d, v);
+                if let Some(c) = scc {
+                    sf.set_scc(c);
+                }
+            } else {
+                let (x, y) = (sf.read32(a), sf.read32(b));
+                let (v, scc) = sbin32(*f, x, y, sf.scc());
+                w32(sf, d, v);
+                if let Some(c) = scc {
+                    sf.set_scc(c);
+                }
+            }
+        }
+        Op::SCmp { c, ty, a, b } => {
+            let r = match ty {
+                Ty::U64 | Ty::I64 => compare_int(*c, sf.read64(a), sf.read64(b), *ty),
+                _ => compare_int(*c, u64::from(sf.read32(a)), u64::from(sf.read32(b)), *ty),
+            };
+            sf.set_scc(r);
+        }
+        Op::SaveExec { f, d, a } => {
+            let old = sf.exec();
+            let x = sf.read64(a);
+            let (new, _) = sbin64(*f, x, old, false);
+            w64(sf, d, old);
+            sf.set_exec(new);
+            sf.set_scc(new != 0);
+        }
+        _ => return Err("not a scalar ALU operation".into()),
+    }
+    Ok(())
+}
+
+fn sbin32(f: SFn, x: u32, y: u32, scc: bool) -> (u32, Option<bool>) {
+    let nz = |v: u32| (v, Some(v != 0));
+    match f {
+        SFn::AddU => {
+            let (v, c) = x.overflowing_add(y);
+            (v, Some(c))
+        }
+        SFn::SubU => {
+            let (v, c) = x.overflowing_sub(y);
+            (v, Some(c))
+        }
+        SFn::AddI => {
+            let (v, o) = (x as i32).overflowing_add(y as i32);
+            (v as u32, Some(o))
+        }
+        SFn::SubI => {
+            let (v, o) = (x as i32).overflowing_sub(y as i32);
+            (v as u32, Some(o))
+        }
+        SFn::Addc => {
+            let s = u64::from(x) + u64::from(y) + u64::from(scc);
+            (s as u32, Some(s >> 32 != 0))
+        }
+        SFn::Subb => {
+            let s = i64::from(x) - i64::from(y) - i64::from(scc);
+            (s as u32, Some(s < 0))
+        }
+        SFn::Mul => ((x as i32).wrapping_mul(y as i32) as u32, None),
+        SFn::Lshl => nz(x.wrapping_shl(y & 31)),
+        SFn::Lshr => nz(x.wrapping_shr(y & 31)),
+        SFn::Ashr => nz(((x as i32) >> (y & 31)) as u32),
+        SFn::And => nz(x & y),
+        SFn::Or => nz(x | y),
+        SFn::Xor => nz(x ^ y),
+        SFn::Andn2 => nz(x & !y),
+        SFn::Orn2 => nz(x | !y),
+        SFn::Nand => nz(!(x & y)),
+        SFn::Nor => nz(!(x | y)),
+        SFn::Xnor => nz(!(x ^ y)),
+        SFn::MinI => {
+            let c = (x as i32) < (y as i32);
+            (if c { x } else { y }, Some(c))
+        }
+        SFn::MinU => (x.min(y), Some(x < y)),
+        SFn::MaxI => {
+            let c = (x as i32) > (y as i32);
+            (if c { x } else { y }, Some(c))
+        }
+        SFn::MaxU => (x.max(y), Some(x > y)),
+        SFn::Cselect => (if scc { x } else { y }, None),
+        SFn::BfeU => nz(bfe(u64::from(x), u64::from(y), false, 32) as u32),
+        SFn::BfeI => nz(bfe(u64::from(x), u64::from(y), true, 32) as u32),
+    }
+}
+
+fn sbin64(f: SFn, x: u64, y: u64, scc: bool) -> (u64, Option<bool>) {
+    let nz = |v: u64| (v, Some(v != 0));
+    match f {
+        SFn::Lshl => nz(x.wrapping_shl((y & 63) as u32)),
+        SFn::Lshr => nz(x.wrapping_shr((y & 63) as u32)),
+        SFn::Ashr => nz(((x as i64) >> (y & 63)) as u64),
+        SFn::And => nz(x & y),
+        SFn::Or => nz(x | y),
+        SFn::Xor => nz(x ^ y),
+        SFn::Andn2 => nz(x & !y),
+        SFn::Orn2 => nz(x | !y),
+        SFn::Nand => nz(!(x & y)),
+        SFn::Nor => nz(!(x | y)),
+        SFn::Xnor => nz(!(x ^ y)),
+        SFn::Cselect => (if scc { x } else { y }, None),
+        SFn::BfeU => nz(bfe(x, y, false, 64)),
+        SFn::BfeI => nz(bfe(x, y, true, 64)),
+        // 32-bit-only functions never decode as wide; treat defensively as 32-bit.
+        other => {
+            let (v, c) = sbin32(other, x as u32, y as u32, scc);
+            (u64::from(v), c)
+        }
+    }
+}
+
+fn compare_int(c: Cmp, x: u64, y: u64, ty: Ty) -> bool {
+    use std::cmp::Ordering;
+    let ord = match ty {
+        Ty::I16 => (x as u16 as i16).cmp(&(y as u16 as i16)),
+        Ty::U16 => (x as u16).cmp(&(y as u16)),
+        Ty::I32 => (x as u32 as i32).cmp(&(y as u32 as i32)),
+        Ty::U32 => (x as u32).cmp(&(y as u32)),
+        Ty::I64 => (x as i64).cmp(&(y as i64)),
+        _ => x.cmp(&y),
+    };
+    match c {
+        Cmp::F => false,
+        Cmp::T => true,
+        Cmp::Lt | Cmp::Nge => ord == Ordering::Less,
+        Cmp::Eq | Cmp::Nlg => ord == Ordering::Equal,
+        Cmp::Le | Cmp::Ngt => ord != Ordering::Greater,
+        Cmp::Gt | Cmp::Nle => ord == Ordering::Greater,
+        Cmp::Ne | Cmp::Neq => ord != Ordering::Equal,
+        Cmp::Ge | Cmp::Nlt => ord != Ordering::Less,
+        Cmp::O => true,
+        Cmp::U => false,
+        Cmp::Class => false,
+    }
+}
+
+/// The class bit for `v_cmp_class` (see [`Cmp::Class`]) of a value with these properties
+/// (taken in its own precision: an `f32` denormal is a denormal).
+fn class_bit(nan: bool, quiet: bool, inf: bool, zero: bool, normal: bool, neg: bool) -> u32 {
+    match (nan, inf, zero, normal, neg) {
+        (true, ..) => u32::from(quiet),
+        (_, true, _, _, true) => 2,
+        (_, true, _, _, false) => 9,
+        (_, _, true, _, true) => 5,
+        (_, _, true, _, false) => 6,
+        (_, _, _, true, true) => 3,
+        (_, _, _, true, false) => 8,
+        (_, _, _, _, true) => 4,
+        _ => 7,
+    }
+}
+
+fn compare_float(c: Cmp, x: f64, y: f64) -> bool {
+    let un = x.is_nan() || y.is_nan();
+    match c {
+        Cmp::Class => false,
+        Cmp::F => false,
+        Cmp::T => true,
+        Cmp::Lt => x < y,
+        Cmp::Eq => x == y,
+        Cmp::Le => x <= y,
+        Cmp::Gt => x > y,
+        Cmp::Ne => !un && x != y,
+        Cmp::Ge => x >= y,
+        Cmp::O => !un,
+        Cmp::U => un,
+        Cmp::Nge => un || x < y,
+        Cmp::Nlg => un || x == y,
+        Cmp::Ngt => un || x <= y,
+        Cmp::Nle => un || x > y,
+        Cmp::Neq => x != y,
+        Cmp::Nlt => un || x >= y,
+    }
+}
+
+fn f32_of(sf: &ScalarFile, vf: &VectorFile, o: &Opnd, lane: usize) -> f32 {
+    let mut x = f32::from_bits(lane32(sf, vf, o, lane));
+    if o.abs {
+        x = x.abs();
+    }
+    if o.neg {
+        x = -x;
+    }
+    x
+}
+
+fn f64_of(sf: &ScalarFile, vf: &VectorFile, o: &Opnd, lane: usize) -> f64 {
+    // Integer constants are bit patterns (GCN3 ISA §4.4.3: inline integers are used as
+    // integers, not converted); LLVM prints float constants as floats (`1.0`).
+    let mut x = f64::from_bits(lane64(sf, vf, o, lane));
+    if o.abs {
+        x = x.abs();
+    }
+    if o.neg {
+        x = -x;
+    }
+    x
+}
+
+/// Executes a vector ALU op (also `v_cmp*`, `v_cndmask`, `v_readfirstlane`) for the lanes
+/// in `active`.
+pub fn vector(
+    op: &Op,
+    sf: &mut ScalarFile,
+    vf: &mut VectorFile,
+    active: u64,
+) -> Result<(), String> {
+    let lanes = vf.lanes;
+    let on = |l: usize| active >> l & 1 == 1;
+    match op {
+        Op::VCmp { c, ty, d, a, b, x } => {
+            let mut r = 0u64;
+            for l in (0..lanes).filter(|&l| on(l)) {
+                let t = match (c, ty) {
+                    (Cmp::Class, Ty::F32) => {
+                        let bits = lane32(sf, vf, a, l);
+                        let x = f32::from_bits(bits);
+                        let x = if a.abs { x.abs() } else { x };
+                        let x = if a.neg { -x } else { x };
+                        let bit = class_bit(
+                            x.is_nan(),
+                            bits & 0x0040_0000 != 0,
+                            x.is_infinite(),
+                            x == 0.0,
+                            x.is_normal(),
+                            x.is_sign_negative(),
+                        );
+                        lane32(sf, vf, b, l) >> bit & 1 == 1
+                    }
+                    (Cmp::Class, _) => {
+                        let bits = lane64(sf, vf, a, l);
+                        let x = f64_of(sf, vf, a, l);
+                        let bit = class_bit(
+                            x.is_nan(),
+                            bits & 0x0008_0000_0000_0000 != 0,
+                            x.is_infinite(),
+                            x == 0.0,
+                            x.is_normal(),
+                            x.is_sign_negative(),
+                        );
+                        lane32(sf, vf, b, l) >> bit & 1 == 1
+                    }
+                    (_, Ty::F32) => compare_float(
+                        *c,
+                        f64::from(f32_of(sf, vf, a, l)),
+                        f64::from(f32_of(sf, vf, b, l)),
+                    ),
+                    (_, Ty::F64) => compare_float(*c, f64_of(sf, vf, a, l), f64_of(sf, vf, b, l)),
+                    (_, Ty::I64 | Ty::U64) => {
+                        compare_int(*c, lane64(sf, vf, a, l), lane64(sf, vf, b, l), *ty)
+                    }
+                    _ => compare_int(
+                        *c,
+                        u64::from(lane32(sf, vf, a, l)),
+                        u64::from(lane32(sf, vf, b, l)),
+                        *ty,
+                    ),
+                };
+                if t {
+                    r |= 1 << l;
+                }
+            }
+            if let Some(d) = d {
+                w64(sf, d, r);
+            }
+            if *x {
+                sf.set_exec(r);
+            }
+        }
+        Op::VCndmask { d, a, b, m } => {
+            let mask = sf.read64(m);
+            let Loc::V(dv) = d.loc else {
+                return Err("destination is not a VGPR".into());
+            };
+            for l in (0..lanes).filter(|&l| on(l)) {
+                let v = if mask >> l & 1 == 1 {
+                    lane32(sf, vf, b, l)
+                } else {
+                    lane32(sf, vf, a, l)
+                };
+                vf.set(dv, l, v);
+            }
+        }
+        Op::VReadFirstLane { d, a } => {
+            let l = if active == 0 {
+                0
+            } else {
+                active.trailing_zeros() as usize
+            };
+            let v = lane32(sf, vf, a, l);
+            w32(sf, d, v);
+        }
+        Op::VAlu {
+            f,
+            d,
+            src,
+            carry_out,
+            carry_in,
+        } => {
+            let Loc::V(dv) = d.loc else {
+                return Err("destination is not a VGPR".into());
+            };
+            let cin = carry_in.as_ref().map_or(0, |c| sf.read64(c));
+            let mut cout = 0u64;
+            let s = |i: usize| {
+                src.get(i).copied().unwrap_or(Opnd {
+                    loc: Loc::Int(0),
+                    count: 1,
+                    neg: false,
+                    abs: false,
+                })
+            };
+            let (s0, s1, s2) = (s(0), s(1), s(2));
+            for l in (0..lanes).filter(|&l| on(l)) {
+                let a = lane32(sf, vf, &s0, l);
+                let b = lane32(sf, vf, &s1, l);
+                let c = lane32(sf, vf, &s2, l);
+                let ci = (cin >> l & 1) as u32;
+                let fa = || f32_of(sf, vf, &s0, l);
+                let fb = || f32_of(sf, vf, &s1, l);
+                let fc = || f32_of(sf, vf, &s2, l);
+                let da = || f64_of(sf, vf, &s0, l);
+                let db = || f64_of(sf, vf, &s1, l);
+                let dc = || f64_of(sf, vf, &s2, l);
+                let fbits = |x: f32| u64::from(x.to_bits());
+                let mut carry = false;
+                let v: u64 = match f {
+                    VFn::Mov => u64::from(a),
+                    VFn::Add => {
+                        let (v, c) = a.overflowing_add(b);
+                        carry = c;
+                        u64::from(v)
+                    }
+                    VFn::Sub => {
+                        let (v, c) = a.overflowing_sub(b);
+                        carry = c;
+                        u64::from(v)
+                    }
+                    VFn::Subrev => {
+                        let (v, c) = b.overflowing_sub(a);
+                        carry = c;
+                        u64::from(v)
+                    }
+                    VFn::Addc => {
+                        let t = u64::from(a) + u64::from(b) + u64::from(ci);
+                        carry = t >> 32 != 0;
+                        t & 0xffff_ffff
+                    }
+                    VFn::Subb => {
+                        let t = i64::from(a) - i64::from(b) - i64::from(ci);
+                        carry = t < 0;
+                        (t as u64) & 0xffff_ffff
+                    }
+                    VFn::Subbrev => {
+                        let t = i64::from(b) - i64::from(a) - i64::from(ci);
+                        carry = t < 0;
+                        (t as u64) & 0xffff_ffff
+                    }
+                    VFn::MulLo => u64::from(a.wrapping_mul(b)),
+                    VFn::MulHiU => (u64::from(a) * u64::from(b)) >> 32,
+                    VFn::MulHiI => {
+                        ((i64::from(a as i32) * i64::from(b as i32)) >> 32) as u64 & 0xffff_ffff
+                    }
+                    VFn::MulU24 => u64::from((a & 0xff_ffff).wrapping_mul(b & 0xff_ffff)),
+                    VFn::MulI24 => u64::from(sext24(a).wrapping_mul(sext24(b)) as u32),
+                    VFn::MadU24 => {
+                        u64::from((a & 0xff_ffff).wrapping_mul(b & 0xff_ffff).wrapping_add(c))
+                    }
+                    VFn::MadI24 => {
+                        u64::from(sext24(a).wrapping_mul(sext24(b)).wrapping_add(c as i32) as u32)
+                    }
+                    VFn::MadU64U32 => {
+                        let c64 = lane64(sf, vf, &s2, l);
+                        let (v, o) = (u64::from(a) * u64::from(b)).overflowing_add(c64);
+                        carry = o;
+                        v
+                    }
+                    VFn::MadI64I32 => {
+                        let c64 = lane64(sf, vf, &s2, l) as i64;
+                        let (v, o) =
+                            (i64::from(a as i32) * i64::from(b as i32)).overflowing_add(c64);
+                        carry = o;
+                        v as u64
+                    }
+                    VFn::Lshlrev => u64::from(b.wrapping_shl(a & 31)),
+                    VFn::Lshrrev => u64::from(b.wrapping_shr(a & 31)),
+                    VFn::Ashrrev => u64::from(((b as i32) >> (a & 31)) as u32),
+                    VFn::Lshlrev64 => lane64(sf, vf, &s1, l).wrapping_shl(a & 63),
+                    VFn::Lshrrev64 => lane64(sf, vf, &s1, l).wrapping_shr(a & 63),
+                    VFn::Ashrrev64 => ((lane64(sf, vf, &s1, l) as i64) >> (a & 63)) as u64,
+                    VFn::LshlAdd => u64::from(a.wrapping_shl(b & 31).wrapping_add(c)),
+                    VFn::And => u64::from(a & b),
+                    VFn::Or => u64::from(a | b),
+                    VFn::Xor => u64::from(a ^ b),
+                    VFn::Not => u64::from(!a),
+                    VFn::MaxI => u64::from((a as i32).max(b as i32) as u32),
+                    VFn::MaxU => u64::from(a.max(b)),
+                    VFn::MinI => u64::from((a as i32).min(b as i32) as u32),
+                    VFn::MinU => u64::from(a.min(b)),
+                    VFn::Max3I => u64::from((a as i32).max(b as i32).max(c as i32) as u32),
+                    VFn::Max3U => u64::from(a.max(b).max(c)),
+                    VFn::Min3I => u64::from((a as i32).min(b as i32).min(c as i32) as u32),
+                    VFn::Min3U => u64::from(a.min(b).min(c)),
+                    VFn::BfeU => bfe(
+                        u64::from(a),
+                        u64::from(b & 31) | (u64::from(c & 31) << 16),
+                        false,
+                        32,
+                    ),
+                    VFn::BfeI => bfe(
+                        u64::from(a),
+                        u64::from(b & 31) | (u64::from(c & 31) << 16),
+                        true,
+                        32,
+                    ),
+                    VFn::AddF => fbits(fa() + fb()),
+                    VFn::SubF => fbits(fa() - fb()),
+                    VFn::SubrevF => fbits(fb() - fa()),
+                    VFn::MulF => fbits(fa() * fb()),
+                    VFn::MacF => {
+                        let acc = f32::from_bits(vf.get(dv, l));
+                        fbits(fa() * fb() + acc)
+                    }
+                    VFn::MadF => fbits(fa() * fb() + fc()),
+                    VFn::FmaF => fbits(fa().mul_add(fb(), fc())),
+                    VFn::MinF => fbits(fa().min(fb())),
+                    VFn::MaxF => fbits(fa().max(fb())),
+                    VFn::Max3F => fbits(fa().max(fb()).max(fc())),
+                    VFn::Min3F => fbits(fa().min(fb()).min(fc())),
+                    VFn::RcpF => fbits(1.0 / fa()),
+                    VFn::SqrtF => fbits(fa().sqrt()),
+                    VFn::RndneF => fbits(fa().round_ties_even()),
+                    VFn::FloorF => fbits(fa().floor()),
+                    VFn::TruncF => fbits(fa().trunc()),
+                    VFn::LdexpF => {
+                        let e = (b as i32).clamp(-300, 300);
+                        fbits((f64::from(fa()) * 2f64.powi(e)) as f32)
+                    }
+                    VFn::CvtF32U32 => fbits(a as f32),
+                    VFn::CvtF32I32 => fbits(a as i32 as f32),
+                    VFn::CvtU32F32 => u64::from(fa() as u32),
+                    VFn::CvtI32F32 => u64::from(fa() as i32 as u32),
+                    VFn::CvtF64F32 => f64::from(fa()).to_bits(),
+                    VFn::CvtF32F64 => fbits(da() as f32),
+                    VFn::AddF64 => (da() + db()).to_bits(),
+                    VFn::MulF64 => (da() * db()).to_bits(),
+                    VFn::FmaF64 => da().mul_add(db(), dc()).to_bits(),
+                    VFn::MinF64 => da().min(db()).to_bits(),
+                    VFn::MaxF64 => da().max(db()).to_bits(),
+                };
+                vf.set(dv, l, v as u32);
+                if f.wide() {
+                    vf.set(dv + 1, l, (v >> 32) as u32);
+                }
+                if carry {
+                    cout |= 1 << l;
+                }
+            }
+            if let Some(co) = carry_out {
+                w64(sf, co, cout);
+            }
+        }
+        _ => return Err("not a vector ALU operation".into()),
+    }
+    Ok(())
+}
+
+fn sext24(x: u32) -> i32 {
+    ((x << 8) as i32) >> 8
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn bfe_extracts_signed_and_unsigned_fields() {
+        // s_bfe control: offset in bits 5:0, width in bits 22:16. 0xf0 >> 4, width 4 = 0xf;
+        // signed: 0b1111 → −1.
+        assert_eq!(bfe(0xf0, 4 | (4 << 16), false, 32), 0xf);
+        assert_eq!(bfe(0xf0, 4 | (4 << 16), true, 32), 0xffff_ffff);
+        assert_eq!(bfe(0x70, 4 | (4 << 16), true, 32), 7);
+    }
+
+    #[test]
+    fn class_bits_follow_the_ieee_classes() {
+        // 0x260 (nn euclid's mask) = −0, +0, +∞: bits 5, 6, 9.
+        let bit = |x: f32| {
+            class_bit(
+                x.is_nan(),
+                x.to_bits() & 0x0040_0000 != 0,
+                x.is_infinite(),
+                x == 0.0,
+                x.is_normal(),
+                x.is_sign_negative(),
+            )
+        };
+        assert_eq!(bit(-0.0), 5);
+        assert_eq!(bit(0.0), 6);
+        assert_eq!(bit(f32::INFINITY), 9);
+        assert_eq!(bit(f32::NEG_INFINITY), 2);
+        assert_eq!(bit(1.5), 8);
+        assert_eq!(bit(-1.5), 3);
+        assert_eq!(bit(f32::from_bits(1)), 7);
+        assert_eq!(bit(-f32::from_bits(1)), 4);
+        assert_eq!(bit(f32::NAN), 1);
+        assert_eq!(bit(f32::from_bits(0x7f80_0001)), 0);
+    }
+
+    #[test]
+    fn scalar_carry_chain_adds_64_bits() {
+        // s_add_u32 / s_addc_u32 as in gaussian Fan1: 0xffff_ffff + 1 carries into the high
+        // word.
+        let (lo, c) = sbin32(SFn::AddU, 0xffff_ffff, 1, false);
+        assert_eq!((lo, c), (0, Some(true)));
+        let (hi, c) = sbin32(SFn::Addc, 2, 3, true);
+        assert_eq!((hi, c), (6, Some(false)));
+        let (_, o) = sbin32(SFn::AddI, i32::MAX as u32, 1, false);
+        assert_eq!(o, Some(true));
+    }
+}

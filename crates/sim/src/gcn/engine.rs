@@ -1,0 +1,1431 @@
+//! The GCN3 cycle loop: workgroup dispatch, wavefront scheduling, issue with a scoreboard,
+//! `s_waitcnt` counters, execution-unit lanes, functional execution, exec-mask divergence
+//! and wavefront splitting (issue #7 items 1 and 3).
+//!
+//! Divergence without an activation stack: a wavefront has one program counter and its
+//! active lanes *are* `exec` (GCN3 ISA §3.3); every branch is scalar — `s_cbranch_execz`
+//! and `execnz` test `exec` (under splitting: `exec ∧ SpM`, see [`crate::splitting`]).
+//!
+//! Timing, per cycle `t`, for a wavefront whose next instruction is `i`:
+//! - `i` can issue when `t` ≥ the wavefront's next issue slot, every register `i` reads or
+//!   writes is written back (scoreboard), an `s_waitcnt` finds its counters low enough
+//!   (`vmcnt`: vector memory; `lgkmcnt`: scalar memory and LDS), and — for a *vector*
+//!   instruction — a lane of its unit is free. A vector instruction of a 64-wide wavefront
+//!   on a unit of `U` lanes occupies it `k = 64/U` cycles (σ from [`Machine::lanes_and_cycles`]);
+//!   scalar instructions (SALU, SMEM, branches, `s_waitcnt`, `s_barrier`) run on the
+//!   wavefront's scalar unit: one cycle, no vector lane;
+//! - it completes at `t + k − 1 + latency` (`s_waitcnt`: `t + 1`); the next instruction of
+//!   the wavefront may issue from `t + k`. Split-wavefronts created by a split run on their
+//!   own SpSIMD (PWS §4.1), so they never wait for a vector lane.
+//! - Class of each instruction (from [`isa::gcn::GcnUnit`]): VALU → `alu`, VALU f64 →
+//!   `double_precision`, vector memory → `global`, LDS → `shared`, scalar memory →
+//!   `constant`, everything scalar → `control`.
+
+use super::abi::{dispatch_packet, GcnAbi, InitSgpr, DISPATCH_BASE, KERNARG_BASE};
+use super::alu;
+use super::decode::{self, Mem, Op};
+use super::operand::{Loc, ScalarFile, VectorFile, EXEC_LO, M0, SCALAR_SLOTS, SCC, VCC_LO};
+use crate::budget::Budget;
+use crate::coalescing;
+use crate::error::SimError;
+use crate::launch::Launch;
+use crate::machine::{Machine, Unit};
+use crate::memory::{GlobalMemory, MemoryInit, SharedMemory};
+use crate::scheduler;
+use crate::simulation::{
+    Busy, DepthChange, Issue, LaneMask, Simulation, StackView, Step, Stepper, Transaction,
+    UnitLane, WarpTimeline,
+};
+use crate::splitting::{split_masks, SplitCosts, Splitting};
+use cfg::TimingClass;
+use isa::gcn::{ExecCondition, ExecEffect, GcnFunction, GcnReg, GcnUnit, ScalarCondition};
+use isa::Span;
+
+/// Static facts of one instruction.
+struct Static {
+    op: Result<Op, String>,
+    class: TimingClass,
+    /// Runs on the scalar unit (no vector lane, one issue cycle).
+    scalar: bool,
+    /// Scoreboard slots: scalar-file slots, and VGPR numbers.
+    sregs: Vec<u32>,
+    vregs: Vec<u32>,
+    /// `s_or_b64 exec, exec, sX`: the slot of `sX` (a reconvergence point, DWS merges here).
+    restore: Option<u32>,
+    /// `s_and_saveexec_b64 sX, …`: the slot of `sX` (a DWS split point).
+    narrow_save: Option<u32>,
+}
+
+fn class_of(u: GcnUnit) -> (TimingClass, bool) {
+    match u {
+        GcnUnit::Valu => (TimingClass::Alu, false),
+        GcnUnit::ValuF64 => (TimingClass::DoublePrecision, false),
+        GcnUnit::VectorMemory => (TimingClass::Global, false),
+        GcnUnit::Lds => (TimingClass::Shared, false),
+        GcnUnit::ScalarMemory => (TimingClass::Constant, true),
+        GcnUnit::Salu | GcnUnit::Branch | GcnUnit::Waitcnt | GcnUnit::Barrier | GcnUnit::Other => {
+            (TimingClass::Control, true)
+        }
+    }
+}
+
+fn class_index(c: TimingClass) -> usize {
+    TimingClass::ALL.iter().position(|&x| x == c).unwrap_or(0)
+}
+
+/// One (split-)wavefront.
+struct Wave {
+    hw: usize,
+    sf: ScalarFile,
+    pc: usize,
+    spm: u64,
+    next_issue: u64,
+    sready: Vec<u64>,
+    vready: Vec<u64>,
+    vm: Vec<u64>,
+    lgkm: Vec<u64>,
+    class_free: [u64; 9],
+    at_barrier: bool,
+    /// Waiting at a merge point since this cycle.
+    merging: Option<u64>,
+    /// Merged at this pc: do not treat it as a merge point again before issuing.
+    merged_at: Option<usize>,
+    /// Key of the split that created this SWF (its merge point).
+    origin: u32,
+    done: bool,
+    parent: Option<usize>,
+    children: Vec<usize>,
+    /// Splits this SWF passed and has not merged yet: `(key, split happened)`; the key is
+    /// the saved-exec slot (DWS) or `u32::MAX` (PWS `split`).
+    open: Vec<(u32, bool)>,
+    /// Runs on a dedicated SpSIMD unit.
+    spsimd: bool,
+}
+
+/// One hardware wavefront: its vector registers (shared by its SWFs) and timeline.
+struct Hw {
+    block: usize,
+    vf: VectorFile,
+    live: u32,
+    timeline: WarpTimeline,
+}
+
+struct Block {
+    lds: SharedMemory,
+    live: u32,
+    arrived: u32,
+    waves: Vec<usize>,
+    hw: u32,
+}
+
+/// Runs `function`; see [`crate::gcn::run`].
+pub fn run(
+    function: &GcnFunction,
+    abi: &GcnAbi,
+    launch: &Launch,
+    machine: &Machine,
+    init: &MemoryInit,
+    budget: &Budget,
+) -> Result<Simulation, SimError> {
+    machine.validate().map_err(SimError::request)?;
+    if function.instructions.is_empty() {
+        return Err(SimError::at(
+            function.span,
+            format!("function `{}` has no instructions", function.name),
+        ));
+    }
+    if launch.grid.contains(&0) || launch.block.contains(&0) {
+        return Err(SimError::request(
+            "grid and block dimensions must all be at least 1",
+        ));
+    }
+    if launch.block.iter().any(|&d| d > 0xffff) {
+        return Err(SimError::request(
+            "a workgroup dimension exceeds 65535 (the dispatch packet holds 16 bits)",
+        ));
+    }
+    let blocks_total = launch.blocks();
+    if blocks_total > budget.max_blocks {
+        return Err(SimError::budget(
+            "max_blocks",
+            budget.max_blocks,
+            &format!("a grid of {blocks_total} workgroups"),
+        ));
+    }
+    let ws = u64::from(machine.warp_size);
+    let tpb = launch.threads_per_block();
+    let per_block = tpb.div_ceil(ws);
+    if per_block > u64::from(machine.warps_per_sm) {
+        return Err(SimError::request(format!(
+            "a workgroup of {tpb} work-items needs {per_block} wavefronts, more than warps_per_sm = {}",
+            machine.warps_per_sm
+        )));
+    }
+    let total = blocks_total * per_block;
+    if u64::from(launch.stepper_warp) >= total {
+        return Err(SimError::request(format!(
+            "stepper_warp {} does not exist: the launch has {total} wavefronts",
+            launch.stepper_warp
+        )));
+    }
+    let lds_bytes = launch.shared_bytes.max(abi.group_segment_size);
+    let resident = (u64::from(machine.warps_per_sm) / per_block).min(blocks_total);
+    if u64::from(lds_bytes).div_ceil(4).saturating_mul(resident) > budget.max_memory_words {
+        return Err(SimError::budget(
+            "max_memory_words",
+            budget.max_memory_words,
+            &format!("{resident} resident workgroups × {lds_bytes} bytes of LDS"),
+        ));
+    }
+    let memory = GlobalMemory::new(init, budget.max_memory_words).map_err(SimError::request)?;
+    for a in &init.arrays {
+        let end = a.address.saturating_add(u64::from(a.words) * 4);
+        if end > DISPATCH_BASE {
+            return Err(SimError::request(format!(
+                "array `{}` reaches {end:#x}: addresses from {DISPATCH_BASE:#x} hold the dispatch packet and kernel arguments",
+                a.name
+            )));
+        }
+    }
+    if let Some(c) = machine.splitting.costs() {
+        if c.s > 64 {
+            return Err(SimError::request(format!(
+                "splitting S = {}: at most 64 split contexts per wavefront",
+                c.s
+            )));
+        }
+    }
+    let mut vgprs = 1usize;
+    let statics: Vec<Static> = function
+        .instructions
+        .iter()
+        .map(|ins| {
+            let (class, scalar) = class_of(ins.unit);
+            let mut sregs = Vec::new();
+            let mut vregs = Vec::new();
+            for r in ins.reads.iter().chain(&ins.writes) {
+                match r {
+                    GcnReg::Sgpr(n) if *n < super::operand::SGPRS => sregs.push(*n),
+                    GcnReg::Vgpr(n) if *n < 256 => {
+                        vregs.push(*n);
+                        vgprs = vgprs.max(*n as usize + 1);
+                    }
+                    GcnReg::Exec => sregs.push(EXEC_LO),
+                    GcnReg::Vcc => sregs.push(VCC_LO),
+                    GcnReg::Scc => sregs.push(SCC),
+                    GcnReg::M0 => sregs.push(M0),
+                    _ => {}
+                }
+            }
+            let op = decode::decode(ins);
+            let restore = match (&op, ins.exec_effect) {
+                (
+                    Ok(Op::SBin {
+                        f: decode::SFn::Or,
+                        d,
+                        a,
+                        b,
+                        wide: true,
+                    }),
+                    ExecEffect::Restore,
+                ) if d.sreg() == Some(EXEC_LO) => {
+                    if a.sreg() == Some(EXEC_LO) {
+                        b.sreg()
+                    } else {
+                        a.sreg()
+                    }
+                }
+                _ => None,
+            };
+            let narrow_save = match &op {
+                Ok(Op::SaveExec {
+                    f: decode::SFn::And,
+                    d,
+                    ..
+                }) => d.sreg(),
+                _ => None,
+            };
+            Static {
+                op,
+                class,
+                scalar,
+                sregs,
+                vregs,
+                restore,
+                narrow_save,
+            }
+        })
+        .collect();
+    let (sigma, _) = machine.lanes_and_cycles(Unit::Core);
+    let (sigma_ls, _) = machine.lanes_and_cycles(Unit::LoadStore);
+    let (sigma_sfu, _) = machine.lanes_and_cycles(Unit::Sfu);
+    let packet = dispatch_packet(launch.grid, launch.block, lds_bytes);
+    let mut e = Engine {
+        f: function,
+        abi,
+        launch,
+        machine,
+        budget,
+        statics: &statics,
+        memory,
+        packet,
+        vgprs,
+        waves: Vec::new(),
+        hws: Vec::new(),
+        blocks: Vec::new(),
+        next_block: 0,
+        blocks_total,
+        per_block,
+        resident: 0,
+        lane_free: [
+            vec![0; sigma as usize],
+            vec![0; sigma_ls as usize],
+            vec![0; sigma_sfu as usize],
+        ],
+        occupancy: [
+            vec![Vec::new(); sigma as usize],
+            vec![Vec::new(); sigma_ls as usize],
+            vec![Vec::new(); sigma_sfu as usize],
+        ],
+        recorded: 0,
+        transactions: Vec::new(),
+        steps: Vec::new(),
+        issued: 0,
+        cycles: 0,
+        last_issued: None,
+        turn: 0,
+        unfinished: 0,
+        woken: Vec::new(),
+    };
+    e.main_loop()?;
+    Ok(e.finish())
+}
+
+struct Engine<'a> {
+    f: &'a GcnFunction,
+    abi: &'a GcnAbi,
+    launch: &'a Launch,
+    machine: &'a Machine,
+    budget: &'a Budget,
+    statics: &'a [Static],
+    memory: GlobalMemory,
+    packet: [u32; 16],
+    vgprs: usize,
+    waves: Vec<Wave>,
+    hws: Vec<Hw>,
+    blocks: Vec<Block>,
+    next_block: u64,
+    blocks_total: u64,
+    per_block: u64,
+    resident: u64,
+    lane_free: [Vec<u64>; 3],
+    occupancy: [Vec<Vec<Busy>>; 3],
+    recorded: usize,
+    transactions: Vec<Transaction>,
+    steps: Vec<Step>,
+    issued: u64,
+    cycles: u64,
+    last_issued: Option<usize>,
+    turn: usize,
+    unfinished: usize,
+    /// Waves created or resumed by a split or merge during this cycle: they get a chance to
+    /// issue in the same cycle (with `e_s = 0` or `e_m = 0` no cycle is lost).
+    woken: Vec<usize>,
+}
+
+fn unit_index(u: Unit) -> usize {
+    match u {
+        Unit::Core => 0,
+        Unit::LoadStore => 1,
+        Unit::Sfu => 2,
+    }
+}
+
+/// When at most `n` of the completion times in `out` are after the returned cycle.
+fn counter_ready(out: &[u64], n: Option<u32>) -> u64 {
+    let Some(n) = n else { return 0 };
+    let n = n as usize;
+    if out.len() <= n {
+        return 0;
+    }
+    let mut v = out.to_vec();
+    v.sort_unstable();
+    v[v.len() - n - 1]
+}
+
+impl Engine<'_> {
+    fn dispatch(&mut self, cycle: u64) {
+        let ws = self.machine.warp_size as usize;
+        let [bx, by, _] = self.launch.block;
+        let [gx, gy, _] = self.launch.grid;
+        let tpb = self.launch.threads_per_block();
+        while self.next_block < self.blocks_total
+            && self.resident + self.per_block <= u64::from(self.machine.warps_per_sm)
+        {
+            let b = self.next_block;
+            self.next_block += 1;
+            let wg = [
+                (b % u64::from(gx)) as u32,
+                ((b / u64::from(gx)) % u64::from(gy)) as u32,
+                (b / (u64::from(gx) * u64::from(gy))) as u32,
+            ];
+            let block_index = self.blocks.len();
+            let mut members = Vec::new();
+            for w in 0..self.per_block {
+                let mut exec = 0u64;
+                let mut vf = VectorFile::new(self.vgprs.max(3), ws);
+                for lane in 0..ws as u64 {
+                    let t = w * ws as u64 + lane;
+                    if t < tpb {
+                        exec |= 1 << lane;
+                    }
+                    let (x, y) = (u64::from(bx), u64::from(by));
+                    let id = [(t % x) as u32, ((t / x) % y) as u32, (t / (x * y)) as u32];
+                    let dims = self.abi.workitem_id.min(2) as usize + 1;
+                    for (d, &v) in id.iter().enumerate().take(dims) {
+                        vf.set(d as u32, lane as usize, v);
+                    }
+                }
+                let mut sf = ScalarFile::new();
+                for (i, what) in self.abi.sgprs().iter().enumerate() {
+                    let v = match what {
+                        InitSgpr::Zero => 0,
+                        InitSgpr::DispatchPtr => {
+                            if i % 2 == 0 {
+                                DISPATCH_BASE as u32
+                            } else {
+                                (DISPATCH_BASE >> 32) as u32
+                            }
+                        }
+                        InitSgpr::KernargPtr => {
+                            if i % 2 == 0 {
+                                KERNARG_BASE as u32
+                            } else {
+                                (KERNARG_BASE >> 32) as u32
+                            }
+                        }
+                        InitSgpr::WorkgroupId(d) => wg[*d],
+                    };
+                    sf.set(i as u32, v);
+                }
+                sf.set_exec(exec);
+                let id = (b * self.per_block + w) as u32;
+                let hw = self.hws.len();
+                self.hws.push(Hw {
+                    block: block_index,
+                    vf,
+                    live: 1,
+                    timeline: WarpTimeline {
+                        warp: id,
+                        block: b as u32,
+                        warp_in_block: w as u32,
+                        dispatched: cycle,
+                        finished: cycle,
+                        issues: Vec::new(),
+                        stack_depth: vec![DepthChange { cycle, depth: 1 }],
+                    },
+                });
+                members.push(self.waves.len());
+                self.unfinished += 1;
+                self.waves.push(Wave {
+                    hw,
+                    sf,
+                    pc: 0,
+                    spm: u64::MAX,
+                    next_issue: cycle,
+                    sready: vec![0; SCALAR_SLOTS],
+                    vready: vec![0; self.vgprs],
+                    vm: Vec::new(),
+                    lgkm: Vec::new(),
+                    class_free: [0; 9],
+                    at_barrier: false,
+                    merging: None,
+                    merged_at: None,
+                    origin: u32::MAX,
+                    done: false,
+                    parent: None,
+                    children: Vec::new(),
+                    open: Vec::new(),
+                    spsimd: false,
+                });
+            }
+            let live = members.len() as u32;
+            self.blocks.push(Block {
+                lds: SharedMemory::new(self.abi.group_segment_size.max(self.launch.shared_bytes)),
+                live,
+                arrived: 0,
+                waves: members,
+                hw: live,
+            });
+            self.resident += self.per_block;
+        }
+    }
+
+    /// The earliest cycle at which wave `w` could issue (exact for the wave's own state,
+    /// a lower bound for the unit lanes).
+    fn ready_at(&self, w: usize) -> u64 {
+        let wave = &self.waves[w];
+        let mut t = wave.next_issue;
+        let Some(st) = self.statics.get(wave.pc) else {
+            return t;
+        };
+        for &s in &st.sregs {
+            t = t.max(wave.sready.get(s as usize).copied().unwrap_or(0));
+            if s == EXEC_LO || s == VCC_LO {
+                t = t.max(wave.sready.get(s as usize + 1).copied().unwrap_or(0));
+            }
+        }
+        for &v in &st.vregs {
+            t = t.max(wave.vready.get(v as usize).copied().unwrap_or(0));
+        }
+        t = t.max(wave.class_free[class_index(st.class)]);
+        if let Ok(Op::Waitcnt { vm, lgkm }) = &st.op {
+            t = t.max(counter_ready(&wave.vm, *vm));
+            t = t.max(counter_ready(&wave.lgkm, *lgkm));
+        }
+        if !st.scalar && !wave.spsimd {
+            let u = unit_index(self.machine.unit(st.class));
+            t = t.max(self.lane_free[u].iter().copied().min().unwrap_or(0));
+        }
+        t
+    }
+
+    fn main_loop(&mut self) -> Result<(), SimError> {
+        let mut order = Vec::new();
+        let mut live = Vec::new();
+        let mut cycle = 0u64;
+        loop {
+            self.dispatch(cycle);
+            if self.unfinished == 0 && self.next_block >= self.blocks_total {
+                return Ok(());
+            }
+            if cycle > self.budget.max_cycles {
+                return Err(SimError::budget(
+                    "max_cycles",
+                    self.budget.max_cycles,
+                    &format!("cycle {cycle}"),
+                ));
+            }
+            live.clear();
+            live.extend((0..self.waves.len()).filter(|&i| {
+                let w = &self.waves[i];
+                !w.done && !w.at_barrier && w.merging.is_none()
+            }));
+            scheduler::order(
+                self.machine.scheduler,
+                &live,
+                self.last_issued,
+                self.turn,
+                &mut order,
+            );
+            if order.is_empty() {
+                // Located at the first waiting wavefront's barrier or merge point.
+                let span = self
+                    .waves
+                    .iter()
+                    .find(|w| !w.done)
+                    .map_or(self.f.span, |w| {
+                        self.span(if w.at_barrier {
+                            w.pc.saturating_sub(1)
+                        } else {
+                            w.pc
+                        })
+                    });
+                return Err(SimError::at(
+                    span,
+                    format!(
+                        "deadlock at cycle {cycle}: every resident wavefront waits at a barrier or a merge"
+                    ),
+                ));
+            }
+            let pure = self.machine.scheduler == crate::machine::Scheduler::PureRoundRobin;
+            let mut issued = 0u32;
+            let mut any = false;
+            for &w in &order {
+                // A split-wavefront on its SpSIMD has its own issue slot (PWS §4.1).
+                let own_slot = self.waves[w].spsimd;
+                if issued >= self.machine.issue_width && !own_slot {
+                    continue;
+                }
+                if self.waves[w].done || self.waves[w].at_barrier || self.waves[w].merging.is_some()
+                {
+                    continue;
+                }
+                if self.step(w, cycle)? {
+                    any = true;
+                    if !own_slot {
+                        issued += 1;
+                    }
+                    self.last_issued = Some(w);
+                    if pure {
+                        self.turn = w + 1;
+                    }
+                } else if pure {
+                    break;
+                }
+            }
+            let mut rounds = 0usize;
+            while let Some(w) = self.woken.pop() {
+                // Bounded: each split or merge wakes one wave, and each is bounded by the
+                // wave count.
+                rounds += 1;
+                if rounds > self.waves.len() * 2 + 2 {
+                    self.woken.clear();
+                    break;
+                }
+                let own_slot = self.waves[w].spsimd;
+                if issued >= self.machine.issue_width && !own_slot {
+                    continue;
+                }
+                let x = &self.waves[w];
+                if x.done || x.at_barrier || x.merging.is_some() {
+                    continue;
+                }
+                if self.step(w, cycle)? {
+                    any = true;
+                    if !own_slot {
+                        issued += 1;
+                    }
+                }
+            }
+            let next = if any {
+                cycle + 1
+            } else {
+                order
+                    .iter()
+                    .filter(|&&w| {
+                        let x = &self.waves[w];
+                        !x.done && !x.at_barrier && x.merging.is_none()
+                    })
+                    .map(|&w| self.ready_at(w))
+                    .min()
+                    .unwrap_or(cycle + 1)
+                    .max(cycle + 1)
+            };
+            cycle = next;
+        }
+    }
+
+    fn span(&self, pc: usize) -> Span {
+        self.f
+            .instructions
+            .get(pc)
+            .or(self.f.instructions.last())
+            .map_or(self.f.span, |i| i.span)
+    }
+
+    fn active(&self, w: usize) -> u64 {
+        let wave = &self.waves[w];
+        wave.sf.exec() & wave.spm & self.lane_mask()
+    }
+
+    fn lane_mask(&self) -> u64 {
+        let ws = self.machine.warp_size;
+        if ws >= 64 {
+            u64::MAX
+        } else {
+            (1u64 << ws) - 1
+        }
+    }
+
+    /// Handles zero-time events of wave `w` at `cycle` (`split`/`merge` instructions and
+    /// merge points, which take no issue slot: their cost is `e_s`/`e_m`); then issues its
+    /// next instruction if it can. `Ok(true)` when an instruction issued.
+    fn step(&mut self, w: usize, cycle: u64) -> Result<bool, SimError> {
+        let splitting = self.machine.splitting;
+        // Bounded by the kernel length: each round advances the pc or returns.
+        for _ in 0..=self.f.instructions.len() {
+            let pc = self.waves[w].pc;
+            let Some(st) = self.statics.get(pc) else {
+                return Err(SimError::at(
+                    self.span(pc),
+                    "the wavefront fell off the end of the kernel (no s_endpgm)",
+                ));
+            };
+            let at_merged = self.waves[w].merged_at == Some(pc);
+            match (&st.op, splitting) {
+                (Ok(Op::Split { .. } | Op::Merge), Splitting::None | Splitting::Dws(_)) => {
+                    self.waves[w].pc += 1;
+                }
+                (Ok(Op::Split { a, b }), Splitting::Pws(c)) => {
+                    if self.ready_at(w) > cycle {
+                        return Ok(false);
+                    }
+                    let sf = &self.waves[w].sf;
+                    let m = u64::from(sf.read32(a)) | (u64::from(sf.read32(b)) << 32);
+                    self.waves[w].pc += 1;
+                    if self.split(w, m, u32::MAX, cycle, c)? && c.e_s > 0 {
+                        return Ok(false);
+                    }
+                }
+                (Ok(Op::Merge), Splitting::Pws(c)) => {
+                    if self.ready_at(w) > cycle {
+                        return Ok(false);
+                    }
+                    if self.merge_point(w, u32::MAX, cycle, c)? {
+                        return Ok(false);
+                    }
+                    self.waves[w].pc += 1;
+                }
+                (Ok(_), Splitting::Dws(c)) if st.restore.is_some() && !at_merged => {
+                    if self.ready_at(w) > cycle {
+                        return Ok(false);
+                    }
+                    let key = st.restore.unwrap_or(u32::MAX);
+                    if self.merge_point(w, key, cycle, c)? {
+                        return Ok(false);
+                    }
+                    self.waves[w].merged_at = Some(pc);
+                }
+                _ => break,
+            }
+        }
+        let issued = self.try_issue(w, cycle)?;
+        if issued {
+            self.waves[w].merged_at = None;
+        }
+        Ok(issued)
+    }
+
+    /// Wave `w` reached a merge point with `key` (PWS `merge`: `u32::MAX`; DWS: the restored
+    /// exec pair) at `cycle`. `Ok(true)` when it must wait for its partner (or was merged
+    /// away into its parent).
+    fn merge_point(
+        &mut self,
+        w: usize,
+        key: u32,
+        cycle: u64,
+        c: SplitCosts,
+    ) -> Result<bool, SimError> {
+        // As a parent: the innermost open split with this key (stale DWS records of
+        // narrowings that were never restored are dropped).
+        if let Some(i) = self.waves[w].open.iter().rposition(|&(k, _)| k == key) {
+            let (_, did_split) = self.waves[w].open[i];
+            self.waves[w].open.truncate(i);
+            if !did_split {
+                return Ok(false);
+            }
+            let Some(&child) = self.waves[w].children.last() else {
+                return Ok(false);
+            };
+            if self.waves[child].done {
+                self.waves[w].children.pop();
+                return Ok(false);
+            }
+            // The child must wait at this same merge point with all its own splits merged
+            // ("Once both SWFs are synchronized at the same instruction", §4.1) — not at
+            // an inner merge point of its own.
+            let ch = &self.waves[child];
+            if let (Some(t_child), true) =
+                (ch.merging, ch.pc == self.waves[w].pc && ch.open.is_empty())
+            {
+                self.merge(w, child, cycle.max(t_child), c, false);
+                return Ok(false);
+            }
+            // Wait for the child; the record stays open until it arrives.
+            self.waves[w].open.push((key, true));
+            self.waves[w].merging = Some(cycle);
+            return Ok(true);
+        }
+        // As a child whose own splits are all merged: merge with the parent at the merge
+        // point of the split that created it.
+        let wave = &self.waves[w];
+        if let (true, Some(p), true) = (wave.open.is_empty(), wave.parent, wave.origin == key) {
+            if self.waves[p].done {
+                return Ok(false);
+            }
+            self.waves[w].merging = Some(cycle);
+            let parent_waiting = self.waves[p].merging.is_some()
+                && self.waves[p].children.last() == Some(&w)
+                && self.waves[p].pc == self.waves[w].pc;
+            if parent_waiting {
+                let tp = self.waves[p].merging.unwrap_or(cycle);
+                self.waves[p].open.pop();
+                let pws = matches!(self.machine.splitting, Splitting::Pws(_));
+                self.merge(p, w, cycle.max(tp), c, pws);
+                self.woken.push(p);
+            }
+            return Ok(true);
+        }
+        Ok(false)
+    }
+
+    /// Merges `child` into `parent` (PWS §4.1): `SpM = SpM_p ∨ SpM_c`, the parent continues
+    /// `e_m` cycles after the later arrival (past its `merge` instruction when
+    /// `advance`), the child's context is freed.
+    fn merge(&mut self, parent: usize, child: usize, at: u64, c: SplitCosts, advance: bool) {
+        let spm = self.waves[child].spm;
+        {
+            let ch = &mut self.waves[child];
+            ch.done = true;
+            ch.merging = None;
+        }
+        self.unfinished = self.unfinished.saturating_sub(1);
+        let p = &mut self.waves[parent];
+        p.spm |= spm;
+        p.merging = None;
+        p.children.retain(|&x| x != child);
+        p.next_issue = p.next_issue.max(at.saturating_add(c.e_m));
+        if advance {
+            p.pc += 1;
+        } else {
+            p.merged_at = Some(p.pc);
+        }
+        let hw = p.hw;
+        self.hws[hw].live = self.hws[hw].live.saturating_sub(1);
+        let block = self.hws[hw].block;
+        self.blocks[block].live = self.blocks[block].live.saturating_sub(1);
+        self.cycles = self.cycles.max(at.saturating_add(c.e_m));
+        self.depth_change(hw, at.saturating_add(c.e_m));
+    }
+
+    fn depth_change(&mut self, hw: usize, cycle: u64) {
+        if !self.launch.trace {
+            return;
+        }
+        let depth = self.hws[hw].live as usize;
+        let t = &mut self.hws[hw].timeline;
+        if t.stack_depth.last().map(|c| c.depth) != Some(depth) {
+            t.stack_depth.push(DepthChange { cycle, depth });
+        }
+    }
+
+    /// Splits wave `w` with mask `m` (the parent keeps `SpM ∧ M`, Fig. 5b) if one of its
+    /// `S` contexts is free; records the split (or its absence) for the matching merge.
+    fn split(
+        &mut self,
+        w: usize,
+        m: u64,
+        key: u32,
+        cycle: u64,
+        c: SplitCosts,
+    ) -> Result<bool, SimError> {
+        if self.waves[w].open.len() >= self.budget.max_stack_depth {
+            return Err(SimError::budget(
+                "max_stack_depth",
+                self.budget.max_stack_depth,
+                "the open splits of a wavefront",
+            ));
+        }
+        let hw = self.waves[w].hw;
+        let used = self.hws[hw].live.saturating_sub(1);
+        if used >= c.s {
+            self.waves[w].open.push((key, false));
+            return Ok(false);
+        }
+        let (keep, give) = split_masks(self.waves[w].spm, m);
+        let resume = cycle.saturating_add(c.e_s);
+        let parent = &self.waves[w];
+        let child = Wave {
+            hw,
+            sf: parent.sf.clone(),
+            pc: parent.pc,
+            spm: give,
+            next_issue: resume,
+            sready: parent.sready.clone(),
+            vready: parent.vready.clone(),
+            vm: parent.vm.clone(),
+            lgkm: parent.lgkm.clone(),
+            class_free: parent.class_free,
+            at_barrier: false,
+            merging: None,
+            merged_at: None,
+            done: false,
+            parent: Some(w),
+            children: Vec::new(),
+            open: Vec::new(),
+            origin: key,
+            spsimd: true,
+        };
+        let id = self.waves.len();
+        self.waves.push(child);
+        let p = &mut self.waves[w];
+        p.spm = keep;
+        p.children.push(id);
+        p.open.push((key, true));
+        p.next_issue = p.next_issue.max(resume);
+        self.hws[hw].live += 1;
+        let block = self.hws[hw].block;
+        self.blocks[block].live += 1;
+        self.blocks[block].waves.push(id);
+        self.unfinished += 1;
+        self.woken.push(id);
+        self.depth_change(hw, cycle + 1);
+        Ok(true)
+    }
+
+    fn try_issue(&mut self, w: usize, cycle: u64) -> Result<bool, SimError> {
+        if self.ready_at(w) > cycle {
+            return Ok(false);
+        }
+        let pc = self.waves[w].pc;
+        let statics = self.statics;
+        let st = &statics[pc];
+        let ins = &self.f.instructions[pc];
+        let op = match &st.op {
+            Ok(op) => op,
+            Err(m) => return Err(SimError::at(ins.span, m.clone())),
+        };
+        let unit = self.machine.unit(st.class);
+        let (k, lane) = if st.scalar {
+            (1u64, None)
+        } else if self.waves[w].spsimd {
+            (u64::from(self.machine.lanes_and_cycles(unit).1), None)
+        } else {
+            let u = unit_index(unit);
+            let Some(l) = self.lane_free[u].iter().position(|&f| f <= cycle) else {
+                return Ok(false);
+            };
+            (u64::from(self.machine.lanes_and_cycles(unit).1), Some(l))
+        };
+        self.issued += 1;
+        if self.issued > self.budget.max_steps {
+            return Err(SimError::budget(
+                "max_steps",
+                self.budget.max_steps,
+                "the number of issued wavefront-instructions",
+            ));
+        }
+        let active = self.active(w);
+        let hw = self.waves[w].hw;
+        let ws = self.machine.warp_size as u8;
+        let trace = self.launch.trace;
+        if trace && self.hws[hw].timeline.warp == self.launch.stepper_warp {
+            self.record_step(w, pc, cycle, active)?;
+        }
+        let mut latency = self.machine.latency.latency_of(st.class);
+        let mut next_pc = pc + 1;
+        let mut splitting_event = false;
+        match op {
+            Op::SMov { .. } | Op::SNot { .. } | Op::SBin { .. } | Op::SCmp { .. } => {
+                alu::scalar(op, &mut self.waves[w].sf).map_err(|m| {
+                    SimError::at(ins.span, format!("cannot simulate {}: {m}", ins.opcode))
+                })?;
+            }
+            Op::SaveExec { .. } => {
+                if let (Splitting::Dws(c), Some(key)) = (self.machine.splitting, st.narrow_save) {
+                    // DWS (PWS §3): split when the narrowed mask diverges.
+                    let mut probe = self.waves[w].sf.clone();
+                    alu::scalar(op, &mut probe).map_err(|m| SimError::at(ins.span, m))?;
+                    let narrowed = probe.exec() & self.waves[w].spm & self.lane_mask();
+                    let diverges = narrowed != 0 && narrowed != active;
+                    alu::scalar(op, &mut self.waves[w].sf)
+                        .map_err(|m| SimError::at(ins.span, m))?;
+                    if diverges {
+                        splitting_event = self.split(w, narrowed, key, cycle, c)?;
+                    } else {
+                        self.waves[w].open.push((key, false));
+                    }
+                } else {
+                    alu::scalar(op, &mut self.waves[w].sf)
+                        .map_err(|m| SimError::at(ins.span, m))?;
+                }
+            }
+            Op::VAlu { .. } | Op::VCmp { .. } | Op::VCndmask { .. } | Op::VReadFirstLane { .. } => {
+                let wave = &mut self.waves[w];
+                alu::vector(op, &mut wave.sf, &mut self.hws[hw].vf, active).map_err(|m| {
+                    SimError::at(ins.span, format!("cannot simulate {}: {m}", ins.opcode))
+                })?;
+            }
+            Op::SLoad {
+                d,
+                base,
+                offset,
+                dwords,
+            } => {
+                let sf = &self.waves[w].sf;
+                let addr = sf.read64(base).wrapping_add(u64::from(sf.read32(offset)));
+                let Some(dst) = d.sreg() else {
+                    return Err(SimError::at(ins.span, "scalar load into a non-SGPR"));
+                };
+                for i in 0..*dwords {
+                    let v = self
+                        .scalar_word(addr.wrapping_add(u64::from(i) * 4))
+                        .map_err(|m| SimError::at(ins.span, m))?;
+                    self.waves[w].sf.set(dst + i, v);
+                }
+                let done = cycle + k - 1 + latency;
+                self.waves[w].lgkm.push(done);
+            }
+            Op::VMem { .. } | Op::Ds { .. } => {
+                latency = self
+                    .memory_op(w, pc, op, active, cycle, latency)
+                    .map_err(|m| SimError::at(ins.span, m))?;
+                let done = cycle + k - 1 + latency;
+                if matches!(op, Op::Ds { .. }) {
+                    self.waves[w].lgkm.push(done);
+                } else {
+                    self.waves[w].vm.push(done);
+                }
+            }
+            Op::Waitcnt { .. } => latency = 1,
+            Op::Barrier | Op::Nop | Op::End => {}
+            Op::Jump(t) => next_pc = *t,
+            Op::ScalarBranch(c, t) => {
+                let sf = &self.waves[w].sf;
+                let taken = match c {
+                    ScalarCondition::Scc0 => !sf.scc(),
+                    ScalarCondition::Scc1 => sf.scc(),
+                    ScalarCondition::Vccz => sf.vcc() & self.waves[w].spm == 0,
+                    ScalarCondition::Vccnz => sf.vcc() & self.waves[w].spm != 0,
+                    ScalarCondition::Other => false,
+                };
+                if taken {
+                    next_pc = *t;
+                }
+            }
+            Op::ExecBranch(c, t) => {
+                let taken = match c {
+                    ExecCondition::Execz => active == 0,
+                    ExecCondition::Execnz => active != 0,
+                };
+                if taken {
+                    next_pc = *t;
+                }
+            }
+            // Handled as zero-time events in `step`.
+            Op::Split { .. } | Op::Merge => {}
+        }
+        if let Op::SaveExec { .. } = op {
+            if splitting_event {
+                // The child copied the parent before the pc advanced: move it too.
+                if let Some(&ch) = self.waves[w].children.last() {
+                    self.waves[ch].pc = pc + 1;
+                }
+            }
+        }
+        // Timing.
+        let complete = cycle + k - 1 + latency;
+        self.cycles = self.cycles.max(complete);
+        if let Some(l) = lane {
+            let u = unit_index(unit);
+            if let Some(f) = self.lane_free[u].get_mut(l) {
+                *f = cycle + k;
+            }
+            if trace {
+                if let Some(v) = self.occupancy[u].get_mut(l) {
+                    match v.last_mut() {
+                        Some(b) if b.end == cycle => b.end = cycle + k,
+                        _ => v.push(Busy {
+                            start: cycle,
+                            end: cycle + k,
+                        }),
+                    }
+                }
+            }
+        }
+        {
+            let wave = &mut self.waves[w];
+            wave.next_issue = wave.next_issue.max(cycle + k);
+            wave.class_free[class_index(st.class)] =
+                cycle + self.machine.latency.interval_of(st.class);
+            let ins = &self.f.instructions[pc];
+            for r in &ins.writes {
+                let slots: &[u32] = match r {
+                    GcnReg::Sgpr(n) => &[*n],
+                    GcnReg::Exec => &[EXEC_LO, EXEC_LO + 1],
+                    GcnReg::Vcc => &[VCC_LO, VCC_LO + 1],
+                    GcnReg::Scc => &[SCC],
+                    GcnReg::M0 => &[M0],
+                    GcnReg::Vgpr(n) => {
+                        if let Some(x) = wave.vready.get_mut(*n as usize) {
+                            *x = complete;
+                        }
+                        &[]
+                    }
+                    _ => &[],
+                };
+                for &s in slots {
+                    if let Some(x) = wave.sready.get_mut(s as usize) {
+                        *x = complete;
+                    }
+                }
+            }
+            wave.vm.retain(|&t| t > cycle);
+            wave.lgkm.retain(|&t| t > cycle);
+            wave.pc = next_pc;
+        }
+        if splitting_event {
+            // Children inherit the scoreboard as of now.
+            if let Some(&ch) = self.waves[w].children.last() {
+                let (sr, vr) = (self.waves[w].sready.clone(), self.waves[w].vready.clone());
+                self.waves[ch].sready = sr;
+                self.waves[ch].vready = vr;
+            }
+        }
+        if trace {
+            if self.recorded >= self.budget.max_timeline_entries {
+                return Err(SimError::budget(
+                    "max_timeline_entries",
+                    self.budget.max_timeline_entries,
+                    "the number of timeline entries",
+                ));
+            }
+            self.recorded += 1;
+            self.hws[hw].timeline.issues.push(Issue {
+                index: pc as u32,
+                line: ins.span.line,
+                issue: cycle,
+                complete,
+                active,
+                executed: active,
+                lanes: ws,
+                unit,
+                lane: lane.unwrap_or(0) as u16,
+            });
+        }
+        match op {
+            Op::End => {
+                let wave = &mut self.waves[w];
+                wave.done = true;
+                self.unfinished -= 1;
+                self.hws[hw].live = self.hws[hw].live.saturating_sub(1);
+                if self.hws[hw].live == 0 {
+                    self.hws[hw].timeline.finished = complete;
+                }
+                self.depth_change(hw, cycle + 1);
+                let b = self.hws[hw].block;
+                self.blocks[b].live = self.blocks[b].live.saturating_sub(1);
+                if self.hws[hw].live == 0 {
+                    self.blocks[b].hw = self.blocks[b].hw.saturating_sub(1);
+                    if self.blocks[b].hw == 0 {
+                        self.resident -= self.per_block;
+                    }
+                }
+                self.release_barrier(b, cycle);
+            }
+            Op::Barrier => {
+                self.waves[w].at_barrier = true;
+                let b = self.hws[hw].block;
+                self.blocks[b].arrived += 1;
+                self.release_barrier(b, cycle);
+            }
+            _ => {}
+        }
+        Ok(true)
+    }
+
+    fn release_barrier(&mut self, b: usize, cycle: u64) {
+        let block = &mut self.blocks[b];
+        if block.arrived == 0 || block.arrived < block.live {
+            return;
+        }
+        block.arrived = 0;
+        for &w in &block.waves {
+            let wave = &mut self.waves[w];
+            if wave.at_barrier {
+                wave.at_barrier = false;
+                wave.next_issue = wave.next_issue.max(cycle + 1);
+            }
+        }
+    }
+
+    fn record_step(
+        &mut self,
+        w: usize,
+        pc: usize,
+        cycle: u64,
+        active: u64,
+    ) -> Result<(), SimError> {
+        if self.steps.len() >= self.budget.max_stepper_steps {
+            return Err(SimError::budget(
+                "max_stepper_steps",
+                self.budget.max_stepper_steps,
+                "the stepper's steps",
+            ));
+        }
+        let ws = self.machine.warp_size as u8;
+        let hw = self.waves[w].hw;
+        // Unsplit: no stack. Split: each live SWF of the wavefront (split mask), the
+        // executing one last.
+        let mut stack = Vec::new();
+        if self.hws[hw].live > 1 {
+            for (i, x) in self.waves.iter().enumerate() {
+                if x.hw == hw && !x.done && i != w {
+                    stack.push(StackView {
+                        tag: cfg::state::Tag::Nil,
+                        pc: x.pc,
+                        address: x.pc as u64,
+                        mask: LaneMask {
+                            bits: x.spm & self.lane_mask(),
+                            lanes: ws,
+                        },
+                    });
+                }
+            }
+            stack.push(StackView {
+                tag: cfg::state::Tag::Nil,
+                pc,
+                address: pc as u64,
+                mask: LaneMask {
+                    bits: self.waves[w].spm & self.lane_mask(),
+                    lanes: ws,
+                },
+            });
+        }
+        let ins = &self.f.instructions[pc];
+        self.steps.push(Step {
+            cycle,
+            index: pc,
+            address: pc as u64,
+            line: ins.span.line,
+            text: ins.text.clone(),
+            active: LaneMask {
+                bits: active,
+                lanes: ws,
+            },
+            executed: LaneMask {
+                bits: active,
+                lanes: ws,
+            },
+            stack,
+        });
+        Ok(())
+    }
+
+    /// A 32-bit scalar-memory word: kernel arguments, dispatch packet or global memory.
+    fn scalar_word(&mut self, addr: u64) -> Result<u32, String> {
+        if !addr.is_multiple_of(4) {
+            return Err(format!("misaligned scalar load at {addr:#x}"));
+        }
+        if addr >= KERNARG_BASE {
+            let i = ((addr - KERNARG_BASE) / 4) as usize;
+            // Reads past the declared arguments (e.g. `s_load_dwordx8` of fewer words) see 0.
+            return Ok(self.launch.params.get(i).copied().unwrap_or(0));
+        }
+        if addr >= DISPATCH_BASE {
+            let i = ((addr - DISPATCH_BASE) / 4) as usize;
+            return self
+                .packet
+                .get(i)
+                .copied()
+                .ok_or_else(|| format!("scalar load at {addr:#x} is past the dispatch packet"));
+        }
+        let mut out = [0u32; 4];
+        self.memory.read(addr, 4, &mut out)?;
+        Ok(out[0])
+    }
+
+    /// A read of `bytes` at `addr` in the kernarg segment or the dispatch packet (read-only,
+    /// naturally aligned; sub-word sizes zero-extended into `out[0]`).
+    fn special_read(&mut self, addr: u64, bytes: u64, out: &mut [u32; 4]) -> Result<(), String> {
+        if !addr.is_multiple_of(bytes.max(1)) {
+            return Err(format!(
+                "misaligned {bytes}-byte access at address {addr:#x}"
+            ));
+        }
+        let word = addr & !3;
+        if bytes < 4 {
+            let w = self.scalar_word(word)?;
+            let shift = (addr % 4) * 8;
+            let mask = if bytes == 1 { 0xff } else { 0xffff };
+            out[0] = (w >> shift) & mask;
+        } else {
+            for (i, o) in out.iter_mut().take((bytes / 4) as usize).enumerate() {
+                *o = self.scalar_word(word.wrapping_add(4 * i as u64))?;
+            }
+        }
+        Ok(())
+    }
+
+    /// A vector memory or LDS access for the lanes `active`; returns its latency.
+    fn memory_op(
+        &mut self,
+        w: usize,
+        pc: usize,
+        op: &Op,
+        active: u64,
+        cycle: u64,
+        class_latency: u64,
+    ) -> Result<u64, String> {
+        let hw = self.waves[w].hw;
+        let lanes = self.machine.warp_size as usize;
+        let on = |l: usize| active >> l & 1 == 1;
+        let mut addrs: Vec<(usize, u64)> = Vec::new();
+        let (global, store, bytes) = match op {
+            Op::VMem {
+                mem,
+                store,
+                bytes,
+                sign,
+                data,
+                addr,
+                saddr,
+                offset,
+            } => {
+                let Loc::V(a) = addr.loc else {
+                    return Err("the address is not a VGPR".into());
+                };
+                let Loc::V(dv) = data.loc else {
+                    return Err("the data operand is not a VGPR".into());
+                };
+                let base = saddr.map(|s| self.waves[w].sf.read64(&s));
+                for l in (0..lanes).filter(|&l| on(l)) {
+                    let vf = &self.hws[hw].vf;
+                    let at = match (mem, base) {
+                        (Mem::Global, Some(b)) => b.wrapping_add(u64::from(vf.get(a, l))),
+                        _ => u64::from(vf.get(a, l)) | (u64::from(vf.get(a + 1, l)) << 32),
+                    }
+                    .wrapping_add_signed(*offset);
+                    addrs.push((l, at));
+                }
+                let n = (*bytes / 4).max(1) as u32;
+                let mut words = [0u32; 4];
+                for &(l, at) in &addrs {
+                    if *store {
+                        for i in 0..n {
+                            words[i as usize] = self.hws[hw].vf.get(dv + i, l);
+                        }
+                        self.memory.write(at, *bytes, &words)?;
+                    } else {
+                        if at >= DISPATCH_BASE {
+                            // HIP reads launch sizes through flat loads from the dispatch
+                            // pointer (gaussian Fan2: `flat_load_ushort` of offset 6).
+                            self.special_read(at, *bytes, &mut words)?;
+                        } else {
+                            self.memory.read(at, *bytes, &mut words)?;
+                        }
+                        if *sign && *bytes < 4 {
+                            let sh = 32 - 8 * *bytes as u32;
+                            words[0] = (((words[0] << sh) as i32) >> sh) as u32;
+                        }
+                        for i in 0..n {
+                            self.hws[hw].vf.set(dv + i, l, words[i as usize]);
+                        }
+                    }
+                }
+                (true, *store, *bytes)
+            }
+            Op::Ds {
+                store,
+                bytes,
+                sign,
+                data,
+                addr,
+                offsets,
+            } => {
+                let Loc::V(a) = addr.loc else {
+                    return Err("the LDS address is not a VGPR".into());
+                };
+                let block = self.hws[hw].block;
+                let n = (*bytes / 4).max(1) as u32;
+                let mut words = [0u32; 4];
+                for l in (0..lanes).filter(|&l| on(l)) {
+                    let base = u64::from(self.hws[hw].vf.get(a, l));
+                    for (j, off) in offsets.iter().enumerate() {
+                        let at = base.wrapping_add(*off);
+                        addrs.push((l, at));
+                        if *store {
+                            let Some(Loc::V(dv)) = data.get(j).map(|d| d.loc) else {
+                                return Err("the LDS data operand is not a VGPR".into());
+                            };
+                            for i in 0..n {
+                                words[i as usize] = self.hws[hw].vf.get(dv + i, l);
+                            }
+                            self.blocks[block].lds.write(at, *bytes, &words)?;
+                        } else {
+                            let Some(Loc::V(dv)) = data.first().map(|d| d.loc) else {
+                                return Err("the LDS destination is not a VGPR".into());
+                            };
+                            self.blocks[block].lds.read(at, *bytes, &mut words)?;
+                            if *sign && *bytes < 4 {
+                                let sh = 32 - 8 * *bytes as u32;
+                                words[0] = (((words[0] << sh) as i32) >> sh) as u32;
+                            }
+                            for i in 0..n {
+                                self.hws[hw]
+                                    .vf
+                                    .set(dv + j as u32 * n + i, l, words[i as usize]);
+                            }
+                        }
+                    }
+                }
+                (false, *store, *bytes)
+            }
+            _ => return Err("not a memory operation".into()),
+        };
+        let mut segs = Vec::new();
+        coalescing::segments(addrs.iter().map(|&(_, a)| a), bytes, &mut segs);
+        let mut latency = class_latency;
+        if segs.is_empty() {
+            latency = 1;
+        } else if global {
+            latency += (segs.len() as u64 - 1) * u64::from(self.machine.transaction_cycles);
+        }
+        if self.launch.trace {
+            if self.transactions.len() >= self.budget.max_timeline_entries {
+                return Err(format!(
+                    "more memory transactions than the budget max_timeline_entries = {} (raise max_timeline_entries)",
+                    self.budget.max_timeline_entries
+                ));
+            }
+            let first = addrs.first().map_or(0, |&(_, a)| a);
+            let stride = affine(&addrs);
+            self.transactions.push(Transaction {
+                warp: self.hws[hw].timeline.warp,
+                index: pc,
+                cycle,
+                space: if global { "global" } else { "shared" },
+                store,
+                bytes,
+                lanes: LaneMask {
+                    bits: active,
+                    lanes: self.machine.warp_size as u8,
+                },
+                first,
+                stride,
+                addresses: if stride.is_some() {
+                    Vec::new()
+                } else {
+                    addrs.iter().map(|&(_, a)| a).collect()
+                },
+                segments: segs,
+                l1_hits: None,
+            });
+        }
+        Ok(latency)
+    }
+
+    fn finish(self) -> Simulation {
+        let mut occupancy = Vec::new();
+        for unit in Unit::ALL {
+            for (lane, busy) in self.occupancy[unit_index(unit)].iter().enumerate() {
+                occupancy.push(UnitLane {
+                    unit,
+                    lane: lane as u32,
+                    busy: busy.clone(),
+                });
+            }
+        }
+        let mut warps: Vec<WarpTimeline> = self.hws.into_iter().map(|h| h.timeline).collect();
+        warps.sort_by_key(|t| t.warp);
+        Simulation {
+            cycles: self.cycles,
+            issued: self.issued,
+            machine: self.machine.clone(),
+            warps,
+            occupancy,
+            transactions: self.transactions,
+            memory: self.memory.finish(),
+            stepper: Stepper {
+                warp: self.launch.stepper_warp,
+                steps: self.steps,
+            },
+            l1: None,
+        }
+    }
+}
+
+/// `Some(d)` when the `k`-th address is `first + k·d`.
+fn affine(addrs: &[(usize, u64)]) -> Option<i64> {
+    let (first, second) = match addrs {
+        [] | [_] => return Some(0),
+        [a, b, ..] => (a.1, b.1),
+    };
+    let d = second.wrapping_sub(first) as i64;
+    addrs
+        .iter()
+        .enumerate()
+        .all(|(k, &(_, a))| a == first.wrapping_add_signed(d.wrapping_mul(k as i64)))
+        .then_some(d)
+}

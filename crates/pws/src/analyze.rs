@@ -15,7 +15,7 @@ use crate::kernel::{dws_kernel, no_split_kernel, pws_kernel, KernelBound};
 use crate::optimal::optimal;
 use crate::prune::prune;
 use crate::select::select;
-use crate::structure::{contexts_needed, Structure};
+use crate::structure::{contexts_needed, max_splits, Structure};
 use crate::timeline::{kernel_timeline, Timeline, WavefrontShape};
 use crate::wcet::longest_path;
 
@@ -116,9 +116,14 @@ pub struct PwsResult {
     pub mode: SplitMode,
     pub hardware: Hardware,
     pub launch: Launch,
-    /// `E_WF` per model: no splitting `IPET(C)`; DWS `IPET(C) + S·(e_s + e_m)` (§7: Eq. 3
-    /// with `C_out = C`, `|SB| = S`); PWS Lemma 5.1 with the chosen set.
+    /// `E_WF` per model: no splitting `IPET(C)`; DWS `IPET(C) + N·(e_s + e_m)` (Eq. 3 with
+    /// `C_out = C` and `|SB| = N`, see [`PwsResult::dws_splits`]); PWS Lemma 5.1 with the
+    /// chosen set.
     pub e_wf: PerModel<u64>,
+    /// `N`: the most splits DWS can make in one execution with `S` contexts
+    /// ([`crate::structure::max_splits`]). The paper charges `S` (§5.1); contexts freed
+    /// at merges are reused, so sequential branches can split more often than `S`.
+    pub dws_splits: u64,
     /// `E_kernel` per model (Lemma 5.7 with `S = 0`, Lemma 5.7, Lemma 5.5).
     pub e_kernel: PerModel<u64>,
     /// `N_SIMD^total`, `G_parallel`, `DS` behind each kernel bound.
@@ -227,7 +232,8 @@ pub fn analyze(
         .checked_mul(split_cost)
         .and_then(|x| x.checked_add(ipet_pruned))
         .ok_or_else(|| Error::overflow("E_WF^PWS"))?;
-    let e_wf_dws = u64::from(hw.s)
+    let dws_splits = max_splits(&structure.tree, hw.s);
+    let e_wf_dws = dws_splits
         .checked_mul(split_cost)
         .and_then(|x| x.checked_add(ipet_unpruned))
         .ok_or_else(|| Error::overflow("E_WF^DWS"))?;
@@ -303,6 +309,7 @@ pub fn analyze(
             dws: e_wf_dws,
             pws: e_wf_pws,
         },
+        dws_splits,
         e_kernel: PerModel {
             no_split: k_none.e_kernel,
             dws: k_dws.e_kernel,

@@ -309,6 +309,61 @@ impl TreeBuilder<'_> {
     }
 }
 
+/// The most splits one execution of `items` can make when at most `s` SWF contexts are
+/// live at once — the number of `e_s + e_m` charges a DWS bound must allow (§5.1).
+///
+/// The paper's DWS bound charges `S` splits (Eq. 3 with `|SB| = S`, Lemma 5.6: "the GPU
+/// may select any S branches"). But a context is freed at every merge, so DWS hardware
+/// splits again at the next divergent branch: two if-elses in sequence split twice with
+/// `S = 1` (the simulator observes it, `crates/sim/tests/gcn_soundness.rs`). The count
+/// follows the resource rule of [`contexts_needed`]: a path's items run one after the
+/// other, each with all `s` contexts; a split uses one context and shares the other
+/// `s − 1` between its two concurrent paths; an unsplit branch runs both paths in turn; a
+/// choice is charged for all of its arms (a divergent one runs them all).
+pub fn max_splits(items: &[Item], s: u32) -> u64 {
+    splits_by_contexts(items, s as usize)
+        .last()
+        .copied()
+        .unwrap_or(0)
+}
+
+/// `out[k]`: the most splits with `k` contexts, for `k = 0..=s`.
+fn splits_by_contexts(items: &[Item], s: usize) -> Vec<u64> {
+    let mut total = vec![0u64; s + 1];
+    for it in items {
+        let here: Vec<u64> = match it {
+            Item::Node { .. } => vec![0; s + 1],
+            Item::Choice { arms, .. } => {
+                let mut sum = vec![0u64; s + 1];
+                for arm in arms {
+                    let a = splits_by_contexts(arm, s);
+                    for (x, y) in sum.iter_mut().zip(a) {
+                        *x = x.saturating_add(y);
+                    }
+                }
+                sum
+            }
+            Item::Split { path1, path2, .. } => {
+                let (a, b) = (splits_by_contexts(path1, s), splits_by_contexts(path2, s));
+                (0..=s)
+                    .map(|k| {
+                        let serial = a[k].saturating_add(b[k]);
+                        let split = (0..k)
+                            .map(|j| 1u64.saturating_add(a[j]).saturating_add(b[k - 1 - j]))
+                            .max()
+                            .unwrap_or(0);
+                        serial.max(split)
+                    })
+                    .collect()
+            }
+        };
+        for (x, y) in total.iter_mut().zip(here) {
+            *x = x.saturating_add(y);
+        }
+    }
+    total
+}
+
 /// SWF contexts a split set needs at once (the resource constraint of the issue, read
 /// from PWS §4.1: a split holds one SWF context from split to merge; splits in sequence
 /// reuse a context freed at a merge; splits that may be active together — nested ones and

@@ -8,7 +8,7 @@ use std::collections::BTreeSet;
 use proptest::prelude::*;
 use pws::optimal::{exhaustive, optimal};
 use pws::prune::prune;
-use pws::structure::contexts_needed;
+use pws::structure::{contexts_needed, max_splits};
 use pws::timeline::path_time;
 use pws::wcet::{ipet_wcet, longest_path};
 use pws::{analyze, read_csv, write_csv, Budget, Hardware, Launch, Options, SplitMode, Structure};
@@ -38,6 +38,25 @@ proptest! {
         prop_assert_eq!(lp + o.splits.len() as u64 * cost, o.objective);
     }
 
+    /// The DWS split count is the size of the largest split set within S contexts, found
+    /// by trying every subset.
+    #[test]
+    fn dws_split_count_is_the_largest_feasible_set(seed in any::<u64>(), s in 0u32..4) {
+        let g = common::random_graph(seed, 7, 9);
+        let st = Structure::of(&g, &Budget::default()).map_err(|e| TestCaseError::fail(e.to_string()))?;
+        let cands: Vec<usize> = st.shapes.keys().copied().collect();
+        prop_assume!(cands.len() <= 12);
+        let mut largest = 0u64;
+        for mask in 0u32..(1 << cands.len()) {
+            let set: BTreeSet<usize> = cands.iter().enumerate()
+                .filter(|(i, _)| mask >> i & 1 == 1).map(|(_, &u)| u).collect();
+            if contexts_needed(&st.tree, &|b| set.contains(&b)) <= s {
+                largest = largest.max(set.len() as u64);
+            }
+        }
+        prop_assert_eq!(max_splits(&st.tree, s), largest);
+    }
+
     /// Three independent computations of IPET(C_out) agree: the longest path of the pruned
     /// graph, Alg. 2's F[entry], and the branch-tree time; and IPET (LP) agrees too.
     #[test]
@@ -59,8 +78,7 @@ proptest! {
     }
 
     /// Lemma 5.8 (PWS ≤ DWS) and PWS ≤ no splitting at kernel level, with the optimal
-    /// split set; with Select's set, PWS ≤ DWS whenever |SB| ≤ S (the lemma's hypothesis:
-    /// "the number of SWFs is the same for both DWS and PWS").
+    /// split set; with Select's set, PWS ≤ DWS.
     #[test]
     fn lemma_5_8_pws_at_most_dws_and_no_split(
         seed in any::<u64>(), s in 0u32..4, es in 0u64..5, em in 0u64..5, d in 0u64..5,
@@ -78,7 +96,9 @@ proptest! {
                 prop_assert!(r.e_kernel.pws <= r.e_kernel.dws);
                 prop_assert!(r.e_kernel.pws <= r.e_kernel.no_split);
                 prop_assert!(r.e_wf.pws <= r.e_wf.no_split);
-            } else if r.splits.chosen.len() as u64 <= u64::from(s) {
+            } else {
+                // With DWS charged for every split it can make (not just S), Lemma 5.6
+                // holds for any feasible set, Select's included.
                 prop_assert!(r.e_wf.pws <= r.e_wf.dws, "Lemma 5.6");
                 prop_assert!(r.e_kernel.pws <= r.e_kernel.dws);
             }

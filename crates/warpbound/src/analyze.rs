@@ -81,11 +81,22 @@ pub fn analyze(request: &Request) -> Report {
             ),
         ));
     }
+    // The simulator's machine for a dialect without a named preset: GCN3 wavefronts of 64
+    // on gem5's SIMD, L/C strings on the makespan paper's SM.
+    let preset = request.preset.clone().or_else(|| {
+        (mode == SIM_MODE)
+            .then(|| match request.dialect {
+                Dialect::Gcn => Some("gcn3".to_string()),
+                Dialect::Lc => Some("makespan".to_string()),
+                _ => None,
+            })
+            .flatten()
+    });
     // Preset values first, then the request's own parameters over them.
     let mut given = info
         .presets
         .iter()
-        .find(|x| Some(&x.name) == request.preset.as_ref())
+        .find(|x| Some(&x.name) == preset.as_ref())
         .map(|x| x.values.clone())
         .unwrap_or_default();
     given.extend(request.params.clone());
@@ -100,6 +111,27 @@ pub fn analyze(request: &Request) -> Report {
     };
 
     let t = Instant::now();
+    if mode == SIM_MODE && request.dialect != Dialect::Sass {
+        let machine = sim_mode::machine(&p, preset.as_deref());
+        let text = sim_mode::KernelText {
+            dialect: request.dialect,
+            source: &request.source,
+            function: request.function.as_deref(),
+        };
+        if let Some(s) = sim_mode::simulate_text(
+            &text,
+            &limits,
+            &p,
+            &machine,
+            request.memory.as_ref(),
+            &mut report,
+        ) {
+            report.schedule = Some(sim_mode::schedule_view_of_text(&request.source, &s));
+            report.simulation = serde_json::to_value(&s).ok();
+        }
+        report.timings_ms.insert("simulate".into(), ms(t));
+        return finish(report, started, request.timings);
+    }
     if request.dialect == Dialect::Lc {
         // An L/C string (or the configuration file of Berezovskyi et al., Fig. 4).
         let (prog, d) = isa::lc::parse(&request.source);
@@ -122,15 +154,7 @@ pub fn analyze(request: &Request) -> Report {
         return finish(report, started, request.timings);
     }
     if matches!(request.dialect, Dialect::Gcn | Dialect::PwsCsv) {
-        pws_mode::run(
-            request.dialect,
-            &request.source,
-            request.function.as_deref(),
-            &limits,
-            &p,
-            &request.loop_bounds,
-            &mut report,
-        );
+        pws_mode::run(request, &limits, &p, &mut report);
         report.timings_ms.insert("pws".into(), ms(t));
         return finish(report, started, request.timings);
     }
@@ -141,6 +165,7 @@ pub fn analyze(request: &Request) -> Report {
             &limits,
             &p,
             request.preset.as_deref(),
+            request.memory.as_ref(),
             &mut report,
         );
         report.timings_ms.insert("rr".into(), ms(t));

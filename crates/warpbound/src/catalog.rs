@@ -203,6 +203,11 @@ fn makespan_params() -> Vec<ParamInfo> {
         budget("max_states", "most scheduler states explored by the exact search", "states", 1e9, b.max_states),
         budget("max_ilp_variables", "most binary ILP variables", "variables", 1e7, b.max_ilp_variables),
         budget("max_bb_nodes", "most branch-and-bound nodes", "nodes", 1e7, b.max_bb_nodes),
+        ParamInfo::flag(
+            "simulate",
+            "also run the simulator on the makespan paper's SM (one-cycle instructions, these unit counts) with W warps and show observed vs bound",
+            false,
+        ),
     ];
     v.extend(budget_params());
     v
@@ -521,7 +526,7 @@ pub fn catalog() -> Catalog {
                               and an optional L1. Shows each warp's issued instructions, the final \
                               memory, and a step-by-step view of one warp's lanes and stack."
                     .into(),
-                dialects: vec!["sass".into()],
+                dialects: vec!["sass".into(), "ptx".into(), "gcn".into(), "lc".into()],
                 params: {
                     let mut v = crate::sim_mode::params();
                     v.extend(budget_params());

@@ -222,6 +222,17 @@ pub fn run(
             });
         }
     }
+    if p.flag("simulate") {
+        simulate(
+            ops,
+            file.kernel_span,
+            warps,
+            &machine,
+            cycles,
+            exact.is_some(),
+            report,
+        );
+    }
     report.makespan = Some(MakespanDetails {
         warps,
         ls_units: machine.ls_units,
@@ -239,6 +250,41 @@ pub fn run(
         schedule: exact.map(|s| s.slots).unwrap_or_default(),
         mapping,
     });
+}
+
+/// `simulate=true`: the simulator's `makespan` machine (one-cycle instructions, σ lanes per
+/// unit type, work-conserving issue) with this request's units and warp size runs the
+/// original string on `warps` warps — one of the work-conserving schedules the exact
+/// worst case ranges over, so observed ≤ exact.
+fn simulate(
+    ops: &[LcOp],
+    span: isa::Span,
+    warps: u32,
+    m: &makespan::Machine,
+    bound: u64,
+    exact: bool,
+    report: &mut Report,
+) {
+    let mut machine = crate::sim_mode::preset_machine("makespan");
+    machine.cores = m.cores;
+    machine.ls_units = m.ls_units;
+    machine.warp_size = m.warp_size;
+    machine.warps_per_sm = machine.warps_per_sm.max(warps);
+    let launch = sim::Launch {
+        block: [m.warp_size.saturating_mul(warps), 1, 1],
+        ..sim::Launch::default()
+    };
+    match sim::run_lc(ops, span, &launch, &machine, &sim::Budget::default()) {
+        Ok(s) => {
+            let what = if exact {
+                "the exact worst-case makespan"
+            } else {
+                "the safe bound"
+            };
+            crate::sim_mode::attach(report, &s, Some(bound), what);
+        }
+        Err(e) => report.diagnostics.extend(e.diagnostics),
+    }
 }
 
 fn schedule_view(t: &makespan::Transformed, s: &makespan::Schedule) -> ScheduleView {

@@ -11,6 +11,7 @@ use crate::params::Params;
 use crate::report::{
     CfgEdge, CfgNode, InstructionView, KernelView, Report, ScheduleItem, ScheduleView, Wcet,
 };
+use crate::request::Request;
 use crate::views::draw;
 use isa::gcn::GcnFunction;
 use isa::{Diagnostic, Dialect, Limits, ResourceClass, Severity};
@@ -27,7 +28,7 @@ pub fn params() -> Vec<ParamInfo> {
     let budget = |name: &str, meaning: &str, default: usize| {
         ParamInfo::number(name, meaning, "", 1.0, 1e9, default as f64).in_group("budgets")
     };
-    vec![
+    let mut v = vec![
         ParamInfo::choice(
             "split",
             "split points: none; marked = the programmer's marks filtered by Select (Alg. 1, the paper's method); optimal = the set minimising E_WF within S contexts",
@@ -106,7 +107,31 @@ pub fn params() -> Vec<ParamInfo> {
             "most intervals of a dispatch timeline",
             b.max_timeline_intervals,
         ),
-    ]
+    ];
+    v.push(ParamInfo::flag(
+        "simulate",
+        "also run the simulator on the GCN3 kernel (gem5's SIMD for cost=latency, one cycle per instruction for cost=unit) and show observed vs E_WF for one wavefront",
+        false,
+    ));
+    v.push(
+        ParamInfo::choice(
+            "sim_splitting",
+            "splitting in the simulator: none, DWS (split at every divergent branch while a context is free) or PWS (split at the kernel's `split` instructions); S, e_s and e_m as above",
+            &["none", "dws", "pws"],
+            "none",
+        )
+        .in_group("simulation"),
+    );
+    v.extend(crate::sim_mode::launch_params().into_iter().map(|mut x| {
+        if x.name == "block" {
+            x.default = serde_json::json!("64,1,1");
+            x.meaning = "block dimensions X,Y,Z (work-items; 64 = one wavefront)".into();
+        } else if x.name == "params" {
+            x.meaning = "kernel arguments as 32-bit words from the kernarg segment's start (a 64-bit pointer is two words, low first)".into();
+        }
+        x
+    }));
+    v
 }
 
 /// The crate's hardware presets, as parameter values.
@@ -198,16 +223,14 @@ fn kernel_view(f: &GcnFunction, functions: Vec<String>, target: Option<String>) 
     }
 }
 
-/// Runs the mode on GCN text or solver CSV.
-pub fn run(
-    dialect: Dialect,
-    source: &str,
-    function: Option<&str>,
-    limits: &Limits,
-    p: &Params,
-    loop_bounds: &BTreeMap<String, u64>,
-    report: &mut Report,
-) {
+/// Runs the mode on the request's GCN text or solver CSV.
+pub fn run(request: &Request, limits: &Limits, p: &Params, report: &mut Report) {
+    let (dialect, source, function) = (
+        request.dialect,
+        request.source.as_str(),
+        request.function.as_deref(),
+    );
+    let (loop_bounds, memory) = (&request.loop_bounds, request.memory.as_ref());
     let b = budget(p);
     let (graph, view) = match dialect {
         Dialect::PwsCsv => match pws::read_csv(source, b.max_unrolled_nodes) {
@@ -323,7 +346,92 @@ pub fn run(
     report.cfg = Some(cfg_view(&result, view.as_ref()));
     report.schedule = Some(schedule_view(&result.timeline.pws));
     report.kernel = view;
+    if p.flag("simulate") {
+        if dialect == Dialect::Gcn {
+            simulate(source, function, limits, p, &result, memory, report);
+        } else {
+            report.diagnostics.push(Diagnostic::global(
+                Severity::Warning,
+                "simulate: a CSV graph has no instructions to run; write the kernel in GCN3 to simulate it",
+            ));
+        }
+    }
     report.pws = Some(result);
+}
+
+/// `simulate=true`: runs the GCN3 kernel with the machine that matches the block costs
+/// (gem5's SIMD for `cost=latency`, one cycle per instruction on 64 lanes for `cost=unit`)
+/// and the chosen splitting, and checks it against `E_WF` of the same model when the launch
+/// is a single wavefront (the bound is per wavefront). The PWS bound is only comparable when
+/// the split points are the kernel's own `split` instructions (`split=marked`, no extra
+/// marks), the ones the simulator follows.
+fn simulate(
+    source: &str,
+    function: Option<&str>,
+    limits: &Limits,
+    p: &Params,
+    r: &pws::PwsResult,
+    memory: Option<&sim::MemoryInit>,
+    report: &mut Report,
+) {
+    let hw = hardware(p);
+    let costs = sim::SplitCosts {
+        s: hw.s,
+        e_s: hw.e_s,
+        e_m: hw.e_m,
+    };
+    let own_marks = p.choice("split") == "marked" && p.text("marks").trim().is_empty();
+    let (splitting, bound) = match p.choice("sim_splitting") {
+        "dws" => (
+            sim::Splitting::Dws(costs),
+            Some((r.e_wf.dws, "E_WF with DWS")),
+        ),
+        "pws" => (
+            sim::Splitting::Pws(costs),
+            own_marks.then_some((r.e_wf.pws, "E_WF with PWS")),
+        ),
+        _ => (
+            sim::Splitting::None,
+            Some((r.e_wf.no_split, "E_WF without splitting")),
+        ),
+    };
+    let mut machine = if p.choice("cost") == "unit" {
+        let unit = crate::sim_mode::preset_machine("unit-cost");
+        sim::Machine {
+            warp_size: 64,
+            cores: 64,
+            ls_units: 64,
+            sfu_units: 64,
+            ..unit
+        }
+    } else {
+        crate::sim_mode::preset_machine("gcn3")
+    };
+    machine.splitting = splitting;
+    let text = crate::sim_mode::KernelText {
+        dialect: Dialect::Gcn,
+        source,
+        function,
+    };
+    if let Some(s) = crate::sim_mode::simulate_text(&text, limits, p, &machine, memory, report) {
+        match bound {
+            Some(_) if s.warps.len() != 1 => crate::sim_mode::attach(
+                report,
+                &s,
+                None,
+                "E_WF bounds one wavefront; this launch has several",
+            ),
+            Some((c, what)) => {
+                crate::sim_mode::attach(report, &s, Some(c), &format!("{what} (one wavefront)"))
+            }
+            None => crate::sim_mode::attach(
+                report,
+                &s,
+                None,
+                "E_WF with PWS assumes the chosen split points; the simulator splits at the kernel's own `split` instructions (use split=marked without extra marks)",
+            ),
+        }
+    }
 }
 
 /// Instruction indices `first..=last` of the instructions on `lines`.

@@ -156,6 +156,11 @@ pub fn params() -> Vec<ParamInfo> {
             "cache analyses (L1 under reordering, shared LLC) classifying each access as L1 hit, L2 hit or L2 miss for LE (needs a preset with caches, e.g. gem5-gpu-table7)",
             false,
         ),
+        ParamInfo::flag(
+            "simulate",
+            "also run the simulator in the model's setting (pure round-robin, the model's latencies, one SM) on this launch and show observed vs the model",
+            false,
+        ),
         ParamInfo::number("n_coal", "override N_coal (Eq. 5.5–5.6) for what-if exploration; 0 = the analyzer's value", "transactions", 0.0, 1e6, 0.0),
         ParamInfo::number("competing_sms", "override N_CompetingSM; 0 = the Alg. 6 estimate", "SMs", 0.0, 1e4, 0.0),
         ParamInfo::number("active_warps", "override N, the active warps of Eq. 5.4; 0 = from the launch", "warps", 0.0, 1e6, 0.0),
@@ -188,6 +193,12 @@ pub fn params() -> Vec<ParamInfo> {
     ] {
         v.push(ParamInfo::number(name, meaning, "", 1.0, 1e12, default as f64).in_group("budgets"));
     }
+    // The simulator's memory and budgets (grid, block and parameters are the model's own).
+    v.extend(
+        crate::sim_mode::launch_params()
+            .into_iter()
+            .filter(|x| !matches!(x.name.as_str(), "grid" | "block" | "params")),
+    );
     v
 }
 
@@ -372,6 +383,7 @@ pub fn run(
     limits: &Limits,
     p: &Params,
     preset: Option<&str>,
+    memory: Option<&sim::MemoryInit>,
     report: &mut Report,
 ) {
     let parsed = isa::ptx::parse(source, limits);
@@ -433,7 +445,8 @@ pub fn run(
         competing_sms: nonzero("competing_sms"),
         active_warps: nonzero("active_warps"),
     };
-    let mut result = match roundrobin::analyze(f, &launch, &config(p, preset), &overrides) {
+    let config = config(p, preset);
+    let mut result = match roundrobin::analyze(f, &launch, &config, &overrides) {
         Ok(r) => r,
         Err(d) => {
             report.diagnostics.push(d);
@@ -465,7 +478,115 @@ pub fn run(
     });
     report.schedule = Some(schedule_view(&result));
     report.kernel = Some(view);
+    if p.flag("simulate") {
+        simulate(f, &launch, &config, p, &result, memory, report);
+    }
     report.rr = Some(result);
+}
+
+/// The simulator's machine in the round-robin model's setting: pure round-robin issue of
+/// one instruction per cycle, 32-wide units, each class's latency the model's execution
+/// latency LE (Eq. 5.6: Length_pipeline + L_initiation + L_execution for arithmetic,
+/// L_base + Length_pipeline for a global access, plus Length_pipeline per extra
+/// transaction; shared memory L_shared + Length_pipeline), no L1.
+fn model_machine(c: &roundrobin::Config) -> sim::Machine {
+    use cfg::TimingClass as T;
+    let t = &c.timing;
+    let mut m = crate::sim_mode::preset_machine("gpgpusim-like");
+    m.scheduler = sim::Scheduler::PureRoundRobin;
+    m.issue_width = 1;
+    m.l1 = None;
+    m.warp_size = c.warp_size;
+    m.cores = c.warp_size;
+    m.ls_units = c.warp_size;
+    m.sfu_units = c.warp_size;
+    m.transaction_cycles = u32::try_from(t.mem_pipeline_length).unwrap_or(u32::MAX);
+    let arith = t.sp_pipeline_length + t.l_initiation + t.l_execution;
+    for class in T::ALL {
+        let l = match class {
+            T::Global | T::Local | T::Texture => t.l_base + t.mem_pipeline_length,
+            T::Shared => t.l_shared + t.mem_pipeline_length,
+            T::Sfu => t.sfu_pipeline_length + t.l_initiation + t.l_execution,
+            _ => arith,
+        };
+        m.latency
+            .latency
+            .insert(class, u32::try_from(l.max(1)).unwrap_or(u32::MAX));
+        m.latency.interval.insert(class, 1);
+    }
+    m
+}
+
+/// Kernel parameter values laid out as the PTX ABI places them (declaration order, each at
+/// its alignment, little-endian), as 32-bit words for the simulator.
+fn param_words(f: &Function, values: &[roundrobin::ParamValue]) -> Vec<u32> {
+    let mut bytes: Vec<u8> = Vec::new();
+    for (decl, v) in f.params.iter().zip(values) {
+        let size = decl.size_bytes().unwrap_or(8).min(64) as usize;
+        let align = decl.align.map_or(size.max(1), |a| a.clamp(1, 64) as usize);
+        bytes.resize(bytes.len().div_ceil(align) * align, 0);
+        let raw: Vec<u8> = match v {
+            roundrobin::ParamValue::Int(i) => i.to_le_bytes().to_vec(),
+            roundrobin::ParamValue::Float(x) if size == 4 => (*x as f32).to_le_bytes().to_vec(),
+            roundrobin::ParamValue::Float(x) => x.to_le_bytes().to_vec(),
+            roundrobin::ParamValue::Bytes(b) => b.clone(),
+        };
+        bytes.extend((0..size).map(|k| raw.get(k).copied().unwrap_or(0)));
+    }
+    bytes
+        .chunks(4)
+        .map(|c| c.iter().rev().fold(0u32, |w, &b| (w << 8) | u32::from(b)))
+        .collect()
+}
+
+/// `simulate=true`: runs the kernel on the simulator in the model's setting
+/// ([`model_machine`]) for the same launch. The model's WCET is checked against it only where
+/// the two agree on what they describe: max mode, per-instruction segments (with dependency
+/// segments the model lets a warp issue a whole segment back to back, which pure
+/// round-robin does not), and one block (the model spreads blocks over all SMs, the
+/// simulator has one).
+fn simulate(
+    f: &Function,
+    launch: &roundrobin::Launch,
+    config: &roundrobin::Config,
+    p: &Params,
+    r: &roundrobin::RrResult,
+    memory: Option<&sim::MemoryInit>,
+    report: &mut Report,
+) {
+    let d = |x: &roundrobin::Dim3| [x.x, x.y, x.z];
+    let sim_launch = sim::Launch {
+        grid: d(&launch.grid),
+        block: d(&launch.block),
+        params: param_words(f, &launch.params),
+        ..sim::Launch::default()
+    };
+    let machine = model_machine(config);
+    let Some(s) = crate::sim_mode::run_launch(&sim_launch, p, memory, report, |l, m, b| {
+        sim::run_ptx(f, l, &machine, m, b)
+    }) else {
+        return;
+    };
+    let why_not = if !r.wcet.safe {
+        Some("the model runs in avg mode: an estimate, not a bound")
+    } else if config.segmentation != roundrobin::Segmentation::PerInstruction {
+        Some("with segmentation=dependency the model issues a segment back to back; set segmentation=per-instruction to compare")
+    } else if launch.grid.x * launch.grid.y * launch.grid.z != 1 {
+        Some(
+            "the model spreads blocks over all SMs, the simulator runs one; compare with one block",
+        )
+    } else {
+        None
+    };
+    match why_not {
+        None => crate::sim_mode::attach(
+            report,
+            &s,
+            Some(r.wcet.cycles),
+            "the round-robin model's WCET (max mode, per-instruction segments)",
+        ),
+        Some(why) => crate::sim_mode::attach(report, &s, None, why),
+    }
 }
 
 fn cfg_view(f: &Function, cf: &roundrobin::control_flow::ControlFlow) -> crate::report::CfgView {

@@ -409,26 +409,63 @@ pub fn simulate_on(
     memory: Option<&sim::MemoryInit>,
     report: &mut Report,
 ) -> Option<sim::Simulation> {
-    let launch = match (
+    run_with(p, memory, report, |launch, memory, budget| {
+        sim::run(kernel, launch, machine, memory, budget)
+    })
+}
+
+/// The request's launch (grid, block, parameter words, shared memory, stepper warp).
+fn launch(p: &Params, report: &mut Report) -> Option<sim::Launch> {
+    match (
         dim3(p, "grid"),
         dim3(p, "block"),
         param_words(p.text("params")),
     ) {
-        (Ok(grid), Ok(block), Ok(params)) => sim::Launch {
+        (Ok(grid), Ok(block), Ok(params)) => Some(sim::Launch {
             grid,
             block,
             params,
             shared_bytes: u32::try_from(p.get_usize("shared_bytes")).unwrap_or(u32::MAX),
             stepper_warp: u32::try_from(p.get_usize("warp")).unwrap_or(u32::MAX),
             trace: true,
-        },
+        }),
         (g, b, w) => {
             report
                 .diagnostics
                 .extend(g.err().into_iter().chain(b.err()).chain(w.err()));
-            return None;
+            None
         }
-    };
+    }
+}
+
+/// Resolves launch and memory from the request, then runs `simulate`; its errors become the
+/// report's diagnostics.
+fn run_with(
+    p: &Params,
+    memory: Option<&sim::MemoryInit>,
+    report: &mut Report,
+    simulate: impl FnOnce(
+        &sim::Launch,
+        &sim::MemoryInit,
+        &sim::Budget,
+    ) -> Result<sim::Simulation, sim::SimError>,
+) -> Option<sim::Simulation> {
+    let launch = launch(p, report)?;
+    run_launch(&launch, p, memory, report, simulate)
+}
+
+/// [`run_with`] for a launch the caller built (a mode whose own parameters give it).
+pub(crate) fn run_launch(
+    launch: &sim::Launch,
+    p: &Params,
+    memory: Option<&sim::MemoryInit>,
+    report: &mut Report,
+    simulate: impl FnOnce(
+        &sim::Launch,
+        &sim::MemoryInit,
+        &sim::Budget,
+    ) -> Result<sim::Simulation, sim::SimError>,
+) -> Option<sim::Simulation> {
     let parsed;
     let memory = match memory {
         Some(m) => m,
@@ -443,7 +480,7 @@ pub fn simulate_on(
             }
         },
     };
-    match sim::run(kernel, &launch, machine, memory, &budget(p)) {
+    match simulate(launch, memory, &budget(p)) {
         Ok(s) => Some(s),
         Err(e) => {
             report.diagnostics.extend(e.diagnostics);
@@ -452,9 +489,112 @@ pub fn simulate_on(
     }
 }
 
+/// A kernel as the request wrote it: dialect, text, and the function to run.
+pub struct KernelText<'a> {
+    pub dialect: isa::Dialect,
+    pub source: &'a str,
+    pub function: Option<&'a str>,
+}
+
+/// Simulates a kernel the simulator reads from its own dialect rather than through
+/// `isa::Kernel`: a PTX function (post-dominator reconvergence), a GCN3 function (exec
+/// mask, the `.amdhsa_*` register layout), or an L/C string (every warp of the launch runs
+/// it). Parse errors are the report's diagnostics.
+pub fn simulate_text(
+    kernel: &KernelText,
+    limits: &isa::Limits,
+    p: &Params,
+    machine: &sim::Machine,
+    memory: Option<&sim::MemoryInit>,
+    report: &mut Report,
+) -> Option<sim::Simulation> {
+    let (source, function) = (kernel.source, kernel.function);
+    match kernel.dialect {
+        isa::Dialect::Ptx => {
+            let parsed = isa::ptx::parse(source, limits);
+            let failed = parsed.diagnostics.iter().any(Diagnostic::is_error);
+            report
+                .diagnostics
+                .extend(parsed.diagnostics.iter().cloned());
+            if failed {
+                return None;
+            }
+            let Some(f) = parsed.module.function(function) else {
+                report.diagnostics.push(Diagnostic::global(
+                    Severity::Error,
+                    match function {
+                        Some(name) => format!("no kernel `{name}` in the PTX module"),
+                        None => "the PTX module has no kernel".to_string(),
+                    },
+                ));
+                return None;
+            };
+            run_with(p, memory, report, |launch, memory, budget| {
+                sim::run_ptx(f, launch, machine, memory, budget)
+            })
+        }
+        isa::Dialect::Gcn => run_with(p, memory, report, |launch, memory, budget| {
+            sim::gcn::run_source(source, function, launch, machine, memory, budget)
+        }),
+        isa::Dialect::Lc => {
+            let (prog, d) = isa::lc::parse(source);
+            let failed = d.iter().any(Diagnostic::is_error);
+            report.diagnostics.extend(d);
+            if failed {
+                return None;
+            }
+            run_with(p, memory, report, |launch, _, budget| {
+                sim::run_lc(&prog.kernel, prog.kernel_span, launch, machine, budget)
+            })
+        }
+        other => {
+            report.diagnostics.push(Diagnostic::global(
+                Severity::Error,
+                format!("the simulator does not run `{}` kernels", other.name()),
+            ));
+            None
+        }
+    }
+}
+
+/// Records `s` in the report next to the bound it is checked against: the report's
+/// `simulation` object gains `bound: {cycles, what}` — the value the page compares the
+/// observed cycles with (instead of `wcet.cycles`, when the two measure different things),
+/// or `cycles: null` and in `what` why this run has no comparable bound.
+pub fn attach(report: &mut Report, s: &sim::Simulation, bound: Option<u64>, what: &str) {
+    let mut v = serde_json::to_value(s).unwrap_or(serde_json::Value::Null);
+    if let serde_json::Value::Object(o) = &mut v {
+        o.insert(
+            "bound".into(),
+            serde_json::json!({ "cycles": bound, "what": what }),
+        );
+    }
+    report.simulation = Some(v);
+}
+
+/// The per-warp timelines of a kernel given as text, labelled by source line.
+pub fn schedule_view_of_text(source: &str, s: &sim::Simulation) -> ScheduleView {
+    let lines: Vec<&str> = source.lines().collect();
+    schedule_view_by(s, &|i: &sim::Issue| {
+        let text = lines
+            .get((i.line as usize).saturating_sub(1))
+            .map_or("", |l| l.trim());
+        format!("line {}: {text}", i.line)
+    })
+}
+
 /// The per-warp timelines as a Gantt chart: one lane per warp (the first 64), one box per
 /// issued instruction from issue to completion.
 pub fn schedule_view(kernel: &Kernel, s: &sim::Simulation) -> ScheduleView {
+    schedule_view_by(s, &|i: &sim::Issue| {
+        kernel.instructions.get(i.index as usize).map_or_else(
+            || format!("line {}", i.line),
+            |ins| format!("{:#06x} line {}: {}", ins.address, i.line, ins.text),
+        )
+    })
+}
+
+fn schedule_view_by(s: &sim::Simulation, label: &dyn Fn(&sim::Issue) -> String) -> ScheduleView {
     let warps: Vec<_> = s.warps.iter().take(64).collect();
     let items = warps
         .iter()
@@ -465,10 +605,7 @@ pub fn schedule_view(kernel: &Kernel, s: &sim::Simulation) -> ScheduleView {
                 start: i.issue,
                 length: i.complete.saturating_sub(i.issue).max(1),
                 group: w.warp,
-                label: kernel.instructions.get(i.index as usize).map_or_else(
-                    || format!("line {}", i.line),
-                    |ins| format!("{:#06x} line {}: {}", ins.address, i.line, ins.text),
-                ),
+                label: label(i),
             })
         })
         .collect();

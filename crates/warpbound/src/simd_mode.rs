@@ -104,6 +104,17 @@ pub fn params() -> Vec<ParamInfo> {
             "intervals",
             b.max_schedule_intervals,
         ),
+        budget(
+            "max_dram_sim_steps",
+            "most DRAM controller steps simulated for the 2D tile requests (every start offset, as the reference tool does)",
+            "steps",
+            c.max_dram_sim_steps,
+        ),
+        ParamInfo::flag(
+            "simulate",
+            "run the simulator next to the bound — not available for Sim-D (the simulator runs SASS, PTX, GCN3 and L/C); the report says so",
+            false,
+        ),
     ]
 }
 
@@ -149,6 +160,7 @@ fn config(p: &Params) -> phases::Config {
         max_sp_stride_words: p.get_usize("max_sp_stride_words") as u64,
         max_schedule_intervals: p.get_usize("max_schedule_intervals") as u64,
     };
+    c.max_dram_sim_steps = p.get_usize("max_dram_sim_steps") as u64;
     c
 }
 
@@ -203,6 +215,12 @@ pub fn run(source: &str, limits: &Limits, p: &Params, report: &mut Report) {
         return;
     };
     let mut view = kernel_view(&program);
+    if p.flag("simulate") {
+        report.diagnostics.push(isa::Diagnostic::global(
+            isa::Severity::Warning,
+            "simulate: there is no Sim-D simulator here (the simulator runs SASS, PTX, GCN3 and L/C kernels); the bound is shown alone",
+        ));
+    }
     if failed {
         report.kernel = Some(view);
         return;

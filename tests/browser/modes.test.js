@@ -101,6 +101,24 @@ test('PWS: the Figure 2 kernel — three BSBs, no splitting = sum of the blocks,
   await page.click('[data-view="summary"]');
   const cells = await page.locator('#pws-table2 tbody tr').first().locator('td').allTextContents();
   assert.deepEqual(cells.slice(1, 4), [native.pws.e_wf.no_split, native.pws.e_wf.dws, native.pws.e_wf.pws].map(String));
+  // The simulator runs Figure 2b on A = {17, 29, 52, 80}: each work-item sums the numbers of
+  // the blocks it passes (17: 6+7+9, 29: 2+4+5+7+9, 52: 2+4+5+7+8, 80: 2+3+5+7+8).
+  assert.deepEqual(native.simulation.memory.find((a) => a.name === 'out').words, [22, 27, 26, 25]);
+  assert.equal(native.simulation.bound.cycles, native.pws.e_wf.no_split);
+  assert.ok(native.simulation.cycles <= native.pws.e_wf.no_split);
+  assert.match(await page.textContent('#observed-vs-bound'), /E_WF without splitting/);
+  assert.match(await page.textContent('#sim-memory'), /22 27 26 25/);
+  assert.deepEqual(errors, []);
+  await page.close();
+});
+
+test('simulator: a PTX kernel reconverges at the post-dominator', async () => {
+  const { page, errors } = await openPage(site, '#ex=sim-ptx-divergence');
+  const native = await nativeFor(page);
+  await waitText(page, '#observed-cycles', native.simulation.cycles);
+  assert.deepEqual(native.simulation.memory.find((a) => a.name === 'out').words, [1, 104, 7, 110, 13, 116, 19, 122]);
+  await page.click('[data-view="stepper"]');
+  assert.ok((await page.locator('#stepper').textContent()).length > 0);
   assert.deepEqual(errors, []);
   await page.close();
 });

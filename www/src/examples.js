@@ -320,11 +320,18 @@ loop:
     id: 'pws-fig2',
     paper: 'klashtorny',
     blurb:
-      'The kernel of the paper\'s Figure 2b (BB1 … BB10: an if-else with a nested if-else, then a second if-else on A[idx]), written for Warpbound as the exec-mask code HIP emits for GCN3. Each if-else gets a branch serialization block (dashed orange) where exec flips to the else-path. Block costs come from the gem5 GCN3 latency table (the per-block WCETs of Figure 2a are not reproduced here). Without splitting every block runs one after the other, so the wavefront WCET is the sum of all block WCETs (§2); DWS must assume every branch splits and gains nothing (Figure 2e, here it loses the split and merge costs); PWS with the optimal split points is faster. Click branches to mark your own split points.',
+      'The kernel of the paper\'s Figure 2b (BB1 … BB10: an if-else with a nested if-else, then a second if-else on A[idx]), written for Warpbound as the exec-mask code HIP emits for GCN3. Each if-else gets a branch serialization block (dashed orange) where exec flips to the else-path. Block costs come from the gem5 GCN3 latency table (the per-block WCETs of Figure 2a are not reproduced here). Without splitting every block runs one after the other, so the wavefront WCET is the sum of all block WCETs (§2); DWS must assume every branch splits and gains nothing (Figure 2e, here it loses the split and merge costs); PWS with the optimal split points is faster. Click branches to mark your own split points. The simulator runs the four work-items on the paper\'s A = {17, 29, 52, 80}: each adds the numbers of the blocks it passes, so out = {22, 27, 26, 25} in the Summary, and the Stepper shows the exec mask of each path.',
     title: 'Figure 2 — nested and sequential branches',
     dialect: 'gcn',
     mode: 'pws',
-    params: { split: 'optimal', S: 2 },
+    params: {
+      split: 'optimal',
+      S: 2,
+      simulate: true,
+      block: '4,1,1',
+      params: '0x1000,0,0x2000,0',
+      memory: 'A@0x1000 4 words 17 29 52 80; out@0x2000 4 const 0',
+    },
     source: `; Figure 2b of Klashtorny et al., written for Warpbound as HIP-style GCN3 code.
 ; A = {17, 29, 52, 80}, one work-item per element: idx = v0, A at kernarg 0, out at 8.
 fig2:
@@ -403,6 +410,7 @@ BB0_12:                                 ; BB10: reconvergence; out[idx] = path s
     source: `; Written for Warpbound: an if-else on the work-item id, marked for splitting.
 k:
   v_cmp_gt_u32_e32 vcc, 32, v0       ; work-items 0..31 take the then-path
+  s_mov_b64 s[0:1], vcc               ; the split mask: the then-path's work-items
   split s0, s1
   s_and_saveexec_b64 s[4:5], vcc
   s_xor_b64 s[4:5], exec, s[4:5]
@@ -481,6 +489,43 @@ ${HUANGFU_4_4_4}`,
     params: { grid: '1,2,1', block: '16,4,1', params: '0', n_coal: 8, competing_sms: 6, active_warps: 16, segmentation: 'per-instruction' },
     source: `// The example kernel of Huangfu §4.4.4 again, with Fig. 24's estimates set by hand.
 ${HUANGFU_4_4_4}`,
+  },
+  {
+    id: 'sim-ptx-divergence',
+    paper: 'simulator',
+    blurb:
+      'PTX has no reconvergence instructions: the simulator pushes the immediate post-dominator of a divergent branch as the point where the lanes meet again (the PDOM stack). Here the odd threads take the extra add, the even ones skip it, and all meet at DONE: the Stepper shows the stack entry with its mask. The Summary lists out[i] = 3·in[i] + 1, plus 100 for odd i.',
+    title: 'PTX: post-dominator reconvergence, step by step',
+    dialect: 'ptx',
+    mode: 'simulate',
+    params: {
+      block: '8',
+      params: '0x1000,0,0x2000,0',
+      memory: 'in@0x1000 8 iota 0 1; out@0x2000 8 const 0',
+    },
+    source: `// Written for Warpbound: out[i] = 3 in[i] + 1, plus 100 for odd i.
+.visible .entry k(.param .u64 in, .param .u64 out)
+{
+  .reg .u32 %r<8>;
+  .reg .u64 %rd<8>;
+  .reg .pred %p<2>;
+  ld.param.u64 %rd1, [in];
+  ld.param.u64 %rd2, [out];
+  mov.u32 %r1, %tid.x;
+  mul.wide.u32 %rd3, %r1, 4;
+  add.u64 %rd4, %rd1, %rd3;
+  add.u64 %rd5, %rd2, %rd3;
+  ld.global.u32 %r2, [%rd4];
+  mad.lo.u32 %r3, %r2, 3, 1;
+  and.b32 %r4, %r1, 1;
+  setp.eq.u32 %p1, %r4, 0;
+  @%p1 bra DONE;
+  add.u32 %r3, %r3, 100;
+DONE:
+  st.global.u32 [%rd5], %r3;
+  ret;
+}
+`,
   },
   {
     id: 'sim-vector-add',

@@ -8,15 +8,24 @@ const SHOWN = 64;
 export function simSummary(r) {
   const s = r.simulation;
   const parts = [el('h3', { text: 'Simulation' })];
-  if (r.wcet) {
-    const ok = s.cycles <= r.wcet.cycles;
+  // The mode names the bound this run is checked against (`bound`), or why there is none;
+  // otherwise the report's WCET is that bound.
+  const bound = s.bound ? s.bound.cycles : r.wcet?.cycles;
+  const what = s.bound?.what ? ` (${s.bound.what})` : '';
+  if (bound !== undefined && bound !== null) {
+    const ok = s.cycles <= bound;
     parts.push(
       el(
         'p',
         { class: ok ? 'observed good' : 'observed bad', id: 'observed-vs-bound' },
-        `observed ${s.cycles} cycles ${ok ? '≤' : '>'} bound ${r.wcet.cycles}`,
+        `observed ${s.cycles} cycles ${ok ? '≤' : '>'} bound ${bound}${what}`,
         ok ? ' — the bound holds for this execution.' : ' — this execution exceeds the bound: please report it.',
       ),
+    );
+  } else if (s.bound) {
+    parts.push(
+      el('p', { class: 'wcet-summary' }, el('span', { class: 'wcet-value', id: 'observed-cycles', text: String(s.cycles) }), ' cycles observed'),
+      el('p', { class: 'observed-note', id: 'observed-no-bound' }, `Not compared with the bound: ${s.bound.what}.`),
     );
   } else {
     parts.push(el('p', { class: 'wcet-summary' }, el('span', { class: 'wcet-value', id: 'observed-cycles', text: String(s.cycles) }), ' cycles observed'));

@@ -38,11 +38,16 @@ impl Default for Launch {
 
 impl Launch {
     pub fn threads_per_block(&self) -> u64 {
-        self.block.iter().map(|&d| u64::from(d)).product()
+        // Saturating: three 32-bit dimensions can exceed 64 bits (a budget error later).
+        self.block
+            .iter()
+            .fold(1u64, |n, &d| n.saturating_mul(u64::from(d)))
     }
 
     pub fn blocks(&self) -> u64 {
-        self.grid.iter().map(|&d| u64::from(d)).product()
+        self.grid
+            .iter()
+            .fold(1u64, |n, &d| n.saturating_mul(u64::from(d)))
     }
 }
 

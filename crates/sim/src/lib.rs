@@ -1,12 +1,12 @@
-//! A cycle-level SIMT simulator over the Warpbound IR (issue #7): it runs a SASS kernel
-//! for a launch (grid, block, parameters, global memory) on one streaming multiprocessor
+//! A cycle-level SIMT simulator over the Warpbound IR (issue #7): it runs a SASS, PTX, GCN3
+//! or L/C kernel for a launch (grid, block, parameters, global memory) on one streaming multiprocessor
 //! and reports what happened — observed cycles, per-warp timelines, unit occupancy,
 //! activation-stack depth, memory transactions, the final memory, and a step-by-step view of
 //! one warp's divergence for teaching.
 //!
 //! What it is: the executions every bound of Warpbound is checked against. Its control
 //! semantics are exactly those of `cfg::concrete` (Jeanmougin et al. §2, see
-//! [`activation_stack`]); its timing model is a plain-data [`Machine`] with three presets
+//! [`activation_stack`]); its timing model is a plain-data [`Machine`] with named presets
 //! ([`presets`]). Functional semantics (module `semantics`, decoding in `decode`) cover
 //! Kepler–Pascal SASS:
 //! - integer: `MOV`, `MOV32I`, `IADD` (`.X`, `.CC`), `IADD32I`, `ISUB`, `IADD3`, `ISCADD`,

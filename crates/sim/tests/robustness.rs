@@ -158,3 +158,30 @@ proptest! {
         }
     }
 }
+
+/// Launch dimensions whose product overflows 64 bits are a budget error, not a panic.
+#[test]
+fn launch_larger_than_64_bits_is_refused() {
+    let k = isa::sass::parse("EXIT ;", None, &isa::Limits::default())
+        .kernel
+        .expect("kernel");
+    let huge = Launch {
+        grid: [u32::MAX; 3],
+        block: [u32::MAX; 3],
+        ..Launch::default()
+    };
+    assert_eq!(huge.blocks(), u64::MAX);
+    assert_eq!(huge.threads_per_block(), u64::MAX);
+    let e = sim::run(
+        &k,
+        &huge,
+        &preset("unit-cost"),
+        &MemoryInit::default(),
+        &Budget::default(),
+    )
+    .expect_err("refused");
+    assert!(e
+        .diagnostics
+        .iter()
+        .any(|d| d.message.contains("max_blocks")));
+}

@@ -42,6 +42,10 @@ struct Warp {
     next_issue: u64,
     ready: Vec<u64>,
     class_free: [u64; 9],
+    /// A lower bound on the next cycle this warp can issue, set when an issue attempt
+    /// fails (only other warps' issues change it later, and they only delay it): the main
+    /// loop skips the warp until then instead of re-checking its scoreboard every cycle.
+    wake: u64,
     at_barrier: bool,
     done: bool,
     timeline: WarpTimeline,
@@ -99,6 +103,8 @@ impl<T> PerUnit<T> {
 /// Per-instruction static facts the timing model needs.
 struct Static {
     class: TimingClass,
+    /// `class`'s position in `TimingClass::ALL` (the `class_free` slot), computed once.
+    class_idx: usize,
     unit: Unit,
     cycles: u64,
     latency: u64,
@@ -175,6 +181,7 @@ pub fn run(
             let (_, cycles) = machine.lanes_and_cycles(unit);
             Static {
                 class,
+                class_idx: class_index(class),
                 unit,
                 cycles: u64::from(cycles),
                 latency: machine.latency.latency_of(class),
@@ -324,6 +331,7 @@ impl Engine<'_> {
                     next_issue: cycle,
                     ready: vec![0; SLOTS],
                     class_free: [0; 9],
+                    wake: 0,
                     at_barrier: false,
                     done: stack.is_empty(),
                     stack,
@@ -385,7 +393,7 @@ impl Engine<'_> {
             for &s in d.reads.iter().chain(&d.writes) {
                 t = t.max(warp.ready[s as usize]);
             }
-            t = t.max(warp.class_free[class_index(st.class)]);
+            t = t.max(warp.class_free[st.class_idx]);
             let free = self
                 .lane_free
                 .get(st.unit)
@@ -428,24 +436,31 @@ impl Engine<'_> {
                 if self.warps[w].done || self.warps[w].at_barrier {
                     continue;
                 }
-                if self.try_issue(w, cycle)? {
+                if self.warps[w].wake <= cycle && self.try_issue(w, cycle)? {
                     issued += 1;
                     self.last_issued = Some(w);
                     if pure {
                         self.turn = w + 1;
                     }
-                } else if pure {
-                    break;
+                } else {
+                    if self.warps[w].wake <= cycle {
+                        self.warps[w].wake = self.earliest(w);
+                    }
+                    if pure {
+                        break;
+                    }
                 }
             }
             let next = if issued > 0 {
                 cycle + 1
             } else {
+                // Every candidate tried this cycle failed and recorded its wake-up cycle
+                // (pure round-robin tries only the first).
                 let candidates = order.iter().filter(|&&w| !self.warps[w].done);
                 let soonest = if pure {
-                    candidates.take(1).map(|&w| self.earliest(w)).min()
+                    candidates.take(1).map(|&w| self.warps[w].wake).min()
                 } else {
-                    candidates.map(|&w| self.earliest(w)).min()
+                    candidates.map(|&w| self.warps[w].wake).min()
                 };
                 soonest.unwrap_or(cycle + 1).max(cycle + 1)
             };
@@ -483,7 +498,7 @@ impl Engine<'_> {
         // Readiness.
         {
             let warp = &self.warps[w];
-            if warp.next_issue > cycle || warp.class_free[class_index(st.class)] > cycle {
+            if warp.next_issue > cycle || warp.class_free[st.class_idx] > cycle {
                 return Ok(false);
             }
             for &s in d.reads.iter().chain(&d.writes) {
@@ -579,7 +594,7 @@ impl Engine<'_> {
         {
             let warp = &mut self.warps[w];
             warp.next_issue = cycle + st.cycles;
-            warp.class_free[class_index(st.class)] = cycle + st.interval;
+            warp.class_free[st.class_idx] = cycle + st.interval;
             for &s in &d.writes {
                 warp.ready[s as usize] = complete;
             }

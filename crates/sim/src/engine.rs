@@ -102,8 +102,8 @@ impl<T> PerUnit<T> {
 
 /// Per-instruction static facts the timing model needs.
 struct Static {
-    class: TimingClass,
-    /// `class`'s position in `TimingClass::ALL` (the `class_free` slot), computed once.
+    /// The timing class's position in `TimingClass::ALL` (its `class_free` slot), computed
+    /// once per instruction.
     class_idx: usize,
     unit: Unit,
     cycles: u64,
@@ -180,7 +180,6 @@ pub fn run(
             let unit = machine.unit(class);
             let (_, cycles) = machine.lanes_and_cycles(unit);
             Static {
-                class,
                 class_idx: class_index(class),
                 unit,
                 cycles: u64::from(cycles),

@@ -220,8 +220,18 @@ pub fn run(
             sfu: vec![Vec::new(); lanes.sfu as usize],
         },
         recorded: 0,
-        transactions: Vec::new(),
-        steps: Vec::new(),
+        // Room for the first few thousand records up front (as for the issue lists below):
+        // regrowth copies were a fifth of a traced run.
+        transactions: Vec::with_capacity(if launch.trace {
+            budget.max_timeline_entries.min(1 << 12)
+        } else {
+            0
+        }),
+        steps: Vec::with_capacity(if launch.trace {
+            budget.max_stepper_steps.min(1 << 12)
+        } else {
+            0
+        }),
         issued: 0,
         cycles: 0,
         last_issued: None,
@@ -240,7 +250,13 @@ pub fn run(
             .max()
             .unwrap_or(4),
         resident_list: Vec::new(),
-        last_warp_issues: 0,
+        // Before any warp has finished, each warp's share of the timeline budget (at most
+        // 8 192 entries, ~400 KB) saves the first regrowth copies of its issue list.
+        last_warp_issues: if launch.trace {
+            (budget.max_timeline_entries / total_warps.max(1) as usize).min(1 << 13)
+        } else {
+            0
+        },
         unfinished: 0,
     };
     sim.main_loop()?;

@@ -305,31 +305,21 @@ struct Engine<'a> {
 impl Engine<'_> {
     fn dispatch(&mut self, cycle: u64) {
         let ws = self.machine.warp_size as usize;
-        let [bx, by, _] = self.launch.block;
-        let tpb = self.launch.threads_per_block();
         while self.next_block < self.blocks_total
             && self.resident + self.warps_per_block <= u64::from(self.machine.warps_per_sm)
         {
             let b = self.next_block;
             self.next_block += 1;
-            let [gx, gy, _] = self.launch.grid;
-            let ctaid = [
-                (b % u64::from(gx)) as u32,
-                ((b / u64::from(gx)) % u64::from(gy)) as u32,
-                (b / (u64::from(gx) * u64::from(gy))) as u32,
-            ];
+            let ctaid = self.launch.block_index(b);
             let block_index = self.blocks.len();
             let mut members = Vec::new();
             for w in 0..self.warps_per_block {
                 let mut mask = 0u64;
                 let mut tid = Vec::with_capacity(ws);
                 for lane in 0..ws as u64 {
-                    let t = w * ws as u64 + lane;
-                    if t < tpb {
-                        mask |= 1 << lane;
-                    }
-                    let (x, y) = (u64::from(bx), u64::from(by));
-                    tid.push([(t % x) as u32, ((t / x) % y) as u32, (t / (x * y)) as u32]);
+                    let (id, exists) = self.launch.thread_index(w * ws as u64 + lane);
+                    mask |= u64::from(exists) << lane;
+                    tid.push(id);
                 }
                 let id = (b * self.warps_per_block + w) as u32;
                 members.push(self.warps.len());

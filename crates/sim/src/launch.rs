@@ -44,6 +44,31 @@ impl Launch {
             .fold(1u64, |n, &d| n.saturating_mul(u64::from(d)))
     }
 
+    /// The (x, y, z) index of linear block `b` (x fastest), as `%ctaid` / `SR_CTAID` /
+    /// the work-group id see it.
+    pub fn block_index(&self, b: u64) -> [u32; 3] {
+        let [gx, gy, _] = self.grid.map(|d| u64::from(d.max(1)));
+        [
+            (b % gx) as u32,
+            ((b / gx) % gy) as u32,
+            (b / (gx * gy)) as u32,
+        ]
+    }
+
+    /// The (x, y, z) thread index of linear thread `t` of a block (x fastest), and whether
+    /// the thread exists (`t` below the block's size: the last warp may be partial).
+    pub fn thread_index(&self, t: u64) -> ([u32; 3], bool) {
+        let [bx, by, _] = self.block.map(|d| u64::from(d.max(1)));
+        (
+            [
+                (t % bx) as u32,
+                ((t / bx) % by) as u32,
+                (t / (bx * by)) as u32,
+            ],
+            t < self.threads_per_block(),
+        )
+    }
+
     pub fn blocks(&self) -> u64 {
         self.grid
             .iter()
@@ -148,5 +173,21 @@ mod tests {
         let k = ConstantLayout::for_arch(Some("sm_35"));
         assert_eq!(k.read(&l, 0x28), Some(64));
         assert_eq!(k.read(&l, 0x34), Some(7));
+    }
+
+    #[test]
+    fn block_and_thread_indices_are_x_fastest() {
+        let l = Launch {
+            grid: [3, 2, 2],
+            block: [4, 3, 2],
+            ..Launch::default()
+        };
+        // Block 7 of a 3×2×2 grid: 7 = 1 + 3·(0 + 2·1) → (1, 0, 1).
+        assert_eq!(l.block_index(7), [1, 0, 1]);
+        assert_eq!(l.block_index(11), [2, 1, 1]);
+        // Thread 17 of a 4×3×2 block: 17 = 1 + 4·(1 + 3·1) → (1, 1, 1); 24 threads exist.
+        assert_eq!(l.thread_index(17), ([1, 1, 1], true));
+        assert_eq!(l.thread_index(23), ([3, 2, 1], true));
+        assert!(!l.thread_index(24).1);
     }
 }

@@ -356,31 +356,20 @@ fn counter_ready(out: &[u64], n: Option<u32>) -> u64 {
 impl Engine<'_> {
     fn dispatch(&mut self, cycle: u64) {
         let ws = self.machine.warp_size as usize;
-        let [bx, by, _] = self.launch.block;
-        let [gx, gy, _] = self.launch.grid;
-        let tpb = self.launch.threads_per_block();
         while self.next_block < self.blocks_total
             && self.resident + self.per_block <= u64::from(self.machine.warps_per_sm)
         {
             let b = self.next_block;
             self.next_block += 1;
-            let wg = [
-                (b % u64::from(gx)) as u32,
-                ((b / u64::from(gx)) % u64::from(gy)) as u32,
-                (b / (u64::from(gx) * u64::from(gy))) as u32,
-            ];
+            let wg = self.launch.block_index(b);
             let block_index = self.blocks.len();
             let mut members = Vec::new();
             for w in 0..self.per_block {
                 let mut exec = 0u64;
                 let mut vf = VectorFile::new(self.vgprs.max(3), ws);
                 for lane in 0..ws as u64 {
-                    let t = w * ws as u64 + lane;
-                    if t < tpb {
-                        exec |= 1 << lane;
-                    }
-                    let (x, y) = (u64::from(bx), u64::from(by));
-                    let id = [(t % x) as u32, ((t / x) % y) as u32, (t / (x * y)) as u32];
+                    let (id, exists) = self.launch.thread_index(w * ws as u64 + lane);
+                    exec |= u64::from(exists) << lane;
                     let dims = self.abi.workitem_id.min(2) as usize + 1;
                     for (d, &v) in id.iter().enumerate().take(dims) {
                         vf.set(d as u32, lane as usize, v);

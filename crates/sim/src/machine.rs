@@ -198,13 +198,9 @@ pub fn unit_cost() -> Machine {
     }
 }
 
-/// The single-cycle, work-conserving SM of Berezovskyi et al. §2–3: every instruction is
-/// `L` (memory: load/store units) or `C` (everything else, control included: CUDA cores), a
-/// (sub-)warp instruction takes one cycle, σ comes from the unit counts and the warp size
-/// (Fermi cc 2.0: 16 LSUs, 32 cores, warps of 32, so an `L` occupies the LSUs 2 cycles).
-/// Any number of warps may issue in a cycle, limited only by the σ lanes, and the loose
-/// round-robin search never leaves a lane idle while a warp could use it (work-conserving).
-pub fn makespan() -> Machine {
+/// Memory classes (global, shared, local, constant, texture) on the load/store units,
+/// everything else on the cores: the split of every preset but `unit-cost`.
+fn memory_on_load_store() -> BTreeMap<TimingClass, Unit> {
     let mut unit_of = all_units(Unit::Core);
     for c in [
         TimingClass::Global,
@@ -215,6 +211,17 @@ pub fn makespan() -> Machine {
     ] {
         unit_of.insert(c, Unit::LoadStore);
     }
+    unit_of
+}
+
+/// The single-cycle, work-conserving SM of Berezovskyi et al. §2–3: every instruction is
+/// `L` (memory: load/store units) or `C` (everything else, control included: CUDA cores), a
+/// (sub-)warp instruction takes one cycle, σ comes from the unit counts and the warp size
+/// (Fermi cc 2.0: 16 LSUs, 32 cores, warps of 32, so an `L` occupies the LSUs 2 cycles).
+/// Any number of warps may issue in a cycle, limited only by the σ lanes, and the loose
+/// round-robin search never leaves a lane idle while a warp could use it (work-conserving).
+pub fn makespan() -> Machine {
+    let unit_of = memory_on_load_store();
     Machine {
         warp_size: 32,
         warps_per_sm: 48,
@@ -244,16 +251,7 @@ pub fn makespan() -> Machine {
 /// - 4 cycles per extra memory transaction of a warp-instruction: our assumption (one
 ///   32-byte sector per cycle of a 128-byte line), not a measured figure.
 pub fn gpgpusim_like() -> Machine {
-    let mut unit_of = all_units(Unit::Core);
-    for c in [
-        TimingClass::Global,
-        TimingClass::Shared,
-        TimingClass::Local,
-        TimingClass::Constant,
-        TimingClass::Texture,
-    ] {
-        unit_of.insert(c, Unit::LoadStore);
-    }
+    let mut unit_of = memory_on_load_store();
     unit_of.insert(TimingClass::Sfu, Unit::Sfu);
     Machine {
         warp_size: 32,
@@ -295,16 +293,7 @@ pub fn gpgpusim_like() -> Machine {
 /// - oldest-first selection (gem5 `ComputeUnit.execPolicy = "OLDEST-FIRST"`), here
 ///   greedy-then-oldest; one instruction issued per cycle.
 pub fn gcn3() -> Machine {
-    let mut unit_of = all_units(Unit::Core);
-    for c in [
-        TimingClass::Global,
-        TimingClass::Shared,
-        TimingClass::Local,
-        TimingClass::Constant,
-        TimingClass::Texture,
-    ] {
-        unit_of.insert(c, Unit::LoadStore);
-    }
+    let unit_of = memory_on_load_store();
     let latency: BTreeMap<TimingClass, u32> = [
         (TimingClass::Alu, 5),
         (TimingClass::DoublePrecision, 5),

@@ -52,7 +52,8 @@ if ! wasm-bindgen --version 2>/dev/null | grep -q "$WASM_BINDGEN_VERSION"; then
   cargo install wasm-bindgen-cli --version "$WASM_BINDGEN_VERSION"
 fi
 
-# npm packages: esbuild (bundles www/src), binaryen (wasm-opt 132), playwright-core (tests).
+# npm packages: esbuild (bundles www/src), binaryen (wasm-opt 132), playwright-core (tests),
+# highs (HiGHS as WebAssembly: the oracle for the makespan ILP in tests/oracle).
 if ! npm ls --depth=0 >/dev/null 2>&1; then
   say "installing npm packages"
   npm ci --no-audit --no-fund

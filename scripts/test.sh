@@ -22,7 +22,7 @@ wasm-bindgen --target web --out-dir pkg --out-name warpbound \
 wasm_gz=$(gzip -9 -c dist/*_bg.wasm | wc -c)
 echo "site wasm: $(wc -c < dist/*_bg.wasm) bytes, $wasm_gz gzipped"
 
-step "JavaScript package and browser tests"
+step "JavaScript package, ILP oracle (HiGHS) and browser tests"
 cargo build -p warpbound-cli --locked
 cargo build --release -p warpbound-cli --locked
-node --test tests/pkg/ tests/browser/
+node --test tests/pkg/ tests/oracle/ tests/browser/

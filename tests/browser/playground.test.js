@@ -326,6 +326,19 @@ test('the makespan mode: Fig. 2 with its Gantt chart, Fig. 7 with its convergenc
   // One box per (warp, instruction): 4 warps × 3 instructions.
   assert.equal(await page.locator('#gantt-svg rect.gantt-item').count(), 12);
   await page.screenshot({ path: join(ARTIFACTS, 'makespan-gantt.png') });
+  // The paper's ILP as an LP file: the Summary offers it for download.
+  await page.selectOption('#param-ilp_export', 'long');
+  await page.waitForFunction(() => window.playground.report()?.makespan?.ilp?.variant === 'long');
+  await page.click('[data-view="summary"]');
+  // Fig. 3's counts for this setting: 4·3·10 x-variables + 12 E_t + 12 G_t.
+  assert.match(await text(page, '#makespan-ilp'), /144 binary variables/);
+  const [download] = await Promise.all([page.waitForEvent('download'), page.click('#download-ilp')]);
+  assert.equal(download.suggestedFilename(), 'makespan-w4-long.lp');
+  const lp = readFileSync(await download.path(), 'utf8');
+  assert.match(lp, /^Maximize$/m);
+  assert.match(lp, /^ obj: \+ 3 CC_w3_i2_t3 /m);
+  const rows = await page.evaluate(() => window.playground.report().makespan.ilp.constraints);
+  assert.equal(lp.match(/^ r\d+:/gm).length, rows);
   await page.click('#open-gallery');
   await page.click('#gallery-list [data-example="makespan-fig7"] button');
   await page.waitForFunction(() => window.playground.report()?.makespan?.transformed === 'LLCLLCLL');

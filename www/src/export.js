@@ -1,5 +1,5 @@
-// Downloads of the current graph: the drawing as a standalone SVG (styles inlined) and the
-// graph itself in Graphviz DOT.
+// Downloads: the current graph's drawing as a standalone SVG (styles inlined), the graph
+// itself in Graphviz DOT, and any text the report carries (the makespan ILP as an LP file).
 
 const STYLE_PROPS = [
   'fill',
@@ -12,7 +12,7 @@ const STYLE_PROPS = [
   'opacity',
 ];
 
-function download(name, type, text) {
+export function download(name, type, text) {
   const a = document.createElement('a');
   a.href = URL.createObjectURL(new Blob([text], { type }));
   a.download = name;

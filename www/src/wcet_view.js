@@ -6,6 +6,7 @@ import { simdSummary } from './summary_simd.js';
 import { pwsSummary } from './summary_pws.js';
 import { rrSummary } from './summary_rr.js';
 import { simSummary } from './summary_sim.js';
+import { download } from './export.js';
 
 /**
  * `report` is the analysis result; `loopBounds` (address -> bound) is edited in place and
@@ -70,6 +71,21 @@ export function renderWcet(host, report, loopBounds, onChange, onPickNode) {
       ),
       el('p', { class: 'muted', text: `run time: ${times}` }),
     );
+    if (ms.ilp) {
+      const button = el('button', { type: 'button', id: 'download-ilp', text: 'Download .lp' });
+      button.addEventListener('click', () =>
+        download(`makespan-w${ms.warps}-${ms.ilp.variant}.lp`, 'text/plain', ms.ilp.lp),
+      );
+      parts.push(
+        el(
+          'p',
+          { id: 'makespan-ilp' },
+          `The paper's ILP (Fig. 3, ${ms.ilp.variant} work-conserving constraints): `,
+          `${ms.ilp.variables} binary variables, ${ms.ilp.constraints} constraints, in CPLEX LP format for any MILP solver. `,
+          button,
+        ),
+      );
+    }
     if (ms.mapping && ms.mapping.length) {
       parts.push(
         el('h3', { text: 'SASS → L/C (straight-line path)' }),

@@ -89,6 +89,8 @@ pub struct IlpModel {
     pub e_base: Option<usize>,
     /// Index of `G_1`, when the string has a `C`.
     pub g_base: Option<usize>,
+    /// The unit type of each instruction (names the variables `LS`/`CC`).
+    pub units: Vec<Unit>,
 }
 
 impl IlpModel {
@@ -148,6 +150,7 @@ pub fn build_ilp(
         span,
         e_base: None,
         g_base: None,
+        units: t.instrs.clone(),
     };
     let mut next = n_x;
     if has_l {
@@ -309,11 +312,30 @@ pub fn build_ilp(
         }
     }
 
+    // The long rows of two consecutive instructions of one type share variables (`x_{w,i,t}`
+    // is in both `TL_{w,i,t}` and `TL_{w,i+1,t}`): one term per variable, coefficients added.
+    for row in &mut rows {
+        merge_terms(&mut row.terms);
+    }
     m.program = IntegerProgram {
         objective,
         constraints: rows,
     };
     Ok(m)
+}
+
+/// Sorts `terms` by variable and adds the coefficients of repeated variables.
+fn merge_terms(terms: &mut Vec<(usize, f64)>) {
+    terms.sort_by_key(|&(v, _)| v);
+    let mut merged: Vec<(usize, f64)> = Vec::with_capacity(terms.len());
+    for &(v, c) in terms.iter() {
+        match merged.last_mut() {
+            Some((last, sum)) if *last == v => *sum += c,
+            _ => merged.push((v, c)),
+        }
+    }
+    merged.retain(|&(_, c)| c != 0.0);
+    *terms = merged;
 }
 
 /// The linear expression `TL_{w,i,t}` (or `TC`) of §5.4 for instruction `i` of warp `w` at

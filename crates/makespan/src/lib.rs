@@ -16,7 +16,8 @@
 //! 3. [`exact`]: the exact worst case by memoised search over multisets of warp progress, with
 //!    a witness [`Schedule`] — the default exact method.
 //! 4. [`exact_ilp`] (§5, Fig. 3): the paper's binary ILP, short or long work-conserving
-//!    constraints ([`IlpVariant`]), for small instances and cross-checking.
+//!    constraints ([`IlpVariant`]), for small instances and cross-checking;
+//!    [`IlpModel::lp_text`] writes it as a CPLEX LP file for other solvers.
 //! 5. [`estimate`] / [`estimate_curve`] (§5.6, Eq. 42–43): `min_y ⌈W/y⌉·T(y)` from exact
 //!    values for few warps (Figs. 6 and 7). Note: despite the paper's claim this is *not*
 //!    always an upper bound (see [`estimate`]'s module docs for a counterexample).
@@ -29,6 +30,7 @@ mod bounds;
 mod estimate;
 mod exact;
 mod ilp;
+mod lp_text;
 mod model;
 mod schedule;
 

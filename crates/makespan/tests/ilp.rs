@@ -7,7 +7,9 @@
 //! instance up to 3 instructions and 2 warps (three sigma combinations, both variants) plus a
 //! few larger fixed ones; `wide_random_instances` (ignored by default; run it with
 //! `cargo test --release -p makespan --test ilp -- --ignored`) samples the full range of up to
-//! 4 warps and 6 instructions.
+//! 4 warps and 6 instructions. The model itself (written out by `IlpModel::lp_text`) is
+//! solved by HiGHS against the search over a much wider range in `tests/oracle/` at the
+//! repository root; `lp_text_holds_the_search_witness` below checks that file format.
 
 mod common;
 
@@ -194,4 +196,132 @@ fn wide_sample() {
     }
     println!("{agreed} agreed, {out_of_budget} over the node budget");
     assert!(agreed > 0);
+}
+
+/// A reader for the LP files `IlpModel::lp_text` writes, written from the CPLEX LP format's
+/// description: `(objective terms, rows as (terms, relation, rhs), binaries)`.
+type LpRow = (Vec<(f64, String)>, String, f64);
+fn read_lp(text: &str) -> (Vec<(f64, String)>, Vec<LpRow>, Vec<String>) {
+    let mut section = "";
+    let (mut obj_tokens, mut row_tokens, mut binaries) = (Vec::new(), Vec::new(), Vec::new());
+    for line in text.lines() {
+        let l = line.trim();
+        match l {
+            "Maximize" | "Subject To" | "Binary" | "End" => {
+                section = l;
+                continue;
+            }
+            _ if l.starts_with('\\') => continue,
+            _ => {}
+        }
+        let tokens = l.split_whitespace().map(str::to_string);
+        match section {
+            "Maximize" => obj_tokens.extend(tokens),
+            "Subject To" => row_tokens.extend(tokens),
+            "Binary" => binaries.extend(tokens),
+            _ => panic!("text outside a section: {l}"),
+        }
+    }
+    fn terms(tokens: &[String]) -> Vec<(f64, String)> {
+        tokens
+            .chunks(3)
+            .map(|c| {
+                let sign = if c[0] == "-" { -1.0 } else { 1.0 };
+                (
+                    sign * c[1].parse::<f64>().expect("coefficient"),
+                    c[2].clone(),
+                )
+            })
+            .collect()
+    }
+    assert_eq!(obj_tokens[0], "obj:");
+    let objective = terms(&obj_tokens[1..]);
+    let mut rows = Vec::new();
+    let mut k = 0;
+    while k < row_tokens.len() {
+        assert!(
+            row_tokens[k].ends_with(':'),
+            "row name, got {}",
+            row_tokens[k]
+        );
+        let start = k + 1;
+        let rel = (start..row_tokens.len())
+            .find(|&j| ["<=", ">=", "="].contains(&row_tokens[j].as_str()))
+            .expect("relation");
+        let rhs: f64 = row_tokens[rel + 1].parse().expect("rhs");
+        rows.push((terms(&row_tokens[start..rel]), row_tokens[rel].clone(), rhs));
+        k = rel + 2;
+    }
+    (objective, rows, binaries)
+}
+
+/// The LP file is the model: every row of `build_ilp` is there, every variable is binary, and
+/// the state search's witness — warps renamed so the last to finish is `W − 1` (§5.1), with
+/// `E_t`/`G_t` set where all lanes are busy — satisfies every row with objective = makespan.
+#[test]
+fn lp_text_holds_the_search_witness() {
+    let b = budget();
+    for (s, sl, sc, w) in [
+        ("LLC", 1, 1, 4),
+        ("LCCL", 2, 1, 3),
+        ("CLLC", 1, 2, 3),
+        ("LL", 2, 2, 4),
+    ] {
+        let t = tr(s, sl, sc);
+        let witness = exact(&t, w, &b).expect("search");
+        for v in VARIANTS {
+            let m = build_ilp(&t, w, v, &b).expect("fits");
+            let text = m.lp_text();
+            let (objective, rows, binaries) = read_lp(&text);
+            assert_eq!(rows.len(), m.program.constraints.len());
+            assert_eq!(binaries.len(), m.program.objective.len());
+            let last = witness
+                .slots
+                .iter()
+                .max_by_key(|x| (x.cycle, x.warp))
+                .expect("slots")
+                .warp;
+            let rename = |x: u32| match x {
+                _ if x == last => w - 1,
+                _ if x == w - 1 => last,
+                _ => x,
+            };
+            let mut value: std::collections::HashMap<String, f64> =
+                binaries.iter().map(|n| (n.clone(), 0.0)).collect();
+            let mut busy: std::collections::HashMap<(char, u64), u32> = Default::default();
+            for x in &witness.slots {
+                let kind = if x.unit == makespan::Unit::L {
+                    "LS"
+                } else {
+                    "CC"
+                };
+                let name = format!("{kind}_w{}_i{}_t{}", rename(x.warp), x.instr, x.cycle);
+                assert!(value.contains_key(&name), "{name} is a variable");
+                value.insert(name, 1.0);
+                *busy.entry((x.unit.letter(), x.cycle)).or_default() += 1;
+            }
+            for ((u, cycle), n) in busy {
+                let (sigma, name) = if u == 'L' { (sl, "E") } else { (sc, "G") };
+                if n == sigma {
+                    value.insert(format!("{name}_t{cycle}"), 1.0);
+                }
+            }
+            let eval =
+                |terms: &[(f64, String)]| -> f64 { terms.iter().map(|(c, n)| c * value[n]).sum() };
+            assert_eq!(eval(&objective), witness.makespan as f64, "{s} {v:?}");
+            for (k, (terms, rel, rhs)) in rows.iter().enumerate() {
+                let lhs = eval(terms);
+                let ok = match rel.as_str() {
+                    "<=" => lhs <= *rhs,
+                    ">=" => lhs >= *rhs,
+                    _ => lhs == *rhs,
+                };
+                assert!(
+                    ok,
+                    "{s} W={w} {v:?}: row r{} fails: {lhs} {rel} {rhs}",
+                    k + 1
+                );
+            }
+        }
+    }
 }

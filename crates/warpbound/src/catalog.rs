@@ -192,6 +192,12 @@ fn makespan_params() -> Vec<ParamInfo> {
             &["search", "ilp-short", "ilp-long"],
             "search",
         ),
+        ParamInfo::choice(
+            "ilp_export",
+            "also write the paper's ILP (Fig. 3) as a CPLEX LP file for an external solver, with short or long work-conserving constraints",
+            &["none", "short", "long"],
+            "none",
+        ),
         ParamInfo::number(
             "estimate_x",
             "x of the tractable estimate T(W, x) (Eq. 42–43): largest warp group solved exactly; 0 = no estimate",

@@ -4,7 +4,8 @@
 
 use crate::params::Params;
 use crate::report::{
-    MakespanDetails, MappedInstruction, PlotView, Report, ScheduleItem, ScheduleView, Series, Wcet,
+    IlpExport, MakespanDetails, MappedInstruction, PlotView, Report, ScheduleItem, ScheduleView,
+    Series, Wcet,
 };
 use isa::lc::{LcOp, LcProgram};
 use isa::{BlockGraph, Diagnostic, Kernel, ResourceClass, Severity};
@@ -233,6 +234,7 @@ pub fn run(
             report,
         );
     }
+    let ilp = export_ilp(&t, warps, p.choice("ilp_export"), &budget, report);
     report.makespan = Some(MakespanDetails {
         warps,
         ls_units: machine.ls_units,
@@ -249,7 +251,38 @@ pub fn run(
         estimate,
         schedule: exact.map(|s| s.slots).unwrap_or_default(),
         mapping,
+        ilp,
     });
+}
+
+/// `ilp_export=short|long`: the model of Fig. 3 as LP text, within `max_ilp_variables`.
+fn export_ilp(
+    t: &makespan::Transformed,
+    warps: u32,
+    choice: &str,
+    budget: &makespan::Budget,
+    report: &mut Report,
+) -> Option<IlpExport> {
+    let variant = match choice {
+        "short" => makespan::IlpVariant::Short,
+        "long" => makespan::IlpVariant::Long,
+        _ => return None,
+    };
+    match makespan::build_ilp(t, warps, variant, budget) {
+        Ok(m) => Some(IlpExport {
+            variant: choice.to_string(),
+            variables: m.program.objective.len(),
+            constraints: m.program.constraints.len(),
+            lp: m.lp_text(),
+        }),
+        Err(e) => {
+            report.diagnostics.push(Diagnostic::global(
+                Severity::Warning,
+                format!("no ILP export: {e}"),
+            ));
+            None
+        }
+    }
 }
 
 /// `simulate=true`: the simulator's `makespan` machine (one-cycle instructions, σ lanes per

@@ -127,6 +127,20 @@ pub struct MakespanDetails {
     pub schedule: Vec<makespan::Slot>,
     /// For SASS input: which instruction became which unit.
     pub mapping: Vec<MappedInstruction>,
+    /// The paper's ILP (Fig. 3) as a CPLEX LP file, when asked for (`ilp_export`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub ilp: Option<IlpExport>,
+}
+
+/// The ILP of Fig. 3 for this instance, written for an external MILP solver.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct IlpExport {
+    /// `short` (Eq. 34/37) or `long` (Eq. 33/36) work-conserving constraints.
+    pub variant: String,
+    pub variables: usize,
+    pub constraints: usize,
+    /// The model in CPLEX LP format (`makespan::IlpModel::lp_text`).
+    pub lp: String,
 }
 
 /// Lanes × cycles: what the page's Gantt chart draws.

@@ -238,6 +238,7 @@ pub fn run(
         turn: 0,
         addr_buf: Vec::with_capacity(64),
         seg_buf: Vec::with_capacity(64),
+        alu: semantics::AluScratch::default(),
         live_buf: Vec::new(),
         gprs: kernel
             .instructions
@@ -292,6 +293,8 @@ struct Engine<'a> {
     turn: usize,
     addr_buf: Vec<(usize, u64)>,
     seg_buf: Vec<u64>,
+    /// Operand rows reused by every ALU instruction.
+    alu: semantics::AluScratch,
     live_buf: Vec<usize>,
     /// Registers per warp: the kernel's highest general register + 4.
     gprs: usize,
@@ -579,12 +582,13 @@ impl Engine<'_> {
             Op::Barrier => {}
             op => {
                 let warp = &mut self.warps[w];
-                semantics::execute_alu(op, &mut warp.regs, &warp.ids, exec).map_err(|m| {
-                    SimError::at(
-                        ins.span,
-                        format!("cannot simulate {}: {m}", ins.opcode.name),
-                    )
-                })?;
+                semantics::execute_alu(op, &mut warp.regs, &warp.ids, exec, &mut self.alu)
+                    .map_err(|m| {
+                        SimError::at(
+                            ins.span,
+                            format!("cannot simulate {}: {m}", ins.opcode.name),
+                        )
+                    })?;
             }
         }
         // Timing.
@@ -778,6 +782,13 @@ impl Engine<'_> {
                     );
                 }
             }
+        }
+        if space == Space::Shared && !self.launch.trace {
+            // Shared memory has no transactions to coalesce; without a trace to record,
+            // only "no active lane" (one cycle) matters.
+            let latency = if addrs.is_empty() { 1 } else { class_latency };
+            self.addr_buf = addrs;
+            return Ok(latency);
         }
         let mut segs = std::mem::take(&mut self.seg_buf);
         coalescing::segments(addrs.iter().map(|&(_, a)| a), bytes, &mut segs);

@@ -277,6 +277,27 @@ impl Term {
 /// One value per lane.
 type Lanes = [u32; 64];
 
+/// Operand and result rows that [`execute_alu`] reuses from one instruction to the next:
+/// every row is written (lanes `..ws`) before it is read, so nothing is zeroed per
+/// instruction (zeroing four 256-byte rows per instruction was a tenth of a run).
+pub(crate) struct AluScratch {
+    a: Lanes,
+    b: Lanes,
+    c: Lanes,
+    r: Lanes,
+}
+
+impl Default for AluScratch {
+    fn default() -> Self {
+        AluScratch {
+            a: [0; 64],
+            b: [0; 64],
+            c: [0; 64],
+            r: [0; 64],
+        }
+    }
+}
+
 impl Src {
     /// Raw values of every lane (inactive lanes included: reading is harmless), with the
     /// half selected. One dispatch per operand, then straight loops: the hot path.
@@ -388,23 +409,34 @@ pub(crate) fn execute_alu(
     regs: &mut WarpRegs,
     ids: &ThreadIds,
     mask: u64,
+    scratch: &mut AluScratch,
 ) -> Result<(), String> {
     let ws = regs.ws;
-    let z = || [0u32; 64];
+    let AluScratch {
+        a: a_v,
+        b: b_v,
+        c: c_v,
+        r: r_v,
+    } = scratch;
     match *op {
         Op::Nop | Op::Barrier | Op::Load { .. } | Op::Store { .. } => {}
         Op::Mov { d, a } => {
-            let mut a_v = z();
-            a.ints(regs, ids, &mut a_v);
-            regs.write(d, mask, &a_v);
+            a.ints(regs, ids, a_v);
+            regs.write(d, mask, a_v);
         }
         Op::IAdd { d, a, b, c, x, cc } => {
-            let (mut a_v, mut b_v, mut c_v, mut r_v) =
-                ([0u32; 64], [0u32; 64], [0u32; 64], [0u32; 64]);
-            a.fetch_all(regs, ids, &mut a_v);
-            b.fetch_all(regs, ids, &mut b_v);
-            c.fetch_all(regs, ids, &mut c_v);
+            a.fetch_all(regs, ids, a_v);
+            b.fetch_all(regs, ids, b_v);
+            c.fetch_all(regs, ids, c_v);
             let (ta, tb, tc) = (a.term(x), b.term(x), c.term(x));
+            if !x && !cc {
+                // No carry in or out (the common case): a plain loop the compiler vectorises.
+                for l in 0..ws {
+                    r_v[l] = (ta.apply(a_v[l]) + tb.apply(b_v[l]) + tc.apply(c_v[l])) as u32;
+                }
+                regs.write(d, mask, r_v);
+                return Ok(());
+            }
             let mut carry = 0u64;
             for l in 0..ws {
                 let cin = u64::from(x && regs.cc >> l & 1 == 1);
@@ -412,20 +444,26 @@ pub(crate) fn execute_alu(
                 r_v[l] = s as u32;
                 carry |= u64::from(s >> 32 != 0) << l;
             }
-            regs.write_with_carry(d, mask, &r_v, cc.then_some(carry));
+            regs.write_with_carry(d, mask, r_v, cc.then_some(carry));
         }
         Op::IScAdd { d, a, b, shift, cc } => {
-            let (mut a_v, mut b_v, mut r_v) = ([0u32; 64], [0u32; 64], [0u32; 64]);
-            a.ints(regs, ids, &mut a_v);
-            b.fetch_all(regs, ids, &mut b_v);
+            a.ints(regs, ids, a_v);
+            b.fetch_all(regs, ids, b_v);
             let tb = b.term(false);
+            if !cc {
+                for l in 0..ws {
+                    r_v[l] = (u64::from(a_v[l] << shift) + tb.apply(b_v[l])) as u32;
+                }
+                regs.write(d, mask, r_v);
+                return Ok(());
+            }
             let mut carry = 0u64;
             for l in 0..ws {
                 let s = u64::from(a_v[l] << shift) + tb.apply(b_v[l]);
                 r_v[l] = s as u32;
                 carry |= u64::from(s >> 32 != 0) << l;
             }
-            regs.write_with_carry(d, mask, &r_v, cc.then_some(carry));
+            regs.write_with_carry(d, mask, r_v, cc.then_some(carry));
         }
         Op::IMad {
             d,
@@ -437,12 +475,20 @@ pub(crate) fn execute_alu(
             x,
             cc,
         } => {
-            let (mut a_v, mut b_v, mut c_v, mut r_v) =
-                ([0u32; 64], [0u32; 64], [0u32; 64], [0u32; 64]);
-            a.ints(regs, ids, &mut a_v);
-            b.ints(regs, ids, &mut b_v);
-            c.fetch_all(regs, ids, &mut c_v);
+            a.ints(regs, ids, a_v);
+            b.ints(regs, ids, b_v);
+            c.fetch_all(regs, ids, c_v);
             let tc = c.term(x);
+            if !x && !cc && !hi {
+                // The low word of the product plus c: wrapping 32-bit arithmetic, signed or not.
+                for l in 0..ws {
+                    r_v[l] = a_v[l]
+                        .wrapping_mul(b_v[l])
+                        .wrapping_add(tc.apply(c_v[l]) as u32);
+                }
+                regs.write(d, mask, r_v);
+                return Ok(());
+            }
             let mut carry = 0u64;
             for l in 0..ws {
                 let (av, bv) = (a_v[l], b_v[l]);
@@ -457,7 +503,7 @@ pub(crate) fn execute_alu(
                 r_v[l] = s as u32;
                 carry |= u64::from(s >> 32 != 0) << l;
             }
-            regs.write_with_carry(d, mask, &r_v, cc.then_some(carry));
+            regs.write_with_carry(d, mask, r_v, cc.then_some(carry));
         }
         Op::XMad {
             d,
@@ -469,18 +515,14 @@ pub(crate) fn execute_alu(
             cbcc,
             chi,
         } => {
-            let mut a_v = z();
-            let mut b_v = z();
-            let mut c_v = z();
-            let mut r_v = z();
             // `a` with its half selected; `b` raw (its half is applied here); `c` as integer.
-            a.fetch_all(regs, ids, &mut a_v);
+            a.fetch_all(regs, ids, a_v);
             let b_raw = Src {
                 half: Half::Whole,
                 ..b
             };
-            b_raw.fetch_all(regs, ids, &mut b_v);
-            c.ints(regs, ids, &mut c_v);
+            b_raw.fetch_all(regs, ids, b_v);
+            c.ints(regs, ids, c_v);
             for l in 0..ws {
                 let braw = b_v[l];
                 let bsel = if b.half == Half::H1 {
@@ -505,7 +547,7 @@ pub(crate) fn execute_alu(
                 }
                 r_v[l] = r;
             }
-            regs.write(d, mask, &r_v);
+            regs.write(d, mask, r_v);
         }
         Op::ISetP {
             p,
@@ -517,11 +559,9 @@ pub(crate) fn execute_alu(
             bop,
             c,
         } => {
-            let mut a_v = z();
-            let mut b_v = z();
             let cm = regs.pred_mask(c, mask);
-            a.ints(regs, ids, &mut a_v);
-            b.ints(regs, ids, &mut b_v);
+            a.ints(regs, ids, a_v);
+            b.ints(regs, ids, b_v);
             let (mut pb, mut qb) = (0u64, 0u64);
             for l in lanes(mask) {
                 let r = cmp_int(cmp, a_v[l], b_v[l], signed)?;
@@ -593,11 +633,8 @@ pub(crate) fn execute_alu(
             left,
             signed,
         } => {
-            let mut a_v = z();
-            let mut b_v = z();
-            let mut r_v = z();
-            a.ints(regs, ids, &mut a_v);
-            b.ints(regs, ids, &mut b_v);
+            a.ints(regs, ids, a_v);
+            b.ints(regs, ids, b_v);
             for l in 0..ws {
                 let (av, s) = (a_v[l], b_v[l]);
                 r_v[l] = if left {
@@ -614,14 +651,11 @@ pub(crate) fn execute_alu(
                     av >> s
                 };
             }
-            regs.write(d, mask, &r_v);
+            regs.write(d, mask, r_v);
         }
         Op::Lop { d, a, b, op } => {
-            let mut a_v = z();
-            let mut b_v = z();
-            let mut r_v = z();
-            a.ints(regs, ids, &mut a_v);
-            b.ints(regs, ids, &mut b_v);
+            a.ints(regs, ids, a_v);
+            b.ints(regs, ids, b_v);
             for l in 0..ws {
                 let (av, bv) = (a_v[l], b_v[l]);
                 r_v[l] = match op {
@@ -631,16 +665,12 @@ pub(crate) fn execute_alu(
                     LopKind::PassB => bv,
                 };
             }
-            regs.write(d, mask, &r_v);
+            regs.write(d, mask, r_v);
         }
         Op::Lop3 { d, a, b, c, lut } => {
-            let mut a_v = z();
-            let mut b_v = z();
-            let mut c_v = z();
-            let mut r_v = z();
-            a.ints(regs, ids, &mut a_v);
-            b.ints(regs, ids, &mut b_v);
-            c.ints(regs, ids, &mut c_v);
+            a.ints(regs, ids, a_v);
+            b.ints(regs, ids, b_v);
+            c.ints(regs, ids, c_v);
             for l in 0..ws {
                 let (x, y, z) = (a_v[l], b_v[l], c_v[l]);
                 let mut v = 0u32;
@@ -656,27 +686,21 @@ pub(crate) fn execute_alu(
                 }
                 r_v[l] = v;
             }
-            regs.write(d, mask, &r_v);
+            regs.write(d, mask, r_v);
         }
         Op::Sel { d, a, b, p } => {
-            let mut a_v = z();
-            let mut b_v = z();
-            let mut r_v = z();
             let pm = regs.pred_mask(p, mask);
-            a.ints(regs, ids, &mut a_v);
-            b.ints(regs, ids, &mut b_v);
+            a.ints(regs, ids, a_v);
+            b.ints(regs, ids, b_v);
             for l in 0..ws {
                 r_v[l] = if pm >> l & 1 == 1 { a_v[l] } else { b_v[l] };
             }
-            regs.write(d, mask, &r_v);
+            regs.write(d, mask, r_v);
         }
         Op::IMnMx { d, a, b, p, signed } => {
-            let mut a_v = z();
-            let mut b_v = z();
-            let mut r_v = z();
             let pm = regs.pred_mask(p, mask);
-            a.ints(regs, ids, &mut a_v);
-            b.ints(regs, ids, &mut b_v);
+            a.ints(regs, ids, a_v);
+            b.ints(regs, ids, b_v);
             for l in 0..ws {
                 let (x, y) = (a_v[l], b_v[l]);
                 let less = if signed {
@@ -687,7 +711,7 @@ pub(crate) fn execute_alu(
                 let min = pm >> l & 1 == 1;
                 r_v[l] = if less == min { x } else { y };
             }
-            regs.write(d, mask, &r_v);
+            regs.write(d, mask, r_v);
         }
         Op::Float {
             kind,
@@ -700,7 +724,6 @@ pub(crate) fn execute_alu(
             double: false,
             p,
         } => {
-            let mut r_v = z();
             let pm = regs.pred_mask(p, mask);
             let mut fa = [0f32; 64];
             let mut fb = [0f32; 64];
@@ -732,7 +755,7 @@ pub(crate) fn execute_alu(
                 }
                 r_v[l] = r.to_bits();
             }
-            regs.write(d, mask, &r_v);
+            regs.write(d, mask, r_v);
         }
         Op::Float {
             kind,
@@ -775,9 +798,7 @@ pub(crate) fn execute_alu(
             signed,
             round,
         } => {
-            let mut a_v = z();
-            let mut r_v = z();
-            a.ints(regs, ids, &mut a_v);
+            a.ints(regs, ids, a_v);
             for l in 0..ws {
                 let v = a_v[l];
                 let x = if signed {
@@ -787,7 +808,7 @@ pub(crate) fn execute_alu(
                 };
                 r_v[l] = round_f64_to_f32(x, round).to_bits();
             }
-            regs.write(d, mask, &r_v);
+            regs.write(d, mask, r_v);
         }
         Op::F2I {
             d,
@@ -796,13 +817,12 @@ pub(crate) fn execute_alu(
             round,
             ftz,
         } => {
-            let mut r_v = z();
             let mut fa = [0f32; 64];
             a.floats(regs, ids, ftz, &mut fa);
             for l in 0..ws {
                 r_v[l] = f2i(fa[l], signed, round);
             }
-            regs.write(d, mask, &r_v);
+            regs.write(d, mask, r_v);
         }
         Op::F2F {
             d,
@@ -831,7 +851,6 @@ pub(crate) fn execute_alu(
             }
         }
         Op::S2R { d, sr } => {
-            let mut r_v = z();
             let s = Src {
                 kind: SrcKind::Special(sr),
                 neg: false,
@@ -840,8 +859,8 @@ pub(crate) fn execute_alu(
                 half: Half::Whole,
                 float_imm: None,
             };
-            s.fetch_all(regs, ids, &mut r_v);
-            regs.write(d, mask, &r_v);
+            s.fetch_all(regs, ids, r_v);
+            regs.write(d, mask, r_v);
         }
     }
     Ok(())

@@ -869,6 +869,21 @@ pub(crate) fn execute_alu(
 /// The byte address each lane of `mask` accesses, in lane order.
 pub(crate) fn addresses(addr: &AddrSrc, regs: &WarpRegs, mask: u64, out: &mut Vec<(usize, u64)>) {
     out.clear();
+    let ws = regs.ws;
+    let full = if ws >= 64 { u64::MAX } else { (1u64 << ws) - 1 };
+    if let (Some(r), false, true) = (addr.base, addr.wide, mask == full) {
+        // Every lane active, 32-bit base register: one pass over the register's row.
+        let base = r as usize * ws;
+        if let Some(row) = regs.gpr.get(base..base + ws) {
+            out.extend(row.iter().enumerate().map(|(l, &v)| {
+                (
+                    l,
+                    u64::from(v).wrapping_add_signed(addr.offset) & 0xffff_ffff,
+                )
+            }));
+            return;
+        }
+    }
     for l in lanes(mask) {
         let base = match addr.base {
             None => 0u64,

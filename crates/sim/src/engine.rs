@@ -30,6 +30,7 @@ use crate::simulation::{
     Busy, CacheStats, DepthChange, Issue, LaneMask, Simulation, StackView, Step, Stepper,
     Transaction, UnitLane, WarpTimeline,
 };
+use crate::step_cache::{StackCache, StepTexts};
 use cfg::TimingClass;
 use isa::{Kernel, Span};
 
@@ -239,6 +240,8 @@ pub fn run(
         addr_buf: Vec::with_capacity(64),
         seg_buf: Vec::with_capacity(64),
         alu: semantics::AluScratch::default(),
+        step_texts: StepTexts::default(),
+        stack_cache: StackCache::default(),
         live_buf: Vec::new(),
         gprs: kernel
             .instructions
@@ -295,6 +298,8 @@ struct Engine<'a> {
     seg_buf: Vec<u64>,
     /// Operand rows reused by every ALU instruction.
     alu: semantics::AluScratch,
+    step_texts: StepTexts,
+    stack_cache: StackCache,
     live_buf: Vec<usize>,
     /// Registers per warp: the kernel's highest general register + 4.
     gprs: usize,
@@ -540,26 +545,24 @@ impl Engine<'_> {
                     "the stepper's steps",
                 ));
             }
-            let stack = self.warps[w]
-                .stack
-                .entries()
-                .iter()
-                .map(|e| StackView {
+            let kernel = self.kernel;
+            let stack = self
+                .stack_cache
+                .get(self.warps[w].stack.entries().iter().map(|e| StackView {
                     tag: e.tag,
                     pc: e.pc,
-                    address: self.kernel.instructions.get(e.pc).map_or(0, |i| i.address),
+                    address: kernel.instructions.get(e.pc).map_or(0, |i| i.address),
                     mask: LaneMask {
                         bits: e.mask,
                         lanes: ws,
                     },
-                })
-                .collect();
+                }));
             self.steps.push(Step {
                 cycle,
                 index: pc,
                 address: ins.address,
                 line: ins.span.line,
-                text: ins.text.clone(),
+                text: self.step_texts.get(pc, &ins.text),
                 active: LaneMask {
                     bits: top.mask,
                     lanes: ws,

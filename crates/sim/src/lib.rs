@@ -60,6 +60,7 @@ mod scheduler;
 mod semantics;
 pub mod simulation;
 pub mod splitting;
+mod step_cache;
 
 pub use budget::Budget;
 pub use error::SimError;

@@ -4,6 +4,7 @@ use crate::machine::{Machine, Unit};
 use crate::memory::FinalArray;
 use cfg::Tag;
 use serde::{Serialize, Serializer};
+use std::sync::Arc;
 
 /// A set of lanes of a warp. Serialised as a string with one character per lane, lane 0
 /// first (`"1101"`: lanes 0, 1 and 3), because a 64-lane mask does not fit a JavaScript
@@ -154,7 +155,7 @@ pub struct Transaction {
 }
 
 /// One entry of the activation stack as the stepper shows it.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
 pub struct StackView {
     pub tag: Tag,
     /// Next instruction index of the entry.
@@ -171,13 +172,15 @@ pub struct Step {
     pub index: usize,
     pub address: u64,
     pub line: u32,
-    pub text: String,
+    /// Shared by every step of the same instruction.
+    pub text: Arc<str>,
     /// Each lane's active bit (the executing entry's mask).
     pub active: LaneMask,
     /// Active lanes whose guard holds.
     pub executed: LaneMask,
-    /// The activation stack, bottom first; the last entry is the executing one.
-    pub stack: Vec<StackView>,
+    /// The activation stack, bottom first; the last entry is the executing one. Shared
+    /// with the previous step when unchanged.
+    pub stack: Arc<[StackView]>,
 }
 
 /// The stepper data for one warp (issue #7 item 6): steps forward/back are indices here.

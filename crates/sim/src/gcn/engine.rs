@@ -37,6 +37,7 @@ use crate::simulation::{
     UnitLane, WarpTimeline,
 };
 use crate::splitting::{split_masks, SplitCosts, Splitting};
+use crate::step_cache::{StackCache, StepTexts};
 use cfg::TimingClass;
 use isa::gcn::{ExecCondition, ExecEffect, GcnFunction, GcnReg, GcnUnit, ScalarCondition};
 use isa::Span;
@@ -290,6 +291,9 @@ pub fn run(
         recorded: 0,
         transactions: Vec::new(),
         steps: Vec::new(),
+        step_texts: StepTexts::default(),
+        stack_cache: StackCache::default(),
+        stack_buf: Vec::new(),
         issued: 0,
         cycles: 0,
         last_issued: None,
@@ -323,6 +327,10 @@ struct Engine<'a> {
     recorded: usize,
     transactions: Vec<Transaction>,
     steps: Vec<Step>,
+    step_texts: StepTexts,
+    stack_cache: StackCache,
+    /// The stepper's stack entries before they are shared (reused).
+    stack_buf: Vec<StackView>,
     issued: u64,
     cycles: u64,
     last_issued: Option<usize>,
@@ -1127,7 +1135,8 @@ impl Engine<'_> {
         let hw = self.waves[w].hw;
         // Unsplit: no stack. Split: each live SWF of the wavefront (split mask), the
         // executing one last.
-        let mut stack = Vec::new();
+        let mut stack = std::mem::take(&mut self.stack_buf);
+        stack.clear();
         if self.hws[hw].live > 1 {
             for (i, x) in self.waves.iter().enumerate() {
                 if x.hw == hw && !x.done && i != w {
@@ -1152,13 +1161,17 @@ impl Engine<'_> {
                 },
             });
         }
-        let ins = &self.f.instructions[pc];
+        let shared = self.stack_cache.get(stack.iter().copied());
+        self.stack_buf = stack;
+        let f = self.f;
+        let ins = &f.instructions[pc];
+        let text = self.step_texts.get(pc, &ins.text);
         self.steps.push(Step {
             cycle,
             index: pc,
             address: pc as u64,
             line: ins.span.line,
-            text: ins.text.clone(),
+            text,
             active: LaneMask {
                 bits: active,
                 lanes: ws,
@@ -1167,7 +1180,7 @@ impl Engine<'_> {
                 bits: active,
                 lanes: ws,
             },
-            stack,
+            stack: shared,
         });
         Ok(())
     }

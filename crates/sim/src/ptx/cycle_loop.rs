@@ -31,6 +31,7 @@ use crate::simulation::{
     Busy, CacheStats, DepthChange, Issue, LaneMask, Simulation, StackView, Step, Stepper,
     Transaction, UnitLane, WarpTimeline,
 };
+use crate::step_cache::{StackCache, StepTexts};
 use cfg::{Tag, TimingClass};
 
 /// A program ready to run: decoded instructions, each branch's reconvergence point, the
@@ -96,6 +97,8 @@ struct Engine<'a> {
     recorded: usize,
     transactions: Vec<Transaction>,
     steps: Vec<Step>,
+    step_texts: StepTexts,
+    stack_cache: StackCache,
     issued: u64,
     cycles: u64,
     last_issued: Option<usize>,
@@ -186,6 +189,8 @@ pub(crate) fn run(
         recorded: 0,
         transactions: Vec::new(),
         steps: Vec::new(),
+        step_texts: StepTexts::default(),
+        stack_cache: StackCache::default(),
         issued: 0,
         cycles: 0,
         last_issued: None,
@@ -410,11 +415,9 @@ impl Engine<'_> {
                     "the stepper's steps",
                 ));
             }
-            let stack = self.warps[w]
-                .stack
-                .entries()
-                .iter()
-                .map(|e| StackView {
+            let stack = self
+                .stack_cache
+                .get(self.warps[w].stack.entries().iter().map(|e| StackView {
                     // A PDOM entry waiting for its paths is a reconvergence (SYNC-like)
                     // entry; a path or the bottom entry is NIL.
                     tag: if e.reconvergence { Tag::Sync } else { Tag::Nil },
@@ -424,14 +427,13 @@ impl Engine<'_> {
                         bits: e.mask,
                         lanes: ws,
                     },
-                })
-                .collect();
+                }));
             self.steps.push(Step {
                 cycle,
                 index: pc,
                 address: isa::ptx::Function::pc(pc),
                 line: d.span.line,
-                text: d.text.clone(),
+                text: self.step_texts.get(pc, &d.text),
                 active: LaneMask {
                     bits: top.mask,
                     lanes: ws,

@@ -240,6 +240,7 @@ pub fn run(
         addr_buf: Vec::with_capacity(64),
         seg_buf: Vec::with_capacity(64),
         alu: semantics::AluScratch::default(),
+        block_freed: false,
         step_texts: StepTexts::default(),
         stack_cache: StackCache::default(),
         live_buf: Vec::new(),
@@ -298,6 +299,8 @@ struct Engine<'a> {
     seg_buf: Vec<u64>,
     /// Operand rows reused by every ALU instruction.
     alu: semantics::AluScratch,
+    /// A block finished this cycle: its slot may take the next block at once.
+    block_freed: bool,
     step_texts: StepTexts,
     stack_cache: StackCache,
     live_buf: Vec<usize>,
@@ -464,12 +467,17 @@ impl Engine<'_> {
                     }
                 }
             }
-            let next = if issued > 0 {
+            let next = if (issued > 0 && pure) || std::mem::take(&mut self.block_freed) {
+                // A freed block slot is filled at the next cycle's dispatch.
                 cycle + 1
             } else {
-                // Every candidate tried this cycle failed and recorded its wake-up cycle
-                // (pure round-robin tries only the first).
-                let candidates = order.iter().filter(|&&w| !self.warps[w].done);
+                // Every warp records when it can issue next: after issuing (its next
+                // instruction) or after failing. A warp not offered a slot (issue width
+                // reached) still has a wake-up cycle ≤ this one, which keeps `next` at
+                // `cycle + 1`. Pure round-robin waits for the warp whose turn it is.
+                let candidates = order
+                    .iter()
+                    .filter(|&&w| !self.warps[w].done && !self.warps[w].at_barrier);
                 let soonest = if pure {
                     candidates.take(1).map(|&w| self.warps[w].wake).min()
                 } else {
@@ -687,6 +695,7 @@ impl Engine<'_> {
             self.blocks[b].live -= 1;
             if self.blocks[b].live == 0 {
                 self.resident -= self.warps_per_block;
+                self.block_freed = true;
             } else {
                 self.release_barrier(b, cycle);
             }
@@ -695,6 +704,17 @@ impl Engine<'_> {
             let b = warp.block;
             self.blocks[b].arrived += 1;
             self.release_barrier(b, cycle);
+        } else {
+            // When the next instruction can issue at the earliest: without it the warp is
+            // offered the next cycle's slot and usually fails (a dependency on what it just
+            // issued), a wasted turn of the main loop per issue on long-latency machines.
+            // Only worth computing when this instruction's result comes later than the next
+            // issue slot; otherwise the next slot is the (lower-bound) answer.
+            self.warps[w].wake = if complete > cycle + st.cycles {
+                self.earliest(w)
+            } else {
+                cycle + st.cycles
+            };
         }
         Ok(true)
     }

@@ -475,13 +475,19 @@ impl Engine<'_> {
                 // instruction) or after failing. A warp not offered a slot (issue width
                 // reached) still has a wake-up cycle ≤ this one, which keeps `next` at
                 // `cycle + 1`. Pure round-robin waits for the warp whose turn it is.
-                let candidates = order
-                    .iter()
-                    .filter(|&&w| !self.warps[w].done && !self.warps[w].at_barrier);
+                // Every resident warp, not just this cycle's candidates: warps released from
+                // a barrier during this cycle were not among them.
                 let soonest = if pure {
-                    candidates.take(1).map(|&w| self.warps[w].wake).min()
+                    order
+                        .iter()
+                        .find(|&&w| !self.warps[w].done && !self.warps[w].at_barrier)
+                        .map(|&w| self.warps[w].wake)
                 } else {
-                    candidates.map(|&w| self.warps[w].wake).min()
+                    self.resident_list
+                        .iter()
+                        .filter(|&&w| !self.warps[w].done && !self.warps[w].at_barrier)
+                        .map(|&w| self.warps[w].wake)
+                        .min()
                 };
                 soonest.unwrap_or(cycle + 1).max(cycle + 1)
             };

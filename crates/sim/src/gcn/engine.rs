@@ -588,13 +588,16 @@ impl Engine<'_> {
             let next = if any {
                 cycle + 1
             } else {
-                order
-                    .iter()
-                    .filter(|&&w| {
+                // Every wave that may issue, not just this cycle's candidates: a parent
+                // released from a merge during this cycle was not among them (skipping to
+                // the candidates' soonest cycle stalled it, and the simulated time exceeded
+                // the PWS bound).
+                (0..self.waves.len())
+                    .filter(|&w| {
                         let x = &self.waves[w];
                         !x.done && !x.at_barrier && x.merging.is_none()
                     })
-                    .map(|&w| self.ready_at(w))
+                    .map(|w| self.ready_at(w))
                     .min()
                     .unwrap_or(cycle + 1)
                     .max(cycle + 1)

@@ -213,6 +213,15 @@ fn cmp_float(c: Cmp, a: f64, b: f64) -> bool {
 }
 
 #[inline]
+/// [`boolop`] on 64 lanes at once.
+fn boolop_bits(op: BoolOp, a: u64, b: u64) -> u64 {
+    match op {
+        BoolOp::And => a & b,
+        BoolOp::Or => a | b,
+        BoolOp::Xor => a ^ b,
+    }
+}
+
 fn boolop(op: BoolOp, a: bool, b: bool) -> bool {
     match op {
         BoolOp::And => a && b,
@@ -562,13 +571,14 @@ pub(crate) fn execute_alu(
             let cm = regs.pred_mask(c, mask);
             a.ints(regs, ids, a_v);
             b.ints(regs, ids, b_v);
-            let (mut pb, mut qb) = (0u64, 0u64);
-            for l in lanes(mask) {
-                let r = cmp_int(cmp, a_v[l], b_v[l], signed)?;
-                let cv = cm >> l & 1 == 1;
-                pb |= u64::from(boolop(bop, r, cv)) << l;
-                qb |= u64::from(boolop(bop, !r, cv)) << l;
+            // The comparison is checked once; then every lane (inactive ones are masked
+            // off by `set_pred`) in a loop without early exits.
+            cmp_int(cmp, 0, 0, signed)?;
+            let mut r = 0u64;
+            for l in 0..ws {
+                r |= u64::from(cmp_int(cmp, a_v[l], b_v[l], signed).unwrap_or(false)) << l;
             }
+            let (pb, qb) = (boolop_bits(bop, r, cm), boolop_bits(bop, !r, cm));
             regs.set_pred(p, mask, pb);
             regs.set_pred(q, mask, qb);
         }

@@ -182,6 +182,14 @@ test('simulator: observed vs bound on Fig. 1, the stepper, and a vector add', as
   assert.match(await page.textContent('#sim-memory'), /100 103 106/);
   await page.click('[data-view="schedule"]');
   assert.ok((await page.locator('#gantt-svg rect.gantt-item').count()) > 0);
+  // Without the trace: the same cycles and memory, nothing recorded, and the page still works.
+  await page.uncheck('#param-trace');
+  await page.waitForFunction(() => window.playground.report()?.simulation?.transactions?.length === 0);
+  const bare = await page.evaluate(() => window.playground.report().simulation);
+  assert.equal(bare.cycles, native.simulation.cycles);
+  assert.deepEqual(bare.memory.find((a) => a.name === 'c').words, words);
+  await page.click('[data-view="summary"]');
+  assert.match(await page.textContent('#sim-memory'), /100 103 106/);
   assert.deepEqual(errors, []);
   await page.close();
 });

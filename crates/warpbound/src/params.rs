@@ -17,6 +17,11 @@ impl Params {
         self.get(name) != 0.0
     }
 
+    /// A flag that only some modes declare: `default` where this mode has no such parameter.
+    pub fn flag_or(&self, name: &str, default: bool) -> bool {
+        self.values.get(name).map_or(default, |&v| v != 0.0)
+    }
+
     pub fn choice(&self, name: &str) -> &str {
         self.choices.get(name).map_or("", String::as_str)
     }

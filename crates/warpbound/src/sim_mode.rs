@@ -54,6 +54,11 @@ pub fn params() -> Vec<ParamInfo> {
         ),
         ParamInfo::number("shared_bytes", "shared memory per block", "bytes", 0.0, 1e8, 0.0),
         ParamInfo::number("warp", "global warp id the stepper records", "warp", 0.0, 1e9, 0.0),
+        ParamInfo::flag(
+            "trace",
+            "record every issue, unit occupancy, memory transaction and the stepper's steps; off: only cycles, counts and the final memory (long runs are about twice as fast)",
+            true,
+        ),
     ];
     v.extend(machine_params(&m));
     for (name, meaning, default) in [
@@ -427,7 +432,8 @@ fn launch(p: &Params, report: &mut Report) -> Option<sim::Launch> {
             params,
             shared_bytes: u32::try_from(p.get_usize("shared_bytes")).unwrap_or(u32::MAX),
             stepper_warp: u32::try_from(p.get_usize("warp")).unwrap_or(u32::MAX),
-            trace: true,
+            // Analysis modes with `simulate=true` have no `trace` parameter: always traced.
+            trace: p.flag_or("trace", true),
         }),
         (g, b, w) => {
             report

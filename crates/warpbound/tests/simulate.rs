@@ -185,3 +185,51 @@ fn what_cannot_be_simulated_is_located() {
         r.diagnostics
     );
 }
+
+/// `trace=false`: the same run (cycles, issued count, final memory) without the records.
+#[test]
+fn untraced_runs_keep_cycles_and_memory() {
+    let params = |trace: bool| {
+        vec![
+            ("grid", "2".into()),
+            ("block", "64".into()),
+            ("params", "0x1000,0,0x2000,0,0x3000,0,100".into()),
+            (
+                "memory",
+                "a@0x1000 100 iota 0 1; b@0x2000 100 iota 100 2; c@0x3000 100 const 0".into(),
+            ),
+            ("trace", trace.into()),
+        ]
+    };
+    let traced = run(VECTOR_ADD, "simulate", Some("gpgpusim-like"), &params(true));
+    let bare = run(
+        VECTOR_ADD,
+        "simulate",
+        Some("gpgpusim-like"),
+        &params(false),
+    );
+    assert!(!bare.has_errors(), "{:?}", bare.diagnostics);
+    let (t, b) = (
+        traced.simulation.as_ref().expect("traced"),
+        bare.simulation.as_ref().expect("untraced"),
+    );
+    assert_eq!(t["cycles"], b["cycles"]);
+    assert_eq!(t["issued"], b["issued"]);
+    assert_eq!(words(&traced, "c"), words(&bare, "c"));
+    assert!(t["transactions"].as_array().is_some_and(|x| !x.is_empty()));
+    assert_eq!(b["transactions"].as_array().map(Vec::len), Some(0));
+    assert_eq!(b["stepper"]["steps"].as_array().map(Vec::len), Some(0));
+    let issues = |s: &serde_json::Value| -> usize {
+        s["warps"]
+            .as_array()
+            .map(|w| {
+                w.iter()
+                    .filter_map(|x| x["issues"].as_array())
+                    .map(Vec::len)
+                    .sum()
+            })
+            .unwrap_or(0)
+    };
+    assert_eq!(issues(t) as u64, t["issued"].as_u64().unwrap_or(0));
+    assert_eq!(issues(b), 0);
+}

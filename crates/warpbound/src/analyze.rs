@@ -261,6 +261,22 @@ pub fn analyze(request: &Request) -> Report {
             _ => {
                 report.cfg = Some(thread_cfg_view(&kernel, &graph));
                 report.timings_ms.insert("layout".into(), ms(t));
+                if p.flag("simulate") {
+                    let t = Instant::now();
+                    let m = sim_mode::preset_machine("unit-cost");
+                    if let Some(s) =
+                        sim_mode::simulate_on(&kernel, &p, &m, request.memory.as_ref(), &mut report)
+                    {
+                        report.schedule = Some(sim_mode::schedule_view(&kernel, &s));
+                        sim_mode::attach(
+                            &mut report,
+                            &s,
+                            None,
+                            "this mode computes no bound (the warp-cfg mode does)",
+                        );
+                    }
+                    report.timings_ms.insert("simulate".into(), ms(t));
+                }
             }
         }
     }

@@ -219,6 +219,18 @@ fn makespan_params() -> Vec<ParamInfo> {
     v
 }
 
+/// Parameters of the default (thread-level CFG) mode: budgets, and `simulate` with the launch.
+fn cfg_params() -> Vec<ParamInfo> {
+    let mut v = vec![ParamInfo::flag(
+        "simulate",
+        "also run the simulator (unit-cost machine: every issued instruction one cycle) on the request's launch; this mode computes no bound to compare with",
+        false,
+    )];
+    v.extend(crate::sim_mode::launch_params());
+    v.extend(budget_params());
+    v
+}
+
 /// Parameters of the `warp-cfg` mode.
 fn warp_cfg_params() -> Vec<ParamInfo> {
     let d = cfg::Options::default();
@@ -478,7 +490,7 @@ pub fn catalog() -> Catalog {
                           reconvergence or return point that the SSY/PBK/CAL stack names."
                         .into(),
                 dialects: vec!["sass".into()],
-                params: budget_params(),
+                params: cfg_params(),
                 presets: Vec::new(),
             },
             ModeInfo {

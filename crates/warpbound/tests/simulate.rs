@@ -233,3 +233,26 @@ fn untraced_runs_keep_cycles_and_memory() {
     assert_eq!(issues(t) as u64, t["issued"].as_u64().unwrap_or(0));
     assert_eq!(issues(b), 0);
 }
+
+/// The default (thread-level CFG) mode takes `simulate=true` too: the run on the unit-cost
+/// machine, with no bound to compare with.
+#[test]
+fn the_cfg_mode_simulates_without_a_bound() {
+    let r = run(
+        ITE,
+        "cfg",
+        None,
+        &[
+            ("simulate", true.into()),
+            ("memory", "out@0x0 32 const 0".into()),
+        ],
+    );
+    assert!(!r.has_errors(), "{:?}", r.diagnostics);
+    assert!(r.cfg.is_some());
+    let s = r.simulation.as_ref().expect("simulation");
+    // Unit cost, one warp down both sides of the branch: 10 issues, one cycle each (as the
+    // warp-cfg bound of `observed_next_to_the_bound`).
+    assert_eq!(s["cycles"].as_u64(), Some(10));
+    assert_eq!(s["bound"]["cycles"], serde_json::Value::Null);
+    assert!(r.wcet.is_none());
+}

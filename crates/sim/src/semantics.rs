@@ -336,6 +336,30 @@ impl Src {
         }
     }
 
+    /// Like [`Src::fetch_all`], but a whole register is read in place instead of copied
+    /// (lanes `..ws`).
+    #[inline]
+    fn view<'a>(&self, regs: &'a WarpRegs, ids: &ThreadIds, buf: &'a mut Lanes) -> &'a [u32] {
+        if let (SrcKind::Reg(r), Half::Whole) = (self.kind, self.half) {
+            let base = r as usize * regs.ws;
+            if let Some(row) = regs.gpr.get(base..base + regs.ws) {
+                return row;
+            }
+        }
+        self.fetch_all(regs, ids, buf);
+        &buf[..regs.ws]
+    }
+
+    /// Like [`Src::ints`], in place when no `~` or `-` applies.
+    #[inline]
+    fn int_view<'a>(&self, regs: &'a WarpRegs, ids: &ThreadIds, buf: &'a mut Lanes) -> &'a [u32] {
+        if !self.inv && !self.neg {
+            return self.view(regs, ids, buf);
+        }
+        self.ints(regs, ids, buf);
+        &buf[..regs.ws]
+    }
+
     /// Integer operand values of every lane (`~`, then `-`).
     #[inline]
     fn ints(&self, regs: &WarpRegs, ids: &ThreadIds, out: &mut Lanes) {
@@ -434,18 +458,24 @@ pub(crate) fn execute_alu(
             regs.write(d, mask, a_v);
         }
         Op::IAdd { d, a, b, c, x, cc } => {
-            a.fetch_all(regs, ids, a_v);
-            b.fetch_all(regs, ids, b_v);
-            c.fetch_all(regs, ids, c_v);
             let (ta, tb, tc) = (a.term(x), b.term(x), c.term(x));
             if !x && !cc {
-                // No carry in or out (the common case): a plain loop the compiler vectorises.
+                // No carry in or out (the common case): a plain loop over the operands in
+                // place.
+                let (av, bv, cv) = (
+                    a.view(regs, ids, a_v),
+                    b.view(regs, ids, b_v),
+                    c.view(regs, ids, c_v),
+                );
                 for l in 0..ws {
-                    r_v[l] = (ta.apply(a_v[l]) + tb.apply(b_v[l]) + tc.apply(c_v[l])) as u32;
+                    r_v[l] = (ta.apply(av[l]) + tb.apply(bv[l]) + tc.apply(cv[l])) as u32;
                 }
                 regs.write(d, mask, r_v);
                 return Ok(());
             }
+            a.fetch_all(regs, ids, a_v);
+            b.fetch_all(regs, ids, b_v);
+            c.fetch_all(regs, ids, c_v);
             let mut carry = 0u64;
             for l in 0..ws {
                 let cin = u64::from(x && regs.cc >> l & 1 == 1);
@@ -456,16 +486,17 @@ pub(crate) fn execute_alu(
             regs.write_with_carry(d, mask, r_v, cc.then_some(carry));
         }
         Op::IScAdd { d, a, b, shift, cc } => {
-            a.ints(regs, ids, a_v);
-            b.fetch_all(regs, ids, b_v);
             let tb = b.term(false);
             if !cc {
+                let (ax, bx) = (a.int_view(regs, ids, a_v), b.view(regs, ids, b_v));
                 for l in 0..ws {
-                    r_v[l] = (u64::from(a_v[l] << shift) + tb.apply(b_v[l])) as u32;
+                    r_v[l] = (u64::from(ax[l] << shift) + tb.apply(bx[l])) as u32;
                 }
                 regs.write(d, mask, r_v);
                 return Ok(());
             }
+            a.ints(regs, ids, a_v);
+            b.fetch_all(regs, ids, b_v);
             let mut carry = 0u64;
             for l in 0..ws {
                 let s = u64::from(a_v[l] << shift) + tb.apply(b_v[l]);
@@ -484,20 +515,25 @@ pub(crate) fn execute_alu(
             x,
             cc,
         } => {
-            a.ints(regs, ids, a_v);
-            b.ints(regs, ids, b_v);
-            c.fetch_all(regs, ids, c_v);
             let tc = c.term(x);
             if !x && !cc && !hi {
                 // The low word of the product plus c: wrapping 32-bit arithmetic, signed or not.
+                let (ax, bx, cx) = (
+                    a.int_view(regs, ids, a_v),
+                    b.int_view(regs, ids, b_v),
+                    c.view(regs, ids, c_v),
+                );
                 for l in 0..ws {
-                    r_v[l] = a_v[l]
-                        .wrapping_mul(b_v[l])
-                        .wrapping_add(tc.apply(c_v[l]) as u32);
+                    r_v[l] = ax[l]
+                        .wrapping_mul(bx[l])
+                        .wrapping_add(tc.apply(cx[l]) as u32);
                 }
                 regs.write(d, mask, r_v);
                 return Ok(());
             }
+            a.ints(regs, ids, a_v);
+            b.ints(regs, ids, b_v);
+            c.fetch_all(regs, ids, c_v);
             let mut carry = 0u64;
             for l in 0..ws {
                 let (av, bv) = (a_v[l], b_v[l]);
@@ -569,14 +605,13 @@ pub(crate) fn execute_alu(
             c,
         } => {
             let cm = regs.pred_mask(c, mask);
-            a.ints(regs, ids, a_v);
-            b.ints(regs, ids, b_v);
+            let (ax, bx) = (a.int_view(regs, ids, a_v), b.int_view(regs, ids, b_v));
             // The comparison is checked once; then every lane (inactive ones are masked
             // off by `set_pred`) in a loop without early exits.
             cmp_int(cmp, 0, 0, signed)?;
             let mut r = 0u64;
             for l in 0..ws {
-                r |= u64::from(cmp_int(cmp, a_v[l], b_v[l], signed).unwrap_or(false)) << l;
+                r |= u64::from(cmp_int(cmp, ax[l], bx[l], signed).unwrap_or(false)) << l;
             }
             let (pb, qb) = (boolop_bits(bop, r, cm), boolop_bits(bop, !r, cm));
             regs.set_pred(p, mask, pb);
@@ -664,10 +699,9 @@ pub(crate) fn execute_alu(
             regs.write(d, mask, r_v);
         }
         Op::Lop { d, a, b, op } => {
-            a.ints(regs, ids, a_v);
-            b.ints(regs, ids, b_v);
+            let (ax, bx) = (a.int_view(regs, ids, a_v), b.int_view(regs, ids, b_v));
             for l in 0..ws {
-                let (av, bv) = (a_v[l], b_v[l]);
+                let (av, bv) = (ax[l], bx[l]);
                 r_v[l] = match op {
                     LopKind::And => av & bv,
                     LopKind::Or => av | bv,

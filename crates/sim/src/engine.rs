@@ -819,11 +819,15 @@ impl Engine<'_> {
             self.addr_buf = addrs;
             return Ok(latency);
         }
+        // 128-byte segments are how global memory is accessed; shared memory is banked.
         let mut segs = std::mem::take(&mut self.seg_buf);
-        coalescing::segments(addrs.iter().map(|&(_, a)| a), bytes, &mut segs);
+        segs.clear();
+        if space == Space::Global {
+            coalescing::segments(addrs.iter().map(|&(_, a)| a), bytes, &mut segs);
+        }
         let mut l1_hits = None;
         let mut latency = class_latency;
-        if segs.is_empty() {
+        if addrs.is_empty() {
             latency = 1;
         } else if space == Space::Global && !store {
             if let (Some(cache), Some(cfg)) = (self.l1.as_mut(), self.machine.l1.as_ref()) {

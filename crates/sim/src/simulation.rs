@@ -148,7 +148,8 @@ pub struct Transaction {
     pub stride: Option<i64>,
     /// Otherwise the address of each executing lane, in lane order.
     pub addresses: Vec<u64>,
-    /// Base addresses of the distinct 128-byte segments.
+    /// Base addresses of the distinct 128-byte segments of a global access (empty for
+    /// shared memory, which is banked rather than accessed in segments).
     pub segments: Vec<u64>,
     /// Segments that hit in the L1 (loads with an L1 configured), else `None`.
     pub l1_hits: Option<u32>,

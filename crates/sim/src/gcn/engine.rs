@@ -1349,10 +1349,13 @@ impl Engine<'_> {
             }
             _ => return Err("not a memory operation".into()),
         };
+        // 128-byte segments are how global memory is accessed; LDS is banked.
         let mut segs = Vec::new();
-        coalescing::segments(addrs.iter().map(|&(_, a)| a), bytes, &mut segs);
+        if global {
+            coalescing::segments(addrs.iter().map(|&(_, a)| a), bytes, &mut segs);
+        }
         let mut latency = class_latency;
-        if segs.is_empty() {
+        if addrs.is_empty() {
             latency = 1;
         } else if global {
             latency += (segs.len() as u64 - 1) * u64::from(self.machine.transaction_cycles);

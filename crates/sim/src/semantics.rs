@@ -170,6 +170,7 @@ fn flush(f: f32) -> f32 {
     }
 }
 
+#[inline]
 fn cmp_int(c: Cmp, a: u32, b: u32, signed: bool) -> Result<bool, String> {
     let o = if signed {
         (a as i32).cmp(&(b as i32))

@@ -119,6 +119,19 @@ test('simulator: a PTX kernel reconverges at the post-dominator', async () => {
   assert.deepEqual(native.simulation.memory.find((a) => a.name === 'out').words, [1, 104, 7, 110, 13, 116, 19, 122]);
   await page.click('[data-view="stepper"]');
   assert.ok((await page.locator('#stepper').textContent()).length > 0);
+  // The first divergent step: its stack shows where each path reconverges (the branch's
+  // immediate post-dominator), the waiting entry at the exit.
+  const steps = native.simulation.stepper.steps;
+  const k = steps.findIndex((x) => x.stack.length > 1);
+  assert.ok(k > 0);
+  await page.focus('#stepper');
+  for (let i = 0; i < k; i++) await page.keyboard.press('ArrowRight');
+  assert.equal(await page.textContent('#stepper-pos'), `step ${k + 1} / ${steps.length}`);
+  assert.match(await page.textContent('#stepper-stack thead'), /reconverges at/);
+  const cells = await page.locator('#stepper-stack tbody tr td:nth-child(3)').allTextContents();
+  assert.equal(cells.length, steps[k].stack.length);
+  assert.equal(cells[cells.length - 1], 'exit');
+  assert.ok(steps[k].stack.slice(1).every((e) => e.reconverges_at !== undefined));
   assert.deepEqual(errors, []);
   await page.close();
 });

@@ -53,6 +53,8 @@ export function renderStepper(host, stepper, at, onMove) {
   });
   slider.addEventListener('input', () => onMove(Number(slider.value)));
   const stack = [...s.stack].reverse();
+  // PTX (post-dominator reconvergence): where each entry is popped.
+  const rpc = stack.some((e) => e.reconverges_at !== undefined);
   host.replaceChildren(
     el(
       'div',
@@ -76,7 +78,11 @@ export function renderStepper(host, stepper, at, onMove) {
     el(
       'table',
       { class: 'grid', id: 'stepper-stack' },
-      el('thead', {}, el('tr', {}, ...['entry', 'next PC', 'mask'].map((h) => el('th', { text: h })))),
+      el(
+        'thead',
+        {},
+        el('tr', {}, ...['entry', 'next PC', ...(rpc ? ['reconverges at'] : []), 'mask'].map((h) => el('th', { text: h }))),
+      ),
       el(
         'tbody',
         {},
@@ -86,6 +92,7 @@ export function renderStepper(host, stepper, at, onMove) {
             { class: k === 0 ? 'executing' : '' },
             el('td', { text: `${e.tag}${k === 0 ? ' (executing)' : ''}` }),
             el('td', { class: 'mono', text: hex(e.address) }),
+            ...(rpc ? [el('td', { class: 'mono', text: e.reconverges_at === undefined ? 'exit' : hex(e.reconverges_at) })] : []),
             el('td', {}, lanesRow(e.mask, null)),
           ),
         ),

@@ -563,6 +563,7 @@ impl Engine<'_> {
             let stack = self
                 .stack_cache
                 .get(self.warps[w].stack.entries().iter().map(|e| StackView {
+                    reconverges_at: None,
                     tag: e.tag,
                     pc: e.pc,
                     address: kernel.instructions.get(e.pc).map_or(0, |i| i.address),

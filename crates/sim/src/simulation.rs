@@ -163,6 +163,11 @@ pub struct StackView {
     pub pc: usize,
     /// Its address (0 past the end of the kernel).
     pub address: u64,
+    /// PTX (post-dominator reconvergence): the address at which the entry is popped — its
+    /// immediate post-dominator — when that is not the kernel's exit. SASS entries name
+    /// their reconvergence point through the SSY/PBK target instead, GCN3 has no stack.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub reconverges_at: Option<u64>,
     pub mask: LaneMask,
 }
 

@@ -99,6 +99,10 @@ fn if_else_runs_taken_side_first_and_joins_at_ipdom() {
             (cfg::Tag::Nil, 7, 0b0011)
         ]
     );
+    // Both paths are popped at the branch's immediate post-dominator, instruction 8; the
+    // waiting entry reconverges only at the exit.
+    let rpcs: Vec<Option<u64>> = at7.iter().map(|e| e.reconverges_at).collect();
+    assert_eq!(rpcs, vec![None, Some(64), Some(64)]);
     // PTX program counters are 8 bytes per instruction (GPGPU-Sim numbering).
     assert_eq!(s.stepper.steps[5].address, 56);
     assert_eq!(s.issued, 13);

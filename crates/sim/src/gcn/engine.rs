@@ -1144,6 +1144,7 @@ impl Engine<'_> {
             for (i, x) in self.waves.iter().enumerate() {
                 if x.hw == hw && !x.done && i != w {
                     stack.push(StackView {
+                        reconverges_at: None,
                         tag: cfg::state::Tag::Nil,
                         pc: x.pc,
                         address: x.pc as u64,
@@ -1155,6 +1156,7 @@ impl Engine<'_> {
                 }
             }
             stack.push(StackView {
+                reconverges_at: None,
                 tag: cfg::state::Tag::Nil,
                 pc,
                 address: pc as u64,

@@ -423,6 +423,7 @@ impl Engine<'_> {
                     tag: if e.reconvergence { Tag::Sync } else { Tag::Nil },
                     pc: e.pc,
                     address: isa::ptx::Function::pc(e.pc),
+                    reconverges_at: e.rpc.map(isa::ptx::Function::pc),
                     mask: LaneMask {
                         bits: e.mask,
                         lanes: ws,

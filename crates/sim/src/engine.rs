@@ -471,12 +471,12 @@ impl Engine<'_> {
                 // A freed block slot is filled at the next cycle's dispatch.
                 cycle + 1
             } else {
-                // Every warp records when it can issue next: after issuing (its next
-                // instruction) or after failing. A warp not offered a slot (issue width
-                // reached) still has a wake-up cycle ≤ this one, which keeps `next` at
-                // `cycle + 1`. Pure round-robin waits for the warp whose turn it is.
-                // Every resident warp, not just this cycle's candidates: warps released from
-                // a barrier during this cycle were not among them.
+                // Jump to the soonest wake-up cycle (a lower bound on the next issue) of every
+                // resident warp — not just this cycle's candidates: a warp released from a
+                // barrier during this cycle was not among them. Warps record it after issuing
+                // and after failing to; one not offered a slot (issue width reached) still
+                // has a wake-up cycle ≤ this one, which keeps `next` at `cycle + 1`. Pure
+                // round-robin waits for the warp whose turn it is.
                 let soonest = if pure {
                     order
                         .iter()
@@ -712,11 +712,11 @@ impl Engine<'_> {
             self.blocks[b].arrived += 1;
             self.release_barrier(b, cycle);
         } else {
-            // When the next instruction can issue at the earliest: without it the warp is
-            // offered the next cycle's slot and usually fails (a dependency on what it just
-            // issued), a wasted turn of the main loop per issue on long-latency machines.
-            // Only worth computing when this instruction's result comes later than the next
-            // issue slot; otherwise the next slot is the (lower-bound) answer.
+            // When the next instruction can issue at the earliest. Without it the warp is
+            // offered the next cycle's slot and usually fails (it depends on what it just
+            // issued): a wasted turn of the main loop per issue on long-latency machines.
+            // `earliest` is only worth its cost when this result comes after the next issue
+            // slot; otherwise that slot is the lower bound.
             self.warps[w].wake = if complete > cycle + st.cycles {
                 self.earliest(w)
             } else {

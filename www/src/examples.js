@@ -1,6 +1,10 @@
 // Kernels written for Warpbound to show the situations the analyses care about (the paper's
 // figures, re-created; real compiler output lives in the shared corpus).
 
+/** Huangfu §4.4.4's example kernel, written in PTX for Warpbound (two examples use it; the
+ * Rust tests read the same file). */
+import HUANGFU_4_4_4 from '../examples/huangfu-4-4-4.ptx';
+
 /** Papers the examples are grouped under, in gallery order. */
 export const PAPERS = [
   {
@@ -18,32 +22,6 @@ export const PAPERS = [
   { id: 'basics', title: 'Basics: thread-level control flow' },
 ];
 
-/** Huangfu §4.4.4's example kernel, written in PTX for Warpbound (two examples use it). */
-const HUANGFU_4_4_4 = `.entry _example(
-.param .u64 __cudaparm_input_cuda)
-{
-.reg .u32 %r<29>;
-.reg .u64 %rd<33>;
-.reg .f32 %f<20>;
-.reg .pred %p<6>;
-$Lbegin:
-ld.param.u64 %rd5, [__cudaparm_input_cuda];
-cvt.s32.u32 %r3, %tid.x;
-mul.wide.s32 %rd3, %r3, 32;
-add.u64 %rd8, %rd5, %rd3;
-cvt.s32.u32 %r1, %ctaid.y;
-mov.s32 %r2, 0;
-setp.eq.s32 %p1, %r1, %r2;
-@!%p1 bra $L1;
-ld.global.f32 %f1, [%rd8+4];
-bra $L2;
-$L1:
-st.global.f32 [%rd8+2048], %f2;
-$L2:
-exit;
-$Lend:
-} // example
-`;
 
 export const EXAMPLES = [
   {

@@ -19,31 +19,7 @@ fn function(src: &str) -> isa::ptx::Function {
 }
 
 /// The example kernel of Huangfu §4.4.4 (as in the page's `rr-4-4-4` example).
-const HUANGFU_4_4_4: &str = ".entry _example(
-.param .u64 __cudaparm_input_cuda)
-{
-.reg .u32 %r<29>;
-.reg .u64 %rd<33>;
-.reg .f32 %f<20>;
-.reg .pred %p<6>;
-$Lbegin:
-ld.param.u64 %rd5, [__cudaparm_input_cuda];
-cvt.s32.u32 %r3, %tid.x;
-mul.wide.s32 %rd3, %r3, 32;
-add.u64 %rd8, %rd5, %rd3;
-cvt.s32.u32 %r1, %ctaid.y;
-mov.s32 %r2, 0;
-setp.eq.s32 %p1, %r1, %r2;
-@!%p1 bra $L1;
-ld.global.f32 %f1, [%rd8+4];
-bra $L2;
-$L1:
-st.global.f32 [%rd8+2048], %f2;
-$L2:
-exit;
-$Lend:
-}
-";
+const HUANGFU_4_4_4: &str = include_str!("../../../www/examples/huangfu-4-4-4.ptx");
 
 fn huangfu() -> Simulation {
     let f = function(HUANGFU_4_4_4);

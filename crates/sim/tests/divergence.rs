@@ -192,53 +192,40 @@ fn out_of_bounds_store_is_a_located_error() {
 #[test]
 fn budgets_name_themselves() {
     let k = kernel(FIG1);
-    let budget = Budget {
-        max_steps: 5,
-        ..Budget::default()
-    };
-    let err = sim::run(
-        &k,
-        &fig1_launch(),
-        &sixteen_lanes(),
-        &fig1_memory(),
-        &budget,
-    )
-    .expect_err("budget");
-    assert!(err.message().contains("max_steps = 5"), "{}", err.message());
-    let budget = Budget {
-        max_timeline_entries: 3,
-        ..Budget::default()
-    };
-    let err = sim::run(
-        &k,
-        &fig1_launch(),
-        &sixteen_lanes(),
-        &fig1_memory(),
-        &budget,
-    )
-    .expect_err("budget");
-    assert!(
-        err.message().contains("raise max_timeline_entries"),
-        "{}",
-        err.message()
-    );
-    let budget = Budget {
-        max_stepper_steps: 2,
-        ..Budget::default()
-    };
-    let err = sim::run(
-        &k,
-        &fig1_launch(),
-        &sixteen_lanes(),
-        &fig1_memory(),
-        &budget,
-    )
-    .expect_err("budget");
-    assert!(
-        err.message().contains("max_stepper_steps"),
-        "{}",
-        err.message()
-    );
+    let cases = [
+        (
+            Budget {
+                max_steps: 5,
+                ..Budget::default()
+            },
+            "max_steps = 5",
+        ),
+        (
+            Budget {
+                max_timeline_entries: 3,
+                ..Budget::default()
+            },
+            "raise max_timeline_entries",
+        ),
+        (
+            Budget {
+                max_stepper_steps: 2,
+                ..Budget::default()
+            },
+            "max_stepper_steps",
+        ),
+    ];
+    for (budget, names) in cases {
+        let err = sim::run(
+            &k,
+            &fig1_launch(),
+            &sixteen_lanes(),
+            &fig1_memory(),
+            &budget,
+        )
+        .expect_err("budget");
+        assert!(err.message().contains(names), "{}", err.message());
+    }
     // Shared memory counts against max_memory_words (per resident block).
     let huge = Launch {
         shared_bytes: u32::MAX,

@@ -230,3 +230,21 @@ pub struct Simulation {
     pub stepper: Stepper,
     pub l1: Option<CacheStats>,
 }
+
+/// The unit lanes of a run in [`Unit::ALL`] order, each with its busy intervals, from the
+/// per-unit lists an engine kept (`busy(unit)`: one list per lane). Shared by the engines.
+pub(crate) fn unit_lanes(mut busy: impl FnMut(Unit) -> Vec<Vec<Busy>>) -> Vec<UnitLane> {
+    Unit::ALL
+        .into_iter()
+        .flat_map(|unit| {
+            busy(unit)
+                .into_iter()
+                .enumerate()
+                .map(move |(lane, busy)| UnitLane {
+                    unit,
+                    lane: lane as u32,
+                    busy,
+                })
+        })
+        .collect()
+}

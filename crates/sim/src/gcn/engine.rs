@@ -32,9 +32,10 @@ use crate::launch::Launch;
 use crate::machine::{Machine, Unit};
 use crate::memory::{GlobalMemory, MemoryInit, SharedMemory};
 use crate::scheduler;
+use crate::simulation::unit_lanes;
 use crate::simulation::{
     Busy, DepthChange, Issue, LaneMask, Simulation, StackView, Step, Stepper, Transaction,
-    UnitLane, WarpTimeline,
+    WarpTimeline,
 };
 use crate::splitting::{split_masks, SplitCosts, Splitting};
 use crate::step_cache::{StackCache, StepTexts};
@@ -1397,16 +1398,8 @@ impl Engine<'_> {
     }
 
     fn finish(self) -> Simulation {
-        let mut occupancy = Vec::new();
-        for unit in Unit::ALL {
-            for (lane, busy) in self.occupancy[unit_index(unit)].iter().enumerate() {
-                occupancy.push(UnitLane {
-                    unit,
-                    lane: lane as u32,
-                    busy: busy.clone(),
-                });
-            }
-        }
+        let mut per_unit = self.occupancy;
+        let occupancy = unit_lanes(|u| std::mem::take(&mut per_unit[unit_index(u)]));
         let mut warps: Vec<WarpTimeline> = self.hws.into_iter().map(|h| h.timeline).collect();
         warps.sort_by_key(|t| t.warp);
         Simulation {

@@ -27,9 +27,10 @@ use crate::launch::Launch;
 use crate::machine::{Machine, Scheduler, Unit};
 use crate::memory::{GlobalMemory, MemoryInit, SharedMemory};
 use crate::scheduler;
+use crate::simulation::unit_lanes;
 use crate::simulation::{
     Busy, CacheStats, DepthChange, Issue, LaneMask, Simulation, StackView, Step, Stepper,
-    Transaction, UnitLane, WarpTimeline,
+    Transaction, WarpTimeline,
 };
 use crate::step_cache::{StackCache, StepTexts};
 use cfg::{Tag, TimingClass};
@@ -747,16 +748,8 @@ impl Engine<'_> {
     }
 
     fn finish(self) -> Simulation {
-        let mut occupancy = Vec::new();
-        for unit in Unit::ALL {
-            for (lane, busy) in self.occupancy[unit_index(unit)].iter().enumerate() {
-                occupancy.push(UnitLane {
-                    unit,
-                    lane: lane as u32,
-                    busy: busy.clone(),
-                });
-            }
-        }
+        let mut per_unit = self.occupancy;
+        let occupancy = unit_lanes(|u| std::mem::take(&mut per_unit[unit_index(u)]));
         let mut warps: Vec<WarpTimeline> = self.warps.into_iter().map(|w| w.timeline).collect();
         warps.sort_by_key(|t| t.warp);
         Simulation {

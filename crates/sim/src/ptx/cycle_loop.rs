@@ -98,6 +98,9 @@ struct Engine<'a> {
     recorded: usize,
     transactions: Vec<Transaction>,
     steps: Vec<Step>,
+    /// Scratch lists of one memory access: every element address, each lane's first.
+    addr_buf: Vec<(usize, u64)>,
+    base_buf: Vec<(usize, u64)>,
     step_texts: StepTexts,
     stack_cache: StackCache,
     issued: u64,
@@ -190,6 +193,8 @@ pub(crate) fn run(
         recorded: 0,
         transactions: Vec::new(),
         steps: Vec::new(),
+        addr_buf: Vec::with_capacity(64),
+        base_buf: Vec::with_capacity(64),
         step_texts: StepTexts::default(),
         stack_cache: StackCache::default(),
         issued: 0,
@@ -605,8 +610,12 @@ impl Engine<'_> {
         } as u64;
         let block = self.warps[w].block;
         // Every element address (for coalescing) and each lane's first address (reported).
-        let mut addrs: Vec<(usize, u64)> = Vec::new();
-        let mut bases: Vec<(usize, u64)> = Vec::new();
+        // Reused from one access to the next (two growing vectors per access were a tenth
+        // of a run); an access that fails leaves fresh ones behind.
+        let mut addrs = std::mem::take(&mut self.addr_buf);
+        let mut bases = std::mem::take(&mut self.base_buf);
+        addrs.clear();
+        bases.clear();
         for lane in lanes(exec) {
             let base = match addr {
                 Addr::Reg(r, off) => self.warps[w].regs.get(r, lane).wrapping_add_signed(off),
@@ -673,6 +682,8 @@ impl Engine<'_> {
             }
         }
         if space == Space::Param {
+            self.addr_buf = addrs;
+            self.base_buf = bases;
             return Ok(class_latency);
         }
         // 128-byte segments are how global memory is accessed; shared memory is banked.
@@ -699,6 +710,8 @@ impl Engine<'_> {
             latency += (segs.len() as u64 - 1) * u64::from(self.machine.transaction_cycles);
         }
         if !self.launch.trace {
+            self.addr_buf = addrs;
+            self.base_buf = bases;
             return Ok(latency);
         }
         if self.transactions.len() >= self.budget.max_timeline_entries {
@@ -744,6 +757,8 @@ impl Engine<'_> {
             segments: segs,
             l1_hits,
         });
+        self.addr_buf = addrs;
+        self.base_buf = bases;
         Ok(latency)
     }
 

@@ -2,7 +2,8 @@
 //! natively). A counted loop of integer work and shared-memory traffic (2 of its 9
 //! instructions are loads/stores), 8 warps of 32 threads, 72 072 warp-instructions, on the
 //! unit-cost and gpgpusim-like presets, with the per-instruction trace recorded (timelines,
-//! occupancy, transactions, stepper) and without it (`Launch::trace = false`).
+//! occupancy, transactions, stepper) and without it (`Launch::trace = false`). The same
+//! loop in PTX measures the PTX engine (`simulate-ptx/…`).
 
 use criterion::{criterion_group, criterion_main, Criterion, Throughput};
 use sim::{Budget, Launch, MemoryInit};
@@ -81,5 +82,83 @@ fn bench(c: &mut Criterion) {
     group.finish();
 }
 
-criterion_group!(benches, bench);
+/// The same loop in PTX (global memory instead of shared), for the PTX engine.
+const PTX_LOOP: &str = ".version 7.0
+.target sm_52
+.address_size 64
+.visible .entry k(.param .u64 out)
+{
+.reg .pred %p<3>;
+.reg .b32 %r<10>;
+.reg .b64 %rd<4>;
+ld.param.u64 %rd1, [out];
+cvta.to.global.u64 %rd2, %rd1;
+mov.u32 %r1, %tid.x;
+mul.wide.u32 %rd3, %r1, 4;
+add.s64 %rd3, %rd2, %rd3;
+mov.u32 %r2, 0;
+mov.u32 %r3, 0;
+L:
+add.s32 %r3, %r3, %r1;
+xor.b32 %r4, %r3, %r2;
+mad.lo.s32 %r5, %r4, %r1, %r3;
+st.global.u32 [%rd3], %r5;
+ld.global.u32 %r6, [%rd3];
+shl.b32 %r7, %r6, 1;
+add.s32 %r3, %r7, %r3;
+add.s32 %r2, %r2, 1;
+setp.lt.u32 %p1, %r2, 1000;
+@%p1 bra L;
+ret;
+}
+";
+
+fn bench_ptx(c: &mut Criterion) {
+    let parsed = isa::ptx::parse(PTX_LOOP, &isa::Limits::default());
+    let Some(f) = parsed.module.function(None) else {
+        return;
+    };
+    let memory = MemoryInit {
+        arrays: vec![sim::ArrayInit {
+            name: "out".into(),
+            address: 0x1000,
+            words: 256,
+            fill: sim::Fill::Constant { value: 0 },
+        }],
+    };
+    let budget = Budget {
+        max_timeline_entries: 1 << 20,
+        ..Budget::default()
+    };
+    let mut group = c.benchmark_group("simulate-ptx");
+    for preset in sim::presets() {
+        if preset.name == "makespan" {
+            continue;
+        }
+        for trace in [true, false] {
+            let launch = Launch {
+                block: [256, 1, 1],
+                params: vec![0x1000, 0],
+                trace,
+                ..Launch::default()
+            };
+            let Ok(s) = sim::run_ptx(f, &launch, &preset.machine, &memory, &budget) else {
+                continue;
+            };
+            group.throughput(Throughput::Elements(s.issued));
+            group.sample_size(20);
+            let name = format!(
+                "{}/{}",
+                preset.name,
+                if trace { "trace" } else { "no-trace" }
+            );
+            group.bench_function(name, |b| {
+                b.iter(|| sim::run_ptx(f, &launch, &preset.machine, &memory, &budget))
+            });
+        }
+    }
+    group.finish();
+}
+
+criterion_group!(benches, bench, bench_ptx);
 criterion_main!(benches);

@@ -170,6 +170,7 @@ impl ScalarType {
     }
 
     /// Width in bits (a predicate counts as 1).
+    #[inline]
     pub fn bits(self) -> u32 {
         match self {
             ScalarType::Pred => 1,
@@ -181,10 +182,12 @@ impl ScalarType {
     }
 
     /// Size in bytes when stored in memory.
+    #[inline]
     pub fn bytes(self) -> u32 {
         self.bits().div_ceil(8)
     }
 
+    #[inline]
     pub fn is_signed(self) -> bool {
         matches!(
             self,
@@ -192,6 +195,7 @@ impl ScalarType {
         )
     }
 
+    #[inline]
     pub fn is_float(self) -> bool {
         matches!(self, ScalarType::F16 | ScalarType::F32 | ScalarType::F64)
     }

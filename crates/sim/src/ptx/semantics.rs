@@ -84,6 +84,7 @@ pub(crate) fn lanes(mask: u64) -> impl Iterator<Item = usize> {
     })
 }
 
+#[inline]
 fn mask_bits(v: u64, bits: u32) -> u64 {
     if bits >= 64 {
         v
@@ -92,6 +93,7 @@ fn mask_bits(v: u64, bits: u32) -> u64 {
     }
 }
 
+#[inline]
 fn sext(v: u64, bits: u32) -> i64 {
     if bits >= 64 {
         v as i64
@@ -102,6 +104,7 @@ fn sext(v: u64, bits: u32) -> i64 {
 }
 
 /// The value of a source for `lane`.
+#[inline]
 pub(crate) fn read(s: Src, regs: &Regs, ids: &Ids, lane: usize) -> u64 {
     match s {
         Src::Reg(r) => regs.get(r, lane),
@@ -252,7 +255,9 @@ fn int_fast(
     let mut out = [0u64; 64];
     let each = |out: &mut [u64; 64], f: fn(u64, u64, u64, u32) -> u64| {
         let [a, b, c] = &v;
-        lanewise(&mut out[..ws], &a[..ws], &b[..ws], &c[..ws], |x, y, z| f(x, y, z, w));
+        lanewise(&mut out[..ws], &a[..ws], &b[..ws], &c[..ws], |x, y, z| {
+            f(x, y, z, w)
+        });
     };
     match op {
         IntOp::Add => each(&mut out, |a, b, _, _| a.wrapping_add(b)),
@@ -335,6 +340,7 @@ fn float_op(op: FloatOp, double: bool, ftz: bool, sat: bool, a: u64, b: u64, c: 
     }
 }
 
+#[inline]
 fn compare(cmp: Cmp, ty: ScalarType, a: u64, b: u64) -> bool {
     use std::cmp::Ordering;
     let w = ty.bits();

@@ -3,7 +3,8 @@
 //! instructions are loads/stores), 8 warps of 32 threads, 72 072 warp-instructions, on the
 //! unit-cost and gpgpusim-like presets, with the per-instruction trace recorded (timelines,
 //! occupancy, transactions, stepper) and without it (`Launch::trace = false`). The same
-//! loop in PTX measures the PTX engine (`simulate-ptx/…`).
+//! loop in PTX and in GCN3 assembly measures the other two engines (`simulate-ptx/…`,
+//! `simulate-gcn/…`; the GCN3 run includes parsing the text, as `gcn::run_source` does).
 
 use criterion::{criterion_group, criterion_main, Criterion, Throughput};
 use sim::{Budget, Launch, MemoryInit};
@@ -160,5 +161,75 @@ fn bench_ptx(c: &mut Criterion) {
     group.finish();
 }
 
-criterion_group!(benches, bench, bench_ptx);
+/// The same loop in GCN3 assembly (flat global memory, scalar loop counter), for the GCN3
+/// engine.
+const GCN_LOOP: &str = "k:
+  s_load_dwordx2 s[0:1], s[4:5], 0x0
+  v_lshlrev_b32_e32 v1, 2, v0
+  s_waitcnt lgkmcnt(0)
+  v_mov_b32_e32 v3, s1
+  v_add_u32_e32 v2, vcc, s0, v1
+  v_addc_u32_e32 v3, vcc, 0, v3, vcc
+  s_mov_b32 s6, 0
+  v_mov_b32_e32 v4, 0
+L:
+  v_add_u32_e32 v4, vcc, v4, v0
+  v_xor_b32_e32 v5, s6, v4
+  v_mul_lo_u32 v6, v5, v0
+  v_add_u32_e32 v6, vcc, v6, v4
+  flat_store_dword v[2:3], v6
+  flat_load_dword v7, v[2:3]
+  s_waitcnt vmcnt(0)
+  v_lshlrev_b32_e32 v7, 1, v7
+  v_add_u32_e32 v4, vcc, v7, v4
+  s_add_u32 s6, s6, 1
+  s_cmp_lt_u32 s6, 1000
+  s_cbranch_scc1 L
+  s_endpgm
+";
+
+fn bench_gcn(c: &mut Criterion) {
+    let memory = MemoryInit {
+        arrays: vec![sim::ArrayInit {
+            name: "out".into(),
+            address: 0x1000,
+            words: 256,
+            fill: sim::Fill::Constant { value: 0 },
+        }],
+    };
+    let budget = Budget {
+        max_timeline_entries: 1 << 20,
+        ..Budget::default()
+    };
+    let mut group = c.benchmark_group("simulate-gcn");
+    for preset in sim::presets() {
+        if preset.name == "makespan" {
+            continue;
+        }
+        for trace in [true, false] {
+            let launch = Launch {
+                block: [256, 1, 1],
+                params: vec![0x1000, 0],
+                trace,
+                ..Launch::default()
+            };
+            let run =
+                || sim::gcn::run_source(GCN_LOOP, None, &launch, &preset.machine, &memory, &budget);
+            let Ok(s) = run() else {
+                continue;
+            };
+            group.throughput(Throughput::Elements(s.issued));
+            group.sample_size(20);
+            let name = format!(
+                "{}/{}",
+                preset.name,
+                if trace { "trace" } else { "no-trace" }
+            );
+            group.bench_function(name, |b| b.iter(run));
+        }
+    }
+    group.finish();
+}
+
+criterion_group!(benches, bench, bench_ptx, bench_gcn);
 criterion_main!(benches);

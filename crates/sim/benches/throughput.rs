@@ -7,7 +7,7 @@
 //! `simulate-gcn/…`; the GCN3 run includes parsing the text, as `gcn::run_source` does).
 
 use criterion::{criterion_group, criterion_main, Criterion, Throughput};
-use sim::{Budget, Launch, MemoryInit};
+use sim::{Budget, Launch, Machine, MemoryInit, Simulation};
 
 const LOOP: &str = "
 S2R R0, SR_TID.X;
@@ -27,6 +27,59 @@ ISETP.LT.U32.AND P0, PT, R2, 0x3e8, PT;
 EXIT;
 ";
 
+/// One benchmark per preset (but `makespan`) and trace setting: `run(launch, machine)` on
+/// `launch` with `trace` set, throughput in issued warp-instructions.
+fn group<E>(
+    c: &mut Criterion,
+    name: &str,
+    launch: &Launch,
+    run: impl Fn(&Launch, &Machine) -> Result<Simulation, E>,
+) {
+    let mut group = c.benchmark_group(name);
+    for preset in sim::presets() {
+        if preset.name == "makespan" {
+            continue;
+        }
+        for trace in [true, false] {
+            let launch = Launch {
+                trace,
+                ..launch.clone()
+            };
+            let Ok(s) = run(&launch, &preset.machine) else {
+                continue;
+            };
+            group.throughput(Throughput::Elements(s.issued));
+            group.sample_size(20);
+            let id = format!(
+                "{}/{}",
+                preset.name,
+                if trace { "trace" } else { "no-trace" }
+            );
+            group.bench_function(id, |b| b.iter(|| run(&launch, &preset.machine)));
+        }
+    }
+    group.finish();
+}
+
+fn budget() -> Budget {
+    Budget {
+        max_timeline_entries: 1 << 20,
+        ..Budget::default()
+    }
+}
+
+/// The PTX and GCN3 loops store to a 256-word array at 0x1000 (parameter 0).
+fn out_array() -> MemoryInit {
+    MemoryInit {
+        arrays: vec![sim::ArrayInit {
+            name: "out".into(),
+            address: 0x1000,
+            words: 256,
+            fill: sim::Fill::Constant { value: 0 },
+        }],
+    }
+}
+
 fn bench(c: &mut Criterion) {
     let out = isa::sass::parse(LOOP, None, &isa::Limits::default());
     let Some(kernel) = out.kernel else {
@@ -37,50 +90,10 @@ fn bench(c: &mut Criterion) {
         shared_bytes: 1024,
         ..Launch::default()
     };
-    let budget = Budget {
-        max_timeline_entries: 1 << 20,
-        ..Budget::default()
-    };
-    let mut group = c.benchmark_group("simulate");
-    for preset in sim::presets() {
-        if preset.name == "makespan" {
-            continue;
-        }
-        for trace in [true, false] {
-            let launch = Launch {
-                trace,
-                ..launch.clone()
-            };
-            let Ok(s) = sim::run(
-                &kernel,
-                &launch,
-                &preset.machine,
-                &MemoryInit::default(),
-                &budget,
-            ) else {
-                continue;
-            };
-            group.throughput(Throughput::Elements(s.issued));
-            group.sample_size(20);
-            let name = format!(
-                "{}/{}",
-                preset.name,
-                if trace { "trace" } else { "no-trace" }
-            );
-            group.bench_function(name, |b| {
-                b.iter(|| {
-                    sim::run(
-                        &kernel,
-                        &launch,
-                        &preset.machine,
-                        &MemoryInit::default(),
-                        &budget,
-                    )
-                })
-            });
-        }
-    }
-    group.finish();
+    let (memory, budget) = (MemoryInit::default(), budget());
+    group(c, "simulate", &launch, |l, m| {
+        sim::run(&kernel, l, m, &memory, &budget)
+    });
 }
 
 /// The same loop in PTX (global memory instead of shared), for the PTX engine.
@@ -119,46 +132,15 @@ fn bench_ptx(c: &mut Criterion) {
     let Some(f) = parsed.module.function(None) else {
         return;
     };
-    let memory = MemoryInit {
-        arrays: vec![sim::ArrayInit {
-            name: "out".into(),
-            address: 0x1000,
-            words: 256,
-            fill: sim::Fill::Constant { value: 0 },
-        }],
+    let launch = Launch {
+        block: [256, 1, 1],
+        params: vec![0x1000, 0],
+        ..Launch::default()
     };
-    let budget = Budget {
-        max_timeline_entries: 1 << 20,
-        ..Budget::default()
-    };
-    let mut group = c.benchmark_group("simulate-ptx");
-    for preset in sim::presets() {
-        if preset.name == "makespan" {
-            continue;
-        }
-        for trace in [true, false] {
-            let launch = Launch {
-                block: [256, 1, 1],
-                params: vec![0x1000, 0],
-                trace,
-                ..Launch::default()
-            };
-            let Ok(s) = sim::run_ptx(f, &launch, &preset.machine, &memory, &budget) else {
-                continue;
-            };
-            group.throughput(Throughput::Elements(s.issued));
-            group.sample_size(20);
-            let name = format!(
-                "{}/{}",
-                preset.name,
-                if trace { "trace" } else { "no-trace" }
-            );
-            group.bench_function(name, |b| {
-                b.iter(|| sim::run_ptx(f, &launch, &preset.machine, &memory, &budget))
-            });
-        }
-    }
-    group.finish();
+    let (memory, budget) = (out_array(), budget());
+    group(c, "simulate-ptx", &launch, |l, m| {
+        sim::run_ptx(f, l, m, &memory, &budget)
+    });
 }
 
 /// The same loop in GCN3 assembly (flat global memory, scalar loop counter), for the GCN3
@@ -189,46 +171,15 @@ L:
 ";
 
 fn bench_gcn(c: &mut Criterion) {
-    let memory = MemoryInit {
-        arrays: vec![sim::ArrayInit {
-            name: "out".into(),
-            address: 0x1000,
-            words: 256,
-            fill: sim::Fill::Constant { value: 0 },
-        }],
+    let launch = Launch {
+        block: [256, 1, 1],
+        params: vec![0x1000, 0],
+        ..Launch::default()
     };
-    let budget = Budget {
-        max_timeline_entries: 1 << 20,
-        ..Budget::default()
-    };
-    let mut group = c.benchmark_group("simulate-gcn");
-    for preset in sim::presets() {
-        if preset.name == "makespan" {
-            continue;
-        }
-        for trace in [true, false] {
-            let launch = Launch {
-                block: [256, 1, 1],
-                params: vec![0x1000, 0],
-                trace,
-                ..Launch::default()
-            };
-            let run =
-                || sim::gcn::run_source(GCN_LOOP, None, &launch, &preset.machine, &memory, &budget);
-            let Ok(s) = run() else {
-                continue;
-            };
-            group.throughput(Throughput::Elements(s.issued));
-            group.sample_size(20);
-            let name = format!(
-                "{}/{}",
-                preset.name,
-                if trace { "trace" } else { "no-trace" }
-            );
-            group.bench_function(name, |b| b.iter(run));
-        }
-    }
-    group.finish();
+    let (memory, budget) = (out_array(), budget());
+    group(c, "simulate-gcn", &launch, |l, m| {
+        sim::gcn::run_source(GCN_LOOP, None, l, m, &memory, &budget)
+    });
 }
 
 criterion_group!(benches, bench, bench_ptx, bench_gcn);

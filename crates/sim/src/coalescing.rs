@@ -13,6 +13,19 @@ pub fn segments(addresses: impl IntoIterator<Item = u64>, bytes: u64, out: &mut 
     for a in addresses {
         let first = a / SEGMENT_BYTES;
         let last = a.saturating_add(bytes.max(1) - 1) / SEGMENT_BYTES;
+        if first == last {
+            // The usual case: the access lies in one segment.
+            let base = first * SEGMENT_BYTES;
+            match out.last() {
+                Some(&l) if l == base => {}
+                Some(&l) => {
+                    sorted &= l < base;
+                    out.push(base);
+                }
+                None => out.push(base),
+            }
+            continue;
+        }
         for s in first..=last {
             let base = s * SEGMENT_BYTES;
             match out.last() {

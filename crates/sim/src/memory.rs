@@ -200,6 +200,21 @@ impl GlobalMemory {
         Ok(())
     }
 
+    /// The words of the one array holding every byte of `addrs`' accesses of `bytes` bytes,
+    /// with the array's start address: the fast path of a warp's access, which then indexes
+    /// the words directly instead of searching per lane. `None` when the accesses are
+    /// misaligned or not all inside one array (the per-lane path reports which).
+    pub(crate) fn window(
+        &mut self,
+        addrs: &[(usize, u64)],
+        bytes: u64,
+    ) -> Option<(u64, &mut [u32])> {
+        let (lo, end) = span_of(addrs, bytes)?;
+        let (r, _) = self.locate(lo, end - lo)?;
+        let region = &mut self.regions[r];
+        Some((region.start, &mut region.data))
+    }
+
     /// The arrays in request order.
     pub fn finish(self) -> Vec<FinalArray> {
         self.regions
@@ -211,6 +226,22 @@ impl GlobalMemory {
             })
             .collect()
     }
+}
+
+/// The lowest address and the end of the highest access of `bytes` bytes at `addrs`, when
+/// every address is aligned to `bytes` (a power of two) and there is at least one.
+pub(crate) fn span_of(addrs: &[(usize, u64)], bytes: u64) -> Option<(u64, u64)> {
+    let mask = bytes.max(1) - 1;
+    let (mut lo, mut hi, mut bits) = (u64::MAX, 0u64, 0u64);
+    for &(_, a) in addrs {
+        lo = lo.min(a);
+        hi = hi.max(a);
+        bits |= a;
+    }
+    if addrs.is_empty() || bits & mask != 0 {
+        return None;
+    }
+    Some((lo, hi.checked_add(bytes)?))
 }
 
 #[inline]
@@ -239,6 +270,16 @@ impl SharedMemory {
         SharedMemory {
             words: vec![0; bytes.div_ceil(4) as usize],
         }
+    }
+
+    /// As [`GlobalMemory::window`], for the block's shared memory (which starts at 0).
+    pub(crate) fn window(
+        &mut self,
+        addrs: &[(usize, u64)],
+        bytes: u64,
+    ) -> Option<(u64, &mut [u32])> {
+        let (_, end) = span_of(addrs, bytes)?;
+        (end <= self.words.len() as u64 * 4).then_some((0, &mut self.words[..]))
     }
 
     pub fn read(&self, addr: u64, bytes: u64, out: &mut [u32]) -> Result<(), String> {

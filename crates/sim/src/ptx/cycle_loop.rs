@@ -17,7 +17,7 @@
 //! shared.
 
 use super::pdom_stack::PdomStack;
-use super::program::{Addr, Ctl, Decoded, Exec, Op, Space};
+use super::program::{Addr, Ctl, Decoded, Op, Space};
 use super::semantics::{self, lanes, Ids, Regs};
 use crate::budget::Budget;
 use crate::coalescing;
@@ -54,6 +54,9 @@ struct Warp {
     next_issue: u64,
     ready: Vec<u64>,
     class_free: [u64; 9],
+    /// A lower bound on the next cycle this warp can issue (as in the SASS engine): set
+    /// after each issue and each failed attempt; the main loop skips the warp until then.
+    wake: u64,
     at_barrier: bool,
     done: bool,
     timeline: WarpTimeline,
@@ -68,6 +71,17 @@ struct Block {
 
 fn class_index(c: TimingClass) -> usize {
     TimingClass::ALL.iter().position(|&x| x == c).unwrap_or(0)
+}
+
+/// Per-instruction timing facts, looked up once per run rather than per issue (the latency
+/// table is a map).
+struct Static {
+    class_idx: usize,
+    unit: Unit,
+    unit_idx: usize,
+    cycles: u64,
+    latency: u64,
+    interval: u64,
 }
 
 fn unit_index(u: Unit) -> usize {
@@ -92,15 +106,18 @@ struct Engine<'a> {
     blocks_total: u64,
     warps_per_block: u64,
     resident: u64,
+    statics: Vec<Static>,
     lane_free: [Vec<u64>; 3],
     occupancy: [Vec<Vec<Busy>>; 3],
-    cycles_of: [u64; 3],
     recorded: usize,
     transactions: Vec<Transaction>,
     steps: Vec<Step>,
     /// Scratch lists of one memory access: every element address, each lane's first.
     addr_buf: Vec<(usize, u64)>,
     base_buf: Vec<(usize, u64)>,
+    seg_buf: Vec<u64>,
+    /// Operand rows reused by every instruction.
+    rows: semantics::Rows,
     step_texts: StepTexts,
     stack_cache: StackCache,
     issued: u64,
@@ -108,6 +125,10 @@ struct Engine<'a> {
     last_issued: Option<usize>,
     turn: usize,
     unfinished: usize,
+    /// Dispatched warps that have not finished, in id order.
+    resident_list: Vec<usize>,
+    /// A block finished this cycle: its slot may take the next block at once.
+    block_freed: bool,
 }
 
 /// Runs `p`; see [`crate::run_ptx`].
@@ -173,6 +194,21 @@ pub(crate) fn run(
         .map_err(|_| SimError::request("shared memory per block exceeds 4 GiB"))?;
     let memory = GlobalMemory::new(init, budget.max_memory_words).map_err(SimError::request)?;
     let lanes_of = |u: Unit| machine.lanes_and_cycles(u);
+    let statics = p
+        .code
+        .iter()
+        .map(|d| {
+            let unit = machine.unit(d.class);
+            Static {
+                class_idx: class_index(d.class),
+                unit,
+                unit_idx: unit_index(unit),
+                cycles: u64::from(lanes_of(unit).1),
+                latency: machine.latency.latency_of(d.class),
+                interval: machine.latency.interval_of(d.class),
+            }
+        })
+        .collect();
     let mut e = Engine {
         p,
         launch,
@@ -187,14 +223,16 @@ pub(crate) fn run(
         blocks_total,
         warps_per_block,
         resident: 0,
+        statics,
         lane_free: Unit::ALL.map(|u| vec![0; lanes_of(u).0 as usize]),
         occupancy: Unit::ALL.map(|u| vec![Vec::new(); lanes_of(u).0 as usize]),
-        cycles_of: Unit::ALL.map(|u| u64::from(lanes_of(u).1)),
         recorded: 0,
         transactions: Vec::new(),
         steps: Vec::new(),
         addr_buf: Vec::with_capacity(64),
         base_buf: Vec::with_capacity(64),
+        seg_buf: Vec::with_capacity(64),
+        rows: semantics::Rows::default(),
         step_texts: StepTexts::default(),
         stack_cache: StackCache::default(),
         issued: 0,
@@ -202,6 +240,8 @@ pub(crate) fn run(
         last_issued: None,
         turn: 0,
         unfinished: 0,
+        resident_list: Vec::new(),
+        block_freed: false,
     };
     e.main_loop(shared_bytes)?;
     Ok(e.finish())
@@ -228,6 +268,7 @@ impl Engine<'_> {
                 }
                 let id = (b * self.warps_per_block + w) as u32;
                 members.push(self.warps.len());
+                self.resident_list.push(self.warps.len());
                 let stack = PdomStack::new(mask, self.p.code.len());
                 if !stack.is_empty() {
                     self.unfinished += 1;
@@ -246,6 +287,7 @@ impl Engine<'_> {
                     next_issue: cycle,
                     ready: vec![0; self.p.registers],
                     class_free: [0; 9],
+                    wake: 0,
                     at_barrier: false,
                     done: stack.is_empty(),
                     stack,
@@ -274,11 +316,6 @@ impl Engine<'_> {
         }
     }
 
-    fn exec_of(&self, pc: usize) -> Option<(&Exec, TimingClass)> {
-        let d = self.p.code.get(pc)?;
-        d.exec.as_ref().ok().map(|e| (e, d.class))
-    }
-
     /// A lower bound on the cycle warp `w` can issue at.
     fn earliest(&self, w: usize) -> u64 {
         let warp = &self.warps[w];
@@ -286,17 +323,28 @@ impl Engine<'_> {
         let Some(top) = warp.stack.top() else {
             return t;
         };
-        if let Some((ex, class)) = self.exec_of(top.pc) {
+        if let (Some(Ok(ex)), Some(st)) = (
+            self.p.code.get(top.pc).map(|d| d.exec.as_ref()),
+            self.statics.get(top.pc),
+        ) {
             for &r in ex.reads.iter().chain(&ex.writes) {
                 t = t.max(warp.ready.get(r as usize).copied().unwrap_or(0));
             }
-            t = t.max(warp.class_free[class_index(class)]);
-            let u = unit_index(self.machine.unit(class));
-            t = t.max(self.lane_free[u].iter().copied().min().unwrap_or(0));
+            t = t.max(warp.class_free[st.class_idx]);
+            t = t.max(
+                self.lane_free[st.unit_idx]
+                    .iter()
+                    .copied()
+                    .min()
+                    .unwrap_or(0),
+            );
         }
         t
     }
 
+    /// The same loop as the SASS engine's (`engine.rs`): warps that cannot issue before
+    /// their wake-up cycle are skipped, and a cycle in which nothing issues jumps to the
+    /// soonest wake-up of any resident warp.
     fn main_loop(&mut self, shared_bytes: u32) -> Result<(), SimError> {
         let mut order = Vec::new();
         let mut live = Vec::new();
@@ -316,7 +364,10 @@ impl Engine<'_> {
             }
             live.clear();
             live.extend(
-                (0..self.warps.len()).filter(|&i| !self.warps[i].done && !self.warps[i].at_barrier),
+                self.resident_list
+                    .iter()
+                    .copied()
+                    .filter(|&i| !self.warps[i].done && !self.warps[i].at_barrier),
             );
             scheduler::order(
                 self.machine.scheduler,
@@ -338,24 +389,37 @@ impl Engine<'_> {
                 if self.warps[w].done || self.warps[w].at_barrier {
                     continue;
                 }
-                if self.try_issue(w, cycle)? {
+                if self.warps[w].wake <= cycle && self.try_issue(w, cycle)? {
                     issued += 1;
                     self.last_issued = Some(w);
                     if pure {
                         self.turn = w + 1;
                     }
-                } else if pure {
-                    break;
+                } else {
+                    if self.warps[w].wake <= cycle {
+                        self.warps[w].wake = self.earliest(w);
+                    }
+                    if pure {
+                        break;
+                    }
                 }
             }
-            let next = if issued > 0 {
+            let next = if (issued > 0 && pure) || std::mem::take(&mut self.block_freed) {
                 cycle + 1
             } else {
-                let candidates = order.iter().filter(|&&w| !self.warps[w].done);
+                // See the SASS engine: every resident warp's wake-up, not just this cycle's
+                // candidates (a warp released from a barrier was not among them).
                 let soonest = if pure {
-                    candidates.take(1).map(|&w| self.earliest(w)).min()
+                    order
+                        .iter()
+                        .find(|&&w| !self.warps[w].done && !self.warps[w].at_barrier)
+                        .map(|&w| self.warps[w].wake)
                 } else {
-                    candidates.map(|&w| self.earliest(w)).min()
+                    self.resident_list
+                        .iter()
+                        .filter(|&&w| !self.warps[w].done && !self.warps[w].at_barrier)
+                        .map(|&w| self.warps[w].wake)
+                        .min()
                 };
                 soonest.unwrap_or(cycle + 1).max(cycle + 1)
             };
@@ -383,14 +447,14 @@ impl Engine<'_> {
             Ok(x) => x,
             Err(msg) => return Err(SimError::at(d.span, msg.clone())),
         };
-        let unit = self.machine.unit(d.class);
-        let ui = unit_index(unit);
-        let k = self.cycles_of[ui];
-        let latency_class = self.machine.latency.latency_of(d.class);
-        let interval = self.machine.latency.interval_of(d.class);
+        let Some(st) = self.statics.get(pc) else {
+            return Ok(false);
+        };
+        let (unit, ui, k) = (st.unit, st.unit_idx, st.cycles);
+        let (latency_class, interval, class_idx) = (st.latency, st.interval, st.class_idx);
         {
             let warp = &self.warps[w];
-            if warp.next_issue > cycle || warp.class_free[class_index(d.class)] > cycle {
+            if warp.next_issue > cycle || warp.class_free[class_idx] > cycle {
                 return Ok(false);
             }
             for &r in ex.reads.iter().chain(&ex.writes) {
@@ -461,9 +525,9 @@ impl Engine<'_> {
             }
             op => {
                 let warp = &mut self.warps[w];
-                semantics::execute(op, &mut warp.regs, &warp.ids, exec).map_err(|m| {
-                    SimError::at(d.span, format!("cannot simulate {}: {m}", d.text))
-                })?;
+                semantics::execute(op, &mut warp.regs, &warp.ids, exec, &mut self.rows).map_err(
+                    |m| SimError::at(d.span, format!("cannot simulate {}: {m}", d.text)),
+                )?;
             }
         }
         let complete = cycle + k - 1 + latency;
@@ -474,7 +538,7 @@ impl Engine<'_> {
         {
             let warp = &mut self.warps[w];
             warp.next_issue = cycle + k;
-            warp.class_free[class_index(d.class)] = cycle + interval;
+            warp.class_free[class_idx] = cycle + interval;
             for &r in &ex.writes {
                 if let Some(x) = warp.ready.get_mut(r as usize) {
                     *x = complete;
@@ -552,10 +616,12 @@ impl Engine<'_> {
             warp.regs.values = Vec::new();
             warp.ready = Vec::new();
             warp.timeline.finished = complete;
+            self.resident_list.retain(|&i| i != w);
             let b = warp.block;
             self.blocks[b].live = self.blocks[b].live.saturating_sub(1);
             if self.blocks[b].live == 0 {
                 self.resident -= self.warps_per_block;
+                self.block_freed = true;
             } else {
                 self.release_barrier(b, cycle);
             }
@@ -564,6 +630,13 @@ impl Engine<'_> {
             let b = warp.block;
             self.blocks[b].arrived += 1;
             self.release_barrier(b, cycle);
+        } else {
+            // When the next instruction can issue at the earliest (see the SASS engine).
+            self.warps[w].wake = if complete > cycle + k {
+                self.earliest(w)
+            } else {
+                cycle + k
+            };
         }
         Ok(true)
     }
@@ -609,19 +682,67 @@ impl Engine<'_> {
             _ => 1,
         } as u64;
         let block = self.warps[w].block;
-        // Every element address (for coalescing) and each lane's first address (reported).
-        // Reused from one access to the next (two growing vectors per access were a tenth
-        // of a run); an access that fails leaves fresh ones behind.
+        // Each lane's first address (reported) and, for vector accesses, every element
+        // address (for coalescing). Reused from one access to the next (two growing vectors
+        // per access were a tenth of a run); an access that fails leaves fresh ones behind.
         let mut addrs = std::mem::take(&mut self.addr_buf);
         let mut bases = std::mem::take(&mut self.base_buf);
         addrs.clear();
         bases.clear();
-        for lane in lanes(exec) {
-            let base = match addr {
-                Addr::Reg(r, off) => self.warps[w].regs.get(r, lane).wrapping_add_signed(off),
-                Addr::Abs(a) => a,
+        match addr {
+            Addr::Reg(r, off) => {
+                let regs = &self.warps[w].regs;
+                let at = r as usize * regs.ws;
+                match regs.values.get(at..at + regs.ws) {
+                    Some(row) => bases
+                        .extend(lanes(exec).map(|lane| (lane, row[lane].wrapping_add_signed(off)))),
+                    None => {
+                        bases.extend(lanes(exec).map(|lane| (lane, 0u64.wrapping_add_signed(off))))
+                    }
+                }
+            }
+            Addr::Abs(a) => bases.extend(lanes(exec).map(|lane| (lane, a))),
+        }
+        // One aligned word per lane inside one array (or the block's shared memory): index
+        // the words directly. Anything else takes the per-lane path, which also reports
+        // misaligned and stray accesses.
+        let mut done = false;
+        if width == 1 && bytes == 4 {
+            let window = match space {
+                Space::Global => self.memory.window(&bases, 4),
+                Space::Shared => self.blocks[block].shared.window(&bases, 4),
+                Space::Param => None,
             };
-            bases.push((lane, base));
+            if let Some((start, words)) = window {
+                let warp = &mut self.warps[w];
+                let at = |a: u64| ((a - start) / 4) as usize;
+                match op {
+                    Op::Store { vs, .. } => {
+                        let v = self.rows.row_of(vs[0], &warp.regs, &warp.ids);
+                        for &(lane, a) in &bases {
+                            words[at(a)] = v[lane] as u32;
+                        }
+                    }
+                    Op::Load { ds, .. } => {
+                        if let Some(&Some(d)) = ds.first() {
+                            let signed = ty.is_signed();
+                            for &(lane, a) in &bases {
+                                let v = u64::from(words[at(a)]);
+                                let v = if signed {
+                                    v as u32 as i32 as i64 as u64
+                                } else {
+                                    v
+                                };
+                                warp.regs.set(d, lane, v);
+                            }
+                        }
+                    }
+                    _ => {}
+                }
+                done = true;
+            }
+        }
+        for &(lane, base) in bases.iter().filter(|_| !done) {
             for k in 0..width {
                 let a = base.wrapping_add(k * bytes);
                 let mut words = [0u32; 2];
@@ -678,7 +799,9 @@ impl Engine<'_> {
                         }
                     }
                 }
-                addrs.push((lane, a));
+                if width > 1 {
+                    addrs.push((lane, a));
+                }
             }
         }
         if space == Space::Param {
@@ -686,14 +809,17 @@ impl Engine<'_> {
             self.base_buf = bases;
             return Ok(class_latency);
         }
+        // Element addresses: a scalar access's are the lanes' addresses.
+        let elems = if width == 1 { &bases } else { &addrs };
         // 128-byte segments are how global memory is accessed; shared memory is banked.
-        let mut segs = Vec::new();
+        let mut segs = std::mem::take(&mut self.seg_buf);
+        segs.clear();
         if space == Space::Global {
-            coalescing::segments(addrs.iter().map(|&(_, a)| a), bytes, &mut segs);
+            coalescing::segments(elems.iter().map(|&(_, a)| a), bytes, &mut segs);
         }
         let mut l1_hits = None;
         let mut latency = class_latency;
-        if addrs.is_empty() {
+        if elems.is_empty() {
             latency = 1;
         } else if space == Space::Global && !store {
             if let (Some(cache), Some(cfg)) = (self.l1.as_mut(), self.machine.l1.as_ref()) {
@@ -712,6 +838,7 @@ impl Engine<'_> {
         if !self.launch.trace {
             self.addr_buf = addrs;
             self.base_buf = bases;
+            self.seg_buf = segs;
             return Ok(latency);
         }
         if self.transactions.len() >= self.budget.max_timeline_entries {
@@ -754,11 +881,12 @@ impl Engine<'_> {
             } else {
                 bases.iter().map(|&(_, a)| a).collect()
             },
-            segments: segs,
+            segments: segs.clone(),
             l1_hits,
         });
         self.addr_buf = addrs;
         self.base_buf = bases;
+        self.seg_buf = segs;
         Ok(latency)
     }
 

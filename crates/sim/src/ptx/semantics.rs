@@ -200,84 +200,144 @@ fn int_op(op: IntOp, ty: ScalarType, a: u64, b: u64, c: u64) -> Result<u64, Stri
     Ok(mask_bits(r, w))
 }
 
-/// `out[l] = f(a[l], b[l], c[l])` for every lane.
+/// Operand rows reused by every instruction: one value per lane of up to three sources,
+/// and a row for a predicate or a partial result. Filling a row once per instruction and then
+/// running one loop per operation (operation-major) is what makes a warp-instruction cheap:
+/// a per-lane `match` over the operand kinds cost most of a run before.
+#[derive(Debug, Default)]
+pub(crate) struct Rows {
+    a: Vec<u64>,
+    b: Vec<u64>,
+    c: Vec<u64>,
+    p: Vec<u64>,
+}
+
+impl Rows {
+    /// The values of `s` in every lane (in row `a`).
+    pub(crate) fn row_of(&mut self, s: Src, regs: &Regs, ids: &Ids) -> &[u64] {
+        self.fit(regs.ws);
+        fill_row(&mut self.a, s, regs, ids);
+        &self.a
+    }
+
+    fn fit(&mut self, ws: usize) {
+        if self.a.len() != ws {
+            for r in [&mut self.a, &mut self.b, &mut self.c, &mut self.p] {
+                r.clear();
+                r.resize(ws, 0);
+            }
+        }
+    }
+}
+
+/// `row[l]` = the value of `s` in lane `l`, for every lane.
+fn fill_row(row: &mut [u64], s: Src, regs: &Regs, ids: &Ids) {
+    match s {
+        Src::Reg(r) => {
+            let base = r as usize * regs.ws;
+            match regs.values.get(base..base + row.len()) {
+                Some(x) => row.copy_from_slice(x),
+                None => row.fill(0),
+            }
+        }
+        Src::Imm(x) => row.fill(x),
+        Src::Special(_) => {
+            for (lane, x) in row.iter_mut().enumerate() {
+                *x = read(s, regs, ids, lane);
+            }
+        }
+    }
+}
+
+/// Rows `a`, `b`, `c` := the values of `srcs` (as many as given).
+fn fill_rows(rows: &mut Rows, srcs: &[Src], regs: &Regs, ids: &Ids) {
+    for (row, &s) in [&mut rows.a, &mut rows.b, &mut rows.c]
+        .into_iter()
+        .zip(srcs)
+    {
+        fill_row(row, s, regs, ids);
+    }
+}
+
+/// Register `d` of every lane of `exec` := `f(lane)`. A fully active warp runs one
+/// straight loop over the register's row.
 #[inline(always)]
-fn lanewise(out: &mut [u64], a: &[u64], b: &[u64], c: &[u64], f: impl Fn(u64, u64, u64) -> u64) {
-    for (((o, &x), &y), &z) in out.iter_mut().zip(a).zip(b).zip(c) {
-        *o = f(x, y, z);
+fn write_lanes(regs: &mut Regs, d: u32, exec: u64, f: impl Fn(usize) -> u64) {
+    let ws = regs.ws;
+    let base = d as usize * ws;
+    let Some(row) = regs.values.get_mut(base..base + ws) else {
+        return;
+    };
+    if ws <= 64 && exec == full_mask(ws) {
+        for (lane, x) in row.iter_mut().enumerate() {
+            *x = f(lane);
+        }
+    } else {
+        for lane in lanes(exec) {
+            if let Some(x) = row.get_mut(lane) {
+                *x = f(lane);
+            }
+        }
+    }
+}
+
+/// [`write_lanes`] for an operation that can fail: stops at the first failing lane (lanes
+/// before it keep their new values; the run stops anyway).
+#[inline(always)]
+fn try_write_lanes(
+    regs: &mut Regs,
+    d: u32,
+    exec: u64,
+    f: impl Fn(usize) -> Result<u64, String>,
+) -> Result<(), String> {
+    let ws = regs.ws;
+    let base = d as usize * ws;
+    let Some(row) = regs.values.get_mut(base..base + ws) else {
+        return Ok(());
+    };
+    for lane in lanes(exec) {
+        if let Some(x) = row.get_mut(lane) {
+            *x = f(lane)?;
+        }
+    }
+    Ok(())
+}
+
+/// Every lane of a warp of `ws` lanes.
+#[inline]
+pub(crate) fn full_mask(ws: usize) -> u64 {
+    if ws >= 64 {
+        u64::MAX
+    } else {
+        (1u64 << ws) - 1
     }
 }
 
 /// The integer operations whose result is the wrapping 64-bit one cut to the type's width
-/// (exactly [`int_op`]'s), run operation-major: the operands of every lane first, then one
-/// loop per operation. `false` (nothing done) for the others.
-fn int_fast(
-    op: IntOp,
-    w: u32,
-    d: u32,
-    srcs: [Src; 3],
-    regs: &mut Regs,
-    ids: &Ids,
-    exec: u64,
-) -> bool {
-    if !matches!(
-        op,
-        IntOp::Add
-            | IntOp::Sub
-            | IntOp::MulLo
-            | IntOp::MadLo
-            | IntOp::And
-            | IntOp::Or
-            | IntOp::Xor
-            | IntOp::Shl
-    ) {
-        return false;
-    }
-    let ws = regs.ws.min(64);
-    let mut v = [[0u64; 64]; 3];
-    for (row, &src) in v.iter_mut().zip(&srcs) {
-        match src {
-            Src::Reg(r) => {
-                let base = r as usize * regs.ws;
-                match regs.values.get(base..base + ws) {
-                    Some(x) => row[..ws].copy_from_slice(x),
-                    None => row[..ws].fill(0),
-                }
-            }
-            Src::Imm(x) => row[..ws].fill(x),
-            Src::Special(_) => {
-                for (lane, x) in row[..ws].iter_mut().enumerate() {
-                    *x = read(src, regs, ids, lane);
-                }
-            }
-        }
-    }
-    let mut out = [0u64; 64];
-    let each = |out: &mut [u64; 64], f: fn(u64, u64, u64, u32) -> u64| {
-        let [a, b, c] = &v;
-        lanewise(&mut out[..ws], &a[..ws], &b[..ws], &c[..ws], |x, y, z| {
-            f(x, y, z, w)
-        });
-    };
+/// (exactly [`int_op`]'s), with the operation chosen once per instruction rather than per
+/// lane. `false` (nothing done) for the others.
+fn int_fast(op: IntOp, w: u32, d: u32, rows: &Rows, regs: &mut Regs, exec: u64) -> bool {
+    let (a, b, c) = (&rows.a, &rows.b, &rows.c);
+    let m = |v: u64| mask_bits(v, w);
     match op {
-        IntOp::Add => each(&mut out, |a, b, _, _| a.wrapping_add(b)),
-        IntOp::Sub => each(&mut out, |a, b, _, _| a.wrapping_sub(b)),
-        IntOp::MulLo => each(&mut out, |a, b, _, _| a.wrapping_mul(b)),
-        IntOp::MadLo => each(&mut out, |a, b, c, _| a.wrapping_mul(b).wrapping_add(c)),
-        IntOp::And => each(&mut out, |a, b, _, _| a & b),
-        IntOp::Or => each(&mut out, |a, b, _, _| a | b),
-        IntOp::Xor => each(&mut out, |a, b, _, _| a ^ b),
-        _ => each(&mut out, |a, b, _, w| {
-            let n = mask_bits(b, 32);
+        IntOp::Add => write_lanes(regs, d, exec, |l| m(a[l].wrapping_add(b[l]))),
+        IntOp::Sub => write_lanes(regs, d, exec, |l| m(a[l].wrapping_sub(b[l]))),
+        IntOp::MulLo => write_lanes(regs, d, exec, |l| m(a[l].wrapping_mul(b[l]))),
+        IntOp::MadLo => write_lanes(regs, d, exec, |l| {
+            m(a[l].wrapping_mul(b[l]).wrapping_add(c[l]))
+        }),
+        IntOp::And => write_lanes(regs, d, exec, |l| m(a[l] & b[l])),
+        IntOp::Or => write_lanes(regs, d, exec, |l| m(a[l] | b[l])),
+        IntOp::Xor => write_lanes(regs, d, exec, |l| m(a[l] ^ b[l])),
+        IntOp::Shl => write_lanes(regs, d, exec, |l| {
+            let n = mask_bits(b[l], 32);
             if n >= u64::from(w) {
                 0
             } else {
-                a << n
+                m(a[l] << n)
             }
         }),
-    }
-    for lane in lanes(exec) {
-        regs.set(d, lane, mask_bits(out[lane], w));
+        _ => return false,
     }
     true
 }
@@ -388,6 +448,42 @@ fn compare(cmp: Cmp, ty: ScalarType, a: u64, b: u64) -> bool {
     }
 }
 
+/// An integer `setp` without a combining predicate, with the comparison chosen once per
+/// instruction: both operands map to keys that compare as unsigned 64-bit numbers (the
+/// width's bits, or for signed types the sign-extended value with its sign bit flipped),
+/// which is [`compare`]'s integer order.
+fn int_setp(cmp: Cmp, ty: ScalarType, d: u32, a: &[u64], b: &[u64], regs: &mut Regs, exec: u64) {
+    let (w, signed) = (ty.bits(), ty.is_signed());
+    let key = move |x: u64| {
+        if signed {
+            (sext(x, w) as u64) ^ (1 << 63)
+        } else {
+            mask_bits(x, w)
+        }
+    };
+    #[inline(always)]
+    fn with(
+        regs: &mut Regs,
+        d: u32,
+        exec: u64,
+        (a, b): (&[u64], &[u64]),
+        key: impl Fn(u64) -> u64,
+        f: impl Fn(u64, u64) -> bool,
+    ) {
+        write_lanes(regs, d, exec, |l| u64::from(f(key(a[l]), key(b[l]))));
+    }
+    match cmp {
+        Cmp::Eq | Cmp::Equ => with(regs, d, exec, (a, b), key, |x, y| x == y),
+        Cmp::Ne | Cmp::Neu => with(regs, d, exec, (a, b), key, |x, y| x != y),
+        Cmp::Lt | Cmp::Ltu => with(regs, d, exec, (a, b), key, |x, y| x < y),
+        Cmp::Le | Cmp::Leu => with(regs, d, exec, (a, b), key, |x, y| x <= y),
+        Cmp::Gt | Cmp::Gtu => with(regs, d, exec, (a, b), key, |x, y| x > y),
+        Cmp::Ge | Cmp::Geu => with(regs, d, exec, (a, b), key, |x, y| x >= y),
+        Cmp::Num => with(regs, d, exec, (a, b), key, |_, _| true),
+        Cmp::Nan => with(regs, d, exec, (a, b), key, |_, _| false),
+    }
+}
+
 fn round_f64(x: f64, r: Round) -> f64 {
     match r {
         Round::Nearest => x.round_ties_even(),
@@ -483,102 +579,134 @@ fn convert(
     Ok(mask_bits(v, dt.bits()))
 }
 
-/// Executes a non-memory operation for the lanes of `exec`.
-pub(crate) fn execute(op: &Op, regs: &mut Regs, ids: &Ids, exec: u64) -> Result<(), String> {
-    if let Op::Int { op, ty, d, a, b, c } = *op {
-        if int_fast(op, ty.bits(), d, [a, b, c], regs, ids, exec) {
-            return Ok(());
-        }
+/// Executes a non-memory operation for the lanes of `exec`: the sources' rows first (so a
+/// destination that is also a source reads its old value), then one loop per operation.
+pub(crate) fn execute(
+    op: &Op,
+    regs: &mut Regs,
+    ids: &Ids,
+    exec: u64,
+    rows: &mut Rows,
+) -> Result<(), String> {
+    if exec == 0 {
+        return Ok(());
     }
-    for lane in lanes(exec) {
-        let rd = |s: Src| read(s, regs, ids, lane);
-        match op {
-            Op::Nop | Op::Barrier | Op::Load { .. } | Op::Store { .. } => {}
-            Op::Mov { d, a, bits } => {
-                let v = mask_bits(rd(*a), *bits);
-                regs.set(*d, lane, v);
-            }
-            Op::Unpack { ds, a, part_bits } => {
-                let v = rd(*a);
-                for (k, d) in ds.iter().enumerate() {
-                    if let Some(d) = d {
-                        let part = mask_bits(v >> (k as u32 * part_bits).min(63), *part_bits);
-                        regs.set(*d, lane, part);
-                    }
+    rows.fit(regs.ws);
+    match op {
+        Op::Nop | Op::Barrier | Op::Load { .. } | Op::Store { .. } => {}
+        &Op::Mov { d, a, bits } => {
+            fill_rows(rows, &[a], regs, ids);
+            let a = &rows.a;
+            write_lanes(regs, d, exec, |l| mask_bits(a[l], bits));
+        }
+        Op::Unpack { ds, a, part_bits } => {
+            fill_rows(rows, &[*a], regs, ids);
+            let (a, bits) = (&rows.a, *part_bits);
+            for (k, d) in ds.iter().enumerate() {
+                if let Some(d) = *d {
+                    let shift = (k as u32 * bits).min(63);
+                    write_lanes(regs, d, exec, |l| mask_bits(a[l] >> shift, bits));
                 }
             }
-            Op::Pack {
-                d,
-                parts,
-                part_bits,
-            } => {
-                let mut v = 0u64;
-                for (k, p) in parts.iter().enumerate() {
-                    v |= mask_bits(rd(*p), *part_bits) << (k as u32 * part_bits).min(63);
+        }
+        Op::Pack {
+            d,
+            parts,
+            part_bits,
+        } => {
+            rows.p.fill(0);
+            for (k, &part) in parts.iter().enumerate() {
+                fill_row(&mut rows.a, part, regs, ids);
+                let shift = (k as u32 * part_bits).min(63);
+                for (acc, &x) in rows.p.iter_mut().zip(&rows.a) {
+                    *acc |= mask_bits(x, *part_bits) << shift;
                 }
-                regs.set(*d, lane, v);
             }
-            Op::Int { op, ty, d, a, b, c } => {
-                let v = int_op(*op, *ty, rd(*a), rd(*b), rd(*c))?;
-                regs.set(*d, lane, v);
+            let p = &rows.p;
+            write_lanes(regs, *d, exec, |l| p[l]);
+        }
+        &Op::Int { op, ty, d, a, b, c } => {
+            fill_rows(rows, &[a, b, c], regs, ids);
+            if !int_fast(op, ty.bits(), d, rows, regs, exec) {
+                let (a, b, c) = (&rows.a, &rows.b, &rows.c);
+                try_write_lanes(regs, d, exec, |l| int_op(op, ty, a[l], b[l], c[l]))?;
             }
-            Op::Float {
-                op,
-                double,
-                ftz,
-                sat,
-                d,
-                a,
-                b,
-                c,
-            } => {
-                let v = float_op(*op, *double, *ftz, *sat, rd(*a), rd(*b), rd(*c));
-                regs.set(*d, lane, v);
-            }
-            Op::Setp {
-                cmp,
-                ty,
-                d,
-                a,
-                b,
-                combine,
-            } => {
-                let mut t = compare(*cmp, *ty, rd(*a), rd(*b));
-                if let Some((bop, p, neg)) = combine {
-                    let q = (regs.get(*p, lane) & 1 == 1) != *neg;
-                    t = match bop {
-                        BoolOp::And => t && q,
-                        BoolOp::Or => t || q,
-                        BoolOp::Xor => t != q,
-                    };
+        }
+        &Op::Float {
+            op,
+            double,
+            ftz,
+            sat,
+            d,
+            a,
+            b,
+            c,
+        } => {
+            fill_rows(rows, &[a, b, c], regs, ids);
+            let (a, b, c) = (&rows.a, &rows.b, &rows.c);
+            write_lanes(regs, d, exec, |l| {
+                float_op(op, double, ftz, sat, a[l], b[l], c[l])
+            });
+        }
+        &Op::Setp {
+            cmp,
+            ty,
+            d,
+            a,
+            b,
+            combine,
+        } => {
+            fill_rows(rows, &[a, b], regs, ids);
+            let (a, b) = (&rows.a, &rows.b);
+            match combine {
+                None if !ty.is_float() => int_setp(cmp, ty, d, a, b, regs, exec),
+                None => write_lanes(regs, d, exec, |l| u64::from(compare(cmp, ty, a[l], b[l]))),
+                Some((bop, p, neg)) => {
+                    fill_row(&mut rows.p, Src::Reg(p), regs, ids);
+                    let q = &rows.p;
+                    write_lanes(regs, d, exec, |l| {
+                        let t = compare(cmp, ty, a[l], b[l]);
+                        let q = (q[l] & 1 == 1) != neg;
+                        u64::from(match bop {
+                            BoolOp::And => t && q,
+                            BoolOp::Or => t || q,
+                            BoolOp::Xor => t != q,
+                        })
+                    });
                 }
-                regs.set(*d, lane, u64::from(t));
             }
-            Op::Selp {
-                bits,
-                d,
-                a,
-                b,
-                p,
-                neg,
-            } => {
-                let take_a = (regs.get(*p, lane) & 1 == 1) != *neg;
-                let v = mask_bits(if take_a { rd(*a) } else { rd(*b) }, *bits);
-                regs.set(*d, lane, v);
-            }
-            Op::Cvt {
-                dt,
-                st,
-                round,
-                integral,
-                ftz,
-                sat,
-                d,
-                a,
-            } => {
-                let v = convert(*dt, *st, *round, *integral, *ftz, *sat, rd(*a))?;
-                regs.set(*d, lane, v);
-            }
+        }
+        &Op::Selp {
+            bits,
+            d,
+            a,
+            b,
+            p,
+            neg,
+        } => {
+            fill_rows(rows, &[a, b], regs, ids);
+            fill_row(&mut rows.p, Src::Reg(p), regs, ids);
+            let (a, b, q) = (&rows.a, &rows.b, &rows.p);
+            write_lanes(regs, d, exec, |l| {
+                let take_a = (q[l] & 1 == 1) != neg;
+                mask_bits(if take_a { a[l] } else { b[l] }, bits)
+            });
+        }
+        &Op::Cvt {
+            dt,
+            st,
+            round,
+            integral,
+            ftz,
+            sat,
+            d,
+            a,
+        } => {
+            fill_rows(rows, &[a], regs, ids);
+            let a = &rows.a;
+            try_write_lanes(regs, d, exec, |l| {
+                convert(dt, st, round, integral, ftz, sat, a[l])
+            })?;
         }
     }
     Ok(())

@@ -277,6 +277,190 @@ fn f64_of(sf: &ScalarFile, vf: &VectorFile, o: &Opnd, lane: usize) -> f64 {
     x
 }
 
+/// Up to 64 lanes of one 32-bit operand: the lane's VGPR, else the scalar value (as
+/// [`lane32`], without float modifiers).
+fn row32(sf: &ScalarFile, vf: &VectorFile, o: &Opnd, row: &mut [u32; 64]) {
+    let n = vf.lanes.min(64);
+    match o.loc {
+        Loc::V(v) => {
+            let at = v as usize * vf.lanes;
+            match vf.v.get(at..at + n) {
+                Some(x) => row[..n].copy_from_slice(x),
+                None => row[..n].fill(0),
+            }
+        }
+        _ => row[..n].fill(sf.read32(o)),
+    }
+}
+
+/// As [`row32`], read as `f32` with the operand's `abs` and `neg` applied (as `f32_of`).
+fn row_f32(sf: &ScalarFile, vf: &VectorFile, o: &Opnd, row: &mut [u32; 64]) {
+    row32(sf, vf, o, row);
+    if o.abs || o.neg {
+        for x in row.iter_mut() {
+            let mut f = f32::from_bits(*x);
+            if o.abs {
+                f = f.abs();
+            }
+            if o.neg {
+                f = -f;
+            }
+            *x = f.to_bits();
+        }
+    }
+}
+
+/// `out[l], carry bit l := f(l)` for every lane of `active` (one straight loop when every
+/// lane is active); the carry bits.
+#[inline(always)]
+fn each_lane(out: &mut [u32], active: u64, f: impl Fn(usize) -> (u32, bool)) -> u64 {
+    let mut carries = 0u64;
+    let full = out.len() <= 64 && active == u64::MAX >> (64 - out.len().max(1));
+    if full {
+        for (l, x) in out.iter_mut().enumerate() {
+            let (v, c) = f(l);
+            *x = v;
+            carries |= u64::from(c) << l;
+        }
+    } else {
+        let mut m = active;
+        while m != 0 {
+            let l = m.trailing_zeros() as usize;
+            m &= m - 1;
+            if let Some(x) = out.get_mut(l) {
+                let (v, c) = f(l);
+                *x = v;
+                carries |= u64::from(c) << l;
+            }
+        }
+    }
+    carries
+}
+
+/// The common 32-bit vector ALU functions with the function chosen once per instruction
+/// (operation-major) over operand rows; `None` (nothing done) for the others, which take
+/// the per-lane path of [`vector`]. Same results as that path.
+fn valu_rows(
+    f: VFn,
+    dv: u32,
+    src: [Opnd; 3],
+    cin: u64,
+    sf: &ScalarFile,
+    vf: &mut VectorFile,
+    active: u64,
+) -> Option<u64> {
+    let float = matches!(
+        f,
+        VFn::AddF | VFn::SubF | VFn::SubrevF | VFn::MulF | VFn::MacF | VFn::MadF | VFn::FmaF
+    );
+    let int = matches!(
+        f,
+        VFn::Mov
+            | VFn::Add
+            | VFn::Sub
+            | VFn::Subrev
+            | VFn::Addc
+            | VFn::Subb
+            | VFn::MulLo
+            | VFn::MulU24
+            | VFn::MadU24
+            | VFn::Lshlrev
+            | VFn::Lshrrev
+            | VFn::Ashrrev
+            | VFn::LshlAdd
+            | VFn::And
+            | VFn::Or
+            | VFn::Xor
+            | VFn::Not
+            | VFn::MaxI
+            | VFn::MaxU
+            | VFn::MinI
+            | VFn::MinU
+    );
+    if !float && !int {
+        return None;
+    }
+    let mut rows = [[0u32; 64]; 3];
+    for (row, o) in rows.iter_mut().zip(&src) {
+        if float {
+            row_f32(sf, vf, o, row);
+        } else {
+            row32(sf, vf, o, row);
+        }
+    }
+    let lanes = vf.lanes;
+    let at = dv as usize * lanes;
+    let out = vf.v.get_mut(at..at + lanes)?;
+    let [a, b, c] = &rows;
+    let plain = |v: u32| (v, false);
+    let fl = |x: u32| f32::from_bits(x);
+    let fbits = |x: f32| (x.to_bits(), false);
+    let ci = |l: usize| (cin >> l & 1) as u32;
+    Some(match f {
+        VFn::Mov => each_lane(out, active, |l| plain(a[l])),
+        VFn::Add => each_lane(out, active, |l| a[l].overflowing_add(b[l])),
+        VFn::Sub => each_lane(out, active, |l| a[l].overflowing_sub(b[l])),
+        VFn::Subrev => each_lane(out, active, |l| b[l].overflowing_sub(a[l])),
+        VFn::Addc => each_lane(out, active, |l| {
+            let t = u64::from(a[l]) + u64::from(b[l]) + u64::from(ci(l));
+            (t as u32, t >> 32 != 0)
+        }),
+        VFn::Subb => each_lane(out, active, |l| {
+            let t = i64::from(a[l]) - i64::from(b[l]) - i64::from(ci(l));
+            (t as u32, t < 0)
+        }),
+        VFn::MulLo => each_lane(out, active, |l| plain(a[l].wrapping_mul(b[l]))),
+        VFn::MulU24 => each_lane(out, active, |l| {
+            plain((a[l] & 0xff_ffff).wrapping_mul(b[l] & 0xff_ffff))
+        }),
+        VFn::MadU24 => each_lane(out, active, |l| {
+            plain(
+                (a[l] & 0xff_ffff)
+                    .wrapping_mul(b[l] & 0xff_ffff)
+                    .wrapping_add(c[l]),
+            )
+        }),
+        VFn::Lshlrev => each_lane(out, active, |l| plain(b[l].wrapping_shl(a[l] & 31))),
+        VFn::Lshrrev => each_lane(out, active, |l| plain(b[l].wrapping_shr(a[l] & 31))),
+        VFn::Ashrrev => each_lane(out, active, |l| {
+            plain(((b[l] as i32) >> (a[l] & 31)) as u32)
+        }),
+        VFn::LshlAdd => each_lane(out, active, |l| {
+            plain(a[l].wrapping_shl(b[l] & 31).wrapping_add(c[l]))
+        }),
+        VFn::And => each_lane(out, active, |l| plain(a[l] & b[l])),
+        VFn::Or => each_lane(out, active, |l| plain(a[l] | b[l])),
+        VFn::Xor => each_lane(out, active, |l| plain(a[l] ^ b[l])),
+        VFn::Not => each_lane(out, active, |l| plain(!a[l])),
+        VFn::MaxI => each_lane(
+            out,
+            active,
+            |l| plain((a[l] as i32).max(b[l] as i32) as u32),
+        ),
+        VFn::MaxU => each_lane(out, active, |l| plain(a[l].max(b[l]))),
+        VFn::MinI => each_lane(
+            out,
+            active,
+            |l| plain((a[l] as i32).min(b[l] as i32) as u32),
+        ),
+        VFn::MinU => each_lane(out, active, |l| plain(a[l].min(b[l]))),
+        VFn::AddF => each_lane(out, active, |l| fbits(fl(a[l]) + fl(b[l]))),
+        VFn::SubF => each_lane(out, active, |l| fbits(fl(a[l]) - fl(b[l]))),
+        VFn::SubrevF => each_lane(out, active, |l| fbits(fl(b[l]) - fl(a[l]))),
+        VFn::MulF => each_lane(out, active, |l| fbits(fl(a[l]) * fl(b[l]))),
+        VFn::MadF => each_lane(out, active, |l| fbits(fl(a[l]) * fl(b[l]) + fl(c[l]))),
+        VFn::FmaF => each_lane(out, active, |l| fbits(fl(a[l]).mul_add(fl(b[l]), fl(c[l])))),
+        VFn::MacF => {
+            // The accumulator is the destination's old value, read before the loop writes.
+            let mut acc = [0u32; 64];
+            let n = out.len().min(64);
+            acc[..n].copy_from_slice(&out[..n]);
+            each_lane(out, active, |l| fbits(fl(a[l]) * fl(b[l]) + fl(acc[l])))
+        }
+        _ => return None,
+    })
+}
+
 /// Executes a vector ALU op (also `v_cmp*`, `v_cndmask`, `v_readfirstlane`) for the lanes
 /// in `active`.
 pub fn vector(
@@ -284,6 +468,18 @@ pub fn vector(
     sf: &mut ScalarFile,
     vf: &mut VectorFile,
     active: u64,
+) -> Result<(), String> {
+    vector_with(op, sf, vf, active, true)
+}
+
+/// [`vector`]; `rows: false` forces the per-lane path (the reference the tests compare
+/// [`valu_rows`] with).
+fn vector_with(
+    op: &Op,
+    sf: &mut ScalarFile,
+    vf: &mut VectorFile,
+    active: u64,
+    rows: bool,
 ) -> Result<(), String> {
     let lanes = vf.lanes;
     let on = |l: usize| active >> l & 1 == 1;
@@ -391,6 +587,14 @@ pub fn vector(
                 })
             };
             let (s0, s1, s2) = (s(0), s(1), s(2));
+            if rows && vf.lanes <= 64 {
+                if let Some(carries) = valu_rows(*f, dv, [s0, s1, s2], cin, sf, vf, active) {
+                    if let Some(co) = carry_out {
+                        w64(sf, co, carries);
+                    }
+                    return Ok(());
+                }
+            }
             for l in (0..lanes).filter(|&l| on(l)) {
                 let a = lane32(sf, vf, &s0, l);
                 let b = lane32(sf, vf, &s1, l);
@@ -552,6 +756,103 @@ fn sext24(x: u32) -> i32 {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The operation-major path computes what the per-lane path computes: every function
+    /// it handles, on random VGPR, SGPR and constant operands (float modifiers included),
+    /// random carry-ins and random active masks, 64 and 32 lanes.
+    #[test]
+    fn operation_major_matches_per_lane() {
+        use crate::memory::SplitMix64;
+        let fns = [
+            VFn::Mov,
+            VFn::Add,
+            VFn::Sub,
+            VFn::Subrev,
+            VFn::Addc,
+            VFn::Subb,
+            VFn::MulLo,
+            VFn::MulU24,
+            VFn::MadU24,
+            VFn::Lshlrev,
+            VFn::Lshrrev,
+            VFn::Ashrrev,
+            VFn::LshlAdd,
+            VFn::And,
+            VFn::Or,
+            VFn::Xor,
+            VFn::Not,
+            VFn::MaxI,
+            VFn::MaxU,
+            VFn::MinI,
+            VFn::MinU,
+            VFn::AddF,
+            VFn::SubF,
+            VFn::SubrevF,
+            VFn::MulF,
+            VFn::MacF,
+            VFn::MadF,
+            VFn::FmaF,
+        ];
+        let mut rng = SplitMix64::new(7);
+        for lanes in [64usize, 32] {
+            for &f in &fns {
+                for round in 0..20 {
+                    let mut vf = VectorFile::new(8, lanes);
+                    for x in vf.v.iter_mut() {
+                        *x = rng.next_u64() as u32;
+                    }
+                    let mut sf = ScalarFile::new();
+                    for i in 0..16 {
+                        sf.set(i, rng.next_u64() as u32);
+                    }
+                    let mut operand = |k: u64| {
+                        let r = rng.next_u64();
+                        Opnd {
+                            loc: match (r + k) % 4 {
+                                0 => Loc::S((r >> 8) as u32 % 8),
+                                1 => Loc::Int((r >> 8) as i64 % 65 - 16),
+                                2 => Loc::Float(0.5),
+                                _ => Loc::V(1 + (r >> 8) as u32 % 6),
+                            },
+                            count: 1,
+                            neg: r >> 20 & 1 == 1,
+                            abs: r >> 21 & 1 == 1,
+                        }
+                    };
+                    let src = vec![operand(3), operand(3), operand(0)];
+                    let d = Opnd {
+                        loc: Loc::V(if round % 3 == 0 { 1 } else { 7 }),
+                        count: 1,
+                        neg: false,
+                        abs: false,
+                    };
+                    let sgpr = |n: u32| Opnd {
+                        loc: Loc::S(n),
+                        count: 2,
+                        neg: false,
+                        abs: false,
+                    };
+                    let op = Op::VAlu {
+                        f,
+                        d,
+                        src,
+                        carry_out: Some(sgpr(10)),
+                        carry_in: Some(sgpr(12)),
+                    };
+                    let active = match round % 4 {
+                        0 => u64::MAX >> (64 - lanes),
+                        _ => rng.next_u64() >> (64 - lanes),
+                    };
+                    let (mut sf2, mut vf2) = (sf.clone(), vf.clone());
+                    let fast = vector_with(&op, &mut sf, &mut vf, active, true);
+                    let slow = vector_with(&op, &mut sf2, &mut vf2, active, false);
+                    assert_eq!(fast, slow);
+                    assert_eq!(vf.v, vf2.v, "{f:?} on {lanes} lanes, round {round}");
+                    assert_eq!(sf.get64(10), sf2.get64(10), "{f:?} carry-out");
+                }
+            }
+        }
+    }
 
     #[test]
     fn bfe_extracts_signed_and_unsigned_fields() {

@@ -24,7 +24,7 @@
 use super::abi::{dispatch_packet, GcnAbi, InitSgpr, DISPATCH_BASE, KERNARG_BASE};
 use super::alu;
 use super::decode::{self, Mem, Op};
-use super::operand::{Loc, ScalarFile, VectorFile, EXEC_LO, M0, SCALAR_SLOTS, SCC, VCC_LO};
+use super::operand::{Loc, Opnd, ScalarFile, VectorFile, EXEC_LO, M0, SCALAR_SLOTS, SCC, VCC_LO};
 use crate::budget::Budget;
 use crate::coalescing;
 use crate::error::SimError;
@@ -46,7 +46,6 @@ use isa::Span;
 /// Static facts of one instruction.
 struct Static {
     op: Result<Op, String>,
-    class: TimingClass,
     /// Runs on the scalar unit (no vector lane, one issue cycle).
     scalar: bool,
     /// Scoreboard slots: scalar-file slots, and VGPR numbers.
@@ -56,6 +55,14 @@ struct Static {
     restore: Option<u32>,
     /// `s_and_saveexec_b64 sX, …`: the slot of `sX` (a DWS split point).
     narrow_save: Option<u32>,
+    /// Timing facts looked up once per run (the latency table is a map): the class's
+    /// `class_free` slot, the unit, its index, cycles per issue, latency and interval.
+    class_idx: usize,
+    unit: Unit,
+    unit_idx: usize,
+    cycles: u64,
+    latency: u64,
+    interval: u64,
 }
 
 fn class_of(u: GcnUnit) -> (TimingClass, bool) {
@@ -247,14 +254,20 @@ pub fn run(
                 }) => d.sreg(),
                 _ => None,
             };
+            let unit = machine.unit(class);
             Static {
                 op,
-                class,
                 scalar,
                 sregs,
                 vregs,
                 restore,
                 narrow_save,
+                class_idx: class_index(class),
+                unit,
+                unit_idx: unit_index(unit),
+                cycles: u64::from(machine.lanes_and_cycles(unit).1),
+                latency: machine.latency.latency_of(class),
+                interval: machine.latency.interval_of(class),
             }
         })
         .collect();
@@ -301,6 +314,8 @@ pub fn run(
         turn: 0,
         unfinished: 0,
         woken: Vec::new(),
+        addr_buf: Vec::with_capacity(64),
+        seg_buf: Vec::with_capacity(64),
     };
     e.main_loop()?;
     Ok(e.finish())
@@ -337,6 +352,8 @@ struct Engine<'a> {
     last_issued: Option<usize>,
     turn: usize,
     unfinished: usize,
+    addr_buf: Vec<(usize, u64)>,
+    seg_buf: Vec<u64>,
     /// Waves created or resumed by a split or merge during this cycle: they get a chance to
     /// issue in the same cycle (with `e_s = 0` or `e_m = 0` no cycle is lost).
     woken: Vec<usize>,
@@ -357,9 +374,13 @@ fn counter_ready(out: &[u64], n: Option<u32>) -> u64 {
     if out.len() <= n {
         return 0;
     }
-    let mut v = out.to_vec();
-    v.sort_unstable();
-    v[v.len() - n - 1]
+    // The (n + 1)-th latest completion: counted, not sorted (the lists are short, and
+    // this runs every time a wave waiting at `s_waitcnt` is considered).
+    out.iter()
+        .copied()
+        .filter(|&t| out.iter().filter(|&&u| u > t).count() <= n)
+        .min()
+        .unwrap_or(0)
 }
 
 impl Engine<'_> {
@@ -476,14 +497,19 @@ impl Engine<'_> {
         for &v in &st.vregs {
             t = t.max(wave.vready.get(v as usize).copied().unwrap_or(0));
         }
-        t = t.max(wave.class_free[class_index(st.class)]);
+        t = t.max(wave.class_free[st.class_idx]);
         if let Ok(Op::Waitcnt { vm, lgkm }) = &st.op {
             t = t.max(counter_ready(&wave.vm, *vm));
             t = t.max(counter_ready(&wave.lgkm, *lgkm));
         }
         if !st.scalar && !wave.spsimd {
-            let u = unit_index(self.machine.unit(st.class));
-            t = t.max(self.lane_free[u].iter().copied().min().unwrap_or(0));
+            t = t.max(
+                self.lane_free[st.unit_idx]
+                    .iter()
+                    .copied()
+                    .min()
+                    .unwrap_or(0),
+            );
         }
         t
     }
@@ -867,17 +893,16 @@ impl Engine<'_> {
             Ok(op) => op,
             Err(m) => return Err(SimError::at(ins.span, m.clone())),
         };
-        let unit = self.machine.unit(st.class);
+        let unit = st.unit;
         let (k, lane) = if st.scalar {
             (1u64, None)
         } else if self.waves[w].spsimd {
-            (u64::from(self.machine.lanes_and_cycles(unit).1), None)
+            (st.cycles, None)
         } else {
-            let u = unit_index(unit);
-            let Some(l) = self.lane_free[u].iter().position(|&f| f <= cycle) else {
+            let Some(l) = self.lane_free[st.unit_idx].iter().position(|&f| f <= cycle) else {
                 return Ok(false);
             };
-            (u64::from(self.machine.lanes_and_cycles(unit).1), Some(l))
+            (st.cycles, Some(l))
         };
         self.issued += 1;
         if self.issued > self.budget.max_steps {
@@ -894,7 +919,7 @@ impl Engine<'_> {
         if trace && self.hws[hw].timeline.warp == self.launch.stepper_warp {
             self.record_step(w, pc, cycle, active)?;
         }
-        let mut latency = self.machine.latency.latency_of(st.class);
+        let mut latency = st.latency;
         let mut next_pc = pc + 1;
         let mut splitting_event = false;
         match op {
@@ -949,6 +974,15 @@ impl Engine<'_> {
                 self.waves[w].lgkm.push(done);
             }
             Op::VMem { .. } | Op::Ds { .. } => {
+                if trace && self.transactions.len() >= self.budget.max_timeline_entries {
+                    return Err(SimError::at(
+                        ins.span,
+                        format!(
+                            "more memory transactions than the budget max_timeline_entries = {} (raise max_timeline_entries)",
+                            self.budget.max_timeline_entries
+                        ),
+                    ));
+                }
                 latency = self
                     .memory_op(w, pc, op, active, cycle, latency)
                     .map_err(|m| SimError::at(ins.span, m))?;
@@ -999,7 +1033,7 @@ impl Engine<'_> {
         let complete = cycle + k - 1 + latency;
         self.cycles = self.cycles.max(complete);
         if let Some(l) = lane {
-            let u = unit_index(unit);
+            let u = st.unit_idx;
             if let Some(f) = self.lane_free[u].get_mut(l) {
                 *f = cycle + k;
             }
@@ -1018,8 +1052,7 @@ impl Engine<'_> {
         {
             let wave = &mut self.waves[w];
             wave.next_issue = wave.next_issue.max(cycle + k);
-            wave.class_free[class_index(st.class)] =
-                cycle + self.machine.latency.interval_of(st.class);
+            wave.class_free[st.class_idx] = cycle + st.interval;
             let ins = &self.f.instructions[pc];
             for r in &ins.writes {
                 let slots: &[u32] = match r {
@@ -1249,7 +1282,9 @@ impl Engine<'_> {
         let hw = self.waves[w].hw;
         let lanes = self.machine.warp_size as usize;
         let on = |l: usize| active >> l & 1 == 1;
-        let mut addrs: Vec<(usize, u64)> = Vec::new();
+        // Reused from one access to the next; an access that fails leaves a fresh one.
+        let mut addrs = std::mem::take(&mut self.addr_buf);
+        addrs.clear();
         let (global, store, bytes) = match op {
             Op::VMem {
                 mem,
@@ -1279,7 +1314,20 @@ impl Engine<'_> {
                 }
                 let n = (*bytes / 4).max(1) as u32;
                 let mut words = [0u32; 4];
-                for &(l, at) in &addrs {
+                // One aligned dword per lane inside one array: index its words directly.
+                // Anything else (and the dispatch packet) takes the per-lane path below,
+                // which also reports misaligned and stray accesses.
+                let done = *bytes == 4
+                    && word_access(
+                        self.memory.window(&addrs, 4).filter(|(start, words)| {
+                            start + words.len() as u64 * 4 <= DISPATCH_BASE
+                        }),
+                        &addrs,
+                        &mut self.hws[hw].vf,
+                        dv,
+                        *store,
+                    );
+                for &(l, at) in addrs.iter().filter(|_| !done) {
                     if *store {
                         for i in 0..n {
                             words[i as usize] = self.hws[hw].vf.get(dv + i, l);
@@ -1318,6 +1366,37 @@ impl Engine<'_> {
                 let block = self.hws[hw].block;
                 let n = (*bytes / 4).max(1) as u32;
                 let mut words = [0u32; 4];
+                if let (
+                    [off],
+                    [Opnd {
+                        loc: Loc::V(dv), ..
+                    }],
+                    4,
+                ) = (offsets.as_slice(), data.as_slice(), *bytes)
+                {
+                    // One dword per lane, as for global memory above.
+                    let vf = &mut self.hws[hw].vf;
+                    addrs.extend(
+                        (0..lanes)
+                            .filter(|&l| on(l))
+                            .map(|l| (l, u64::from(vf.get(a, l)).wrapping_add(*off))),
+                    );
+                    let window = self.blocks[block].lds.window(&addrs, 4);
+                    if word_access(window, &addrs, vf, *dv, *store) {
+                        return Ok(self.finish_access(
+                            w,
+                            pc,
+                            addrs,
+                            false,
+                            *store,
+                            4,
+                            active,
+                            cycle,
+                            class_latency,
+                        ));
+                    }
+                    addrs.clear();
+                }
                 for l in (0..lanes).filter(|&l| on(l)) {
                     let base = u64::from(self.hws[hw].vf.get(a, l));
                     for (j, off) in offsets.iter().enumerate() {
@@ -1352,8 +1431,38 @@ impl Engine<'_> {
             }
             _ => return Err("not a memory operation".into()),
         };
+        Ok(self.finish_access(
+            w,
+            pc,
+            addrs,
+            global,
+            store,
+            bytes,
+            active,
+            cycle,
+            class_latency,
+        ))
+    }
+
+    /// The latency of an access whose data moved (addresses `addrs`), and its transaction
+    /// record when tracing; gives the address buffer back.
+    #[allow(clippy::too_many_arguments)]
+    fn finish_access(
+        &mut self,
+        w: usize,
+        pc: usize,
+        addrs: Vec<(usize, u64)>,
+        global: bool,
+        store: bool,
+        bytes: u64,
+        active: u64,
+        cycle: u64,
+        class_latency: u64,
+    ) -> u64 {
+        let hw = self.waves[w].hw;
         // 128-byte segments are how global memory is accessed; LDS is banked.
-        let mut segs = Vec::new();
+        let mut segs = std::mem::take(&mut self.seg_buf);
+        segs.clear();
         if global {
             coalescing::segments(addrs.iter().map(|&(_, a)| a), bytes, &mut segs);
         }
@@ -1363,13 +1472,8 @@ impl Engine<'_> {
         } else if global {
             latency += (segs.len() as u64 - 1) * u64::from(self.machine.transaction_cycles);
         }
+        // Within budget: `try_issue` checks the transaction count before every access.
         if self.launch.trace {
-            if self.transactions.len() >= self.budget.max_timeline_entries {
-                return Err(format!(
-                    "more memory transactions than the budget max_timeline_entries = {} (raise max_timeline_entries)",
-                    self.budget.max_timeline_entries
-                ));
-            }
             let first = addrs.first().map_or(0, |&(_, a)| a);
             let stride = affine(&addrs);
             self.transactions.push(Transaction {
@@ -1390,11 +1494,13 @@ impl Engine<'_> {
                 } else {
                     addrs.iter().map(|&(_, a)| a).collect()
                 },
-                segments: segs,
+                segments: segs.clone(),
                 l1_hits: None,
             });
         }
-        Ok(latency)
+        self.addr_buf = addrs;
+        self.seg_buf = segs;
+        latency
     }
 
     fn finish(self) -> Simulation {
@@ -1420,6 +1526,34 @@ impl Engine<'_> {
 }
 
 /// `Some(d)` when the `k`-th address is `first + k·d`.
+/// Moves one dword per lane between VGPR `dv` and `window` (the words of one array, or of
+/// the LDS, and the byte address they start at) when there is a window; `false` (nothing
+/// done) when there is none.
+fn word_access(
+    window: Option<(u64, &mut [u32])>,
+    addrs: &[(usize, u64)],
+    vf: &mut VectorFile,
+    dv: u32,
+    store: bool,
+) -> bool {
+    let Some((start, words)) = window else {
+        return false;
+    };
+    let at = |a: u64| ((a - start) / 4) as usize;
+    let row = dv as usize * vf.lanes;
+    let Some(reg) = vf.v.get_mut(row..row + vf.lanes) else {
+        return false;
+    };
+    for &(l, a) in addrs {
+        if store {
+            words[at(a)] = reg[l];
+        } else {
+            reg[l] = words[at(a)];
+        }
+    }
+    true
+}
+
 fn affine(addrs: &[(usize, u64)]) -> Option<i64> {
     let (first, second) = match addrs {
         [] | [_] => return Some(0),

@@ -50,6 +50,7 @@ mod engine;
 pub mod error;
 pub mod gcn;
 pub mod l1_cache;
+mod lane_set;
 pub mod launch;
 mod lc;
 pub mod machine;

@@ -23,6 +23,7 @@ use crate::decode::{
     AddrSrc, BoolOp, Cmp, FloatKind, Half, LopKind, Op, PredSrc, Round, Special, Src, SrcKind, PT,
     RZ_DEST,
 };
+use crate::lane_set::lanes;
 
 /// The architectural state of one warp: registers `[reg][lane]`, predicate masks, carry.
 #[derive(Debug, Clone)]
@@ -92,20 +93,6 @@ pub(crate) struct ThreadIds {
     /// `threadIdx` of each lane.
     pub tid: Vec<[u32; 3]>,
     pub ctaid: [u32; 3],
-}
-
-#[inline]
-fn lanes(mask: u64) -> impl Iterator<Item = usize> {
-    let mut m = mask;
-    std::iter::from_fn(move || {
-        if m == 0 {
-            None
-        } else {
-            let l = m.trailing_zeros() as usize;
-            m &= m - 1;
-            Some(l)
-        }
-    })
 }
 
 impl Src {

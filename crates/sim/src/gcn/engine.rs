@@ -28,6 +28,7 @@ use super::operand::{Loc, Opnd, ScalarFile, VectorFile, EXEC_LO, M0, SCALAR_SLOT
 use crate::budget::Budget;
 use crate::coalescing;
 use crate::error::SimError;
+use crate::lane_set;
 use crate::launch::Launch;
 use crate::machine::{Machine, Unit};
 use crate::memory::{GlobalMemory, MemoryInit, SharedMemory};
@@ -109,6 +110,11 @@ struct Wave {
     open: Vec<(u32, bool)>,
     /// Runs on a dedicated SpSIMD unit.
     spsimd: bool,
+    /// Without wavefront splitting: a lower bound on the next cycle this wave can issue,
+    /// set after each issue and each failed attempt (as in the SASS engine); the main loop
+    /// skips the wave until then. With splitting it stays 0 (splits and merges change
+    /// other waves' state), and every wave is checked every cycle.
+    wake: u64,
 }
 
 /// One hardware wavefront: its vector registers (shared by its SWFs) and timeline.
@@ -316,6 +322,8 @@ pub fn run(
         woken: Vec::new(),
         addr_buf: Vec::with_capacity(64),
         seg_buf: Vec::with_capacity(64),
+        resident_list: Vec::new(),
+        skip: machine.splitting == Splitting::None,
     };
     e.main_loop()?;
     Ok(e.finish())
@@ -354,6 +362,10 @@ struct Engine<'a> {
     unfinished: usize,
     addr_buf: Vec<(usize, u64)>,
     seg_buf: Vec<u64>,
+    /// Waves that are not done, in index order (the order `scheduler::order` expects).
+    resident_list: Vec<usize>,
+    /// No wavefront splitting: waves keep wake-up cycles (see [`Wave::wake`]).
+    skip: bool,
     /// Waves created or resumed by a split or merge during this cycle: they get a chance to
     /// issue in the same cycle (with `e_s = 0` or `e_m = 0` no cycle is lost).
     woken: Vec<usize>,
@@ -445,6 +457,7 @@ impl Engine<'_> {
                     },
                 });
                 members.push(self.waves.len());
+                self.resident_list.push(self.waves.len());
                 self.unfinished += 1;
                 self.waves.push(Wave {
                     hw,
@@ -466,6 +479,7 @@ impl Engine<'_> {
                     children: Vec::new(),
                     open: Vec::new(),
                     spsimd: false,
+                    wake: 0,
                 });
             }
             let live = members.len() as u32;
@@ -531,7 +545,7 @@ impl Engine<'_> {
                 ));
             }
             live.clear();
-            live.extend((0..self.waves.len()).filter(|&i| {
+            live.extend(self.resident_list.iter().copied().filter(|&i| {
                 let w = &self.waves[i];
                 !w.done && !w.at_barrier && w.merging.is_none()
             }));
@@ -575,17 +589,31 @@ impl Engine<'_> {
                 {
                     continue;
                 }
+                if self.waves[w].wake > cycle {
+                    if pure {
+                        break;
+                    }
+                    continue;
+                }
                 if self.step(w, cycle)? {
                     any = true;
                     if !own_slot {
                         issued += 1;
                     }
+                    if self.skip {
+                        self.waves[w].wake = self.ready_at(w);
+                    }
                     self.last_issued = Some(w);
                     if pure {
                         self.turn = w + 1;
                     }
-                } else if pure {
-                    break;
+                } else {
+                    if self.skip {
+                        self.waves[w].wake = self.ready_at(w);
+                    }
+                    if pure {
+                        break;
+                    }
                 }
             }
             let mut rounds = 0usize;
@@ -619,12 +647,20 @@ impl Engine<'_> {
                 // released from a merge during this cycle was not among them (skipping to
                 // the candidates' soonest cycle stalled it, and the simulated time exceeded
                 // the PWS bound).
-                (0..self.waves.len())
+                self.resident_list
+                    .iter()
+                    .copied()
                     .filter(|&w| {
                         let x = &self.waves[w];
                         !x.done && !x.at_barrier && x.merging.is_none()
                     })
-                    .map(|w| self.ready_at(w))
+                    .map(|w| {
+                        if self.skip {
+                            self.waves[w].wake
+                        } else {
+                            self.ready_at(w)
+                        }
+                    })
                     .min()
                     .unwrap_or(cycle + 1)
                     .max(cycle + 1)
@@ -647,12 +683,7 @@ impl Engine<'_> {
     }
 
     fn lane_mask(&self) -> u64 {
-        let ws = self.machine.warp_size;
-        if ws >= 64 {
-            u64::MAX
-        } else {
-            (1u64 << ws) - 1
-        }
+        lane_set::full_mask(self.machine.warp_size as usize)
     }
 
     /// Handles zero-time events of wave `w` at `cycle` (`split`/`merge` instructions and
@@ -787,6 +818,7 @@ impl Engine<'_> {
             ch.done = true;
             ch.merging = None;
         }
+        self.resident_list.retain(|&x| x != child);
         self.unfinished = self.unfinished.saturating_sub(1);
         let p = &mut self.waves[parent];
         p.spm |= spm;
@@ -863,9 +895,11 @@ impl Engine<'_> {
             open: Vec::new(),
             origin: key,
             spsimd: true,
+            wake: 0,
         };
         let id = self.waves.len();
         self.waves.push(child);
+        self.resident_list.push(id);
         let p = &mut self.waves[w];
         p.spm = keep;
         p.children.push(id);
@@ -1113,6 +1147,7 @@ impl Engine<'_> {
                 let wave = &mut self.waves[w];
                 wave.done = true;
                 self.unfinished -= 1;
+                self.resident_list.retain(|&x| x != w);
                 self.hws[hw].live = self.hws[hw].live.saturating_sub(1);
                 if self.hws[hw].live == 0 {
                     self.hws[hw].timeline.finished = complete;
@@ -1303,14 +1338,34 @@ impl Engine<'_> {
                     return Err("the data operand is not a VGPR".into());
                 };
                 let base = saddr.map(|s| self.waves[w].sf.read64(&s));
-                for l in (0..lanes).filter(|&l| on(l)) {
-                    let vf = &self.hws[hw].vf;
-                    let at = match (mem, base) {
-                        (Mem::Global, Some(b)) => b.wrapping_add(u64::from(vf.get(a, l))),
-                        _ => u64::from(vf.get(a, l)) | (u64::from(vf.get(a + 1, l)) << 32),
+                let vf = &self.hws[hw].vf;
+                let row = |r: u32| {
+                    let at = r as usize * vf.lanes;
+                    vf.v.get(at..at + vf.lanes)
+                };
+                let lane_list = lane_set::lanes(active & lane_set::full_mask(lanes));
+                match (mem, base, row(a), row(a + 1)) {
+                    (Mem::Global, Some(b), Some(lo), _) => addrs.extend(lane_list.map(|l| {
+                        (
+                            l,
+                            b.wrapping_add(u64::from(lo[l]))
+                                .wrapping_add_signed(*offset),
+                        )
+                    })),
+                    (_, _, Some(lo), Some(hi)) => addrs.extend(lane_list.map(|l| {
+                        let at = u64::from(lo[l]) | (u64::from(hi[l]) << 32);
+                        (l, at.wrapping_add_signed(*offset))
+                    })),
+                    _ => {
+                        for l in (0..lanes).filter(|&l| on(l)) {
+                            let at = match (mem, base) {
+                                (Mem::Global, Some(b)) => b.wrapping_add(u64::from(vf.get(a, l))),
+                                _ => u64::from(vf.get(a, l)) | (u64::from(vf.get(a + 1, l)) << 32),
+                            }
+                            .wrapping_add_signed(*offset);
+                            addrs.push((l, at));
+                        }
                     }
-                    .wrapping_add_signed(*offset);
-                    addrs.push((l, at));
                 }
                 let n = (*bytes / 4).max(1) as u32;
                 let mut words = [0u32; 4];

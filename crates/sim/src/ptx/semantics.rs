@@ -14,6 +14,8 @@
 //!   other float rounding modes stop the run.
 
 use super::program::{BoolOp, Cmp, FloatOp, IntOp, Op, Round, Special, Src};
+use crate::lane_set::full_mask;
+pub(crate) use crate::lane_set::lanes;
 use isa::ptx::ScalarType;
 
 /// One warp's registers: `values[reg * ws + lane]`, one 64-bit word each (see `layout`).
@@ -69,19 +71,6 @@ impl Regs {
         }
         out
     }
-}
-
-/// The set lanes of `mask`, ascending.
-pub(crate) fn lanes(mask: u64) -> impl Iterator<Item = usize> {
-    let mut m = mask;
-    std::iter::from_fn(move || {
-        if m == 0 {
-            return None;
-        }
-        let l = m.trailing_zeros() as usize;
-        m &= m - 1;
-        Some(l)
-    })
 }
 
 #[inline]
@@ -301,16 +290,6 @@ fn try_write_lanes(
         }
     }
     Ok(())
-}
-
-/// Every lane of a warp of `ws` lanes.
-#[inline]
-pub(crate) fn full_mask(ws: usize) -> u64 {
-    if ws >= 64 {
-        u64::MAX
-    } else {
-        (1u64 << ws) - 1
-    }
 }
 
 /// The integer operations whose result is the wrapping 64-bit one cut to the type's width

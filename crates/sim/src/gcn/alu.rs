@@ -340,10 +340,12 @@ fn each_lane(out: &mut [u32], active: u64, f: impl Fn(usize) -> (u32, bool)) -> 
 /// The common 32-bit vector ALU functions with the function chosen once per instruction
 /// (operation-major) over operand rows; `None` (nothing done) for the others, which take
 /// the per-lane path of [`vector`]. Same results as that path.
+#[allow(clippy::too_many_arguments)]
 fn valu_rows(
     f: VFn,
     dv: u32,
     src: [Opnd; 3],
+    given: usize,
     cin: u64,
     sf: &ScalarFile,
     vf: &mut VectorFile,
@@ -380,8 +382,10 @@ fn valu_rows(
     if !float && !int {
         return None;
     }
+    // Sources the instruction does not have read as the constant 0 (as in [`vector`]):
+    // their rows stay zero.
     let mut rows = [[0u32; 64]; 3];
-    for (row, o) in rows.iter_mut().zip(&src) {
+    for (row, o) in rows.iter_mut().zip(&src[..given.min(3)]) {
         if float {
             row_f32(sf, vf, o, row);
         } else {
@@ -588,7 +592,9 @@ fn vector_with(
             };
             let (s0, s1, s2) = (s(0), s(1), s(2));
             if rows && vf.lanes <= 64 {
-                if let Some(carries) = valu_rows(*f, dv, [s0, s1, s2], cin, sf, vf, active) {
+                if let Some(carries) =
+                    valu_rows(*f, dv, [s0, s1, s2], src.len(), cin, sf, vf, active)
+                {
                     if let Some(co) = carry_out {
                         w64(sf, co, carries);
                     }

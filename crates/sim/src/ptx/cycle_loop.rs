@@ -694,6 +694,11 @@ impl Engine<'_> {
                 let regs = &self.warps[w].regs;
                 let at = r as usize * regs.ws;
                 match regs.values.get(at..at + regs.ws) {
+                    Some(row) if exec == semantics::full_mask(row.len()) => bases.extend(
+                        row.iter()
+                            .enumerate()
+                            .map(|(lane, &v)| (lane, v.wrapping_add_signed(off))),
+                    ),
                     Some(row) => bases
                         .extend(lanes(exec).map(|lane| (lane, row[lane].wrapping_add_signed(off)))),
                     None => {

@@ -14,7 +14,7 @@
 //!   other float rounding modes stop the run.
 
 use super::program::{BoolOp, Cmp, FloatOp, IntOp, Op, Round, Special, Src};
-use crate::lane_set::full_mask;
+pub(crate) use crate::lane_set::full_mask;
 pub(crate) use crate::lane_set::lanes;
 use isa::ptx::ScalarType;
 
@@ -63,13 +63,19 @@ impl Regs {
         let Some((r, neg)) = guard else {
             return mask;
         };
-        let mut out = 0;
-        for lane in lanes(mask) {
-            if (self.get(r, lane) & 1 == 1) != neg {
-                out |= 1 << lane;
-            }
+        let at = r as usize * self.ws;
+        let Some(row) = self.values.get(at..at + self.ws.min(64)) else {
+            return if neg { mask } else { 0 };
+        };
+        // Every lane's predicate bit, then the mask.
+        let mut bits = 0u64;
+        for (lane, &v) in row.iter().enumerate() {
+            bits |= (v & 1) << lane;
         }
-        out
+        if neg {
+            bits = !bits;
+        }
+        bits & mask
     }
 }
 
@@ -605,7 +611,12 @@ pub(crate) fn execute(
             write_lanes(regs, *d, exec, |l| p[l]);
         }
         &Op::Int { op, ty, d, a, b, c } => {
-            fill_rows(rows, &[a, b, c], regs, ids);
+            let used = match op {
+                IntOp::MadLo | IntOp::MadHi | IntOp::MadWide => 3,
+                IntOp::Not | IntOp::Neg | IntOp::Abs => 1,
+                _ => 2,
+            };
+            fill_rows(rows, &[a, b, c][..used], regs, ids);
             if !int_fast(op, ty.bits(), d, rows, regs, exec) {
                 let (a, b, c) = (&rows.a, &rows.b, &rows.c);
                 try_write_lanes(regs, d, exec, |l| int_op(op, ty, a[l], b[l], c[l]))?;
@@ -621,7 +632,19 @@ pub(crate) fn execute(
             b,
             c,
         } => {
-            fill_rows(rows, &[a, b, c], regs, ids);
+            let used = match op {
+                FloatOp::Fma => 3,
+                FloatOp::Neg
+                | FloatOp::Abs
+                | FloatOp::Sqrt
+                | FloatOp::Rcp
+                | FloatOp::Lg2
+                | FloatOp::Ex2
+                | FloatOp::Sin
+                | FloatOp::Cos => 1,
+                _ => 2,
+            };
+            fill_rows(rows, &[a, b, c][..used], regs, ids);
             let (a, b, c) = (&rows.a, &rows.b, &rows.c);
             write_lanes(regs, d, exec, |l| {
                 float_op(op, double, ftz, sat, a[l], b[l], c[l])

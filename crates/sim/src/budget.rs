@@ -39,3 +39,26 @@ impl Default for Budget {
         }
     }
 }
+
+impl Budget {
+    /// Room reserved up front for a traced run's transaction and step lists (a few thousand
+    /// records): their regrowth copies were a fifth of a traced run. Nothing untraced.
+    pub(crate) fn trace_room(&self, trace: bool, limit: usize) -> usize {
+        if trace {
+            limit.min(1 << 12)
+        } else {
+            0
+        }
+    }
+
+    /// Room for a warp's issue list before any warp has finished (later warps reserve the
+    /// last finished warp's count): its share of the timeline budget, at most 8 192
+    /// entries (~400 KB).
+    pub(crate) fn issue_room(&self, trace: bool, warps: u64) -> usize {
+        if trace {
+            (self.max_timeline_entries / warps.max(1) as usize).min(1 << 13)
+        } else {
+            0
+        }
+    }
+}

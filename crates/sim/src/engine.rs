@@ -222,18 +222,10 @@ pub fn run(
             sfu: vec![Vec::new(); lanes.sfu as usize],
         },
         recorded: 0,
-        // Room for the first few thousand records up front (as for the issue lists below):
-        // regrowth copies were a fifth of a traced run.
-        transactions: Vec::with_capacity(if launch.trace {
-            budget.max_timeline_entries.min(1 << 12)
-        } else {
-            0
-        }),
-        steps: Vec::with_capacity(if launch.trace {
-            budget.max_stepper_steps.min(1 << 12)
-        } else {
-            0
-        }),
+        transactions: Vec::with_capacity(
+            budget.trace_room(launch.trace, budget.max_timeline_entries),
+        ),
+        steps: Vec::with_capacity(budget.trace_room(launch.trace, budget.max_stepper_steps)),
         issued: 0,
         cycles: 0,
         last_issued: None,
@@ -256,13 +248,7 @@ pub fn run(
             .max()
             .unwrap_or(4),
         resident_list: Vec::new(),
-        // Before any warp has finished, each warp's share of the timeline budget (at most
-        // 8 192 entries, ~400 KB) saves the first regrowth copies of its issue list.
-        last_warp_issues: if launch.trace {
-            (budget.max_timeline_entries / total_warps.max(1) as usize).min(1 << 13)
-        } else {
-            0
-        },
+        last_warp_issues: budget.issue_room(launch.trace, total_warps),
         unfinished: 0,
     };
     sim.main_loop()?;

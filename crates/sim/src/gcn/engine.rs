@@ -309,8 +309,10 @@ pub fn run(
             vec![Vec::new(); sigma_sfu as usize],
         ],
         recorded: 0,
-        transactions: Vec::new(),
-        steps: Vec::new(),
+        transactions: Vec::with_capacity(
+            budget.trace_room(launch.trace, budget.max_timeline_entries),
+        ),
+        steps: Vec::with_capacity(budget.trace_room(launch.trace, budget.max_stepper_steps)),
         step_texts: StepTexts::default(),
         stack_cache: StackCache::default(),
         stack_buf: Vec::new(),
@@ -323,6 +325,7 @@ pub fn run(
         addr_buf: Vec::with_capacity(64),
         seg_buf: Vec::with_capacity(64),
         resident_list: Vec::new(),
+        last_warp_issues: budget.issue_room(launch.trace, total),
         skip: machine.splitting == Splitting::None,
     };
     e.main_loop()?;
@@ -364,6 +367,8 @@ struct Engine<'a> {
     seg_buf: Vec<u64>,
     /// Waves that are not done, in index order (the order `scheduler::order` expects).
     resident_list: Vec<usize>,
+    /// Issue-list room for the next wavefront: the last finished one's count (traced runs).
+    last_warp_issues: usize,
     /// No wavefront splitting: waves keep wake-up cycles (see [`Wave::wake`]).
     skip: bool,
     /// Waves created or resumed by a split or merge during this cycle: they get a chance to
@@ -452,7 +457,7 @@ impl Engine<'_> {
                         warp_in_block: w as u32,
                         dispatched: cycle,
                         finished: cycle,
-                        issues: Vec::new(),
+                        issues: Vec::with_capacity(self.last_warp_issues.min(1 << 16)),
                         stack_depth: vec![DepthChange { cycle, depth: 1 }],
                     },
                 });
@@ -1151,6 +1156,7 @@ impl Engine<'_> {
                 self.hws[hw].live = self.hws[hw].live.saturating_sub(1);
                 if self.hws[hw].live == 0 {
                     self.hws[hw].timeline.finished = complete;
+                    self.last_warp_issues = self.hws[hw].timeline.issues.len();
                 }
                 self.depth_change(hw, cycle + 1);
                 let b = self.hws[hw].block;

@@ -127,6 +127,8 @@ struct Engine<'a> {
     unfinished: usize,
     /// Dispatched warps that have not finished, in id order.
     resident_list: Vec<usize>,
+    /// Issue-list room for the next warp: the last finished warp's count (traced runs).
+    last_warp_issues: usize,
     /// A block finished this cycle: its slot may take the next block at once.
     block_freed: bool,
 }
@@ -227,8 +229,10 @@ pub(crate) fn run(
         lane_free: Unit::ALL.map(|u| vec![0; lanes_of(u).0 as usize]),
         occupancy: Unit::ALL.map(|u| vec![Vec::new(); lanes_of(u).0 as usize]),
         recorded: 0,
-        transactions: Vec::new(),
-        steps: Vec::new(),
+        transactions: Vec::with_capacity(
+            budget.trace_room(launch.trace, budget.max_timeline_entries),
+        ),
+        steps: Vec::with_capacity(budget.trace_room(launch.trace, budget.max_stepper_steps)),
         addr_buf: Vec::with_capacity(64),
         base_buf: Vec::with_capacity(64),
         seg_buf: Vec::with_capacity(64),
@@ -242,6 +246,7 @@ pub(crate) fn run(
         unfinished: 0,
         resident_list: Vec::new(),
         block_freed: false,
+        last_warp_issues: budget.issue_room(launch.trace, total_warps),
     };
     e.main_loop(shared_bytes)?;
     Ok(e.finish())
@@ -297,7 +302,7 @@ impl Engine<'_> {
                         warp_in_block: w as u32,
                         dispatched: cycle,
                         finished: cycle,
-                        issues: Vec::new(),
+                        issues: Vec::with_capacity(self.last_warp_issues.min(1 << 16)),
                         stack_depth: vec![DepthChange {
                             cycle,
                             depth: usize::from(mask != 0),
@@ -613,6 +618,7 @@ impl Engine<'_> {
         if depth == 0 {
             warp.done = true;
             self.unfinished -= 1;
+            self.last_warp_issues = warp.timeline.issues.len();
             warp.regs.values = Vec::new();
             warp.ready = Vec::new();
             warp.timeline.finished = complete;

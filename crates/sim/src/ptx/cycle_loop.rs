@@ -727,15 +727,29 @@ impl Engine<'_> {
             if let Some((start, words)) = window {
                 let warp = &mut self.warps[w];
                 let at = |a: u64| ((a - start) / 4) as usize;
+                let ws = warp.regs.ws;
                 match op {
                     Op::Store { vs, .. } => {
-                        let v = self.rows.row_of(vs[0], &warp.regs, &warp.ids);
+                        let v = match vs[0] {
+                            // The register's row in place; other sources through a row.
+                            super::program::Src::Reg(r) => warp
+                                .regs
+                                .values
+                                .get(r as usize * ws..(r as usize + 1) * ws)
+                                .unwrap_or(&[]),
+                            src => self.rows.row_of(src, &warp.regs, &warp.ids),
+                        };
                         for &(lane, a) in &bases {
-                            words[at(a)] = v[lane] as u32;
+                            words[at(a)] = v.get(lane).copied().unwrap_or(0) as u32;
                         }
                     }
                     Op::Load { ds, .. } => {
-                        if let Some(&Some(d)) = ds.first() {
+                        let row = ds.first().copied().flatten().and_then(|d| {
+                            warp.regs
+                                .values
+                                .get_mut(d as usize * ws..(d as usize + 1) * ws)
+                        });
+                        if let Some(row) = row {
                             let signed = ty.is_signed();
                             for &(lane, a) in &bases {
                                 let v = u64::from(words[at(a)]);
@@ -744,7 +758,9 @@ impl Engine<'_> {
                                 } else {
                                     v
                                 };
-                                warp.regs.set(d, lane, v);
+                                if let Some(x) = row.get_mut(lane) {
+                                    *x = v;
+                                }
                             }
                         }
                     }

@@ -10,32 +10,20 @@ pub const SEGMENT_BYTES: u64 = 128;
 pub fn segments(addresses: impl IntoIterator<Item = u64>, bytes: u64, out: &mut Vec<u64>) {
     out.clear();
     let mut sorted = true;
+    let mut add = |out: &mut Vec<u64>, base: u64| match out.last() {
+        Some(&l) if l == base => {}
+        Some(&l) => {
+            sorted &= l < base;
+            out.push(base);
+        }
+        None => out.push(base),
+    };
     for a in addresses {
         let first = a / SEGMENT_BYTES;
         let last = a.saturating_add(bytes.max(1) - 1) / SEGMENT_BYTES;
-        if first == last {
-            // The usual case: the access lies in one segment.
-            let base = first * SEGMENT_BYTES;
-            match out.last() {
-                Some(&l) if l == base => {}
-                Some(&l) => {
-                    sorted &= l < base;
-                    out.push(base);
-                }
-                None => out.push(base),
-            }
-            continue;
-        }
+        // Usually one segment; an access may straddle two.
         for s in first..=last {
-            let base = s * SEGMENT_BYTES;
-            match out.last() {
-                Some(&l) if l == base => {}
-                Some(&l) => {
-                    sorted &= l < base;
-                    out.push(base);
-                }
-                None => out.push(base),
-            }
+            add(out, s * SEGMENT_BYTES);
         }
     }
     // Lanes usually access increasing addresses; only scattered patterns need the sort.

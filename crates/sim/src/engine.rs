@@ -32,6 +32,7 @@ use crate::simulation::{
     Transaction, WarpTimeline,
 };
 use crate::step_cache::{StackCache, StepTexts};
+use crate::timing_facts::Timing;
 use cfg::TimingClass;
 use isa::{Kernel, Span};
 
@@ -75,10 +76,6 @@ fn affine_stride(addrs: &[(usize, u64)]) -> Option<i64> {
         .then_some(d)
 }
 
-fn class_index(c: TimingClass) -> usize {
-    TimingClass::ALL.iter().position(|&x| x == c).unwrap_or(0)
-}
-
 struct PerUnit<T> {
     core: T,
     ls: T,
@@ -100,17 +97,6 @@ impl<T> PerUnit<T> {
             Unit::Sfu => &mut self.sfu,
         }
     }
-}
-
-/// Per-instruction static facts the timing model needs.
-struct Static {
-    /// The timing class's position in `TimingClass::ALL` (its `class_free` slot), computed
-    /// once per instruction.
-    class_idx: usize,
-    unit: Unit,
-    cycles: u64,
-    latency: u64,
-    interval: u64,
 }
 
 /// Runs `kernel`; see [`crate::run`].
@@ -174,21 +160,10 @@ pub fn run(
     }
     let memory = GlobalMemory::new(init, budget.max_memory_words).map_err(SimError::request)?;
     let decoded = decode::decode(kernel, launch);
-    let statics: Vec<Static> = kernel
+    let statics: Vec<Timing> = kernel
         .instructions
         .iter()
-        .map(|ins| {
-            let class = TimingClass::of(ins);
-            let unit = machine.unit(class);
-            let (_, cycles) = machine.lanes_and_cycles(unit);
-            Static {
-                class_idx: class_index(class),
-                unit,
-                cycles: u64::from(cycles),
-                latency: machine.latency.latency_of(class),
-                interval: machine.latency.interval_of(class),
-            }
-        })
+        .map(|ins| Timing::of(machine, TimingClass::of(ins)))
         .collect();
     let lanes = PerUnit {
         core: machine.lanes_and_cycles(Unit::Core).0,
@@ -261,7 +236,7 @@ struct Engine<'a> {
     machine: &'a Machine,
     budget: &'a Budget,
     decoded: &'a [Result<Decoded, (Span, String)>],
-    statics: &'a [Static],
+    statics: &'a [Timing],
     memory: GlobalMemory,
     l1: Option<L1Cache>,
     l1_stats: CacheStats,

@@ -62,6 +62,7 @@ mod semantics;
 pub mod simulation;
 pub mod splitting;
 mod step_cache;
+mod timing_facts;
 
 pub use budget::Budget;
 pub use error::SimError;

@@ -40,6 +40,7 @@ use crate::simulation::{
 };
 use crate::splitting::{split_masks, SplitCosts, Splitting};
 use crate::step_cache::{StackCache, StepTexts};
+use crate::timing_facts::{unit_index, Timing};
 use cfg::TimingClass;
 use isa::gcn::{ExecCondition, ExecEffect, GcnFunction, GcnReg, GcnUnit, ScalarCondition};
 use isa::Span;
@@ -56,14 +57,7 @@ struct Static {
     restore: Option<u32>,
     /// `s_and_saveexec_b64 sX, …`: the slot of `sX` (a DWS split point).
     narrow_save: Option<u32>,
-    /// Timing facts looked up once per run (the latency table is a map): the class's
-    /// `class_free` slot, the unit, its index, cycles per issue, latency and interval.
-    class_idx: usize,
-    unit: Unit,
-    unit_idx: usize,
-    cycles: u64,
-    latency: u64,
-    interval: u64,
+    t: Timing,
 }
 
 fn class_of(u: GcnUnit) -> (TimingClass, bool) {
@@ -77,10 +71,6 @@ fn class_of(u: GcnUnit) -> (TimingClass, bool) {
             (TimingClass::Control, true)
         }
     }
-}
-
-fn class_index(c: TimingClass) -> usize {
-    TimingClass::ALL.iter().position(|&x| x == c).unwrap_or(0)
 }
 
 /// One (split-)wavefront.
@@ -260,7 +250,6 @@ pub fn run(
                 }) => d.sreg(),
                 _ => None,
             };
-            let unit = machine.unit(class);
             Static {
                 op,
                 scalar,
@@ -268,12 +257,7 @@ pub fn run(
                 vregs,
                 restore,
                 narrow_save,
-                class_idx: class_index(class),
-                unit,
-                unit_idx: unit_index(unit),
-                cycles: u64::from(machine.lanes_and_cycles(unit).1),
-                latency: machine.latency.latency_of(class),
-                interval: machine.latency.interval_of(class),
+                t: Timing::of(machine, class),
             }
         })
         .collect();
@@ -374,14 +358,6 @@ struct Engine<'a> {
     /// Waves created or resumed by a split or merge during this cycle: they get a chance to
     /// issue in the same cycle (with `e_s = 0` or `e_m = 0` no cycle is lost).
     woken: Vec<usize>,
-}
-
-fn unit_index(u: Unit) -> usize {
-    match u {
-        Unit::Core => 0,
-        Unit::LoadStore => 1,
-        Unit::Sfu => 2,
-    }
 }
 
 /// When at most `n` of the completion times in `out` are after the returned cycle.
@@ -516,14 +492,14 @@ impl Engine<'_> {
         for &v in &st.vregs {
             t = t.max(wave.vready.get(v as usize).copied().unwrap_or(0));
         }
-        t = t.max(wave.class_free[st.class_idx]);
+        t = t.max(wave.class_free[st.t.class_idx]);
         if let Ok(Op::Waitcnt { vm, lgkm }) = &st.op {
             t = t.max(counter_ready(&wave.vm, *vm));
             t = t.max(counter_ready(&wave.lgkm, *lgkm));
         }
         if !st.scalar && !wave.spsimd {
             t = t.max(
-                self.lane_free[st.unit_idx]
+                self.lane_free[st.t.unit_idx]
                     .iter()
                     .copied()
                     .min()
@@ -932,16 +908,19 @@ impl Engine<'_> {
             Ok(op) => op,
             Err(m) => return Err(SimError::at(ins.span, m.clone())),
         };
-        let unit = st.unit;
+        let unit = st.t.unit;
         let (k, lane) = if st.scalar {
             (1u64, None)
         } else if self.waves[w].spsimd {
-            (st.cycles, None)
+            (st.t.cycles, None)
         } else {
-            let Some(l) = self.lane_free[st.unit_idx].iter().position(|&f| f <= cycle) else {
+            let Some(l) = self.lane_free[st.t.unit_idx]
+                .iter()
+                .position(|&f| f <= cycle)
+            else {
                 return Ok(false);
             };
-            (st.cycles, Some(l))
+            (st.t.cycles, Some(l))
         };
         self.issued += 1;
         if self.issued > self.budget.max_steps {
@@ -958,7 +937,7 @@ impl Engine<'_> {
         if trace && self.hws[hw].timeline.warp == self.launch.stepper_warp {
             self.record_step(w, pc, cycle, active)?;
         }
-        let mut latency = st.latency;
+        let mut latency = st.t.latency;
         let mut next_pc = pc + 1;
         let mut splitting_event = false;
         match op {
@@ -1072,7 +1051,7 @@ impl Engine<'_> {
         let complete = cycle + k - 1 + latency;
         self.cycles = self.cycles.max(complete);
         if let Some(l) = lane {
-            let u = st.unit_idx;
+            let u = st.t.unit_idx;
             if let Some(f) = self.lane_free[u].get_mut(l) {
                 *f = cycle + k;
             }
@@ -1091,7 +1070,7 @@ impl Engine<'_> {
         {
             let wave = &mut self.waves[w];
             wave.next_issue = wave.next_issue.max(cycle + k);
-            wave.class_free[st.class_idx] = cycle + st.interval;
+            wave.class_free[st.t.class_idx] = cycle + st.t.interval;
             let ins = &self.f.instructions[pc];
             for r in &ins.writes {
                 let slots: &[u32] = match r {

@@ -33,7 +33,8 @@ use crate::simulation::{
     Transaction, WarpTimeline,
 };
 use crate::step_cache::{StackCache, StepTexts};
-use cfg::{Tag, TimingClass};
+use crate::timing_facts::{unit_index, Timing};
+use cfg::Tag;
 
 /// A program ready to run: decoded instructions, each branch's reconvergence point, the
 /// number of virtual registers, the parameter words and the static shared bytes.
@@ -69,29 +70,6 @@ struct Block {
     warps: Vec<usize>,
 }
 
-fn class_index(c: TimingClass) -> usize {
-    TimingClass::ALL.iter().position(|&x| x == c).unwrap_or(0)
-}
-
-/// Per-instruction timing facts, looked up once per run rather than per issue (the latency
-/// table is a map).
-struct Static {
-    class_idx: usize,
-    unit: Unit,
-    unit_idx: usize,
-    cycles: u64,
-    latency: u64,
-    interval: u64,
-}
-
-fn unit_index(u: Unit) -> usize {
-    match u {
-        Unit::Core => 0,
-        Unit::LoadStore => 1,
-        Unit::Sfu => 2,
-    }
-}
-
 struct Engine<'a> {
     p: &'a Program<'a>,
     launch: &'a Launch,
@@ -106,7 +84,7 @@ struct Engine<'a> {
     blocks_total: u64,
     warps_per_block: u64,
     resident: u64,
-    statics: Vec<Static>,
+    statics: Vec<Timing>,
     lane_free: [Vec<u64>; 3],
     occupancy: [Vec<Vec<Busy>>; 3],
     recorded: usize,
@@ -199,17 +177,7 @@ pub(crate) fn run(
     let statics = p
         .code
         .iter()
-        .map(|d| {
-            let unit = machine.unit(d.class);
-            Static {
-                class_idx: class_index(d.class),
-                unit,
-                unit_idx: unit_index(unit),
-                cycles: u64::from(lanes_of(unit).1),
-                latency: machine.latency.latency_of(d.class),
-                interval: machine.latency.interval_of(d.class),
-            }
-        })
+        .map(|d| Timing::of(machine, d.class))
         .collect();
     let mut e = Engine {
         p,

@@ -9,6 +9,8 @@
 //! kernels, as in §4.1 of the paper it follows (unit instruction cost, loop bounds of 10),
 //! and other analyses may reuse it on other graphs. The LP relaxation is solved by
 //! `minilp`; a small deterministic [`branch_and_bound`] closes the integrality gap.
+//! [`binary`] is a second, propagation-driven branch and bound for pure 0/1 programs whose
+//! LP relaxation is weak (time-indexed scheduling models such as the makespan ILP).
 //!
 //! What it is *not*: it infers no loop bounds and no costs (both are inputs), models no
 //! caches, pipelines or warp scheduling, and does no I/O. It uses no clocks, threads or
@@ -27,6 +29,7 @@
 //! * a missing bound, an unreachable exit, an oversize problem or a malformed graph is an
 //!   [`Error`], never a panic.
 
+pub mod binary;
 pub mod bounds;
 pub mod branch_and_bound;
 pub mod budget;

@@ -71,6 +71,21 @@ export function renderWcet(host, report, loopBounds, onChange, onPickNode) {
       ),
       el('p', { class: 'muted', text: `run time: ${times}` }),
     );
+    if (ms.ilp_solve) {
+      const st = ms.ilp_solve;
+      const how =
+        st.solver === 'Propagation'
+          ? `propagating branch and bound: ${st.nodes} nodes, ${st.cache_hits} answered from the residual-program cache`
+          : `LP-based branch and bound: ${st.nodes} LP solves`;
+      const lp = st.lp_bound === null || st.lp_bound === undefined ? '' : `; root LP relaxation ${st.lp_bound.toFixed(1)}`;
+      parts.push(
+        el(
+          'p',
+          { id: 'makespan-ilp-solve', class: 'muted' },
+          `ILP (Fig. 3): ${st.variables} binary variables, ${st.constraints} constraints; ${how}${lp}.`,
+        ),
+      );
+    }
     if (ms.ilp) {
       const button = el('button', { type: 'button', id: 'download-ilp', text: 'Download .lp' });
       button.addEventListener('click', () =>

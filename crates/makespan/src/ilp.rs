@@ -1,6 +1,7 @@
 //! The paper's binary ILP (§5, Fig. 3) for the exact worst-case makespan, with either the
-//! short (Eq. 34/37) or the long (Eq. 33/36) work-conserving constraints, solved by
-//! `ipet::branch_and_bound`.
+//! short (Eq. 34/37) or the long (Eq. 33/36) work-conserving constraints, solved by a branch
+//! and bound of `ipet`: the propagating one (`ipet::binary`, default) or the LP-based one
+//! (`ipet::branch_and_bound`), see [`IlpSolver`].
 //!
 //! # My reading of Fig. 3 (0-based instruction index `i`, 1-based cycle `t = 1..T`)
 //!
@@ -53,6 +54,7 @@
 //! (The other side of the sandwiches, `½(TL + E) ≤ 1` and the conjunction's lower bound,
 //! always holds for 0/1 values and is not emitted.)
 
+use ipet::binary::{maximize_binary, BinaryError, BinaryLimits};
 use ipet::branch_and_bound::{maximize, BbError, IntegerProgram, LinearConstraint, Relation};
 use serde::{Deserialize, Serialize};
 
@@ -355,53 +357,169 @@ fn tl_terms(m: &IlpModel, w: usize, i: usize, tt: u64) -> Vec<(usize, f64)> {
     terms
 }
 
+/// Which branch and bound solves the ILP of Fig. 3.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub enum IlpSolver {
+    /// `ipet::binary`: the default. Propagation of every row at every node (the
+    /// set-partitioning rows of Eq. 17 read as exactly-one choices, so the time-weighted
+    /// precedence and work-conserving rows propagate), branching cycle by cycle (`E_t`,
+    /// `G_t`, then each warp's `x`), a cache of solved residual programs, and the LP
+    /// relaxation (`minilp`) as the root bound. Proves every instance up to 4 warps and 6
+    /// instructions in milliseconds.
+    Propagation,
+    /// `ipet::branch_and_bound`: an LP (`minilp`) at every node, branching on the most
+    /// fractional variable. The textbook method; its bound stays at the horizon until most of
+    /// the schedule is fixed, so it is only practical for a few warps and instructions
+    /// (Fig. 2's setting takes about 5,500 nodes and seconds).
+    LpBranchAndBound,
+}
+
+/// What solving the ILP took.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct IlpStats {
+    /// The solver used.
+    pub solver: IlpSolver,
+    /// Branch-and-bound nodes (propagations or LP solves).
+    pub nodes: usize,
+    /// Nodes answered by the residual-program cache ([`IlpSolver::Propagation`] only).
+    pub cache_hits: usize,
+    /// The LP relaxation's optimum at the root: the bound the paper's solver starts from.
+    pub lp_bound: Option<f64>,
+    /// Binary variables and rows of the model.
+    pub variables: usize,
+    /// Rows of the model.
+    pub constraints: usize,
+}
+
 /// The exact worst-case makespan by the paper's binary ILP (Fig. 3) — method (a) — with a
-/// witness schedule read from the optimal solution.
-///
-/// Meant for small instances (a handful of warps and instructions): the model has about
-/// `W·I·T` binary variables, its LP relaxation bound stays near the horizon `T` until most
-/// of the schedule is fixed, and the depth-first branch and bound of
-/// `ipet::branch_and_bound` needs many nodes — natively, Fig. 2's setting (4 warps,
-/// `"LLC"`) takes about 5,500 nodes and 6–8 s with the short constraints, and the long ones
-/// are slower still (as in the paper's Fig. 5). [`crate::exact`] gives the same value in
-/// microseconds; this function exists to reproduce the paper's formulation and cross-check
-/// it.
+/// witness schedule read from the optimal solution, solved by [`IlpSolver::Propagation`].
 ///
 /// `warps = 0` or an empty string: makespan 0 and an empty schedule.
 ///
 /// # Errors
-/// [`Error::Budget`] with `max_ilp_variables` when the model is too large, or with
-/// `max_bb_nodes` when branch and bound did not finish within the budget;
-/// [`Error::Invalid`] for a zero sigma, or if the solver reports the model infeasible or
-/// malformed (which would be a bug).
+/// As [`solve_ilp`].
 pub fn exact_ilp(
     t: &Transformed,
     warps: u32,
     variant: IlpVariant,
     budget: &Budget,
 ) -> Result<Schedule, Error> {
+    solve_ilp(t, warps, variant, IlpSolver::Propagation, budget).map(|(s, _)| s)
+}
+
+/// The exact worst-case makespan by the ILP of Fig. 3 with the chosen solver, the witness
+/// schedule and the solver's statistics.
+///
+/// [`crate::exact`] gives the same value by a different route (a memoised search over
+/// multisets of warp progress, never looking at the ILP); the tests compare the two on every
+/// instance up to 4 warps and 6 transformed instructions.
+///
+/// `warps = 0` or an empty string: makespan 0, an empty schedule and zero statistics.
+///
+/// # Errors
+/// [`Error::Budget`] with `max_ilp_variables` when the model is too large, or with
+/// `max_bb_nodes` when the branch and bound did not finish within the budget (for
+/// [`IlpSolver::Propagation`] the cache holds at most one entry per node, so the same field
+/// bounds its memory); [`Error::Invalid`] for a zero sigma, or if the solver reports the
+/// model infeasible or malformed (which would be a bug).
+pub fn solve_ilp(
+    t: &Transformed,
+    warps: u32,
+    variant: IlpVariant,
+    solver: IlpSolver,
+    budget: &Budget,
+) -> Result<(Schedule, IlpStats), Error> {
     check(t)?;
+    let mut stats = IlpStats {
+        solver,
+        nodes: 0,
+        cache_hits: 0,
+        lp_bound: None,
+        variables: 0,
+        constraints: 0,
+    };
     if warps == 0 || t.instrs.is_empty() {
-        return Ok(Schedule::empty());
+        return Ok((Schedule::empty(), stats));
     }
     let m = build_ilp(t, warps, variant, budget)?;
-    let out = maximize(&m.program, budget.max_bb_nodes).map_err(|e| match e {
-        BbError::Infeasible => Error::Invalid(
-            "internal: the ILP of Fig. 3 is infeasible (the horizon is too short?)".into(),
-        ),
-        BbError::Unbounded => Error::Invalid("internal: the ILP of Fig. 3 is unbounded".into()),
-        BbError::Invalid(msg) => Error::Invalid(format!("internal: malformed ILP: {msg}")),
-    })?;
-    if !out.complete {
-        return Err(Error::Budget {
-            what: "max_bb_nodes".into(),
-            limit: budget.max_bb_nodes,
-        });
+    stats.variables = m.program.objective.len();
+    stats.constraints = m.program.constraints.len();
+    let nodes_exceeded = || Error::Budget {
+        what: "max_bb_nodes".into(),
+        limit: budget.max_bb_nodes,
+    };
+    let values: Vec<f64> = match solver {
+        IlpSolver::Propagation => {
+            let limits = BinaryLimits {
+                max_nodes: budget.max_bb_nodes,
+                max_cache_entries: budget.max_bb_nodes,
+                root_lp: true,
+            };
+            let out =
+                maximize_binary(&m.program, &m.branching_order(), &limits).map_err(
+                    |e| match e {
+                        BinaryError::Budget { .. } => nodes_exceeded(),
+                        BinaryError::Infeasible => Error::Invalid(
+                            "internal: the ILP of Fig. 3 is infeasible (the horizon is too short?)"
+                                .into(),
+                        ),
+                        BinaryError::Invalid(msg) => {
+                            Error::Invalid(format!("internal: malformed ILP: {msg}"))
+                        }
+                    },
+                )?;
+            stats.nodes = out.nodes;
+            stats.cache_hits = out.cache_hits;
+            stats.lp_bound = out.lp_bound;
+            out.values.iter().map(|&b| f64::from(u8::from(b))).collect()
+        }
+        IlpSolver::LpBranchAndBound => {
+            let out = maximize(&m.program, budget.max_bb_nodes).map_err(|e| match e {
+                BbError::Infeasible => Error::Invalid(
+                    "internal: the ILP of Fig. 3 is infeasible (the horizon is too short?)".into(),
+                ),
+                BbError::Unbounded => {
+                    Error::Invalid("internal: the ILP of Fig. 3 is unbounded".into())
+                }
+                BbError::Invalid(msg) => Error::Invalid(format!("internal: malformed ILP: {msg}")),
+            })?;
+            stats.nodes = out.nodes;
+            stats.lp_bound = Some(out.lp_bound);
+            if !out.complete {
+                return Err(nodes_exceeded());
+            }
+            out.values
+                .ok_or_else(|| Error::Invalid("internal: no ILP solution".into()))?
+        }
+    };
+    Ok((read_schedule(t, &m, &values)?, stats))
+}
+
+impl IlpModel {
+    /// The branching order for [`IlpSolver::Propagation`]: cycle by cycle, first whether
+    /// each unit type is saturated (`E_t`, `G_t`; saturated first), then each warp's
+    /// execution variables of that cycle (the other warps run first and warp `W − 1`, the one
+    /// the objective measures, waits first — the order that finds a long schedule early).
+    /// After a cycle is decided, propagation has fixed everything the past implies, so the
+    /// residual program depends only on every warp's progress and the cycle: the cache key
+    /// recurs as often as progress states do.
+    pub fn branching_order(&self) -> Vec<(usize, bool)> {
+        let mut order = Vec::with_capacity(self.program.objective.len());
+        for tt in 1..=self.horizon {
+            for base in [self.e_base, self.g_base].into_iter().flatten() {
+                order.push((base + (tt - 1) as usize, true));
+            }
+            for w in 0..self.warps as usize {
+                for i in 0..self.instrs {
+                    let (lo, hi) = self.window(i);
+                    if (lo..=hi).contains(&tt) {
+                        order.push((self.x(w, i, tt), w + 1 != self.warps as usize));
+                    }
+                }
+            }
+        }
+        order
     }
-    let values = out
-        .values
-        .ok_or_else(|| Error::Invalid("internal: no ILP solution".into()))?;
-    read_schedule(t, &m, &values)
 }
 
 /// Reads the schedule out of a 0/1 solution of the model.

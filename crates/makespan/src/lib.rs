@@ -15,9 +15,12 @@
 //!    variant that stays valid for `σ > 1`.
 //! 3. [`exact`]: the exact worst case by memoised search over multisets of warp progress, with
 //!    a witness [`Schedule`] — the default exact method.
-//! 4. [`exact_ilp`] (§5, Fig. 3): the paper's binary ILP, short or long work-conserving
-//!    constraints ([`IlpVariant`]), for small instances and cross-checking;
-//!    [`IlpModel::lp_text`] writes it as a CPLEX LP file for other solvers.
+//! 4. [`exact_ilp`] / [`solve_ilp`] (§5, Fig. 3): the paper's binary ILP, short or long
+//!    work-conserving constraints ([`IlpVariant`]), solved by a propagating branch and
+//!    bound with a residual-program cache (or, for tiny instances, LP-based branch and
+//!    bound: [`IlpSolver`]) — the independent cross-check of (3), equal to it on every
+//!    instance up to 4 warps and 6 instructions; [`IlpModel::lp_text`] writes it as a
+//!    CPLEX LP file for other solvers.
 //! 5. [`estimate`] / [`estimate_curve`] (§5.6, Eq. 42–43): `min_y ⌈W/y⌉·T(y)` from exact
 //!    values for few warps (Figs. 6 and 7). Note: despite the paper's claim this is *not*
 //!    always an upper bound (see [`estimate`]'s module docs for a counterexample).
@@ -37,7 +40,7 @@ mod schedule;
 pub use bounds::{pessimistic, safe_bound};
 pub use estimate::{estimate, estimate_curve, Estimate};
 pub use exact::{exact, exact_makespan, SearchStats};
-pub use ilp::{build_ilp, exact_ilp, IlpModel, IlpVariant};
+pub use ilp::{build_ilp, exact_ilp, solve_ilp, IlpModel, IlpSolver, IlpStats, IlpVariant};
 pub use model::{
     parse_kernel, sigma_factor, to_text, transform, Error, Machine, Transformed, Unit,
     MAX_TRANSFORMED_LEN,

@@ -60,9 +60,12 @@ pub struct Budget {
     /// `W·I·(T−I+1)` plus `2T`; Fig. 2's setting has 144, four warps on six instructions
     /// about 500).
     pub max_ilp_variables: usize,
-    /// Most branching LP solves the branch and bound behind [`crate::exact_ilp`] may do
-    /// (each takes roughly 0.5–5 ms natively on the instances above; Fig. 2's setting needs
-    /// about 5,500 with the short constraints).
+    /// Most nodes the branch and bound behind [`crate::exact_ilp`] / [`crate::solve_ilp`]
+    /// may visit. With [`crate::IlpSolver::Propagation`] a node is one propagation (about
+    /// 15 µs natively on four warps and six instructions, whose hardest instance needs
+    /// about 19,000 nodes) and the residual-program cache holds at most one entry (1–2 KB)
+    /// per node; with [`crate::IlpSolver::LpBranchAndBound`] a node is one LP solve (0.5–5
+    /// ms; Fig. 2's setting needs about 5,500).
     pub max_bb_nodes: usize,
 }
 
@@ -71,7 +74,7 @@ impl Default for Budget {
         Budget {
             max_states: 4_000_000,
             max_ilp_variables: 2_000,
-            max_bb_nodes: 10_000,
+            max_bb_nodes: 50_000,
         }
     }
 }

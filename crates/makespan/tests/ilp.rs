@@ -1,22 +1,26 @@
 //! Method (a): the paper's binary ILP (Fig. 3), short and long work-conserving constraints,
-//! against method (b) and the independent validator.
+//! against method (b) — the memoised state search, which never looks at the ILP — and the
+//! independent schedule validator of `common`.
 //!
-//! The ILP is solved by a generic LP-based branch and bound (`ipet::branch_and_bound`), which
-//! is slow on this time-indexed model (the LP relaxation's bound stays near the horizon), and
-//! debug builds of `minilp` are slower still. The default suite therefore checks *every*
-//! instance up to 3 instructions and 2 warps (three sigma combinations, both variants) plus a
-//! few larger fixed ones; `wide_random_instances` (ignored by default; run it with
-//! `cargo test --release -p makespan --test ilp -- --ignored`) samples the full range of up to
-//! 4 warps and 6 instructions. The model itself (written out by `IlpModel::lp_text`) is
-//! solved by HiGHS against the search over a much wider range in `tests/oracle/` at the
-//! repository root; `lp_text_holds_the_search_witness` below checks that file format.
+//! **The full range.** Every instance with at most 4 warps and at most 6 transformed
+//! instructions — all 126 strings over {L, C}, σ_L, σ_C ∈ {1, 2}, both constraint variants:
+//! 4,032 ILPs — is solved to optimality by the propagating branch and bound
+//! (`IlpSolver::Propagation`), and each optimum must equal the search's, its witness must be
+//! a valid work-conserving schedule, and both must respect the safe bound (and Eq. 5–7 when
+//! σ = 1; for σ > 1 Eq. 5–7 is not a bound, see `bounds.rs`). The cc 2.1 case σ_C = 3 is
+//! swept for 4 warps too. The sweep is split into tests that `cargo test` runs in parallel.
+//!
+//! **The LP-based branch and bound** (`IlpSolver::LpBranchAndBound`, an LP by `minilp` at
+//! every node) solves the same model; its bound stays near the horizon until most of the
+//! schedule is fixed, so it is checked on every instance up to 3 instructions and 2 warps and
+//! a few larger ones.
 
 mod common;
 
 use common::{tr, validate};
 use makespan::{
-    build_ilp, exact, exact_ilp, pessimistic, safe_bound, Budget, Error, IlpVariant, Schedule,
-    Transformed,
+    build_ilp, exact, pessimistic, safe_bound, solve_ilp, Budget, Error, IlpSolver, IlpVariant,
+    Schedule, Transformed,
 };
 
 const VARIANTS: [IlpVariant; 2] = [IlpVariant::Short, IlpVariant::Long];
@@ -30,8 +34,16 @@ fn budget() -> Budget {
 }
 
 /// (a) = (b), the ILP witness is valid, and both respect the bounds.
-fn check(t: &Transformed, w: u32, v: IlpVariant) -> Result<(), String> {
-    let by_ilp: Schedule = exact_ilp(t, w, v, &budget()).map_err(|e| e.to_string())?;
+fn check(t: &Transformed, w: u32, v: IlpVariant, solver: IlpSolver) -> Result<(), String> {
+    let (by_ilp, stats) = solve_ilp(t, w, v, solver, &budget()).map_err(|e| e.to_string())?;
+    if let Some(lp) = stats.lp_bound {
+        if lp + 1e-6 < by_ilp.makespan as f64 {
+            return Err(format!(
+                "LP bound {lp} below the optimum {}",
+                by_ilp.makespan
+            ));
+        }
+    }
     compare(t, w, v, &by_ilp)
 }
 
@@ -55,21 +67,87 @@ fn compare(t: &Transformed, w: u32, v: IlpVariant, by_ilp: &Schedule) -> Result<
     Ok(())
 }
 
+/// Every string over {L, C} of length `1..=max_len`.
+fn strings(max_len: usize) -> Vec<String> {
+    (1..=max_len)
+        .flat_map(|len| {
+            (0..1u32 << len).map(move |mask| {
+                (0..len)
+                    .map(|i| if mask >> i & 1 == 1 { 'C' } else { 'L' })
+                    .collect()
+            })
+        })
+        .collect()
+}
+
+/// Checks every string up to 6 instructions for the given warps, sigmas and variant with the
+/// propagating solver; returns how many ILPs were solved.
+fn sweep(warps: &[u32], sigmas: &[(u32, u32)], variant: IlpVariant) -> usize {
+    let mut solved = 0;
+    for s in strings(6) {
+        for &(sl, sc) in sigmas {
+            let t = tr(&s, sl, sc);
+            for &w in warps {
+                if let Err(e) = check(&t, w, variant, IlpSolver::Propagation) {
+                    panic!("{e}");
+                }
+                solved += 1;
+            }
+        }
+    }
+    solved
+}
+
+const SIGMAS: [(u32, u32); 4] = [(1, 1), (2, 1), (1, 2), (2, 2)];
+
 #[test]
-fn every_tiny_instance() {
+fn every_instance_up_to_three_warps_short() {
+    assert_eq!(sweep(&[1, 2, 3], &SIGMAS, IlpVariant::Short), 126 * 4 * 3);
+}
+
+#[test]
+fn every_instance_up_to_three_warps_long() {
+    assert_eq!(sweep(&[1, 2, 3], &SIGMAS, IlpVariant::Long), 126 * 4 * 3);
+}
+
+#[test]
+fn every_instance_with_four_warps_short_sigma_1() {
+    assert_eq!(sweep(&[4], &SIGMAS[..2], IlpVariant::Short), 126 * 2);
+}
+
+#[test]
+fn every_instance_with_four_warps_short_sigma_2() {
+    assert_eq!(sweep(&[4], &SIGMAS[2..], IlpVariant::Short), 126 * 2);
+}
+
+#[test]
+fn every_instance_with_four_warps_long_sigma_1() {
+    assert_eq!(sweep(&[4], &SIGMAS[..2], IlpVariant::Long), 126 * 2);
+}
+
+#[test]
+fn every_instance_with_four_warps_long_sigma_2() {
+    assert_eq!(sweep(&[4], &SIGMAS[2..], IlpVariant::Long), 126 * 2);
+}
+
+#[test]
+fn cc21_sigma_3_with_four_warps() {
+    // Compute capability 2.1: 48 cores for 32-thread warps give σ_C = 3 (§3 generalised).
+    assert_eq!(sweep(&[4], &[(1, 3)], IlpVariant::Short), 126);
+    assert_eq!(sweep(&[4], &[(1, 3)], IlpVariant::Long), 126);
+}
+
+#[test]
+fn lp_branch_and_bound_on_every_tiny_instance() {
     let mut checked = 0;
-    for len in 1..=3usize {
-        for mask in 0..(1u32 << len) {
-            let s: String = (0..len)
-                .map(|i| if mask >> i & 1 == 1 { 'C' } else { 'L' })
-                .collect();
-            for (sl, sc) in [(1, 1), (2, 1), (1, 2)] {
-                let t = tr(&s, sl, sc);
-                for w in 1..=2 {
-                    for v in VARIANTS {
-                        check(&t, w, v).expect("ILP agrees with the search");
-                        checked += 1;
-                    }
+    for s in strings(3) {
+        for (sl, sc) in [(1, 1), (2, 1), (1, 2)] {
+            let t = tr(&s, sl, sc);
+            for w in 1..=2 {
+                for v in VARIANTS {
+                    check(&t, w, v, IlpSolver::LpBranchAndBound)
+                        .expect("ILP agrees with the search");
+                    checked += 1;
                 }
             }
         }
@@ -78,12 +156,40 @@ fn every_tiny_instance() {
 }
 
 #[test]
-fn larger_fixed_instances() {
-    check(&tr("LC", 1, 1), 4, IlpVariant::Short).expect("agree");
-    check(&tr("LC", 1, 1), 4, IlpVariant::Long).expect("agree");
-    check(&tr("LLC", 1, 1), 3, IlpVariant::Short).expect("agree");
-    check(&tr("CC", 1, 2), 4, IlpVariant::Short).expect("agree");
-    check(&tr("LLLL", 2, 1), 2, IlpVariant::Long).expect("agree");
+fn lp_branch_and_bound_on_larger_fixed_instances() {
+    let lp = IlpSolver::LpBranchAndBound;
+    check(&tr("LC", 1, 1), 4, IlpVariant::Short, lp).expect("agree");
+    check(&tr("LC", 1, 1), 4, IlpVariant::Long, lp).expect("agree");
+    check(&tr("LLC", 1, 1), 3, IlpVariant::Short, lp).expect("agree");
+    check(&tr("CC", 1, 2), 4, IlpVariant::Short, lp).expect("agree");
+    check(&tr("LLLL", 2, 1), 2, IlpVariant::Long, lp).expect("agree");
+}
+
+#[test]
+fn fig2_setting_by_both_solvers() {
+    // Fig. 2: 4 warps, "LLC", σ_L = σ_C = 1. The L unit serialises 8 instructions; the
+    // worst work-conserving schedule keeps one warp waiting for it until the other three are
+    // through both L instructions (cycles 1–6), then that warp runs L, L, C alone (7–9):
+    // makespan 9, while Eq. 5–7 gives 4·3 = 12, which is also the ILP's horizon and its root
+    // LP bound (the relaxation is no tighter than the horizon).
+    let t = tr("LLC", 1, 1);
+    for v in VARIANTS {
+        let (s, stats) = solve_ilp(&t, 4, v, IlpSolver::Propagation, &budget()).expect("solves");
+        assert_eq!(s.makespan, 9);
+        assert_eq!(stats.lp_bound, Some(12.0));
+        assert!(stats.nodes > 1 && stats.variables == 144, "{stats:?}");
+        validate(&t, 4, &s).expect("valid witness");
+    }
+    let (s, stats) = solve_ilp(
+        &t,
+        4,
+        IlpVariant::Short,
+        IlpSolver::LpBranchAndBound,
+        &budget(),
+    )
+    .expect("solves");
+    assert_eq!(s.makespan, 9);
+    assert_eq!(stats.cache_hits, 0);
 }
 
 #[test]
@@ -106,6 +212,14 @@ fn fig2_ilp_size() {
     };
     assert_eq!(work_conserving(&short), 144);
     assert_eq!(work_conserving(&long), 96);
+    // The branching order lists every variable once, cycle by cycle.
+    let order = short.branching_order();
+    assert_eq!(order.len(), 144);
+    let mut seen = [false; 144];
+    for &(v, _) in &order {
+        assert!(!seen[v]);
+        seen[v] = true;
+    }
 }
 
 #[test]
@@ -115,87 +229,43 @@ fn budget_errors() {
         max_ilp_variables: 10,
         ..budget()
     };
-    assert_eq!(
-        exact_ilp(&t, 3, IlpVariant::Short, &tiny_vars),
-        Err(Error::Budget {
-            what: "max_ilp_variables".into(),
-            limit: 10
-        })
-    );
-    // Huge instances are refused before anything is allocated.
-    assert!(matches!(
-        exact_ilp(&t, u32::MAX, IlpVariant::Long, &Budget::default()),
-        Err(Error::Budget { .. })
-    ));
-    let tiny_nodes = Budget {
-        max_bb_nodes: 1,
-        ..budget()
-    };
-    assert_eq!(
-        exact_ilp(&tr("LLC", 1, 1), 3, IlpVariant::Short, &tiny_nodes),
-        Err(Error::Budget {
-            what: "max_bb_nodes".into(),
-            limit: 1
-        })
-    );
+    for solver in [IlpSolver::Propagation, IlpSolver::LpBranchAndBound] {
+        assert_eq!(
+            solve_ilp(&t, 3, IlpVariant::Short, solver, &tiny_vars).map(|(s, _)| s),
+            Err(Error::Budget {
+                what: "max_ilp_variables".into(),
+                limit: 10
+            })
+        );
+        // Huge instances are refused before anything is allocated.
+        assert!(matches!(
+            solve_ilp(&t, u32::MAX, IlpVariant::Long, solver, &Budget::default()),
+            Err(Error::Budget { .. })
+        ));
+        let tiny_nodes = Budget {
+            max_bb_nodes: 1,
+            ..budget()
+        };
+        assert_eq!(
+            solve_ilp(&tr("LLC", 1, 1), 3, IlpVariant::Short, solver, &tiny_nodes).map(|(s, _)| s),
+            Err(Error::Budget {
+                what: "max_bb_nodes".into(),
+                limit: 1
+            })
+        );
+    }
 }
 
 #[test]
 fn no_work_is_zero() {
     let b = budget();
-    assert_eq!(
-        exact_ilp(&tr("LC", 1, 1), 0, IlpVariant::Short, &b),
-        Ok(Schedule::empty())
-    );
-    assert_eq!(
-        exact_ilp(&tr("", 1, 1), 3, IlpVariant::Long, &b),
-        Ok(Schedule::empty())
-    );
-}
-
-/// The brief's full range (W ≤ 4, length ≤ 6, both variants) on a fixed pseudo-random
-/// sample: ignored by default because it takes tens of minutes even in release. Instances
-/// whose branch and bound exceeds the node budget are counted, not failed; any disagreement
-/// fails.
-#[test]
-#[ignore]
-fn wide_sample() {
-    let b = Budget {
-        max_bb_nodes: 30_000,
-        ..budget()
-    };
-    let mut seed: u64 = 0x2012_ec25;
-    let mut next = |n: u64| {
-        seed = seed
-            .wrapping_mul(6_364_136_223_846_793_005)
-            .wrapping_add(1_442_695_040_888_963_407);
-        (seed >> 33) % n
-    };
-    let (mut agreed, mut out_of_budget) = (0, 0);
-    for _ in 0..40 {
-        let len = 1 + next(6) as usize;
-        let s: String = (0..len)
-            .map(|_| if next(2) == 0 { 'L' } else { 'C' })
-            .collect();
-        let w = 1 + next(4) as u32;
-        let (sl, sc) = (1 + next(2) as u32, 1 + next(2) as u32);
-        let v = VARIANTS[next(2) as usize];
-        let t = tr(&s, sl, sc);
-        match exact_ilp(&t, w, v, &b) {
-            Err(Error::Budget { .. }) => {
-                out_of_budget += 1;
-                println!("{s} W={w} sigma {sl}/{sc} {v:?}: node budget exceeded");
-            }
-            other => {
-                let by_ilp = other.expect("no other error");
-                compare(&t, w, v, &by_ilp).expect("ILP agrees with the search");
-                agreed += 1;
-                println!("{s} W={w} sigma {sl}/{sc} {v:?}: agree");
-            }
-        }
+    for solver in [IlpSolver::Propagation, IlpSolver::LpBranchAndBound] {
+        let (s, stats) =
+            solve_ilp(&tr("LC", 1, 1), 0, IlpVariant::Short, solver, &b).expect("no work");
+        assert_eq!((s, stats.nodes), (Schedule::empty(), 0));
+        let (s, _) = solve_ilp(&tr("", 1, 1), 3, IlpVariant::Long, solver, &b).expect("no work");
+        assert_eq!(s, Schedule::empty());
     }
-    println!("{agreed} agreed, {out_of_budget} over the node budget");
-    assert!(agreed > 0);
 }
 
 /// A reader for the LP files `IlpModel::lp_text` writes, written from the CPLEX LP format's

@@ -188,9 +188,15 @@ fn makespan_params() -> Vec<ParamInfo> {
         ),
         ParamInfo::choice(
             "method",
-            "exact method: state search (fast), or the paper's binary ILP (Fig. 3) with short or long work-conserving constraints (small instances)",
+            "exact method: state search (fast), or the paper's binary ILP (Fig. 3) with short or long work-conserving constraints (a few warps and instructions)",
             &["search", "ilp-short", "ilp-long"],
             "search",
+        ),
+        ParamInfo::choice(
+            "ilp_solver",
+            "branch and bound for the ILP methods: propagation (every row propagated at every node, a cache of solved residual programs, the LP relaxation by minilp at the root; proves 4 warps × 6 instructions in milliseconds) or lp (an LP by minilp at every node; only for tiny instances)",
+            &["propagation", "lp"],
+            "propagation",
         ),
         ParamInfo::choice(
             "ilp_export",

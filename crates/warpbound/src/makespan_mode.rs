@@ -143,11 +143,23 @@ pub fn run(
     };
     let pessimistic = makespan::pessimistic(&t, warps);
     let method = p.choice("method").to_string();
+    let solver = match p.choice("ilp_solver") {
+        "lp" => makespan::IlpSolver::LpBranchAndBound,
+        _ => makespan::IlpSolver::Propagation,
+    };
+    let mut ilp_solve = None;
     let exact = if p.flag("exact") {
-        let r = match method.as_str() {
-            "ilp-short" => makespan::exact_ilp(&t, warps, makespan::IlpVariant::Short, &budget),
-            "ilp-long" => makespan::exact_ilp(&t, warps, makespan::IlpVariant::Long, &budget),
-            _ => makespan::exact(&t, warps, &budget),
+        let variant = match method.as_str() {
+            "ilp-short" => Some(makespan::IlpVariant::Short),
+            "ilp-long" => Some(makespan::IlpVariant::Long),
+            _ => None,
+        };
+        let r = match variant {
+            Some(v) => makespan::solve_ilp(&t, warps, v, solver, &budget).map(|(s, stats)| {
+                ilp_solve = Some(stats);
+                s
+            }),
+            None => makespan::exact(&t, warps, &budget),
         };
         match r {
             Ok(s) => Some(s),
@@ -252,6 +264,7 @@ pub fn run(
         schedule: exact.map(|s| s.slots).unwrap_or_default(),
         mapping,
         ilp,
+        ilp_solve,
     });
 }
 

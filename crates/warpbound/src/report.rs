@@ -130,6 +130,9 @@ pub struct MakespanDetails {
     /// The paper's ILP (Fig. 3) as a CPLEX LP file, when asked for (`ilp_export`).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub ilp: Option<IlpExport>,
+    /// What solving the ILP took, when `method` is `ilp-short` or `ilp-long`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub ilp_solve: Option<makespan::IlpStats>,
 }
 
 /// The ILP of Fig. 3 for this instance, written for an external MILP solver.

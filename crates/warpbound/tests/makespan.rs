@@ -102,17 +102,53 @@ fn sass_is_reduced_along_its_straight_line_path() {
 fn ilp_and_search_agree_through_the_facade() {
     let src = "kernel LLC\nwarp_number 2\nls_unit_number 32\ncuda_core_number 32\nwarp_size 32\n";
     let search = run(src, Dialect::Lc, &[], None);
-    for method in ["ilp-short", "ilp-long"] {
-        let ilp = run(
-            src,
-            Dialect::Lc,
-            &[("method", serde_json::json!(method))],
-            None,
-        );
-        assert_eq!(
-            ilp.makespan.as_ref().and_then(|m| m.exact),
-            search.makespan.as_ref().and_then(|m| m.exact),
-            "{method}"
-        );
+    assert!(search
+        .makespan
+        .as_ref()
+        .is_some_and(|m| m.ilp_solve.is_none()));
+    for solver in ["propagation", "lp"] {
+        for method in ["ilp-short", "ilp-long"] {
+            let ilp = run(
+                src,
+                Dialect::Lc,
+                &[
+                    ("method", serde_json::json!(method)),
+                    ("ilp_solver", serde_json::json!(solver)),
+                ],
+                None,
+            );
+            let m = ilp.makespan.as_ref().expect("makespan");
+            assert_eq!(
+                m.exact,
+                search.makespan.as_ref().and_then(|m| m.exact),
+                "{method} {solver}"
+            );
+            let stats = m.ilp_solve.as_ref().expect("solver statistics");
+            let want = if solver == "lp" {
+                makespan::IlpSolver::LpBranchAndBound
+            } else {
+                makespan::IlpSolver::Propagation
+            };
+            assert_eq!(stats.solver, want);
+            assert!(stats.nodes >= 1 && stats.variables > 0 && stats.lp_bound.is_some());
+        }
     }
+}
+
+#[test]
+fn fig2_setting_by_the_ilp_through_the_facade() {
+    // Fermi cc 2.0 (16 load/store units, 32 cores, 32-thread warps): "LC" becomes "LLC"
+    // (§3), and 4 warps take at most 9 cycles (hand derivation in makespan's tests/ilp.rs).
+    let src = "kernel LC\nwarp_number 4\nls_unit_number 16\ncuda_core_number 32\nwarp_size 32\n";
+    let r = run(
+        src,
+        Dialect::Lc,
+        &[("method", serde_json::json!("ilp-short"))],
+        None,
+    );
+    let m = r.makespan.as_ref().expect("makespan");
+    assert_eq!(m.transformed, "LLC");
+    assert_eq!((m.exact, m.pessimistic), (Some(9), 12));
+    assert_eq!(m.ilp_solve.as_ref().and_then(|s| s.lp_bound), Some(12.0));
+    assert_eq!(r.wcet.as_ref().map(|w| w.cycles), Some(9));
 }

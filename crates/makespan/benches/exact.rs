@@ -1,20 +1,32 @@
-//! Speed of the exact search (method (b)) on Fig. 6's kernel "LLCLL" with σ_L = σ_C = 1.
+//! Speed of the exact search (method (b)) on Fig. 6's kernel "LLCLL" with σ_L = σ_C = 1,
+//! and of the paper's ILP (method (a), Fig. 3) under the propagating branch and bound.
 //!
 //! Targets: W = 32 under 50 ms, W = 64 under 1 s. W = 128 takes seconds and about half a
-//! gigabyte, so it is timed once (outside criterion's sampling) and printed.
+//! gigabyte, so it is timed once (outside criterion's sampling) and printed. The ILP group
+//! times Fig. 2's setting, the hardest instance of the tested range (4 warps, "LLCCCC"), and
+//! Fig. 6's kernel with 6 warps (the paper's CPLEX needed minutes from 9 warps on).
 
 use std::hint::black_box;
 use std::time::Instant;
 
 use criterion::{criterion_group, Criterion};
-use makespan::{exact, exact_makespan, Budget, Transformed, Unit};
+use makespan::{
+    exact, exact_makespan, solve_ilp, Budget, IlpSolver, IlpVariant, Transformed, Unit,
+};
 
-fn llcll() -> Transformed {
-    let units = vec![Unit::L, Unit::L, Unit::C, Unit::L, Unit::L];
+fn string(s: &str) -> Transformed {
+    let units = s
+        .chars()
+        .map(|c| if c == 'L' { Unit::L } else { Unit::C })
+        .collect();
     match Transformed::from_sigmas(units, 1, 1) {
         Ok(t) => t,
         Err(e) => panic!("{e}"),
     }
+}
+
+fn llcll() -> Transformed {
+    string("LLCLL")
 }
 
 fn budget() -> Budget {
@@ -37,7 +49,26 @@ fn bench_exact(c: &mut Criterion) {
     group.finish();
 }
 
-criterion_group!(benches, bench_exact);
+fn bench_ilp(c: &mut Criterion) {
+    let b = Budget {
+        max_ilp_variables: 100_000,
+        max_bb_nodes: 10_000_000,
+        ..Budget::default()
+    };
+    let mut group = c.benchmark_group("ilp propagation");
+    group.sample_size(10);
+    for (s, w) in [("LLC", 4u32), ("LLCCCC", 4), ("LLCLL", 6)] {
+        let t = string(s);
+        for (v, name) in [(IlpVariant::Short, "short"), (IlpVariant::Long, "long")] {
+            group.bench_function(format!("{s} W={w} {name}"), |bench| {
+                bench.iter(|| solve_ilp(black_box(&t), w, v, IlpSolver::Propagation, &b))
+            });
+        }
+    }
+    group.finish();
+}
+
+criterion_group!(benches, bench_exact, bench_ilp);
 
 fn main() {
     benches();

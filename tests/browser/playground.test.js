@@ -339,6 +339,14 @@ test('the makespan mode: Fig. 2 with its Gantt chart, Fig. 7 with its convergenc
   assert.match(lp, /^ obj: \+ 3 CC_w3_i2_t3 /m);
   const rows = await page.evaluate(() => window.playground.report().makespan.ilp.constraints);
   assert.equal(lp.match(/^ r\d+:/gm).length, rows);
+  // The same exact value by the paper's ILP, with what the branch and bound took.
+  await page.selectOption('#param-method', 'ilp-short');
+  await page.waitForFunction(() => window.playground.report()?.makespan?.method === 'ilp-short');
+  const ri = await page.evaluate(() => window.playground.report());
+  assert.equal(ri.makespan.exact, r.makespan.exact);
+  assert.equal(ri.makespan.ilp_solve.solver, 'Propagation');
+  assert.equal(ri.makespan.ilp_solve.lp_bound, 12); // the root LP relaxation: the horizon
+  assert.match(await text(page, '#makespan-ilp-solve'), /propagating branch and bound: \d+ nodes/);
   await page.click('#open-gallery');
   await page.click('#gallery-list [data-example="makespan-fig7"] button');
   await page.waitForFunction(() => window.playground.report()?.makespan?.transformed === 'LLCLLCLL');

@@ -8,6 +8,10 @@ import { rrSummary } from './summary_rr.js';
 import { simSummary } from './summary_sim.js';
 import { download } from './export.js';
 
+// Display names of the dialects the makespan mode reduces to an L/C string (the mapping's
+// heading); the catalogue decides which dialects a mode accepts.
+const KERNEL_DIALECTS = { sass: 'SASS', ptx: 'PTX', gcn: 'GCN3', simd: 'Sim-D' };
+
 /**
  * `report` is the analysis result; `loopBounds` (address -> bound) is edited in place and
  * `onChange()` re-runs the analysis; `onPickNode(id)` selects a graph node.
@@ -103,7 +107,7 @@ export function renderWcet(host, report, loopBounds, onChange, onPickNode) {
     }
     if (ms.mapping && ms.mapping.length) {
       parts.push(
-        el('h3', { text: 'SASS → L/C (straight-line path)' }),
+        el('h3', { text: `${KERNEL_DIALECTS[report.dialect] || report.dialect} → L/C (straight-line path)` }),
         el(
           'table',
           { class: 'grid' },

@@ -6,7 +6,7 @@ use crate::report::Report;
 use crate::request::Request;
 use crate::views::{kernel_view, thread_cfg_view};
 use crate::SCHEMA_VERSION;
-use crate::{makespan_mode, pws_mode, rr_mode, sim_mode, simd_mode, warp_mode};
+use crate::{lc_reduction, makespan_mode, pws_mode, rr_mode, sim_mode, simd_mode, warp_mode};
 use isa::{blocks, Diagnostic, Dialect, Limits, Severity};
 use std::collections::BTreeMap;
 use web_time::Instant;
@@ -153,6 +153,34 @@ pub fn analyze(request: &Request) -> Report {
         }
         return finish(report, started, request.timings);
     }
+    if mode == MAKESPAN_MODE
+        && matches!(request.dialect, Dialect::Ptx | Dialect::Gcn | Dialect::Simd)
+    {
+        // A real kernel reduced to an L/C string along its straight-line path (SASS takes
+        // the same route below, on its block graph).
+        let reduced = lc_reduction::from_text(
+            request.dialect,
+            &request.source,
+            request.function.as_deref(),
+            &limits,
+            &mut report,
+        );
+        report.timings_ms.insert("parse".into(), ms(t));
+        if let Some((ops, mapping)) = reduced {
+            let t = Instant::now();
+            makespan_mode::run(
+                &ops,
+                &isa::lc::LcProgram::default(),
+                mapping,
+                &p,
+                &request.params,
+                request.preset.as_deref(),
+                &mut report,
+            );
+            report.timings_ms.insert("makespan".into(), ms(t));
+        }
+        return finish(report, started, request.timings);
+    }
     if matches!(request.dialect, Dialect::Gcn | Dialect::PwsCsv) {
         pws_mode::run(request, &limits, &p, &mut report);
         report.timings_ms.insert("pws".into(), ms(t));
@@ -246,7 +274,7 @@ pub fn analyze(request: &Request) -> Report {
                 report.timings_ms.insert("simulate".into(), ms(t));
             }
             MAKESPAN_MODE => {
-                let (ops, mapping) = makespan_mode::straight_line(&kernel, &graph);
+                let (ops, mapping) = lc_reduction::sass(&kernel, &graph);
                 makespan_mode::run(
                     &ops,
                     &isa::lc::LcProgram::default(),

@@ -517,10 +517,17 @@ pub fn catalog() -> Catalog {
                 description: "Worst-case makespan of W warps sharing the load/store units and \
                               CUDA cores of one SM under any work-conserving scheduler: sigma \
                               transformation, pessimistic bound (Eq. 5–7), exact worst case with \
-                              a witness schedule, and the estimate T(W, x) (Eq. 42–43). SASS \
-                              input is reduced to an L/C string along its straight-line path."
+                              a witness schedule, and the estimate T(W, x) (Eq. 42–43). SASS, \
+                              PTX, GCN3 and Sim-D kernels are reduced to an L/C string along \
+                              their straight-line path (memory accesses L, everything else C)."
                     .into(),
-                dialects: vec!["lc".into(), "sass".into()],
+                dialects: vec![
+                    "lc".into(),
+                    "sass".into(),
+                    "ptx".into(),
+                    "gcn".into(),
+                    "simd".into(),
+                ],
                 params: makespan_params(),
                 presets: vec![
                     PresetInfo {

@@ -13,6 +13,7 @@
 
 pub mod analyze;
 pub mod catalog;
+mod lc_reduction;
 mod makespan_mode;
 pub mod params;
 mod pws_mode;

@@ -1,6 +1,10 @@
 //! The `makespan` mode: worst-case makespan of W warps on one SM (Berezovskyi, Bletsas,
-//! Andersson, ECRTS 2012) on an L/C string — given directly (dialect `lc`), or reduced from a
-//! SASS kernel along its straight-line path (loads/stores → L, everything else → C).
+//! Andersson, ECRTS 2012) on an L/C string — the paper's "kernel instruction string" (§3).
+//!
+//! The string is given directly (dialect `lc`, optionally in the paper's configuration-file
+//! form, Fig. 4), or reduced from a real kernel — SASS, PTX, GCN3 or Sim-D — along its
+//! straight-line path, memory accesses → L and every other instruction → C (see
+//! [`crate::lc_reduction`], which also fills the report's instruction-to-letter `mapping`).
 
 use crate::params::Params;
 use crate::report::{
@@ -8,7 +12,7 @@ use crate::report::{
     Series, Wcet,
 };
 use isa::lc::{LcOp, LcProgram};
-use isa::{BlockGraph, Diagnostic, Kernel, ResourceClass, Severity};
+use isa::{Diagnostic, Severity};
 use std::collections::BTreeMap;
 
 /// A configuration value: explicit request parameter, else the configuration file, else the
@@ -39,47 +43,6 @@ fn to_units(ops: &[LcOp]) -> Vec<makespan::Unit> {
             LcOp::C => makespan::Unit::C,
         })
         .collect()
-}
-
-/// The SASS kernel's straight-line path: from the entry, the fall-through successor (else
-/// the first successor) of each block, never revisiting one.
-pub fn straight_line(kernel: &Kernel, graph: &BlockGraph) -> (Vec<LcOp>, Vec<MappedInstruction>) {
-    let edges = graph.edges();
-    let mut seen = vec![false; graph.blocks.len()];
-    let mut b = Some(0usize);
-    let mut ops = Vec::new();
-    let mut mapping = Vec::new();
-    while let Some(cur) = b {
-        if cur >= graph.blocks.len() || seen[cur] {
-            break;
-        }
-        seen[cur] = true;
-        let blk = &graph.blocks[cur];
-        for ins in &kernel.instructions[blk.first..=blk.last] {
-            let op = match ins.class {
-                ResourceClass::LoadStoreGlobal
-                | ResourceClass::LoadStoreShared
-                | ResourceClass::LoadStoreLocal
-                | ResourceClass::Constant
-                | ResourceClass::Texture => LcOp::L,
-                _ => LcOp::C,
-            };
-            ops.push(op);
-            mapping.push(MappedInstruction {
-                address: ins.address,
-                line: ins.span.line,
-                text: ins.text.clone(),
-                unit: isa::lc::to_text(&[op]),
-            });
-        }
-        let outs: Vec<_> = edges.iter().filter(|e| e.0 == cur).collect();
-        b = outs
-            .iter()
-            .find(|e| e.2 == isa::EdgeKind::Fallthrough)
-            .or(outs.first())
-            .map(|e| e.1);
-    }
-    (ops, mapping)
 }
 
 /// Named machines (§3; CUDA C Programming Guide, compute capabilities 2.0 and 2.1: 32 and 48

@@ -183,7 +183,11 @@ fn budget(p: &Params) -> pws::Budget {
 }
 
 /// The instruction table of a GCN function.
-fn kernel_view(f: &GcnFunction, functions: Vec<String>, target: Option<String>) -> KernelView {
+pub(crate) fn kernel_view(
+    f: &GcnFunction,
+    functions: Vec<String>,
+    target: Option<String>,
+) -> KernelView {
     let instructions = f
         .instructions
         .iter()

@@ -91,7 +91,10 @@ pub struct InstructionView {
     pub block: Option<usize>,
 }
 
-/// One instruction of a SASS kernel as the makespan model sees it.
+/// One instruction of a kernel as the makespan model sees it: its letter in the L/C string
+/// it was reduced to. `address` is the listing's byte address for SASS, GPGPU-Sim's program
+/// counter (8 bytes per instruction) for PTX, and the instruction's index for GCN3 (within
+/// its function) and Sim-D (in `.text`); `line` is 1-based.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct MappedInstruction {
     pub address: u64,
@@ -125,7 +128,8 @@ pub struct MakespanDetails {
     pub estimate: Option<makespan::Estimate>,
     /// The witness schedule of `exact`.
     pub schedule: Vec<makespan::Slot>,
-    /// For SASS input: which instruction became which unit.
+    /// For kernel input (SASS, PTX, GCN3, Sim-D): which instruction of the straight-line
+    /// path became which unit, in path order. Empty for an L/C string.
     pub mapping: Vec<MappedInstruction>,
     /// The paper's ILP (Fig. 3) as a CPLEX LP file, when asked for (`ilp_export`).
     #[serde(default, skip_serializing_if = "Option::is_none")]

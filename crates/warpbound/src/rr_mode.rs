@@ -316,7 +316,7 @@ fn param_values(text: &str) -> Result<Vec<roundrobin::ParamValue>, Diagnostic> {
 }
 
 /// The text a span covers (spans count characters from column 1).
-fn text_at(lines: &[&str], span: isa::Span) -> String {
+pub(crate) fn text_at(lines: &[&str], span: isa::Span) -> String {
     lines
         .get(span.line.saturating_sub(1) as usize)
         .map(|l| {
@@ -331,7 +331,7 @@ fn text_at(lines: &[&str], span: isa::Span) -> String {
         .to_string()
 }
 
-fn kernel_view(f: &Function, functions: Vec<String>, source: &str) -> KernelView {
+pub(crate) fn kernel_view(f: &Function, functions: Vec<String>, source: &str) -> KernelView {
     let lines: Vec<&str> = source.lines().collect();
     let instructions = f
         .instructions

@@ -165,7 +165,7 @@ fn config(p: &Params) -> phases::Config {
 }
 
 /// The instruction table of a Sim-D program.
-fn kernel_view(program: &Program) -> KernelView {
+pub(crate) fn kernel_view(program: &Program) -> KernelView {
     let instructions = program
         .instructions
         .iter()

@@ -1,0 +1,328 @@
+//! Reduction of real kernels to the L/C instruction strings of the `makespan` mode.
+//!
+//! Why: Berezovskyi, Bletsas and Andersson (ECRTS 2012, §3) analyse "kernel instruction
+//! strings": every warp executes the same sequence of instructions, each of which runs either
+//! on the SM's load/store units (L) or on its CUDA cores (C). The model has no control flow
+//! and no notion of a listing, so it cannot read a compiled kernel directly. This module is
+//! the bridge: it reduces a kernel of any supported dialect to one such string, and says which
+//! instruction became which letter (the `mapping` of the report) so that the reduction can be
+//! checked against the listing.
+//!
+//! The rule is the same for every dialect:
+//! * **the path** — the kernel's *straight-line path*: start at its first instruction and walk
+//!   in program order; at an unconditional branch or jump continue at its target; at a
+//!   conditional branch take the fall-through; stop at an exit, a return or the end of the
+//!   program, or when an instruction would be visited a second time (a loop). This is a single
+//!   path through the kernel, not a worst case over paths: the makespan model cannot express
+//!   more than one.
+//! * **the letters** — a memory access (load, store, atomic, texture fetch, in any state space
+//!   or memory kind, as each parser's IR marks it) is `L`; every other instruction, branches
+//!   included, is `C`. Labels, directives and annotations are not instructions and produce
+//!   nothing.
+//!
+//! What each dialect's IR provides, and so what `MappedInstruction::address` holds:
+//! * SASS — the listing's byte address (`/*0010*/`);
+//! * PTX — GPGPU-Sim's program counter of the instruction ([`isa::ptx::Function::pc`]:
+//!   8 bytes per instruction from 0), as the `rr` mode shows it;
+//! * GCN3 — the instruction's index in its function (the parser records no byte offsets);
+//! * Sim-D — the instruction's index in `.text`, which is its instruction-memory address.
+
+use crate::report::{MappedInstruction, Report};
+use isa::gcn::{GcnControl, GcnFunction, GcnUnit};
+use isa::lc::LcOp;
+use isa::simd::{Category, Op, Program};
+use isa::{BlockGraph, Diagnostic, Dialect, Kernel, Limits, ResourceClass, Severity};
+
+/// An L/C string and the instruction behind each of its letters.
+pub type Reduction = (Vec<LcOp>, Vec<MappedInstruction>);
+
+/// Where the straight-line path goes after an instruction.
+enum Next {
+    /// The next instruction in program order.
+    Fall,
+    /// The instruction at this index.
+    Goto(usize),
+    /// Nowhere: the path ends here.
+    Stop,
+}
+
+/// The straight-line path over `n` instructions: indices from 0, each successor chosen by
+/// `step`, ending at [`Next::Stop`], past the last instruction, or at the first revisit.
+fn walk(n: usize, mut step: impl FnMut(usize) -> Next) -> Vec<usize> {
+    let mut seen = vec![false; n];
+    let mut path = Vec::new();
+    let mut i = 0;
+    while i < n && !seen[i] {
+        seen[i] = true;
+        path.push(i);
+        i = match step(i) {
+            Next::Fall => i + 1,
+            Next::Goto(t) => t,
+            Next::Stop => break,
+        };
+    }
+    path
+}
+
+fn mapped(address: u64, line: u32, text: String, op: LcOp) -> MappedInstruction {
+    MappedInstruction {
+        address,
+        line,
+        text,
+        unit: isa::lc::to_text(&[op]),
+    }
+}
+
+fn letter(memory: bool) -> LcOp {
+    if memory {
+        LcOp::L
+    } else {
+        LcOp::C
+    }
+}
+
+/// A SASS kernel's straight-line path on its thread-level block graph: from the entry, the
+/// fall-through successor (else the first successor) of each block, never revisiting one.
+/// Global, shared, local, constant and texture accesses are `L`.
+pub fn sass(kernel: &Kernel, graph: &BlockGraph) -> Reduction {
+    let edges = graph.edges();
+    let mut seen = vec![false; graph.blocks.len()];
+    let mut b = Some(0usize);
+    let mut ops = Vec::new();
+    let mut mapping = Vec::new();
+    while let Some(cur) = b {
+        if cur >= graph.blocks.len() || seen[cur] {
+            break;
+        }
+        seen[cur] = true;
+        let blk = &graph.blocks[cur];
+        for ins in &kernel.instructions[blk.first..=blk.last] {
+            let op = letter(matches!(
+                ins.class,
+                ResourceClass::LoadStoreGlobal
+                    | ResourceClass::LoadStoreShared
+                    | ResourceClass::LoadStoreLocal
+                    | ResourceClass::Constant
+                    | ResourceClass::Texture
+            ));
+            ops.push(op);
+            mapping.push(mapped(ins.address, ins.span.line, ins.text.clone(), op));
+        }
+        let outs: Vec<_> = edges.iter().filter(|e| e.0 == cur).collect();
+        b = outs
+            .iter()
+            .find(|e| e.2 == isa::EdgeKind::Fallthrough)
+            .or(outs.first())
+            .map(|e| e.1);
+    }
+    (ops, mapping)
+}
+
+/// A PTX function's straight-line path (`source` is the text it was parsed from, for the
+/// instructions' text). An unguarded `bra` jumps to its label; any guarded instruction, a
+/// predicated branch included, falls through; an unguarded `ret`, `exit` or `trap` ends the
+/// path, and so does an unguarded `brx.idx` (its target is in a register). Every instruction
+/// with a state space — `ld`, `st`, `ldu`, `atom`, `red`, `prefetch`, `tex`, `tld4`, `suld`,
+/// `sust`, in any space including `.param` and generic addressing
+/// ([`isa::ptx::Instruction::state_space`]) — is `L`.
+pub fn ptx(f: &isa::ptx::Function, source: &str) -> Reduction {
+    let path = walk(f.instructions.len(), |i| {
+        let ins = &f.instructions[i];
+        if ins.guard.is_some() {
+            return Next::Fall;
+        }
+        match ins.opcode.as_str() {
+            "bra" => match ins.operands.first().map(|o| &o.kind) {
+                Some(isa::ptx::OperandKind::Symbol { name }) => {
+                    f.labels.get(name).map_or(Next::Stop, |&t| Next::Goto(t))
+                }
+                _ => Next::Stop,
+            },
+            "ret" | "exit" | "trap" | "brx" => Next::Stop,
+            _ => Next::Fall,
+        }
+    });
+    let lines: Vec<&str> = source.lines().collect();
+    path.into_iter()
+        .map(|i| {
+            let ins = &f.instructions[i];
+            let op = letter(ins.state_space().is_some());
+            let text = crate::rr_mode::text_at(&lines, ins.span);
+            let pc = isa::ptx::Function::pc(i);
+            (op, mapped(pc, ins.span.line, text, op))
+        })
+        .unzip()
+}
+
+/// A GCN3 function's straight-line path. `s_branch` jumps to its label; the conditional
+/// `s_cbranch_*` (scalar and execute-mask alike) fall through; `s_endpgm` ends the path, and
+/// so do the branches whose target is not in the text (`s_setpc_b64`, `s_trap`, ...), except
+/// `s_swappc_b64`, a call, after which the path continues with the next instruction. Scalar
+/// memory (`s_load_*`, `s_buffer_load_*`, `s_store_*`, and what the parser groups with them),
+/// vector memory (`flat_*`, `global_*`, `buffer_*`, `tbuffer_*`, `image_*`, `scratch_*`) and
+/// LDS (`ds_*`) instructions are `L`, per [`GcnUnit`].
+pub fn gcn(f: &GcnFunction) -> Reduction {
+    let path = walk(f.instructions.len(), |i| {
+        let ins = &f.instructions[i];
+        match &ins.control {
+            GcnControl::Jump { target_index, .. } => target_index.map_or(Next::Stop, Next::Goto),
+            GcnControl::EndProgram => Next::Stop,
+            GcnControl::Indirect if ins.opcode == "s_swappc_b64" => Next::Fall,
+            GcnControl::Indirect => Next::Stop,
+            _ => Next::Fall,
+        }
+    });
+    path.into_iter()
+        .map(|i| {
+            let ins = &f.instructions[i];
+            let op = letter(matches!(
+                ins.unit,
+                GcnUnit::ScalarMemory | GcnUnit::VectorMemory | GcnUnit::Lds
+            ));
+            let text = ins.text.trim().to_string();
+            (op, mapped(i as u64, ins.span.line, text, op))
+        })
+        .unzip()
+}
+
+/// A Sim-D program's straight-line path (`.text` from its first instruction). `j` jumps to
+/// its label and `sicj` (conditional) falls through. The control stack (CSTACK, Sim-D §3.1)
+/// is followed along the path as the `phases` crate's control-flow analysis does (§5.2):
+/// `cpush` and `bra` push their label and fall through, `call` pushes its return point and
+/// jumps, and `cpop` continues at the label it pops (the path ends at a `cpop` with nothing
+/// to pop). `exit` without operands ends the path; the predicated `exit pN`, `brk pN`,
+/// `ret pN` and `cmask pN` only disable work-items, so the path falls through. Every
+/// instruction of [`Category::LoadStore`] — DRAM (`ldg*`, `stg*`, `sldg`, `ldg2sptile`,
+/// `stg2sptile`) and scratchpad (`ldsp*`, `stsp*`, `sldsp`) transfers — is `L`.
+pub fn simd(program: &Program) -> Reduction {
+    let mut stack: Vec<usize> = Vec::new();
+    let path = walk(program.instructions.len(), |i| {
+        let ins = &program.instructions[i];
+        let target = ins.target_label().and_then(|l| program.label_index(l));
+        match ins.op {
+            Some(Op::J) => target.map_or(Next::Stop, Next::Goto),
+            Some(Op::Bra | Op::CPush) => {
+                stack.extend(target);
+                Next::Fall
+            }
+            Some(Op::Call) => {
+                stack.push(i + 1);
+                target.map_or(Next::Stop, Next::Goto)
+            }
+            Some(Op::CPop) => stack.pop().map_or(Next::Stop, Next::Goto),
+            Some(Op::Exit) if ins.srcs.iter().all(Option::is_none) && ins.dst.is_none() => {
+                Next::Stop
+            }
+            _ => Next::Fall,
+        }
+    });
+    path.into_iter()
+        .map(|i| {
+            let ins = &program.instructions[i];
+            let op = letter(ins.category() == Some(Category::LoadStore));
+            let text = ins.text.trim().to_string();
+            (op, mapped(ins.index as u64, ins.span.line, text, op))
+        })
+        .unzip()
+}
+
+/// Parses a PTX, GCN3 or Sim-D `source` and reduces the selected kernel (`function`, else
+/// the first `.entry` of a PTX module, the first function of a GCN3 listing; a Sim-D file
+/// holds one program). Every parser diagnostic goes to the report, with the instruction
+/// table of the kernel as the other modes show it; `None` after an error — a parse error, no
+/// such function, or no instruction on the path (an empty kernel).
+pub fn from_text(
+    dialect: Dialect,
+    source: &str,
+    function: Option<&str>,
+    limits: &Limits,
+    report: &mut Report,
+) -> Option<Reduction> {
+    let (reduction, what) = match dialect {
+        Dialect::Ptx => {
+            let parsed = isa::ptx::parse(source, limits);
+            let failed = parsed.has_errors();
+            report.diagnostics.extend(parsed.diagnostics);
+            let names: Vec<String> = parsed
+                .module
+                .functions
+                .iter()
+                .filter(|f| f.has_body)
+                .map(|f| f.name.clone())
+                .collect();
+            let Some(f) = parsed.module.function(function) else {
+                if !failed {
+                    report.diagnostics.push(Diagnostic::global(
+                        Severity::Error,
+                        match function {
+                            Some(n) => {
+                                format!("no kernel `{n}` with a body (found: {})", names.join(", "))
+                            }
+                            None => "no kernel with a body in the text".to_string(),
+                        },
+                    ));
+                }
+                return None;
+            };
+            report.kernel = Some(crate::rr_mode::kernel_view(f, names, source));
+            if failed {
+                return None;
+            }
+            (ptx(f, source), format!("`{}`", f.name))
+        }
+        Dialect::Gcn => {
+            let program = isa::gcn::parse(source, limits);
+            let failed = program.has_errors();
+            report
+                .diagnostics
+                .extend(program.diagnostics.iter().cloned());
+            let names: Vec<String> = program.functions.iter().map(|f| f.name.clone()).collect();
+            let Some(f) = program.function(function) else {
+                if !failed {
+                    report.diagnostics.push(Diagnostic::global(
+                        Severity::Error,
+                        match function {
+                            Some(n) => format!("no function `{n}` (found: {})", names.join(", ")),
+                            None => "no function found in the text".to_string(),
+                        },
+                    ));
+                }
+                return None;
+            };
+            let view = crate::pws_mode::kernel_view(f, names, program.target.clone());
+            report.kernel = Some(view);
+            if failed {
+                return None;
+            }
+            (gcn(f), format!("`{}`", f.name))
+        }
+        Dialect::Simd => {
+            let parsed = isa::simd::parse(source, limits);
+            let failed = parsed.has_errors();
+            report.diagnostics.extend(parsed.diagnostics);
+            let program = parsed.program?;
+            report.kernel = Some(crate::simd_mode::kernel_view(&program));
+            if failed {
+                return None;
+            }
+            (simd(&program), "the Sim-D program".to_string())
+        }
+        other => {
+            report.diagnostics.push(Diagnostic::global(
+                Severity::Error,
+                format!("no L/C reduction for dialect `{}`", other.name()),
+            ));
+            return None;
+        }
+    };
+    if reduction.0.is_empty() {
+        report.diagnostics.push(Diagnostic::global(
+            Severity::Error,
+            format!(
+                "no instructions on the straight-line path of {what}: there is no L/C string to analyse"
+            ),
+        ));
+        return None;
+    }
+    Some(reduction)
+}

@@ -242,28 +242,10 @@ pub fn from_text(
         Dialect::Ptx => {
             let parsed = isa::ptx::parse(source, limits);
             let failed = parsed.has_errors();
-            report.diagnostics.extend(parsed.diagnostics);
-            let names: Vec<String> = parsed
-                .module
-                .functions
-                .iter()
-                .filter(|f| f.has_body)
-                .map(|f| f.name.clone())
-                .collect();
-            let Some(f) = parsed.module.function(function) else {
-                if !failed {
-                    report.diagnostics.push(Diagnostic::global(
-                        Severity::Error,
-                        match function {
-                            Some(n) => {
-                                format!("no kernel `{n}` with a body (found: {})", names.join(", "))
-                            }
-                            None => "no kernel with a body in the text".to_string(),
-                        },
-                    ));
-                }
-                return None;
-            };
+            report
+                .diagnostics
+                .extend(parsed.diagnostics.iter().cloned());
+            let (f, names) = crate::rr_mode::pick_kernel(&parsed, function, failed, report)?;
             report.kernel = Some(crate::rr_mode::kernel_view(f, names, source));
             if failed {
                 return None;
@@ -276,19 +258,7 @@ pub fn from_text(
             report
                 .diagnostics
                 .extend(program.diagnostics.iter().cloned());
-            let names: Vec<String> = program.functions.iter().map(|f| f.name.clone()).collect();
-            let Some(f) = program.function(function) else {
-                if !failed {
-                    report.diagnostics.push(Diagnostic::global(
-                        Severity::Error,
-                        match function {
-                            Some(n) => format!("no function `{n}` (found: {})", names.join(", ")),
-                            None => "no function found in the text".to_string(),
-                        },
-                    ));
-                }
-                return None;
-            };
+            let (f, names) = crate::pws_mode::pick_function(&program, function, failed, report)?;
             let view = crate::pws_mode::kernel_view(f, names, program.target.clone());
             report.kernel = Some(view);
             if failed {

@@ -250,17 +250,7 @@ pub fn run(request: &Request, limits: &Limits, p: &Params, report: &mut Report) 
             report
                 .diagnostics
                 .extend(program.diagnostics.iter().cloned());
-            let names: Vec<String> = program.functions.iter().map(|f| f.name.clone()).collect();
-            let Some(f) = program.function(function) else {
-                if !failed {
-                    report.diagnostics.push(Diagnostic::global(
-                        Severity::Error,
-                        match function {
-                            Some(n) => format!("no function `{n}` (found: {})", names.join(", ")),
-                            None => "no function found in the text".to_string(),
-                        },
-                    ));
-                }
+            let Some((f, names)) = pick_function(&program, function, failed, report) else {
                 return;
             };
             let view = kernel_view(f, names, program.target.clone());
@@ -567,5 +557,33 @@ fn schedule_view(t: &pws::Timeline) -> ScheduleView {
         items,
         group_name: "activity".into(),
         group_labels: KINDS.iter().map(|s| s.to_string()).collect(),
+    }
+}
+
+/// The GCN3 function a request names (`function`), else the first one, together with the
+/// names of all (the page's function selector). When there is none, says so as an error —
+/// unless the text already failed to parse (`failed`) — and gives `None`. Shared by every
+/// mode that reads GCN3.
+pub(crate) fn pick_function<'a>(
+    program: &'a isa::gcn::GcnProgram,
+    function: Option<&str>,
+    failed: bool,
+    report: &mut Report,
+) -> Option<(&'a isa::gcn::GcnFunction, Vec<String>)> {
+    let names: Vec<String> = program.functions.iter().map(|f| f.name.clone()).collect();
+    match program.function(function) {
+        Some(f) => Some((f, names)),
+        None => {
+            if !failed {
+                report.diagnostics.push(Diagnostic::global(
+                    Severity::Error,
+                    match function {
+                        Some(n) => format!("no function `{n}` (found: {})", names.join(", ")),
+                        None => "no function found in the text".to_string(),
+                    },
+                ));
+            }
+            None
+        }
     }
 }

@@ -376,6 +376,42 @@ pub(crate) fn kernel_view(f: &Function, functions: Vec<String>, source: &str) ->
     }
 }
 
+/// The kernel a request names (`function`), else the module's first kernel with a body,
+/// together with the names of every kernel with a body (the page's function selector). When
+/// there is none, says so as an error — unless the text already failed to parse (`failed`),
+/// whose diagnostics explain it — and gives `None`. Shared by every mode that reads PTX.
+pub(crate) fn pick_kernel<'a>(
+    parsed: &'a isa::ptx::Parsed,
+    function: Option<&str>,
+    failed: bool,
+    report: &mut Report,
+) -> Option<(&'a isa::ptx::Function, Vec<String>)> {
+    let names: Vec<String> = parsed
+        .module
+        .functions
+        .iter()
+        .filter(|f| f.has_body)
+        .map(|f| f.name.clone())
+        .collect();
+    match parsed.module.function(function) {
+        Some(f) => Some((f, names)),
+        None => {
+            if !failed {
+                report.diagnostics.push(Diagnostic::global(
+                    Severity::Error,
+                    match function {
+                        Some(n) => {
+                            format!("no kernel `{n}` with a body (found: {})", names.join(", "))
+                        }
+                        None => "no kernel with a body in the text".to_string(),
+                    },
+                ));
+            }
+            None
+        }
+    }
+}
+
 /// Runs the mode.
 pub fn run(
     source: &str,
@@ -391,23 +427,7 @@ pub fn run(
     report
         .diagnostics
         .extend(parsed.diagnostics.iter().cloned());
-    let names: Vec<String> = parsed
-        .module
-        .functions
-        .iter()
-        .filter(|f| f.has_body)
-        .map(|f| f.name.clone())
-        .collect();
-    let Some(f) = parsed.module.function(function) else {
-        if !failed {
-            report.diagnostics.push(Diagnostic::global(
-                Severity::Error,
-                match function {
-                    Some(n) => format!("no kernel `{n}` with a body (found: {})", names.join(", ")),
-                    None => "no kernel with a body in the text".to_string(),
-                },
-            ));
-        }
+    let Some((f, names)) = pick_kernel(&parsed, function, failed, report) else {
         return;
     };
     let mut view = kernel_view(f, names, source);

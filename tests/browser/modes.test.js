@@ -167,6 +167,26 @@ test('round-robin model: §4.4.4 addresses and Fig. 24 latencies in the page', a
   await page.close();
 });
 
+test('makespan of a PTX kernel: reduced to L/C along its straight-line path, mapping shown', async () => {
+  const { page, errors } = await openPage(site, '#ex=rr-4-4-4');
+  const rr = await nativeFor(page);
+  await waitText(page, '#stat-wcet', rr.wcet.cycles);
+  await page.selectOption('#mode', 'makespan');
+  await page.waitForFunction(() => window.playground.report()?.makespan);
+  const native = await nativeFor(page);
+  assert.equal(native.dialect, 'ptx');
+  // §4.4.4's kernel: its ld.param/ld.global/st.global become L, the rest C (the mapping has
+  // one row per instruction of the path), then the sigma transformation of Fermi cc 2.0.
+  assert.equal(native.makespan.original, 'LCCCCCCCLCC');
+  assert.equal(native.makespan.mapping.length, native.makespan.original.length);
+  assert.equal(native.wcet.cycles, native.makespan.exact);
+  await waitText(page, '#stat-wcet', native.wcet.cycles);
+  await page.click('[data-view="summary"]');
+  assert.match(await page.textContent('#wcet'), /PTX → L\/C \(straight-line path\)/);
+  assert.deepEqual(errors, []);
+  await page.close();
+});
+
 test('simulator: observed vs bound on Fig. 1, the stepper, and a vector add', async () => {
   const { page, errors } = await openPage(site, '#ex=fig1-if-then-else');
   await waitText(page, '#stat-wcet', 10);

@@ -418,9 +418,9 @@ pub fn exact_ilp(
 ///
 /// # Errors
 /// [`Error::Budget`] with `max_ilp_variables` when the model is too large, or with
-/// `max_bb_nodes` when the branch and bound did not finish within the budget (for
-/// [`IlpSolver::Propagation`] the cache holds at most one entry per node, so the same field
-/// bounds its memory); [`Error::Invalid`] for a zero sigma, or if the solver reports the
+/// `max_bb_nodes` ([`IlpSolver::Propagation`]; its cache holds at most one entry per node, so
+/// the same field bounds its memory) or `max_lp_solves` ([`IlpSolver::LpBranchAndBound`])
+/// when the branch and bound did not finish within the budget; [`Error::Invalid`] for a zero sigma, or if the solver reports the
 /// model infeasible or malformed (which would be a bug).
 pub fn solve_ilp(
     t: &Transformed,
@@ -444,9 +444,9 @@ pub fn solve_ilp(
     let m = build_ilp(t, warps, variant, budget)?;
     stats.variables = m.program.objective.len();
     stats.constraints = m.program.constraints.len();
-    let nodes_exceeded = || Error::Budget {
-        what: "max_bb_nodes".into(),
-        limit: budget.max_bb_nodes,
+    let exceeded = |what: &str, limit: usize| Error::Budget {
+        what: what.into(),
+        limit,
     };
     let values: Vec<f64> = match solver {
         IlpSolver::Propagation => {
@@ -458,7 +458,7 @@ pub fn solve_ilp(
             let out =
                 maximize_binary(&m.program, &m.branching_order(), &limits).map_err(
                     |e| match e {
-                        BinaryError::Budget { .. } => nodes_exceeded(),
+                        BinaryError::Budget { .. } => exceeded("max_bb_nodes", budget.max_bb_nodes),
                         BinaryError::Infeasible => Error::Invalid(
                             "internal: the ILP of Fig. 3 is infeasible (the horizon is too short?)"
                                 .into(),
@@ -474,7 +474,7 @@ pub fn solve_ilp(
             out.values.iter().map(|&b| f64::from(u8::from(b))).collect()
         }
         IlpSolver::LpBranchAndBound => {
-            let out = maximize(&m.program, budget.max_bb_nodes).map_err(|e| match e {
+            let out = maximize(&m.program, budget.max_lp_solves).map_err(|e| match e {
                 BbError::Infeasible => Error::Invalid(
                     "internal: the ILP of Fig. 3 is infeasible (the horizon is too short?)".into(),
                 ),
@@ -486,7 +486,7 @@ pub fn solve_ilp(
             stats.nodes = out.nodes;
             stats.lp_bound = Some(out.lp_bound);
             if !out.complete {
-                return Err(nodes_exceeded());
+                return Err(exceeded("max_lp_solves", budget.max_lp_solves));
             }
             out.values
                 .ok_or_else(|| Error::Invalid("internal: no ILP solution".into()))?

@@ -60,13 +60,17 @@ pub struct Budget {
     /// `W·I·(T−I+1)` plus `2T`; Fig. 2's setting has 144, four warps on six instructions
     /// about 500).
     pub max_ilp_variables: usize,
-    /// Most nodes the branch and bound behind [`crate::exact_ilp`] / [`crate::solve_ilp`]
-    /// may visit. With [`crate::IlpSolver::Propagation`] a node is one propagation (about
-    /// 15 µs natively on four warps and six instructions, whose hardest instance needs
-    /// about 19,000 nodes) and the residual-program cache holds at most one entry (1–2 KB)
-    /// per node; with [`crate::IlpSolver::LpBranchAndBound`] a node is one LP solve (0.5–5
-    /// ms; Fig. 2's setting needs about 5,500).
+    /// Most nodes the propagating branch and bound ([`crate::IlpSolver::Propagation`],
+    /// behind [`crate::exact_ilp`] and [`crate::solve_ilp`]) may visit. A node is one
+    /// propagation (about 15 µs natively on four warps and six instructions, whose hardest
+    /// instance needs about 19,000 nodes), and the residual-program cache holds at most one
+    /// entry (1–2 KB) per node.
     pub max_bb_nodes: usize,
+    /// Most LP solves the LP-based branch and bound
+    /// ([`crate::IlpSolver::LpBranchAndBound`]) may do beyond the root, each 0.5–5 ms
+    /// natively (Fig. 2's setting needs about 5,500): its own limit, so that choosing this
+    /// solver cannot turn the other's node budget into minutes of work.
+    pub max_lp_solves: usize,
 }
 
 impl Default for Budget {
@@ -75,6 +79,7 @@ impl Default for Budget {
             max_states: 4_000_000,
             max_ilp_variables: 2_000,
             max_bb_nodes: 50_000,
+            max_lp_solves: 10_000,
         }
     }
 }

@@ -30,6 +30,7 @@ fn budget() -> Budget {
         max_states: 1_000_000,
         max_ilp_variables: 5_000,
         max_bb_nodes: 1_000_000,
+        max_lp_solves: 1_000_000,
     }
 }
 
@@ -242,14 +243,29 @@ fn budget_errors() {
             solve_ilp(&t, u32::MAX, IlpVariant::Long, solver, &Budget::default()),
             Err(Error::Budget { .. })
         ));
-        let tiny_nodes = Budget {
-            max_bb_nodes: 1,
-            ..budget()
+        // Each solver has its own node limit, and only that one stops it.
+        let (what, tiny_nodes) = match solver {
+            IlpSolver::Propagation => (
+                "max_bb_nodes",
+                Budget {
+                    max_bb_nodes: 1,
+                    max_lp_solves: 0,
+                    ..budget()
+                },
+            ),
+            IlpSolver::LpBranchAndBound => (
+                "max_lp_solves",
+                Budget {
+                    max_lp_solves: 1,
+                    max_bb_nodes: 0,
+                    ..budget()
+                },
+            ),
         };
         assert_eq!(
             solve_ilp(&tr("LLC", 1, 1), 3, IlpVariant::Short, solver, &tiny_nodes).map(|(s, _)| s),
             Err(Error::Budget {
-                what: "max_bb_nodes".into(),
+                what: what.into(),
                 limit: 1
             })
         );

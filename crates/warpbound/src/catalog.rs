@@ -214,7 +214,8 @@ fn makespan_params() -> Vec<ParamInfo> {
         ),
         budget("max_states", "most scheduler states explored by the exact search", "states", 1e9, b.max_states),
         budget("max_ilp_variables", "most binary ILP variables", "variables", 1e7, b.max_ilp_variables),
-        budget("max_bb_nodes", "most branch-and-bound nodes", "nodes", 1e7, b.max_bb_nodes),
+        budget("max_bb_nodes", "most nodes of the propagating ILP branch and bound (about 15 µs each)", "nodes", 1e7, b.max_bb_nodes),
+        budget("max_lp_solves", "most LP solves of the LP-based ILP branch and bound (ilp_solver=lp; milliseconds each)", "solves", 1e7, b.max_lp_solves),
         ParamInfo::flag(
             "simulate",
             "also run the simulator on the makespan paper's SM (one-cycle instructions, these unit counts) with W warps and show observed vs bound",

@@ -103,6 +103,7 @@ pub fn run(
         max_states: p.get_usize("max_states"),
         max_ilp_variables: p.get_usize("max_ilp_variables"),
         max_bb_nodes: p.get_usize("max_bb_nodes"),
+        max_lp_solves: p.get_usize("max_lp_solves"),
     };
     let pessimistic = makespan::pessimistic(&t, warps);
     let method = p.choice("method").to_string();

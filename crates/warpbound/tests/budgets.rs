@@ -153,4 +153,16 @@ fn makespan_ilp_variables_and_nodes() {
         "max_bb_nodes",
         Severity::Warning,
     );
+    let lp = run(
+        "LLC",
+        Dialect::Lc,
+        "makespan",
+        &[
+            ("warps", 3.into()),
+            ("method", "ilp-short".into()),
+            ("ilp_solver", "lp".into()),
+            ("max_lp_solves", 1.into()),
+        ],
+    );
+    says_raise(&lp, "max_lp_solves", Severity::Warning);
 }

@@ -552,10 +552,10 @@ function applyTheme() {
   document.documentElement.dataset.theme = dark ? 'dark' : 'light';
   const projector = localStorage.getItem('warpbound-projector') === 'on';
   document.body.classList.toggle('projector', projector);
-  requestAnimationFrame(() => {
-    $('theme').setAttribute('aria-pressed', String(dark));
-    $('projector').setAttribute('aria-pressed', String(projector));
-  });
+  // Synchronously: the buttons' pressed state changes with the click that changed it (a
+  // screen reader announces it at once, and a test reading it right after the click sees it).
+  $('theme').setAttribute('aria-pressed', String(dark));
+  $('projector').setAttribute('aria-pressed', String(projector));
 }
 
 function toggleTheme() {

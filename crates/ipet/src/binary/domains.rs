@@ -60,20 +60,19 @@ impl Domains {
         self.val[v] == FREE
     }
 
-    /// `(fixed part, largest free part)` of the objective.
+    /// `(base, largest gain)` of the objective: the value every completion of this node reaches
+    /// at least, and the most its free choices can add to it. The search measures cached
+    /// residual values from `base`, which is the same for equal residual programs up to the
+    /// contribution of the decided variables.
     pub(crate) fn objective_range(&self, c: &Compiled) -> (i64, i64) {
         let o = &c.objective;
         let (mut fixed, mut free_max) = (0i64, 0i64);
         for &(g, s, e) in &o.entries {
+            // Every completion gets at least the entry's smallest option (its value, when it
+            // is decided); the rest is what the free choice can add.
             let (lo, _, hi) = self.options(&o.terms[s as usize..e as usize], g);
-            if lo == hi {
-                fixed += lo;
-            } else {
-                // A free entry's fixed part is 0 for a single variable; for a group, its
-                // smallest option is the part every completion gets.
-                fixed += lo;
-                free_max += hi - lo;
-            }
+            fixed += lo;
+            free_max += hi - lo;
         }
         (fixed, free_max)
     }

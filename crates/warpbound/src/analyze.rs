@@ -166,17 +166,9 @@ pub fn analyze(request: &Request) -> Report {
             &mut report,
         );
         report.timings_ms.insert("parse".into(), ms(t));
-        if let Some((ops, mapping)) = reduced {
+        if let Some(reduction) = reduced {
             let t = Instant::now();
-            makespan_mode::run(
-                &ops,
-                &isa::lc::LcProgram::default(),
-                mapping,
-                &p,
-                &request.params,
-                request.preset.as_deref(),
-                &mut report,
-            );
+            makespan_mode::run_reduced(reduction, &p, request, &mut report);
             report.timings_ms.insert("makespan".into(), ms(t));
         }
         return finish(report, started, request.timings);
@@ -274,16 +266,8 @@ pub fn analyze(request: &Request) -> Report {
                 report.timings_ms.insert("simulate".into(), ms(t));
             }
             MAKESPAN_MODE => {
-                let (ops, mapping) = lc_reduction::sass(&kernel, &graph);
-                makespan_mode::run(
-                    &ops,
-                    &isa::lc::LcProgram::default(),
-                    mapping,
-                    &p,
-                    &request.params,
-                    request.preset.as_deref(),
-                    &mut report,
-                );
+                let reduction = lc_reduction::sass(&kernel, &graph);
+                makespan_mode::run_reduced(reduction, &p, request, &mut report);
                 report.timings_ms.insert("makespan".into(), ms(t));
             }
             _ => {

@@ -55,6 +55,25 @@ pub fn preset(name: &str) -> Option<makespan::Machine> {
     }
 }
 
+/// Runs the mode on a real kernel reduced to an L/C string (`crate::lc_reduction`): no
+/// configuration file, so warps and units come from the request, its preset or the defaults.
+pub fn run_reduced(
+    (ops, mapping): crate::lc_reduction::Reduction,
+    p: &Params,
+    request: &crate::request::Request,
+    report: &mut Report,
+) {
+    run(
+        &ops,
+        &LcProgram::default(),
+        mapping,
+        p,
+        &request.params,
+        request.preset.as_deref(),
+        report,
+    );
+}
+
 /// Runs the mode on an L/C string (`file` holds values from a configuration file).
 pub fn run(
     ops: &[LcOp],

@@ -1,14 +1,26 @@
-//! NVIDIA SASS listings (Fermi to Pascal): `cuobjdump -sass`, `nvdisasm` and CuAssembler
+//! NVIDIA SASS listings (Fermi to Hopper): `cuobjdump -sass`, `nvdisasm` and CuAssembler
 //! `.cuasm` output.
 //!
 //! A file may hold several functions (`Function : name` headers, or `.section .text.name`
 //! directives in CuAssembler files); the caller names one, by default the first. Instructions
 //! may come without address comments (hand-written teaching kernels): they are then placed
 //! 8 bytes apart from address 0, and branch targets may name labels.
+//!
+//! The front end is strict where a typo could lower a bound (tracker issue #20): every opcode
+//! is looked up in [`isa_table`] (an unknown one is a warning, or an error when it could be
+//! control flow: [`opcode_checks`]), operand shapes are checked ([`operand_shapes`]: special
+//! registers, memory operands, predicate destinations, register names), branch targets must
+//! resolve, and gaps between instruction addresses are reported ([`address_gaps`]).
 
+mod address_gaps;
+mod edit_distance;
+pub mod isa_table;
 mod line;
+mod opcode_checks;
 mod opcodes;
+mod operand_shapes;
 mod operands;
+pub mod special_registers;
 
 use crate::diagnostic::Diagnostic;
 use crate::instruction::{ControlKind, Guard, Instruction, Opcode};
@@ -16,6 +28,7 @@ use crate::kernel::{Dialect, Kernel, ParseOutput};
 use crate::limits::Limits;
 use crate::operand::{Immediate, OperandKind};
 use crate::span::Span;
+use isa_table::Family;
 use std::collections::BTreeMap;
 
 /// Spacing of instructions that come without an address comment.
@@ -155,6 +168,13 @@ pub fn parse(text: &str, function: Option<&str>, limits: &Limits) -> ParseOutput
         let sync_flag_allowed = arch.as_deref().is_none_or(is_pre_maxwell);
         match parse_instruction(line, line_no, bs, be, sync_flag_allowed) {
             Ok((mut instr, target)) => {
+                let strict = opcode_checks::Target {
+                    arch: arch.as_deref(),
+                    family: arch.as_deref().and_then(Family::of_arch),
+                    sync_flag_allowed,
+                };
+                opcode_checks::check(&instr, strict, &mut diagnostics);
+                operand_shapes::check(&instr, &mut diagnostics);
                 instr.address = parts.address.map(|a| a.0).unwrap_or(0);
                 instr.control_code = parts.control_code.map(|(s, e)| line[s..e].to_string());
                 instr.annotation = parts.annotation.map(|(s, e)| line[s..e].trim().to_string());
@@ -411,6 +431,10 @@ fn parse_instruction(
     }
 
     let mut control = opcodes::control_kind(&opcode, sync_flag_allowed);
+    if opcodes::is_register_indirect_call(&opcode, &operand_list) {
+        // `CALL.REL.NOINC R14 0x0`: the callee address is in a register.
+        control = ControlKind::Indirect;
+    }
     let sync_flag = control == ControlKind::Sync && opcode.name != "SYNC";
     if guard.as_ref().is_some_and(Guard::is_never_true) {
         control = ControlKind::Fallthrough;
@@ -425,17 +449,22 @@ fn parse_instruction(
                 }
             }
         }
-        let found = operand_list.iter().rev().find_map(|o| match &o.kind {
-            OperandKind::Immediate {
-                value: Immediate::Int(v),
-            } => Some(TargetRef::Address(*v as u64, o.span)),
-            OperandKind::Label { name } => Some(TargetRef::Label(name.clone(), o.span)),
-            _ => None,
-        });
+        let found = last_code_target(&operand_list);
         if found.is_none() && opcode.name != "JCAL" {
             return Err(Diagnostic::error(
                 opcode.span,
                 format!("`{}` needs a target address or label", opcode.name),
+            ));
+        }
+        found
+    } else if opcode.name == "BSSY" {
+        // The reconvergence point of a convergence barrier must be an instruction too, though
+        // the IR does not model the barrier (`BSSY B0, 0x1f0`).
+        let found = last_code_target(&operand_list);
+        if found.is_none() {
+            return Err(Diagnostic::error(
+                opcode.span,
+                "`BSSY` needs a barrier and a reconvergence address, e.g. `BSSY B0, 0x1f0`",
             ));
         }
         found
@@ -463,6 +492,18 @@ fn parse_instruction(
     Ok((instr, target))
 }
 
+/// The last operand that is a code address or a label: where every control instruction puts
+/// its target.
+fn last_code_target(operands: &[crate::operand::Operand]) -> Option<TargetRef> {
+    operands.iter().rev().find_map(|o| match &o.kind {
+        OperandKind::Immediate {
+            value: Immediate::Int(v),
+        } => Some(TargetRef::Address(*v as u64, o.span)),
+        OperandKind::Label { name } => Some(TargetRef::Label(name.clone(), o.span)),
+        _ => None,
+    })
+}
+
 /// Assigns addresses, binds labels and resolves branch targets of one function.
 fn finish_function(f: FunctionText, arch: Option<String>, diags: &mut Vec<Diagnostic>) -> Kernel {
     let mut instrs: Vec<Pending> = f.instrs;
@@ -486,6 +527,10 @@ fn finish_function(f: FunctionText, arch: Option<String>, diags: &mut Vec<Diagno
         };
         diags.push(Diagnostic::note(span, message));
     }
+    let refs: Vec<&Instruction> = instrs.iter().map(|p| &p.instr).collect();
+    let explicit: Vec<bool> = instrs.iter().map(|p| p.explicit_address).collect();
+    let family = arch.as_deref().and_then(Family::of_arch);
+    address_gaps::check(&refs, &explicit, family, diags);
     // Addresses must increase so that an address names one instruction.
     for w in instrs.windows(2) {
         if w[1].instr.address <= w[0].instr.address {

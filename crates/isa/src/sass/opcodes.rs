@@ -18,14 +18,27 @@ pub(crate) fn control_kind(op: &Opcode, sync_flag_allowed: bool) -> ControlKind 
         "SYNC" => ControlKind::Sync,
         "BRK" => ControlKind::Brk,
         "CONT" => ControlKind::Cont,
-        "EXIT" | "KIL" => ControlKind::Exit,
+        "EXIT" | "KIL" | "KILL" => ControlKind::Exit,
         "CAL" | "JCAL" | "CALL" => ControlKind::Call(None),
-        "RET" => ControlKind::Ret,
+        // `RTT` returns from a trap handler: a return, as far as the listing is concerned.
+        "RET" | "RTT" => ControlKind::Ret,
         "BAR" => ControlKind::Barrier,
-        "BRX" | "JMX" => ControlKind::Indirect,
+        // Targets computed at run time; `LONGJMP` (Fermi) goes where `PLONGJMP` said.
+        "BRX" | "JMX" | "BRXU" | "JMXU" | "LONGJMP" => ControlKind::Indirect,
         _ if sync_flag_allowed && op.has_modifier("S") => ControlKind::Sync,
         _ => ControlKind::Fallthrough,
     }
+}
+
+/// `CALL.REL.NOINC R14 0x0` (Volta and later): the callee is in a register, so the call is
+/// indirect, not a call of the address `0x0`.
+pub(crate) fn is_register_indirect_call(op: &Opcode, operands: &[Operand]) -> bool {
+    op.name == "CALL"
+        && operands.first().is_some_and(|o| {
+            let first_word = o.text.split_whitespace().next().unwrap_or("");
+            super::operands::parse_register(first_word)
+                .is_some_and(|r| matches!(r, Register::Gpr(_) | Register::Uniform(_)))
+        })
 }
 
 /// True when the opcode names a code address among its operands.

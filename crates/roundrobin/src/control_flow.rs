@@ -230,7 +230,7 @@ mod tests {
     use isa::{ptx, Limits};
 
     fn cfg_of(body: &str) -> ControlFlow {
-        let text = format!(".entry k()\n{{\n{body}\n}}\n");
+        let text = format!(".entry k()\n{{ .reg .pred %p<16>; .reg .b32 %r<32>; .reg .b64 %rd<32>; .reg .f32 %f<16>;\n{body}\n}}\n");
         let out = ptx::parse(&text, &Limits::default());
         assert!(!out.has_errors(), "{:?}", out.diagnostics);
         build(out.module.function(None).expect("k")).expect("cfg")

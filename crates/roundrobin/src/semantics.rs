@@ -593,7 +593,7 @@ mod tests {
 
     /// Runs straight-line code for one thread with tid.x = 5 and returns register `r`.
     fn run(body: &str, r: &str) -> Val {
-        let text = format!(".entry k(.param .u64 p)\n{{\n{body}\nret;\n}}\n");
+        let text = format!(".entry k(.param .u64 p)\n{{ .reg .pred %p<16>; .reg .b32 %r<32>; .reg .b64 %rd<32>; .reg .f32 %f<16>;\n{body}\nret;\n}}\n");
         let out = ptx::parse(&text, &Limits::default());
         assert!(!out.has_errors(), "{:?}", out.diagnostics);
         let f = out.module.function(None).expect("k");

@@ -83,7 +83,7 @@ fn emit(stmts: &[Stmt], out: &mut String, next: &mut u32) {
 
 fn kernel(body: &[Stmt]) -> String {
     let mut s = String::from(
-        ".entry k(.param .u64 p)\n{\nld.param.u64 %rd1, [p];\nmov.u32 %r1, %tid.x;\n\
+        ".entry k(.param .u64 p)\n{ .reg .pred %p<1024>, %q<1024>; .reg .b32 %r<32>, %c<1024>; .reg .b64 %rd<32>;\nld.param.u64 %rd1, [p];\nmov.u32 %r1, %tid.x;\n\
          mov.u32 %r8, 0;\nmul.wide.u32 %rd2, %r1, 4;\nadd.s64 %rd3, %rd1, %rd2;\n",
     );
     let mut next = 0;

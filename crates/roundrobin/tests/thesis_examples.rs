@@ -72,7 +72,7 @@ fn section_4_4_4_analyzer_output() {
 /// 16+2+13 = 31 → WCET 31.
 #[test]
 fn wcet_two_warps_hand_derived() {
-    let text = ".entry k()\n{\nmov.u32 %r1, %tid.x;\nadd.s32 %r2, %r1, 1;\nret;\n}\n";
+    let text = ".entry k()\n{ .reg .pred %p<16>; .reg .b32 %r<32>; .reg .b64 %rd<32>; .reg .f32 %f<16>;\nmov.u32 %r1, %tid.x;\nadd.s32 %r2, %r1, 1;\nret;\n}\n";
     let launch = Launch {
         grid: Dim3::new(1, 1, 1),
         block: Dim3::new(64, 1, 1),
@@ -219,7 +219,7 @@ fn table7_cache_levels() {
 fn divergent_branch_reconverges() {
     let text = "\
 .entry k(.param .u64 p)
-{
+{ .reg .pred %p<16>; .reg .b32 %r<32>; .reg .b64 %rd<32>; .reg .f32 %f<16>;
 ld.param.u64 %rd1, [p];
 mov.u32 %r1, %tid.x;
 setp.lt.u32 %p1, %r1, 8;
@@ -265,7 +265,7 @@ ret;
 fn loop_bound_from_parameter() {
     let text = "\
 .entry k(.param .u32 n)
-{
+{ .reg .pred %p<16>; .reg .b32 %r<32>; .reg .b64 %rd<32>; .reg .f32 %f<16>;
 ld.param.u32 %r1, [n];
 mov.u32 %r2, 0;
 L:
@@ -297,7 +297,7 @@ ret;
 fn unanalysable_kernels_are_located_errors() {
     let text = "\
 .entry k(.param .u64 p)
-{
+{ .reg .pred %p<16>; .reg .b32 %r<32>; .reg .b64 %rd<32>; .reg .f32 %f<16>;
 ld.param.u64 %rd1, [p];
 ld.global.u64 %rd2, [%rd1];
 ld.global.u32 %r1, [%rd2+8];

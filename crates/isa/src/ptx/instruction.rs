@@ -5,6 +5,8 @@
 //! [`crate::Instruction`]: register names are kept as written, and the opcode keeps its
 //! modifiers (`ld.global.f32` is opcode `ld`, modifiers `[global, f32]`).
 
+use super::call::Call;
+use super::isa_table::{self, OpClass, OpInfo};
 use crate::span::Span;
 use serde::{Deserialize, Serialize};
 
@@ -213,11 +215,31 @@ pub struct Instruction {
     /// The whole statement, from the guard (or opcode) to the `;`.
     pub span: Span,
     pub opcode_span: Span,
+    /// For `call`: return list, target, arguments and what the callee is.
+    #[serde(default)]
+    pub call: Option<Call>,
 }
 
 impl Instruction {
     pub fn has_modifier(&self, m: &str) -> bool {
         self.modifiers.iter().any(|x| x == m)
+    }
+
+    /// The ISA table's row for this opcode (the longest dotted prefix of the mnemonic that
+    /// names one: `bar.warp.sync`, `cp.async`), `None` for an unknown opcode.
+    pub fn info(&self) -> Option<&'static OpInfo> {
+        isa_table::lookup(&self.opcode, &self.modifiers).map(|(o, _)| o)
+    }
+
+    /// The instruction's class ([`OpClass`]); `None` for an unknown opcode.
+    pub fn class(&self) -> Option<OpClass> {
+        self.info().map(|o| o.class)
+    }
+
+    /// True for a `call` to a function without a body in the module (`vprintf`, `malloc`,
+    /// `free`, `__assertfail`, any `.extern .func`).
+    pub fn is_external_call(&self) -> bool {
+        self.call.as_ref().is_some_and(Call::is_external)
     }
 
     /// The full mnemonic as written: `ld.global.f32`.

@@ -122,8 +122,19 @@ pub(crate) fn tokenize(text: &str) -> (Vec<Token>, Vec<LexError>) {
             }
             if is_word_char(c) {
                 let start = i;
-                while i < chars.len() && is_word_char(chars[i].1) {
-                    i += 1;
+                loop {
+                    while i < chars.len() && is_word_char(chars[i].1) {
+                        i += 1;
+                    }
+                    // `L2::cache_hint`, `shared::cta`, `mbarrier::complete_tx::bytes`: a `::`
+                    // between word characters is part of a modifier (PTX ISA 8.x).
+                    let joins = chars.get(i).map(|x| x.1) == Some(':')
+                        && chars.get(i + 1).map(|x| x.1) == Some(':')
+                        && chars.get(i + 2).is_some_and(|x| is_word_char(x.1));
+                    if !joins {
+                        break;
+                    }
+                    i += 2;
                 }
                 // Decimal exponent: `1.5e-3` is one number.
                 let mut word: String = chars[start..i].iter().map(|x| x.1).collect();
@@ -218,6 +229,24 @@ mod tests {
         let (t, e) = tokenize("a /* never closed");
         assert_eq!(t.len(), 1);
         assert_eq!(e.len(), 1);
+    }
+
+    #[test]
+    fn double_colons_join_modifiers() {
+        assert_eq!(
+            words("ld.global.L1::evict_last.v4.f32 x; L: a :: b"),
+            vec![
+                "ld.global.L1::evict_last.v4.f32",
+                "x",
+                ";",
+                "L",
+                ":",
+                "a",
+                ":",
+                ":",
+                "b"
+            ]
+        );
     }
 
     #[test]

@@ -1,17 +1,21 @@
 //! NVIDIA PTX: a typed, per-dialect representation of PTX modules with spans.
 //!
-//! What this module *is*: a front end for the PTX subset real kernels use (`.entry`,
-//! `.param`, `.reg`, `.shared`, `ld.param`, special registers `%tid/%ntid/%ctaid/%nctaid`,
-//! arithmetic, `mad`, `mul.wide`, shifts, logic, `cvt`, `setp`, `selp`, `@%p bra`,
-//! `ld/st.global/.shared`, `bar.sync`, `ret`, `exit`), which is what Huangfu's kernel
-//! analyzer reads (thesis §4.4.4 and §5.3.3). Everything else a compiler emits — `.version`,
-//! `.target`, `.address_size`, `.func`, module-level `.global` variables, `{ }` scopes,
-//! `.loc`/`.file`, comments, vector operands `{%r1, %r2}`, `[addr+off]`, unknown opcodes —
-//! parses generically, so every file of the corpus loads.
+//! What this module *is*: a front end for PTX ISA 7.x–8.x as nvcc 11–12 writes it, whole
+//! modules: `.version`/`.target`/`.address_size`; module-scope variables with alignment,
+//! vector types, arrays and initializers (constants, `{…}` lists, symbol addresses,
+//! `generic(sym)`), kept with their bytes ([`VarDecl::init`]); `.extern`/`.visible`/`.weak`/
+//! `.common` linkage; `.entry` and `.func` (return and parameter lists, prototypes,
+//! `.noreturn`, performance directives, `.pragma`); `{ }` scopes with their own `.reg` and
+//! `.param` declarations (nvcc's `{ // callseq` blocks); `call` over several lines, direct or
+//! indirect through a `.callprototype` ([`Call`]); `.loc`/`.file`, `.section .debug_*`
+//! bodies (skipped) and `@@DWARF` lines. Every opcode is checked against the PTX ISA 8.x
+//! table ([`isa_table`]), every `%name` against the special registers (ISA chapter 10) and
+//! the `.reg` declarations in scope; see `Parser::check_opcode` for the strictness rules.
 //!
 //! What it is *not*: an evaluator. Which instructions can be *executed* for given launch
-//! values is decided by the analyzer (`roundrobin` crate), which reports what it cannot
-//! evaluate as a located diagnostic.
+//! values is decided by the analyzer (`roundrobin` crate) and the simulator (`sim`), which
+//! report what they cannot evaluate as located diagnostics. `.func` bodies are parsed and
+//! listed ([`Module::function_list`]) but not inlined into callers.
 //!
 //! PTX has virtual registers and typed opcodes, so it does not lower to the machine-level
 //! [`crate::Kernel`]; the analysis crates read [`Function`] directly. Program counters follow
@@ -21,19 +25,28 @@
 //! [`Limits::max_input_bytes`] and [`Limits::max_instructions`]; every diagnostic has a
 //! 1-based line and column inside the text.
 
+mod call;
 mod instruction;
+pub mod isa_table;
 mod lexer;
 mod module;
 mod parser;
+mod special_registers;
 
+pub use call::{Call, CallPrototype, CallTarget, Callee};
 pub use instruction::{
     AddressBase, Guard, Instruction, Operand, OperandKind, ScalarType, StateSpace,
 };
-pub use module::{Directive, Function, FunctionKind, Module, Parsed, RegDecl, VarDecl};
+pub use isa_table::{OpClass, OpInfo};
+pub use module::{
+    Directive, Function, FunctionDirective, FunctionEntry, FunctionKind, InitValue, Initializer,
+    Linkage, Module, Parsed, RegDecl, VarDecl,
+};
 
 use crate::diagnostic::Diagnostic;
 use crate::limits::Limits;
 use crate::span::Span;
+use std::collections::{BTreeMap, BTreeSet};
 
 /// Parses a PTX module. The module is always returned (possibly partial); errors are
 /// diagnostics with line and column.
@@ -59,31 +72,139 @@ pub fn parse(text: &str, limits: &Limits) -> Parsed {
         .map(|e| Diagnostic::error(e.span, e.message))
         .collect();
     diagnostics.append(&mut p.diagnostics);
-    let module = std::mem::take(&mut p.module);
+    let mut module = std::mem::take(&mut p.module);
+    resolve_calls(&mut module, &mut diagnostics);
     check_labels(&module, &mut diagnostics);
+    check_symbols(&module, &mut diagnostics);
     Parsed {
         module,
         diagnostics,
     }
 }
 
-/// Branch targets must name a label of the same function.
+/// Types every direct call by its callee: a function with a body in the module is
+/// [`Callee::Defined`], one declared without a body (`.extern .func vprintf`) is
+/// [`Callee::External`]; a name the module never declares is an error.
+fn resolve_calls(module: &mut Module, diagnostics: &mut Vec<Diagnostic>) {
+    let list: BTreeMap<String, bool> = module
+        .function_list()
+        .into_iter()
+        .map(|e| (e.name, e.defined))
+        .collect();
+    for f in &mut module.functions {
+        for ins in &mut f.instructions {
+            let Some(call) = ins.call.as_mut() else {
+                continue;
+            };
+            if let CallTarget::Direct { name, span } = &call.target {
+                call.callee = match list.get(name) {
+                    Some(true) => Callee::Defined,
+                    Some(false) => Callee::External,
+                    None => {
+                        diagnostics.push(Diagnostic::error(
+                            *span,
+                            format!("call to `{name}`, which the module does not declare"),
+                        ));
+                        Callee::Unknown
+                    }
+                };
+            }
+        }
+    }
+}
+
+/// Branch targets must name a label of the same function; `brx.idx` names a
+/// `.branchtargets` list whose entries are labels.
 fn check_labels(module: &Module, diagnostics: &mut Vec<Diagnostic>) {
     for f in &module.functions {
         for ins in &f.instructions {
-            if ins.opcode != "bra" {
+            match ins.opcode.as_str() {
+                "bra" => match ins.operands.first().map(|o| (&o.kind, o.span)) {
+                    Some((OperandKind::Symbol { name }, span)) => {
+                        if !f.labels.contains_key(name) {
+                            diagnostics.push(Diagnostic::error(
+                                span,
+                                format!("branch to unknown label `{name}`"),
+                            ));
+                        }
+                    }
+                    _ => {
+                        diagnostics.push(Diagnostic::error(ins.span, "`bra` needs a label operand"))
+                    }
+                },
+                "brx" => match ins.operands.get(1).map(|o| (&o.kind, o.span)) {
+                    Some((OperandKind::Symbol { name }, span)) => match f.target_lists.get(name) {
+                        Some(targets) => {
+                            for t in targets.iter().filter(|t| !f.labels.contains_key(*t)) {
+                                diagnostics.push(Diagnostic::error(
+                                    span,
+                                    format!("`.branchtargets {name}` names unknown label `{t}`"),
+                                ));
+                            }
+                        }
+                        None => diagnostics.push(Diagnostic::error(
+                            span,
+                            format!("`brx.idx` needs a `.branchtargets` list, not `{name}`"),
+                        )),
+                    },
+                    _ => diagnostics.push(Diagnostic::error(
+                        ins.span,
+                        "`brx.idx` needs an index and a `.branchtargets` label",
+                    )),
+                },
+                _ => {}
+            }
+        }
+    }
+}
+
+/// Every name an instruction uses — an address base (`[k_param_0]`, `[param0+0]`), an
+/// operand (`mov.u64 %rd1, $str;`, a call argument) — must be declared: a parameter, a
+/// variable of the function or of the module, a function, a label, a prototype or a
+/// target list.
+fn check_symbols(module: &Module, diagnostics: &mut Vec<Diagnostic>) {
+    let mut global: BTreeSet<&str> = module.globals.iter().map(|g| g.name.as_str()).collect();
+    global.extend(module.functions.iter().map(|f| f.name.as_str()));
+    for f in module.functions.iter().filter(|f| f.has_body) {
+        let mut local: BTreeSet<&str> = BTreeSet::new();
+        local.extend(f.params.iter().map(|p| p.name.as_str()));
+        local.extend(f.returns.iter().map(|p| p.name.as_str()));
+        local.extend(f.vars.iter().map(|p| p.name.as_str()));
+        local.extend(f.labels.keys().map(String::as_str));
+        local.extend(f.prototypes.iter().map(|p| p.name.as_str()));
+        local.extend(f.target_lists.keys().map(String::as_str));
+        // `WARP_SZ` is PTX's one predefined identifier (ISA §4.4 "Predefined Identifiers").
+        let known = |n: &str| n == "WARP_SZ" || local.contains(n) || global.contains(n);
+        for ins in &f.instructions {
+            if ins.opcode == "bra" {
                 continue;
             }
-            match ins.operands.first().map(|o| (&o.kind, o.span)) {
-                Some((OperandKind::Symbol { name }, span)) => {
-                    if !f.labels.contains_key(name) {
-                        diagnostics.push(Diagnostic::error(
-                            span,
-                            format!("branch to unknown label `{name}`"),
-                        ));
+            let mut stack: Vec<&Operand> = ins.operands.iter().collect();
+            while let Some(op) = stack.pop() {
+                let name = match &op.kind {
+                    OperandKind::Symbol { name } => name,
+                    OperandKind::Address {
+                        base: Some(AddressBase::Symbol(name)),
+                        ..
+                    } => name,
+                    OperandKind::Vector { elements } | OperandKind::List { elements } => {
+                        stack.extend(elements.iter());
+                        continue;
                     }
+                    OperandKind::Not { inner } => {
+                        stack.push(inner);
+                        continue;
+                    }
+                    _ => continue,
+                };
+                if !known(name) {
+                    diagnostics.push(Diagnostic::error(
+                        op.span,
+                        format!(
+                            "`{name}` is not declared (no parameter, variable, function or label)"
+                        ),
+                    ));
                 }
-                _ => diagnostics.push(Diagnostic::error(ins.span, "`bra` needs a label operand")),
             }
         }
     }
@@ -105,7 +226,7 @@ mod tests {
 .maxntid 256, 1, 1
 {
 .reg .pred %p<2>;
-.reg .b32 %r<5>;
+.reg .b32 %r<5>; .reg .b64 %rd<2>; .reg .f64 %fd<2>;
 .shared .align 4 .b8 buf[1024];
 ld.param.u64 %rd1, [k_param_0];
 ld.param.u32 %r1, [k_param_1+8];

@@ -1,38 +1,41 @@
 //! Token stream → [`Module`]. Recovers at `;` and `}` so one bad statement costs one
-//! diagnostic, never the whole file. No recursion on user-controlled nesting: scopes are
-//! counted, operand brackets are split one level deep.
+//! diagnostic, never the whole file. No recursion on user-controlled nesting: scopes and
+//! initializer braces are counted, operand brackets are split one level deep.
+//!
+//! Grammar followed: PTX ISA 8.5 chapter 4 "Syntax" (statements, labels, `{ }` scopes),
+//! chapter 5 "State Spaces, Types, and Variables" (declarations, §5.4.4 initializers),
+//! chapter 11 "Directives" (module, function, linking, debugging directives), §9.7.11
+//! "Control Flow Instructions" (`call` with return and argument lists, `.callprototype`).
+//! Every instruction is checked against the ISA table ([`super::isa_table`]) and every
+//! `%name` against the special registers and the `.reg` declarations in scope; see
+//! [`Parser::check_opcode`] for the strictness rules.
 
+use super::call::{Call, CallPrototype, CallTarget, Callee};
 use super::instruction::{AddressBase, Guard, Instruction, Operand, OperandKind, StateSpace};
+use super::isa_table::{self, OpClass};
 use super::lexer::{Token, TokenKind};
-use super::module::{Directive, Function, FunctionKind, Module, RegDecl, VarDecl};
+use super::module::{
+    Directive, Function, FunctionDirective, FunctionKind, InitValue, Initializer, Linkage, Module,
+    RegDecl, VarDecl,
+};
+use super::special_registers;
 use crate::diagnostic::Diagnostic;
 use crate::limits::Limits;
 use crate::span::Span;
 use std::collections::BTreeMap;
 
-/// Special registers PTX defines (ISA §10); any other `%name` is a virtual register.
-const SPECIAL_REGISTERS: &[&str] = &[
-    "tid",
-    "ntid",
-    "ctaid",
-    "nctaid",
-    "laneid",
-    "warpid",
-    "nwarpid",
-    "smid",
-    "nsmid",
-    "gridid",
-    "clock",
-    "clock64",
-    "lanemask_eq",
-    "lanemask_le",
-    "lanemask_lt",
-    "lanemask_ge",
-    "lanemask_gt",
-    "globaltimer",
-    "dynamic_smem_size",
-    "total_smem_size",
-];
+/// Most tokens one debug `.section` body, or one initializer, may hold before the parser
+/// gives up on it (each is bounded by the input anyway; this keeps a missing `}` from
+/// swallowing the rest of the file silently).
+const MAX_BLOCK_TOKENS: usize = 50_000_000;
+
+/// A `.reg` declaration visible in the current scope.
+struct RegEntry {
+    /// `%r` for a family `%r<7>`, `%temp` for a single register.
+    name: String,
+    count: Option<u32>,
+    pred: bool,
+}
 
 pub(crate) struct Parser<'a> {
     toks: &'a [Token],
@@ -42,6 +45,10 @@ pub(crate) struct Parser<'a> {
     instructions_seen: usize,
     limits: Limits,
     stopped: bool,
+    /// Registers declared in the enclosing scopes of the function being parsed.
+    regs: Vec<RegEntry>,
+    /// `regs.len()` at each open `{`.
+    scope_marks: Vec<usize>,
 }
 
 impl<'a> Parser<'a> {
@@ -54,6 +61,8 @@ impl<'a> Parser<'a> {
             instructions_seen: 0,
             limits: *limits,
             stopped: false,
+            regs: Vec::new(),
+            scope_marks: Vec::new(),
         }
     }
 
@@ -63,6 +72,10 @@ impl<'a> Parser<'a> {
 
     fn peek_at(&self, k: usize) -> Option<&'a Token> {
         self.toks.get(self.pos + k)
+    }
+
+    fn peek_word(&self) -> Option<&'a str> {
+        self.peek().and_then(|t| t.word())
     }
 
     fn bump(&mut self) -> Option<&'a Token> {
@@ -75,6 +88,10 @@ impl<'a> Parser<'a> {
 
     fn error(&mut self, span: Span, message: impl Into<String>) {
         self.diagnostics.push(Diagnostic::error(span, message));
+    }
+
+    fn warning(&mut self, span: Span, message: impl Into<String>) {
+        self.diagnostics.push(Diagnostic::warning(span, message));
     }
 
     /// Skips to just after the next `;` (or to a `}` / end, which is left in place).
@@ -108,164 +125,460 @@ impl<'a> Parser<'a> {
         out
     }
 
+    /// `@@DWARF ...` lines (older `-G` output, §11.7.1): skipped. The cursor is on the first
+    /// `@`; returns false when this is not such a line.
+    fn skip_dwarf_line(&mut self) -> bool {
+        let (Some(a), Some(b), Some(c)) = (self.peek(), self.peek_at(1), self.peek_at(2)) else {
+            return false;
+        };
+        if a.is_punct('@') && b.is_punct('@') && c.word() == Some("DWARF") {
+            let line = a.span.line;
+            while self.peek().is_some_and(|t| t.span.line == line) {
+                self.pos += 1;
+            }
+            return true;
+        }
+        false
+    }
+
+    /// `.section .debug_info { ... }` (§11.7.2): the name is kept, the body skipped.
+    fn parse_section(&mut self, kw: &'a Token) {
+        self.pos += 1;
+        let name = self.peek_word().unwrap_or_default().to_string();
+        let mut seen = 0usize;
+        while let Some(t) = self.peek() {
+            if t.is_punct('{') || t.span.line != kw.span.line {
+                break;
+            }
+            self.pos += 1;
+        }
+        if self.peek().is_some_and(|t| t.is_punct('{')) {
+            let mut depth = 0usize;
+            while let Some(t) = self.bump() {
+                seen += 1;
+                if t.is_punct('{') {
+                    depth += 1;
+                } else if t.is_punct('}') {
+                    depth = depth.saturating_sub(1);
+                    if depth == 0 {
+                        break;
+                    }
+                }
+                if self.peek().is_none() || seen > MAX_BLOCK_TOKENS {
+                    self.error(kw.span, format!("`.section {name}` is not closed by `}}`"));
+                    break;
+                }
+            }
+        }
+        self.module.directives.push(Directive {
+            name: ".section".to_string(),
+            text: name,
+            span: kw.span,
+        });
+    }
+
     pub fn parse_module(&mut self) {
+        let mut linkage: Option<(Linkage, Span)> = None;
         while let Some(t) = self.peek() {
             if self.stopped {
                 return;
             }
-            match &t.kind {
-                TokenKind::Word(w) => match w.as_str() {
-                    ".version" => {
-                        self.pos += 1;
-                        let rest = self.take_line(t.span.line);
-                        self.module.version = Some(join(&rest));
-                    }
-                    ".target" => {
-                        self.pos += 1;
-                        let rest = self.take_line(t.span.line);
-                        self.module.target = rest
-                            .iter()
-                            .filter_map(|x| x.word().map(str::to_string))
-                            .collect();
-                    }
-                    ".address_size" => {
-                        self.pos += 1;
-                        let rest = self.take_line(t.span.line);
-                        let text = join(&rest);
-                        match text.parse::<u32>() {
-                            Ok(n) => self.module.address_size = Some(n),
-                            Err(_) => self.error(t.span, format!("bad .address_size `{text}`")),
-                        }
-                    }
-                    ".visible" | ".extern" | ".weak" | ".common" => {
-                        // Linkage: applies to the following declaration.
-                        self.pos += 1;
-                    }
-                    ".entry" | ".func" => self.parse_function(),
-                    ".global" | ".const" | ".shared" | ".local" => {
-                        if let Some(d) = self.parse_var_decl() {
-                            self.module.globals.push(d);
-                        }
-                    }
-                    ".file" | ".loc" | ".section" | ".pragma" => {
-                        self.pos += 1;
-                        let rest = self.take_line(t.span.line);
-                        self.module.directives.push(Directive {
-                            name: w.clone(),
-                            text: join(&rest),
-                            span: t.span,
-                        });
-                    }
-                    _ if w.starts_with('.') => {
-                        self.pos += 1;
-                        let rest = self.take_line(t.span.line);
-                        self.module.directives.push(Directive {
-                            name: w.clone(),
-                            text: join(&rest),
-                            span: t.span,
-                        });
-                    }
-                    _ => {
-                        self.error(
-                            t.span,
-                            format!("`{w}` outside a function: expected a directive"),
-                        );
-                        self.pos += 1;
-                        self.skip_statement();
-                    }
-                },
+            let w = match &t.kind {
+                TokenKind::Word(w) => w.as_str(),
+                TokenKind::Punct('@') if self.skip_dwarf_line() => continue,
+                TokenKind::Punct(';') => {
+                    self.pos += 1;
+                    continue;
+                }
                 _ => {
                     self.error(t.span, "unexpected token outside a function");
                     self.pos += 1;
+                    continue;
+                }
+            };
+            let link = linkage.take();
+            match w {
+                ".version" => {
+                    self.pos += 1;
+                    let rest = self.take_line(t.span.line);
+                    self.module.version = Some(join(&rest));
+                }
+                ".target" => {
+                    // `.target sm_86`, `.target sm_52, debug`, `.target sm_30, texmode_independent`
+                    self.pos += 1;
+                    let rest = self.take_line(t.span.line);
+                    self.module.target = rest
+                        .iter()
+                        .filter_map(|x| x.word().map(str::to_string))
+                        .collect();
+                }
+                ".address_size" => {
+                    self.pos += 1;
+                    let rest = self.take_line(t.span.line);
+                    let text = join(&rest);
+                    match text.parse::<u32>() {
+                        Ok(n @ (32 | 64)) => self.module.address_size = Some(n),
+                        _ => self.error(t.span, format!("bad .address_size `{text}` (32 or 64)")),
+                    }
+                }
+                ".visible" | ".extern" | ".weak" | ".common" => {
+                    let l = match w {
+                        ".visible" => Linkage::Visible,
+                        ".extern" => Linkage::Extern,
+                        ".weak" => Linkage::Weak,
+                        _ => Linkage::Common,
+                    };
+                    if let Some((_, sp)) = link {
+                        self.error(sp, "two linking directives on one declaration");
+                    }
+                    linkage = Some((l, t.span));
+                    self.pos += 1;
+                }
+                ".entry" | ".func" => {
+                    self.parse_function(link.map_or(Linkage::Internal, |(l, _)| l));
+                }
+                ".global" | ".const" | ".shared" | ".local" | ".tex" => {
+                    let l = link.map_or(Linkage::Internal, |(l, _)| l);
+                    for mut d in self.parse_var_decl(true) {
+                        d.linkage = l;
+                        self.module.globals.push(d);
+                    }
+                }
+                ".section" => self.parse_section(t),
+                ".file" | ".loc" => {
+                    self.pos += 1;
+                    let rest = self.take_line(t.span.line);
+                    self.module.directives.push(Directive {
+                        name: w.to_string(),
+                        text: join(&rest),
+                        span: t.span,
+                    });
+                }
+                ".pragma" | ".alias" => {
+                    // `.pragma "nounroll";`, `.alias fa, f;` (§11.5, §11.6.6)
+                    self.pos += 1;
+                    let mut rest = Vec::new();
+                    while let Some(x) = self.peek() {
+                        self.pos += 1;
+                        if x.is_punct(';') {
+                            break;
+                        }
+                        rest.push(x);
+                    }
+                    self.module.directives.push(Directive {
+                        name: w.to_string(),
+                        text: join(&rest),
+                        span: t.span,
+                    });
+                }
+                _ if w.starts_with('.') => {
+                    self.error(t.span, format!("unknown module directive `{w}`"));
+                    self.pos += 1;
+                    self.skip_statement();
+                }
+                _ => {
+                    self.error(
+                        t.span,
+                        format!("`{w}` outside a function: expected a directive"),
+                    );
+                    self.pos += 1;
+                    self.skip_statement();
                 }
             }
         }
+        if let Some((_, sp)) = linkage {
+            self.error(sp, "linking directive without a declaration");
+        }
     }
 
-    /// `.global .align 4 .b8 name[16] = {...};` and similar, up to and including `;`.
-    /// The cursor is on the state-space word.
-    fn parse_var_decl(&mut self) -> Option<VarDecl> {
-        let start = self.peek()?.span;
+    /// `.global .align 4 .v4 .b8 name[16] = {...};` and similar, up to and including `;`;
+    /// several declarators (`.shared .u32 a, b[4];`) give several items. The cursor is on
+    /// the state-space word. `with_init`: initializers are allowed (module scope, `.const`
+    /// and `.global` in bodies).
+    fn parse_var_decl(&mut self, with_init: bool) -> Vec<VarDecl> {
+        let mut out = Vec::new();
+        let Some(start) = self.peek().map(|t| t.span) else {
+            return out;
+        };
         let mut space = StateSpace::Generic;
         let mut align = None;
         let mut ty = String::new();
-        let mut name: Option<String> = None;
-        let mut dims = Vec::new();
-        while let Some(t) = self.peek() {
-            if t.is_punct(';') {
-                self.pos += 1;
-                break;
+        let mut vector = 1u32;
+        // Attributes up to the first name.
+        while let Some(w) = self.peek_word().and_then(|w| w.strip_prefix('.')) {
+            self.pos += 1;
+            if let Some(sp) = StateSpace::from_modifier(w) {
+                space = sp;
+            } else if w == "align" {
+                align = self.peek_word().and_then(parse_uint);
+                if align.is_some() {
+                    self.pos += 1;
+                } else {
+                    let sp = self.peek().map_or(start, |t| t.span);
+                    self.error(sp, "`.align` needs a byte count");
+                }
+            } else if let Some(n) = w.strip_prefix('v').and_then(|n| n.parse::<u32>().ok()) {
+                vector = n;
+            } else if w == "ptr" || w == "attribute" {
+                // `.ptr .global .align 4` on parameters
+            } else {
+                ty = w.to_string();
             }
-            if t.is_punct('}') && name.is_none() {
-                break;
-            }
-            if t.is_punct('=') {
-                // Initializer: skip it (bounded by the statement's `;`).
+        }
+        loop {
+            let Some(name_tok) = self.peek() else {
+                self.error(start, "unterminated declaration");
+                return out;
+            };
+            let Some(name) = name_tok.word() else {
+                self.error(name_tok.span, "expected a variable name");
                 self.skip_statement();
-                break;
-            }
-            if t.is_punct(',') && name.is_some() {
-                // `.shared .u32 a, b;` — keep the first name, skip the rest.
-                self.skip_statement();
-                break;
-            }
-            if t.is_punct('[') {
+                return out;
+            };
+            self.pos += 1;
+            let mut dims = Vec::new();
+            while self.peek().is_some_and(|x| x.is_punct('[')) {
                 self.pos += 1;
                 let mut dim = None;
-                if let Some(n) = self.peek().and_then(|x| x.word()).and_then(parse_uint) {
+                if let Some(n) = self.peek_word().and_then(parse_uint) {
                     dim = Some(n);
                     self.pos += 1;
                 }
                 if self.peek().is_some_and(|x| x.is_punct(']')) {
                     self.pos += 1;
                 } else {
-                    let sp = self.peek().map(|x| x.span).unwrap_or(start);
+                    let sp = self.peek().map_or(name_tok.span, |x| x.span);
                     self.error(sp, "expected `]` in array declaration");
                     self.skip_statement();
-                    return None;
+                    return out;
                 }
                 dims.push(dim);
-                continue;
             }
-            let Some(w) = t.word() else {
-                self.error(t.span, "unexpected token in declaration");
-                self.skip_statement();
-                return None;
+            // `.reg .b32 %r<4>` style counts are not variables; `<n>` is only for registers.
+            let mut decl = VarDecl {
+                space,
+                align,
+                ty: ty.clone(),
+                name: name.to_string(),
+                dims,
+                span: name_tok.span,
+                vector,
+                linkage: Linkage::Internal,
+                init: None,
             };
-            self.pos += 1;
-            if let Some(s) = w.strip_prefix('.') {
-                if let Some(sp) = StateSpace::from_modifier(s) {
-                    space = sp;
-                } else if s == "align" {
-                    align = self.peek().and_then(|x| x.word()).and_then(parse_uint);
-                    if align.is_some() {
-                        self.pos += 1;
-                    }
-                } else if s.starts_with('v') && s[1..].chars().all(|c| c.is_ascii_digit()) {
-                    // vector type prefix: keep in the type string
-                    ty = format!("{s}.");
-                } else if name.is_none() {
-                    ty.push_str(s);
+            if self.peek().is_some_and(|x| x.is_punct('=')) {
+                let eq = self.bump().map_or(name_tok.span, |t| t.span);
+                if !with_init {
+                    self.error(eq, "this variable cannot have an initializer");
                 }
-            } else if name.is_none() {
-                name = Some(w.to_string());
+                decl.init = self.parse_initializer(&mut decl, eq);
+            }
+            out.push(decl);
+            match self.peek() {
+                Some(t) if t.is_punct(';') => {
+                    self.pos += 1;
+                    return out;
+                }
+                Some(t) if t.is_punct(',') => {
+                    self.pos += 1;
+                }
+                Some(t) => {
+                    self.error(t.span, "expected `;` after the declaration");
+                    self.skip_statement();
+                    return out;
+                }
+                None => {
+                    self.error(name_tok.span, "expected `;` after the declaration");
+                    return out;
+                }
             }
         }
-        let Some(name) = name else {
-            self.error(start, "declaration without a name");
+    }
+
+    /// After `=`: a scalar, a symbol (`sym`, `sym+8`, `generic(sym)`) or a `{…}` list,
+    /// nested lists flattened (PTX ISA §5.4.4). Fills an unsized first dimension from the
+    /// number of values. Stops before `,` or `;` at depth 0.
+    fn parse_initializer(&mut self, decl: &mut VarDecl, eq: Span) -> Option<Initializer> {
+        let mut values = Vec::new();
+        let mut depth = 0usize;
+        let mut end = eq;
+        let mut ok = true;
+        let mut seen = 0usize;
+        // Values per innermost list, to size `[]` from a nested list (`{{1,2},{3,4}}`).
+        while let Some(t) = self.peek() {
+            seen += 1;
+            if seen > MAX_BLOCK_TOKENS {
+                self.error(eq, "initializer too long");
+                return None;
+            }
+            if depth == 0 && (t.is_punct(';') || t.is_punct(',')) {
+                break;
+            }
+            end = t.span;
+            if t.is_punct('{') {
+                depth += 1;
+                self.pos += 1;
+                continue;
+            }
+            if t.is_punct('}') {
+                if depth == 0 {
+                    self.error(t.span, "unbalanced `}` in initializer");
+                    return None;
+                }
+                depth -= 1;
+                self.pos += 1;
+                continue;
+            }
+            if t.is_punct(',') {
+                self.pos += 1;
+                continue;
+            }
+            match self.parse_init_value() {
+                Some(v) => values.push(v),
+                None => {
+                    ok = false;
+                    let sp = self.peek().map_or(t.span, |x| x.span);
+                    self.error(sp, "expected a number, a symbol or `generic(symbol)`");
+                    // Skip to the next separator at this depth.
+                    while let Some(x) = self.peek() {
+                        if x.is_punct(',') || x.is_punct('}') || x.is_punct(';') {
+                            break;
+                        }
+                        self.pos += 1;
+                    }
+                }
+            }
+        }
+        if depth != 0 {
+            self.error(eq, "initializer is not closed by `}`");
             return None;
-        };
-        Some(VarDecl {
-            space,
-            align,
-            ty,
-            name,
-            dims,
-            span: start,
+        }
+        if !ok {
+            return None;
+        }
+        let span = merge(eq, end);
+        // `a[] = {…}`: the size comes from the initializer (first dimension only).
+        if decl.dims.first() == Some(&None) {
+            let inner: u64 = decl.dims.iter().skip(1).map(|d| d.unwrap_or(1)).product();
+            let n = (values.len() as u64).div_ceil(inner.max(1));
+            if let Some(d) = decl.dims.first_mut() {
+                *d = Some(n);
+            }
+        }
+        let bytes = self.init_bytes(decl, &values, span);
+        Some(Initializer {
+            values,
+            bytes,
+            span,
         })
     }
 
-    fn parse_function(&mut self) {
+    /// One value: `-5`, `0f3F800000`, `1.5`, `sym`, `sym+8`, `generic(sym)+8`.
+    fn parse_init_value(&mut self) -> Option<InitValue> {
+        let mut neg = false;
+        if self.peek().is_some_and(|t| t.is_punct('-')) {
+            neg = true;
+            self.pos += 1;
+        }
+        let w = self.peek_word()?;
+        if let Some(k) = parse_number(w) {
+            self.pos += 1;
+            return Some(match k {
+                OperandKind::Int { value } => InitValue::Int {
+                    value: if neg { value.wrapping_neg() } else { value },
+                },
+                OperandKind::Float { value } => InitValue::Float {
+                    value: if neg { -value } else { value },
+                },
+                _ => return None,
+            });
+        }
+        if neg || w.starts_with(['%', '.']) {
+            return None;
+        }
+        self.pos += 1;
+        let (symbol, generic) = if w == "generic" && self.peek().is_some_and(|t| t.is_punct('(')) {
+            self.pos += 1;
+            let s = self.peek_word()?.to_string();
+            self.pos += 1;
+            if !self.peek().is_some_and(|t| t.is_punct(')')) {
+                return None;
+            }
+            self.pos += 1;
+            (s, true)
+        } else {
+            (w.to_string(), false)
+        };
+        let mut offset = 0i64;
+        if let Some(sign) = self
+            .peek()
+            .filter(|t| t.is_punct('+') || t.is_punct('-'))
+            .map(|t| t.is_punct('-'))
+        {
+            self.pos += 1;
+            let v = self.peek_word().and_then(parse_uint)? as i64;
+            self.pos += 1;
+            offset = if sign { v.wrapping_neg() } else { v };
+        }
+        Some(InitValue::Address {
+            symbol,
+            offset,
+            generic,
+        })
+    }
+
+    /// The variable's bytes when every value is a constant: each value stored in the element
+    /// type (little-endian), then zero-filled to the declared size (§5.4.4).
+    fn init_bytes(&mut self, decl: &VarDecl, values: &[InitValue], span: Span) -> Option<Vec<u8>> {
+        let ty = super::instruction::ScalarType::from_modifier(&decl.ty)?;
+        let width = ty.bytes() as usize;
+        let scalars = decl
+            .size_bytes()
+            .map(|s| usize::try_from(s / width.max(1) as u64).unwrap_or(usize::MAX));
+        if let Some(n) = scalars {
+            if values.len() > n {
+                self.error(
+                    span,
+                    format!(
+                        "{} values for `{}`, which holds {n}",
+                        values.len(),
+                        decl.name
+                    ),
+                );
+                return None;
+            }
+        }
+        let mut bytes = Vec::with_capacity(values.len() * width);
+        for v in values {
+            let raw: u64 = match *v {
+                InitValue::Int { value } => {
+                    if ty.is_float() {
+                        match ty {
+                            super::instruction::ScalarType::F64 => (value as f64).to_bits(),
+                            _ => u64::from((value as f32).to_bits()),
+                        }
+                    } else {
+                        value as u64
+                    }
+                }
+                InitValue::Float { value } => match ty {
+                    super::instruction::ScalarType::F64 => value.to_bits(),
+                    super::instruction::ScalarType::F32 => u64::from((value as f32).to_bits()),
+                    _ => value as i64 as u64,
+                },
+                InitValue::Address { .. } => return None,
+            };
+            bytes.extend_from_slice(&raw.to_le_bytes()[..width.min(8)]);
+        }
+        if let Some(total) = decl.size_bytes().and_then(|s| usize::try_from(s).ok()) {
+            if total <= self.limits.max_input_bytes.saturating_mul(8) && bytes.len() < total {
+                bytes.resize(total, 0);
+            }
+        }
+        Some(bytes)
+    }
+
+    fn parse_function(&mut self, linkage: Linkage) {
         let Some(kw) = self.bump() else { return };
         let kind = if kw.word() == Some(".entry") {
             FunctionKind::Entry
@@ -281,7 +594,7 @@ impl<'a> Parser<'a> {
             self.error(kw.span, "function without a name");
             return;
         };
-        let Some(name) = name_tok.word().filter(|w| !w.starts_with('.')) else {
+        let Some(name) = name_tok.word().filter(|w| !w.starts_with(['.', '%'])) else {
             self.error(name_tok.span, "expected a function name");
             self.skip_statement();
             return;
@@ -292,20 +605,11 @@ impl<'a> Parser<'a> {
         } else {
             Vec::new()
         };
-        // Performance directives (`.maxntid 256, 1, 1`, `.minnctapersm 1`, ...).
-        while let Some(t) = self.peek() {
-            if t.is_punct('{') || t.is_punct(';') {
-                break;
-            }
-            if t.word().is_some_and(|w| w == ".entry" || w == ".func") {
-                break;
-            }
-            self.pos += 1;
-        }
         let mut func = Function {
             kind,
             name: name.to_string(),
             name_span: name_tok.span,
+            linkage,
             params,
             returns,
             regs: Vec::new(),
@@ -314,7 +618,11 @@ impl<'a> Parser<'a> {
             labels: BTreeMap::new(),
             label_spans: BTreeMap::new(),
             has_body: false,
+            directives: Vec::new(),
+            prototypes: Vec::new(),
+            target_lists: BTreeMap::new(),
         };
+        self.parse_header_directives(&mut func);
         match self.peek() {
             Some(t) if t.is_punct(';') => {
                 self.pos += 1;
@@ -322,13 +630,79 @@ impl<'a> Parser<'a> {
             Some(t) if t.is_punct('{') => {
                 self.pos += 1;
                 func.has_body = true;
+                if linkage == Linkage::Extern {
+                    self.error(
+                        name_tok.span,
+                        format!("`.extern` function `{name}` has a body"),
+                    );
+                }
                 self.parse_body(&mut func);
             }
             _ => {
-                self.error(name_tok.span, format!("function `{name}` has no body"));
+                self.error(
+                    name_tok.span,
+                    format!("function `{name}` has no body and no `;`"),
+                );
             }
         }
         self.module.functions.push(func);
+    }
+
+    /// `.maxntid 256, 1, 1`, `.reqntid`, `.minnctapersm 1`, `.maxnreg 32`, `.noreturn`, ...
+    /// between the parameter list and the body (PTX ISA §11.3, §11.4).
+    fn parse_header_directives(&mut self, func: &mut Function) {
+        const KNOWN: &[&str] = &[
+            "maxntid",
+            "reqntid",
+            "minnctapersm",
+            "maxnctapersm",
+            "maxnreg",
+            "maxclusterrank",
+            "reqnctapercluster",
+            "explicitcluster",
+            "noreturn",
+            "blocksareclusters",
+        ];
+        while let Some(t) = self.peek() {
+            let Some(w) = t.word() else { return };
+            let Some(d) = w.strip_prefix('.') else {
+                self.error(
+                    t.span,
+                    format!("unexpected `{w}` in the header of `{}`", func.name),
+                );
+                self.pos += 1;
+                continue;
+            };
+            if matches!(d, "entry" | "func") {
+                return;
+            }
+            self.pos += 1;
+            if !KNOWN.contains(&d) {
+                self.error(
+                    t.span,
+                    format!(
+                        "unknown function directive `{w}` in the header of `{}`",
+                        func.name
+                    ),
+                );
+            }
+            let mut values = Vec::new();
+            while let Some(n) = self.peek_word().and_then(parse_uint) {
+                values.push(n);
+                self.pos += 1;
+                if self.peek().is_some_and(|x| x.is_punct(',')) {
+                    self.pos += 1;
+                } else {
+                    break;
+                }
+            }
+            func.directives.push(FunctionDirective {
+                name: d.to_string(),
+                values,
+                text: None,
+                span: t.span,
+            });
+        }
     }
 
     /// `( .param .u64 a, .param .align 8 .b8 b[16] )`; the cursor is on `(`.
@@ -352,7 +726,8 @@ impl<'a> Parser<'a> {
             let mut space = StateSpace::Param;
             let mut align = None;
             let mut ty = String::new();
-            let mut name = None;
+            let mut vector = 1;
+            let mut name: Option<(String, Span)> = None;
             let mut dims = Vec::new();
             while let Some(t) = self.peek() {
                 if t.is_punct(',') || t.is_punct(')') {
@@ -365,7 +740,7 @@ impl<'a> Parser<'a> {
                 self.pos += 1;
                 if t.is_punct('[') {
                     let mut dim = None;
-                    if let Some(n) = self.peek().and_then(|x| x.word()).and_then(parse_uint) {
+                    if let Some(n) = self.peek_word().and_then(parse_uint) {
                         dim = Some(n);
                         self.pos += 1;
                     }
@@ -384,27 +759,33 @@ impl<'a> Parser<'a> {
                             StateSpace::Param
                         };
                     } else if s == "align" {
-                        align = self.peek().and_then(|x| x.word()).and_then(parse_uint);
+                        align = self.peek_word().and_then(parse_uint);
                         if align.is_some() {
                             self.pos += 1;
                         }
+                    } else if let Some(n) = s.strip_prefix('v').and_then(|n| n.parse::<u32>().ok())
+                    {
+                        vector = n;
                     } else if s == "ptr" || StateSpace::from_modifier(s).is_some() {
                         // `.ptr .global .align 4`: attributes of pointer params.
                     } else {
                         ty = s.to_string();
                     }
                 } else {
-                    name = Some(w.to_string());
+                    name = Some((w.to_string(), t.span));
                 }
             }
             match name {
-                Some(name) => out.push(VarDecl {
+                Some((name, span)) => out.push(VarDecl {
                     space,
                     align,
                     ty,
                     name,
                     dims,
-                    span: start,
+                    span,
+                    vector,
+                    linkage: Linkage::Internal,
+                    init: None,
                 }),
                 None => self.error(start, "parameter without a name"),
             }
@@ -412,6 +793,27 @@ impl<'a> Parser<'a> {
     }
 
     fn parse_body(&mut self, func: &mut Function) {
+        self.regs.clear();
+        self.scope_marks.clear();
+        for r in &func.returns {
+            // `.reg` return/parameter declarations of a `.func` are registers.
+            if r.space == StateSpace::Generic {
+                self.regs.push(RegEntry {
+                    name: r.name.clone(),
+                    count: None,
+                    pred: r.ty == "pred",
+                });
+            }
+        }
+        for p in &func.params {
+            if p.space == StateSpace::Generic {
+                self.regs.push(RegEntry {
+                    name: p.name.clone(),
+                    count: None,
+                    pred: p.ty == "pred",
+                });
+            }
+        }
         let mut depth = 1usize;
         while let Some(t) = self.peek() {
             if self.stopped {
@@ -419,6 +821,7 @@ impl<'a> Parser<'a> {
             }
             if t.is_punct('{') {
                 depth += 1;
+                self.scope_marks.push(self.regs.len());
                 self.pos += 1;
                 continue;
             }
@@ -428,49 +831,85 @@ impl<'a> Parser<'a> {
                 if depth == 0 {
                     return;
                 }
+                if let Some(m) = self.scope_marks.pop() {
+                    self.regs.truncate(m);
+                }
                 continue;
             }
             if t.is_punct(';') {
                 self.pos += 1;
                 continue;
             }
+            if t.is_punct('@') && self.skip_dwarf_line() {
+                continue;
+            }
             match &t.kind {
                 TokenKind::Word(w) if w.starts_with('.') => match w.as_str() {
                     ".reg" => self.parse_reg_decl(func),
                     ".shared" | ".local" | ".const" | ".global" | ".param" => {
-                        if let Some(d) = self.parse_var_decl() {
-                            func.vars.push(d);
-                        }
+                        let init = matches!(w.as_str(), ".const" | ".global");
+                        let decls = self.parse_var_decl(init);
+                        func.vars.extend(decls);
                     }
-                    ".loc" | ".file" | ".section" => {
+                    ".loc" | ".file" => {
                         self.pos += 1;
                         self.take_line(t.span.line);
                     }
-                    _ => {
-                        // `.pragma "nounroll";` and other directives: generic, to `;`.
+                    ".pragma" => {
                         self.pos += 1;
+                        let mut text = String::new();
                         while let Some(x) = self.peek() {
-                            if x.is_punct(';') {
-                                self.pos += 1;
-                                break;
-                            }
-                            if x.is_punct('}') || x.is_punct('{') || x.span.line != t.span.line {
-                                break;
-                            }
                             self.pos += 1;
+                            match &x.kind {
+                                TokenKind::Punct(';') => break,
+                                TokenKind::Str(s) => {
+                                    if !text.is_empty() {
+                                        text.push_str(", ");
+                                    }
+                                    text.push_str(s);
+                                }
+                                _ => {}
+                            }
                         }
+                        func.directives.push(FunctionDirective {
+                            name: "pragma".to_string(),
+                            values: Vec::new(),
+                            text: Some(text),
+                            span: t.span,
+                        });
+                    }
+                    _ => {
+                        self.error(
+                            t.span,
+                            format!("unknown directive `{w}` in a function body"),
+                        );
+                        self.pos += 1;
+                        self.skip_statement();
                     }
                 },
                 TokenKind::Word(w)
                     if self.peek_at(1).is_some_and(|x| x.is_punct(':')) && !w.starts_with('%') =>
                 {
-                    if func.labels.contains_key(w) {
-                        self.error(t.span, format!("label `{w}` defined twice"));
-                    } else {
-                        func.labels.insert(w.clone(), func.instructions.len());
-                        func.label_spans.insert(w.clone(), t.span);
+                    let after = self.peek_at(2).and_then(|x| x.word());
+                    match after {
+                        Some(".callprototype") => {
+                            self.pos += 3;
+                            self.parse_callprototype(func, w, t.span);
+                        }
+                        Some(".branchtargets" | ".calltargets") => {
+                            self.pos += 3;
+                            self.parse_target_list(func, w, t.span);
+                        }
+                        _ => {
+                            if func.labels.contains_key(w) {
+                                self.error(t.span, format!("label `{w}` defined twice"));
+                            } else {
+                                func.labels.insert(w.clone(), func.instructions.len());
+                                func.label_spans.insert(w.clone(), t.span);
+                            }
+                            self.pos += 2;
+                        }
                     }
-                    self.pos += 2;
                 }
                 TokenKind::Word(_) | TokenKind::Punct('@') => {
                     if let Some(ins) = self.parse_instruction() {
@@ -502,7 +941,67 @@ impl<'a> Parser<'a> {
         );
     }
 
-    /// `.reg .b32 %r<7>;` or `.reg .f32 %f1, %f2;`
+    /// After `label : .callprototype`: `(.param .b32 _) _ (.param .b32 _, …) [.noreturn];`
+    fn parse_callprototype(&mut self, func: &mut Function, name: &str, span: Span) {
+        let mut returns = Vec::new();
+        if self.peek().is_some_and(|t| t.is_punct('(')) {
+            returns = self.parse_param_list();
+        }
+        if self.peek_word() == Some("_") {
+            self.pos += 1;
+        } else {
+            let sp = self.peek().map_or(span, |t| t.span);
+            self.error(sp, "expected `_` in `.callprototype`");
+            self.skip_statement();
+            return;
+        }
+        let mut params = Vec::new();
+        if self.peek().is_some_and(|t| t.is_punct('(')) {
+            params = self.parse_param_list();
+        }
+        let mut noreturn = false;
+        if self.peek_word() == Some(".noreturn") {
+            noreturn = true;
+            self.pos += 1;
+        }
+        if self.peek().is_some_and(|t| t.is_punct(';')) {
+            self.pos += 1;
+        } else {
+            let sp = self.peek().map_or(span, |t| t.span);
+            self.error(sp, "expected `;` after `.callprototype`");
+            self.skip_statement();
+        }
+        func.prototypes.push(CallPrototype {
+            name: name.to_string(),
+            returns,
+            params,
+            noreturn,
+            span,
+        });
+    }
+
+    /// After `label : .branchtargets` / `.calltargets`: `a, b, c;`
+    fn parse_target_list(&mut self, func: &mut Function, name: &str, span: Span) {
+        let mut names = Vec::new();
+        while let Some(t) = self.peek() {
+            self.pos += 1;
+            match &t.kind {
+                TokenKind::Punct(';') => break,
+                TokenKind::Punct(',') => {}
+                TokenKind::Word(w) => names.push(w.clone()),
+                _ => {
+                    self.error(t.span, "expected a name in a target list");
+                    self.skip_statement();
+                    break;
+                }
+            }
+        }
+        if func.target_lists.insert(name.to_string(), names).is_some() {
+            self.error(span, format!("target list `{name}` defined twice"));
+        }
+    }
+
+    /// `.reg .b32 %r<7>;` or `.reg .f32 %f1, %f2;` or `.reg .v4 .f32 %v;`
     fn parse_reg_decl(&mut self, func: &mut Function) {
         let Some(kw) = self.bump() else { return };
         let mut ty = String::new();
@@ -518,6 +1017,7 @@ impl<'a> Parser<'a> {
                 _ => break,
             }
         }
+        let pred = ty == "pred";
         loop {
             let Some(t) = self.peek() else {
                 self.error(kw.span, "unterminated .reg declaration");
@@ -541,8 +1041,7 @@ impl<'a> Parser<'a> {
             if self.peek().is_some_and(|x| x.is_punct('<')) {
                 self.pos += 1;
                 count = self
-                    .peek()
-                    .and_then(|x| x.word())
+                    .peek_word()
                     .and_then(parse_uint)
                     .and_then(|n| u32::try_from(n).ok());
                 if count.is_some() {
@@ -556,6 +1055,11 @@ impl<'a> Parser<'a> {
                     return;
                 }
             }
+            self.regs.push(RegEntry {
+                name: name.to_string(),
+                count,
+                pred,
+            });
             func.regs.push(RegDecl {
                 ty: ty.clone(),
                 name: name.to_string(),
@@ -563,6 +1067,53 @@ impl<'a> Parser<'a> {
                 span: t.span,
             });
         }
+    }
+
+    /// The declaration in scope for register `name` (`%r12` matches `%r<13>` or `%r12`).
+    fn find_reg(&self, name: &str) -> Option<&RegEntry> {
+        let digits = name.len() - name.trim_end_matches(|c: char| c.is_ascii_digit()).len();
+        let (prefix, index) = name.split_at(name.len() - digits);
+        let index: Option<u64> = if digits > 0 && digits < 10 {
+            index.parse().ok()
+        } else {
+            None
+        };
+        self.regs.iter().rev().find(|r| match r.count {
+            None => r.name == name,
+            Some(n) => r.name == prefix && index.is_some_and(|i| i < u64::from(n)),
+        })
+    }
+
+    /// Checks one `%word` of an instruction: a special register with a valid component, or a
+    /// register declared in scope. Returns whether it is a declared predicate register.
+    fn check_percent_word(&mut self, w: &str, span: Span) -> bool {
+        let Some(rest) = w.strip_prefix('%') else {
+            return false;
+        };
+        let (name, component) = match rest.split_once('.') {
+            Some((n, c)) => (n, Some(c)),
+            None => (rest, None),
+        };
+        if special_registers::is_special(name) {
+            if let Err(m) = special_registers::check_component(name, component) {
+                self.error(span, m);
+            }
+            return false;
+        }
+        if let Some(r) = self.find_reg(w) {
+            return r.pred;
+        }
+        match special_registers::misspelt(rest) {
+            Some(s) => self.error(
+                span,
+                format!("unknown special register `{w}` (did you mean `%{s}`?)"),
+            ),
+            None => self.error(
+                span,
+                format!("register `{w}` is not declared (no `.reg` in scope declares it)"),
+            ),
+        }
+        false
     }
 
     /// `[@[!]%p] opcode[.mod]* operands ;`
@@ -585,6 +1136,13 @@ impl<'a> Parser<'a> {
                         span: merge(start, t.span),
                     });
                     self.pos += 1;
+                    let special = w.strip_prefix('%').is_some_and(|n| {
+                        special_registers::is_special(n.split('.').next().unwrap_or(n))
+                    });
+                    let is_pred = self.check_percent_word(w, t.span);
+                    if !is_pred && !special && self.find_reg(w).is_some() {
+                        self.error(t.span, format!("guard `{w}` is not a `.pred` register"));
+                    }
                 }
                 _ => {
                     let sp = self.peek().map(|t| t.span).unwrap_or(start);
@@ -609,12 +1167,14 @@ impl<'a> Parser<'a> {
             return None;
         }
         self.pos += 1;
+        let op_pos = self.pos;
         let mut parts = mnemonic.split('.');
         let opcode = parts.next().unwrap_or_default().to_string();
         let modifiers: Vec<String> = parts
             .filter(|p| !p.is_empty())
             .map(str::to_string)
             .collect();
+        let is_call = opcode == "call";
         // Collect operand tokens up to `;` at bracket depth 0.
         let mut groups: Vec<Vec<&'a Token>> = Vec::new();
         let mut cur: Vec<&'a Token> = Vec::new();
@@ -639,8 +1199,11 @@ impl<'a> Parser<'a> {
             }
             // A word on a new line right after a complete operand: the `;` is missing.
             // Report it and end the instruction here so the next line parses on its own.
+            // (`call` is written over several lines by nvcc, so it is exempt.)
             let prev = self.toks.get(self.pos.wrapping_sub(1));
             if depth == 0
+                && !is_call
+                && self.pos > op_pos
                 && t.span.line > end.line
                 && t.word().is_some()
                 && prev.is_some_and(|p| !p.is_punct(',') && !p.is_punct('+') && !p.is_punct('-'))
@@ -673,22 +1236,260 @@ impl<'a> Parser<'a> {
             groups.push(cur);
         }
         let mut operands = Vec::new();
-        for g in &groups {
+        let mut writes_pred = false;
+        for (i, g) in groups.iter().enumerate() {
             if g.is_empty() {
                 self.error(end, "empty operand");
                 continue;
             }
+            for t in g {
+                if let Some(w) = t.word().filter(|w| w.starts_with('%')) {
+                    let pred = self.check_percent_word(w, t.span);
+                    writes_pred |= pred && i == 0;
+                }
+            }
             operands.push(parse_operand(g));
         }
-        Some(Instruction {
+        let mut ins = Instruction {
             guard,
             opcode,
             modifiers,
             operands,
             span: merge(start, end),
             opcode_span: op_tok.span,
+            call: None,
+        };
+        self.check_opcode(&ins, writes_pred);
+        if is_call {
+            ins.call = self.type_call(&ins);
+        }
+        Some(ins)
+    }
+
+    /// The strictness rules for opcodes and modifiers (README "PTX strictness"):
+    ///
+    /// 1. An opcode in the ISA table with every modifier listed for it: accepted.
+    /// 2. A known opcode with a modifier the table does not list for it:
+    ///    - an **error** when the opcode is a control, barrier or warp-collective instruction
+    ///      (`bar.uni` is not `bra.uni`; `shfl.snyc` is not `shfl.sync`): a misread there
+    ///      changes control flow, divergence or agreement;
+    ///    - an **error** when the modifier is within edit distance 2 of a state space
+    ///      (`ld.globl`): the space decides which memory the access reads or writes, and a
+    ///      generic reading would silently change the address interpretation and its cost;
+    ///    - otherwise a **warning** ("ignored"), with the nearest valid modifier.
+    /// 3. An opcode not in the table: a **warning** naming it, saying it is read generically
+    ///    (first operand written, the rest read), with "did you mean" from the nearest table
+    ///    name (edit distance ≤ 2); an **error** instead when that nearest name is a control,
+    ///    barrier or warp-collective instruction, or when the instruction writes a predicate.
+    fn check_opcode(&mut self, ins: &Instruction, writes_pred: bool) {
+        let mnemonic = ins.mnemonic();
+        let span = ins.opcode_span;
+        match isa_table::lookup(&ins.opcode, &ins.modifiers) {
+            Some((info, taken)) => {
+                for m in ins.modifiers.iter().skip(taken) {
+                    if info.allows(m) {
+                        continue;
+                    }
+                    let near_mod = info
+                        .modifiers()
+                        .map(|x| (isa_table::edit_distance(m, x), x))
+                        .min_by_key(|(d, _)| *d)
+                        .filter(|(d, _)| *d <= 2)
+                        .map(|(_, x)| x);
+                    let other_op = swapped_opcode(ins, info.name);
+                    let hint = match (other_op, near_mod) {
+                        (Some(o), _) => format!(" (did you mean `{o}`?)"),
+                        (None, Some(x)) => format!(" (did you mean `.{x}`?)"),
+                        (None, None) => String::new(),
+                    };
+                    let near_space = STATE_SPACES
+                        .iter()
+                        .any(|s| isa_table::edit_distance(m, s) <= 2);
+                    if info.class.steers_control() {
+                        self.error(
+                            span,
+                            format!(
+                                "`.{m}` is not a modifier of `{}` in `{mnemonic}`{hint}: \
+                                 a {} instruction is never read generically",
+                                info.name,
+                                info.class.name()
+                            ),
+                        );
+                    } else if near_space
+                        && matches!(
+                            info.class,
+                            OpClass::Memory | OpClass::Async | OpClass::Texture | OpClass::Alu
+                        )
+                        && (info.allows("global") || info.allows("shared"))
+                    {
+                        self.error(
+                            span,
+                            format!(
+                                "`.{m}` is not a state space of `{}` in `{mnemonic}`{hint}: \
+                                 the space decides which memory is accessed",
+                                info.name
+                            ),
+                        );
+                    } else {
+                        self.warning(
+                            span,
+                            format!(
+                                "unknown modifier `.{m}` of `{}` in `{mnemonic}` is ignored{hint}",
+                                info.name
+                            ),
+                        );
+                    }
+                }
+            }
+            None => {
+                // Compare the opcode with and without its first modifiers against the table.
+                let mut best: Option<(&'static isa_table::OpInfo, usize)> = None;
+                let mut cand = ins.opcode.clone();
+                for k in 0..=ins.modifiers.len().min(3) {
+                    if k > 0 {
+                        cand.push('.');
+                        cand.push_str(&ins.modifiers[k - 1]);
+                    }
+                    if let Some((o, d)) = isa_table::nearest(&cand) {
+                        if best.is_none_or(|(_, bd)| d < bd) {
+                            best = Some((o, d));
+                        }
+                    }
+                }
+                let near = best.filter(|(_, d)| *d <= 2);
+                let hint = near.map_or(String::new(), |(o, _)| {
+                    format!(" (did you mean `{}`?)", o.name)
+                });
+                if let Some((o, _)) = near.filter(|(o, _)| o.class.steers_control()) {
+                    self.error(
+                        span,
+                        format!(
+                            "unknown opcode `{mnemonic}`{hint}: not read generically, because \
+                             `{}` is a {} instruction and a misreading could change control \
+                             flow, divergence or agreement",
+                            o.name,
+                            o.class.name()
+                        ),
+                    );
+                } else if writes_pred {
+                    self.error(
+                        span,
+                        format!(
+                            "unknown opcode `{mnemonic}`{hint} writes a predicate: not read \
+                             generically, because predicates steer branches and divergence"
+                        ),
+                    );
+                } else {
+                    self.warning(
+                        span,
+                        format!(
+                            "unknown opcode `{mnemonic}`{hint}: read generically (first \
+                             operand written, the rest read)"
+                        ),
+                    );
+                }
+            }
+        }
+    }
+
+    /// `call{.uni} (ret), target, (args){, proto};` from the generic operands.
+    fn type_call(&mut self, ins: &Instruction) -> Option<Call> {
+        let mut ops = ins.operands.iter().peekable();
+        let mut returns = Vec::new();
+        if let Some(OperandKind::List { elements }) = ops.peek().map(|o| &o.kind) {
+            returns = elements.clone();
+            ops.next();
+        }
+        let Some(target_op) = ops.next() else {
+            self.error(ins.span, "`call` needs a target");
+            return None;
+        };
+        let mut args = Vec::new();
+        if let Some(OperandKind::List { elements }) = ops.peek().map(|o| &o.kind) {
+            args = elements.clone();
+            ops.next();
+        }
+        let via = match ops.next().map(|o| (&o.kind, o.span)) {
+            None => None,
+            Some((OperandKind::Symbol { name }, _)) => Some(name.clone()),
+            Some((_, sp)) => {
+                self.error(sp, "expected a `.callprototype` or `.calltargets` label");
+                None
+            }
+        };
+        if let Some(extra) = ops.next() {
+            self.error(
+                extra.span,
+                "unexpected operand after the call's target list",
+            );
+        }
+        let target = match &target_op.kind {
+            OperandKind::Symbol { name } => {
+                if let Some(v) = &via {
+                    self.error(
+                        target_op.span,
+                        format!("direct call to `{name}` with a prototype `{v}`"),
+                    );
+                }
+                CallTarget::Direct {
+                    name: name.clone(),
+                    span: target_op.span,
+                }
+            }
+            OperandKind::Register { name } => CallTarget::Indirect {
+                register: name.clone(),
+                span: target_op.span,
+                via,
+            },
+            _ => {
+                self.error(
+                    target_op.span,
+                    "call target must be a function name or a register",
+                );
+                return None;
+            }
+        };
+        let callee = match target {
+            CallTarget::Direct { .. } => Callee::Unknown,
+            CallTarget::Indirect { .. } => Callee::Indirect,
+        };
+        Some(Call {
+            uni: ins.has_modifier("uni"),
+            returns,
+            target,
+            args,
+            callee,
         })
     }
+}
+
+/// State spaces as modifiers (for the "is this a misspelt space" check).
+const STATE_SPACES: &[&str] = &["global", "shared", "local", "param", "const"];
+
+/// When a known opcode carries a modifier it does not accept, another opcode within edit
+/// distance 2 that accepts *every* modifier written (`bar.uni` → `bra.uni`).
+fn swapped_opcode(ins: &Instruction, current: &str) -> Option<String> {
+    let mut best: Option<(usize, &str)> = None;
+    for o in isa_table::OPCODES {
+        if o.name == current || o.name.contains('.') {
+            continue;
+        }
+        let d = isa_table::edit_distance(&ins.opcode, o.name);
+        if d == 0 || d > 2 {
+            continue;
+        }
+        if ins.modifiers.iter().all(|m| o.allows(m)) && best.is_none_or(|(bd, _)| d < bd) {
+            best = Some((d, o.name));
+        }
+    }
+    best.map(|(_, name)| {
+        let mut s = name.to_string();
+        for m in &ins.modifiers {
+            s.push('.');
+            s.push_str(m);
+        }
+        s
+    })
 }
 
 fn join(toks: &[&Token]) -> String {
@@ -870,7 +1671,7 @@ fn simple_word(w: &str) -> OperandKind {
             Some((n, c)) => (n, Some(c.to_string())),
             None => (rest, None),
         };
-        if SPECIAL_REGISTERS.contains(&name) {
+        if special_registers::is_special(name) {
             return OperandKind::Special {
                 name: name.to_string(),
                 component,

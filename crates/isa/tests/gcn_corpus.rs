@@ -84,6 +84,63 @@ fn every_corpus_listing_parses_with_the_naive_instruction_count() {
     }
 }
 
+/// Instructions per corpus kernel, recorded before the strict front end (issue #20): the
+/// ISA table must not change what is parsed.
+const COUNTS: &[(&str, usize)] = &[
+    ("backprop___Z22bpnn_layerforward_CUDAPfS_S_S_ii.s", 203),
+    ("backprop___Z24bpnn_adjust_weights_cudaPfiS_iS_S_.s", 106),
+    ("bfs___Z6KernelP4NodePiPbS2_S2_S1_i.s", 88),
+    ("bfs___Z7Kernel2PbS_S_S_i.s", 34),
+    ("bptree__findK.s", 160),
+    ("gaussian___Z4Fan1PfS_ii.s", 64),
+    ("gaussian___Z4Fan2PfS_S_iii.s", 86),
+    (
+        "hipexamples_vectoradd___Z15vectorset_floatPKfS0_Pf__gfx900.s",
+        15,
+    ),
+    ("hotspot___Z14calculate_tempiPfS_S_iiiiffffff.s", 240),
+    ("kmeans___Z11kmeansPointPfS_iiiPiS_S_S0_.s", 95),
+    ("lud___Z12lud_diagonalPfii.s", 140),
+    ("lud___Z12lud_internalPfii.s", 84),
+    ("lud___Z13lud_perimeterPfii.s", 260),
+    ("nn___Z6euclidP7latLongPfiff.s", 76),
+    ("nw___Z20needle_cuda_shared_1PiS_iiii.s", 158),
+    ("nw___Z20needle_cuda_shared_2PiS_iiii.s", 163),
+    ("pathfinder___Z14dynproc_kerneliPiS_S_iiii.s", 122),
+    ("prefix_sum___Z16block_prefix_sumPfii.s", 129),
+    ("srad_v2___Z11srad_cuda_2PfS_S_S_S_S_iiff.s", 253),
+    (
+        "streamcluster___Z19kernel_compute_costiilP5PointiiPfS1_PiPb.s",
+        129,
+    ),
+];
+
+#[test]
+fn corpus_has_no_unknown_opcode_and_the_recorded_instruction_counts() {
+    let files = corpus_files();
+    assert_eq!(files.len(), COUNTS.len());
+    for path in files {
+        let text = std::fs::read_to_string(&path).expect("readable corpus file");
+        let p = gcn::parse(&text, &Limits::default());
+        assert!(
+            p.diagnostics.is_empty(),
+            "{}: no warning expected: {:?}",
+            path.display(),
+            p.diagnostics
+        );
+        let name = path.file_name().and_then(|n| n.to_str()).unwrap_or("");
+        let expected = COUNTS.iter().find(|(n, _)| *n == name).map(|c| c.1);
+        assert_eq!(Some(p.functions[0].instructions.len()), expected, "{name}");
+        for ins in &p.functions[0].instructions {
+            assert!(
+                gcn::describe(&ins.opcode).is_some(),
+                "{name}: `{}` is not in the ISA table",
+                ins.opcode
+            );
+        }
+    }
+}
+
 #[test]
 fn lud_perimeter_has_three_branch_serialisation_blocks() {
     // `grep -c s_or_saveexec` on the file gives 3: each is an exec flip starting a BSB.

@@ -22,12 +22,20 @@
 //! Parsing never panics and is bounded by [`Limits`]; every error is a [`Diagnostic`] with
 //! 1-based line and column.
 
+pub mod calls;
+pub mod isa_table;
+pub mod link;
 mod operands;
 pub mod program;
 mod semantics;
+mod spelling;
+mod strictness;
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, HashSet};
 
+pub use calls::{parse_reloc, Reloc, RelocKind};
+pub use isa_table::{describe, IsaEntry};
+pub use link::{link, Linked};
 pub use program::{
     special_register, ExecCondition, ExecEffect, GcnControl, GcnFunction, GcnInstruction,
     GcnModifier, GcnOperand, GcnOperandKind, GcnProgram, GcnReg, GcnUnit, ScalarCondition,
@@ -75,6 +83,14 @@ pub fn parse(text: &str, limits: &Limits) -> GcnProgram {
 }
 
 struct Parser {
+    unknown: strictness::UnknownOpcodes,
+    /// Operands that look like misspelt registers, reported at the end unless they turn
+    /// out to be symbols of the listing: (word, error).
+    suspects: Vec<(String, Diagnostic)>,
+    /// Symbols defined by `.set`/`.equ` (labels and declared names are known otherwise).
+    symbols: HashSet<String>,
+    /// Names given to `.amdhsa_kernel` / `.amdgpu_hsa_kernel`.
+    kernels: Vec<String>,
     max_instructions: usize,
     instruction_count: usize,
     target: Option<String>,
@@ -92,6 +108,10 @@ struct Parser {
 impl Parser {
     fn new(limits: &Limits) -> Self {
         Parser {
+            unknown: strictness::UnknownOpcodes::default(),
+            suspects: Vec::new(),
+            symbols: HashSet::new(),
+            kernels: Vec::new(),
             max_instructions: limits.max_instructions,
             instruction_count: 0,
             target: None,
@@ -121,6 +141,20 @@ impl Parser {
         self.end_function();
         for f in &mut self.functions {
             resolve_targets(f, &mut self.diagnostics);
+            calls::resolve_calls(f);
+            f.kernel = self.kernels.contains(&f.name);
+        }
+        // Misspelt registers, unless the word is a symbol of the listing after all.
+        let mut known = std::mem::take(&mut self.symbols);
+        known.extend(self.declared.iter().cloned());
+        for f in &self.functions {
+            known.insert(f.name.clone());
+            known.extend(f.labels.keys().cloned());
+        }
+        for (word, d) in std::mem::take(&mut self.suspects) {
+            if !known.contains(&word) {
+                self.diag(d);
+            }
         }
         self.diagnostics.truncate(MAX_DIAGNOSTICS);
         GcnProgram {
@@ -147,6 +181,7 @@ impl Parser {
             labels: BTreeMap::new(),
             label_spans: BTreeMap::new(),
             block_comments: BTreeMap::new(),
+            kernel: false,
         });
     }
 
@@ -228,7 +263,16 @@ impl Parser {
         };
         match name {
             ".amdgpu_metadata" => self.skip_until = Some(".end_amdgpu_metadata"),
-            ".amdhsa_kernel" => self.skip_until = Some(".end_amdhsa_kernel"),
+            ".amdhsa_kernel" => {
+                self.kernels.push(args.trim().to_string());
+                self.skip_until = Some(".end_amdhsa_kernel");
+            }
+            ".amdgpu_hsa_kernel" => self.kernels.push(args.trim().to_string()),
+            ".set" | ".equ" | ".equiv" => {
+                if let Some((sym, _)) = args.split_once(',') {
+                    self.symbols.insert(sym.trim().to_string());
+                }
+            }
             ".text" => self.in_text = true,
             ".section" => {
                 let sec = args.split([',', ' ', '\t']).next().unwrap_or_default();
@@ -378,6 +422,26 @@ impl Parser {
         let exec_effect = semantics::exec_effect(&opcode, &operands);
         let unit = semantics::unit(&opcode);
         let (reads, writes) = semantics::data_flow(&opcode, &operands, &control);
+        // The strict front end (module `strictness`): unknown opcodes, misspelt registers.
+        if isa_table::lookup(&opcode).is_none() {
+            match self.unknown.judge(&opcode, &writes) {
+                strictness::Verdict::Warning(m) => self.diag(Diagnostic::warning(opcode_span, m)),
+                strictness::Verdict::Error(m) => {
+                    self.diag(Diagnostic::error(opcode_span, m));
+                    return;
+                }
+            }
+        }
+        for o in &operands {
+            if let GcnOperandKind::Expr { text } = &o.kind {
+                if let Some(m) = strictness::misspelt_register(text) {
+                    if self.suspects.len() < MAX_DIAGNOSTICS {
+                        self.suspects
+                            .push((text.clone(), Diagnostic::error(o.span, m)));
+                    }
+                }
+            }
+        }
         self.instruction_count += 1;
         let block_comment = self.pending_block_comment.take();
         if let Some(f) = self.current.as_mut() {
@@ -459,8 +523,8 @@ fn resolve_targets(f: &mut GcnFunction, diagnostics: &mut Vec<Diagnostic>) {
 mod tests {
     use super::*;
 
-    const FIG1A: &str =
-        "BB0:\n  s_cmp_le s0, 0\n  s_cbranch_scc1 BB2\nBB1:\n  v_add v0, v0, 1\nBB2:\n  s_endpgm\n";
+    /// Fig. 1a of the PWS paper, in real mnemonics (the paper writes `s_cmp_le`, `v_add`).
+    const FIG1A: &str = "BB0:\n  s_cmp_le_i32 s0, 0\n  s_cbranch_scc1 BB2\nBB1:\n  v_add_u32_e32 v0, vcc, 1, v0\nBB2:\n  s_endpgm\n";
 
     #[test]
     fn fig1a_kernel_parses_with_a_scalar_branch() {
@@ -562,6 +626,10 @@ mod tests {
             &Limits::default(),
         );
         assert!(!p.has_errors(), "{:?}", p.diagnostics);
+        assert_eq!(p.diagnostics.len(), 1, "one warning: {:?}", p.diagnostics);
+        assert!(p.diagnostics[0]
+            .message
+            .contains("unknown opcode `v_future_op_b32`: treated generically"));
         let i = &p.functions[0].instructions[0];
         assert_eq!(i.opcode, "v_future_op_b32");
         assert_eq!(i.unit, GcnUnit::Valu);

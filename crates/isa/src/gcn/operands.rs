@@ -5,6 +5,7 @@ use crate::diagnostic::Diagnostic;
 use crate::span::Span;
 
 use super::program::{GcnModifier, GcnOperand, GcnOperandKind};
+use super::strictness::SPECIAL_REGISTERS;
 
 /// Flags that may trail the operand list without a value.
 const FLAG_MODIFIERS: &[&str] = &[
@@ -201,31 +202,7 @@ fn classify(body: &str) -> Result<GcnOperandKind, String> {
             }
         }
     }
-    const SPECIAL: &[&str] = &[
-        "exec",
-        "exec_lo",
-        "exec_hi",
-        "vcc",
-        "vcc_lo",
-        "vcc_hi",
-        "scc",
-        "m0",
-        "flat_scratch",
-        "flat_scratch_lo",
-        "flat_scratch_hi",
-        "xnack_mask",
-        "xnack_mask_lo",
-        "xnack_mask_hi",
-        "tba",
-        "tma",
-        "vccz",
-        "execz",
-        "src_scc",
-        "src_execz",
-        "src_vccz",
-        "lds_direct",
-    ];
-    if SPECIAL.contains(&lower.as_str()) {
+    if SPECIAL_REGISTERS.contains(&lower.as_str()) {
         return Ok(GcnOperandKind::Special { name: lower });
     }
     if let Some(v) = parse_int(&lower) {
@@ -263,7 +240,10 @@ fn register_range(rest: &str, file: RegFile) -> Result<Option<GcnOperandKind>, S
         };
         let Some((a, b)) = inner.split_once(':') else {
             return match inner.trim().parse::<u32>() {
-                Ok(a) => Ok(Some(make(file, a, 1))),
+                Ok(a) => {
+                    check_register(file, a, 1)?;
+                    Ok(Some(make(file, a, 1)))
+                }
                 Err(_) => Err(format!("malformed register range `[{inner}]`")),
             };
         };
@@ -282,7 +262,37 @@ fn register_range(rest: &str, file: RegFile) -> Result<Option<GcnOperandKind>, S
     } else {
         return Ok(None);
     };
+    check_register(file, first, count)?;
     Ok(Some(make(file, first, count)))
+}
+
+/// Registers that exist, tuples aligned as LLVM's assembler requires (AMDGPU operand
+/// syntax: "SGPR and TTMP tuples of 64 bits start at an even register, wider ones at a
+/// multiple of 4"): `v0`–`v255`, `s0`–`s105`, `ttmp0`–`ttmp15`.
+fn check_register(file: RegFile, first: u32, count: u32) -> Result<(), String> {
+    let (prefix, limit) = match file {
+        RegFile::Sgpr => ("s", 106),
+        RegFile::Vgpr => ("v", 256),
+        RegFile::Ttmp => ("ttmp", 16),
+    };
+    let last = first.saturating_add(count - 1);
+    if last >= limit {
+        return Err(format!(
+            "register {prefix}{last} does not exist (GFX8/GFX9 have {prefix}0–{prefix}{})",
+            limit - 1
+        ));
+    }
+    if matches!(file, RegFile::Sgpr | RegFile::Ttmp) && count > 1 {
+        let align = if count == 2 { 2 } else { 4 };
+        if !first.is_multiple_of(align) {
+            return Err(format!(
+                "misaligned register tuple {prefix}[{first}:{last}]: a {}-bit tuple of {} must start at a multiple of {align}",
+                32 * count,
+                if prefix == "s" { "SGPRs" } else { "TTMPs" }
+            ));
+        }
+    }
+    Ok(())
 }
 
 fn make(file: RegFile, first: u32, count: u32) -> GcnOperandKind {
@@ -327,6 +337,12 @@ pub(crate) fn parse_waitcnt(
     let span = Span::in_line(line_no, line, start, start + text.len());
     let trimmed = text.trim();
     if let Some(v) = parse_int(trimmed) {
+        if !(0..=0xffff).contains(&v) {
+            return Err(Diagnostic::error(
+                span,
+                format!("s_waitcnt immediate {v} does not fit in 16 bits"),
+            ));
+        }
         return Ok(GcnOperand {
             kind: GcnOperandKind::Int { value: v },
             negated: false,
@@ -355,17 +371,41 @@ pub(crate) fn parse_waitcnt(
                 format!("malformed counter value in `{word}`"),
             ));
         };
-        match name.trim_end_matches("_sat") {
-            "vmcnt" => vm = Some(n),
-            "expcnt" => exp = Some(n),
-            "lgkmcnt" => lgkm = Some(n),
+        // Counter widths: GCN3 ISA §4.4 / Vega ISA §4.4 (`S_WAITCNT`): vmcnt 4 bits on
+        // GFX8 and 6 on GFX9, expcnt 3 bits, lgkmcnt 4 bits.
+        let (slot, max) = match name.trim_end_matches("_sat") {
+            "vmcnt" => (&mut vm, 63),
+            "expcnt" => (&mut exp, 7),
+            "lgkmcnt" => (&mut lgkm, 15),
             other => {
+                let (_, hits) = super::spelling::nearest(
+                    &other.to_ascii_lowercase(),
+                    ["vmcnt", "expcnt", "lgkmcnt"].into_iter(),
+                );
+                let hint = if hits.is_empty() {
+                    " (expected vmcnt, expcnt or lgkmcnt)".to_string()
+                } else {
+                    format!("; did you mean {}?", super::spelling::or_list(&hits))
+                };
                 return Err(Diagnostic::error(
                     span,
-                    format!("unknown s_waitcnt counter `{other}`"),
-                ))
+                    format!("unknown s_waitcnt counter `{other}`{hint}"),
+                ));
             }
+        };
+        if slot.is_some() {
+            return Err(Diagnostic::error(
+                span,
+                format!("s_waitcnt counter `{name}` given twice"),
+            ));
         }
+        if n > max {
+            return Err(Diagnostic::error(
+                span,
+                format!("s_waitcnt counter `{name}({n})` is out of range (at most {max})"),
+            ));
+        }
+        *slot = Some(n);
     }
     Ok(GcnOperand {
         kind: GcnOperandKind::Waitcnt {

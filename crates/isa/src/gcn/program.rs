@@ -29,6 +29,35 @@ impl GcnProgram {
             None => self.functions.first(),
         }
     }
+
+    /// Names of the functions in listing order: kernels and the `.text` functions they
+    /// call alike (see [`GcnFunction::kernel`]).
+    pub fn function_names(&self) -> Vec<&str> {
+        self.functions.iter().map(|f| f.name.as_str()).collect()
+    }
+
+    /// The function a [`GcnControl::Call`] or [`GcnControl::TailCall`] reaches, or why
+    /// there is none: the symbol is not defined in this listing (an external function such
+    /// as a device-library builtin or `vprintf`), or it names a label inside a function.
+    /// The message names the symbol and says why no bound can be given.
+    pub fn callee(&self, symbol: &str) -> Result<&GcnFunction, String> {
+        if let Some(f) = self.functions.iter().find(|f| f.name == symbol) {
+            return Ok(f);
+        }
+        if let Some(f) = self
+            .functions
+            .iter()
+            .find(|f| f.labels.contains_key(symbol))
+        {
+            return Err(format!(
+                "call to `{symbol}`, a label inside function `{}` rather than a function: declare it with `.globl {symbol}` or `.type {symbol},@function` so that it is analysed as one",
+                f.name
+            ));
+        }
+        Err(format!(
+            "call to `{symbol}`, which is not defined in this listing (an external function, e.g. a device-library builtin or `vprintf`): its code and cost are unknown, so no bound would be safe"
+        ))
+    }
 }
 
 /// One function: the instructions between its entry label and its end, in text order.
@@ -46,6 +75,27 @@ pub struct GcnFunction {
     /// LLVM's `; %bb.N:` block comments: instruction index → block name (`%bb.3`). These
     /// name fall-through blocks that have no real label.
     pub block_comments: BTreeMap<usize, String>,
+    /// Named as a kernel by an `.amdhsa_kernel` (code object v3+) or `.amdgpu_hsa_kernel`
+    /// (v2) directive; `false` for the `.text` functions kernels call — and for snippets
+    /// without descriptors.
+    #[serde(default)]
+    pub kernel: bool,
+}
+
+impl GcnFunction {
+    /// The symbols this function calls ([`GcnControl::Call`] and [`GcnControl::TailCall`]),
+    /// in order of first appearance.
+    pub fn callees(&self) -> Vec<&str> {
+        let mut out: Vec<&str> = Vec::new();
+        for ins in &self.instructions {
+            if let Some(c) = ins.control.callee() {
+                if !out.contains(&c) {
+                    out.push(c);
+                }
+            }
+        }
+        out
+    }
 }
 
 /// A register as the data-flow facts need it. 64-bit pairs such as `exec` and `vcc` are one
@@ -208,7 +258,32 @@ pub enum GcnControl {
     Split,
     /// The PWS `merge` instruction (PWS §4.1): rejoin two split wavefronts.
     Merge,
-    /// `s_setpc_b64`, `s_swappc_b64`, `s_trap`, ...: target not statically known.
+    /// A call (the analogue of SASS `CAL`): `s_swappc_b64 D, S` whose pair `S` holds a
+    /// symbol's address — set in the same block by `s_getpc_b64` + `s_add_u32`/
+    /// `s_addc_u32` with `sym@rel32@lo`/`@hi`, by a `s_load_dwordx2` from the GOT slot
+    /// `sym@gotpcrel32@lo`/`@hi`, or by `s_mov_b32` of `sym@abs32@lo`/`@hi` — or
+    /// `s_call_b64 D, sym` (GFX9). The return address goes to the pair `D`
+    /// (`s[30:31]` in LLVM's calling convention, AMDGPU-Usage "Call Convention").
+    Call {
+        callee: String,
+        /// First SGPR of `D`.
+        return_pair: u32,
+        /// Index of the callee's first instruction in this instruction list; only a
+        /// linked image ([`super::link`]) has one.
+        target_index: Option<usize>,
+    },
+    /// `s_setpc_b64 S` whose pair holds a symbol's address (as for [`GcnControl::Call`]):
+    /// a tail call — the callee returns to this function's caller.
+    TailCall {
+        callee: String,
+        target_index: Option<usize>,
+    },
+    /// `s_setpc_b64 s[30:31]`: return to the caller through the return address of LLVM's
+    /// calling convention (the analogue of SASS `RET`).
+    Return,
+    /// `s_setpc_b64`/`s_swappc_b64` with an unknown target, `s_trap`, `s_rfe_b64`, the
+    /// fork/join instructions: target not statically known
+    /// ([`GcnInstruction::control_problem`] says why).
     Indirect,
 }
 
@@ -222,7 +297,18 @@ impl GcnControl {
                 | GcnControl::Jump { .. }
                 | GcnControl::EndProgram
                 | GcnControl::Indirect
+                | GcnControl::Call { .. }
+                | GcnControl::TailCall { .. }
+                | GcnControl::Return
         )
+    }
+
+    /// The symbol a call or tail call reaches.
+    pub fn callee(&self) -> Option<&str> {
+        match self {
+            GcnControl::Call { callee, .. } | GcnControl::TailCall { callee, .. } => Some(callee),
+            _ => None,
+        }
     }
 
     /// The label this instruction may jump to.
@@ -245,11 +331,16 @@ impl GcnControl {
         }
     }
 
-    /// True when execution may continue at the next instruction.
+    /// True when execution may continue at the next instruction (after a call: once the
+    /// callee returns).
     pub fn falls_through(&self) -> bool {
         !matches!(
             self,
-            GcnControl::Jump { .. } | GcnControl::EndProgram | GcnControl::Indirect
+            GcnControl::Jump { .. }
+                | GcnControl::EndProgram
+                | GcnControl::Indirect
+                | GcnControl::TailCall { .. }
+                | GcnControl::Return
         )
     }
 }
@@ -320,4 +411,29 @@ pub struct GcnInstruction {
     /// The instruction text without comment.
     pub text: String,
     pub span: Span,
+}
+
+impl GcnInstruction {
+    /// Why an analysis cannot follow this instruction's control flow, as a message naming
+    /// the construct: `Some` for [`GcnControl::Indirect`] only.
+    pub fn control_problem(&self) -> Option<String> {
+        if self.control != GcnControl::Indirect {
+            return None;
+        }
+        let text = self.text.trim();
+        Some(match self.opcode.as_str() {
+            "s_setpc_b64" | "s_swappc_b64" => format!(
+                "`{text}`: the target pair is neither set from a symbol in this block (`s_getpc_b64` + `s_add_u32`/`s_addc_u32` with `sym@rel32@lo`/`@hi`, a `s_load_dwordx2` from `sym@gotpcrel32@lo`/`@hi`, or `s_mov_b32` of `sym@abs32@lo`/`@hi`) nor the return address `s[30:31]`: the jump target is not statically known, so no bound would be safe"
+            ),
+            "s_trap" => format!(
+                "`{text}` enters the trap handler, whose code is not in the listing: its cost is unknown, so no bound would be safe"
+            ),
+            "s_rfe_b64" | "s_rfe_restore_b64" => format!(
+                "`{text}` returns from a trap handler to an address in registers: the target is not statically known"
+            ),
+            _ => format!(
+                "`{text}`: the fork/join control stack (GCN3 ISA §4.6) is not supported: the target is not statically known"
+            ),
+        })
+    }
 }

@@ -10,7 +10,7 @@ use super::program::{
 pub(crate) fn control(opcode: &str, target: Option<&str>) -> GcnControl {
     let t = || target.unwrap_or_default().to_string();
     match opcode {
-        "s_endpgm" | "s_endpgm_saved" => GcnControl::EndProgram,
+        "s_endpgm" | "s_endpgm_saved" | "s_endpgm_ordered_ps_done" => GcnControl::EndProgram,
         "s_branch" => GcnControl::Jump {
             target: t(),
             target_index: None,
@@ -27,8 +27,11 @@ pub(crate) fn control(opcode: &str, target: Option<&str>) -> GcnControl {
         },
         "split" => GcnControl::Split,
         "merge" => GcnControl::Merge,
-        "s_setpc_b64" | "s_swappc_b64" | "s_trap" | "s_rfe_b64" | "s_cbranch_g_fork"
-        | "s_cbranch_i_fork" | "s_cbranch_join" => GcnControl::Indirect,
+        // Calls, tail calls and returns among these are typed later (module `calls`).
+        "s_setpc_b64" | "s_swappc_b64" | "s_call_b64" | "s_trap" | "s_rfe_b64"
+        | "s_rfe_restore_b64" | "s_cbranch_g_fork" | "s_cbranch_i_fork" | "s_cbranch_join" => {
+            GcnControl::Indirect
+        }
         _ => {
             if let Some(cond) = opcode.strip_prefix("s_cbranch_") {
                 let condition = match cond {
@@ -52,11 +55,20 @@ pub(crate) fn control(opcode: &str, target: Option<&str>) -> GcnControl {
 
 /// True for mnemonics whose (single) operand is a code label.
 pub(crate) fn takes_label(opcode: &str) -> bool {
-    opcode == "s_branch" || opcode.starts_with("s_cbranch_") && opcode != "s_cbranch_join"
+    opcode == "s_branch"
+        || opcode.starts_with("s_cbranch_")
+            && !matches!(
+                opcode,
+                "s_cbranch_join" | "s_cbranch_g_fork" | "s_cbranch_i_fork"
+            )
 }
 
-/// The unit that executes `opcode`.
+/// The unit that executes `opcode`: the [`isa_table`](super::isa_table) entry's, else by
+/// prefix.
 pub(crate) fn unit(opcode: &str) -> GcnUnit {
+    if let Some(l) = super::isa_table::lookup(opcode) {
+        return l.entry.unit;
+    }
     if opcode == "s_waitcnt" {
         GcnUnit::Waitcnt
     } else if opcode == "s_barrier" {

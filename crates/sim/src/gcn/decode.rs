@@ -270,6 +270,15 @@ pub enum Op {
     Nop,
     End,
     Jump(usize),
+    /// `s_swappc_b64 d, s` / `s_call_b64 d, sym` resolved to the callee's first instruction
+    /// in the linked image: `d` = return address, push it, continue at `target`.
+    Call {
+        target: usize,
+        d: Opnd,
+    },
+    /// `s_setpc_b64 s[30:31]`: continue at the popped return address (the end of the
+    /// wavefront when the entry function returns).
+    Return,
     ScalarBranch(ScalarCondition, usize),
     ExecBranch(ExecCondition, usize),
     /// PWS `split sA, sB` (§4.1, Fig. 3).
@@ -383,7 +392,33 @@ pub fn decode(ins: &GcnInstruction) -> Result<Op, String> {
             })
         }
         GcnControl::Merge => return Ok(Op::Merge),
-        GcnControl::Indirect => return err(full, "indirect branches are not simulated"),
+        GcnControl::Indirect => {
+            return Err(format!(
+                "cannot simulate {full}: {}",
+                ins.control_problem()
+                    .unwrap_or_else(|| "indirect branches are not simulated".into())
+            ))
+        }
+        GcnControl::Call {
+            target_index: Some(t),
+            ..
+        } => {
+            return Ok(Op::Call {
+                target: *t,
+                d: arg(0)?,
+            })
+        }
+        GcnControl::TailCall {
+            target_index: Some(t),
+            ..
+        } => return Ok(Op::Jump(*t)),
+        GcnControl::Call { callee, .. } | GcnControl::TailCall { callee, .. } => {
+            return err(
+                full,
+                format!("call to `{callee}`, which is not a function of this listing (an external function, e.g. a device-library builtin or `vprintf`): its code is not available"),
+            )
+        }
+        GcnControl::Return => return Ok(Op::Return),
         GcnControl::Jump { target_index, .. } => {
             return target_index
                 .map(Op::Jump)
@@ -562,7 +597,6 @@ fn decode_scalar(
     arg: &dyn Fn(usize) -> Result<Opnd, String>,
     nops: usize,
 ) -> Result<Op, String> {
-    let _ = nops;
     let wide = r.ends_with("64");
     if let Some(body) = r.strip_suffix("_saveexec_b64") {
         let f = match body {
@@ -583,6 +617,16 @@ fn decode_scalar(
         });
     }
     match r {
+        // The address operand is materialised by the code layout (`super::code`).
+        "getpc_b64" if nops == 2 => {
+            return Ok(Op::SMov {
+                d: arg(0)?,
+                a: arg(1)?,
+                wide: true,
+                cond: false,
+            })
+        }
+        "getpc_b64" => return err(full, "code addresses exist only in a linked image"),
         "mov_b32" | "mov_b64" | "movk_i32" => {
             return Ok(Op::SMov {
                 d: arg(0)?,

@@ -105,6 +105,8 @@ struct Wave {
     /// skips the wave until then. With splitting it stays 0 (splits and merges change
     /// other waves' state), and every wave is checked every cycle.
     wake: u64,
+    /// Return addresses of the calls in progress (image indices), innermost last.
+    ret: Vec<usize>,
 }
 
 /// One hardware wavefront: its vector registers (shared by its SWFs) and timeline.
@@ -123,9 +125,12 @@ struct Block {
     hw: u32,
 }
 
-/// Runs `function`; see [`crate::gcn::run`].
+/// Runs `function`; see [`crate::gcn::run`]. `got` holds the GOT slots of a linked image
+/// ([`super::code`]); empty otherwise.
+#[allow(clippy::too_many_arguments)]
 pub fn run(
     function: &GcnFunction,
+    got: &[u64],
     abi: &GcnAbi,
     launch: &Launch,
     machine: &Machine,
@@ -267,6 +272,7 @@ pub fn run(
     let packet = dispatch_packet(launch.grid, launch.block, lds_bytes);
     let mut e = Engine {
         f: function,
+        got,
         abi,
         launch,
         machine,
@@ -318,6 +324,7 @@ pub fn run(
 
 struct Engine<'a> {
     f: &'a GcnFunction,
+    got: &'a [u64],
     abi: &'a GcnAbi,
     launch: &'a Launch,
     machine: &'a Machine,
@@ -461,6 +468,7 @@ impl Engine<'_> {
                     open: Vec::new(),
                     spsimd: false,
                     wake: 0,
+                    ret: Vec::new(),
                 });
             }
             let live = members.len() as u32;
@@ -877,6 +885,7 @@ impl Engine<'_> {
             origin: key,
             spsimd: true,
             wake: 0,
+            ret: parent.ret.clone(),
         };
         let id = self.waves.len();
         self.waves.push(child);
@@ -939,6 +948,8 @@ impl Engine<'_> {
         }
         let mut latency = st.t.latency;
         let mut next_pc = pc + 1;
+        // `s_endpgm`, or the entry function's return.
+        let mut finished = matches!(op, Op::End);
         let mut splitting_event = false;
         match op {
             Op::SMov { .. } | Op::SNot { .. } | Op::SBin { .. } | Op::SCmp { .. } => {
@@ -1014,6 +1025,28 @@ impl Engine<'_> {
             Op::Waitcnt { .. } => latency = 1,
             Op::Barrier | Op::Nop | Op::End => {}
             Op::Jump(t) => next_pc = *t,
+            Op::Call { target, d } => {
+                let wave = &mut self.waves[w];
+                if wave.ret.len() >= self.budget.max_stack_depth {
+                    return Err(SimError::budget(
+                        "max_stack_depth",
+                        self.budget.max_stack_depth,
+                        "the calls in progress of a wavefront (recursion?)",
+                    ));
+                }
+                // S_SWAPPC_B64: D = address of the next instruction.
+                let back = super::code::address(pc + 1);
+                if let Some(s) = d.sreg() {
+                    wave.sf.set(s, back as u32);
+                    wave.sf.set(s + 1, (back >> 32) as u32);
+                }
+                wave.ret.push(pc + 1);
+                next_pc = *target;
+            }
+            Op::Return => match self.waves[w].ret.pop() {
+                Some(back) => next_pc = back,
+                None => finished = true,
+            },
             Op::ScalarBranch(c, t) => {
                 let sf = &self.waves[w].sf;
                 let taken = match c {
@@ -1127,7 +1160,7 @@ impl Engine<'_> {
             });
         }
         match op {
-            Op::End => {
+            _ if finished => {
                 let wave = &mut self.waves[w];
                 wave.done = true;
                 self.unfinished -= 1;
@@ -1253,6 +1286,17 @@ impl Engine<'_> {
             let i = ((addr - KERNARG_BASE) / 4) as usize;
             // Reads past the declared arguments (e.g. `s_load_dwordx8` of fewer words) see 0.
             return Ok(self.launch.params.get(i).copied().unwrap_or(0));
+        }
+        if (super::code::GOT_BASE..super::code::CODE_BASE).contains(&addr) {
+            let i = ((addr - super::code::GOT_BASE) / 8) as usize;
+            let slot = self.got.get(i).copied().ok_or_else(|| {
+                format!("scalar load at {addr:#x}: no GOT slot there (the GOT has the functions of the listing)")
+            })?;
+            return Ok(if addr.is_multiple_of(8) {
+                slot as u32
+            } else {
+                (slot >> 32) as u32
+            });
         }
         if addr >= DISPATCH_BASE {
             let i = ((addr - DISPATCH_BASE) / 4) as usize;

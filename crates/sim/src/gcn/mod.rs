@@ -24,8 +24,14 @@
 //!   memory), `flat_load`/`flat_store` and `global_load`/`global_store` (byte, short, dword,
 //!   x2, x4; `saddr` and `offset:`), `ds_read`/`ds_write` (including `read2`/`write2`,
 //!   `st64`) on the workgroup's LDS; `s_waitcnt`, `s_barrier`, `s_nop`;
-//! - control: `s_endpgm`, `s_branch`, `s_cbranch_scc0/scc1/vccz/vccnz/execz/execnz`, and the
-//!   PWS `split`/`merge`.
+//! - control: `s_endpgm`, `s_branch`, `s_cbranch_scc0/scc1/vccz/vccnz/execz/execnz`, the
+//!   PWS `split`/`merge`, and calls (issue #20): [`run_source`] links the function with the
+//!   functions of the listing it calls ([`isa::gcn::link`]); a call
+//!   ([`isa::gcn::GcnControl::Call`]) writes the return address to its destination pair and
+//!   pushes it on the wavefront's return stack (at most `max_stack_depth` calls in
+//!   progress), a return (`s_setpc_b64 s[30:31]`) pops it — or ends the wavefront in the
+//!   entry function — and a tail call jumps; `s_getpc_b64` and the relocated literals of the
+//!   call sequence run on the code addresses of module [`code`].
 //!
 //! Anything else (`v_div_scale`, DPP/SDWA, output modifiers, atomics, buffer and image
 //! instructions, scratch) stops the run with "cannot simulate OPCODE: why" at its span when
@@ -40,6 +46,7 @@
 
 pub mod abi;
 mod alu;
+pub mod code;
 pub mod decode;
 mod engine;
 pub mod operand;
@@ -63,7 +70,7 @@ pub fn run(
     memory: &MemoryInit,
     budget: &Budget,
 ) -> Result<Simulation, SimError> {
-    engine::run(function, abi, launch, machine, memory, budget)
+    engine::run(function, &[], abi, launch, machine, memory, budget)
 }
 
 /// Parses `source` (GCN3 assembly), picks `function` (the first when `None`), reads its
@@ -96,7 +103,20 @@ pub fn run_source(
         )));
     };
     let abi = GcnAbi::from_source(source, &f.name);
-    run(f, &abi, launch, machine, memory, budget)
+    // Calls: the function linked with its callees, code addresses materialised.
+    let mut linked = isa::gcn::link(&program, f);
+    let symbols = code::symbols(&linked);
+    code::materialise(&mut linked, &symbols);
+    let got = code::got(&symbols);
+    engine::run(
+        &linked.function,
+        &got,
+        &abi,
+        launch,
+        machine,
+        memory,
+        budget,
+    )
 }
 
 /// Simulates a GCN kernel given as the generic [`isa::Kernel`] (what [`crate::run`]

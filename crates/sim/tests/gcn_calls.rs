@@ -1,0 +1,168 @@
+//! GCN3 calls in the simulator (issue #20): a kernel calling a function of its listing twice
+//! (once pc-relatively, once through the GOT) computes the right values, returns through
+//! `s[30:31]`, and one wavefront's observed cycles stay within the `pws` crate's `E_WF`
+//! of the same listing with the callee inlined; an external callee is a located error.
+
+use sim::gcn;
+use sim::machine::{gcn3, unit_cost};
+use sim::{
+    ArrayInit, Budget, Fill, Launch, Machine, MemoryInit, SimError, Simulation, SplitCosts,
+    Splitting,
+};
+
+const LOCAL: &str = include_str!("../../isa/tests/data/gcn_call_local.s");
+const EXTERNAL: &str = include_str!("../../isa/tests/data/gcn_call_external.s");
+const OUT: u64 = 0x1000;
+
+fn memory() -> MemoryInit {
+    MemoryInit {
+        arrays: vec![ArrayInit {
+            name: "out".into(),
+            address: OUT,
+            words: 64,
+            fill: Fill::Constant { value: 0 },
+        }],
+    }
+}
+
+fn run(src: &str, kernel: &str, m: &Machine, budget: &Budget) -> Result<Simulation, SimError> {
+    let launch = Launch {
+        block: [64, 1, 1],
+        params: vec![OUT as u32, 0],
+        ..Launch::default()
+    };
+    gcn::run_source(src, Some(kernel), &launch, m, &memory(), budget)
+}
+
+/// 64 lanes, every instruction one cycle (the `pws` crate's unit cost).
+fn unit64(splitting: Splitting) -> Machine {
+    Machine {
+        warp_size: 64,
+        cores: 64,
+        ls_units: 64,
+        sfu_units: 64,
+        splitting,
+        ..unit_cost()
+    }
+}
+
+fn step(x: u32) -> u32 {
+    if x & 1 == 0 {
+        x / 2
+    } else {
+        x.wrapping_mul(3).wrapping_add(1)
+    }
+}
+
+fn e_wf(unit: bool, c: SplitCosts) -> pws::PerModel<u64> {
+    let program = isa::gcn::parse(LOCAL, &isa::Limits::default());
+    let f = program.function(Some("_Z5stepsPj")).expect("kernel");
+    let cost = if unit {
+        pws::CostModel::Unit
+    } else {
+        pws::CostModel::Latency {
+            table: pws::LatencyTable::gem5_gcn3(),
+        }
+    };
+    let options = pws::GcnGraphOptions {
+        cost,
+        loop_bounds: pws::LoopBounds::default(),
+    };
+    let g = pws::build_from_gcn_program(&program, f, &options, &pws::Budget::default())
+        .unwrap_or_else(|e| panic!("{e}"));
+    let hw = pws::Hardware {
+        s: c.s,
+        e_s: c.e_s,
+        e_m: c.e_m,
+        ..pws::Hardware::gem5_gcn3()
+    };
+    pws::analyze(&g.cfg, &hw, &pws::Options::default())
+        .unwrap_or_else(|e| panic!("{e}"))
+        .e_wf
+}
+
+#[test]
+fn two_calls_compute_step_of_step_and_return() {
+    let s = run(
+        LOCAL,
+        "_Z5stepsPj",
+        &unit64(Splitting::None),
+        &Budget::default(),
+    )
+    .unwrap_or_else(|e| panic!("{e}"));
+    let expected: Vec<u32> = (0..64).map(|t| step(step(t))).collect();
+    assert_eq!(s.memory[0].words, expected);
+    // Every instruction once per call: 18 in the kernel, 14 in each of the two calls (both
+    // paths of the callee's if-else run, the work-items diverge on x & 1).
+    assert_eq!(s.issued, 18 + 2 * 14);
+}
+
+#[test]
+fn observed_cycles_stay_within_e_wf_with_the_callee_inlined() {
+    let c = SplitCosts {
+        s: 1,
+        e_s: 1,
+        e_m: 1,
+    };
+    let unit = e_wf(true, c);
+    let gem5 = e_wf(false, c);
+    assert_eq!(unit.no_split, 46, "hand count: 18 + 2 × 14 instructions");
+    for sp in [Splitting::None, Splitting::Dws(c), Splitting::Pws(c)] {
+        for (m, b) in [
+            (unit64(sp), unit),
+            (
+                Machine {
+                    splitting: sp,
+                    ..gcn3()
+                },
+                gem5,
+            ),
+        ] {
+            let s = run(LOCAL, "_Z5stepsPj", &m, &Budget::default())
+                .unwrap_or_else(|e| panic!("{}: {e}", sp.name()));
+            let bound = match sp {
+                Splitting::None => b.no_split,
+                Splitting::Dws(_) => b.dws,
+                Splitting::Pws(_) => b.pws,
+            };
+            assert!(
+                s.cycles <= bound,
+                "{}: observed {} > E_WF {bound}",
+                sp.name(),
+                s.cycles
+            );
+        }
+    }
+}
+
+#[test]
+fn an_external_callee_stops_the_run_at_the_call() {
+    let e = run(
+        EXTERNAL,
+        "_Z4sinsPf",
+        &unit64(Splitting::None),
+        &Budget::default(),
+    )
+    .expect_err("the callee's code is not in the listing");
+    let d = &e.diagnostics[0];
+    assert_eq!(d.line, 20, "the `s_swappc_b64`: {d:?}");
+    assert!(d.message.contains("`__ocml_sin_f32`"), "{}", d.message);
+}
+
+#[test]
+fn recursion_hits_the_call_depth_budget() {
+    let src = "\t.type f,@function
+f:
+  s_getpc_b64 s[16:17]
+  s_add_u32 s16, s16, f@rel32@lo+4
+  s_addc_u32 s17, s17, f@rel32@hi+12
+  s_swappc_b64 s[30:31], s[16:17]
+  s_setpc_b64 s[30:31]
+";
+    let budget = Budget {
+        max_stack_depth: 8,
+        ..Budget::default()
+    };
+    let e = run(src, "f", &unit64(Splitting::None), &budget).expect_err("unbounded recursion");
+    assert!(e.to_string().contains("max_stack_depth"), "{e}");
+}

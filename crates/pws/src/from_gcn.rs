@@ -17,11 +17,27 @@
 //! branch (the first path). A `split sA, sB` instruction in a branch block marks that
 //! branch for splitting (§4.1); elsewhere it is ignored with a warning, as the compiler
 //! removes it. `merge` needs no graph node (the compiler inserts it at the join, §4.1).
+//!
+//! **Calls** (issue #20) are analysed like SASS `CAL`/`RET`: a call
+//! ([`GcnControl::Call`], `s_swappc_b64` to a function of the listing) ends its block, whose
+//! only successor becomes the entry of a copy of the callee's wavefront CFG — inlined at
+//! each call site, so the callee's cost counts once per call executed — and every return
+//! of that copy (`s_setpc_b64 s[30:31]`) leads to the block after the call. A tail call
+//! (`s_setpc_b64` to a function) continues in the callee, whose returns return from the
+//! caller. Inlined nodes are labelled `callee/label` (nested: `g/f/label`); a loop bound
+//! given for `label` applies to every copy. Nesting is bounded by [`MAX_CALL_DEPTH`];
+//! recursion, a call to a symbol the listing does not define (an external builtin such as
+//! `__ocml_sin_f32` in a `-nogpulib` build, or `vprintf`) and an unresolved
+//! `s_setpc_b64`/`s_swappc_b64` are located errors: their cost is unknown, so no bound
+//! would be safe. Cost assumption: a call costs its instructions — the address computation
+//! and `s_swappc_b64` in the caller, the callee's blocks including its `s_setpc_b64` — and
+//! nothing else (no instruction-fetch or prefetch penalty beyond each instruction's cost
+//! in the [`CostModel`]). A return in the analysed function itself ends the wavefront.
 
 use std::collections::BTreeMap;
 
-use isa::gcn::{ExecCondition, ExecEffect, GcnControl, GcnFunction};
-use isa::Diagnostic;
+use isa::gcn::{ExecCondition, ExecEffect, GcnControl, GcnFunction, GcnProgram};
+use isa::{Diagnostic, Span};
 use serde::{Deserialize, Serialize};
 
 use crate::block_cost::CostModel;
@@ -48,16 +64,171 @@ pub struct GcnGraph {
     pub warnings: Vec<Diagnostic>,
 }
 
-/// Builds the block graph of `f`, classifies its nodes, costs them and unrolls loops.
+/// Deepest chain of calls followed when inlining (a kernel calling `f` calling `g` is 2).
+pub const MAX_CALL_DEPTH: usize = 32;
+
+/// Builds the block graph of `f`, classifies its nodes, costs them and unrolls loops. `f`
+/// alone: a call is an error (the callee's code is not available); see
+/// [`build_from_gcn_program`].
 ///
 /// # Errors
-/// An unresolved or indirect branch, a block without a cost in a per-block cost table, a
-/// loop without bound, or a budget.
+/// An unresolved or indirect branch, a call, a block without a cost in a per-block cost
+/// table, a loop without bound, or a budget.
 pub fn build_from_gcn(
     f: &GcnFunction,
     options: &GcnGraphOptions,
     budget: &Budget,
 ) -> Result<GcnGraph, Error> {
+    build(None, f, options, budget)
+}
+
+/// As [`build_from_gcn`], with the calls of `f` (a function of `program`) inlined: the
+/// callees' wavefront CFGs are copied in at each call site (see the module documentation).
+///
+/// # Errors
+/// Those of [`build_from_gcn`], and: a call to a symbol `program` does not define, a
+/// recursive call, calls nested deeper than [`MAX_CALL_DEPTH`].
+pub fn build_from_gcn_program(
+    program: &GcnProgram,
+    f: &GcnFunction,
+    options: &GcnGraphOptions,
+    budget: &Budget,
+) -> Result<GcnGraph, Error> {
+    build(Some(program), f, options, budget)
+}
+
+fn build(
+    program: Option<&GcnProgram>,
+    f: &GcnFunction,
+    options: &GcnGraphOptions,
+    budget: &Budget,
+) -> Result<GcnGraph, Error> {
+    let mut warnings = Vec::new();
+    let mut stack = vec![f.name.clone()];
+    let expanded = expand(program, f, options, budget, &mut stack, &mut warnings)?;
+    let blocks = WavefrontCfg {
+        nodes: expanded.nodes,
+        entry: 0,
+    };
+    let (cfg, loops) = unroll(&blocks, &options.loop_bounds, budget)?;
+    Ok(GcnGraph {
+        blocks,
+        cfg,
+        loops,
+        warnings,
+    })
+}
+
+/// How a block of one function ends, beyond its local successors.
+enum Exit {
+    Local,
+    Call { callee: String, span: Span },
+    TailCall { callee: String, span: Span },
+    Return,
+}
+
+/// A function's nodes with its calls inlined; `returns` are the nodes that return.
+struct Expanded {
+    nodes: Vec<Node>,
+    returns: Vec<usize>,
+}
+
+/// `f`'s own blocks, then a copy of each callee per call site (depth-first).
+fn expand(
+    program: Option<&GcnProgram>,
+    f: &GcnFunction,
+    options: &GcnGraphOptions,
+    budget: &Budget,
+    stack: &mut Vec<String>,
+    warnings: &mut Vec<Diagnostic>,
+) -> Result<Expanded, Error> {
+    let (mut nodes, exits) = function_blocks(f, options, budget, warnings)?;
+    let mut returns = Vec::new();
+    for (b, exit) in exits.into_iter().enumerate() {
+        let (callee, span, tail) = match exit {
+            Exit::Local => continue,
+            Exit::Return => {
+                returns.push(b);
+                continue;
+            }
+            Exit::Call { callee, span } => (callee, span, false),
+            Exit::TailCall { callee, span } => (callee, span, true),
+        };
+        let Some(program) = program else {
+            return Err(Error::at(
+                ErrorKind::Input,
+                span,
+                format!("call to `{callee}`: the callee's code is not available to this analysis (the graph was built from `{}` alone)", f.name),
+            ));
+        };
+        let g = program
+            .callee(&callee)
+            .map_err(|m| Error::at(ErrorKind::Input, span, m))?;
+        if stack.iter().any(|n| n == &g.name) {
+            let chain = stack
+                .iter()
+                .chain(std::iter::once(&g.name))
+                .map(|n| format!("`{n}`"))
+                .collect::<Vec<_>>()
+                .join(" → ");
+            return Err(Error::at(
+                ErrorKind::Graph,
+                span,
+                format!("recursive call {chain}: the call depth is not bounded statically, so no bound would be safe"),
+            ));
+        }
+        if stack.len() > MAX_CALL_DEPTH {
+            return Err(Error::at(
+                ErrorKind::Graph,
+                span,
+                format!(
+                    "call to `{callee}`: calls nested deeper than {MAX_CALL_DEPTH} are not inlined"
+                ),
+            ));
+        }
+        stack.push(g.name.clone());
+        let sub = expand(Some(program), g, options, budget, stack, warnings);
+        stack.pop();
+        let sub = sub?;
+        let off = nodes.len();
+        if off + sub.nodes.len() > budget.max_unrolled_nodes {
+            return Err(Error::budget(
+                "max_unrolled_nodes",
+                budget.max_unrolled_nodes,
+                format!("inlining the call to `{}` needs more nodes", g.name),
+            ));
+        }
+        // After the call: the block that follows it (none when the call ends the function).
+        let after: Vec<usize> = nodes[b].successors.clone();
+        nodes[b].successors = vec![off];
+        for mut n in sub.nodes {
+            for s in &mut n.successors {
+                *s += off;
+            }
+            if n.label != g.name {
+                n.label = format!("{}/{}", g.name, n.label);
+            }
+            nodes.push(n);
+        }
+        for r in sub.returns {
+            if tail {
+                returns.push(off + r);
+            } else {
+                nodes[off + r].successors = after.clone();
+            }
+        }
+    }
+    Ok(Expanded { nodes, returns })
+}
+
+/// The block graph of `f` alone: its nodes (classified, costed, local successors) and how
+/// each block ends.
+fn function_blocks(
+    f: &GcnFunction,
+    options: &GcnGraphOptions,
+    budget: &Budget,
+    warnings: &mut Vec<Diagnostic>,
+) -> Result<(Vec<Node>, Vec<Exit>), Error> {
     let ins = &f.instructions;
     if ins.is_empty() {
         return Err(Error::at(
@@ -105,8 +276,8 @@ pub fn build_from_gcn(
     for (name, &i) in &f.labels {
         labels_at.entry(i).or_default().push(name);
     }
-    let mut warnings = Vec::new();
     let mut nodes = Vec::with_capacity(starts.len());
+    let mut exits = Vec::with_capacity(starts.len());
     for (b, &s) in starts.iter().enumerate() {
         let e = starts.get(b + 1).copied().unwrap_or(ins.len());
         let body = &ins[s..e];
@@ -130,15 +301,30 @@ pub fn build_from_gcn(
         if last.control.falls_through() && e < ins.len() {
             succ.push(b + 1);
         }
+        let exit = match &last.control {
+            GcnControl::Call { callee, .. } => Exit::Call {
+                callee: callee.clone(),
+                span: last.span,
+            },
+            GcnControl::TailCall { callee, .. } => Exit::TailCall {
+                callee: callee.clone(),
+                span: last.span,
+            },
+            GcnControl::Return => Exit::Return,
+            _ => Exit::Local,
+        };
+        exits.push(exit);
         match &last.control {
             GcnControl::Indirect => {
                 return Err(Error::at(
                     ErrorKind::Input,
                     last.span,
-                    format!(
-                        "`{}`: indirect branch targets are not statically known",
-                        last.opcode
-                    ),
+                    last.control_problem().unwrap_or_else(|| {
+                        format!(
+                            "`{}`: indirect branch targets are not statically known",
+                            last.opcode
+                        )
+                    }),
                 ))
             }
             c if c.target().is_some() => match c.target_index() {
@@ -219,12 +405,5 @@ pub fn build_from_gcn(
         node.marked = marked;
         nodes.push(node);
     }
-    let blocks = WavefrontCfg { nodes, entry: 0 };
-    let (cfg, loops) = unroll(&blocks, &options.loop_bounds, budget)?;
-    Ok(GcnGraph {
-        blocks,
-        cfg,
-        loops,
-        warnings,
-    })
+    Ok((nodes, exits))
 }

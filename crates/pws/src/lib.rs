@@ -41,7 +41,7 @@ pub use block_cost::{parse_block_costs, CostModel, LatencyTable};
 pub use budget::Budget;
 pub use csv::{read_csv, write_csv};
 pub use error::{Error, ErrorKind};
-pub use from_gcn::{build_from_gcn, GcnGraph, GcnGraphOptions};
+pub use from_gcn::{build_from_gcn, build_from_gcn_program, GcnGraph, GcnGraphOptions};
 pub use graph::{LineRange, Node, NodeKind, WavefrontCfg};
 pub use hardware::{presets, Hardware, HardwarePreset, Launch};
 pub use kernel::KernelBound;

@@ -80,9 +80,15 @@ pub fn unroll(
         let Some((h, body)) = best else { break };
         let label = g.nodes[h].label.clone();
         let origin_label = label.split('#').next().unwrap_or(&label).to_string();
+        // An inlined callee's header `f/label` also takes the bound given for `label`.
         let bound = bounds
             .per_header
             .get(&origin_label)
+            .or_else(|| {
+                origin_label
+                    .rsplit_once('/')
+                    .and_then(|(_, local)| bounds.per_header.get(local))
+            })
             .copied()
             .or(bounds.default)
             .ok_or_else(|| {

@@ -24,11 +24,14 @@
 //! * SASS — the listing's byte address (`/*0010*/`);
 //! * PTX — GPGPU-Sim's program counter of the instruction ([`isa::ptx::Function::pc`]:
 //!   8 bytes per instruction from 0), as the `rr` mode shows it;
-//! * GCN3 — the instruction's index in its function (the parser records no byte offsets);
+//! * GCN3 — the instruction's index in its function (the parser records no byte offsets;
+//!   for an instruction of a called function, its index in that function);
 //! * Sim-D — the instruction's index in `.text`, which is its instruction-memory address.
 
 use crate::report::{MappedInstruction, Report};
-use isa::gcn::{GcnControl, GcnFunction, GcnUnit};
+use std::collections::HashSet;
+
+use isa::gcn::{GcnControl, GcnFunction, GcnProgram, GcnUnit};
 use isa::lc::LcOp;
 use isa::simd::{Category, Op, Program};
 use isa::{BlockGraph, Diagnostic, Dialect, Kernel, Limits, ResourceClass, Severity};
@@ -154,35 +157,100 @@ pub fn ptx(f: &isa::ptx::Function, source: &str) -> Reduction {
         .unzip()
 }
 
-/// A GCN3 function's straight-line path. `s_branch` jumps to its label; the conditional
-/// `s_cbranch_*` (scalar and execute-mask alike) fall through; `s_endpgm` ends the path, and
-/// so do the branches whose target is not in the text (`s_setpc_b64`, `s_trap`, ...), except
-/// `s_swappc_b64`, a call, after which the path continues with the next instruction. Scalar
-/// memory (`s_load_*`, `s_buffer_load_*`, `s_store_*`, and what the parser groups with them),
-/// vector memory (`flat_*`, `global_*`, `buffer_*`, `tbuffer_*`, `image_*`, `scratch_*`) and
-/// LDS (`ds_*`) instructions are `L`, per [`GcnUnit`].
-pub fn gcn(f: &GcnFunction) -> Reduction {
-    let path = walk(f.instructions.len(), |i| {
-        let ins = &f.instructions[i];
-        match &ins.control {
-            GcnControl::Jump { target_index, .. } => target_index.map_or(Next::Stop, Next::Goto),
-            GcnControl::EndProgram => Next::Stop,
-            GcnControl::Indirect if ins.opcode == "s_swappc_b64" => Next::Fall,
-            GcnControl::Indirect => Next::Stop,
-            _ => Next::Fall,
+/// Deepest chain of calls the GCN3 path follows.
+const GCN_MAX_CALL_DEPTH: usize = 32;
+/// Longest GCN3 path through calls (a callee's code counts once per call).
+const GCN_MAX_PATH: usize = 100_000;
+
+/// A GCN3 function's straight-line path, following calls (issue #20) through the function
+/// linked with its callees ([`isa::gcn::link`]). `s_branch` jumps to its label; the
+/// conditional `s_cbranch_*` (scalar and execute-mask alike) fall through; `s_endpgm` ends
+/// the path. A call (`s_swappc_b64` or `s_call_b64` to a function of the listing) continues
+/// in the callee and a return (`s_setpc_b64 s[30:31]`) after the call — the end of the path
+/// in the function itself; a tail call continues in the callee. The path stops at the first
+/// revisit of an instruction with the same calls in progress (a loop). Errors, at the
+/// instruction: a call to a symbol the listing does not define (an external builtin or
+/// `vprintf`: its code is unknown), an `s_setpc_b64`/`s_swappc_b64` whose target is not
+/// known, `s_trap`, the fork/join instructions, recursion deeper than 32 calls, a path of
+/// more than 100 000 instructions. Scalar memory (`s_load_*`, `s_buffer_load_*`,
+/// `s_store_*`, and what the parser groups with them), vector memory (`flat_*`,
+/// `global_*`, `buffer_*`, `tbuffer_*`, `image_*`, `scratch_*`) and LDS (`ds_*`)
+/// instructions are `L`, per [`GcnUnit`].
+pub fn gcn(program: &GcnProgram, f: &GcnFunction) -> Result<Reduction, Diagnostic> {
+    let linked = isa::gcn::link(program, f);
+    let ins = &linked.function.instructions;
+    let mut path = Vec::new();
+    let mut calls: Vec<usize> = Vec::new();
+    let mut seen: HashSet<(usize, Vec<usize>)> = HashSet::new();
+    let mut i = 0;
+    while i < ins.len() && seen.insert((i, calls.clone())) {
+        if path.len() >= GCN_MAX_PATH {
+            return Err(Diagnostic::error(
+                ins[i].span,
+                format!("the straight-line path through calls is longer than {GCN_MAX_PATH} instructions"),
+            ));
         }
-    });
-    path.into_iter()
+        path.push(i);
+        let x = &ins[i];
+        let unknown_callee = |callee: &str| {
+            let why = program
+                .callee(callee)
+                .err()
+                .unwrap_or_else(|| format!("call to `{callee}`: its code is not available"));
+            Diagnostic::error(x.span, why)
+        };
+        i = match &x.control {
+            GcnControl::Jump { target_index, .. } => match target_index {
+                Some(t) => *t,
+                None => break,
+            },
+            GcnControl::EndProgram => break,
+            GcnControl::Call {
+                target_index: Some(t),
+                ..
+            } => {
+                if calls.len() >= GCN_MAX_CALL_DEPTH {
+                    return Err(Diagnostic::error(
+                        x.span,
+                        format!("calls nested deeper than {GCN_MAX_CALL_DEPTH} (recursion?): the path cannot be followed"),
+                    ));
+                }
+                calls.push(i + 1);
+                *t
+            }
+            GcnControl::TailCall {
+                target_index: Some(t),
+                ..
+            } => *t,
+            GcnControl::Call { callee, .. } | GcnControl::TailCall { callee, .. } => {
+                return Err(unknown_callee(callee))
+            }
+            GcnControl::Return => match calls.pop() {
+                Some(back) => back,
+                None => break,
+            },
+            GcnControl::Indirect => {
+                return Err(Diagnostic::error(
+                    x.span,
+                    x.control_problem().unwrap_or_default(),
+                ))
+            }
+            _ => i + 1,
+        };
+    }
+    Ok(path
+        .into_iter()
         .map(|i| {
-            let ins = &f.instructions[i];
+            let ins = &ins[i];
             let op = letter(matches!(
                 ins.unit,
                 GcnUnit::ScalarMemory | GcnUnit::VectorMemory | GcnUnit::Lds
             ));
             let text = ins.text.trim().to_string();
-            (op, mapped(i as u64, ins.span.line, text, op))
+            let index = linked.locate(i).map_or(i, |(_, local)| local);
+            (op, mapped(index as u64, ins.span.line, text, op))
         })
-        .unzip()
+        .unzip())
 }
 
 /// A Sim-D program's straight-line path (`.text` from its first instruction). `j` jumps to
@@ -264,7 +332,13 @@ pub fn from_text(
             if failed {
                 return None;
             }
-            (gcn(f), format!("`{}`", f.name))
+            match gcn(&program, f) {
+                Ok(r) => (r, format!("`{}`", f.name)),
+                Err(d) => {
+                    report.diagnostics.push(d);
+                    return None;
+                }
+            }
         }
         Dialect::Simd => {
             let parsed = isa::simd::parse(source, limits);
@@ -295,4 +369,35 @@ pub fn from_text(
         return None;
     }
     Some(reduction)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const LOCAL: &str = include_str!("../../isa/tests/data/gcn_call_local.s");
+    const EXTERNAL: &str = include_str!("../../isa/tests/data/gcn_call_external.s");
+
+    #[test]
+    fn gcn_path_follows_both_calls_into_the_callee() {
+        let p = isa::gcn::parse(LOCAL, &Limits::default());
+        let f = p.function(Some("_Z5stepsPj")).expect("kernel");
+        let (ops, mapping) = gcn(&p, f).unwrap_or_else(|d| panic!("{d}"));
+        // 6 kernel instructions, the callee's 14 (its execz branches fall through), 6 more,
+        // the callee again, the last 6: the two `s_load_dwordx2` and the store are `L`.
+        assert_eq!(ops.len(), 6 + 14 + 6 + 14 + 6);
+        assert_eq!(isa::lc::to_text(&ops).matches('L').count(), 3);
+        // Callee instructions carry their index in the callee and their own line.
+        assert_eq!((mapping[6].address, mapping[6].line), (0, 12));
+        assert_eq!(mapping[19].text, "s_setpc_b64 s[30:31]");
+        assert_eq!(mapping[20].address, 6);
+    }
+
+    #[test]
+    fn gcn_path_stops_with_an_error_at_an_external_call() {
+        let p = isa::gcn::parse(EXTERNAL, &Limits::default());
+        let d = gcn(&p, &p.functions[0]).expect_err("unknown callee");
+        assert_eq!(d.line, 20);
+        assert!(d.message.contains("`__ocml_sin_f32`"), "{}", d.message);
+    }
 }

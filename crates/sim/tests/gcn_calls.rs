@@ -166,3 +166,38 @@ f:
     let e = run(src, "f", &unit64(Splitting::None), &budget).expect_err("unbounded recursion");
     assert!(e.to_string().contains("max_stack_depth"), "{e}");
 }
+
+/// `k` calls `g`, which tail-calls `f` (`s_setpc_b64` to a symbol), whose return goes back
+/// to `k`; `h` uses GFX9's `s_call_b64`. 4 + 5 + 2 + 1 = 12 and 1 + 2 + 2 = 5 instructions.
+#[test]
+fn tail_calls_and_s_call_b64() {
+    let src = "\t.type f,@function
+f:
+  v_add_u32_e32 v0, 1, v0
+  s_setpc_b64 s[30:31]
+\t.type g,@function
+g:
+  v_add_u32_e32 v0, 2, v0
+  s_getpc_b64 s[16:17]
+  s_add_u32 s16, s16, f@rel32@lo+4
+  s_addc_u32 s17, s17, f@rel32@hi+12
+  s_setpc_b64 s[16:17]
+\t.type k,@function
+k:
+  s_getpc_b64 s[16:17]
+  s_add_u32 s16, s16, g@rel32@lo+4
+  s_addc_u32 s17, s17, g@rel32@hi+12
+  s_swappc_b64 s[30:31], s[16:17]
+  s_endpgm
+\t.type h,@function
+h:
+  s_call_b64 s[30:31], f
+  v_mov_b32_e32 v1, v0
+  s_endpgm
+";
+    for (kernel, issued) in [("k", 12), ("h", 5)] {
+        let s = run(src, kernel, &unit64(Splitting::None), &Budget::default())
+            .unwrap_or_else(|e| panic!("{kernel}: {e}"));
+        assert_eq!(s.issued, issued, "{kernel}");
+    }
+}

@@ -163,7 +163,7 @@ const GCN_MAX_CALL_DEPTH: usize = 32;
 const GCN_MAX_PATH: usize = 100_000;
 
 /// A GCN3 function's straight-line path, following calls (issue #20) through the function
-/// linked with its callees ([`isa::gcn::link`]). `s_branch` jumps to its label; the
+/// linked with its callees ([`isa::gcn::link()`]). `s_branch` jumps to its label; the
 /// conditional `s_cbranch_*` (scalar and execute-mask alike) fall through; `s_endpgm` ends
 /// the path. A call (`s_swappc_b64` or `s_call_b64` to a function of the listing) continues
 /// in the callee and a return (`s_setpc_b64 s[30:31]`) after the call — the end of the path

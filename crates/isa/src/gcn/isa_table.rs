@@ -4,7 +4,7 @@
 //! the analyses and a one-line description.
 //!
 //! What this table *is*: the list of names the GCN3 front end accepts without a warning,
-//! and the facts the strict front end ([`super::strictness`]) needs about them. Encoding
+//! and the facts the strict front end (module `strictness`) needs about them. Encoding
 //! suffixes are accepted as variants of a base name: `_e32`, `_e64`, `_sdwa` and `_dpp` for
 //! VOP1/VOP2/VOPC, `_e64` for VOP3 (GCN3 ISA §6 "Vector ALU Operations": the 32-bit VOP1/
 //! VOP2/VOPC encodings, their VOP3 64-bit form, and the SDWA/DPP extensions).

@@ -9,10 +9,19 @@
 //! on the execute mask ([`ExecEffect`]) — the facts from which a wavefront CFG with branch
 //! serialisation blocks is built (that lives in the `pws` crate).
 //!
-//! What it is *not*: an assembler or a validator of operand types. Unknown mnemonics parse
-//! generically (first operand written, the rest read), directives other than the few that
-//! delimit functions and sections are skipped, and the `.amdgpu_metadata` YAML and
-//! `.amdhsa_kernel` descriptor blocks are skipped whole.
+//! The front end is strict where control flow is at stake (issue #20; module
+//! `strictness`): mnemonics are checked against the GFX8/GFX9 table of [`isa_table`]; an
+//! unknown one is parsed generically (first operand written, the rest read) with a warning
+//! naming it — or is an error, with a "did you mean …?" hint, when it could change control
+//! flow, divergence or agreement. Register names and ranges, and the `s_waitcnt` counters,
+//! are checked too. Calls are typed ([`GcnControl::Call`], [`GcnControl::TailCall`],
+//! [`GcnControl::Return`]; module [`calls`]) and [`link()`] builds a function's image with
+//! its callees.
+//!
+//! What it is *not*: an assembler or a validator of operand types; directives other than
+//! the few that delimit functions and sections are skipped, and the `.amdgpu_metadata`
+//! YAML and `.amdhsa_kernel` descriptor blocks are skipped whole (the latter's name marks
+//! the function as a kernel, [`GcnFunction::kernel`]).
 //!
 //! Syntax handled: comments (`;` and `//` to the end of the line), labels (`BB0_1:`,
 //! `.LBB0_1:`, `_Z4Fan1PfS_ii:`), directives, scalar/vector/flat/global/buffer/ds

@@ -269,7 +269,7 @@ pub enum GcnControl {
         /// First SGPR of `D`.
         return_pair: u32,
         /// Index of the callee's first instruction in this instruction list; only a
-        /// linked image ([`super::link`]) has one.
+        /// linked image ([`super::link()`]) has one.
         target_index: Option<usize>,
     },
     /// `s_setpc_b64 S` whose pair holds a symbol's address (as for [`GcnControl::Call`]):

@@ -1,4 +1,4 @@
-//! Code addresses of a linked GCN3 image ([`isa::gcn::link`]), so that the instructions
+//! Code addresses of a linked GCN3 image ([`isa::gcn::link()`]), so that the instructions
 //! LLVM uses to form call targets run with real values: `s_getpc_b64` (GCN3 ISA §5.1,
 //! `S_GETPC_B64`: "D = PC + 4", the address of the next instruction) and the relocated
 //! literals `sym@rel32@lo/hi`, `sym@gotpcrel32@lo/hi` and `sym@abs32@lo/hi` (ELF

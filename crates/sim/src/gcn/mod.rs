@@ -26,7 +26,7 @@
 //!   `st64`) on the workgroup's LDS; `s_waitcnt`, `s_barrier`, `s_nop`;
 //! - control: `s_endpgm`, `s_branch`, `s_cbranch_scc0/scc1/vccz/vccnz/execz/execnz`, the
 //!   PWS `split`/`merge`, and calls (issue #20): [`run_source`] links the function with the
-//!   functions of the listing it calls ([`isa::gcn::link`]); a call
+//!   functions of the listing it calls ([`isa::gcn::link()`]); a call
 //!   ([`isa::gcn::GcnControl::Call`]) writes the return address to its destination pair and
 //!   pushes it on the wavefront's return stack (at most `max_stack_depth` calls in
 //!   progress), a return (`s_setpc_b64 s[30:31]`) pops it — or ends the wavefront in the

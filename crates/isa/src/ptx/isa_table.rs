@@ -100,6 +100,11 @@ impl OpInfo {
             || (self.groups & SHAPE != 0 && is_shape(m))
     }
 
+    /// False for the families whose modifiers are not checked (`wgmma`, `tcgen05`, …).
+    pub fn checks_modifiers(&self) -> bool {
+        self.groups & LOOSE == 0
+    }
+
     /// Every modifier this opcode accepts (for "did you mean").
     pub fn modifiers(&self) -> impl Iterator<Item = &'static str> + '_ {
         let groups = self.groups;

@@ -179,6 +179,8 @@ fn check_symbols(module: &Module, diagnostics: &mut Vec<Diagnostic>) {
             if ins.opcode == "bra" {
                 continue;
             }
+            // A direct call's target is checked by `resolve_calls`.
+            let callee = ins.call.as_ref().and_then(|c| c.callee_name());
             let mut stack: Vec<&Operand> = ins.operands.iter().collect();
             while let Some(op) = stack.pop() {
                 let name = match &op.kind {
@@ -197,7 +199,7 @@ fn check_symbols(module: &Module, diagnostics: &mut Vec<Diagnostic>) {
                     }
                     _ => continue,
                 };
-                if !known(name) {
+                if !known(name) && Some(name.as_str()) != callee {
                     diagnostics.push(Diagnostic::error(
                         op.span,
                         format!(

@@ -1294,12 +1294,16 @@ impl<'a> Parser<'a> {
                         .modifiers()
                         .map(|x| (isa_table::edit_distance(m, x), x))
                         .min_by_key(|(d, _)| *d)
-                        .filter(|(d, _)| *d <= 2)
-                        .map(|(_, x)| x);
-                    let other_op = swapped_opcode(ins, info.name);
-                    let hint = match (other_op, near_mod) {
-                        (Some(o), _) => format!(" (did you mean `{o}`?)"),
-                        (None, Some(x)) => format!(" (did you mean `.{x}`?)"),
+                        .filter(|(d, _)| *d <= 2);
+                    // The nearer of: another opcode that takes every modifier written
+                    // (`bar.uni` → `bra.uni`), or a modifier of this one (`.snyc` → `.sync`);
+                    // a tie goes to the modifier.
+                    let hint = match (swapped_opcode(ins, info.name), near_mod) {
+                        (Some((d, o)), Some((dm, _))) if d < dm => {
+                            format!(" (did you mean `{o}`?)")
+                        }
+                        (Some((_, o)), None) => format!(" (did you mean `{o}`?)"),
+                        (_, Some((_, x))) => format!(" (did you mean `.{x}`?)"),
                         (None, None) => String::new(),
                     };
                     let near_space = STATE_SPACES
@@ -1342,16 +1346,30 @@ impl<'a> Parser<'a> {
                 }
             }
             None => {
-                // Compare the opcode with and without its first modifiers against the table.
+                // Compare the opcode with and without its first modifiers against the table;
+                // among the nearest rows prefer one that takes the remaining modifiers, then
+                // one that steers control (a tie must not hide a control-flow typo).
                 let mut best: Option<(&'static isa_table::OpInfo, usize)> = None;
+                let mut best_key = (usize::MAX, true, true);
                 let mut cand = ins.opcode.clone();
                 for k in 0..=ins.modifiers.len().min(3) {
                     if k > 0 {
                         cand.push('.');
                         cand.push_str(&ins.modifiers[k - 1]);
                     }
-                    if let Some((o, d)) = isa_table::nearest(&cand) {
-                        if best.is_none_or(|(_, bd)| d < bd) {
+                    let rest = &ins.modifiers[k..];
+                    for o in isa_table::OPCODES {
+                        let d = isa_table::edit_distance(&cand, o.name);
+                        if d > 2 || d > best_key.0 {
+                            continue;
+                        }
+                        let key = (
+                            d,
+                            !rest.iter().all(|m| o.allows(m)),
+                            !o.class.steers_control(),
+                        );
+                        if key < best_key {
+                            best_key = key;
                             best = Some((o, d));
                         }
                     }
@@ -1467,11 +1485,12 @@ impl<'a> Parser<'a> {
 const STATE_SPACES: &[&str] = &["global", "shared", "local", "param", "const"];
 
 /// When a known opcode carries a modifier it does not accept, another opcode within edit
-/// distance 2 that accepts *every* modifier written (`bar.uni` → `bra.uni`).
-fn swapped_opcode(ins: &Instruction, current: &str) -> Option<String> {
+/// distance 2 that accepts *every* modifier written (`bar.uni` → `bra.uni`), with its
+/// distance. Families whose modifiers are unchecked are never suggested.
+fn swapped_opcode(ins: &Instruction, current: &str) -> Option<(usize, String)> {
     let mut best: Option<(usize, &str)> = None;
     for o in isa_table::OPCODES {
-        if o.name == current || o.name.contains('.') {
+        if o.name == current || o.name.contains('.') || !o.checks_modifiers() {
             continue;
         }
         let d = isa_table::edit_distance(&ins.opcode, o.name);
@@ -1482,13 +1501,13 @@ fn swapped_opcode(ins: &Instruction, current: &str) -> Option<String> {
             best = Some((d, o.name));
         }
     }
-    best.map(|(_, name)| {
+    best.map(|(d, name)| {
         let mut s = name.to_string();
         for m in &ins.modifiers {
             s.push('.');
             s.push_str(m);
         }
-        s
+        (d, s)
     })
 }
 

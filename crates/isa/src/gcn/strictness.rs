@@ -244,7 +244,15 @@ pub(crate) fn misspelt_register(word: &str) -> Option<String> {
     {
         return None;
     }
-    let (_, hits) = spelling::nearest(&lower, SPECIAL_REGISTERS.iter().copied());
+    // Trap temporaries `ttmp0`–`ttmp15` are candidates too (they parse as registers).
+    let ttmps: Vec<String> = (0..16).map(|i| format!("ttmp{i}")).collect();
+    let (_, hits) = spelling::nearest(
+        &lower,
+        SPECIAL_REGISTERS
+            .iter()
+            .copied()
+            .chain(ttmps.iter().map(String::as_str)),
+    );
     (!hits.is_empty()).then(|| {
         format!(
             "unknown register `{word}`: did you mean {}? (a misspelt register would be read as a symbol)",
@@ -304,6 +312,7 @@ mod tests {
     fn register_misspellings() {
         assert!(misspelt_register("exce").is_some_and(|m| m.contains("`exec`")));
         assert!(misspelt_register("vcc_h1").is_some_and(|m| m.contains("`vcc_hi`")));
+        assert!(misspelt_register("tmp5").is_some_and(|m| m.contains("`ttmp5`")));
         assert!(misspelt_register("exec").is_none());
         assert!(misspelt_register("mrt0").is_none());
         assert!(misspelt_register("off").is_none());

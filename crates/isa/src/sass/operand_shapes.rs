@@ -21,6 +21,7 @@
 //!   register-plus-offset form of `BRX`/`JMX`/`CALL`/`RET` (`BRX R2 -0x40`).
 
 use super::edit_distance;
+use super::isa_table;
 use super::operands::{parse_int, parse_register};
 use super::special_registers;
 use crate::diagnostic::Diagnostic;
@@ -44,9 +45,10 @@ fn predicate_destinations(name: &str) -> usize {
     }
 }
 
-/// Opcodes that name a convergence barrier `B0`–`B15`, and `DEPBAR` its scoreboards `SB0`–`SB5`.
+/// Opcodes that name a convergence barrier `B0`–`B15` (and unknown opcodes, which are
+/// reported by name already and may be a misspelt one of these).
 fn allows_barrier_names(name: &str) -> bool {
-    matches!(name, "BSSY" | "BSYNC" | "BREAK" | "BMOV")
+    matches!(name, "BSSY" | "BSYNC" | "BREAK" | "BMOV") || isa_table::lookup(name).is_none()
 }
 
 /// Opcodes whose target may be written `Rn offset` (register plus a relative offset).

@@ -56,7 +56,8 @@ pub struct GcnGraphOptions {
 /// The wavefront CFG of a GCN function, before and after unrolling.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct GcnGraph {
-    /// The block graph of the listing (cyclic when the kernel has loops).
+    /// The block graph of the listing, callees inlined at each call site (cyclic when
+    /// the kernel or a callee has loops).
     pub blocks: WavefrontCfg,
     /// `blocks` with every loop unrolled: what the PWS algorithms analyse.
     pub cfg: WavefrontCfg,

@@ -537,7 +537,10 @@ fn build() -> Table {
         Sopp,
         Both,
         &[
-            ("s_nop", "do nothing for imm16[3:0] + 1 cycles"),
+            (
+                "s_nop",
+                "do nothing for imm + 1 wait states (GFX8: 1-8, GFX9: 1-16)",
+            ),
             ("s_endpgm", "end of program: the wavefront terminates"),
             ("s_branch", "jump to the label"),
             (
@@ -1066,11 +1069,11 @@ fn build() -> Table {
             ),
             (
                 "v_div_fixup_f32",
-                "D = special-case fix-up of a f32 division S1 / S2 with quotient S0",
+                "D = f32 division S2 / S1 with quotient estimate S0, special cases fixed up",
             ),
             (
                 "v_div_fixup_f64",
-                "D = special-case fix-up of a f64 division S1 / S2 with quotient S0",
+                "D = f64 division S2 / S1 with quotient estimate S0, special cases fixed up",
             ),
             (
                 "v_div_scale_f32",
@@ -1180,8 +1183,8 @@ fn build() -> Table {
                 "v_cvt_pkrtz_f16_f32",
                 "D = two f32 converted to f16 (round to zero), packed",
             ),
-            ("v_cvt_pk_u16_u32", "D = two u32 saturated to u16, packed"),
-            ("v_cvt_pk_i16_i32", "D = two i32 saturated to i16, packed"),
+            ("v_cvt_pk_u16_u32", "D = {(u16) S1, (u16) S0}"),
+            ("v_cvt_pk_i16_i32", "D = {(i16) S1, (i16) S0}"),
         ],
     );
     b.list(
@@ -1190,23 +1193,23 @@ fn build() -> Table {
         &[
             (
                 "v_mad_legacy_f16",
-                "D = S0 * S1 + S2 (f16, GFX8 rounding of the high half)",
+                "D = S0 * S1 + S2 (f16, GFX8 semantics of v_mad_f16)",
             ),
             (
                 "v_mad_legacy_u16",
-                "D = S0 * S1 + S2 (u16, GFX8 high-half behaviour)",
+                "D = S0 * S1 + S2 (u16, GFX8 semantics of v_mad_u16)",
             ),
             (
                 "v_mad_legacy_i16",
-                "D = S0 * S1 + S2 (i16, GFX8 high-half behaviour)",
+                "D = S0 * S1 + S2 (i16, GFX8 semantics of v_mad_i16)",
             ),
             (
                 "v_fma_legacy_f16",
-                "D = fma(S0, S1, S2) (f16, GFX8 high-half behaviour)",
+                "D = fma(S0, S1, S2) (f16, GFX8 semantics of v_fma_f16)",
             ),
             (
                 "v_div_fixup_legacy_f16",
-                "D = f16 division fix-up (GFX8 high-half behaviour)",
+                "D = f16 division fix-up (GFX8 semantics of v_div_fixup_f16)",
             ),
             ("v_mad_u32_u16", "D = S0[15:0] * S1[15:0] + S2 (u32)"),
             ("v_mad_i32_i16", "D = S0[15:0] * S1[15:0] + S2 (i32)"),
@@ -1241,7 +1244,7 @@ fn build() -> Table {
             ("v_sub_i16", "D = S0 - S1 (i16), optional clamp"),
             (
                 "v_interp_p2_legacy_f16",
-                "D = f16 attribute interpolation, second pass (GFX8 behaviour)",
+                "D = f16 attribute interpolation, second pass (GFX8 semantics)",
             ),
         ],
     );
@@ -1882,10 +1885,7 @@ fn add_vector_memory(b: &mut Builder) {
         Mimg,
         Both,
         &[
-            (
-                "image_load",
-                "image load without sampler, using the mip level 0",
-            ),
+            ("image_load", "image load without sampler (mip level 0)"),
             (
                 "image_load_mip",
                 "image load without sampler at a given mip level",

@@ -534,6 +534,25 @@ pub fn get(name: &str) -> Option<&'static OpInfo> {
 /// The row for an instruction written `opcode.m1.m2…`: the longest dotted prefix that names
 /// a row, and how many modifiers that prefix took (`cp` + `[async, ca]` → `cp.async`, 1).
 pub fn lookup(opcode: &str, modifiers: &[String]) -> Option<(&'static OpInfo, usize)> {
+    // Only these opcodes start a multi-word row; the others need no string building.
+    const MULTI: &[&str] = &[
+        "bar",
+        "barrier",
+        "brx",
+        "clusterlaunchcontrol",
+        "cp",
+        "mbarrier",
+        "multimem",
+        "red",
+        "st",
+        "tcgen05",
+        "tensormap",
+        "wgmma",
+        "wmma",
+    ];
+    if !MULTI.contains(&opcode) {
+        return get(opcode).map(|o| (o, 0));
+    }
     let mut name = String::with_capacity(32);
     name.push_str(opcode);
     let mut best = get(&name).map(|o| (o, 0));
@@ -610,6 +629,15 @@ mod tests {
         assert_eq!(o.class, OpClass::Async);
         assert!(lookup("cp", &mods(&["asink"])).is_none());
         assert!(lookup("frobnicate", &[]).is_none());
+    }
+
+    #[test]
+    fn every_multi_word_row_starts_with_a_listed_word() {
+        for o in OPCODES.iter().filter(|o| o.name.contains('.')) {
+            let first = o.name.split('.').next().unwrap_or_default();
+            let mods: Vec<String> = o.name.split('.').skip(1).map(str::to_string).collect();
+            assert_eq!(lookup(first, &mods).map(|(r, _)| r.name), Some(o.name));
+        }
     }
 
     #[test]

@@ -51,7 +51,8 @@ pub enum InitValue {
 pub struct Initializer {
     pub values: Vec<InitValue>,
     /// The variable's bytes (little-endian, zero-filled to the declared size) when every
-    /// value is a constant; `None` when a value is an address (resolved at load time).
+    /// value is a constant and the variable is at most 16 MiB; `None` when a value is an
+    /// address (resolved at load time) or the variable is larger.
     pub bytes: Option<Vec<u8>>,
     pub span: Span,
 }

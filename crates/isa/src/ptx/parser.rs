@@ -29,6 +29,10 @@ use std::collections::BTreeMap;
 /// swallowing the rest of the file silently).
 const MAX_BLOCK_TOKENS: usize = 50_000_000;
 
+/// Largest variable whose zero-filled bytes an initializer materialises (16 MiB); a larger
+/// one keeps its values only ([`Initializer::bytes`] is `None`).
+const MAX_INIT_BYTES: usize = 16 << 20;
+
 /// A `.reg` declaration visible in the current scope.
 struct RegEntry {
     /// `%r` for a family `%r<7>`, `%temp` for a single register.
@@ -571,7 +575,11 @@ impl<'a> Parser<'a> {
             bytes.extend_from_slice(&raw.to_le_bytes()[..width.min(8)]);
         }
         if let Some(total) = decl.size_bytes().and_then(|s| usize::try_from(s).ok()) {
-            if total <= self.limits.max_input_bytes.saturating_mul(8) && bytes.len() < total {
+            if bytes.len() < total {
+                if total > MAX_INIT_BYTES {
+                    // Not materialised: the values stay in `values`.
+                    return None;
+                }
                 bytes.resize(total, 0);
             }
         }
@@ -1282,6 +1290,12 @@ impl<'a> Parser<'a> {
     ///    name (edit distance ≤ 2); an **error** instead when that nearest name is a control,
     ///    barrier or warp-collective instruction, or when the instruction writes a predicate.
     fn check_opcode(&mut self, ins: &Instruction, writes_pred: bool) {
+        // The common case first, without building any string.
+        if let Some((info, taken)) = isa_table::lookup(&ins.opcode, &ins.modifiers) {
+            if ins.modifiers.iter().skip(taken).all(|m| info.allows(m)) {
+                return;
+            }
+        }
         let mnemonic = ins.mnemonic();
         let span = ins.opcode_span;
         match isa_table::lookup(&ins.opcode, &ins.modifiers) {

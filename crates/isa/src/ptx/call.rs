@@ -1,5 +1,6 @@
-//! Function calls: what a `call` instruction names and what it passes (PTX ISA 8.5 §9.7.11.5
-//! "Control Flow Instructions: call", §7 "Abstracting the ABI", §11.6.4 ".callprototype").
+//! Function calls: what a `call` instruction names and what it passes (PTX ISA 8.5 §9.7
+//! "Control Flow Instructions: call", §7 "Abstracting the ABI", §11.3 "Control Flow
+//! Directives: .callprototype").
 //!
 //! The parser types every `call` ([`super::Instruction::call`]); after the whole module is
 //! read, each direct call is resolved against the module's function list: a callee with a

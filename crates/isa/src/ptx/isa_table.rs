@@ -24,7 +24,7 @@ pub enum OpClass {
     /// Loads, stores, atomics, reductions, prefetches; the space is in the modifiers
     /// ([`super::Instruction::state_space`]).
     Memory,
-    /// Texture and surface instructions (§9.7.9, §9.7.10).
+    /// Texture and surface instructions (§9.7 "Texture Instructions", "Surface Instructions").
     Texture,
     /// Changes the flow of control of a thread: `bra`, `brx.idx`, `call`, `ret`, `exit`,
     /// `trap`, `brkpt`.
@@ -339,7 +339,7 @@ const S_MISC: &str = "Miscellaneous Instructions";
 const ARITH: u32 = TYPE | ROUND | INT;
 const MEM: u32 = TYPE | SPACE | SEM | CACHE;
 
-/// The table (PTX ISA 8.5, §9.7; names of §9.7.16 `tcgen05` from 8.6). Sorted by name.
+/// The table (PTX ISA 8.5, §9.7; the `tcgen05` names from 8.6). Sorted by name.
 #[rustfmt::skip]
 pub static OPCODES: &[OpInfo] = &[
     op("abs", Alu, S_INT, "absolute value", ARITH, &[]),

@@ -173,7 +173,7 @@ fn check_symbols(module: &Module, diagnostics: &mut Vec<Diagnostic>) {
         local.extend(f.labels.keys().map(String::as_str));
         local.extend(f.prototypes.iter().map(|p| p.name.as_str()));
         local.extend(f.target_lists.keys().map(String::as_str));
-        // `WARP_SZ` is PTX's one predefined identifier (ISA §4.4 "Predefined Identifiers").
+        // `WARP_SZ` is PTX's one predefined identifier (ISA §4.4 "Identifiers", predefined identifiers).
         let known = |n: &str| n == "WARP_SZ" || local.contains(n) || global.contains(n);
         for ins in &f.instructions {
             if ins.opcode == "bra" {

@@ -119,9 +119,10 @@ pub enum FunctionKind {
     Func,
 }
 
-/// A performance-tuning directive of a function header (PTX ISA §11.4): `.maxntid 256, 1, 1`,
+/// A directive of a function header (PTX ISA §11.4 "Performance-Tuning Directives", §11.7
+/// "Cluster Dimension Directives"): `.maxntid 256, 1, 1`,
 /// `.reqntid`, `.minnctapersm`, `.maxnreg`, `.maxclusterrank`, `.reqnctapercluster`,
-/// `.explicitcluster`, `.noreturn` (§11.3), and `.pragma` strings inside the body (§11.5).
+/// `.explicitcluster`, `.noreturn`, and `.pragma` strings inside the body (§11.4).
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct FunctionDirective {
     /// Without the dot: `maxntid`, `pragma`.
@@ -134,7 +135,7 @@ pub struct FunctionDirective {
 }
 
 /// One function with its body as a flat instruction list. `{ }` scopes inside the body are
-/// flattened (PTX scopes only limit the visibility of declarations, §4.5 "Statements").
+/// flattened (PTX scopes only limit the visibility of declarations, §4.3 "Statements").
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct Function {
     pub kind: FunctionKind,
@@ -159,17 +160,17 @@ pub struct Function {
     /// Header directives and body pragmas in order.
     #[serde(default)]
     pub directives: Vec<FunctionDirective>,
-    /// `label: .callprototype ...;` declarations of the body (§11.6.4), for indirect calls.
+    /// `label: .callprototype ...;` declarations of the body (§11.3), for indirect calls.
     #[serde(default)]
     pub prototypes: Vec<CallPrototype>,
     /// `label: .branchtargets L1, L2;` (for `brx.idx`) and `label: .calltargets f, g;`
-    /// (for indirect `call`) lists (§11.6.2, §11.6.3).
+    /// (for indirect `call`) lists (§11.3 "Control Flow Directives").
     #[serde(default)]
     pub target_lists: BTreeMap<String, Vec<String>>,
 }
 
 impl Function {
-    /// True for `.noreturn` functions (§11.3 "Function Directives: .noreturn").
+    /// True for `.noreturn` functions (§11.4 "Performance-Tuning Directives: .noreturn").
     pub fn is_noreturn(&self) -> bool {
         self.directives.iter().any(|d| d.name == "noreturn")
     }

@@ -4,11 +4,11 @@
 //!
 //! Grammar followed: PTX ISA 8.5 chapter 4 "Syntax" (statements, labels, `{ }` scopes),
 //! chapter 5 "State Spaces, Types, and Variables" (declarations, §5.4.4 initializers),
-//! chapter 11 "Directives" (module, function, linking, debugging directives), §9.7.11
+//! chapter 11 "Directives" (module, function, linking, debugging directives), §9.7
 //! "Control Flow Instructions" (`call` with return and argument lists, `.callprototype`).
 //! Every instruction is checked against the ISA table ([`super::isa_table`]) and every
 //! `%name` against the special registers and the `.reg` declarations in scope; see
-//! [`Parser::check_opcode`] for the strictness rules.
+//! `Parser::check_opcode` for the strictness rules.
 
 use super::call::{Call, CallPrototype, CallTarget, Callee};
 use super::instruction::{AddressBase, Guard, Instruction, Operand, OperandKind, StateSpace};
@@ -129,7 +129,7 @@ impl<'a> Parser<'a> {
         out
     }
 
-    /// `@@DWARF ...` lines (older `-G` output, §11.7.1): skipped. The cursor is on the first
+    /// `@@DWARF ...` lines (older `-G` output, §11.5 "Debugging Directives"): skipped. The cursor is on the first
     /// `@`; returns false when this is not such a line.
     fn skip_dwarf_line(&mut self) -> bool {
         let (Some(a), Some(b), Some(c)) = (self.peek(), self.peek_at(1), self.peek_at(2)) else {
@@ -145,7 +145,7 @@ impl<'a> Parser<'a> {
         false
     }
 
-    /// `.section .debug_info { ... }` (§11.7.2): the name is kept, the body skipped.
+    /// `.section .debug_info { ... }` (§11.5 "Debugging Directives"): the name is kept, the body skipped.
     fn parse_section(&mut self, kw: &'a Token) {
         self.pos += 1;
         let name = self.peek_word().unwrap_or_default().to_string();
@@ -259,7 +259,7 @@ impl<'a> Parser<'a> {
                     });
                 }
                 ".pragma" | ".alias" => {
-                    // `.pragma "nounroll";`, `.alias fa, f;` (§11.5, §11.6.6)
+                    // `.pragma "nounroll";`, `.alias fa, f;` (§11.4, §11.2)
                     self.pos += 1;
                     let mut rest = Vec::new();
                     while let Some(x) = self.peek() {
@@ -657,7 +657,7 @@ impl<'a> Parser<'a> {
     }
 
     /// `.maxntid 256, 1, 1`, `.reqntid`, `.minnctapersm 1`, `.maxnreg 32`, `.noreturn`, ...
-    /// between the parameter list and the body (PTX ISA §11.3, §11.4).
+    /// between the parameter list and the body (PTX ISA §11.4, §11.7).
     fn parse_header_directives(&mut self, func: &mut Function) {
         const KNOWN: &[&str] = &[
             "maxntid",

@@ -7,7 +7,7 @@
 
 use super::isa_table::edit_distance;
 
-/// Special registers with `.x`, `.y`, `.z` components (§10.2–§10.4, §10.7–§10.10).
+/// Special registers with `.x`, `.y`, `.z` components.
 const VECTOR: &[&str] = &[
     "tid",
     "ntid",
@@ -19,7 +19,7 @@ const VECTOR: &[&str] = &[
     "cluster_nctaid",
 ];
 
-/// Scalar special registers (§10.5–§10.32).
+/// Scalar special registers.
 const SCALAR: &[&str] = &[
     "laneid",
     "warpid",
@@ -55,8 +55,8 @@ pub fn is_special(name: &str) -> bool {
     VECTOR.contains(&name) || SCALAR.contains(&name) || numbered(name)
 }
 
-/// `%envreg0`…`%envreg31` (§10.24), `%pm0`…`%pm7` and `%pm0_64`…`%pm7_64` (§10.22–23),
-/// `%reserved_smem_offset_0`, `_1` (§10.28).
+/// `%envreg0`…`%envreg31`, `%pm0`…`%pm7` and `%pm0_64`…`%pm7_64`,
+/// `%reserved_smem_offset_0`, `_1`.
 fn numbered(name: &str) -> bool {
     let small = |s: &str, max: u32| s.len() <= 2 && s.parse::<u32>().is_ok_and(|n| n <= max);
     if let Some(n) = name.strip_prefix("envreg") {

@@ -409,3 +409,31 @@ fn every_table_opcode_parses_without_an_unknown_opcode_diagnostic() {
         }
     }
 }
+
+proptest::proptest! {
+    #![proptest_config(proptest::prelude::ProptestConfig { cases: 300, ..Default::default() })]
+
+    /// The strict checks see odd operands only after the line parsed: opcodes near real ones
+    /// (or real ones) with operands built from bracket, register and non-ASCII pieces never
+    /// panic, and every diagnostic points at a line of the text.
+    #[test]
+    fn strict_checks_never_panic(
+        op in proptest::sample::select(vec!["S2R", "BRA", "BSSY", "ISETP", "LDG.E", "IADDD", "SSX", "CS2R", "CALL.REL"]),
+        pieces in proptest::collection::vec(
+            proptest::sample::select(vec![
+                "[", "]", "+", "-", ".", " ", "R2", "UR4", "URZ", "RZ", "P0", "!", "PT", "Q3",
+                "SR_", "TID", ".X", "0x10", "c", "desc", "gdesc", "|", "é", "€", "𐊓", "B0", "_",
+            ]),
+            0..12,
+        ),
+        ops in 1usize..4,
+    ) {
+        let operand: String = pieces.concat();
+        let operands = vec![operand; ops].join(", ");
+        let text = format!("\tcode for sm_90\n/*0000*/ {op} {operands} ;\n/*0010*/ EXIT ;\n");
+        let out = sass::parse(&text, None, &Limits::default());
+        for d in &out.diagnostics {
+            proptest::prop_assert!(d.line >= 1 && d.line <= 3, "{d:?}");
+        }
+    }
+}

@@ -206,7 +206,7 @@ fn other_problem(opcode: &str, text: &str) -> Option<String> {
              no register at all)"
         ));
     }
-    if core.len() >= 3 && core[..3].eq_ignore_ascii_case("SR_") {
+    if core.get(..3).is_some_and(|p| p.eq_ignore_ascii_case("SR_")) {
         let hint = special_registers::nearest(core, 2)
             .map(|k| format!("; did you mean {k}?"))
             .unwrap_or_default();
@@ -497,5 +497,8 @@ mod tests {
         assert!(other_problem("TEX", "2D").is_none());
         assert!(other_problem("TEXS", "R").is_none());
         assert!(other_problem("DEPBAR", "{1}").is_none());
+        // Never slices inside a character.
+        assert!(other_problem("IADD", "aa\u{20ac}").is_none());
+        assert!(memory_shape("[\u{20ac}]").is_err());
     }
 }

@@ -61,6 +61,8 @@ pub(crate) fn parse_operand(text: &str, span: Span) -> Operand {
         span,
     };
     let mut rest = text.trim();
+    // Suffixes after an absolute value, `|R10|.reuse`: the register is still read.
+    let mut outer_suffixes = "";
     loop {
         if let Some(r) = rest.strip_prefix('-') {
             if looks_numeric(r) {
@@ -74,9 +76,10 @@ pub(crate) fn parse_operand(text: &str, span: Span) -> Operand {
         } else if let Some(r) = rest.strip_prefix('~') {
             op.inverted = true;
             rest = r.trim_start();
-        } else if rest.len() >= 2 && rest.starts_with('|') && rest.ends_with('|') {
+        } else if let Some((inner, tail)) = absolute_value(rest) {
             op.absolute = true;
-            rest = rest[1..rest.len() - 1].trim();
+            rest = inner.trim();
+            outer_suffixes = tail;
         } else if let Some(r) = rest.strip_prefix('+') {
             if looks_numeric(r) || r.starts_with("INF") || r.starts_with("QNAN") {
                 break;
@@ -87,9 +90,19 @@ pub(crate) fn parse_operand(text: &str, span: Span) -> Operand {
         }
     }
     if let Some(kind) = parse_core(rest, &mut op.suffixes) {
-        op.kind = kind;
+        if push_suffixes(outer_suffixes, &mut op.suffixes).is_some() {
+            op.kind = kind;
+        }
     }
     op
+}
+
+/// `|x|` or `|x|.suffix…` → `x` and the suffix text after the closing bar.
+fn absolute_value(s: &str) -> Option<(&str, &str)> {
+    let inner = s.strip_prefix('|')?;
+    let close = inner.rfind('|')?;
+    let tail = &inner[close + 1..];
+    (tail.is_empty() || tail.starts_with('.')).then_some((&inner[..close], tail))
 }
 
 fn looks_numeric(s: &str) -> bool {
@@ -322,6 +335,12 @@ mod tests {
         assert_eq!(o.suffixes, vec!["H1", "reuse"]);
         let o = op("~R5");
         assert!(o.inverted);
+        // Corpus (sm_70+): `FMNMX R9, |R10|.reuse, R8, !PT`.
+        let o = op("|R10|.reuse");
+        assert_eq!(o.register(), Some(&Register::Gpr(10)));
+        assert!(o.absolute);
+        assert_eq!(o.suffixes, vec!["reuse"]);
+        assert!(matches!(op("|R10|x").kind, OperandKind::Other { .. }));
         assert_eq!(op("pt").register(), Some(&Register::True));
         let o = op("!P1");
         assert_eq!(o.register(), Some(&Register::Pred(1)));

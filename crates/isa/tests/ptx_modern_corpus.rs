@@ -5,6 +5,7 @@
 
 use isa::ptx::{self, CallTarget, Callee, FunctionKind, InitValue, Linkage};
 use isa::Limits;
+use proptest::prelude::*;
 use std::path::PathBuf;
 
 fn corpus_dir(sub: &str) -> PathBuf {
@@ -272,4 +273,27 @@ fn module_data_is_recorded() {
         .and_then(|i| i.bytes.clone())
         .expect("bytes");
     assert_eq!(bytes, b"gtid < N\0".to_vec());
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(64))]
+
+    /// Modern modules (the ones under 100 KB) with one byte range deleted never panic the
+    /// parser, and every diagnostic is located inside the text.
+    #[test]
+    fn modern_files_with_a_hole_never_panic(file in 0usize..32, a in 0usize..100_000, len in 0usize..600) {
+        let small: Vec<(String, String)> = files("ptx-modern").into_iter().filter(|(_, t)| t.len() < 100_000).collect();
+        if let Some((_, text)) = small.get(file % small.len().max(1)) {
+            let mut a = a.min(text.len());
+            while !text.is_char_boundary(a) { a -= 1; }
+            let mut b = (a + len).min(text.len());
+            while !text.is_char_boundary(b) { b -= 1; }
+            let mutated = format!("{}{}", &text[..a], &text[b..]);
+            let out = ptx::parse(&mutated, &Limits::default());
+            let lines = mutated.lines().count().max(1) as u32;
+            for d in &out.diagnostics {
+                prop_assert!(d.line >= 1 && d.line <= lines && d.column >= 1, "{d:?}");
+            }
+        }
+    }
 }

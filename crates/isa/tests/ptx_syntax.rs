@@ -342,6 +342,16 @@ fn strictness_rules() {
             ".global .u32 a = %r1;\n",
             &[(E, 1, 18, "expected a number, a symbol")],
         ),
+        // Regression (found by the mutation property test): a `;` inside an unclosed `{`
+        // used to loop until a token budget ran out, one diagnostic per round.
+        (
+            "unclosed initializer",
+            ".global .b8 x[4] = {1, %r;\n.global .u32 y = 2;\n",
+            &[
+                (E, 1, 24, "expected a number"),
+                (E, 1, 18, "not closed by `}`"),
+            ],
+        ),
         (
             "unclosed section",
             ".section .debug_info\n{\n.b8 1\n",

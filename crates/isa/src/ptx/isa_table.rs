@@ -567,12 +567,14 @@ pub fn lookup(opcode: &str, modifiers: &[String]) -> Option<(&'static OpInfo, us
     best
 }
 
-/// The table row nearest to `word` (an unknown opcode, possibly with its modifiers), with
-/// its distance; ties go to the first row in table order.
-pub fn nearest(word: &str) -> Option<(&'static OpInfo, usize)> {
+/// The table row nearest to `word` (an unknown opcode, possibly with its modifiers) within
+/// edit distance `limit`, with its distance; ties go to the first row in table order.
+pub fn nearest(word: &str, limit: usize) -> Option<(&'static OpInfo, usize)> {
     OPCODES
         .iter()
+        .filter(|o| o.name.len().abs_diff(word.len()) <= limit)
         .map(|o| (o, edit_distance(word, o.name)))
+        .filter(|(_, d)| *d <= limit)
         .min_by_key(|(_, d)| *d)
 }
 
@@ -582,6 +584,9 @@ pub fn nearest(word: &str) -> Option<(&'static OpInfo, usize)> {
 /// cost is bounded.
 pub fn edit_distance(a: &str, b: &str) -> usize {
     const MAX: usize = 64;
+    if a == b {
+        return 0;
+    }
     let a = &a.as_bytes()[..a.len().min(MAX)];
     let b = &b.as_bytes()[..b.len().min(MAX)];
     let (n, m) = (a.len(), b.len());
@@ -692,6 +697,11 @@ mod tests {
         assert_eq!(edit_distance("shfl", "shfl"), 0);
         assert_eq!(edit_distance("", "abc"), 3);
         assert_eq!(edit_distance("kitten", "sitting"), 3);
+        assert_eq!(
+            nearest("membr", 2).map(|(o, d)| (o.name, d)),
+            Some(("membar", 1))
+        );
+        assert_eq!(nearest("zzzzzzzz", 2), None);
         assert_eq!(edit_distance("ca", "abc"), 3);
         let long = "x".repeat(10_000);
         assert_eq!(edit_distance(&long, "x"), 63);

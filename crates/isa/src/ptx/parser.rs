@@ -27,7 +27,10 @@ use std::collections::BTreeMap;
 /// Most tokens one debug `.section` body, or one initializer, may hold before the parser
 /// gives up on it (each is bounded by the input anyway; this keeps a missing `}` from
 /// swallowing the rest of the file silently).
-const MAX_BLOCK_TOKENS: usize = 50_000_000;
+const MAX_BLOCK_TOKENS: usize = 10_000_000;
+
+/// Most diagnostics one parse reports before it stops.
+const MAX_DIAGNOSTICS: usize = 10_000;
 
 /// Largest variable whose zero-filled bytes an initializer materialises (16 MiB); a larger
 /// one keeps its values only ([`Initializer::bytes`] is `None`).
@@ -91,11 +94,24 @@ impl<'a> Parser<'a> {
     }
 
     fn error(&mut self, span: Span, message: impl Into<String>) {
-        self.diagnostics.push(Diagnostic::error(span, message));
+        self.push(Diagnostic::error(span, message));
     }
 
     fn warning(&mut self, span: Span, message: impl Into<String>) {
-        self.diagnostics.push(Diagnostic::warning(span, message));
+        self.push(Diagnostic::warning(span, message));
+    }
+
+    /// Keeps at most [`MAX_DIAGNOSTICS`]; the parse stops at the next statement after that.
+    fn push(&mut self, d: Diagnostic) {
+        if self.diagnostics.len() < MAX_DIAGNOSTICS {
+            self.diagnostics.push(d);
+        } else if !self.stopped {
+            self.stopped = true;
+            self.diagnostics.push(Diagnostic::error(
+                Span::new(d.line, d.column, d.len),
+                format!("more than {MAX_DIAGNOSTICS} diagnostics: parsing stopped here"),
+            ));
+        }
     }
 
     /// Skips to just after the next `;` (or to a `}` / end, which is left in place).
@@ -415,7 +431,8 @@ impl<'a> Parser<'a> {
                 self.error(eq, "initializer too long");
                 return None;
             }
-            if depth == 0 && (t.is_punct(';') || t.is_punct(',')) {
+            // `;` ends the declaration at any depth (an unclosed `{` is reported below).
+            if t.is_punct(';') || (depth == 0 && t.is_punct(',')) {
                 break;
             }
             end = t.span;
@@ -443,7 +460,8 @@ impl<'a> Parser<'a> {
                     ok = false;
                     let sp = self.peek().map_or(t.span, |x| x.span);
                     self.error(sp, "expected a number, a symbol or `generic(symbol)`");
-                    // Skip to the next separator at this depth.
+                    // Skip to the next separator (the failing token itself is never one:
+                    // `,`, `{`, `}` and `;` are handled above, so each round consumes).
                     while let Some(x) = self.peek() {
                         if x.is_punct(',') || x.is_punct('}') || x.is_punct(';') {
                             break;
@@ -1306,6 +1324,7 @@ impl<'a> Parser<'a> {
                     }
                     let near_mod = info
                         .modifiers()
+                        .filter(|x| x.len().abs_diff(m.len()) <= 2)
                         .map(|x| (isa_table::edit_distance(m, x), x))
                         .min_by_key(|(d, _)| *d)
                         .filter(|(d, _)| *d <= 2);
@@ -1320,9 +1339,9 @@ impl<'a> Parser<'a> {
                         (_, Some((_, x))) => format!(" (did you mean `.{x}`?)"),
                         (None, None) => String::new(),
                     };
-                    let near_space = STATE_SPACES
-                        .iter()
-                        .any(|s| isa_table::edit_distance(m, s) <= 2);
+                    let near_space = STATE_SPACES.iter().any(|s| {
+                        s.len().abs_diff(m.len()) <= 2 && isa_table::edit_distance(m, s) <= 2
+                    });
                     if info.class.steers_control() {
                         self.error(
                             span,
@@ -1373,6 +1392,9 @@ impl<'a> Parser<'a> {
                     }
                     let rest = &ins.modifiers[k..];
                     for o in isa_table::OPCODES {
+                        if o.name.len().abs_diff(cand.len()) > 2 {
+                            continue;
+                        }
                         let d = isa_table::edit_distance(&cand, o.name);
                         if d > 2 || d > best_key.0 {
                             continue;
@@ -1504,7 +1526,11 @@ const STATE_SPACES: &[&str] = &["global", "shared", "local", "param", "const"];
 fn swapped_opcode(ins: &Instruction, current: &str) -> Option<(usize, String)> {
     let mut best: Option<(usize, &str)> = None;
     for o in isa_table::OPCODES {
-        if o.name == current || o.name.contains('.') || !o.checks_modifiers() {
+        if o.name == current
+            || o.name.contains('.')
+            || !o.checks_modifiers()
+            || o.name.len().abs_diff(ins.opcode.len()) > 2
+        {
             continue;
         }
         let d = isa_table::edit_distance(&ins.opcode, o.name);

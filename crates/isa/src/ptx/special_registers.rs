@@ -103,6 +103,9 @@ pub fn misspelt(word: &str) -> Option<String> {
     let limit = if word.len() <= 5 { 1 } else { 2 };
     let mut best: Option<(usize, String)> = None;
     let mut consider = |cand: String| {
+        if cand.len().abs_diff(word.len()) > limit {
+            return;
+        }
         let d = edit_distance(word, &cand);
         if d <= limit && best.as_ref().is_none_or(|(bd, _)| d < *bd) {
             best = Some((d, cand));

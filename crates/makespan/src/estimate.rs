@@ -24,7 +24,7 @@
 
 use serde::{Deserialize, Serialize};
 
-use crate::exact::{check, exact_makespan};
+use crate::exact::{check, exact_makespan_within};
 use crate::model::{Error, Transformed};
 use crate::schedule::Budget;
 
@@ -41,11 +41,30 @@ pub struct Estimate {
     pub terms: Vec<(u32, u64, u64)>,
 }
 
-/// Exact `T(y)` for `y = 1..=n`.
-fn exact_values(t: &Transformed, n: u32, budget: &Budget) -> Result<Vec<u64>, Error> {
-    (1..=n)
-        .map(|y| exact_makespan(t, y, budget).map(|(v, _)| v))
-        .collect()
+/// Exact `T(y)` for `y = 1, 2, …, n`, the searches sharing one `max_search_steps` budget,
+/// as far as the budget allows: the values found, and the error that stopped the sequence
+/// (`None` when all `n` were found).
+fn exact_values(t: &Transformed, n: u32, budget: &Budget) -> (Vec<u64>, Option<Error>) {
+    let mut values = Vec::new();
+    let mut steps_left = budget.max_search_steps;
+    for y in 1..=n {
+        match exact_makespan_within(t, y, budget, steps_left) {
+            Ok((v, stats)) => {
+                values.push(v);
+                steps_left = steps_left.saturating_sub(stats.steps);
+            }
+            Err(Error::Budget { what, .. }) if what == "max_search_steps" => {
+                // Name the whole computation's budget, not what was left of it.
+                let e = Error::Budget {
+                    what,
+                    limit: budget.max_search_steps,
+                };
+                return (values, Some(e));
+            }
+            Err(e) => return (values, Some(e)),
+        }
+    }
+    (values, None)
 }
 
 /// Eq. 42–43 for `x`: `min over y = 1..=min(x, W) of ⌈W/y⌉ · T(y)`, with `T(y)` from the
@@ -66,8 +85,10 @@ pub fn estimate(t: &Transformed, warps: u32, x: u32, budget: &Budget) -> Result<
         ));
     }
     let ys = x.min(warps);
-    let values = exact_values(t, ys, budget)?;
-    Ok(assemble(warps, x, &values))
+    match exact_values(t, ys, budget) {
+        (values, None) => Ok(assemble(warps, x, &values)),
+        (_, Some(e)) => Err(e),
+    }
 }
 
 /// Builds the [`Estimate`] for `x` from exact values `values[y-1] = T(y)`.
@@ -105,9 +126,34 @@ pub fn estimate_curve(
     max_x: u32,
     budget: &Budget,
 ) -> Result<Vec<(u32, u64)>, Error> {
-    check(t)?;
-    let values = exact_values(t, max_x.min(warps), budget)?;
-    Ok((1..=max_x)
+    match estimate_curve_partial(t, warps, max_x, budget) {
+        (curve, None) => Ok(curve),
+        (_, Some(e)) => Err(e),
+    }
+}
+
+/// [`estimate_curve`] as far as the budget reaches: the searches for `T(1)`, `T(2)`, … share
+/// one `max_search_steps` budget, and the curve stops at the last `x` whose `T(x)` was found
+/// (for `x ≤ W`), with the error that stopped it. This is what an interactive page wants: the
+/// small group sizes — cheap and the ones that matter for Eq. 42 on a large `W` — always
+/// arrive, and the work never exceeds one budget.
+pub fn estimate_curve_partial(
+    t: &Transformed,
+    warps: u32,
+    max_x: u32,
+    budget: &Budget,
+) -> (Vec<(u32, u64)>, Option<Error>) {
+    if let Err(e) = check(t) {
+        return (Vec::new(), Some(e));
+    }
+    let (values, stopped) = exact_values(t, max_x.min(warps), budget);
+    let reach = if stopped.is_some() {
+        values.len() as u32
+    } else {
+        max_x
+    };
+    let curve = (1..=reach)
         .map(|x| (x, assemble(warps, x, &values).value))
-        .collect())
+        .collect();
+    (curve, stopped)
 }

@@ -397,6 +397,8 @@ pub struct SearchStats {
     /// States whose remaining successors were skipped because the best one already met the
     /// state's upper bound.
     pub cutoffs: usize,
+    /// Successor states generated (the unit of [`Budget::max_search_steps`]).
+    pub steps: usize,
 }
 
 struct Outcome {
@@ -409,6 +411,10 @@ struct Outcome {
 struct Search<'p, 'a, K> {
     p: &'p Problem<'a>,
     limit: usize,
+    /// Successors this search may still generate ([`Budget::max_search_steps`]).
+    steps_left: usize,
+    /// The step budget this search was given (for the error message).
+    steps_limit: usize,
     memo: Memo<K>,
     arena: Vec<K>,
     frames: Vec<Frame<K>>,
@@ -435,6 +441,15 @@ impl<K: StateKey> Search<'_, '_, K> {
             &mut self.arena,
         );
         let end = self.arena.len();
+        let generated = end - start;
+        self.stats.steps += generated;
+        if generated > self.steps_left {
+            return Err(Error::Budget {
+                what: "max_search_steps".into(),
+                limit: self.steps_limit,
+            });
+        }
+        self.steps_left -= generated;
         self.frames.push(Frame {
             key,
             start,
@@ -500,7 +515,12 @@ impl<K: StateKey> Search<'_, '_, K> {
     }
 }
 
-fn solve<K: StateKey>(p: &Problem, budget: &Budget, witness: bool) -> Result<Outcome, Error> {
+fn solve<K: StateKey>(
+    p: &Problem,
+    budget: &Budget,
+    steps: usize,
+    witness: bool,
+) -> Result<Outcome, Error> {
     let i_len = p.instrs.len();
     let limit = budget.max_states;
     let mut root_counts = vec![0u32; i_len];
@@ -509,6 +529,8 @@ fn solve<K: StateKey>(p: &Problem, budget: &Budget, witness: bool) -> Result<Out
     let mut search = Search {
         p,
         limit,
+        steps_left: steps,
+        steps_limit: budget.max_search_steps,
         memo: Memo::default(),
         arena: Vec::new(),
         frames: Vec::new(),
@@ -623,7 +645,15 @@ pub(crate) fn check(t: &Transformed) -> Result<(), Error> {
     Ok(())
 }
 
-fn run(t: &Transformed, warps: u32, budget: &Budget, witness: bool) -> Result<Outcome, Error> {
+/// `steps`: the successors this search may generate (at most `budget.max_search_steps`; less
+/// when earlier searches of the same computation used part of it).
+fn run(
+    t: &Transformed,
+    warps: u32,
+    budget: &Budget,
+    steps: usize,
+    witness: bool,
+) -> Result<Outcome, Error> {
     check(t)?;
     if warps == 0 || t.instrs.is_empty() {
         return Ok(Outcome {
@@ -643,11 +673,11 @@ fn run(t: &Transformed, warps: u32, budget: &Budget, witness: bool) -> Result<Ou
     let p = Problem::new(t, warps);
     let bits = (t.instrs.len() as u64).saturating_mul(u64::from(p.bits));
     if bits <= 64 {
-        solve::<u64>(&p, budget, witness)
+        solve::<u64>(&p, budget, steps, witness)
     } else if bits <= 128 {
-        solve::<u128>(&p, budget, witness)
+        solve::<u128>(&p, budget, steps, witness)
     } else {
-        solve::<Box<[u32]>>(&p, budget, witness)
+        solve::<Box<[u32]>>(&p, budget, steps, witness)
     }
 }
 
@@ -664,10 +694,11 @@ fn run(t: &Transformed, warps: u32, budget: &Budget, witness: bool) -> Result<Ou
 /// # Errors
 /// [`Error::Budget`] (`max_states`) when more states would have to be memoised than
 /// `budget.max_states` allows, one state has more successors than that, or the witness
-/// would have more than that many slots (`W · I`);
+/// would have more than that many slots (`W · I`); (`max_search_steps`) when the search
+/// would generate more successors than `budget.max_search_steps`;
 /// [`Error::Invalid`] for a hand-built [`Transformed`] with a zero sigma.
 pub fn exact(t: &Transformed, warps: u32, budget: &Budget) -> Result<Schedule, Error> {
-    let out = run(t, warps, budget, true)?;
+    let out = run(t, warps, budget, budget.max_search_steps, true)?;
     out.schedule
         .ok_or_else(|| Error::Invalid("internal: no schedule".into()))
 }
@@ -681,7 +712,22 @@ pub fn exact_makespan(
     warps: u32,
     budget: &Budget,
 ) -> Result<(u64, SearchStats), Error> {
-    let out = run(t, warps, budget, false)?;
+    exact_makespan_within(t, warps, budget, budget.max_search_steps)
+}
+
+/// [`exact_makespan`] with at most `steps` successor generations (≤ the budget's own
+/// `max_search_steps`): lets a computation made of several searches (the estimate's `T(y)`
+/// for `y = 1..x`) share one step budget.
+///
+/// # Errors
+/// As [`exact`].
+pub(crate) fn exact_makespan_within(
+    t: &Transformed,
+    warps: u32,
+    budget: &Budget,
+    steps: usize,
+) -> Result<(u64, SearchStats), Error> {
+    let out = run(t, warps, budget, steps.min(budget.max_search_steps), false)?;
     Ok((out.makespan, out.stats))
 }
 

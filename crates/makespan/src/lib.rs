@@ -38,7 +38,7 @@ mod model;
 mod schedule;
 
 pub use bounds::{pessimistic, safe_bound};
-pub use estimate::{estimate, estimate_curve, Estimate};
+pub use estimate::{estimate, estimate_curve, estimate_curve_partial, Estimate};
 pub use exact::{exact, exact_makespan, SearchStats};
 pub use ilp::{build_ilp, exact_ilp, solve_ilp, IlpModel, IlpSolver, IlpStats, IlpVariant};
 pub use model::{

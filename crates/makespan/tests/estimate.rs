@@ -140,3 +140,71 @@ proptest! {
         }
     }
 }
+
+/// The step budget is the search's time budget: a search that needs more successors than
+/// `max_search_steps` stops with a budget error naming that field, one that needs fewer
+/// reports how many it generated; and the estimate curve's searches share one budget, so a
+/// budget that reaches `T(1..k)` but not `T(k+1)` gives exactly the first `k` points of the
+/// full curve, with the error.
+#[test]
+fn search_steps_budget_and_partial_curve() {
+    // A real kernel's reduced string (GCN vectoradd, Fermi cc 2.0 transformation).
+    let t = tr("LLLLLLCCCCLLLLCCCCLLC", 1, 1);
+    let big = Budget {
+        max_search_steps: usize::MAX,
+        ..Budget::default()
+    };
+    let steps: Vec<usize> = (1..=4)
+        .map(|y| match exact_makespan(&t, y, &big) {
+            Ok((_, stats)) => stats.steps,
+            Err(e) => panic!("{e}"),
+        })
+        .collect();
+    assert!(steps.windows(2).all(|w| w[0] < w[1]), "{steps:?}");
+    // Exactly enough for T(4) alone succeeds; one step fewer fails, naming the budget.
+    let exact_4 = Budget {
+        max_search_steps: steps[3],
+        ..Budget::default()
+    };
+    assert!(exact_makespan(&t, 4, &exact_4).is_ok());
+    let short = Budget {
+        max_search_steps: steps[3] - 1,
+        ..Budget::default()
+    };
+    assert_eq!(
+        exact_makespan(&t, 4, &short).map(|(v, _)| v),
+        Err(Error::Budget {
+            what: "max_search_steps".into(),
+            limit: steps[3] - 1
+        })
+    );
+    assert!(
+        matches!(exact(&t, 4, &short), Err(Error::Budget { what, .. }) if what == "max_search_steps")
+    );
+    // Enough for T(1) + T(2) + T(3) but not T(4) as well: the curve for W = 8 stops at x = 3.
+    let three: usize = steps[..3].iter().sum();
+    let shared = Budget {
+        max_search_steps: three + steps[3] - 1,
+        ..Budget::default()
+    };
+    let full = estimate_curve(&t, 8, 3, &big).expect("small");
+    let (partial, stopped) = makespan::estimate_curve_partial(&t, 8, 6, &shared);
+    assert_eq!(partial, full);
+    assert_eq!(
+        stopped,
+        Some(Error::Budget {
+            what: "max_search_steps".into(),
+            limit: three + steps[3] - 1
+        })
+    );
+    // With room for all four, the partial curve is the whole curve.
+    let room = Budget {
+        max_search_steps: three + steps[3],
+        ..Budget::default()
+    };
+    let (all, none) = makespan::estimate_curve_partial(&t, 8, 4, &room);
+    assert_eq!(
+        (all, none),
+        (estimate_curve(&t, 8, 4, &big).expect("small"), None)
+    );
+}

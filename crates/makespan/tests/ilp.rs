@@ -10,7 +10,7 @@
 //! σ = 1; for σ > 1 Eq. 5–7 is not a bound, see `bounds.rs`). The cc 2.1 case σ_C = 3 is
 //! swept for 4 warps too. The sweep is split into tests that `cargo test` runs in parallel.
 //!
-//! **The LP-based branch and bound** (`IlpSolver::LpBranchAndBound`, an LP by `minilp` at
+//! **The LP-based branch and bound** (`IlpSolver::LpBranchAndBound`, an LP by `microlp` at
 //! every node) solves the same model; its bound stays near the horizon until most of the
 //! schedule is fixed, so it is checked on every instance up to 3 instructions and 2 warps and
 //! a few larger ones.
@@ -28,6 +28,7 @@ const VARIANTS: [IlpVariant; 2] = [IlpVariant::Short, IlpVariant::Long];
 fn budget() -> Budget {
     Budget {
         max_states: 1_000_000,
+        max_search_steps: 100_000_000,
         max_ilp_variables: 5_000,
         max_bb_nodes: 1_000_000,
         max_lp_solves: 1_000_000,

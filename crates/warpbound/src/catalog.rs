@@ -194,7 +194,7 @@ fn makespan_params() -> Vec<ParamInfo> {
         ),
         ParamInfo::choice(
             "ilp_solver",
-            "branch and bound for the ILP methods: propagation (every row propagated at every node, a cache of solved residual programs, the LP relaxation by minilp at the root; proves 4 warps × 6 instructions in milliseconds) or lp (an LP by minilp at every node; only for tiny instances)",
+            "branch and bound for the ILP methods: propagation (every row propagated at every node, a cache of solved residual programs, the LP relaxation by microlp at the root; proves 4 warps × 6 instructions in milliseconds) or lp (an LP by microlp at every node; only for tiny instances)",
             &["propagation", "lp"],
             "propagation",
         ),
@@ -212,7 +212,8 @@ fn makespan_params() -> Vec<ParamInfo> {
             1e4,
             0.0,
         ),
-        budget("max_states", "most scheduler states explored by the exact search", "states", 1e9, b.max_states),
+        budget("max_states", "most scheduler states memoised by the exact search (memory: 16–40 bytes each)", "states", 1e9, b.max_states),
+        budget("max_search_steps", "most successor states the exact search generates (its time budget: a few million per second natively; the T(W, x) curve gets half as many)", "steps", 1e11, b.max_search_steps),
         budget("max_ilp_variables", "most binary ILP variables", "variables", 1e7, b.max_ilp_variables),
         budget("max_bb_nodes", "most nodes of the propagating ILP branch and bound (about 15 µs each)", "nodes", 1e7, b.max_bb_nodes),
         budget("max_lp_solves", "most LP solves of the LP-based ILP branch and bound (ilp_solver=lp; milliseconds each)", "solves", 1e7, b.max_lp_solves),

@@ -120,6 +120,7 @@ pub fn run(
     };
     let budget = makespan::Budget {
         max_states: p.get_usize("max_states"),
+        max_search_steps: p.get_usize("max_search_steps"),
         max_ilp_variables: p.get_usize("max_ilp_variables"),
         max_bb_nodes: p.get_usize("max_bb_nodes"),
         max_lp_solves: p.get_usize("max_lp_solves"),
@@ -150,7 +151,9 @@ pub fn run(
                 report.diagnostics.push(Diagnostic::global(
                     Severity::Warning,
                     format!(
-                        "no exact makespan: {e}; wcet.cycles is the safe bound (the estimate T(W, x) of Eq. 42–43 can undershoot the exact value, and Eq. 5–7 is unsafe for σ > 1)"
+                        "no exact makespan for {warps} warps on the {}-instruction string: {e}; wcet.cycles is the safe bound {} (the estimate T(W, x) of Eq. 42–43 can undershoot the exact value, and Eq. 5–7 is unsafe for σ > 1)",
+                        t.instrs.len(),
+                        makespan::safe_bound(&t, warps)
                     ),
                 ));
                 None
@@ -190,7 +193,25 @@ pub fn run(
     }
     // The convergence plot of T(W, x) (Figs. 6 and 7) with the pessimistic bound.
     let max_x = warps.clamp(1, 16);
-    if let Ok(curve) = makespan::estimate_curve(&t, warps, max_x, &budget) {
+    // The curve is a view, not the answer: it gets half the exact search's step budget, so
+    // the whole mode stays within 1.5 × max_search_steps.
+    let curve_budget = makespan::Budget {
+        max_search_steps: budget.max_search_steps / 2,
+        ..budget.clone()
+    };
+    let (curve, stopped) = makespan::estimate_curve_partial(&t, warps, max_x, &curve_budget);
+    if let Some(e) = stopped {
+        let reach = curve.len();
+        report.diagnostics.push(Diagnostic::global(
+            Severity::Note,
+            if reach == 0 {
+                format!("no T(W, x) curve: the exact T(1) alone exceeds the budget ({e})")
+            } else {
+                format!("the T(W, x) curve stops at x = {reach}: the exact T({}) exceeds the budget ({e})", reach + 1)
+            },
+        ));
+    }
+    {
         if !curve.is_empty() {
             let xs: Vec<f64> = curve.iter().map(|(x, _)| f64::from(*x)).collect();
             report.plots.push(PlotView {

@@ -1,7 +1,7 @@
 //! Command-line syntax and its translation into a [`Request`].
 
 use clap::{Args, Parser, Subcommand, ValueEnum};
-use isa::Dialect;
+use isa::{Diagnostic, Dialect};
 use warpbound::Request;
 
 #[derive(Parser, Debug)]
@@ -73,19 +73,25 @@ impl AnalyzeArgs {
             .unwrap_or("-")
     }
 
-    /// Builds the request; `read` reads a path (or `-`). Errors are usage errors.
+    /// Builds the request; `read` reads a path (or `-`) and decodes it, with a located error
+    /// when the bytes are not UTF-8 ([`isa::source_text::decode`]). Returns the request and
+    /// the kernel file's decoding diagnostics (they belong in the report). Errors are usage
+    /// errors.
     pub fn to_request(
         &self,
-        read: impl Fn(&str) -> Result<String, String>,
-    ) -> Result<Request, String> {
+        read: impl Fn(&str) -> Result<(String, Option<Diagnostic>), String>,
+    ) -> Result<(Request, Vec<Diagnostic>), String> {
         if let Some(path) = &self.request {
-            let text = read(path)?;
+            let (text, bad) = read(path)?;
+            if let Some(d) = bad {
+                return Err(format!("{path}: not a request: {d}"));
+            }
             let mut request: Request =
                 serde_json::from_str(&text).map_err(|e| format!("{path}: not a request: {e}"))?;
             if self.no_timings {
                 request.timings = false;
             }
-            return Ok(request);
+            return Ok((request, Vec::new()));
         }
         let dialect = Dialect::from_name(&self.dialect).ok_or_else(|| {
             let names: Vec<&str> = Dialect::ALL.iter().map(|d| d.name()).collect();
@@ -106,7 +112,8 @@ impl AnalyzeArgs {
             }
         }
         let path = self.file.as_deref().unwrap_or("-");
-        let mut request = Request::new(read(path)?, dialect);
+        let (source, bad) = read(path)?;
+        let mut request = Request::new(source, dialect);
         request.function = self.function.clone();
         request.mode = self.mode.clone();
         request.preset = self.preset.clone();
@@ -135,6 +142,6 @@ impl AnalyzeArgs {
                 .params
                 .insert("default_loop_bound".into(), serde_json::json!(n));
         }
-        Ok(request)
+        Ok((request, bad.into_iter().collect()))
     }
 }

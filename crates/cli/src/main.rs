@@ -16,8 +16,9 @@ fn main() -> ExitCode {
     let cli = Cli::parse();
     match cli.command {
         Command::Analyze(a) => match a.to_request(read_input) {
-            Ok(request) => {
-                let report = warpbound::analyze(&request);
+            Ok((request, input_diagnostics)) => {
+                let mut report = warpbound::analyze(&request);
+                report.add_diagnostics(input_diagnostics);
                 let out = match a.format {
                     Format::Json => match serde_json::to_string_pretty(&report) {
                         Ok(s) => s,
@@ -49,15 +50,17 @@ fn usage(msg: &str) -> ExitCode {
     ExitCode::from(2)
 }
 
-/// Reads a file, or standard input for `-`.
-fn read_input(path: &str) -> Result<String, String> {
-    if path == "-" {
-        let mut s = String::new();
+/// Reads a file, or standard input for `-`, and decodes it (lossily, with a located error at
+/// the first byte that is not UTF-8).
+fn read_input(path: &str) -> Result<(String, Option<isa::Diagnostic>), String> {
+    let bytes = if path == "-" {
+        let mut b = Vec::new();
         std::io::stdin()
-            .read_to_string(&mut s)
+            .read_to_end(&mut b)
             .map_err(|e| format!("cannot read standard input: {e}"))?;
-        Ok(s)
+        b
     } else {
-        std::fs::read_to_string(path).map_err(|e| format!("cannot read {path}: {e}"))
-    }
+        std::fs::read(path).map_err(|e| format!("cannot read {path}: {e}"))?
+    };
+    Ok(isa::source_text::decode(&bytes))
 }

@@ -228,3 +228,53 @@ fn makespan_mode_from_the_command_line() {
     let v = json(&out);
     assert_eq!(v["makespan"]["transformed"], "LLC");
 }
+
+/// A file that is not UTF-8: the first bad byte is a located error (exit 1), the rest of the
+/// file is still parsed, so the kernel and its other instructions are in the report.
+#[test]
+fn non_utf8_input_is_located_and_the_rest_parsed() {
+    let dir = std::env::temp_dir().join(format!("warpbound-cli-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("temp dir");
+    let path = dir.join("latin1.sass");
+    // Line 3 carries a Latin-1 `©` (0xA9) in a comment after 9 characters.
+    let mut bytes = KERNEL
+        .lines()
+        .take(2)
+        .collect::<Vec<_>>()
+        .join("\n")
+        .into_bytes();
+    bytes.extend_from_slice(
+        b"\n/*0010*/ @P0 EXIT ; // \xA9 2026\n/*0018*/ IADD R1, R0, 0x1 ;\n/*0020*/ EXIT ;\n",
+    );
+    std::fs::write(&path, &bytes).expect("write");
+    let out = bin()
+        .args(["analyze", &path.to_string_lossy(), "--dialect", "sass"])
+        .output()
+        .expect("runs");
+    assert_eq!(
+        out.status.code(),
+        Some(1),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let v = json(&out);
+    let errors: Vec<&serde_json::Value> = v["diagnostics"]
+        .as_array()
+        .expect("diagnostics")
+        .iter()
+        .filter(|d| d["severity"] == "error")
+        .collect();
+    assert_eq!(errors.len(), 1, "{errors:?}");
+    assert_eq!(
+        (errors[0]["line"].as_u64(), errors[0]["column"].as_u64()),
+        (Some(3), Some(24))
+    );
+    assert!(errors[0]["message"]
+        .as_str()
+        .is_some_and(|m| m.contains("0xA9")));
+    assert_eq!(
+        v["kernel"]["instructions"].as_array().map(Vec::len),
+        Some(5)
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}

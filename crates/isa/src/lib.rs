@@ -25,6 +25,7 @@ pub mod operand;
 pub mod ptx;
 pub mod sass;
 pub mod simd;
+pub mod source_text;
 pub mod span;
 
 pub use blocks::{Block, BlockGraph, EdgeKind};

@@ -56,6 +56,15 @@ impl Report {
     pub fn has_errors(&self) -> bool {
         self.diagnostics.iter().any(Diagnostic::is_error)
     }
+
+    /// Adds diagnostics found before the request existed (the CLI's decoding of a file that is
+    /// not UTF-8, [`isa::source_text::decode`]) in the report's order: by line and column.
+    pub fn add_diagnostics(&mut self, more: impl IntoIterator<Item = Diagnostic>) {
+        self.diagnostics.extend(more);
+        self.diagnostics
+            .sort_by_key(|d| (d.line, d.column, d.severity));
+        self.diagnostics.dedup();
+    }
 }
 
 /// The parsed kernel.

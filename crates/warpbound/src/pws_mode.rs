@@ -283,7 +283,7 @@ pub fn run(request: &Request, limits: &Limits, p: &Params, report: &mut Report) 
                     default: (default_bound > 0).then_some(default_bound),
                 },
             };
-            match pws::build_from_gcn(f, &opts, &b) {
+            match pws::build_from_gcn_program(&program, f, &opts, &b) {
                 Ok(g) => {
                     report.diagnostics.extend(g.warnings);
                     (g.cfg, Some(view))

@@ -32,6 +32,7 @@
 //! 1-based line and column.
 
 pub mod calls;
+mod flow;
 pub mod isa_table;
 pub mod link;
 mod operands;
@@ -43,6 +44,7 @@ mod strictness;
 use std::collections::{BTreeMap, HashSet};
 
 pub use calls::{parse_reloc, Reloc, RelocKind};
+pub use flow::flows;
 pub use isa_table::{describe, IsaEntry};
 pub use link::{link, Linked};
 pub use program::{

@@ -26,6 +26,7 @@
 //! 1-based line and column inside the text.
 
 mod call;
+mod flow;
 mod instruction;
 pub mod isa_table;
 mod lexer;
@@ -34,6 +35,7 @@ mod parser;
 mod special_registers;
 
 pub use call::{Call, CallPrototype, CallTarget, Callee};
+pub use flow::flows;
 pub use instruction::{
     AddressBase, Guard, Instruction, Operand, OperandKind, ScalarType, StateSpace,
 };

@@ -6,7 +6,9 @@ use crate::report::Report;
 use crate::request::Request;
 use crate::views::{kernel_view, thread_cfg_view};
 use crate::SCHEMA_VERSION;
-use crate::{lc_reduction, makespan_mode, pws_mode, rr_mode, sim_mode, simd_mode, warp_mode};
+use crate::{
+    lc_reduction, makespan_mode, pws_mode, rr_mode, sim_mode, simd_mode, thread_cfg_mode, warp_mode,
+};
 use isa::{blocks, Diagnostic, Dialect, Limits, Severity};
 use std::collections::BTreeMap;
 use web_time::Instant;
@@ -53,7 +55,7 @@ pub fn analyze(request: &Request) -> Report {
             Severity::Error,
             format!("unknown mode `{mode}` (available: {})", names.join(", ")),
         ));
-        return finish(report, started, request.timings);
+        return finish(report, started, request);
     };
     if let Some(preset) = &request.preset {
         if !info.presets.iter().any(|p| &p.name == preset) {
@@ -102,7 +104,7 @@ pub fn analyze(request: &Request) -> Report {
     given.extend(request.params.clone());
     let p = params::resolve(&info.params, &given, &mode, diags);
     if diags.iter().any(Diagnostic::is_error) {
-        return finish(report, started, request.timings);
+        return finish(report, started, request);
     }
     let limits = Limits {
         max_input_bytes: p.get_usize("max_input_bytes"),
@@ -130,7 +132,27 @@ pub fn analyze(request: &Request) -> Report {
             report.simulation = serde_json::to_value(&s).ok();
         }
         report.timings_ms.insert("simulate".into(), ms(t));
-        return finish(report, started, request.timings);
+        return finish(report, started, request);
+    }
+    if mode == DEFAULT_MODE && request.dialect != Dialect::Sass {
+        thread_cfg_mode::run(
+            request.dialect,
+            &request.source,
+            request.function.as_deref(),
+            &limits,
+            &mut report,
+        );
+        if p.flag("simulate") {
+            report.diagnostics.push(Diagnostic::global(
+                Severity::Warning,
+                format!(
+                    "simulate: this mode runs the simulator on SASS only; choose the `{SIM_MODE}` mode to simulate a {} kernel",
+                    request.dialect.name()
+                ),
+            ));
+        }
+        report.timings_ms.insert("cfg".into(), ms(t));
+        return finish(report, started, request);
     }
     if request.dialect == Dialect::Lc {
         // An L/C string (or the configuration file of Berezovskyi et al., Fig. 4).
@@ -151,7 +173,7 @@ pub fn analyze(request: &Request) -> Report {
             );
             report.timings_ms.insert("makespan".into(), ms(t));
         }
-        return finish(report, started, request.timings);
+        return finish(report, started, request);
     }
     if mode == MAKESPAN_MODE
         && matches!(request.dialect, Dialect::Ptx | Dialect::Gcn | Dialect::Simd)
@@ -171,12 +193,12 @@ pub fn analyze(request: &Request) -> Report {
             makespan_mode::run_reduced(reduction, &p, request, &mut report);
             report.timings_ms.insert("makespan".into(), ms(t));
         }
-        return finish(report, started, request.timings);
+        return finish(report, started, request);
     }
     if matches!(request.dialect, Dialect::Gcn | Dialect::PwsCsv) {
         pws_mode::run(request, &limits, &p, &mut report);
         report.timings_ms.insert("pws".into(), ms(t));
-        return finish(report, started, request.timings);
+        return finish(report, started, request);
     }
     if request.dialect == Dialect::Ptx {
         rr_mode::run(
@@ -189,12 +211,12 @@ pub fn analyze(request: &Request) -> Report {
             &mut report,
         );
         report.timings_ms.insert("rr".into(), ms(t));
-        return finish(report, started, request.timings);
+        return finish(report, started, request);
     }
     if request.dialect == Dialect::Simd {
         simd_mode::run(&request.source, &limits, &p, &mut report);
         report.timings_ms.insert("simd".into(), ms(t));
-        return finish(report, started, request.timings);
+        return finish(report, started, request);
     }
     let parsed = match request.dialect {
         Dialect::Sass => isa::sass::parse(&request.source, request.function.as_deref(), &limits),
@@ -204,14 +226,14 @@ pub fn analyze(request: &Request) -> Report {
                 Severity::Error,
                 format!("no parser for dialect `{}` yet", other.name()),
             ));
-            return finish(report, started, request.timings);
+            return finish(report, started, request);
         }
     };
     report.timings_ms.insert("parse".into(), ms(t));
     let parse_failed = parsed.has_errors();
     report.diagnostics.extend(parsed.diagnostics);
     let Some(kernel) = parsed.kernel else {
-        return finish(report, started, request.timings);
+        return finish(report, started, request);
     };
     let mut view = kernel_view(&kernel, parsed.functions);
     if !parse_failed {
@@ -224,7 +246,7 @@ pub fn analyze(request: &Request) -> Report {
         }
         if graph.diagnostics.iter().any(Diagnostic::is_error) {
             report.kernel = Some(view);
-            return finish(report, started, request.timings);
+            return finish(report, started, request);
         }
         let t = Instant::now();
         match mode.as_str() {
@@ -293,14 +315,47 @@ pub fn analyze(request: &Request) -> Report {
         }
     }
     report.kernel = Some(view);
-    finish(report, started, request.timings)
+    finish(report, started, request)
 }
 
 fn ms(t: Instant) -> f64 {
     t.elapsed().as_secs_f64() * 1e3
 }
 
-fn finish(mut report: Report, started: Instant, timings: bool) -> Report {
+fn finish(mut report: Report, started: Instant, request: &Request) -> Report {
+    // A listing of several functions analysed for one the user did not name: say so, and
+    // name the others (the page offers them in its function menu, the CLI takes --function).
+    if request.function.is_none() {
+        if let Some(k) = &report.kernel {
+            let others: Vec<&str> = k
+                .functions
+                .iter()
+                .map(String::as_str)
+                .filter(|f| *f != k.function)
+                .collect();
+            if !others.is_empty() {
+                const SHOWN: usize = 8;
+                let mut list = others
+                    .iter()
+                    .take(SHOWN)
+                    .map(|f| format!("`{f}`"))
+                    .collect::<Vec<_>>()
+                    .join(", ");
+                if others.len() > SHOWN {
+                    list.push_str(&format!(" and {} more", others.len() - SHOWN));
+                }
+                report.diagnostics.push(Diagnostic::global(
+                    Severity::Note,
+                    format!(
+                        "the text holds {} functions; analysed `{}` (the first kernel); the others: {list} (choose one with the function menu or --function)",
+                        others.len() + 1,
+                        k.function
+                    ),
+                ));
+            }
+        }
+    }
+    let timings = request.timings;
     report
         .diagnostics
         .sort_by_key(|d| (d.line, d.column, d.severity));

@@ -492,12 +492,16 @@ pub fn catalog() -> Catalog {
             ModeInfo {
                 name: DEFAULT_MODE.into(),
                 title: "Parse and thread-level CFG".into(),
-                description:
-                    "Parses the kernel and builds its thread-level basic-block control-flow \
-                          graph: fallthrough and taken edges, SYNC/BRK/RET edges to the \
-                          reconvergence or return point that the SSY/PBK/CAL stack names."
-                        .into(),
-                dialects: vec!["sass".into()],
+                description: "Parses the kernel, lists its functions and builds its thread-level \
+                          basic-block control-flow graph: fallthrough and taken edges; for SASS \
+                          also SYNC/BRK/RET edges to the reconvergence or return point that the \
+                          SSY/PBK/CAL stack names; for Sim-D the decoder-injected cpop edges \
+                          (§5.2); a PWS solver graph as it is."
+                    .into(),
+                dialects: ["sass", "ptx", "gcn", "simd", "lc", "pws-csv"]
+                    .into_iter()
+                    .map(String::from)
+                    .collect(),
                 params: cfg_params(),
                 presets: Vec::new(),
             },

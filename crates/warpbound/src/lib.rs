@@ -22,6 +22,7 @@ pub mod request;
 mod rr_mode;
 mod sim_mode;
 mod simd_mode;
+mod thread_cfg_mode;
 pub mod views;
 mod warp_mode;
 

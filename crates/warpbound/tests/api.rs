@@ -165,7 +165,7 @@ fn request_errors_name_what_is_wrong() {
     assert!(r.diagnostics[0].message.contains("unknown mode `nope`"));
 
     let mut req = Request::new(IF_THEN_ELSE, Dialect::Ptx);
-    req.mode = None;
+    req.mode = Some("warp-cfg".into());
     assert!(analyze(&req).diagnostics[0]
         .message
         .contains("dialect `ptx` is not supported"));

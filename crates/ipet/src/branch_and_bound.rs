@@ -1,5 +1,5 @@
-//! A small, deterministic branch-and-bound for pure integer programs, on top of the
-//! `minilp` LP solver.
+//! A small, deterministic branch-and-bound for pure integer programs, on top of the LP
+//! seam [`crate::lp`] (the `microlp` solver).
 //!
 //! IPET problems are flow problems whose LP relaxation is *usually* integral, but loop
 //! constraints of the form `count(h) <= N * entries` break total unimodularity, so a
@@ -10,7 +10,11 @@
 //!   fractional (ties: lowest index) is branched on; the child whose side is nearer to that
 //!   value (`x >= ceil` when the fraction is at least 0.5, else `x <= floor`) is explored
 //!   first. Children are warm-started from their parent's optimal basis (dual simplex
-//!   inside `minilp`). No clocks and no hashing: the search is fully deterministic.
+//!   inside the LP solver, [`crate::lp::Optimum::restrict`]). No limits on the LP, no
+//!   hashing: the search is fully deterministic.
+//! * **Failures**: an LP the solver cannot solve (numerical breakdown) ends the search
+//!   with [`BbError::Lp`]; it is never taken for an infeasible or pruned node, since that
+//!   would silently drop part of the search space.
 //! * **Pruning**: a node is dropped when its LP bound cannot beat the incumbent. When every
 //!   objective coefficient is an integer, an integer solution's objective is an integer, so
 //!   a node is dropped as soon as `floor(bound + tol) <= incumbent`.
@@ -33,7 +37,7 @@
 
 use serde::{Deserialize, Serialize};
 
-use minilp::{ComparisonOp, OptimizationDirection, Problem, Variable};
+use crate::lp::{Lp, LpAnswer, LpError, Optimum};
 
 /// The relation of a linear constraint.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -94,6 +98,8 @@ pub enum BbError {
     Unbounded,
     /// The program is malformed (index out of range, non-finite number).
     Invalid(String),
+    /// The LP solver failed on a relaxation (see [`LpError`]).
+    Lp(LpError),
 }
 
 impl std::fmt::Display for BbError {
@@ -102,6 +108,7 @@ impl std::fmt::Display for BbError {
             BbError::Infeasible => f.write_str("the integer program is infeasible"),
             BbError::Unbounded => f.write_str("the LP relaxation is unbounded"),
             BbError::Invalid(m) => write!(f, "invalid integer program: {m}"),
+            BbError::Lp(e) => e.fmt(f),
         }
     }
 }
@@ -124,10 +131,10 @@ pub fn is_integral(v: f64) -> bool {
 
 /// A pending subproblem: the parent's solved LP plus one extra bound on one variable.
 struct Pending {
-    parent: std::rc::Rc<minilp::Solution>,
+    parent: std::rc::Rc<Optimum>,
     parent_bound: f64,
     var: usize,
-    relation: ComparisonOp,
+    relation: Relation,
     rhs: f64,
 }
 
@@ -139,7 +146,7 @@ struct Pending {
 /// # Errors
 /// [`BbError::Infeasible`] when the relaxation is infeasible or the (complete) search finds
 /// no integer point, [`BbError::Unbounded`] when the relaxation is unbounded,
-/// [`BbError::Invalid`] for a malformed program.
+/// [`BbError::Invalid`] for a malformed program, [`BbError::Lp`] when the LP solver fails.
 pub fn maximize(program: &IntegerProgram, max_nodes: usize) -> Result<BbOutcome, BbError> {
     let n = program.objective.len();
     if let Some(c) = program.objective.iter().find(|c| !c.is_finite()) {
@@ -251,7 +258,8 @@ fn normalise(program: &IntegerProgram) -> Result<Vec<Row>, BbError> {
                 con.rhs
             )));
         }
-        // minilp panics on a variable repeated within one constraint: merge them first.
+        // Merged here (the LP seam merges too) so that blocks and single-variable rows see
+        // one coefficient per variable.
         let mut merged: std::collections::BTreeMap<usize, f64> = Default::default();
         for &(v, c) in &con.terms {
             if v >= n || !c.is_finite() {
@@ -311,40 +319,47 @@ fn solve_block(
     if let [var] = block.vars[..] {
         return solve_single(program.objective[var], rows, &block.rows);
     }
-    let mut problem = Problem::new(OptimizationDirection::Maximize);
+    let mut lp = Lp::new();
     let mut local = std::collections::BTreeMap::new();
     let mut objective = Vec::with_capacity(block.vars.len());
-    let vars: Vec<Variable> = block
-        .vars
-        .iter()
-        .enumerate()
-        .map(|(i, &v)| {
-            local.insert(v, i);
-            objective.push(program.objective[v]);
-            problem.add_var(program.objective[v], (0.0, f64::INFINITY))
-        })
-        .collect();
+    for (i, &v) in block.vars.iter().enumerate() {
+        local.insert(v, i);
+        let c = program.objective.get(v).copied().unwrap_or(0.0);
+        objective.push(c);
+        lp.add_var(c, 0.0, f64::INFINITY).map_err(BbError::Lp)?;
+    }
+    let mut local_rows = Vec::with_capacity(block.rows.len());
     for &r in &block.rows {
         let row = &rows[r];
-        let terms: Vec<(Variable, f64)> = row
+        let terms: Vec<(usize, f64)> = row
             .terms
             .iter()
-            .filter_map(|&(v, c)| local.get(&v).map(|&i| (vars[i], c)))
+            .filter_map(|&(v, c)| local.get(&v).map(|&i| (i, c)))
             .collect();
-        problem.add_constraint(terms, comparison(row.relation), row.rhs);
+        lp.add_row(&terms, row.relation, row.rhs)
+            .map_err(BbError::Lp)?;
+        local_rows.push(Row {
+            terms,
+            relation: row.relation,
+            rhs: row.rhs,
+        });
     }
 
-    let root = problem.solve().map_err(map_lp_error)?;
+    let root = match lp.solve().map_err(BbError::Lp)? {
+        LpAnswer::Optimal(root) => root,
+        LpAnswer::Infeasible => return Err(BbError::Infeasible),
+        LpAnswer::Unbounded => return Err(BbError::Unbounded),
+    };
     let lp_bound = root.objective();
     let mut search = Search {
         objective: &objective,
-        vars: &vars,
+        rows: &local_rows,
         integral_objective,
         best: None,
         nodes: 1,
         stack: Vec::new(),
     };
-    search.visit(root);
+    search.visit(root)?;
     let mut complete = true;
     while let Some(p) = search.stack.pop() {
         if search.prunable(p.parent_bound) {
@@ -356,12 +371,15 @@ fn solve_block(
         }
         search.nodes += 1;
         let parent = std::rc::Rc::try_unwrap(p.parent).unwrap_or_else(|rc| (*rc).clone());
-        match parent.add_constraint([(vars[p.var], 1.0)], p.relation, p.rhs) {
-            Ok(child) => search.visit(child),
-            Err(minilp::Error::Infeasible) => {}
+        match parent
+            .restrict(p.var, p.relation, p.rhs)
+            .map_err(BbError::Lp)?
+        {
+            LpAnswer::Optimal(child) => search.visit(child)?,
+            LpAnswer::Infeasible => {}
             // A restriction of a bounded LP cannot become unbounded; treat it as a solver
             // defect rather than silently dropping part of the search space.
-            Err(minilp::Error::Unbounded) => return Err(BbError::Unbounded),
+            LpAnswer::Unbounded => return Err(BbError::Unbounded),
         }
     }
     let nodes = search.nodes;
@@ -479,7 +497,8 @@ impl UnionFind {
 /// Mutable state of one branch-and-bound run.
 struct Search<'a> {
     objective: &'a [f64],
-    vars: &'a [Variable],
+    /// The block's rows over its local variables, to check rounded incumbents.
+    rows: &'a [Row],
     integral_objective: bool,
     /// Incumbent: rounded values and their objective.
     best: Option<(Vec<f64>, f64)>,
@@ -501,15 +520,20 @@ impl Search<'_> {
     }
 
     /// Handles a solved LP: prune, record an integer incumbent, or push two children.
-    fn visit(&mut self, sol: minilp::Solution) {
+    ///
+    /// # Errors
+    /// [`BbError::Lp`] when the LP's values are integral up to the tolerance but, rounded,
+    /// violate a row: the LP solver's feasibility tolerance, amplified along a chain of
+    /// rows, made a non-integral point look integral. Reporting it is the honest answer;
+    /// accepting it would return an infeasible point.
+    fn visit(&mut self, sol: Optimum) -> Result<(), BbError> {
         let bound = sol.objective();
         if self.prunable(bound) {
-            return;
+            return Ok(());
         }
         let mut branch: Option<(usize, f64)> = None;
         let mut best_score = -1.0;
-        for (i, &var) in self.vars.iter().enumerate() {
-            let v = sol[var];
+        for (i, &v) in sol.values().iter().enumerate() {
             if is_integral(v) {
                 continue;
             }
@@ -522,12 +546,12 @@ impl Search<'_> {
         }
         match branch {
             None => {
-                let values: Vec<f64> = self
-                    .vars
+                let values: Vec<f64> = sol
+                    .values()
                     .iter()
-                    .map(|&var| {
+                    .map(|&x| {
                         // Clamp tiny negatives (and -0.0) to a clean 0.
-                        let r = sol[var].round();
+                        let r = x.round();
                         if r > 0.0 {
                             r
                         } else {
@@ -535,6 +559,11 @@ impl Search<'_> {
                         }
                     })
                     .collect();
+                if let Some(r) = self.rows.iter().position(|row| !row_holds(row, &values)) {
+                    return Err(BbError::Lp(LpError::Unverified(format!(
+                        "its optimum rounds to an integer point that violates row {r}"
+                    ))));
+                }
                 // `+ 0.0` turns the -0.0 of an empty sum into 0.0.
                 let objective = values
                     .iter()
@@ -556,14 +585,14 @@ impl Search<'_> {
                     parent: parent.clone(),
                     parent_bound: bound,
                     var,
-                    relation: ComparisonOp::Le,
+                    relation: Relation::Le,
                     rhs: v.floor(),
                 };
                 let up = Pending {
                     parent,
                     parent_bound: bound,
                     var,
-                    relation: ComparisonOp::Ge,
+                    relation: Relation::Ge,
                     rhs: v.ceil(),
                 };
                 // The stack pops the last push first: push the preferred side last.
@@ -576,20 +605,24 @@ impl Search<'_> {
                 }
             }
         }
+        Ok(())
     }
 }
 
-fn comparison(r: Relation) -> ComparisonOp {
-    match r {
-        Relation::Le => ComparisonOp::Le,
-        Relation::Ge => ComparisonOp::Ge,
-        Relation::Eq => ComparisonOp::Eq,
+/// Whether the integer point `x` satisfies `row`, up to the round-off of evaluating it
+/// (relative `1e-9`: the terms are integers times the row's coefficients).
+fn row_holds(row: &Row, x: &[f64]) -> bool {
+    let mut lhs = 0.0;
+    let mut scale = row.rhs.abs();
+    for &(v, c) in &row.terms {
+        let term = c * x.get(v).copied().unwrap_or(f64::NAN);
+        lhs += term;
+        scale += term.abs();
     }
-}
-
-fn map_lp_error(e: minilp::Error) -> BbError {
-    match e {
-        minilp::Error::Infeasible => BbError::Infeasible,
-        minilp::Error::Unbounded => BbError::Unbounded,
+    let slack = 1e-9 * (1.0 + scale);
+    match row.relation {
+        Relation::Le => lhs <= row.rhs + slack,
+        Relation::Ge => lhs >= row.rhs - slack,
+        Relation::Eq => (lhs - row.rhs).abs() <= slack,
     }
 }

@@ -2,6 +2,8 @@
 
 use serde::{Deserialize, Serialize};
 
+use crate::lp::LpError;
+
 /// Why no WCET could be computed. Every variant is a recoverable, reportable condition:
 /// the crate never panics on bad input.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -32,9 +34,12 @@ pub enum Error {
         /// `limit + 1`, since the search was stopped before it found an integer path).
         needed: usize,
     },
-    /// The LP solver failed or returned a solution that does not check out exactly
-    /// (numerical trouble, e.g. from huge costs or bounds).
+    /// The integer solution does not check out exactly against the graph (numerical
+    /// trouble in the LP, e.g. from huge costs or bounds), or the WCET overflows.
     Solver(String),
+    /// The LP solver failed: a numerical breakdown, or an optimum that fails our check
+    /// (see [`LpError`]). The analysis reports it instead of a bound.
+    Lp(LpError),
     /// The graph itself is malformed (index out of range, no nodes).
     InvalidGraph(String),
 }
@@ -56,6 +61,7 @@ impl std::fmt::Display for Error {
                 "budget {what} exceeded: the problem needs {needed} but the limit is {limit}"
             ),
             Error::Solver(msg) => write!(f, "LP solver failure: {msg}"),
+            Error::Lp(e) => e.fmt(f),
             Error::InvalidGraph(msg) => write!(f, "invalid graph: {msg}"),
         }
     }

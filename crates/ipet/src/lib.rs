@@ -8,7 +8,8 @@
 //! the worst-case path ([`Solution`]). Warpbound uses it on the warp-level CFG of SASS
 //! kernels, as in §4.1 of the paper it follows (unit instruction cost, loop bounds of 10),
 //! and other analyses may reuse it on other graphs. The LP relaxation is solved by
-//! `minilp`; a small deterministic [`branch_and_bound`] closes the integrality gap.
+//! `microlp`, behind the one seam [`lp`]; a small deterministic [`branch_and_bound`]
+//! closes the integrality gap.
 //! [`binary`] is a second, propagation-driven branch and bound for pure 0/1 programs whose
 //! LP relaxation is weak (time-indexed scheduling models such as the makespan ILP).
 //!
@@ -37,6 +38,7 @@ pub mod cfg;
 mod dominators;
 pub mod error;
 pub mod loops;
+pub mod lp;
 mod problem;
 pub mod solution;
 
@@ -45,6 +47,7 @@ pub use budget::Budget;
 pub use cfg::Cfg;
 pub use error::Error;
 pub use loops::{find_loops, Loop};
+pub use lp::LpError;
 pub use solution::Solution;
 
 use branch_and_bound::BbError;
@@ -71,6 +74,8 @@ use cfg::Adjacency;
 ///   ran out before any integer solution was found.
 /// * [`Error::Unbounded`], [`Error::Solver`]: solver defects or numerical trouble (not
 ///   expected when every loop is bounded).
+/// * [`Error::Lp`]: the LP solver failed (numerical trouble it could not recover from);
+///   reported, never a panic.
 pub fn solve(cfg: &Cfg, bounds: &LoopBounds, budget: &Budget) -> Result<Solution, Error> {
     cfg.validate()?;
     let adj = Adjacency::new(cfg);
@@ -92,6 +97,7 @@ pub fn solve(cfg: &Cfg, bounds: &LoopBounds, budget: &Budget) -> Result<Solution
                 header: loops.first().map_or(cfg.entry, |l| l.header),
             },
             BbError::Invalid(m) => Error::Solver(m),
+            BbError::Lp(e) => Error::Lp(e),
         })?;
     let Some(values) = outcome.values else {
         return Err(Error::Budget {

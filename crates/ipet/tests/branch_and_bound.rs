@@ -57,7 +57,7 @@ fn general_integer_rounding_down() {
     assert_eq!(out.values, Some(vec![1.0, 0.0]));
 }
 
-/// Repeated variables in a constraint are merged (minilp itself would panic on them).
+/// Repeated variables in a constraint are merged (the LP solver itself would panic on them).
 #[test]
 fn repeated_terms_are_summed() {
     let p = IntegerProgram {

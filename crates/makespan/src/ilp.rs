@@ -364,10 +364,10 @@ pub enum IlpSolver {
     /// set-partitioning rows of Eq. 17 read as exactly-one choices, so the time-weighted
     /// precedence and work-conserving rows propagate), branching cycle by cycle (`E_t`,
     /// `G_t`, then each warp's `x`), a cache of solved residual programs, and the LP
-    /// relaxation (`minilp`) as the root bound. Proves every instance up to 4 warps and 6
+    /// relaxation (`microlp`) as the root bound. Proves every instance up to 4 warps and 6
     /// instructions in milliseconds.
     Propagation,
-    /// `ipet::branch_and_bound`: an LP (`minilp`) at every node, branching on the most
+    /// `ipet::branch_and_bound`: an LP (`microlp`) at every node, branching on the most
     /// fractional variable. The textbook method; its bound stays at the horizon until most of
     /// the schedule is fixed, so it is only practical for a few warps and instructions
     /// (Fig. 2's setting takes about 5,500 nodes and seconds).
@@ -466,6 +466,7 @@ pub fn solve_ilp(
                         BinaryError::Invalid(msg) => {
                             Error::Invalid(format!("internal: malformed ILP: {msg}"))
                         }
+                        BinaryError::Lp(e) => Error::Invalid(format!("internal: {e}")),
                     },
                 )?;
             stats.nodes = out.nodes;
@@ -482,6 +483,7 @@ pub fn solve_ilp(
                     Error::Invalid("internal: the ILP of Fig. 3 is unbounded".into())
                 }
                 BbError::Invalid(msg) => Error::Invalid(format!("internal: malformed ILP: {msg}")),
+                BbError::Lp(e) => Error::Invalid(format!("internal: {e}")),
             })?;
             stats.nodes = out.nodes;
             stats.lp_bound = Some(out.lp_bound);

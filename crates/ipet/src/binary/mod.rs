@@ -1,6 +1,6 @@
 //! Exact branch and bound for pure 0/1 programs with integer coefficients: propagation at
-//! every node, a cache of solved residual subproblems, and the LP relaxation (by `minilp`)
-//! as the root bound.
+//! every node, a cache of solved residual subproblems, and the LP relaxation (through the
+//! LP seam [`crate::lp`]) as the root bound.
 //!
 //! [`crate::branch_and_bound`] solves an LP at every node and branches on fractional
 //! values: the right tool when the relaxation is nearly integral (IPET). Time-indexed
@@ -25,6 +25,7 @@ mod search;
 use serde::{Deserialize, Serialize};
 
 use crate::branch_and_bound::IntegerProgram;
+use crate::lp::LpError;
 
 /// Limits on the work of [`maximize_binary`]; exceeding one is [`BinaryError::Budget`].
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
@@ -34,8 +35,8 @@ pub struct BinaryLimits {
     /// Most residual programs kept in the cache (each holds its key: the free-variable bit
     /// set plus two words per live row).
     pub max_cache_entries: usize,
-    /// Solve the LP relaxation at the root (`minilp`): its optimum caps the search, which
-    /// stops as soon as a solution reaches it.
+    /// Solve the LP relaxation at the root ([`crate::lp`]): its optimum caps the search,
+    /// which stops as soon as a solution reaches it.
     pub root_lp: bool,
 }
 
@@ -81,6 +82,8 @@ pub enum BinaryError {
     /// A coefficient or right-hand side is not an integer (of at most 2^40 in magnitude),
     /// or a row names a variable that does not exist.
     Invalid(String),
+    /// The LP solver failed on the root relaxation (see [`LpError`]).
+    Lp(LpError),
 }
 
 impl std::fmt::Display for BinaryError {
@@ -91,6 +94,7 @@ impl std::fmt::Display for BinaryError {
                 write!(f, "the 0/1 search exceeded {what} = {limit}")
             }
             BinaryError::Invalid(m) => write!(f, "invalid 0/1 program: {m}"),
+            BinaryError::Lp(e) => e.fmt(f),
         }
     }
 }
@@ -105,7 +109,8 @@ impl std::error::Error for BinaryError {}
 /// cycle), so that propagation settles the rest and equal residual programs recur.
 ///
 /// # Errors
-/// [`BinaryError::Infeasible`], [`BinaryError::Budget`] or [`BinaryError::Invalid`].
+/// [`BinaryError::Infeasible`], [`BinaryError::Budget`] or [`BinaryError::Invalid`];
+/// [`BinaryError::Lp`] when the root LP fails (only with [`BinaryLimits::root_lp`]).
 pub fn maximize_binary(
     program: &IntegerProgram,
     order: &[(usize, bool)],

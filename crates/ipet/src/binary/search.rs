@@ -4,7 +4,7 @@
 //! **Nodes and bounds.** A node is a set of domains closed under propagation. Its bound is
 //! the largest value the objective can still reach (group-aware, like a row's maximum
 //! activity); a node whose bound does not beat the incumbent is pruned. The root's bound is
-//! also capped by the LP relaxation (solved once, by `minilp`), and the search stops as soon
+//! also capped by the LP relaxation (solved once, by [`crate::lp`]), and the search stops as soon
 //! as an incumbent reaches that cap.
 //!
 //! **Branching.** On the first free variable of the caller's order, trying its preferred
@@ -26,9 +26,8 @@
 use std::collections::HashMap;
 use std::hash::BuildHasherDefault;
 
-use minilp::{ComparisonOp, OptimizationDirection, Problem};
-
-use crate::branch_and_bound::{IntegerProgram, Relation};
+use crate::branch_and_bound::IntegerProgram;
+use crate::lp::{Lp, LpAnswer};
 
 use super::compiled::Compiled;
 use super::domains::{Domains, Queue};
@@ -365,39 +364,21 @@ fn varint(out: &mut Vec<u8>, mut x: u64) {
     out.push(x as u8);
 }
 
-/// The LP relaxation (every variable in `[0, 1]`) by `minilp`: an upper bound on every
-/// solution.
+/// The LP relaxation (every variable in `[0, 1]`), through the LP seam: an upper bound on
+/// every solution. The seam merges repeated variables and decides rows without terms.
 fn root_lp(program: &IntegerProgram) -> Result<f64, BinaryError> {
-    let mut p = Problem::new(OptimizationDirection::Maximize);
-    let vars: Vec<_> = program
-        .objective
-        .iter()
-        .map(|&o| p.add_var(o, (0.0, 1.0)))
-        .collect();
-    for con in &program.constraints {
-        let mut merged: std::collections::BTreeMap<usize, f64> = Default::default();
-        for &(v, a) in &con.terms {
-            *merged.entry(v).or_insert(0.0) += a;
-        }
-        let terms: Vec<_> = merged
-            .into_iter()
-            .filter(|&(_, a)| a != 0.0)
-            .map(|(v, a)| (vars[v], a))
-            .collect();
-        if terms.is_empty() {
-            continue;
-        }
-        let op = match con.relation {
-            Relation::Le => ComparisonOp::Le,
-            Relation::Ge => ComparisonOp::Ge,
-            Relation::Eq => ComparisonOp::Eq,
-        };
-        p.add_constraint(terms, op, con.rhs);
+    let mut lp = Lp::new();
+    for &o in &program.objective {
+        lp.add_var(o, 0.0, 1.0).map_err(BinaryError::Lp)?;
     }
-    match p.solve() {
-        Ok(sol) => Ok(sol.objective()),
-        Err(minilp::Error::Infeasible) => Err(BinaryError::Infeasible),
-        Err(minilp::Error::Unbounded) => Err(BinaryError::Invalid(
+    for con in &program.constraints {
+        lp.add_row(&con.terms, con.relation, con.rhs)
+            .map_err(BinaryError::Lp)?;
+    }
+    match lp.solve().map_err(BinaryError::Lp)? {
+        LpAnswer::Optimal(opt) => Ok(opt.objective()),
+        LpAnswer::Infeasible => Err(BinaryError::Infeasible),
+        LpAnswer::Unbounded => Err(BinaryError::Invalid(
             "the LP relaxation of a 0/1 program cannot be unbounded".into(),
         )),
     }

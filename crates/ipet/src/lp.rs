@@ -47,8 +47,8 @@ use crate::branch_and_bound::Relation;
 pub const FEASIBILITY_TOL: f64 = 1e-10;
 
 /// Relative tolerance of our own check of an optimum against the rows and bounds. The
-/// solver promises `1e-7` absolute; this is only meant to catch garbage (a point computed
-/// from a singular basis), so it is far looser.
+/// solver promises [`FEASIBILITY_TOL`] absolute; this check is only meant to catch garbage
+/// (a point computed from a singular basis), so it is far looser.
 pub const CHECK_TOL: f64 = 1e-6;
 
 /// Why the LP solver gave no answer. An LP that is infeasible or unbounded is *not* an
@@ -130,6 +130,8 @@ pub struct Lp {
     /// A row without terms that no point satisfies (`0 <= -1`): the LP is infeasible
     /// whatever the solver says, and the solver is not asked.
     empty_row_violated: bool,
+    /// Calls of [`Lp::add_row`] so far, to name a refused row as the caller numbers it.
+    rows_given: usize,
 }
 
 impl Default for Lp {
@@ -150,6 +152,7 @@ impl Lp {
                 rows: Vec::new(),
             },
             empty_row_violated: false,
+            rows_given: 0,
         }
     }
 
@@ -191,7 +194,8 @@ impl Lp {
         relation: Relation,
         rhs: f64,
     ) -> Result<(), LpError> {
-        let row = self.model.rows.len();
+        let row = self.rows_given;
+        self.rows_given += 1;
         let terms = merge_terms(terms, self.model.vars.len())
             .map_err(|m| LpError::Rejected(format!("row {row}: {m}")))?;
         if !rhs.is_finite() {

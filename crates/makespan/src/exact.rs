@@ -397,7 +397,8 @@ pub struct SearchStats {
     /// States whose remaining successors were skipped because the best one already met the
     /// state's upper bound.
     pub cutoffs: usize,
-    /// Successor states generated (the unit of [`Budget::max_search_steps`]).
+    /// Work charged against [`Budget::max_search_steps`]: per successor generated, one step
+    /// plus one per 64 bits of its state key.
     pub steps: usize,
 }
 
@@ -415,6 +416,10 @@ struct Search<'p, 'a, K> {
     steps_left: usize,
     /// The step budget this search was given (for the error message).
     steps_limit: usize,
+    /// Steps charged per successor: one, plus one per 64 bits of a state key, since
+    /// generating, hashing and storing a successor of a long string costs that much more time
+    /// and memory ([`Budget::max_search_steps`]).
+    step_cost: usize,
     memo: Memo<K>,
     arena: Vec<K>,
     frames: Vec<Frame<K>>,
@@ -441,8 +446,8 @@ impl<K: StateKey> Search<'_, '_, K> {
             &mut self.arena,
         );
         let end = self.arena.len();
-        let generated = end - start;
-        self.stats.steps += generated;
+        let generated = (end - start).saturating_mul(self.step_cost);
+        self.stats.steps = self.stats.steps.saturating_add(generated);
         if generated > self.steps_left {
             return Err(Error::Budget {
                 what: "max_search_steps".into(),
@@ -531,6 +536,7 @@ fn solve<K: StateKey>(
         limit,
         steps_left: steps,
         steps_limit: budget.max_search_steps,
+        step_cost: 1 + (i_len * p.bits as usize) / 64,
         memo: Memo::default(),
         arena: Vec::new(),
         frames: Vec::new(),

@@ -57,13 +57,16 @@ pub struct Budget {
     /// the default of 2 million keeps the memo under about 100 MB and covers `"LLCLL"` with
     /// `σ = 1` up to about W = 64.
     pub max_states: usize,
-    /// Most successor states the exact search may generate in total, over every state it
-    /// expands (and, for the estimate T(W, x), over every group size it solves). Generating
-    /// and looking up one successor is the search's unit of work, so this is its time budget
-    /// in a deterministic currency (a wall-clock limit would make reports depend on the
-    /// machine): natively a few million steps per second (docs/performance.md), so the
-    /// default of 3 million stops a search within about a second — the browser's budget —
-    /// instead of letting a real kernel's 20-letter string with 8 warps run for minutes.
+    /// Most work the exact search may do in total, over every state it expands (and, for the
+    /// estimate T(W, x), over every group size it solves), counted in steps: each successor
+    /// state generated costs one step plus one per 64 bits of its key (`I · bits(W)`: a
+    /// 539-instruction string with 8 warps has 2156-bit keys, so a successor costs 34).
+    /// Generating, hashing and storing successors is the search's work and its memory, so
+    /// this is its time and memory budget in a deterministic currency (a wall-clock limit
+    /// would make reports depend on the machine): natively a few million steps per second
+    /// (docs/performance.md), so the default of 2 million stops a search within about a
+    /// second — the browser's budget — instead of letting a real kernel's string with 8 warps
+    /// run for minutes.
     pub max_search_steps: usize,
     /// Most binary variables the ILP of Fig. 3 ([`crate::exact_ilp`]) may have (about
     /// `W·I·(T−I+1)` plus `2T`; Fig. 2's setting has 144, four warps on six instructions
@@ -86,7 +89,7 @@ impl Default for Budget {
     fn default() -> Self {
         Budget {
             max_states: 2_000_000,
-            max_search_steps: 3_000_000,
+            max_search_steps: 2_000_000,
             max_ilp_variables: 2_000,
             max_bb_nodes: 50_000,
             max_lp_solves: 10_000,

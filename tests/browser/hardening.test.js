@@ -20,7 +20,7 @@ test('a long analysis shows progress, leaves the page interactive and can be can
     dialect: 'lc',
     source: 'LLCLL',
     mode: 'makespan',
-    params: { warps: 128, max_states: 200000000 },
+    params: { warps: 128, max_states: 200000000, max_search_steps: 100000000000 },
     view: 'summary',
   });
   const { page, errors } = await openPage(site, slow, undefined, false);
@@ -120,4 +120,28 @@ test('the page loads nothing from elsewhere and its security policy is never vio
   // Trunk's inline loader is gone (the worker loads the module), so no inline script exists.
   assert.equal(await page.locator('script:not([src])').count(), 0);
   await context.close();
+});
+
+test('a failed engine is reported with its request and replaced by a fresh worker', async () => {
+  const { page, errors } = await openPage(site, '#ex=fig1-if-then-else');
+  await waitText(page, '#stat-wcet', 10);
+  // A request the wasm module cannot even read: the worker answers with an error, which the
+  // engine treats as a failure of its own (a wasm trap leaves the instance unusable).
+  const failure = await page.evaluate(async () => {
+    try {
+      await window.playground.analyze({ schema_version: 1, source: 5 });
+      return null;
+    } catch (e) {
+      return { name: e.name, message: e.message, request: e.request };
+    }
+  });
+  assert.equal(failure?.name, 'EngineFailure');
+  assert.deepEqual(failure.request, { schema_version: 1, source: 5 });
+  // The replacement worker answers the next request.
+  const report = await page.evaluate(() =>
+    window.playground.analyze({ schema_version: 1, dialect: 'lc', source: 'LLCLL', mode: 'makespan', params: { warps: 2 } }),
+  );
+  assert.equal(report.wcet.cycles, 17);
+  assert.deepEqual(errors, []);
+  await page.close();
 });

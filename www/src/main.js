@@ -1,7 +1,7 @@
 // The playground page: one state object (what a permalink stores), one analysis engine in a
 // Web Worker, and views that render the report. The page computes no numbers of its own.
 
-import { Engine, Cancelled } from './wasm.js';
+import { Engine, Cancelled, EngineFailure } from './wasm.js';
 import { el } from './dom.js';
 import { Editor } from './editor.js';
 import { renderCfg, EDGE_KINDS, kindsIn } from './cfg_view.js';
@@ -268,8 +268,22 @@ async function run() {
       }
       return;
     }
+    const failure = err instanceof EngineFailure;
+    const message = failure
+      ? `internal error: the analysis engine failed (${err.message}) and was restarted. ` +
+        'This is a bug in Warpbound, not in your kernel: please report it with the request below.'
+      : String(err.message || err);
     report = {
-      diagnostics: [{ severity: 'error', line: 0, column: 0, len: 0, message: String(err.message || err) }],
+      diagnostics: [
+        {
+          severity: 'error',
+          line: 0,
+          column: 0,
+          len: 0,
+          message,
+          bug_report: failure ? JSON.stringify(err.request, null, 2) : undefined,
+        },
+      ],
       kernel: null,
       cfg: null,
       timings_ms: {},

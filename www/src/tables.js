@@ -26,9 +26,25 @@ export function renderDiagnostics(list, diagnostics, onPick) {
         li.addEventListener('click', () => onPick(d));
         li.addEventListener('keydown', (e) => e.key === 'Enter' && onPick(d));
       }
+      if (d.bug_report) li.append(bugReport(d.bug_report));
       return li;
     }),
   );
+}
+
+/** The request of an internal failure, to copy into a bug report. */
+function bugReport(json) {
+  const pre = el('pre', { class: 'bug-report', text: json });
+  const copy = el('button', { type: 'button', class: 'copy-bug-report', text: 'Copy request' });
+  copy.addEventListener('click', async () => {
+    try {
+      await navigator.clipboard.writeText(json);
+      copy.textContent = 'Copied';
+    } catch {
+      copy.textContent = 'Select the text above and copy it';
+    }
+  });
+  return el('details', { class: 'bug-report', open: true }, el('summary', { text: 'Request for the bug report' }), pre, copy);
 }
 
 export function renderInstructions(table, instructions, onPick) {

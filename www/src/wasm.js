@@ -12,6 +12,19 @@ function assetUrls() {
   };
 }
 
+/**
+ * Raised when the engine itself failed on a request: the wasm module trapped (a Rust panic:
+ * a bug, since every input problem is a diagnostic) or the worker died. The worker is
+ * replaced before this is raised; `request` is what to attach to a bug report.
+ */
+export class EngineFailure extends Error {
+  constructor(message, request) {
+    super(message);
+    this.name = 'EngineFailure';
+    this.request = request;
+  }
+}
+
 /** Raised for requests stopped by `Engine.cancel()`. */
 export class Cancelled extends Error {
   constructor() {
@@ -41,10 +54,16 @@ export class Engine {
           if (!p) return;
           this.pending.delete(m.id);
           if (m.type === 'report') p.resolve(m.report);
-          else p.reject(new Error(m.message));
+          // A trapped wasm instance is not safe to call again: replace the worker.
+          else this.fail(m.message, p);
         }
       };
-      this.worker.onerror = (e) => reject(new Error(e.message || 'worker failed'));
+      this.worker.onerror = (e) => {
+        e.preventDefault();
+        const message = e.message || 'the analysis worker died';
+        reject(new Error(message));
+        this.fail(message);
+      };
     });
     this.worker.postMessage({ type: 'init', ...this.urls });
   }
@@ -64,9 +83,21 @@ export class Engine {
     await this.ready;
     const id = this.next++;
     return new Promise((resolve, reject) => {
-      this.pending.set(id, { resolve, reject });
+      this.pending.set(id, { resolve, reject, request });
       this.worker.postMessage({ type: 'analyze', id, request });
     });
+  }
+
+  /**
+   * The worker failed (a request trapped, or the worker itself died): every pending request
+   * rejects with `EngineFailure` carrying its request, and a fresh worker is started.
+   */
+  fail(message, first = null) {
+    const failed = first ? [first, ...this.pending.values()] : [...this.pending.values()];
+    this.pending.clear();
+    this.worker.terminate();
+    this.start();
+    for (const p of failed) p.reject(new EngineFailure(message, p.request));
   }
 
   /**

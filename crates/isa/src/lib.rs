@@ -28,6 +28,7 @@ pub mod sass;
 pub mod simd;
 pub mod source_text;
 pub mod span;
+pub mod spelling;
 
 pub use blocks::{Block, BlockGraph, EdgeKind};
 pub use diagnostic::{Diagnostic, Severity};

@@ -578,36 +578,9 @@ pub fn nearest(word: &str, limit: usize) -> Option<(&'static OpInfo, usize)> {
         .min_by_key(|(_, d)| *d)
 }
 
-/// Restricted Damerau–Levenshtein distance (optimal string alignment: insertions,
-/// deletions, substitutions and transpositions of adjacent characters, each costing 1),
-/// on bytes. Strings longer than 64 bytes are compared by their first 64 bytes, so the
-/// cost is bounded.
+/// The spelling distance of `a` and `b` ([`crate::spelling::distance`]), uncapped.
 pub fn edit_distance(a: &str, b: &str) -> usize {
-    const MAX: usize = 64;
-    if a == b {
-        return 0;
-    }
-    let a = &a.as_bytes()[..a.len().min(MAX)];
-    let b = &b.as_bytes()[..b.len().min(MAX)];
-    let (n, m) = (a.len(), b.len());
-    // Three rows: i-2, i-1, i.
-    let mut prev2 = vec![0usize; m + 1];
-    let mut prev: Vec<usize> = (0..=m).collect();
-    let mut cur = vec![0usize; m + 1];
-    for i in 1..=n {
-        cur[0] = i;
-        for j in 1..=m {
-            let cost = usize::from(a[i - 1] != b[j - 1]);
-            let mut d = (prev[j] + 1).min(cur[j - 1] + 1).min(prev[j - 1] + cost);
-            if i > 1 && j > 1 && a[i - 1] == b[j - 2] && a[i - 2] == b[j - 1] {
-                d = d.min(prev2[j - 2] + 1);
-            }
-            cur[j] = d;
-        }
-        std::mem::swap(&mut prev2, &mut prev);
-        std::mem::swap(&mut prev, &mut cur);
-    }
-    prev[m]
+    crate::spelling::distance(a, b, usize::MAX)
 }
 
 #[cfg(test)]

@@ -13,7 +13,6 @@
 //! resolve, and gaps between instruction addresses are reported ([`address_gaps`]).
 
 mod address_gaps;
-mod edit_distance;
 pub mod isa_table;
 mod line;
 mod opcode_checks;

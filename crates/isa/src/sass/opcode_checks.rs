@@ -14,7 +14,6 @@
 //! 3. its first operand — where an ordinary instruction has its destination — is a code
 //!    address or a label (`SSX 0x40`, `FOO `(.L_x_3)``), or any operand is a label.
 
-use super::edit_distance;
 use super::isa_table::{self, Family, OpcodeInfo};
 use crate::diagnostic::Diagnostic;
 use crate::instruction::Instruction;
@@ -47,7 +46,7 @@ pub(crate) fn check(instr: &Instruction, target: Target<'_>, out: &mut Vec<Diagn
 
 /// The nearest table opcode to an unknown name, for a hint.
 pub(crate) fn nearest(name: &str) -> Option<&'static OpcodeInfo> {
-    let (hit, _) = edit_distance::nearest(
+    let (hit, _) = crate::spelling::nearest(
         name,
         isa_table::OPCODES.iter().map(|o| o.name),
         HINT_DISTANCE,

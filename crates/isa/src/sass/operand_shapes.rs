@@ -20,7 +20,6 @@
 //! - two words in one operand (`R0 0x1`, a missing comma) are an error except in the
 //!   register-plus-offset form of `BRX`/`JMX`/`CALL`/`RET` (`BRX R2 -0x40`).
 
-use super::edit_distance;
 use super::isa_table;
 use super::operands::{parse_int, parse_register};
 use super::special_registers;
@@ -189,7 +188,7 @@ fn register_hint(word: &str) -> Option<String> {
     let letters = word.find(|c: char| c.is_ascii_digit())?;
     let (prefix, digits) = word.split_at(letters);
     let upper = prefix.to_ascii_uppercase();
-    let (best, _) = edit_distance::nearest(&upper, ["R", "UR", "P", "UP"], 2)?;
+    let (best, _) = crate::spelling::nearest(&upper, ["R", "UR", "P", "UP"], 2)?;
     Some(format!("{best}{digits}"))
 }
 

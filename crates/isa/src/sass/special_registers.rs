@@ -13,8 +13,6 @@
 //! (`SR_Tid_X`, `SR_CTAid_X`, `SR_LaneId`, `SR_ClockLo`). Matching ignores case and treats
 //! `_X` like `.X`, so every spelling of one register is the same register.
 
-use super::edit_distance;
-
 /// Canonical spellings, as recent `cuobjdump` prints them (per-axis names before the whole
 /// register, so a hint for `SR_TIDX` is `SR_TID.X`).
 pub static SPECIAL_REGISTERS: &[&str] = &[
@@ -153,7 +151,7 @@ pub(crate) fn nearest(name: &str, max: usize) -> Option<&'static str> {
         .iter()
         .map(|k| (normalize(k), *k))
         .collect();
-    let (hit, _) = edit_distance::nearest(&n, normalized.iter().map(|(s, _)| s.as_str()), max)?;
+    let (hit, _) = crate::spelling::nearest(&n, normalized.iter().map(|(s, _)| s.as_str()), max)?;
     normalized
         .iter()
         .find(|(s, _)| s == hit)

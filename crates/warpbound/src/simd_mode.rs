@@ -277,6 +277,16 @@ pub fn run(source: &str, limits: &Limits, p: &Params, report: &mut Report) {
     report.simd = Some(result);
 }
 
+/// The report's name of a Sim-D edge class (§5.2): an injected `cpop` is where the work-items
+/// of a control-stack entry reconverge.
+pub(crate) fn edge_kind_name(kind: phases::EdgeKind) -> &'static str {
+    match kind {
+        phases::EdgeKind::Fallthrough => "fallthrough",
+        phases::EdgeKind::Jump => "taken",
+        phases::EdgeKind::CpopInjected => "reconvergence",
+    }
+}
+
 fn cfg_view(r: &phases::SimdResult) -> crate::report::CfgView {
     let nodes: Vec<CfgNode> = r
         .blocks
@@ -322,12 +332,7 @@ fn cfg_view(r: &phases::SimdResult) -> crate::report::CfgView {
         .map(|e| CfgEdge {
             from: e.from,
             to: e.to,
-            kind: match e.kind {
-                phases::EdgeKind::Fallthrough => "fallthrough",
-                phases::EdgeKind::Jump => "taken",
-                phases::EdgeKind::CpopInjected => "reconvergence",
-            }
-            .into(),
+            kind: edge_kind_name(e.kind).into(),
             count: None,
         })
         .collect();

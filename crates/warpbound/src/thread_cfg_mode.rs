@@ -10,7 +10,7 @@
 //! is one straight-line block.
 
 use crate::report::{CfgEdge, CfgNode, CfgView, InstructionView, KernelView, Report};
-use crate::views::draw;
+use crate::views::{draw, edge_views};
 use isa::flow::FlowGraph;
 use isa::{Diagnostic, Dialect, Limits, ResourceClass, Severity};
 
@@ -90,12 +90,7 @@ fn simd(source: &str, limits: &Limits, report: &mut Report) {
                     .map(|e| CfgEdge {
                         from: e.from,
                         to: e.to,
-                        kind: match e.kind {
-                            phases::EdgeKind::Fallthrough => "fallthrough",
-                            phases::EdgeKind::Jump => "taken",
-                            phases::EdgeKind::CpopInjected => "reconvergence",
-                        }
-                        .into(),
+                        kind: crate::simd_mode::edge_kind_name(e.kind).into(),
                         count: None,
                     })
                     .collect();
@@ -230,17 +225,7 @@ fn flow_view(graph: &FlowGraph, view: &mut KernelView) -> CfgView {
         .iter()
         .map(|b| block_node(b.id, b.first, b.last, b.reachable, view))
         .collect();
-    let edges = graph
-        .edges
-        .iter()
-        .map(|&(from, to, kind)| CfgEdge {
-            from,
-            to,
-            kind: kind.name().into(),
-            count: None,
-        })
-        .collect();
-    draw("thread", nodes, edges)
+    draw("thread", nodes, edge_views(graph.edges.iter().copied()))
 }
 
 fn dedup(mut edges: Vec<CfgEdge>) -> Vec<CfgEdge> {

@@ -160,8 +160,12 @@ pub fn thread_cfg_view(kernel: &Kernel, graph: &BlockGraph) -> CfgView {
         .iter()
         .map(|b| block_node(kernel, graph, b.id, b.id, String::new()))
         .collect();
-    let edges = graph
-        .edges()
+    draw("thread", nodes, edge_views(graph.edges()))
+}
+
+/// Thread-level edges `(from, to, kind)` as report edges (no counts).
+pub fn edge_views(edges: impl IntoIterator<Item = (usize, usize, isa::EdgeKind)>) -> Vec<CfgEdge> {
+    edges
         .into_iter()
         .map(|(from, to, kind)| CfgEdge {
             from,
@@ -169,6 +173,5 @@ pub fn thread_cfg_view(kernel: &Kernel, graph: &BlockGraph) -> CfgView {
             kind: kind.name().into(),
             count: None,
         })
-        .collect();
-    draw("thread", nodes, edges)
+        .collect()
 }

@@ -143,7 +143,7 @@ fn every_mode_on_every_corpus_file() {
             }
         }
     }
-    times.sort_by(|a, b| b.0.cmp(&a.0));
+    times.sort_by_key(|t| std::cmp::Reverse(t.0));
     println!("{} analyses; the slowest five:", times.len());
     for (t, what) in times.iter().take(5) {
         println!("  {:>9.1} ms  {what}", t.as_secs_f64() * 1e3);

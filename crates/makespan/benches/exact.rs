@@ -4,7 +4,8 @@
 //! Targets: W = 32 under 50 ms, W = 64 under 1 s. W = 128 takes seconds and about half a
 //! gigabyte, so it is timed once (outside criterion's sampling) and printed. The ILP group
 //! times Fig. 2's setting, the hardest instance of the tested range (4 warps, "LLCCCC"), and
-//! Fig. 6's kernel with 6 warps (the paper's CPLEX needed minutes from 9 warps on).
+//! Fig. 6's kernel with 6 warps (the paper's CPLEX needed minutes from 9 warps on); the
+//! `ilp lp` group times the LP-based branch and bound on two small instances.
 
 use std::hint::black_box;
 use std::time::Instant;
@@ -68,7 +69,34 @@ fn bench_ilp(c: &mut Criterion) {
     group.finish();
 }
 
-criterion_group!(benches, bench_exact, bench_ilp);
+/// The LP-at-every-node branch and bound (`ilp_solver=lp`, `ipet::branch_and_bound`) on
+/// instances small enough for it: what the LP solver costs per node.
+fn bench_ilp_lp(c: &mut Criterion) {
+    let b = Budget {
+        max_ilp_variables: 100_000,
+        max_lp_solves: 1_000_000,
+        ..Budget::default()
+    };
+    let mut group = c.benchmark_group("ilp lp");
+    group.sample_size(10);
+    for (s, w) in [("LLC", 2u32), ("LCC", 3)] {
+        let t = string(s);
+        group.bench_function(format!("{s} W={w} short"), |bench| {
+            bench.iter(|| {
+                solve_ilp(
+                    black_box(&t),
+                    w,
+                    IlpVariant::Short,
+                    IlpSolver::LpBranchAndBound,
+                    &b,
+                )
+            })
+        });
+    }
+    group.finish();
+}
+
+criterion_group!(benches, bench_exact, bench_ilp, bench_ilp_lp);
 
 fn main() {
     benches();

@@ -90,15 +90,24 @@ pub fn solve(cfg: &Cfg, bounds: &LoopBounds, budget: &Budget) -> Result<Solution
     let variables = problem.program.objective.len();
     let constraints = problem.program.constraints.len();
 
-    let outcome =
-        branch_and_bound::maximize(&problem.program, budget.max_bb_nodes).map_err(|e| match e {
-            BbError::Infeasible => Error::NoPath,
-            BbError::Unbounded => Error::Unbounded {
-                header: loops.first().map_or(cfg.entry, |l| l.header),
-            },
-            BbError::Invalid(m) => Error::Solver(m),
-            BbError::Lp(e) => Error::Lp(e),
-        })?;
+    let outcome = branch_and_bound::maximize_within(
+        &problem.program,
+        budget.max_bb_nodes,
+        budget.max_lp_size,
+    )
+    .map_err(|e| match e {
+        BbError::Infeasible => Error::NoPath,
+        BbError::Unbounded => Error::Unbounded {
+            header: loops.first().map_or(cfg.entry, |l| l.header),
+        },
+        BbError::Invalid(m) => Error::Solver(m),
+        BbError::Lp(e) => Error::Lp(e),
+        BbError::PartTooLarge { size, limit } => Error::Budget {
+            what: "max_lp_size",
+            limit,
+            needed: size,
+        },
+    })?;
     let Some(values) = outcome.values else {
         return Err(Error::Budget {
             what: "max_bb_nodes",

@@ -306,12 +306,47 @@ fn budget_errors_name_the_limit() {
         &Budget {
             max_variables: 5,
             max_constraints: 6,
+            max_lp_size: 11,
             max_bb_nodes: 1,
         },
     )
     .expect("fits exactly");
     assert_eq!(s.wcet, 1 + 5 + 2 + 1);
     assert_eq!((s.variables, s.constraints), (5, 6));
+}
+
+/// The largest independent part handed to the LP solver is limited before anything is
+/// solved. In the diamond 0→{1,2}, 1→2, 2→3 the edges 0→1, 0→2 and 1→2 share rows (node 2's
+/// in-flow, node 1's flow) and form one part with the rows that hold them; edge 2→3 and the
+/// exit are pinned by the rows of nodes passed exactly once, a part of their own.
+#[test]
+fn largest_lp_part_is_limited() {
+    let g = cfg(&[1, 5, 2, 1], &[(0, 1), (0, 2), (1, 2), (2, 3)], 0, &[]);
+    let limited = |max_lp_size| {
+        solve(
+            &g,
+            &LoopBounds::default(),
+            &Budget {
+                max_lp_size,
+                ..Budget::default()
+            },
+        )
+    };
+    let err = limited(1).expect_err("every part with an LP is larger than 1");
+    let Error::Budget {
+        what,
+        limit,
+        needed,
+    } = err
+    else {
+        panic!("{err:?}");
+    };
+    assert_eq!((what, limit), ("max_lp_size", 1));
+    assert!((2..=11).contains(&needed), "{needed}");
+    assert!(err.to_string().contains("max_lp_size"));
+    // Exactly the largest part's size is enough, one less is not.
+    assert_eq!(limited(needed).map(|s| s.wcet), Ok(1 + 5 + 2 + 1));
+    assert!(limited(needed - 1).is_err());
 }
 
 /// A loop at the entry node is entered once by the start of execution itself.

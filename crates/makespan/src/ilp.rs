@@ -484,6 +484,7 @@ pub fn solve_ilp(
                 }
                 BbError::Invalid(msg) => Error::Invalid(format!("internal: malformed ILP: {msg}")),
                 BbError::Lp(e) => Error::Invalid(format!("internal: {e}")),
+                e @ BbError::PartTooLarge { .. } => Error::Invalid(format!("internal: {e}")),
             })?;
             stats.nodes = out.nodes;
             stats.lp_bound = Some(out.lp_bound);

@@ -313,8 +313,15 @@ fn warp_cfg_params() -> Vec<ParamInfo> {
             b.max_constraints,
         ),
         budget(
+            "max_lp_size",
+            "largest independent part of the ILP handed to the LP solver (variables plus constraints): an LP solve cannot be interrupted, its size bounds its time",
+            "variables + constraints",
+            1e7,
+            b.max_lp_size,
+        ),
+        budget(
             "max_bb_nodes",
-            "most branch-and-bound nodes (LP solves)",
+            "most branch-and-bound nodes (LP solves; a solve on a part of more than 256 variables and constraints counts one more per further 256)",
             "nodes",
             1e7,
             b.max_bb_nodes,

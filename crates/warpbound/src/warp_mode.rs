@@ -207,6 +207,7 @@ pub fn run(
     let budget = ipet::Budget {
         max_variables: p.get_usize("max_ilp_variables"),
         max_constraints: p.get_usize("max_ilp_constraints"),
+        max_lp_size: p.get_usize("max_lp_size"),
         max_bb_nodes: p.get_usize("max_bb_nodes"),
     };
     let stuck = never_finishing(&warp);

@@ -123,4 +123,30 @@ mod tests {
             (None, Some(Reg::Vector(1)), 2)
         );
     }
+
+    /// A misspelt arithmetic op is a warning with a hint; a misspelt branch, control-stack
+    /// push, predicate test or DRAM transfer is an error at the mnemonic, since reading it
+    /// generically would drop a branch or a request and lower the bound.
+    #[test]
+    fn misspellings_by_the_role_of_the_nearest_op() {
+        let cases = [
+            (" iadd3 v1, v2, v3\n", false, "did you mean `iadd`?"),
+            (" cpsh.if e\n", true, "did you mean `cpush`?"),
+            (" bar e, p0\n", true, "did you mean `bra`?"),
+            (" tset.eq p0, v1\n", true, "did you mean `test`?"),
+            (" ldglinn v1, 0\n", true, "did you mean `ldglin`?"),
+        ];
+        for (line, is_error, hint) in cases {
+            let text = format!(".data\n0 0 32 32\n.text\n{line}e:\n exit\n");
+            let out = parse(&text, &Limits::default());
+            let d = out
+                .diagnostics
+                .iter()
+                .find(|d| d.message.contains("unknown opcode"))
+                .unwrap_or_else(|| panic!("{line}: {:?}", out.diagnostics));
+            assert_eq!(d.is_error(), is_error, "{line}: {}", d.message);
+            assert!(d.message.contains(hint), "{line}: {}", d.message);
+            assert_eq!((d.line, d.column), (4, 2), "{line}");
+        }
+    }
 }

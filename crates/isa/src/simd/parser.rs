@@ -1,7 +1,7 @@
 //! Line-level `.sas` parsing: sections, buffer mappings, labels, `#bound` annotations and
 //! instructions.
 
-use super::opcode::{shape, Op};
+use super::opcode::{shape, Category, Op};
 use super::operand::{parse_operand, Operand};
 use super::program::{
     BranchCycle, Buffer, BufferInput, InputFormat, Instruction, Label, Program, ValueBound,
@@ -358,9 +358,38 @@ impl<'a> Parser<'a> {
                 }
             }
             None => {
+                // A near miss of an instruction that shapes the phases — control flow, a
+                // predicate, a DRAM or scratchpad transfer — read generically would drop a
+                // branch or a request from the analysis and lower the bound: an error.
+                let near =
+                    crate::spelling::nearest(mnemonic, Op::ALL.iter().map(|o| o.spec().name), 2)
+                        .and_then(|(name, _)| Op::from_name(name));
+                let hint = near.map_or(String::new(), |o| {
+                    format!(" (did you mean `{}`?)", o.spec().name)
+                });
+                if let Some(o) = near.filter(|o| {
+                    matches!(
+                        o.category(),
+                        Category::ControlFlow | Category::Predicate | Category::LoadStore
+                    )
+                }) {
+                    self.error(
+                        mnem_span,
+                        format!(
+                            "unknown opcode `{mnemonic}`{hint}: `{}` is a {} instruction, and reading a misspelling of it generically could drop a branch or a memory request from the analysis",
+                            o.spec().name,
+                            match o.category() {
+                                Category::ControlFlow => "control-flow",
+                                Category::Predicate => "predicate",
+                                _ => "DRAM/scratchpad transfer",
+                            }
+                        ),
+                    );
+                    return;
+                }
                 self.warning(
                     mnem_span,
-                    format!("unknown opcode `{mnemonic}`: parsed generically (first register written, others read) and timed as a scalar instruction"),
+                    format!("unknown opcode `{mnemonic}`{hint}: parsed generically (first register written, others read) and timed as a scalar instruction"),
                 );
                 let mut it = operands.into_iter();
                 let first = it.next();

@@ -35,7 +35,6 @@ pub mod bounds;
 pub mod branch_and_bound;
 pub mod budget;
 pub mod cfg;
-mod dominators;
 pub mod error;
 pub mod loops;
 pub mod lp;

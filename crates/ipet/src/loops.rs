@@ -23,7 +23,7 @@ use std::collections::BTreeMap;
 use serde::{Deserialize, Serialize};
 
 use crate::cfg::{reachable_from, Adjacency, Cfg};
-use crate::dominators::Dominators;
+use isa::dominance::DominatorTree;
 
 /// One cycle family that needs a bound: a natural loop or an irreducible region.
 ///
@@ -79,7 +79,7 @@ pub fn find_loops(cfg: &Cfg) -> Vec<Loop> {
 pub(crate) fn analyse(cfg: &Cfg, adj: &Adjacency) -> Vec<Loop> {
     let n = cfg.node_count();
     let reachable = reachable_from(cfg, adj, cfg.entry);
-    let dom = Dominators::new(cfg, adj, cfg.entry);
+    let dom = DominatorTree::dominators(n, cfg.edges.iter().copied(), cfg.entry);
 
     let is_back: Vec<bool> = cfg
         .edges

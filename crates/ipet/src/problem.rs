@@ -25,9 +25,9 @@
 use crate::branch_and_bound::{IntegerProgram, LinearConstraint, Relation};
 use crate::budget::Budget;
 use crate::cfg::{exit_nodes, reachable_from, reaching, Adjacency, Cfg};
-use crate::dominators::Dominators;
 use crate::error::Error;
 use crate::loops::Loop;
+use isa::dominance::DominatorTree;
 
 /// The integer program plus the maps back to graph items.
 #[derive(Clone, Debug)]
@@ -219,14 +219,7 @@ fn cut_nodes(
         .map(|(&e, _)| e)
         .collect();
     edges.extend(exit_var.iter().map(|&(x, _)| (x, sink)));
-    let augmented = Cfg {
-        costs: vec![0; n + 1],
-        edges,
-        entry: cfg.entry,
-        exits: Vec::new(),
-    };
-    let adj = Adjacency::new(&augmented);
-    let dom = Dominators::new(&augmented, &adj, cfg.entry);
+    let dom = DominatorTree::dominators(n + 1, edges, cfg.entry);
     let mut cut = vec![false; n];
     let mut v = dom.idom(sink);
     while let Some(d) = v {

@@ -16,6 +16,7 @@
 
 pub mod blocks;
 pub mod diagnostic;
+pub mod dominance;
 pub mod flow;
 pub mod gcn;
 pub mod instruction;

@@ -2,6 +2,7 @@
 //! line 2 (`GenerateKernelCFG`) and the reconvergence points of Alg. 4 line 22
 //! (`FindImmediatePostdominator`, after Fung et al. [56]).
 
+use isa::dominance::DominatorTree;
 use isa::ptx::{Function, OperandKind};
 use isa::Diagnostic;
 use serde::{Deserialize, Serialize};
@@ -139,89 +140,18 @@ pub fn build(f: &Function) -> Result<ControlFlow, Diagnostic> {
     Ok(cf)
 }
 
-/// Immediate post-dominators by Cooper, Harvey and Kennedy's iterative algorithm on the
-/// reversed CFG rooted at a virtual exit node. Blocks that cannot reach the exit (endless
-/// loops) get the virtual exit.
+/// Immediate post-dominators of the blocks, from the workspace's one dominance
+/// implementation ([`isa::dominance`]) on the CFG plus a virtual exit that every exiting
+/// block leads to. The virtual exit, and blocks that cannot reach it (endless loops), are
+/// `None`.
 fn post_dominators(cf: &ControlFlow) -> Vec<Option<usize>> {
     let n = cf.blocks.len();
-    let exit = n;
-    // Reversed graph: rev_succ(x) = forward predecessors of x.
-    let mut rev_succ: Vec<Vec<usize>> = vec![Vec::new(); n + 1];
-    let mut fwd_succ: Vec<Vec<usize>> = vec![Vec::new(); n + 1];
-    for (b, succ) in fwd_succ.iter_mut().enumerate().take(n) {
-        let mut s = cf.successors(b);
-        if cf.blocks[b].exits {
-            s.push(exit);
-        }
-        for &t in &s {
-            rev_succ[t].push(b);
-        }
-        *succ = s;
-    }
-    // Postorder of the reversed graph from the exit (iterative DFS).
-    let mut order = Vec::with_capacity(n + 1);
-    let mut seen = vec![false; n + 1];
-    let mut stack: Vec<(usize, usize)> = vec![(exit, 0)];
-    seen[exit] = true;
-    while let Some(&mut (v, ref mut k)) = stack.last_mut() {
-        if let Some(&w) = rev_succ[v].get(*k) {
-            *k += 1;
-            if !seen[w] {
-                seen[w] = true;
-                stack.push((w, 0));
-            }
-        } else {
-            order.push(v);
-            stack.pop();
-        }
-    }
-    let mut po_num = vec![usize::MAX; n + 1];
-    for (i, &v) in order.iter().enumerate() {
-        po_num[v] = i;
-    }
-    let mut idom: Vec<Option<usize>> = vec![None; n + 1];
-    idom[exit] = Some(exit);
-    let mut changed = true;
-    while changed {
-        changed = false;
-        for &v in order.iter().rev() {
-            if v == exit {
-                continue;
-            }
-            // Predecessors in the reversed graph = forward successors.
-            let mut new: Option<usize> = None;
-            for &p in &fwd_succ[v] {
-                if idom[p].is_none() {
-                    continue;
-                }
-                new = Some(match new {
-                    None => p,
-                    Some(cur) => {
-                        let (mut a, mut b) = (cur, p);
-                        while a != b {
-                            while po_num[a] < po_num[b] {
-                                a = idom[a].unwrap_or(exit);
-                            }
-                            while po_num[b] < po_num[a] {
-                                b = idom[b].unwrap_or(exit);
-                            }
-                        }
-                        a
-                    }
-                });
-            }
-            if new.is_some() && idom[v] != new {
-                idom[v] = new;
-                changed = true;
-            }
-        }
-    }
-    (0..n)
-        .map(|b| match idom[b] {
-            Some(d) if d != exit => Some(d),
-            _ => None,
-        })
-        .collect()
+    let edges: Vec<(usize, usize)> = (0..n)
+        .flat_map(|b| cf.successors(b).into_iter().map(move |s| (b, s)))
+        .collect();
+    let exits = (0..n).filter(|&b| cf.blocks[b].exits);
+    let tree = DominatorTree::post_dominators(n, edges, exits);
+    (0..n).map(|b| tree.idom(b).filter(|&d| d != n)).collect()
 }
 
 #[cfg(test)]

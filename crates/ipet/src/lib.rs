@@ -45,106 +45,117 @@ pub use bounds::LoopBounds;
 pub use budget::Budget;
 pub use cfg::Cfg;
 pub use error::Error;
-pub use loops::{find_loops, Loop};
+pub use loops::{find_loops, Loop, LoopStructure};
 pub use lp::LpError;
 pub use solution::Solution;
 
 use branch_and_bound::BbError;
-use cfg::Adjacency;
 
-/// Computes the WCET of `cfg` under `bounds` by IPET, within `budget`.
-///
-/// Steps: validate the graph, find loops and irreducible regions, attach a bound to each
-/// (from [`LoopBounds::per_header`], else [`LoopBounds::default`]), build the integer
-/// program (see the `problem` module docs in the source), solve its LP relaxation and
-/// branch-and-bound to an integer optimum, then check the rounded counts exactly against
-/// every constraint before reporting them.
-///
-/// If branch-and-bound runs out of [`Budget::max_bb_nodes`] after finding an integer
-/// solution, that solution is returned with [`Solution::integral`] `== false`; its `wcet`
-/// may be below the true optimum, while [`Solution::lp_bound`] (and
-/// [`Solution::safe_bound`]) remains a safe bound. The caller decides.
+/// Computes the WCET of `cfg` under `bounds` by IPET, within `budget`: validates the graph
+/// and finds its loops ([`LoopStructure::new`]), then [`LoopStructure::solve`], which
+/// documents the steps, the incomplete-search case and the errors.
 ///
 /// # Errors
-/// * [`Error::InvalidGraph`]: an index out of range, or no nodes.
-/// * [`Error::NoBound`]: a reachable loop or region has no bound and there is no default.
-/// * [`Error::NoPath`]: no execution from the entry can end at an exit within the bounds.
-/// * [`Error::Budget`]: too many variables or constraints, or the branch-and-bound budget
-///   ran out before any integer solution was found.
-/// * [`Error::Unbounded`], [`Error::Solver`]: solver defects or numerical trouble (not
-///   expected when every loop is bounded).
-/// * [`Error::Lp`]: the LP solver failed (numerical trouble it could not recover from);
-///   reported, never a panic.
+/// [`Error::InvalidGraph`] (an index out of range, or no nodes), and every error of
+/// [`LoopStructure::solve`].
 pub fn solve(cfg: &Cfg, bounds: &LoopBounds, budget: &Budget) -> Result<Solution, Error> {
-    cfg.validate()?;
-    let adj = Adjacency::new(cfg);
-    let mut loops = loops::analyse(cfg, &adj);
-    for l in &mut loops {
-        l.bound = bounds.lookup(&l.entry_nodes);
-        if l.bound.is_none() {
-            return Err(Error::NoBound { header: l.header });
+    LoopStructure::new(cfg)?.solve(bounds, budget)
+}
+
+impl LoopStructure<'_> {
+    /// Computes the WCET of the graph under `bounds` by IPET, within `budget`, bounding the
+    /// loops already found ([`LoopStructure::loops`]).
+    ///
+    /// Steps: attach a bound to each loop and irreducible region (from
+    /// [`LoopBounds::per_header`], else [`LoopBounds::default`]), build the integer
+    /// program (see the `problem` module docs in the source), solve its LP relaxation and
+    /// branch-and-bound to an integer optimum, then check the rounded counts exactly against
+    /// every constraint before reporting them.
+    ///
+    /// If branch-and-bound runs out of [`Budget::max_bb_nodes`] after finding an integer
+    /// solution, that solution is returned with [`Solution::integral`] `== false`; its `wcet`
+    /// may be below the true optimum, while [`Solution::lp_bound`] (and
+    /// [`Solution::safe_bound`]) remains a safe bound. The caller decides.
+    ///
+    /// # Errors
+    /// * [`Error::NoBound`]: a reachable loop or region has no bound and there is no default.
+    /// * [`Error::NoPath`]: no execution from the entry can end at an exit within the bounds.
+    /// * [`Error::Budget`]: too many variables or constraints, or the branch-and-bound budget
+    ///   ran out before any integer solution was found.
+    /// * [`Error::Unbounded`], [`Error::Solver`]: solver defects or numerical trouble (not
+    ///   expected when every loop is bounded).
+    /// * [`Error::Lp`]: the LP solver failed (numerical trouble it could not recover from);
+    ///   reported, never a panic.
+    pub fn solve(&self, bounds: &LoopBounds, budget: &Budget) -> Result<Solution, Error> {
+        let (cfg, adj) = (self.cfg, &self.adj);
+        let mut loops = self.loops.clone();
+        for l in &mut loops {
+            l.bound = bounds.lookup(&l.entry_nodes);
+            if l.bound.is_none() {
+                return Err(Error::NoBound { header: l.header });
+            }
         }
+        let problem = problem::build(cfg, adj, &loops, budget)?;
+        let variables = problem.program.objective.len();
+        let constraints = problem.program.constraints.len();
+
+        let outcome = branch_and_bound::maximize_within(
+            &problem.program,
+            budget.max_bb_nodes,
+            budget.max_lp_size,
+        )
+        .map_err(|e| match e {
+            BbError::Infeasible => Error::NoPath,
+            BbError::Unbounded => Error::Unbounded {
+                header: loops.first().map_or(cfg.entry, |l| l.header),
+            },
+            BbError::Invalid(m) => Error::Solver(m),
+            BbError::Lp(e) => Error::Lp(e),
+            BbError::PartTooLarge { size, limit } => Error::Budget {
+                what: "max_lp_size",
+                limit,
+                needed: size,
+            },
+        })?;
+        let Some(values) = outcome.values else {
+            return Err(Error::Budget {
+                what: "max_bb_nodes",
+                limit: budget.max_bb_nodes,
+                needed: budget.max_bb_nodes.saturating_add(1),
+            });
+        };
+
+        let to_count = |var: usize| -> u64 {
+            // Values are rounded, finite and non-negative; `as` saturates otherwise, and the
+            // exact check below would then reject the solution.
+            values.get(var).map_or(0, |&x| x as u64)
+        };
+        let edge_counts: Vec<u64> = problem
+            .edge_var
+            .iter()
+            .map(|v| v.map_or(0, to_count))
+            .collect();
+        let exit_counts: Vec<(usize, u64)> = problem
+            .exit_var
+            .iter()
+            .map(|&(x, var)| (x, to_count(var)))
+            .collect();
+
+        let (node_counts, wcet) = verify(cfg, &loops, &edge_counts, &exit_counts)?;
+        let lp_bound = outcome.lp_bound + cfg.costs[cfg.entry] as f64;
+        Ok(Solution {
+            wcet,
+            node_counts,
+            edge_counts,
+            exit_counts,
+            loops,
+            lp_bound,
+            integral: outcome.complete,
+            bb_nodes: outcome.nodes,
+            variables,
+            constraints,
+        })
     }
-    let problem = problem::build(cfg, &adj, &loops, budget)?;
-    let variables = problem.program.objective.len();
-    let constraints = problem.program.constraints.len();
-
-    let outcome = branch_and_bound::maximize_within(
-        &problem.program,
-        budget.max_bb_nodes,
-        budget.max_lp_size,
-    )
-    .map_err(|e| match e {
-        BbError::Infeasible => Error::NoPath,
-        BbError::Unbounded => Error::Unbounded {
-            header: loops.first().map_or(cfg.entry, |l| l.header),
-        },
-        BbError::Invalid(m) => Error::Solver(m),
-        BbError::Lp(e) => Error::Lp(e),
-        BbError::PartTooLarge { size, limit } => Error::Budget {
-            what: "max_lp_size",
-            limit,
-            needed: size,
-        },
-    })?;
-    let Some(values) = outcome.values else {
-        return Err(Error::Budget {
-            what: "max_bb_nodes",
-            limit: budget.max_bb_nodes,
-            needed: budget.max_bb_nodes.saturating_add(1),
-        });
-    };
-
-    let to_count = |var: usize| -> u64 {
-        // Values are rounded, finite and non-negative; `as` saturates otherwise, and the
-        // exact check below would then reject the solution.
-        values.get(var).map_or(0, |&x| x as u64)
-    };
-    let edge_counts: Vec<u64> = problem
-        .edge_var
-        .iter()
-        .map(|v| v.map_or(0, to_count))
-        .collect();
-    let exit_counts: Vec<(usize, u64)> = problem
-        .exit_var
-        .iter()
-        .map(|&(x, var)| (x, to_count(var)))
-        .collect();
-
-    let (node_counts, wcet) = verify(cfg, &loops, &edge_counts, &exit_counts)?;
-    let lp_bound = outcome.lp_bound + cfg.costs[cfg.entry] as f64;
-    Ok(Solution {
-        wcet,
-        node_counts,
-        edge_counts,
-        exit_counts,
-        loops,
-        lp_bound,
-        integral: outcome.complete,
-        bb_nodes: outcome.nodes,
-        variables,
-        constraints,
-    })
 }
 
 /// Recomputes node counts from the integer edge counts and checks every IPET constraint

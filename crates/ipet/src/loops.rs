@@ -66,13 +66,53 @@ pub struct Loop {
 ///
 /// The result is sorted by `(header, irreducible, body)` and is deterministic. An invalid
 /// graph (see [`Cfg::validate`]) yields an empty list; [`solve`](crate::solve) reports it as
-/// [`Error::InvalidGraph`](crate::Error::InvalidGraph) instead.
+/// [`Error::InvalidGraph`](crate::Error::InvalidGraph) instead. A caller that needs the
+/// loops *and* a solution builds one [`LoopStructure`] instead, so the loops are found once.
 pub fn find_loops(cfg: &Cfg) -> Vec<Loop> {
-    if cfg.validate().is_err() {
-        return Vec::new();
+    LoopStructure::new(cfg).map_or_else(|_| Vec::new(), LoopStructure::into_loops)
+}
+
+/// A validated [`Cfg`] with its loops and irreducible regions, found once.
+///
+/// A caller that shows the loops (or keys loop bounds by their headers) before solving
+/// builds this once, reads [`LoopStructure::loops`], then calls
+/// [`LoopStructure::solve`](crate::LoopStructure::solve): the same loops are bounded, and
+/// the analysis does not run twice. [`solve`](crate::solve) is `new` followed by `solve`.
+#[derive(Clone, Debug)]
+pub struct LoopStructure<'a> {
+    pub(crate) cfg: &'a Cfg,
+    pub(crate) adj: Adjacency,
+    pub(crate) loops: Vec<Loop>,
+}
+
+impl<'a> LoopStructure<'a> {
+    /// Validates `cfg` and finds its loops and irreducible regions (as [`find_loops`]).
+    ///
+    /// # Errors
+    /// [`Error::InvalidGraph`](crate::Error::InvalidGraph): an index out of range, or no
+    /// nodes (see [`Cfg::validate`]).
+    pub fn new(cfg: &'a Cfg) -> Result<Self, crate::Error> {
+        cfg.validate()?;
+        let adj = Adjacency::new(cfg);
+        let loops = analyse(cfg, &adj);
+        Ok(Self { cfg, adj, loops })
     }
-    let adj = Adjacency::new(cfg);
-    analyse(cfg, &adj)
+
+    /// The graph the loops were found in.
+    pub fn cfg(&self) -> &'a Cfg {
+        self.cfg
+    }
+
+    /// Every natural loop and irreducible region, with `bound: None`, sorted by
+    /// `(header, irreducible, body)`.
+    pub fn loops(&self) -> &[Loop] {
+        &self.loops
+    }
+
+    /// The loops, without the graph.
+    pub fn into_loops(self) -> Vec<Loop> {
+        self.loops
+    }
 }
 
 /// The loop analysis on a validated graph (see [`find_loops`]).

@@ -544,3 +544,33 @@ fn large_graphs_split_into_small_problems() {
     assert_eq!(s.bb_nodes, k, "one LP per loop, no branching");
     assert_eq!(s.loops.len(), k);
 }
+
+/// The loops of a [`ipet::LoopStructure`] are those [`ipet::find_loops`] reports, and its
+/// `solve` gives what [`ipet::solve`] gives: a caller can key bounds by the loops it shows
+/// and solve without finding them twice.
+#[test]
+fn loop_structure_is_find_loops_then_solve() {
+    // 0 -> 1 (header) -> 2 -> 1, 1 -> 3 (exit).
+    let cfg = ipet::Cfg {
+        costs: vec![1, 2, 5, 1],
+        edges: vec![(0, 1), (1, 2), (2, 1), (1, 3)],
+        entry: 0,
+        exits: vec![3],
+    };
+    let structure = ipet::LoopStructure::new(&cfg).expect("valid graph");
+    assert_eq!(structure.loops(), ipet::find_loops(&cfg).as_slice());
+    let header = structure.loops()[0].header;
+    let bounds = ipet::LoopBounds {
+        per_header: [(header, 4)].into_iter().collect(),
+        default: None,
+    };
+    let budget = ipet::Budget::default();
+    let once = structure.solve(&bounds, &budget).expect("solution");
+    assert_eq!(once, ipet::solve(&cfg, &bounds, &budget).expect("solution"));
+    assert_eq!(once.wcet, 1 + 4 * 2 + 3 * 5 + 1);
+    let bad = ipet::Cfg { entry: 9, ..cfg };
+    assert!(matches!(
+        ipet::LoopStructure::new(&bad),
+        Err(ipet::Error::InvalidGraph(_))
+    ));
+}

@@ -30,14 +30,6 @@ before(() => mkdirSync(ARTIFACTS, { recursive: true }));
 
 const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 
-function requestOf(ex) {
-  const r = { schema_version: 1, dialect: ex.dialect, source: ex.source, mode: ex.mode || 'cfg' };
-  if (ex.params) r.params = ex.params;
-  if (ex.preset) r.preset = ex.preset;
-  if (ex.loopBounds) r.loop_bounds = ex.loopBounds;
-  return r;
-}
-
 /** Median in-process analysis time (the report's own `timings_ms.total`) of the native CLI. */
 function nativeMs(cli, request) {
   const dir = mkdtempSync(join(tmpdir(), 'warpbound-perf-'));
@@ -77,7 +69,7 @@ test('every gallery example: wasm in Chromium against native, measured (target 2
   }
   const rows = [];
   for (const ex of examples) {
-    const request = requestOf(ex);
+    const request = ex.request; // what the page sends when it opens the example
     const wasm = [];
     for (let i = 0; i < RUNS; i++) {
       const report = await page.evaluate((r) => window.playground.analyze(r), request);

@@ -223,10 +223,11 @@ async function loadExample(ex) {
   editor.value = ex.source;
   state.dialect = ex.dialect;
   state.function = null;
-  state.loopBounds = { ...(ex.loopBounds || {}) };
+  state.loopBounds = { ...(ex.loop_bounds || {}) };
   $('dialect').value = ex.dialect;
   editor.setDialect(ex.dialect);
   setMode(ex.mode || catalog.default_mode, ex.params || {}, ex.preset || null);
+  if (ex.view) showView(ex.view);
   await run();
   state.example = ex.id;
   await updateHash();

@@ -1,5 +1,6 @@
 // The page treats everything it is given as hostile: crafted permalinks, markup in kernel
-// text, long analyses. Issue #10 items 3–5.
+// text, long analyses. A link or a kernel comes from anyone, and the page runs on the
+// viewer's machine: neither may run script, exhaust memory or leave the page stuck.
 
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -8,21 +9,32 @@ import { useSite, openPage, waitText } from './harness.js';
 
 const site = useSite();
 
-/** A `#v1.` fragment for `state`, built here independently of the page's encoder. */
-function link(state, raw = null) {
-  const bytes = raw ?? Buffer.from(JSON.stringify(state));
-  return '#v1.' + deflateRawSync(bytes).toString('base64url');
+/**
+ * A `#v2.` fragment for `value` (`{ request, view }`), or for the bytes `raw`, built here
+ * independently of the page's encoder.
+ */
+function link(value, raw = null, version = 2) {
+  const bytes = raw ?? Buffer.from(JSON.stringify(value));
+  return `#v${version}.` + deflateRawSync(bytes).toString('base64url');
 }
+
+/** A `#v1.` fragment (the page's state object, the format before `{ request, view }`). */
+const v1 = (state, raw = null) => link(state, raw, 1);
+
+/** A v2 link holding `request` (a Request's fields besides its version) and `view`. */
+const v2 = (request, view = { tab: 'graph' }) => link({ request: { schema_version: 1, ...request }, view });
 
 test('a long analysis shows progress, leaves the page interactive and can be cancelled', async () => {
   // Exact makespan of 128 warps: ~24 million scheduler states, seconds of work even natively.
-  const slow = link({
-    dialect: 'lc',
-    source: 'LLCLL',
-    mode: 'makespan',
-    params: { warps: 128, max_states: 200000000, max_search_steps: 100000000000 },
-    view: 'summary',
-  });
+  const slow = v2(
+    {
+      dialect: 'lc',
+      source: 'LLCLL',
+      mode: 'makespan',
+      params: { warps: 128, max_states: 200000000, max_search_steps: 100000000000 },
+    },
+    { tab: 'summary' },
+  );
   const { page, errors } = await openPage(site, slow, undefined, false);
   await page.waitForSelector('#cancel:not([hidden])', { timeout: 5000 });
   await page.waitForFunction(() => /analysing… \d+\.\d s/.test(document.querySelector('#status').textContent));
@@ -48,15 +60,27 @@ test('a long analysis shows progress, leaves the page interactive and can be can
 
 test('crafted permalinks get a clear message and the page still works', async () => {
   const cases = [
-    ['#v2.AAAA', /another version of Warpbound \(format v2\)/],
-    ['#v1.!!!not-base64', /this link is damaged/],
+    ['#v3.AAAA', /another version of Warpbound \(format v3\); this page reads v1 and v2 links/],
+    ['#v2.!!!not-base64', /this link is damaged/],
     // 16 MB of spaces deflate to a few kilobytes: refused while inflating.
     [link(null, Buffer.alloc(16 * 1024 * 1024, 32)), /inflates to more than/],
-    ['#v1.' + 'A'.repeat(300 * 1024), /too long/],
-    [link({ source: 5 }), /field "source" is not text/],
-    [link({ source: 'EXIT ;', params: { warps: { evil: 1 } } }), /parameter "warps" has no valid value/],
-    [link({ source: 'EXIT ;', extra: 1 }), /unknown field "extra"/],
-    [link(null, Buffer.from('[1,2,3]')), /does not hold a state object/],
+    ['#v2.' + 'A'.repeat(300 * 1024), /too long/],
+    [link(null, Buffer.from('[1,2,3]')), /does not hold a \{request, view\} object/],
+    [link({ request: { schema_version: 1, source: 'EXIT ;' } }), /field "view" is not an object/],
+    [link({ request: { schema_version: 1, source: 'EXIT ;' }, view: { tab: 'graph' }, extra: 1 }), /unknown field "extra"/],
+    [link({ request: { source: 'EXIT ;' }, view: { tab: 'graph' } }), /field "request.schema_version" is not 1/],
+    [v2({ source: 5 }), /field "request.source" is not text/],
+    [v2({ source: 'EXIT ;', params: { warps: { evil: 1 } } }), /parameter "warps" has no valid value/],
+    [v2({ source: 'EXIT ;', loop_bounds: { '0x18': -1 } }), /loop bound "0x18" is not a whole number/],
+    [v2({ source: 'EXIT ;', memory: {} }), /unknown field "request.memory"/],
+    [v2({ source: 'EXIT ;' }, { tab: 'graph', node: 1.5 }), /field "view.node" is not a whole number/],
+    [v2({ source: 'EXIT ;' }, { tab: 'graph', zoom: 2 }), /unknown field "view.zoom"/],
+    // Links in the format before `{ request, view }` are still read, and still checked.
+    ['#v1.!!!not-base64', /this link is damaged/],
+    [v1({ source: 5 }), /field "source" is not text/],
+    [v1({ source: 'EXIT ;', params: { warps: { evil: 1 } } }), /parameter "warps" has no valid value/],
+    [v1({ source: 'EXIT ;', extra: 1 }), /unknown field "extra"/],
+    [v1(null, Buffer.from('[1,2,3]')), /does not hold a state object/],
     ['#ex=no-such-example', /no example "no-such-example"/],
     ['#hello', /not a Warpbound link/],
   ];

@@ -53,7 +53,7 @@ test('the first example: Fig. 1 warp-level CFG with its divergence edges and WCE
   await waitText(page, '#stat-wcet', '—');
   assert.equal(await page.locator('#cfg-svg g.node').count(), 4);
   assert.equal(await page.locator('#cfg-svg path.edge.sync').count(), 2);
-  assert.match(new URL(page.url()).hash, /^#v1\./);
+  assert.match(new URL(page.url()).hash, /^#v2\./);
   assert.deepEqual(errors, []);
   await page.close();
 });
@@ -160,7 +160,7 @@ test('a permalink restores the exact state and result', async () => {
   await page.uncheck('#param-agreement');
   await page.waitForFunction(() => document.querySelector('#stat-wcet').textContent !== '263');
   const wcet = await text(page, '#stat-wcet');
-  await page.waitForFunction(() => location.hash.startsWith('#v1.'));
+  await page.waitForFunction(() => location.hash.startsWith('#v2.'));
   const url = page.url();
   const source = await page.evaluate(() => window.playground.source());
   const { page: second, errors: errors2 } = await openPage(new URL(url).hash);
@@ -307,7 +307,7 @@ test('the site and its links work under a sub-path', async () => {
   const { page, errors } = await open({ server: sub, browser: site.browser }, '#ex=fig3-tiled-matmul');
   await waitText(page, '#stat-wcet', 455);
   await page.uncheck('#param-groups');
-  await page.waitForFunction(() => location.hash.startsWith('#v1.'));
+  await page.waitForFunction(() => location.hash.startsWith('#v2.'));
   assert.ok(page.url().startsWith(sub.url));
   assert.deepEqual(errors, []);
   await page.close();

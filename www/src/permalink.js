@@ -1,8 +1,17 @@
 // Permalinks without a server: the whole state, deflated and base64url-encoded, in the URL
-// fragment behind a version prefix (`#v1.…`), or a short alias for a gallery example
+// fragment behind a version prefix, or a short alias for a gallery example
 // (`#ex=fig1-if-then-else`). Only the fragment is touched, so links work under any sub-path.
+//
+// Format v2 (written): `#v2.` + base64url(deflate-raw(JSON `{ request, view }`)), where
+// `request` is exactly the Request JSON the page sends to the facade (`warpbound analyze
+// --request` reads it as it is) and `view` what the page shows of the report:
+// `{ tab, node?, step? }` — the selected tab, the selected graph node, the stepper position.
+// Format v1 (read, never written): `#v1.` + the same encoding of the page's own state object
+// `{ dialect, source, mode, function, params, preset, loopBounds, view }`; a v1 link is
+// converted to `{ request, view }` when it is opened, so old links keep working.
 
-const PREFIX = 'v1.';
+const PREFIX = 'v2.';
+const V1_PREFIX = 'v1.';
 
 function toBase64Url(bytes) {
   let s = '';
@@ -50,9 +59,33 @@ async function inflateBounded(bytes, limit) {
 
 const isPlainObject = (v) => v !== null && typeof v === 'object' && !Array.isArray(v);
 
+/** The problem with a `params` object (name → number, boolean or text), or null. */
+function paramsProblem(params, field) {
+  if (!isPlainObject(params)) return `field "${field}" is not an object`;
+  for (const [k, v] of Object.entries(params)) {
+    if (!['number', 'boolean', 'string'].includes(typeof v)) return `parameter "${k}" has no valid value`;
+  }
+  return null;
+}
+
+/** The problem with a loop-bound object (header address → whole number), or null. */
+function loopBoundsProblem(bounds, field) {
+  if (!isPlainObject(bounds)) return `field "${field}" is not an object`;
+  for (const [k, v] of Object.entries(bounds)) {
+    if (!Number.isInteger(v) || v < 0) return `loop bound "${k}" is not a whole number`;
+  }
+  return null;
+}
+
+/** The first field of `obj` not in `known`, as a message, or null. */
+function unknownField(obj, known, prefix = '') {
+  const extra = Object.keys(obj).find((k) => !known.includes(k));
+  return extra === undefined ? null : `it has an unknown field "${prefix}${extra}"`;
+}
+
 /**
- * Checks the shape of a decoded state; returns a message naming the first bad field, or null.
- * Only the fields `snapshot()` writes are accepted, with their types.
+ * Checks the shape of a decoded v1 state; returns a message naming the first bad field, or
+ * null. Only the fields the v1 page wrote are accepted, with their types.
  */
 export function stateProblem(s) {
   if (!isPlainObject(s)) return 'it does not hold a state object';
@@ -62,33 +95,84 @@ export function stateProblem(s) {
     if (k in s && s[k] !== null && typeof s[k] !== 'string') return `field "${k}" is not text`;
   }
   if ('params' in s) {
-    if (!isPlainObject(s.params)) return 'field "params" is not an object';
-    for (const [k, v] of Object.entries(s.params)) {
-      if (!['number', 'boolean', 'string'].includes(typeof v)) return `parameter "${k}" has no valid value`;
-    }
+    const p = paramsProblem(s.params, 'params');
+    if (p) return p;
   }
   if ('loopBounds' in s) {
-    if (!isPlainObject(s.loopBounds)) return 'field "loopBounds" is not an object';
-    for (const [k, v] of Object.entries(s.loopBounds)) {
-      if (!Number.isInteger(v) || v < 0) return `loop bound "${k}" is not a whole number`;
-    }
+    const p = loopBoundsProblem(s.loopBounds, 'loopBounds');
+    if (p) return p;
   }
-  const known = new Set([...strings, 'function', 'preset', 'params', 'loopBounds']);
-  const extra = Object.keys(s).find((k) => !known.has(k));
-  if (extra) return `it has an unknown field "${extra}"`;
-  return null;
+  return unknownField(s, [...strings, 'function', 'preset', 'params', 'loopBounds']);
 }
 
-/** `#v1.<deflated JSON>` for a state object. */
-export async function encodeState(state) {
-  const json = new TextEncoder().encode(JSON.stringify(state));
+/** The Request fields a link may hold: those the page sets (see `request()` in main.js). */
+const REQUEST_FIELDS = ['schema_version', 'source', 'dialect', 'mode', 'function', 'preset', 'params', 'loop_bounds'];
+
+/**
+ * Checks the shape of a decoded v2 link `{ request, view }`; returns a message naming the
+ * first bad field, or null.
+ */
+export function linkProblem(link) {
+  if (!isPlainObject(link)) return 'it does not hold a {request, view} object';
+  const outer = unknownField(link, ['request', 'view']);
+  if (outer) return outer;
+  const r = link.request;
+  if (!isPlainObject(r)) return 'field "request" is not an object';
+  if (r.schema_version !== 1) return 'field "request.schema_version" is not 1';
+  if (typeof r.source !== 'string') return 'field "request.source" is not text';
+  for (const k of ['dialect', 'mode', 'function', 'preset']) {
+    if (k in r && typeof r[k] !== 'string') return `field "request.${k}" is not text`;
+  }
+  if ('params' in r) {
+    const p = paramsProblem(r.params, 'request.params');
+    if (p) return p;
+  }
+  if ('loop_bounds' in r) {
+    const p = loopBoundsProblem(r.loop_bounds, 'request.loop_bounds');
+    if (p) return p;
+  }
+  const inner = unknownField(r, REQUEST_FIELDS, 'request.');
+  if (inner) return inner;
+  const v = link.view;
+  if (!isPlainObject(v)) return 'field "view" is not an object';
+  if (typeof v.tab !== 'string') return 'field "view.tab" is not text';
+  for (const k of ['node', 'step']) {
+    if (k in v && !(Number.isInteger(v[k]) && v[k] >= 0)) return `field "view.${k}" is not a whole number`;
+  }
+  return unknownField(v, ['tab', 'node', 'step'], 'view.');
+}
+
+/**
+ * A v1 state as `{ request, view }`: the request the v1 page sent for it (it filled an absent
+ * dialect with `sass` and left an absent mode to the catalog's default, as a request without
+ * `mode` does), and its tab.
+ */
+export function fromV1(s) {
+  const request = { schema_version: 1, source: s.source || '', dialect: s.dialect || 'sass' };
+  if (s.mode) request.mode = s.mode;
+  if (s.function) request.function = s.function;
+  if (s.params && Object.keys(s.params).length) request.params = { ...s.params };
+  if (s.preset) request.preset = s.preset;
+  if (s.loopBounds && Object.keys(s.loopBounds).length) request.loop_bounds = { ...s.loopBounds };
+  return { request, view: { tab: s.view || 'graph' } };
+}
+
+/** `#v2.<deflated JSON>` for a link `{ request, view }`. */
+export async function encodeLink(link) {
+  const json = new TextEncoder().encode(JSON.stringify({ request: link.request, view: link.view }));
   const deflated = await pipe(json, new CompressionStream('deflate-raw'));
   return '#' + PREFIX + toBase64Url(deflated);
 }
 
+/** Inflates and parses the JSON behind a version prefix; throws on damage. */
+async function inflateJson(text) {
+  const bytes = await inflateBounded(fromBase64Url(text), MAX_STATE);
+  return JSON.parse(new TextDecoder('utf-8', { fatal: true }).decode(bytes));
+}
+
 /**
- * Reads a fragment: `{ state }` for a `#v1.` link, `{ example }` for `#ex=`, `{}` otherwise.
- * A damaged link gives `{ error }`.
+ * Reads a fragment: `{ link: { request, view } }` for a `#v2.` or `#v1.` link, `{ example }`
+ * for `#ex=`, `{}` for none. A damaged or foreign link gives `{ error }`.
  */
 export async function decodeHash(hash) {
   const h = hash.replace(/^#/, '');
@@ -105,20 +189,19 @@ export async function decodeHash(hash) {
     return { example: name };
   }
   const version = /^v(\d+)\./.exec(h);
-  if (!version) return h ? { error: 'this link is not a Warpbound link (it should start with #v1. or #ex=)' } : {};
-  if (version[0] !== PREFIX) {
+  if (!version) return h ? { error: 'this link is not a Warpbound link (it should start with #v2. or #ex=)' } : {};
+  if (version[0] !== PREFIX && version[0] !== V1_PREFIX) {
     return {
-      error: `this link was made by another version of Warpbound (format v${version[1]}); this page reads v1 links`,
+      error: `this link was made by another version of Warpbound (format v${version[1]}); this page reads v1 and v2 links`,
     };
   }
-  let state;
+  let decoded;
   try {
-    const bytes = await inflateBounded(fromBase64Url(h.slice(PREFIX.length)), MAX_STATE);
-    state = JSON.parse(new TextDecoder('utf-8', { fatal: true }).decode(bytes));
+    decoded = await inflateJson(h.slice(version[0].length));
   } catch (err) {
     return { error: 'this link is damaged: ' + (err.message || err) };
   }
-  const problem = stateProblem(state);
+  const problem = version[0] === PREFIX ? linkProblem(decoded) : stateProblem(decoded);
   if (problem) return { error: `this link is damaged: ${problem}` };
-  return { state };
+  return { link: version[0] === PREFIX ? decoded : fromV1(decoded) };
 }

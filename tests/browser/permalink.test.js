@@ -1,0 +1,158 @@
+// Permalinks across formats: links saved from the page before permalinks held
+// `{ request, view }` (fixtures/v1-links.json, format v1, with what that page showed) open
+// with the same request, result and tab today; every gallery example opens as it did then;
+// and a `#v2.` link holds the facade's Request as it is plus the tab, node and stepper step.
+
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { readFileSync, writeFileSync, mkdtempSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import { inflateRawSync, deflateRawSync } from 'node:zlib';
+import { resolve, join } from 'node:path';
+import { tmpdir } from 'node:os';
+import { ROOT, useSite, openPage } from './harness.js';
+
+const CLI = process.env.WARPBOUND_CLI || resolve(ROOT, 'target/debug/warpbound');
+const FIXTURE = JSON.parse(readFileSync(resolve(import.meta.dirname, 'fixtures/v1-links.json'), 'utf8'));
+
+const site = useSite();
+
+/**
+ * Checks that the page shows the analysis of `request`. `openPage` returns once the link's
+ * analysis is drawn (the page marks itself ready after that), so this only waits for the
+ * address bar and status to catch up.
+ */
+async function settled(page, request) {
+  await page.waitForFunction(
+    (r) => {
+      const sorted = (v) =>
+        v && typeof v === 'object' && !Array.isArray(v)
+          ? Object.fromEntries(Object.keys(v).sort().map((k) => [k, sorted(v[k])]))
+          : v;
+      const p = window.playground;
+      return (
+        p.report() &&
+        JSON.stringify(sorted(p.request())) === JSON.stringify(sorted(r)) &&
+        document.querySelector('#spinner').hidden &&
+        !document.querySelector('#status').textContent.startsWith('analysing')
+      );
+    },
+    request,
+    { timeout: 60000 },
+  );
+}
+
+/** What the page shows, in the fixture's terms. */
+const shown = (page) =>
+  page.evaluate(() => {
+    const text = (id) => document.getElementById(id).textContent;
+    return {
+      view: document.querySelector('[role=tab][aria-selected=true]').dataset.view,
+      function: text('stat-function'),
+      instructions: text('stat-instructions'),
+      blocks: text('stat-blocks'),
+      edges: text('stat-edges'),
+      divergence: text('stat-divergence'),
+      wcet: text('stat-wcet'),
+      request: window.playground.request(),
+    };
+  });
+
+/** The `{ request, view }` of a `#v2.` fragment, decoded here, not by the page. */
+function decodeV2(hash) {
+  assert.match(hash, /^#v2\./);
+  return JSON.parse(inflateRawSync(Buffer.from(hash.slice(4), 'base64url')).toString('utf8'));
+}
+
+/** A `#v2.` fragment for `link`, encoded here, not by the page. */
+const encodeV2 = (link) => '#v2.' + deflateRawSync(Buffer.from(JSON.stringify(link))).toString('base64url');
+
+/** A key order independent copy, so requests compare by content. */
+const canonical = (v) =>
+  Array.isArray(v)
+    ? v.map(canonical)
+    : v && typeof v === 'object'
+      ? Object.fromEntries(Object.keys(v).sort().map((k) => [k, canonical(v[k])]))
+      : v;
+
+test('v1 links saved before the v2 format open with the same request, result and tab', async () => {
+  assert.ok(FIXTURE.links.length >= 20);
+  for (const { name, hash, expect } of FIXTURE.links) {
+    assert.match(hash, /^#v1\./, name);
+    const { page, errors } = await openPage(site, hash);
+    await settled(page, expect.request);
+    assert.deepEqual(canonical(await shown(page)), canonical(expect), name);
+    assert.equal(await page.getAttribute('#status', 'class'), 'status good', name);
+    // The address bar now holds the same state as a v2 link.
+    await page.waitForFunction(() => location.hash.startsWith('#v2.'));
+    const link = decodeV2(await page.evaluate(() => location.hash));
+    assert.deepEqual(canonical(link), canonical({ request: expect.request, view: { tab: expect.view } }), name);
+    assert.deepEqual(errors, [], name);
+    await page.close();
+  }
+});
+
+test('every gallery example opens as it did before the gallery became data', async () => {
+  const { page, errors } = await openPage(site, '#ex=fig1-if-then-else');
+  const ids = await page.evaluate(() => window.playground.examples().map((x) => x.id));
+  await page.close();
+  assert.deepEqual(errors, []);
+  const before = new Map(FIXTURE.links.map((l) => [l.name, l.expect]));
+  // The same examples in the same order (the fixture lists them first, in gallery order).
+  assert.deepEqual(ids, FIXTURE.links.slice(0, ids.length).map((l) => l.name));
+  assert.equal(ids.length, 18);
+  for (const id of ids) {
+    const { page: p, errors: e } = await openPage(site, `#ex=${id}`);
+    const expect = before.get(id);
+    await settled(p, expect.request);
+    assert.deepEqual(canonical(await shown(p)), canonical(expect), id);
+    assert.equal(await p.evaluate(() => location.hash), `#ex=${id}`);
+    assert.deepEqual(e, [], id);
+    await p.close();
+  }
+});
+
+test('a v2 link holds the Request as it is and restores tab, selected node and stepper step', async () => {
+  const { page, errors } = await openPage(site, '#ex=fig1-if-then-else');
+  await settled(page, await page.evaluate(() => window.playground.examples()[0].request));
+  await page.click('#cfg-svg g.node[data-id="2"]');
+  await page.click('[data-view="stepper"]');
+  await page.focus('#stepper');
+  for (let i = 0; i < 4; i++) await page.keyboard.press('ArrowRight');
+  assert.equal(await page.textContent('#stepper-pos'), 'step 5 / 10');
+  // The example's alias stays in the address bar; the full link holds what is shown.
+  assert.equal(await page.evaluate(() => location.hash), '#ex=fig1-if-then-else');
+  const hash = new URL(await page.evaluate(() => window.playground.fullLink())).hash;
+  const request = await page.evaluate(() => window.playground.request());
+  const link = decodeV2(hash);
+  assert.deepEqual(link, { request, view: { tab: 'stepper', node: 2, step: 4 } });
+  // The request is the facade's: the native CLI reads it as it is, with the page's bound.
+  const dir = mkdtempSync(join(tmpdir(), 'warpbound-link-'));
+  writeFileSync(join(dir, 'request.json'), JSON.stringify(link.request));
+  const native = JSON.parse(execFileSync(CLI, ['analyze', '--request', join(dir, 'request.json')]).toString());
+  assert.equal(native.wcet.cycles, 10);
+  await page.close();
+
+  const again = await openPage(site, hash);
+  await settled(again.page, request);
+  assert.equal(await again.page.getAttribute('[data-view="stepper"]', 'aria-selected'), 'true');
+  assert.equal(await again.page.textContent('#stepper-pos'), 'step 5 / 10');
+  assert.match(await again.page.textContent('#selection'), /^n2: /);
+  assert.equal(await again.page.locator('#cfg-svg g.node.selected[data-id="2"]').count(), 1);
+  // Opening a link and writing it back gives the same link.
+  assert.equal(await again.page.evaluate(() => location.hash), hash);
+  assert.deepEqual(errors, []);
+  assert.deepEqual(again.errors, []);
+  await again.page.close();
+
+  // A node or step the report does not have is left out; the rest is restored.
+  const odd = encodeV2({ request, view: { tab: 'summary', node: 99, step: 99 } });
+  const third = await openPage(site, odd);
+  await settled(third.page, request);
+  assert.equal(await third.page.getAttribute('[data-view="summary"]', 'aria-selected'), 'true');
+  assert.equal(await third.page.locator('#cfg-svg g.node.selected').count(), 0);
+  await third.page.waitForFunction(() => location.hash.startsWith('#v2.'));
+  assert.deepEqual(decodeV2(await third.page.evaluate(() => location.hash)).view, { tab: 'summary' });
+  assert.deepEqual(third.errors, []);
+  await third.page.close();
+});

@@ -1,6 +1,7 @@
-// The divergence stepper (issue #7, item 6): one warp of a simulation, one instruction at a
-// time — each lane's active bit, the activation stack (type, mask, next PC), and the current
-// line in the editor. Every step comes from the report's `simulation.stepper`.
+// The divergence stepper: one warp of a simulation, one instruction at a time — each lane's
+// active bit, the activation stack (type, mask, next PC), and the current line in the editor,
+// so divergence and reconvergence can be watched as they happen. Every step comes from the
+// report's `simulation.stepper`.
 
 import { el, hex } from './dom.js';
 

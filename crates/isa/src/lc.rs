@@ -15,17 +15,38 @@
 //! ```
 //!
 //! Keys and values may also share a line (`warp_number 8`, `warp_number = 8`). `#` and `//`
-//! start comments. Letters are case-insensitive ("lcl" is "LCL").
+//! start comments. Letters are case-insensitive ("lcl" is "LCL"); whitespace inside a string
+//! is ignored.
+//!
+//! This is the workspace's one L/C type ([`LcOp`]) and parser: the makespan analysis
+//! (`makespan` crate) and the simulator read these strings as they are parsed here.
 
 use crate::diagnostic::Diagnostic;
 use crate::span::Span;
 use serde::{Deserialize, Serialize};
 
-/// One instruction of the string: load/store unit or CUDA core.
+/// One instruction of a kernel string: the type of computational unit it runs on
+/// (Berezovskyi et al. §3, "kernel instruction string").
+///
+/// The paper abstracts a kernel to a string over two symbols: `L` for an instruction that
+/// needs a load/store unit and `C` for one that needs a CUDA core. Everything else about the
+/// instruction (operands, latency beyond one cycle per sub-warp) is abstracted away.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
 pub enum LcOp {
+    /// A load/store-unit instruction (`L`).
     L,
+    /// A CUDA-core instruction (`C`).
     C,
+}
+
+impl LcOp {
+    /// The letter the paper uses for this unit type.
+    pub fn letter(self) -> char {
+        match self {
+            LcOp::L => 'L',
+            LcOp::C => 'C',
+        }
+    }
 }
 
 /// A parsed L/C input: the string and whatever configuration keys the text gave.
@@ -84,6 +105,32 @@ fn parse_string(text: &str, span: Span, diags: &mut Vec<Diagnostic>) -> Vec<LcOp
         }
     }
     out
+}
+
+/// Parses a bare kernel string such as `LLCLL` (several lines are one string; whitespace is
+/// ignored, letters are case-insensitive).
+///
+/// # Errors
+/// The first located error: a character other than `L`, `C` or whitespace, or more than
+/// [`MAX_LENGTH`] instructions.
+pub fn parse_kernel(text: &str) -> Result<Vec<LcOp>, Diagnostic> {
+    let mut ops = Vec::new();
+    let mut diags = Vec::new();
+    for (idx, line) in text.lines().enumerate() {
+        let line_no = u32::try_from(idx + 1).unwrap_or(u32::MAX);
+        let span = Span::in_line(line_no, line, 0, line.len());
+        ops.extend(parse_string(line, span, &mut diags));
+        if let Some(d) = diags.pop() {
+            return Err(d);
+        }
+        if ops.len() > MAX_LENGTH {
+            return Err(Diagnostic::error(
+                span,
+                format!("kernel string longer than {MAX_LENGTH} instructions"),
+            ));
+        }
+    }
+    Ok(ops)
 }
 
 /// Parses an L/C string or a configuration file.
@@ -173,12 +220,7 @@ pub fn parse(text: &str) -> (LcProgram, Vec<Diagnostic>) {
 
 /// Renders a string back as text.
 pub fn to_text(ops: &[LcOp]) -> String {
-    ops.iter()
-        .map(|o| match o {
-            LcOp::L => 'L',
-            LcOp::C => 'C',
-        })
-        .collect()
+    ops.iter().map(|o| o.letter()).collect()
 }
 
 #[cfg(test)]
@@ -228,5 +270,18 @@ mod tests {
         assert!(d[0].message.contains("no kernel string"));
         let (_, d) = parse("kernel LC\nwarp_size");
         assert!(d[0].message.contains("has no value"));
+    }
+
+    #[test]
+    fn bare_kernel_strings() {
+        assert_eq!(parse_kernel("l C l\n c L"), parse_kernel("LCLCL"));
+        assert_eq!(
+            parse_kernel("LC").map(|k| to_text(&k)),
+            Ok("LC".to_string())
+        );
+        assert_eq!(parse_kernel(""), Ok(Vec::new()));
+        let d = parse_kernel("LC\nLXC").expect_err("X is no instruction");
+        assert_eq!((d.line, d.column), (2, 2));
+        assert!(d.message.contains("`X`"), "{}", d.message);
     }
 }

@@ -11,14 +11,13 @@ use std::hint::black_box;
 use std::time::Instant;
 
 use criterion::{criterion_group, Criterion};
-use makespan::{
-    exact, exact_makespan, solve_ilp, Budget, IlpSolver, IlpVariant, Transformed, Unit,
-};
+use isa::lc::LcOp;
+use makespan::{exact, exact_makespan, solve_ilp, Budget, IlpSolver, IlpVariant, Transformed};
 
 fn string(s: &str) -> Transformed {
     let units = s
         .chars()
-        .map(|c| if c == 'L' { Unit::L } else { Unit::C })
+        .map(|c| if c == 'L' { LcOp::L } else { LcOp::C })
         .collect();
     match Transformed::from_sigmas(units, 1, 1) {
         Ok(t) => t,

@@ -36,8 +36,9 @@ use std::hash::{BuildHasherDefault, Hash, Hasher};
 
 use serde::{Deserialize, Serialize};
 
-use crate::model::{Error, Transformed, Unit};
+use crate::model::{Error, Transformed};
 use crate::schedule::{Budget, Schedule, Slot};
+use isa::lc::LcOp;
 
 /// A small, fixed, fast hasher (multiply–rotate with a final avalanche): deterministic
 /// across runs and platforms, unlike `RandomState`.
@@ -241,7 +242,7 @@ fn compositions(
 
 /// The search problem: the transformed string, its sigma values and the warp count.
 pub(crate) struct Problem<'a> {
-    instrs: &'a [Unit],
+    instrs: &'a [LcOp],
     sigma: [u32; 2],
     warps: u32,
     /// Bits per count in a packed key.
@@ -274,10 +275,10 @@ impl UnitMoves {
     }
 }
 
-fn unit_index(u: Unit) -> usize {
+fn unit_index(u: LcOp) -> usize {
     match u {
-        Unit::L => 0,
-        Unit::C => 1,
+        LcOp::L => 0,
+        LcOp::C => 1,
     }
 }
 
@@ -356,7 +357,7 @@ impl<'a> Problem<'a> {
 /// [`crate::safe_bound`], applied to the remaining work): with `R_L`/`R_C` remaining `L`/`C`
 /// instructions and `r` the most instructions any warp still has to run,
 /// `V ≤ min(R_L + R_C, ⌊R_L/σ_L⌋ + ⌊R_C/σ_C⌋ + r)`.
-fn state_bound(instrs: &[Unit], sigma: [u32; 2], counts: &[u32]) -> u64 {
+fn state_bound(instrs: &[LcOp], sigma: [u32; 2], counts: &[u32]) -> u64 {
     let i_len = instrs.len();
     let mut rem = [0u64; 2];
     let mut longest = 0u64;
@@ -608,7 +609,7 @@ fn reconstruct<K: StateKey>(
         let mut moved: Vec<(usize, u32)> = Vec::new();
         for (u, i) in [(0usize, li), (1usize, ci)] {
             let m = &moves[u];
-            let unit = if u == 0 { Unit::L } else { Unit::C };
+            let unit = if u == 0 { LcOp::L } else { LcOp::C };
             let mut lane = 0u32;
             for (&pos, &k) in m.positions.iter().zip(m.vector(i)) {
                 for w in at[pos].drain(..k as usize) {

@@ -60,8 +60,9 @@ use serde::{Deserialize, Serialize};
 
 use crate::bounds::safe_bound;
 use crate::exact::check;
-use crate::model::{Error, Transformed, Unit};
+use crate::model::{Error, Transformed};
 use crate::schedule::{Budget, Schedule, Slot};
+use isa::lc::LcOp;
 
 /// Which form of the work-conserving constraints of §5.4 to generate.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
@@ -92,7 +93,7 @@ pub struct IlpModel {
     /// Index of `G_1`, when the string has a `C`.
     pub g_base: Option<usize>,
     /// The unit type of each instruction (names the variables `LS`/`CC`).
-    pub units: Vec<Unit>,
+    pub units: Vec<LcOp>,
 }
 
 impl IlpModel {
@@ -132,8 +133,8 @@ pub fn build_ilp(
     };
     // safe_bound >= I, so the span is at least 1.
     let span64 = horizon.saturating_sub(n_i as u64) + 1;
-    let has_l = t.instrs.contains(&Unit::L);
-    let has_c = t.instrs.contains(&Unit::C);
+    let has_l = t.instrs.contains(&LcOp::L);
+    let has_c = t.instrs.contains(&LcOp::C);
     let n_x = u64::from(warps)
         .saturating_mul(n_i as u64)
         .saturating_mul(span64);
@@ -173,13 +174,13 @@ pub fn build_ilp(
     }
     let mut rows: Vec<LinearConstraint> = Vec::new();
     let w_n = warps as usize;
-    let units = [Unit::L, Unit::C];
+    let units = [LcOp::L, LcOp::C];
 
     // Eq. 14–15 (capacity) and Eq. 40–41 (saturation indicators), per cycle and unit type.
     for &u in &units {
         let (sigma, base) = match u {
-            Unit::L => (t.sigma_l, m.e_base),
-            Unit::C => (t.sigma_c, m.g_base),
+            LcOp::L => (t.sigma_l, m.e_base),
+            LcOp::C => (t.sigma_c, m.g_base),
         };
         let Some(base) = base else { continue };
         for tt in 1..=horizon {
@@ -278,8 +279,8 @@ pub fn build_ilp(
     // §5.4: work conservation, Eq. 33/34 (L) and 36/37 (C).
     for &u in &units {
         let base = match u {
-            Unit::L => m.e_base,
-            Unit::C => m.g_base,
+            LcOp::L => m.e_base,
+            LcOp::C => m.g_base,
         };
         let Some(base) = base else { continue };
         let of_type: Vec<usize> = (0..n_i).filter(|&i| t.instrs[i] == u).collect();
@@ -548,8 +549,8 @@ fn read_schedule(t: &Transformed, m: &IlpModel, values: &[f64]) -> Result<Schedu
         }
     }
     // Lanes: per (cycle, unit), in warp order.
-    slots.sort_by_key(|s| (s.cycle, s.unit == Unit::C, s.warp));
-    let mut prev: Option<(u64, Unit)> = None;
+    slots.sort_by_key(|s| (s.cycle, s.unit == LcOp::C, s.warp));
+    let mut prev: Option<(u64, LcOp)> = None;
     let mut lane = 0u32;
     for s in &mut slots {
         if prev == Some((s.cycle, s.unit)) {

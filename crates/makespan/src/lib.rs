@@ -3,10 +3,11 @@
 //! Streaming Multiprocessor" (ECRTS 2012).
 //!
 //! **What is computed.** `W` identical warps run the same straight-line kernel, abstracted to
-//! a string over `L` (load/store unit) and `C` (CUDA core) instructions (§3). Scheduling is
-//! work-conserving (§2) but otherwise unknown, so the *worst-case makespan* — cycles until
-//! the last warp finishes, maximised over every work-conserving schedule — is what a timing
-//! analysis needs (not any single thread's WCET).
+//! a string over `L` (load/store unit) and `C` (CUDA core) instructions (§3) — the IR's
+//! `isa::lc::LcOp`, parsed by `isa::lc`. Scheduling is work-conserving (§2) but otherwise
+//! unknown, so the *worst-case makespan* — cycles until the last warp finishes, maximised
+//! over every work-conserving schedule — is what a timing analysis needs (not any single
+//! thread's WCET).
 //!
 //! **Pipeline.**
 //! 1. [`transform`] (§3, Fig. 1): split every instruction into sub-warp instructions so that
@@ -35,14 +36,13 @@ mod exact;
 mod ilp;
 mod lp_text;
 mod model;
+mod presets;
 mod schedule;
 
 pub use bounds::{pessimistic, safe_bound};
 pub use estimate::{estimate, estimate_curve, estimate_curve_partial, Estimate};
 pub use exact::{exact, exact_makespan, SearchStats};
 pub use ilp::{build_ilp, exact_ilp, solve_ilp, IlpModel, IlpSolver, IlpStats, IlpVariant};
-pub use model::{
-    parse_kernel, sigma_factor, to_text, transform, Error, Machine, Transformed, Unit,
-    MAX_TRANSFORMED_LEN,
-};
+pub use model::{sigma_factor, transform, Error, Machine, Transformed, Unit, MAX_TRANSFORMED_LEN};
+pub use presets::{preset, presets, MachinePreset};
 pub use schedule::{Budget, Schedule, Slot};

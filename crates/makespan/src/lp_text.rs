@@ -12,7 +12,7 @@ use std::fmt::Write;
 use ipet::branch_and_bound::Relation;
 
 use crate::ilp::IlpModel;
-use crate::model::Unit;
+use isa::lc::LcOp;
 
 /// Terms per output line: the LP format limits line length, and a row may span lines.
 const TERMS_PER_LINE: usize = 8;
@@ -27,7 +27,7 @@ impl IlpModel {
             let (i, k) = (rest / self.span, rest % self.span);
             let t = self.window(i).0 + k as u64;
             let kind = match self.units.get(i) {
-                Some(Unit::L) => "LS",
+                Some(LcOp::L) => "LS",
                 _ => "CC",
             };
             return format!("{kind}_w{w}_i{i}_t{t}");

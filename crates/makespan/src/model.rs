@@ -1,30 +1,12 @@
-//! The platform model of §2, the kernel instruction string and the sigma transformation of
-//! §3.
+//! The platform model of §2 and the sigma transformation of §3. The kernel instruction string
+//! itself (§3) is `isa::lc`'s: [`LcOp`] and its parser `isa::lc::parse_kernel`.
 
+use isa::lc::{to_text, LcOp};
 use serde::{Deserialize, Serialize};
 
-/// The type of computational unit an instruction runs on (§3, "kernel instruction string").
-///
-/// The paper abstracts a kernel to a string over two symbols: `L` for an instruction that
-/// needs a load/store unit and `C` for one that needs a CUDA core. Everything else about the
-/// instruction (operands, latency beyond one cycle per sub-warp) is abstracted away.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
-pub enum Unit {
-    /// A load/store-unit instruction (`L`).
-    L,
-    /// A CUDA-core instruction (`C`).
-    C,
-}
-
-impl Unit {
-    /// The letter the paper uses for this unit type.
-    pub fn letter(self) -> char {
-        match self {
-            Unit::L => 'L',
-            Unit::C => 'C',
-        }
-    }
-}
+/// Transitional name of [`LcOp`], kept only until the facade (`crates/warpbound`) names
+/// `isa::lc::LcOp` itself; the kernel-string type and its parser live in `isa::lc`.
+pub type Unit = LcOp;
 
 /// Why a computation gave no answer.
 ///
@@ -73,7 +55,13 @@ pub struct Machine {
 }
 
 impl Machine {
-    /// Fermi, compute capability 2.0 (§3): 16 load/store units, 32 CUDA cores, warps of 32.
+    /// Fermi, compute capability 2.0: 16 load/store units, 32 CUDA cores, warps of 32.
+    ///
+    /// Sources: the CUDA C Programming Guide (appendix "Compute Capabilities", compute
+    /// capability 2.x: 32 CUDA cores per multiprocessor for 2.0, 48 for 2.1; warps of 32
+    /// threads), which the paper cites for these numbers (§3, its ref. [17]), and the paper's
+    /// own "compute capability 2.0 has only L = 16 load/store units" (§3). This is the one
+    /// definition of the preset `fermi-cc2.0` (see [`crate::presets`]).
     pub fn fermi_cc20() -> Self {
         Machine {
             ls_units: 16,
@@ -82,7 +70,12 @@ impl Machine {
         }
     }
 
-    /// Fermi, compute capability 2.1 (§3): 16 load/store units, 48 CUDA cores, warps of 32.
+    /// Fermi, compute capability 2.1: 16 load/store units, 48 CUDA cores, warps of 32.
+    ///
+    /// Sources as for [`Machine::fermi_cc20`]: 48 CUDA cores per multiprocessor (CUDA C
+    /// Programming Guide, compute capability 2.1; the paper's §3); the paper gives the
+    /// load/store-unit count only for 2.0, and the same 16 units are taken here. The one
+    /// definition of the preset `fermi-cc2.1` (see [`crate::presets`]).
     pub fn fermi_cc21() -> Self {
         Machine {
             ls_units: 16,
@@ -101,7 +94,7 @@ impl Machine {
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Transformed {
     /// The transformed string, one entry per (sub-warp) instruction.
-    pub instrs: Vec<Unit>,
+    pub instrs: Vec<LcOp>,
     /// Warps that can execute an `L` instruction in the same cycle (an integer `σ_L`).
     pub sigma_l: u32,
     /// Warps that can execute a `C` instruction in the same cycle (an integer `σ_C`).
@@ -125,7 +118,7 @@ impl Transformed {
     /// # Errors
     /// [`Error::Invalid`] when a sigma is 0 or the string is longer than
     /// [`MAX_TRANSFORMED_LEN`].
-    pub fn from_sigmas(instrs: Vec<Unit>, sigma_l: u32, sigma_c: u32) -> Result<Self, Error> {
+    pub fn from_sigmas(instrs: Vec<LcOp>, sigma_l: u32, sigma_c: u32) -> Result<Self, Error> {
         if sigma_l == 0 || sigma_c == 0 {
             return Err(Error::Invalid(format!(
                 "sigma values must be positive (sigma_l = {sigma_l}, sigma_c = {sigma_c})"
@@ -149,45 +142,18 @@ impl Transformed {
     }
 
     /// The sigma of a unit type.
-    pub fn sigma(&self, unit: Unit) -> u32 {
+    pub fn sigma(&self, unit: LcOp) -> u32 {
         match unit {
-            Unit::L => self.sigma_l,
-            Unit::C => self.sigma_c,
+            LcOp::L => self.sigma_l,
+            LcOp::C => self.sigma_c,
         }
     }
 
     /// `(I_L, I_C)`: how many `L` and `C` instructions the transformed string holds (§4).
     pub fn counts(&self) -> (u64, u64) {
-        let l = self.instrs.iter().filter(|u| **u == Unit::L).count() as u64;
+        let l = self.instrs.iter().filter(|u| **u == LcOp::L).count() as u64;
         (l, self.instrs.len() as u64 - l)
     }
-}
-
-/// Renders a unit string as letters (`[L, L, C]` → `"LLC"`).
-pub fn to_text(units: &[Unit]) -> String {
-    units.iter().map(|u| u.letter()).collect()
-}
-
-/// Parses a kernel instruction string such as `"LLCLL"` (§3). Letters are case-insensitive;
-/// whitespace, commas, `-` and `_` are ignored so that `"L C L"` or `"l,c,l"` work too.
-///
-/// # Errors
-/// [`Error::Invalid`] naming the first other character and its byte offset.
-pub fn parse_kernel(text: &str) -> Result<Vec<Unit>, Error> {
-    let mut out = Vec::new();
-    for (i, ch) in text.char_indices() {
-        match ch {
-            'L' | 'l' => out.push(Unit::L),
-            'C' | 'c' => out.push(Unit::C),
-            c if c.is_whitespace() || c == ',' || c == '-' || c == '_' => {}
-            c => {
-                return Err(Error::Invalid(format!(
-                    "unexpected character {c:?} at offset {i} in kernel string (expected L or C)"
-                )))
-            }
-        }
-    }
-    Ok(out)
 }
 
 fn gcd(mut a: u32, mut b: u32) -> u32 {
@@ -228,14 +194,14 @@ pub fn sigma_factor(units: u32, warp_size: u32) -> Result<(u32, u32), Error> {
 /// # Errors
 /// [`Error::Invalid`] when `ls_units`, `cores` or `warp_size` is 0, or the transformed string
 /// would be longer than [`MAX_TRANSFORMED_LEN`].
-pub fn transform(kernel: &[Unit], m: &Machine) -> Result<Transformed, Error> {
+pub fn transform(kernel: &[LcOp], m: &Machine) -> Result<Transformed, Error> {
     let (factor_l, sigma_l) = sigma_factor(m.ls_units, m.warp_size)?;
     let (factor_c, sigma_c) = sigma_factor(m.cores, m.warp_size)?;
     let mut len: u64 = 0;
     for u in kernel {
         len += u64::from(match u {
-            Unit::L => factor_l,
-            Unit::C => factor_c,
+            LcOp::L => factor_l,
+            LcOp::C => factor_c,
         });
         if len > MAX_TRANSFORMED_LEN as u64 {
             return Err(Error::Invalid(format!(
@@ -246,8 +212,8 @@ pub fn transform(kernel: &[Unit], m: &Machine) -> Result<Transformed, Error> {
     let mut instrs = Vec::with_capacity(len as usize);
     for &u in kernel {
         let f = match u {
-            Unit::L => factor_l,
-            Unit::C => factor_c,
+            LcOp::L => factor_l,
+            LcOp::C => factor_c,
         };
         instrs.extend(std::iter::repeat_n(u, f as usize));
     }

@@ -2,7 +2,7 @@
 
 use serde::{Deserialize, Serialize};
 
-use crate::model::Unit;
+use isa::lc::LcOp;
 
 /// One instruction execution in a schedule: warp `warp` executes instruction `instr` of the
 /// transformed string on lane `lane` of a `unit` in cycle `cycle`.
@@ -16,7 +16,7 @@ pub struct Slot {
     /// Clock cycle, from 1.
     pub cycle: u64,
     /// Unit type (equals the type of instruction `instr`).
-    pub unit: Unit,
+    pub unit: LcOp,
     /// Lane within the unit type, `0..sigma`.
     pub lane: u32,
     /// Warp, `0..W`.

@@ -14,7 +14,7 @@ fn fig6_setting() {
 #[test]
 fn fig7_setting() {
     // W = 420, "LCLCL" on cc 2.0 -> "LLCLLCLL": 420*6 + 420*2.
-    let k = makespan::parse_kernel("LCLCL").expect("valid");
+    let k = isa::lc::parse_kernel("LCLCL").expect("valid");
     let t = transform(&k, &Machine::fermi_cc20()).expect("valid");
     assert_eq!(t.text, "LLCLLCLL");
     assert_eq!(pessimistic(&t, 420), 3360);
@@ -65,7 +65,7 @@ fn eq5_is_not_safe_for_sigma_above_one() {
     assert_eq!(pessimistic(&t, 4), 4);
     assert!(safe_bound(&t, 4) >= 5);
     // On cc 2.1 (sigma_C = 3 after the generalised transformation) with "CCC" -> "CCCCCC":
-    let k = makespan::parse_kernel("CCC").expect("valid");
+    let k = isa::lc::parse_kernel("CCC").expect("valid");
     let t: Transformed = transform(&k, &Machine::fermi_cc21()).expect("valid");
     assert_eq!((t.text.as_str(), t.sigma_c), ("CCCCCC", 3));
     let v = exact(&t, 6, &Budget::default()).expect("small").makespan;

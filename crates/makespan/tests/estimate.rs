@@ -33,7 +33,7 @@ fn fig6_setting() {
 #[test]
 fn fig7_setting() {
     // W = 420, "LCLCL" on cc 2.0 -> "LLCLLCLL": T(y) = 8, 13, 20, 26, 32, 38, 44, 50.
-    let k = makespan::parse_kernel("LCLCL").expect("valid");
+    let k = isa::lc::parse_kernel("LCLCL").expect("valid");
     let t = makespan::transform(&k, &makespan::Machine::fermi_cc20()).expect("valid");
     let e = estimate(&t, 420, 8, &Budget::default()).expect("small");
     let ty: Vec<u64> = e.terms.iter().map(|&(_, ty, _)| ty).collect();

@@ -4,7 +4,8 @@
 mod common;
 
 use common::{brute_force, tr, validate};
-use makespan::{exact, exact_makespan, pessimistic, safe_bound, Budget, Error, Unit};
+use isa::lc::LcOp;
+use makespan::{exact, exact_makespan, pessimistic, safe_bound, Budget, Error};
 use proptest::prelude::*;
 
 fn run(t: &makespan::Transformed, w: u32) -> makespan::Schedule {
@@ -36,7 +37,7 @@ fn fig2_exact_is_nine() {
     let mut l_cycles: Vec<u64> = s
         .slots
         .iter()
-        .filter(|x| x.unit == Unit::L)
+        .filter(|x| x.unit == LcOp::L)
         .map(|x| x.cycle)
         .collect();
     l_cycles.sort_unstable();

@@ -377,7 +377,7 @@ fn lp_text_holds_the_search_witness() {
                 binaries.iter().map(|n| (n.clone(), 0.0)).collect();
             let mut busy: std::collections::HashMap<(char, u64), u32> = Default::default();
             for x in &witness.slots {
-                let kind = if x.unit == makespan::Unit::L {
+                let kind = if x.unit == isa::lc::LcOp::L {
                     "LS"
                 } else {
                     "CC"

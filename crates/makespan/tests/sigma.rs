@@ -1,11 +1,12 @@
 //! §3: kernel strings and the sigma transformation.
 
-use makespan::{parse_kernel, sigma_factor, transform, Error, Machine, Unit};
+use isa::lc::{parse_kernel, LcOp};
+use makespan::{sigma_factor, transform, Error, Machine};
 
-fn kernel(s: &str) -> Vec<Unit> {
+fn kernel(s: &str) -> Vec<LcOp> {
     match parse_kernel(s) {
         Ok(k) => k,
-        Err(e) => panic!("{e}"),
+        Err(e) => panic!("{}", e.message),
     }
 }
 
@@ -14,7 +15,7 @@ fn cc20_lc_becomes_llc() {
     // §3, Fig. 1: L = 16, C = 32, S = 32.
     let t = transform(&kernel("LC"), &Machine::fermi_cc20()).expect("valid machine");
     assert_eq!(t.text, "LLC");
-    assert_eq!(t.instrs, vec![Unit::L, Unit::L, Unit::C]);
+    assert_eq!(t.instrs, vec![LcOp::L, LcOp::L, LcOp::C]);
     assert_eq!((t.sigma_l, t.sigma_c), (1, 1));
     assert_eq!((t.factor_l, t.factor_c), (2, 1));
 }
@@ -104,10 +105,10 @@ fn empty_kernel_transforms_to_empty() {
 
 #[test]
 fn parsing() {
-    assert_eq!(kernel("l C-l_c, L"), kernel("LCLCL"));
+    assert_eq!(kernel("l C l c\n L"), kernel("LCLCL"));
     match parse_kernel("LXC") {
-        Err(Error::Invalid(msg)) => assert!(msg.contains("'X'") && msg.contains("offset 1")),
-        other => panic!("expected Invalid, got {other:?}"),
+        Err(d) => assert!(d.message.contains("`X`") && (d.line, d.column) == (1, 2)),
+        other => panic!("expected an error at X, got {other:?}"),
     }
     let e = Error::Budget {
         what: "max_states".into(),

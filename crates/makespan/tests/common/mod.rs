@@ -4,13 +4,14 @@
 
 use std::collections::HashMap;
 
-use makespan::{Schedule, Transformed, Unit};
+use isa::lc::LcOp;
+use makespan::{Schedule, Transformed};
 
 /// A transformed string with the given sigmas (factors 1).
 pub fn tr(s: &str, sigma_l: u32, sigma_c: u32) -> Transformed {
-    let units: Vec<Unit> = s
+    let units: Vec<LcOp> = s
         .chars()
-        .map(|c| if c == 'L' { Unit::L } else { Unit::C })
+        .map(|c| if c == 'L' { LcOp::L } else { LcOp::C })
         .collect();
     match Transformed::from_sigmas(units, sigma_l, sigma_c) {
         Ok(t) => t,
@@ -18,10 +19,10 @@ pub fn tr(s: &str, sigma_l: u32, sigma_c: u32) -> Transformed {
     }
 }
 
-fn sigma(t: &Transformed, u: Unit) -> usize {
+fn sigma(t: &Transformed, u: LcOp) -> usize {
     match u {
-        Unit::L => t.sigma_l as usize,
-        Unit::C => t.sigma_c as usize,
+        LcOp::L => t.sigma_l as usize,
+        LcOp::C => t.sigma_c as usize,
     }
 }
 
@@ -78,14 +79,14 @@ pub fn validate(t: &Transformed, warps: u32, s: &Schedule) -> Result<(), String>
         return Err(format!("makespan {} but last cycle {last}", s.makespan));
     }
     // Per cycle and unit: capacity, distinct lanes, work conservation.
-    let mut used: HashMap<(u64, Unit), Vec<u32>> = HashMap::new();
+    let mut used: HashMap<(u64, LcOp), Vec<u32>> = HashMap::new();
     for slot in &s.slots {
         used.entry((slot.cycle, slot.unit))
             .or_default()
             .push(slot.lane);
     }
     for c in 1..=last {
-        for u in [Unit::L, Unit::C] {
+        for u in [LcOp::L, LcOp::C] {
             let mut lanes = used.get(&(c, u)).cloned().unwrap_or_default();
             let issued = lanes.len();
             lanes.sort_unstable();
@@ -148,13 +149,13 @@ pub fn brute_force(t: &Transformed, warps: u32) -> u64 {
         if let Some(&v) = memo.get(pos) {
             return v;
         }
-        let ready = |u: Unit| -> Vec<usize> {
+        let ready = |u: LcOp| -> Vec<usize> {
             (0..pos.len())
                 .filter(|&w| pos[w] < n_i && t.instrs[pos[w]] == u)
                 .collect()
         };
-        let rl = ready(Unit::L);
-        let rc = ready(Unit::C);
+        let rl = ready(LcOp::L);
+        let rc = ready(LcOp::C);
         let sl = subsets(&rl, rl.len().min(t.sigma_l as usize));
         let sc = subsets(&rc, rc.len().min(t.sigma_c as usize));
         let mut best = 0;

@@ -23,6 +23,7 @@ pub mod instruction;
 pub mod kernel;
 pub mod lc;
 pub mod limits;
+pub mod number;
 pub mod operand;
 pub mod ptx;
 pub mod sass;

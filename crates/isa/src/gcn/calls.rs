@@ -95,7 +95,7 @@ pub fn parse_reloc(text: &str) -> Option<Reloc> {
                 (_, Some(d)) => (true, d.trim()),
                 _ => return None,
             };
-            let v = super::operands::parse_int(digits)?;
+            let v = crate::number::parse_int(digits)?;
             if neg {
                 -v
             } else {

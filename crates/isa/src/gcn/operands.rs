@@ -2,6 +2,7 @@
 //! `s_waitcnt` counters, source modifiers and trailing `name:value` modifiers.
 
 use crate::diagnostic::Diagnostic;
+use crate::number::parse_int;
 use crate::span::Span;
 
 use super::program::{GcnModifier, GcnOperand, GcnOperandKind};
@@ -301,29 +302,6 @@ fn make(file: RegFile, first: u32, count: u32) -> GcnOperandKind {
         RegFile::Vgpr => GcnOperandKind::Vgpr { first, count },
         RegFile::Ttmp => GcnOperandKind::Ttmp { first, count },
     }
-}
-
-/// Decimal or `0x` hexadecimal integer, optionally negative.
-pub(crate) fn parse_int(s: &str) -> Option<i64> {
-    let (neg, digits) = match s.strip_prefix('-') {
-        Some(r) => (true, r),
-        None => (false, s),
-    };
-    let v = if let Some(h) = digits
-        .strip_prefix("0x")
-        .or_else(|| digits.strip_prefix("0X"))
-    {
-        if h.is_empty() || h.len() > 16 {
-            return None;
-        }
-        u64::from_str_radix(h, 16).ok()? as i64
-    } else {
-        if digits.is_empty() || !digits.chars().all(|c| c.is_ascii_digit()) {
-            return None;
-        }
-        digits.parse::<i64>().ok()?
-    };
-    Some(if neg { v.wrapping_neg() } else { v })
 }
 
 /// Parses the operand text of `s_waitcnt`: `vmcnt(0) lgkmcnt(0)` (optionally joined by

@@ -21,6 +21,7 @@ use super::module::{
 use super::special_registers;
 use crate::diagnostic::Diagnostic;
 use crate::limits::Limits;
+use crate::number::{parse_c_uint, parse_digits};
 use crate::span::Span;
 use std::collections::BTreeMap;
 
@@ -330,7 +331,7 @@ impl<'a> Parser<'a> {
             if let Some(sp) = StateSpace::from_modifier(w) {
                 space = sp;
             } else if w == "align" {
-                align = self.peek_word().and_then(parse_uint);
+                align = self.peek_word().and_then(parse_c_uint);
                 if align.is_some() {
                     self.pos += 1;
                 } else {
@@ -360,7 +361,7 @@ impl<'a> Parser<'a> {
             while self.peek().is_some_and(|x| x.is_punct('[')) {
                 self.pos += 1;
                 let mut dim = None;
-                if let Some(n) = self.peek_word().and_then(parse_uint) {
+                if let Some(n) = self.peek_word().and_then(parse_c_uint) {
                     dim = Some(n);
                     self.pos += 1;
                 }
@@ -538,7 +539,7 @@ impl<'a> Parser<'a> {
             .map(|t| t.is_punct('-'))
         {
             self.pos += 1;
-            let v = self.peek_word().and_then(parse_uint)? as i64;
+            let v = self.peek_word().and_then(parse_c_uint)? as i64;
             self.pos += 1;
             offset = if sign { v.wrapping_neg() } else { v };
         }
@@ -713,7 +714,7 @@ impl<'a> Parser<'a> {
                 );
             }
             let mut values = Vec::new();
-            while let Some(n) = self.peek_word().and_then(parse_uint) {
+            while let Some(n) = self.peek_word().and_then(parse_c_uint) {
                 values.push(n);
                 self.pos += 1;
                 if self.peek().is_some_and(|x| x.is_punct(',')) {
@@ -766,7 +767,7 @@ impl<'a> Parser<'a> {
                 self.pos += 1;
                 if t.is_punct('[') {
                     let mut dim = None;
-                    if let Some(n) = self.peek_word().and_then(parse_uint) {
+                    if let Some(n) = self.peek_word().and_then(parse_c_uint) {
                         dim = Some(n);
                         self.pos += 1;
                     }
@@ -785,7 +786,7 @@ impl<'a> Parser<'a> {
                             StateSpace::Param
                         };
                     } else if s == "align" {
-                        align = self.peek_word().and_then(parse_uint);
+                        align = self.peek_word().and_then(parse_c_uint);
                         if align.is_some() {
                             self.pos += 1;
                         }
@@ -1068,7 +1069,7 @@ impl<'a> Parser<'a> {
                 self.pos += 1;
                 count = self
                     .peek_word()
-                    .and_then(parse_uint)
+                    .and_then(parse_c_uint)
                     .and_then(|n| u32::try_from(n).ok());
                 if count.is_some() {
                     self.pos += 1;
@@ -1584,19 +1585,6 @@ fn merge(a: Span, b: Span) -> Span {
     }
 }
 
-fn parse_uint(w: &str) -> Option<u64> {
-    let w = w.strip_suffix(['U', 'u']).unwrap_or(w);
-    if let Some(h) = w.strip_prefix("0x").or_else(|| w.strip_prefix("0X")) {
-        u64::from_str_radix(h, 16).ok()
-    } else if let Some(b) = w.strip_prefix("0b").or_else(|| w.strip_prefix("0B")) {
-        u64::from_str_radix(b, 2).ok()
-    } else if w.len() > 1 && w.starts_with('0') && w.chars().all(|c| c.is_ascii_digit()) {
-        u64::from_str_radix(&w[1..], 8).ok()
-    } else {
-        w.parse::<u64>().ok()
-    }
-}
-
 /// A numeric literal: integer or float.
 fn parse_number(w: &str) -> Option<OperandKind> {
     if !w.starts_with(|c: char| c.is_ascii_digit()) {
@@ -1604,7 +1592,7 @@ fn parse_number(w: &str) -> Option<OperandKind> {
     }
     if let Some(h) = w.strip_prefix("0f").or_else(|| w.strip_prefix("0F")) {
         if h.len() == 8 {
-            let bits = u32::from_str_radix(h, 16).ok()?;
+            let bits = u32::try_from(parse_digits(h, 16)?).ok()?;
             return Some(OperandKind::Float {
                 value: f32::from_bits(bits) as f64,
             });
@@ -1612,13 +1600,13 @@ fn parse_number(w: &str) -> Option<OperandKind> {
     }
     if let Some(h) = w.strip_prefix("0d").or_else(|| w.strip_prefix("0D")) {
         if h.len() == 16 {
-            let bits = u64::from_str_radix(h, 16).ok()?;
+            let bits = parse_digits(h, 16)?;
             return Some(OperandKind::Float {
                 value: f64::from_bits(bits),
             });
         }
     }
-    if let Some(v) = parse_uint(w) {
+    if let Some(v) = parse_c_uint(w) {
         return Some(OperandKind::Int { value: v as i64 });
     }
     if w.contains(['.', 'e', 'E']) && !w.starts_with("0x") {
@@ -1760,7 +1748,7 @@ fn parse_address(toks: &[&Token]) -> Option<OperandKind> {
             Some(AddressBase::Symbol(w.to_string()))
         }
     };
-    let int_of = |t: &Token| -> Option<i64> { t.word().and_then(parse_uint).map(|v| v as i64) };
+    let int_of = |t: &Token| -> Option<i64> { t.word().and_then(parse_c_uint).map(|v| v as i64) };
     match toks {
         [a] => {
             if let Some(b) = base_of(a) {

@@ -53,11 +53,9 @@ pub(crate) fn scan(line: &str) -> LineParts {
         let inner = line[inner_start..inner_end].trim();
         let is_encoding = inner.starts_with("0x") || inner.starts_with("0X");
         if !is_encoding && parts.address.is_none() && parts.bad_address.is_none() {
-            let hex_ok = !inner.is_empty()
-                && inner.len() <= 16
-                && inner.chars().all(|c| c.is_ascii_hexdigit());
-            match hex_ok
-                .then(|| u64::from_str_radix(inner, 16).ok())
+            // cuobjdump prints addresses as bare hex digits, at most 16 of them.
+            match (inner.len() <= 16)
+                .then(|| crate::number::parse_digits(inner, 16))
                 .flatten()
             {
                 Some(v) => parts.address = Some((v, i, inner_end + 2)),

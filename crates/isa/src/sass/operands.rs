@@ -265,24 +265,10 @@ pub(crate) fn parse_register(s: &str) -> Option<Register> {
     None
 }
 
+/// An integer of a SASS operand (`0x10`, `-0x4`, `12`), surrounding blanks ignored: the
+/// forms of [`crate::number::parse_int`].
 pub(crate) fn parse_int(s: &str) -> Option<i64> {
-    let s = s.trim();
-    let (neg, body) = match s.strip_prefix('-') {
-        Some(b) => (true, b.trim_start()),
-        None => (false, s.strip_prefix('+').unwrap_or(s)),
-    };
-    let v: i64 = if let Some(hex) = body.strip_prefix("0x").or_else(|| body.strip_prefix("0X")) {
-        if hex.is_empty() || hex.len() > 16 {
-            return None;
-        }
-        u64::from_str_radix(hex, 16).ok()? as i64
-    } else {
-        if body.is_empty() || !body.chars().all(|c| c.is_ascii_digit()) {
-            return None;
-        }
-        body.parse().ok()?
-    };
-    Some(if neg { v.wrapping_neg() } else { v })
+    crate::number::parse_int(s.trim())
 }
 
 fn parse_immediate(s: &str) -> Option<Immediate> {

@@ -231,19 +231,18 @@ pub fn parse_immediate(tok: &str) -> Option<(u32, bool)> {
         };
         return Some((bits, float));
     }
-    let hex = body.strip_prefix("0x").or_else(|| body.strip_prefix("0X"));
-    if let Some(h) = hex {
-        let v = u64::from_str_radix(h, 16).ok()?;
-        let v = u32::try_from(v).ok()?;
-        let bits = if neg {
-            (v as i32).wrapping_neg() as u32
-        } else {
-            v
-        };
-        return Some((bits, false));
-    }
-    if body.bytes().all(|b| b.is_ascii_digit()) {
-        let v: i64 = body.parse().ok()?;
+    if let Some(v) = crate::number::parse_uint(body) {
+        if body.starts_with("0x") || body.starts_with("0X") {
+            // A hex literal is a 32-bit pattern; `-` negates it in two's complement.
+            let v = u32::try_from(v).ok()?;
+            let bits = if neg {
+                (v as i32).wrapping_neg() as u32
+            } else {
+                v
+            };
+            return Some((bits, false));
+        }
+        let v = i64::try_from(v).ok()?;
         let v = if neg { -v } else { v };
         if v < i64::from(i32::MIN) || v > i64::from(u32::MAX) {
             return None;

@@ -8,6 +8,7 @@ use super::program::{
 };
 use crate::diagnostic::Diagnostic;
 use crate::limits::Limits;
+use crate::number::parse_uint;
 use crate::span::Span;
 
 /// Highest buffer id (32 mapping slots per BufToPhysXlat unit, Sim-D §3.2.4).
@@ -64,16 +65,6 @@ fn strip_comment(line: &str) -> &str {
         }
     }
     line
-}
-
-fn parse_uint(tok: &str) -> Option<u64> {
-    if let Some(h) = tok.strip_prefix("0x").or_else(|| tok.strip_prefix("0X")) {
-        u64::from_str_radix(h, 16).ok()
-    } else if !tok.is_empty() && tok.bytes().all(|b| b.is_ascii_digit()) {
-        tok.parse().ok()
-    } else {
-        None
-    }
 }
 
 struct Parser<'a> {

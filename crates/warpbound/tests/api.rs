@@ -30,19 +30,8 @@ fn edges(r: &Report) -> Vec<(usize, usize, EdgeKind)> {
 }
 
 /// Figure 1 of Jeanmougin et al. as SASS: an if-then-else on the thread index, both sides
-/// ending in SYNC back to the SSY target.
-const IF_THEN_ELSE: &str = "
-/*0000*/ S2R R0, SR_TID.X ;
-/*0008*/ ISETP.GE.AND P0, PT, R0, 0x10, PT ;
-/*0010*/ SSY 0x40 ;
-/*0018*/ @P0 BRA 0x30 ;
-/*0020*/ IADD R1, R0, 0x1 ;
-/*0028*/ SYNC ;
-/*0030*/ IADD R1, R0, -0x1 ;
-/*0038*/ SYNC ;
-/*0040*/ ST [R2], R1 ;
-/*0048*/ EXIT ;
-";
+/// ending in SYNC back to the SSY target (the page's gallery example).
+const IF_THEN_ELSE: &str = include_str!("../../../www/examples/fig1-if-then-else.sass");
 
 #[test]
 fn if_then_else_blocks_and_edges() {

@@ -27,7 +27,7 @@ fn fig2_four_warps_on_llc() {
     // cycle, and the last warp's C can only follow its own last L, so at least 9 cycles; a
     // work-conserving scheduler cannot be forced to idle the L lane while an L is pending,
     // so 9 is also the worst case.
-    let src = "kernel LLC\nwarp_number 4\nls_unit_number 32\ncuda_core_number 32\nwarp_size 32\n";
+    let src = include_str!("../../../www/examples/makespan-fig2.lc");
     let r = run(src, Dialect::Lc, &[], None);
     let m = r.makespan.as_ref().expect("makespan");
     assert_eq!(
@@ -46,8 +46,7 @@ fn fig2_four_warps_on_llc() {
 
 #[test]
 fn fig6_and_fig7_pessimistic_bounds_and_the_estimate() {
-    let fig6 =
-        "kernel LLCLL\nwarp_number 600\nls_unit_number 32\ncuda_core_number 32\nwarp_size 32\n";
+    let fig6 = include_str!("../../../www/examples/makespan-fig6.lc");
     let r = run(
         fig6,
         Dialect::Lc,

@@ -4,41 +4,13 @@
 use isa::Dialect;
 use warpbound::{analyze, Report, Request};
 
-/// c[i] = a[i] + b[i] for i < n; a, b, c are 64-bit pointer parameters, n the seventh word.
-const VECTOR_ADD: &str = "
-S2R R0, SR_CTAID.X ;
-S2R R2, SR_TID.X ;
-IMAD R0, R0, c[0x0][0x8], R2 ;
-ISETP.GE.AND P0, PT, R0, c[0x0][0x158], PT ;
-@P0 EXIT ;
-SHL R6, R0, 0x2 ;
-SHR R7, R0, 0x1e ;
-IADD R2.CC, R6, c[0x0][0x140] ;
-IADD.X R3, R7, c[0x0][0x144] ;
-IADD R4.CC, R6, c[0x0][0x148] ;
-IADD.X R5, R7, c[0x0][0x14c] ;
-LDG.E R2, [R2] ;
-LDG.E R4, [R4] ;
-IADD R8.CC, R6, c[0x0][0x150] ;
-IADD.X R9, R7, c[0x0][0x154] ;
-IADD R2, R2, R4 ;
-STG.E [R8], R2 ;
-EXIT ;
-";
+/// c[i] = a[i] + b[i] for i < n; a, b, c are 64-bit pointer parameters, n the seventh word
+/// (the page's gallery example `sim-vector-add`).
+const VECTOR_ADD: &str = include_str!("../../../www/examples/sim-vector-add.sass");
 
-/// Fig. 1 of Jeanmougin et al. (if-then-else on the thread index), storing to address 0.
-const ITE: &str = "
-/*0000*/ S2R R0, SR_TID.X ;
-/*0008*/ ISETP.GE.AND P0, PT, R0, 0x10, PT ;
-/*0010*/ SSY 0x40 ;
-/*0018*/ @P0 BRA 0x30 ;
-/*0020*/ IADD R1, R0, 0x1 ;
-/*0028*/ SYNC ;
-/*0030*/ IADD R1, R0, -0x1 ;
-/*0038*/ SYNC ;
-/*0040*/ ST [R2], R1 ;
-/*0048*/ EXIT ;
-";
+/// Fig. 1 of Jeanmougin et al. (if-then-else on the thread index), storing to address 0
+/// (the page's gallery example).
+const ITE: &str = include_str!("../../../www/examples/fig1-if-then-else.sass");
 
 fn run(
     src: &str,

@@ -37,30 +37,9 @@ fn bound(r: &Report) -> Option<u64> {
     sim(r)["bound"]["cycles"].as_u64()
 }
 
-/// out[i] = 3·in[i] + 1 for the 8 threads; a divergent branch adds 100 for odd ids.
-const PTX: &str = "
-.visible .entry k(.param .u64 in, .param .u64 out)
-{
-  .reg .u32 %r<8>;
-  .reg .u64 %rd<8>;
-  .reg .pred %p<2>;
-  ld.param.u64 %rd1, [in];
-  ld.param.u64 %rd2, [out];
-  mov.u32 %r1, %tid.x;
-  mul.wide.u32 %rd3, %r1, 4;
-  add.u64 %rd4, %rd1, %rd3;
-  add.u64 %rd5, %rd2, %rd3;
-  ld.global.u32 %r2, [%rd4];
-  mad.lo.u32 %r3, %r2, 3, 1;
-  and.b32 %r4, %r1, 1;
-  setp.eq.u32 %p1, %r4, 0;
-  @%p1 bra DONE;
-  add.u32 %r3, %r3, 100;
-DONE:
-  st.global.u32 [%rd5], %r3;
-  ret;
-}
-";
+/// out[i] = 3·in[i] + 1 for the 8 threads; a divergent branch adds 100 for odd ids (the
+/// page's gallery example `sim-ptx-divergence`).
+const PTX: &str = include_str!("../../../www/examples/sim-ptx-divergence.ptx");
 
 #[test]
 fn ptx_kernel_computes_and_reconverges() {

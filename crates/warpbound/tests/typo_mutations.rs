@@ -20,19 +20,9 @@ use std::path::PathBuf;
 use std::sync::OnceLock;
 use warpbound::{analyze, Report, Request};
 
-/// If/else on the thread index (warp_cfg.rs): divergent, bound 10 under the unit cost model.
-const ITE_TID: &str = "
-/*0000*/ S2R R0, SR_TID.X ;
-/*0008*/ ISETP.GE.AND P0, PT, R0, 0x10, PT ;
-/*0010*/ SSY 0x40 ;
-/*0018*/ @P0 BRA 0x30 ;
-/*0020*/ IADD R1, R0, 0x1 ;
-/*0028*/ SYNC ;
-/*0030*/ IADD R1, R0, -0x1 ;
-/*0038*/ SYNC ;
-/*0040*/ ST [R2], R1 ;
-/*0048*/ EXIT ;
-";
+/// If/else on the thread index (Fig. 1 of Jeanmougin et al., the page's gallery example, also
+/// in warp_cfg.rs): divergent, bound 10 under the unit cost model.
+const ITE_TID: &str = include_str!("../../../www/examples/fig1-if-then-else.sass");
 
 /// Small corpus kernels (relative to the corpus root); those `warp-cfg` cannot bound are
 /// skipped when the kernels are loaded.
@@ -275,10 +265,13 @@ fn the_mutated_kernels_are_bounded_and_varied() {
 fn the_ctaid_typo_of_the_issue_is_an_error() {
     let r = run(&ITE_TID.replace("SR_TID.X", "CTAID.X"));
     assert!(r.wcet.is_none());
-    assert!(r
-        .diagnostics
-        .iter()
-        .any(|d| d.is_error() && d.line == 2 && d.message.contains("did you mean SR_CTAID.X?")));
+    let s2r = ITE_TID
+        .lines()
+        .position(|l| l.contains("S2R R0, SR_TID.X"))
+        .map(|i| i as u32 + 1);
+    assert!(r.diagnostics.iter().any(|d| d.is_error()
+        && Some(d.line) == s2r
+        && d.message.contains("did you mean SR_CTAID.X?")));
     // Spelt right, the uniform reading is legitimate and lower.
     let uniform = run(&ITE_TID.replace("SR_TID.X", "SR_CTAID.X"));
     assert_eq!(uniform.wcet.as_ref().map(|w| w.cycles), Some(8));

@@ -41,21 +41,10 @@ fn set(v: &[(u64, u64)]) -> BTreeSet<(u64, u64)> {
     v.iter().copied().collect()
 }
 
-/// Figure 1 of the paper in SASS: if-then-else on the thread index.
-/// Blocks B0 0x00–0x18 (4), B1 0x20–0x28 (2), B2 0x30–0x38 (2), B3 0x40–0x48 (2).
+/// Figure 1 of the paper in SASS: if-then-else on the thread index (the page's gallery
+/// example). Blocks B0 0x00–0x18 (4), B1 0x20–0x28 (2), B2 0x30–0x38 (2), B3 0x40–0x48 (2).
 /// Divergent: B0, B2 with the not-taken group pending, B1 reactivated, B3: 4+2+2+2 = 10.
-const ITE_TID: &str = "
-/*0000*/ S2R R0, SR_TID.X ;
-/*0008*/ ISETP.GE.AND P0, PT, R0, 0x10, PT ;
-/*0010*/ SSY 0x40 ;
-/*0018*/ @P0 BRA 0x30 ;
-/*0020*/ IADD R1, R0, 0x1 ;
-/*0028*/ SYNC ;
-/*0030*/ IADD R1, R0, -0x1 ;
-/*0038*/ SYNC ;
-/*0040*/ ST [R2], R1 ;
-/*0048*/ EXIT ;
-";
+const ITE_TID: &str = include_str!("../../../www/examples/fig1-if-then-else.sass");
 
 #[test]
 fn if_then_else_on_the_thread_index_diverges() {

@@ -470,7 +470,7 @@ proptest! {
 fn fig2_setting_llcll_on_fermi() {
     // "LLCLL" on cc 2.0 (σ_L = 1 with 2 cycles per L, σ_C = 1), plus EXIT as C. One warp:
     // 4 L × 2 + 2 C = 10 cycles. Several warps: never above the exact worst case.
-    let units = makespan::parse_kernel("LLCLL").unwrap_or_default();
+    let units = isa::lc::parse_kernel("LLCLL").unwrap_or_default();
     assert_eq!(makespan_case(&units, 1, 16, 32), Ok((10, 10)));
     for w in 2..=4 {
         let (observed, exact) = makespan_case(&units, w, 16, 32).unwrap_or((u64::MAX, 0));

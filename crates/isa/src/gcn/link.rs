@@ -77,6 +77,7 @@ pub fn link(program: &GcnProgram, entry: &GcnFunction) -> Linked {
         label_spans: Default::default(),
         block_comments: Default::default(),
         kernel: entry.kernel,
+        descriptor: entry.descriptor.clone(),
     };
     for (f, part) in order.iter().zip(&parts) {
         let off = part.start;

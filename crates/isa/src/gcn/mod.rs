@@ -20,8 +20,9 @@
 //!
 //! What it is *not*: an assembler or a validator of operand types; directives other than
 //! the few that delimit functions and sections are skipped, and the `.amdgpu_metadata`
-//! YAML and `.amdhsa_kernel` descriptor blocks are skipped whole (the latter's name marks
-//! the function as a kernel, [`GcnFunction::kernel`]).
+//! YAML block is skipped whole. An `.amdhsa_kernel` descriptor block marks its function
+//! as a kernel ([`GcnFunction::kernel`]) and its `.amdhsa_*` directives are kept as
+//! numbers ([`GcnFunction::descriptor`]); nothing else in it is read.
 //!
 //! Syntax handled: comments (`;` and `//` to the end of the line), labels (`BB0_1:`,
 //! `.LBB0_1:`, `_Z4Fan1PfS_ii:`), directives, scalar/vector/flat/global/buffer/ds
@@ -102,6 +103,10 @@ struct Parser {
     symbols: HashSet<String>,
     /// Names given to `.amdhsa_kernel` / `.amdgpu_hsa_kernel`.
     kernels: Vec<String>,
+    /// The `.amdhsa_kernel` block being read, by kernel name.
+    in_descriptor: Option<String>,
+    /// Every descriptor block's `.amdhsa_*` directives, by kernel name.
+    descriptors: BTreeMap<String, BTreeMap<String, u64>>,
     max_instructions: usize,
     instruction_count: usize,
     target: Option<String>,
@@ -123,6 +128,8 @@ impl Parser {
             suspects: Vec::new(),
             symbols: HashSet::new(),
             kernels: Vec::new(),
+            in_descriptor: None,
+            descriptors: BTreeMap::new(),
             max_instructions: limits.max_instructions,
             instruction_count: 0,
             target: None,
@@ -154,6 +161,7 @@ impl Parser {
             resolve_targets(f, &mut self.diagnostics);
             calls::resolve_calls(f);
             f.kernel = self.kernels.contains(&f.name);
+            f.descriptor = self.descriptors.remove(&f.name).unwrap_or_default();
         }
         // Misspelt registers, unless the word is a symbol of the listing after all.
         let mut known = std::mem::take(&mut self.symbols);
@@ -193,6 +201,7 @@ impl Parser {
             label_spans: BTreeMap::new(),
             block_comments: BTreeMap::new(),
             kernel: false,
+            descriptor: BTreeMap::new(),
         });
     }
 
@@ -203,6 +212,21 @@ impl Parser {
         if let Some(end) = self.skip_until {
             if trimmed.starts_with(end) {
                 self.skip_until = None;
+                self.in_descriptor = None;
+            } else if let Some(kernel) = &self.in_descriptor {
+                // `.amdhsa_<field> <value>`: one directive of the kernel descriptor.
+                let mut words = trimmed.split_whitespace();
+                if let (Some(key), Some(value)) = (words.next(), words.next()) {
+                    if let (true, Some(v)) = (
+                        key.starts_with(".amdhsa_"),
+                        crate::number::parse_uint(value),
+                    ) {
+                        self.descriptors
+                            .entry(kernel.clone())
+                            .or_default()
+                            .insert(key.to_string(), v);
+                    }
+                }
             }
             return;
         }
@@ -276,6 +300,7 @@ impl Parser {
             ".amdgpu_metadata" => self.skip_until = Some(".end_amdgpu_metadata"),
             ".amdhsa_kernel" => {
                 self.kernels.push(args.trim().to_string());
+                self.in_descriptor = Some(args.trim().to_string());
                 self.skip_until = Some(".end_amdhsa_kernel");
             }
             ".amdgpu_hsa_kernel" => self.kernels.push(args.trim().to_string()),
@@ -628,6 +653,34 @@ mod tests {
         assert_eq!(f.instructions[0].control.target_index(), Some(2));
         assert_eq!(f.block_comments.get(&1).map(String::as_str), Some("%bb.1"));
         assert_eq!(f.block_comments.get(&0).map(String::as_str), Some("%bb.0"));
+    }
+
+    /// The descriptor block of `k` (after its code, in `.rodata`, as LLVM prints it) is
+    /// read into `k`'s `descriptor`; another kernel's block does not apply to it.
+    #[test]
+    fn amdhsa_descriptor_is_read_once_into_the_function() {
+        let text = "\t.globl k\n\t.type k,@function\nk:\n s_endpgm\n.Lfunc_end0:\n\
+                    \t.section\t.rodata,#alloc\n\t.amdhsa_kernel k\n\
+                    \t\t.amdhsa_user_sgpr_dispatch_ptr 1 ; comment\n\
+                    \t\t.amdhsa_group_segment_fixed_size 2048\n\
+                    \t\t.amdhsa_system_vgpr_workitem_id 0x2\n\
+                    \t\t.amdhsa_float_round_mode_32 symbolic\n\
+                    \t.end_amdhsa_kernel\n\t.amdhsa_kernel other\n\
+                    \t\t.amdhsa_user_sgpr_queue_ptr 1\n\t.end_amdhsa_kernel\n";
+        let p = parse(text, &Limits::default());
+        assert!(!p.has_errors(), "{:?}", p.diagnostics);
+        let k = p.function(Some("k")).expect("k");
+        assert!(k.kernel);
+        let want: BTreeMap<String, u64> = [
+            (".amdhsa_user_sgpr_dispatch_ptr", 1),
+            (".amdhsa_group_segment_fixed_size", 2048),
+            (".amdhsa_system_vgpr_workitem_id", 2),
+        ]
+        .into_iter()
+        .map(|(k, v)| (k.to_string(), v))
+        .collect();
+        assert_eq!(k.descriptor, want);
+        assert_eq!(link(&p, k).function.descriptor, want);
     }
 
     #[test]

@@ -80,6 +80,15 @@ pub struct GcnFunction {
     /// without descriptors.
     #[serde(default)]
     pub kernel: bool,
+    /// The `.amdhsa_*` directives of the function's `.amdhsa_kernel NAME …
+    /// .end_amdhsa_kernel` block (code object V3+ kernel descriptor; LLVM AMDGPU Usage,
+    /// "Code Object V3 Kernel Descriptor"): directive name, dot included
+    /// (`.amdhsa_user_sgpr_kernarg_segment_ptr`) → value, read once here for every consumer
+    /// (the simulator's initial register state). Empty without a block. A directive
+    /// written twice keeps its last value; one whose value is not an integer of
+    /// [`crate::number::parse_uint`] is left out.
+    #[serde(default)]
+    pub descriptor: BTreeMap<String, u64>,
 }
 
 impl GcnFunction {

@@ -23,6 +23,8 @@
 //! global memory. The private segment buffer and scratch are zero (scratch is not
 //! simulated).
 
+use std::collections::BTreeMap;
+
 use serde::{Deserialize, Serialize};
 
 /// Where the kernel arguments are (above any 47-bit user address).
@@ -81,34 +83,14 @@ pub enum InitSgpr {
 }
 
 impl GcnAbi {
-    /// Reads the `.amdhsa_kernel NAME … .end_amdhsa_kernel` block of `function` in
-    /// `source` (the listing the function was parsed from). Without such a block, or for
-    /// directives it does not name, the [`Default`] values hold.
-    pub fn from_source(source: &str, function: &str) -> GcnAbi {
+    /// The settings of a function's `.amdhsa_kernel NAME … .end_amdhsa_kernel` block, as
+    /// the parser read it ([`isa::gcn::GcnFunction::descriptor`]). Without such a block,
+    /// or for directives it does not name, the [`Default`] values hold.
+    pub fn from_descriptor(descriptor: &BTreeMap<String, u64>) -> GcnAbi {
         let mut abi = GcnAbi::default();
-        let mut inside = false;
-        for line in source.lines() {
-            let t = line.trim();
-            if let Some(rest) = t.strip_prefix(".amdhsa_kernel") {
-                inside = rest.trim() == function;
-                continue;
-            }
-            if t.starts_with(".end_amdhsa_kernel") {
-                inside = false;
-                continue;
-            }
-            if !inside {
-                continue;
-            }
-            let mut words = t.split_whitespace();
-            let (Some(key), Some(val)) = (words.next(), words.next()) else {
-                continue;
-            };
-            let Ok(v) = val.parse::<u64>() else {
-                continue;
-            };
+        for (key, &v) in descriptor {
             let b = v != 0;
-            match key {
+            match key.as_str() {
                 ".amdhsa_user_sgpr_private_segment_buffer" => abi.private_segment_buffer = b,
                 ".amdhsa_user_sgpr_dispatch_ptr" => abi.dispatch_ptr = b,
                 ".amdhsa_user_sgpr_queue_ptr" => abi.queue_ptr = b,
@@ -187,14 +169,19 @@ mod tests {
     fn fan1_layout_puts_kernarg_in_s6() {
         // gaussian Fan1's descriptor: buffer 1, dispatch_ptr 1, kernarg 1, wg id x 1 →
         // s0-3 buffer, s[4:5] dispatch, s[6:7] kernarg, s8 workgroup id x.
-        let src = ".amdhsa_kernel k\n.amdhsa_user_sgpr_dispatch_ptr 1\n.end_amdhsa_kernel\n";
-        let s = GcnAbi::from_source(src, "k").sgprs();
+        let src = ".globl k\n.globl other\nk:\n s_endpgm\nother:\n s_endpgm\n.amdhsa_kernel k\n.amdhsa_user_sgpr_dispatch_ptr 1\n.end_amdhsa_kernel\n";
+        let program = isa::gcn::parse(src, &isa::Limits::default());
+        let abi_of = |name| {
+            let f = program.function(Some(name)).expect("parsed");
+            GcnAbi::from_descriptor(&f.descriptor)
+        };
+        let s = abi_of("k").sgprs();
         assert_eq!(s.len(), 9);
         assert_eq!(s[4], InitSgpr::DispatchPtr);
         assert_eq!(s[6], InitSgpr::KernargPtr);
         assert_eq!(s[8], InitSgpr::WorkgroupId(0));
         // Another function's block does not apply.
-        assert_eq!(GcnAbi::from_source(src, "other"), GcnAbi::default());
+        assert_eq!(abi_of("other"), GcnAbi::default());
         let p = dispatch_packet([3, 1, 1], [64, 2, 1], 0);
         assert_eq!(p[1], 64 | (2 << 16));
         assert_eq!(p[3], 192);

@@ -102,7 +102,7 @@ pub fn run_source(
             function.unwrap_or("(first)")
         )));
     };
-    let abi = GcnAbi::from_source(source, &f.name);
+    let abi = GcnAbi::from_descriptor(&f.descriptor);
     // Calls: the function linked with its callees, code addresses materialised.
     let mut linked = isa::gcn::link(&program, f);
     let symbols = code::symbols(&linked);

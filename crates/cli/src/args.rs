@@ -36,7 +36,8 @@ pub struct AnalyzeArgs {
     /// Function to analyse when the file holds several (default: the first).
     #[arg(long)]
     pub function: Option<String>,
-    /// Analysis mode (see `warpbound catalog`; default: parse and thread-level CFG).
+    /// Analysis mode (see `warpbound catalog`; default `thread-cfg`: parse and thread-level
+    /// CFG; former names such as `cfg` are accepted).
     #[arg(long)]
     pub mode: Option<String>,
     /// Named hardware preset of the mode.
@@ -45,11 +46,11 @@ pub struct AnalyzeArgs {
     /// Parameter override KEY=VALUE (repeatable).
     #[arg(long = "set", value_name = "KEY=VALUE")]
     pub set: Vec<String>,
-    /// Loop bound ADDRESS=N: the loop whose header is at ADDRESS runs its header at most N
-    /// times per entry (repeatable; `warp-cfg` mode).
-    #[arg(long = "loop-bound", value_name = "ADDRESS=N")]
+    /// Loop bound HEADER=N: the loop whose header is at address HEADER (SASS, `warp-cfg`) or
+    /// has label HEADER (GCN3, `pws`) runs its header at most N times per entry (repeatable).
+    #[arg(long = "loop-bound", value_name = "HEADER=N")]
     pub loop_bound: Vec<String>,
-    /// Bound for loops without their own (`warp-cfg` mode; 0: none).
+    /// Bound for loops without their own (`warp-cfg` and `pws` modes; 0: none).
     #[arg(long = "default-loop-bound", value_name = "N")]
     pub default_loop_bound: Option<u64>,
     /// Output format.
@@ -130,11 +131,9 @@ impl AnalyzeArgs {
         for kv in &self.loop_bound {
             let (k, v) = kv
                 .split_once('=')
-                .ok_or_else(|| format!("--loop-bound expects ADDRESS=N, got `{kv}`"))?;
-            let n: u64 = v
-                .trim()
-                .parse()
-                .map_err(|_| format!("--loop-bound {kv}: N must be a whole number"))?;
+                .ok_or_else(|| format!("--loop-bound expects HEADER=N, got `{kv}`"))?;
+            let n = warpbound::params::number::unsigned(v)
+                .ok_or_else(|| format!("--loop-bound {kv}: N must be a whole number"))?;
             request.loop_bounds.insert(k.trim().to_string(), n);
         }
         if let Some(n) = self.default_loop_bound {

@@ -170,9 +170,22 @@ fn catalog_lists_the_default_mode_and_its_parameters() {
     let out = bin().arg("catalog").output().expect("runs");
     assert_eq!(out.status.code(), Some(0));
     let v = json(&out);
-    assert_eq!(v["default_mode"], "cfg");
+    // The default mode's current name; its former name `cfg` is listed as an alias.
+    assert_eq!(v["default_mode"], "thread-cfg");
+    assert_eq!(v["modes"][0]["aliases"][0], "cfg");
     let params = v["modes"][0]["params"].as_array().expect("params");
     assert!(params.iter().any(|p| p["name"] == "max_instructions"));
+}
+
+/// A mode's former name still works on the command line, and the report names the mode by
+/// its current name.
+#[test]
+fn former_mode_names_are_accepted() {
+    let out = run_stdin(&["analyze", "-", "--mode", "cfg"], KERNEL);
+    assert_eq!(out.status.code(), Some(0));
+    let v = json(&out);
+    assert_eq!(v["mode"], "thread-cfg");
+    assert_eq!(v["cfg"]["kind"], "thread");
 }
 
 #[test]

@@ -1,29 +1,35 @@
-//! Dispatch from a [`Request`] to the analyses, and shaping of their results.
+//! From a [`Request`] to a [`Report`]: validate the request, find its mode in the table
+//! ([`crate::modes::ALL`]), resolve its parameters, run the mode and assemble the report
+//! from what the mode returned. Nothing here depends on which mode runs or on the dialect:
+//! each mode decides what it does with each dialect it accepts.
 
-use crate::catalog::{catalog, DEFAULT_MODE, MAKESPAN_MODE, SIM_MODE, WARP_CFG_MODE};
-use crate::params;
+use crate::mode::{ModeDetails, ModeInput, ModeOutput};
+use crate::modes;
+use crate::params::{self, limits};
 use crate::report::Report;
 use crate::request::Request;
-use crate::views::{kernel_view, thread_cfg_view};
 use crate::SCHEMA_VERSION;
-use crate::{
-    lc_reduction, makespan_mode, pws_mode, rr_mode, sim_mode, simd_mode, thread_cfg_mode, warp_mode,
-};
-use isa::{blocks, Diagnostic, Dialect, Limits, Severity};
+use isa::{Diagnostic, Severity};
 use std::collections::BTreeMap;
 use web_time::Instant;
 
 /// Runs the request. Never panics on any input: every problem becomes a diagnostic.
 pub fn analyze(request: &Request) -> Report {
     let started = Instant::now();
-    let mode = request
-        .mode
-        .clone()
-        .unwrap_or_else(|| DEFAULT_MODE.to_string());
+    let mode = match request.mode.as_deref() {
+        None => Some(modes::default_mode()),
+        Some(name) => modes::find(name),
+    };
     let mut report = Report {
         schema_version: SCHEMA_VERSION,
-        mode: mode.clone(),
+        // The current name, also for a request that used a former one.
+        mode: mode.map_or_else(
+            || request.mode.clone().unwrap_or_default(),
+            |m| m.name.to_string(),
+        ),
         dialect: request.dialect,
+        preset: None,
+        params: Vec::new(),
         diagnostics: Vec::new(),
         kernel: None,
         cfg: None,
@@ -48,22 +54,27 @@ pub fn analyze(request: &Request) -> Report {
             ),
         ));
     }
-    let cat = catalog();
-    let Some(info) = cat.mode(&mode) else {
-        let names: Vec<&str> = cat.modes.iter().map(|m| m.name.as_str()).collect();
+    let Some(mode) = mode else {
+        let names: Vec<&str> = modes::ALL.iter().map(|m| m.name).collect();
         diags.push(Diagnostic::global(
             Severity::Error,
-            format!("unknown mode `{mode}` (available: {})", names.join(", ")),
+            format!(
+                "unknown mode `{}` (available: {})",
+                report.mode,
+                names.join(", ")
+            ),
         ));
         return finish(report, started, request);
     };
+    let info = mode.info();
     if let Some(preset) = &request.preset {
         if !info.presets.iter().any(|p| &p.name == preset) {
             let names: Vec<&str> = info.presets.iter().map(|p| p.name.as_str()).collect();
             diags.push(Diagnostic::global(
                 Severity::Error,
                 format!(
-                    "mode `{mode}` has no preset `{preset}` (available: {})",
+                    "mode `{}` has no preset `{preset}` (available: {})",
+                    mode.name,
                     if names.is_empty() {
                         "none".to_string()
                     } else {
@@ -73,249 +84,60 @@ pub fn analyze(request: &Request) -> Report {
             ));
         }
     }
-    if !info.dialects.iter().any(|d| d == request.dialect.name()) {
+    let dialect = request.dialect.name();
+    if !info.dialects.iter().any(|d| d == dialect) {
         diags.push(Diagnostic::global(
             Severity::Error,
             format!(
-                "dialect `{}` is not supported by mode `{mode}` yet (supported: {})",
-                request.dialect.name(),
+                "dialect `{dialect}` is not supported by mode `{}` yet (supported: {})",
+                mode.name,
                 info.dialects.join(", ")
             ),
         ));
     }
-    // The simulator's machine for a dialect without a named preset: GCN3 wavefronts of 64
-    // on gem5's SIMD, L/C strings on the makespan paper's SM.
-    let preset = request.preset.clone().or_else(|| {
-        (mode == SIM_MODE)
-            .then(|| match request.dialect {
-                Dialect::Gcn => Some("gcn3".to_string()),
-                Dialect::Lc => Some("makespan".to_string()),
-                _ => None,
-            })
-            .flatten()
-    });
-    // Preset values first, then the request's own parameters over them.
-    let mut given = info
-        .presets
-        .iter()
-        .find(|x| Some(&x.name) == preset.as_ref())
-        .map(|x| x.values.clone())
-        .unwrap_or_default();
-    given.extend(request.params.clone());
-    let p = params::resolve(&info.params, &given, &mode, diags);
-    if diags.iter().any(Diagnostic::is_error) {
+    let preset = info.preset_for(request.preset.as_deref(), dialect);
+    let params = params::resolve(&info, preset, &request.params, diags);
+    report.preset = preset.map(|p| p.name.clone());
+    report.params = params.listing();
+    if report.has_errors() {
         return finish(report, started, request);
     }
-    let limits = Limits {
-        max_input_bytes: p.get_usize("max_input_bytes"),
-        max_instructions: p.get_usize("max_instructions"),
-        max_cfg_states: p.get_usize("max_cfg_states"),
-    };
-
-    let t = Instant::now();
-    if mode == SIM_MODE && request.dialect != Dialect::Sass {
-        let machine = sim_mode::machine(&p, preset.as_deref());
-        let text = sim_mode::KernelText {
-            dialect: request.dialect,
-            source: &request.source,
-            function: request.function.as_deref(),
-        };
-        if let Some(s) = sim_mode::simulate_text(
-            &text,
-            &limits,
-            &p,
-            &machine,
-            request.memory.as_ref(),
-            &mut report,
-        ) {
-            report.schedule = Some(sim_mode::schedule_view_of_text(&request.source, &s));
-            report.simulation = serde_json::to_value(&s).ok();
-        }
-        report.timings_ms.insert("simulate".into(), ms(t));
-        return finish(report, started, request);
-    }
-    if mode == DEFAULT_MODE && request.dialect != Dialect::Sass {
-        thread_cfg_mode::run(
-            request.dialect,
-            &request.source,
-            request.function.as_deref(),
-            &limits,
-            &mut report,
-        );
-        if p.flag("simulate") {
-            report.diagnostics.push(Diagnostic::global(
-                Severity::Warning,
-                format!(
-                    "simulate: this mode runs the simulator on SASS only; choose the `{SIM_MODE}` mode to simulate a {} kernel",
-                    request.dialect.name()
-                ),
-            ));
-        }
-        report.timings_ms.insert("cfg".into(), ms(t));
-        return finish(report, started, request);
-    }
-    if request.dialect == Dialect::Lc {
-        // An L/C string (or the configuration file of Berezovskyi et al., Fig. 4).
-        let (prog, d) = isa::lc::parse(&request.source);
-        report.timings_ms.insert("parse".into(), ms(t));
-        let failed = d.iter().any(Diagnostic::is_error);
-        report.diagnostics.extend(d);
-        if !failed {
-            let t = Instant::now();
-            makespan_mode::run(
-                &prog.kernel,
-                &prog,
-                Vec::new(),
-                &p,
-                &request.params,
-                request.preset.as_deref(),
-                &mut report,
-            );
-            report.timings_ms.insert("makespan".into(), ms(t));
-        }
-        return finish(report, started, request);
-    }
-    if mode == MAKESPAN_MODE
-        && matches!(request.dialect, Dialect::Ptx | Dialect::Gcn | Dialect::Simd)
-    {
-        // A real kernel reduced to an L/C string along its straight-line path (SASS takes
-        // the same route below, on its block graph).
-        let reduced = lc_reduction::from_text(
-            request.dialect,
-            &request.source,
-            request.function.as_deref(),
-            &limits,
-            &mut report,
-        );
-        report.timings_ms.insert("parse".into(), ms(t));
-        if let Some(reduction) = reduced {
-            let t = Instant::now();
-            makespan_mode::run_reduced(reduction, &p, request, &mut report);
-            report.timings_ms.insert("makespan".into(), ms(t));
-        }
-        return finish(report, started, request);
-    }
-    if matches!(request.dialect, Dialect::Gcn | Dialect::PwsCsv) {
-        pws_mode::run(request, &limits, &p, &mut report);
-        report.timings_ms.insert("pws".into(), ms(t));
-        return finish(report, started, request);
-    }
-    if request.dialect == Dialect::Ptx {
-        rr_mode::run(
-            &request.source,
-            request.function.as_deref(),
-            &limits,
-            &p,
-            request.preset.as_deref(),
-            request.memory.as_ref(),
-            &mut report,
-        );
-        report.timings_ms.insert("rr".into(), ms(t));
-        return finish(report, started, request);
-    }
-    if request.dialect == Dialect::Simd {
-        simd_mode::run(&request.source, &limits, &p, &mut report);
-        report.timings_ms.insert("simd".into(), ms(t));
-        return finish(report, started, request);
-    }
-    let parsed = match request.dialect {
-        Dialect::Sass => isa::sass::parse(&request.source, request.function.as_deref(), &limits),
-        // Unreachable while the catalogue lists no other dialect for these modes.
-        other => {
-            diags.push(Diagnostic::global(
-                Severity::Error,
-                format!("no parser for dialect `{}` yet", other.name()),
-            ));
+    let limits = match limits::decode(&params) {
+        Ok(l) => l,
+        Err(d) => {
+            report.diagnostics.push(d);
             return finish(report, started, request);
         }
     };
-    report.timings_ms.insert("parse".into(), ms(t));
-    let parse_failed = parsed.has_errors();
-    report.diagnostics.extend(parsed.diagnostics);
-    let Some(kernel) = parsed.kernel else {
-        return finish(report, started, request);
+    let input = ModeInput {
+        request,
+        params: &params,
+        preset: preset.map(|p| p.name.as_str()),
+        limits,
     };
-    let mut view = kernel_view(&kernel, parsed.functions);
-    if !parse_failed {
-        let t = Instant::now();
-        let graph = blocks::build(&kernel, &limits);
-        report.timings_ms.insert("cfg".into(), ms(t));
-        report.diagnostics.extend(graph.diagnostics.iter().cloned());
-        for ins in view.instructions.iter_mut() {
-            ins.block = graph.block_of(ins.index);
-        }
-        if graph.diagnostics.iter().any(Diagnostic::is_error) {
-            report.kernel = Some(view);
-            return finish(report, started, request);
-        }
-        let t = Instant::now();
-        match mode.as_str() {
-            WARP_CFG_MODE => {
-                warp_mode::run(&kernel, &graph, &p, &request.loop_bounds, &mut report);
-                report.timings_ms.insert("warp_cfg+ipet".into(), ms(t));
-                if p.flag("simulate") {
-                    // The analysis's own setting: one warp in isolation, in-order issue with
-                    // the cost model's latencies (all 1 for cost=unit), no contention.
-                    let t = Instant::now();
-                    let mut m = sim_mode::preset_machine("unit-cost");
-                    m.latency = match p.choice("cost") {
-                        "latency" => warp_mode::latency_table(&p),
-                        _ => cfg::LatencyTable::unit(),
-                    };
-                    m.transaction_cycles = 0;
-                    if let Some(s) =
-                        sim_mode::simulate_on(&kernel, &p, &m, request.memory.as_ref(), &mut report)
-                    {
-                        report.simulation = serde_json::to_value(&s).ok();
-                    }
-                    report.timings_ms.insert("simulate".into(), ms(t));
-                }
-            }
-            SIM_MODE => {
-                let preset = request.preset.as_deref();
-                let machine = sim_mode::machine(&p, preset);
-                if let Some(s) = sim_mode::simulate_on(
-                    &kernel,
-                    &p,
-                    &machine,
-                    request.memory.as_ref(),
-                    &mut report,
-                ) {
-                    report.schedule = Some(sim_mode::schedule_view(&kernel, &s));
-                    report.simulation = serde_json::to_value(&s).ok();
-                }
-                report.cfg = Some(thread_cfg_view(&kernel, &graph));
-                report.timings_ms.insert("simulate".into(), ms(t));
-            }
-            MAKESPAN_MODE => {
-                let reduction = lc_reduction::sass(&kernel, &graph);
-                makespan_mode::run_reduced(reduction, &p, request, &mut report);
-                report.timings_ms.insert("makespan".into(), ms(t));
-            }
-            _ => {
-                report.cfg = Some(thread_cfg_view(&kernel, &graph));
-                report.timings_ms.insert("layout".into(), ms(t));
-                if p.flag("simulate") {
-                    let t = Instant::now();
-                    let m = sim_mode::preset_machine("unit-cost");
-                    if let Some(s) =
-                        sim_mode::simulate_on(&kernel, &p, &m, request.memory.as_ref(), &mut report)
-                    {
-                        report.schedule = Some(sim_mode::schedule_view(&kernel, &s));
-                        sim_mode::attach(
-                            &mut report,
-                            &s,
-                            None,
-                            "this mode computes no bound (the warp-cfg mode does)",
-                        );
-                    }
-                    report.timings_ms.insert("simulate".into(), ms(t));
-                }
-            }
-        }
-    }
-    report.kernel = Some(view);
+    let out = (mode.run)(&input);
+    assemble(&mut report, out);
     finish(report, started, request)
+}
+
+/// Puts each part of a mode's output in its report field.
+fn assemble(report: &mut Report, out: ModeOutput) {
+    report.diagnostics.extend(out.diagnostics);
+    report.kernel = out.kernel;
+    report.cfg = out.graph;
+    report.wcet = out.wcet;
+    report.schedule = out.schedule;
+    report.plots = out.plots;
+    report.simulation = out.simulation;
+    report.timings_ms.extend(out.timings_ms);
+    match out.details {
+        ModeDetails::None => {}
+        ModeDetails::WarpCfg(d) => report.warp_cfg = Some(*d),
+        ModeDetails::Makespan(d) => report.makespan = Some(*d),
+        ModeDetails::Simd(d) => report.simd = Some(*d),
+        ModeDetails::Pws(d) => report.pws = Some(*d),
+        ModeDetails::Rr(d) => report.rr = Some(*d),
+    }
 }
 
 fn ms(t: Instant) -> f64 {
@@ -355,12 +177,11 @@ fn finish(mut report: Report, started: Instant, request: &Request) -> Report {
             }
         }
     }
-    let timings = request.timings;
     report
         .diagnostics
         .sort_by_key(|d| (d.line, d.column, d.severity));
     report.diagnostics.dedup();
-    if timings {
+    if request.timings {
         report.timings_ms.insert("total".into(), ms(started));
     } else {
         report.timings_ms.clear();

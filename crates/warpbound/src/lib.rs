@@ -3,34 +3,44 @@
 //! This crate is the contract shared by the `warpbound` CLI (which prints the [`Report`] as
 //! JSON) and the wasm module behind the playground (which hands the same structure to the
 //! page). It owns the serde types, the catalogue of modes, parameters and presets
-//! ([`catalog`]), and the dispatch from a request to the analysis crates.
+//! ([`catalog()`]), and the way from a request to the analysis crates.
 //!
-//! It is *not* where analyses live: it parses parameters, calls into the method crates and
+//! It is *not* where analyses live: it reads parameters, calls into the method crates and
 //! shapes their results into report views. It does no I/O.
+//!
+//! Layout, leaves first (no module imports one that imports it back):
+//! - [`catalog`], [`report`], [`request`]: the serde shapes of the API;
+//! - [`params`]: a request's parameters resolved with their provenance, the one number
+//!   reader, loop bounds, the shared budgets;
+//! - [`views`]: instruction tables, graph drawings, Gantt charts, plots;
+//! - `kernel_text`: each dialect parsed and its function chosen the same way for every mode;
+//! - `simulator`: the simulator's parameters and runs, for the `simulate` mode and for
+//!   `simulate=true` next to a bound;
+//! - `mode`: what a mode is ([`mode::Mode`]: name, description, `run`) and returns;
+//! - `modes`: one file per mode and the table [`modes::ALL`];
+//! - [`analyze()`]: validation, parameter resolution, running the mode, assembling the
+//!   report.
 //!
 //! Versioning: [`SCHEMA_VERSION`] changes whenever a field changes meaning or disappears;
 //! adding fields does not change it.
 
 pub mod analyze;
 pub mod catalog;
-mod lc_reduction;
-mod makespan_mode;
+mod kernel_text;
+pub mod mode;
+pub mod modes;
 pub mod params;
-mod pws_mode;
 pub mod report;
 pub mod request;
-mod rr_mode;
-mod sim_mode;
-mod simd_mode;
-mod thread_cfg_mode;
+mod simulator;
 pub mod views;
-mod warp_mode;
 
 pub use analyze::analyze;
-pub use catalog::{catalog, Catalog, ModeInfo, ParamInfo, PresetInfo};
+pub use catalog::{Catalog, ModeInfo, ParamInfo, PresetInfo};
+pub use modes::catalog;
 pub use report::{
-    CfgEdge, CfgNode, CfgView, CostTerm, InstructionView, KernelView, LoopView, Report,
-    WarpCfgDetails, Wcet,
+    CfgEdge, CfgNode, CfgView, CostTerm, InstructionView, KernelView, LoopView, ParamSource,
+    Report, ResolvedParam, SimBound, SimulationReport, WarpCfgDetails, Wcet,
 };
 pub use request::Request;
 

@@ -1,9 +1,11 @@
 //! What comes back: the report and its views.
 //!
 //! Every mode fills the same [`Report`]: diagnostics, the parsed kernel, a control-flow graph
-//! with its drawing, and (for bounding modes, as they arrive) `wcet.cycles` plus details under
-//! a key named after the mode. Views are flat, JSON-friendly copies of the analysis results;
-//! the page renders them and computes nothing of its own.
+//! with its drawing, the parameters it ran with (and where each value came from), and for
+//! bounding modes `wcet.cycles` plus details under a key named after the mode. Views are
+//! flat, JSON-friendly copies of the analysis results; the page renders them and computes
+//! nothing of its own — verdicts such as "the observed run stays within the bound"
+//! ([`SimulationReport::holds`]) are decided here.
 
 use isa::{Diagnostic, Dialect, ResourceClass};
 use serde::{Deserialize, Serialize};
@@ -13,8 +15,17 @@ use std::collections::BTreeMap;
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct Report {
     pub schema_version: u32,
+    /// The mode that ran, by its current name (a request may use a former name).
     pub mode: String,
     pub dialect: Dialect,
+    /// The hardware preset the parameters started from: the request's, or the mode's default
+    /// for the dialect (see `ModeInfo::default_presets`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub preset: Option<String>,
+    /// Every parameter of the mode with the value the analysis used and where it came from,
+    /// in the catalogue's order (empty when the mode is unknown).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub params: Vec<ResolvedParam>,
     /// Sorted by line, then column; request-level diagnostics (line 0) first.
     pub diagnostics: Vec<Diagnostic>,
     pub kernel: Option<KernelView>,
@@ -42,9 +53,11 @@ pub struct Report {
     pub rr: Option<roundrobin::RrResult>,
     /// A simulator run (`simulate` mode, or `simulate=true` next to a bound): the `sim`
     /// crate's result — `cycles`, `issued`, per-warp timelines, unit occupancy, memory
-    /// transactions, the final memory and the stepper's steps.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub simulation: Option<serde_json::Value>,
+    /// transactions, the final memory and the stepper's steps — with the bound it is checked
+    /// against and the verdict. Written, not read back: `sim::Simulation` is serialize-only,
+    /// so a deserialized report has no simulation.
+    #[serde(default, skip_serializing_if = "Option::is_none", skip_deserializing)]
+    pub simulation: Option<SimulationReport>,
     /// Details of the `warp-cfg` mode.
     #[serde(rename = "warp-cfg", default, skip_serializing_if = "Option::is_none")]
     pub warp_cfg: Option<WarpCfgDetails>,
@@ -65,6 +78,76 @@ impl Report {
             .sort_by_key(|d| (d.line, d.column, d.severity));
         self.diagnostics.dedup();
     }
+}
+
+/// Where a parameter's value came from: what the page marks next to each field.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum ParamSource {
+    /// The request set it (`params`, `--set`).
+    Request,
+    /// The preset set it (the request's, or the mode's default for the dialect).
+    Preset,
+    /// The catalogue default.
+    Default,
+}
+
+/// One parameter as the analysis used it.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct ResolvedParam {
+    pub name: String,
+    /// A number, `true`/`false`, or text (choices and text parameters).
+    pub value: serde_json::Value,
+    pub source: ParamSource,
+}
+
+/// A simulator run as the report carries it: the run itself (its fields at the top level,
+/// as before this was typed), the bound it is compared with, and whether it stayed within.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct SimulationReport {
+    #[serde(flatten)]
+    pub run: sim::Simulation,
+    /// The bound the mode checks this run against, or why there is none to compare with;
+    /// absent for a plain `simulate` run, which has no bound.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub bound: Option<SimBound>,
+    /// `run.cycles <= bound.cycles`: whether the bound holds for this execution; absent when
+    /// there is no bound to compare with. A `false` is a soundness bug to report.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub holds: Option<bool>,
+}
+
+impl SimulationReport {
+    /// A run with no bound to compare with (the `simulate` mode).
+    pub fn alone(run: sim::Simulation) -> Self {
+        SimulationReport {
+            run,
+            bound: None,
+            holds: None,
+        }
+    }
+
+    /// A run next to `bound` (`None`: not comparable, and `what` says why).
+    pub fn against(run: sim::Simulation, bound: Option<u64>, what: impl Into<String>) -> Self {
+        let holds = bound.map(|b| run.cycles <= b);
+        SimulationReport {
+            run,
+            bound: Some(SimBound {
+                cycles: bound,
+                what: what.into(),
+            }),
+            holds,
+        }
+    }
+}
+
+/// What a simulation is checked against.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct SimBound {
+    /// The bound in cycles, or `null` when this run has no comparable bound.
+    pub cycles: Option<u64>,
+    /// What the bound is (e.g. `E_WF without splitting (one wavefront)`), or why there is none.
+    pub what: String,
 }
 
 /// The parsed kernel.

@@ -1,5 +1,6 @@
 //! Every budget of every mode, exceeded on purpose: the request still gets a report, with a
-//! message that names the budget's parameter and says to raise it (issue #10, item 2).
+//! message that names the budget's parameter and says to raise it — a user who hits a budget
+//! learns which number to change instead of waiting or guessing.
 //! Budgets of the crates underneath are also tested there (`ipet` branch-and-bound nodes on
 //! a fractional LP, `makespan` ILP sizes); these tests check what the user sees.
 

@@ -14,10 +14,13 @@ fn run(src: &str, dialect: Dialect, mode: &str, params: &[(&str, serde_json::Val
     analyze(&req)
 }
 
-fn sim(r: &Report) -> &serde_json::Value {
-    r.simulation
+/// The simulation as the report's JSON has it (what the page reads).
+fn sim(r: &Report) -> serde_json::Value {
+    let s = r
+        .simulation
         .as_ref()
-        .unwrap_or_else(|| panic!("no simulation: {:?}", r.diagnostics))
+        .unwrap_or_else(|| panic!("no simulation: {:?}", r.diagnostics));
+    serde_json::to_value(s).unwrap_or_default()
 }
 
 fn words(r: &Report, array: &str) -> Vec<u64> {

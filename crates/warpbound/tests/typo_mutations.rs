@@ -1,4 +1,5 @@
-//! A typo must never lower a bound (tracker issue #20, "strict front ends").
+//! A typo must never lower a bound: the front ends are strict so that a misspelt opcode or
+//! register is reported rather than read as something that makes the bound smaller.
 //!
 //! Property: take a small kernel that `warp-cfg` bounds, mutate one opcode mnemonic or one
 //! special-register name by one keystroke (delete, insert, replace or swap two neighbouring
@@ -9,7 +10,7 @@
 //! generation, or a known special register in any spelling (`SR_TID.X` → `SR_TID.Y`) — are
 //! skipped: they are different programs, not typos any front end can see.
 //!
-//! The kernels: the divergent if/else of the issue (hand-written, divergence on `SR_TID.X`)
+//! The kernels: a divergent if/else (hand-written, divergence on `SR_TID.X`)
 //! and small cuda-samples kernels for sm_61 and sm_86 from the shared corpus.
 
 use isa::sass::{isa_table, special_registers};

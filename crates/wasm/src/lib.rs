@@ -33,7 +33,8 @@ pub fn analyze(request: JsValue) -> Result<JsValue, JsError> {
 
 /// Runs one analysis on a request given as JSON text and returns the report as pretty JSON
 /// text, exactly as the `warpbound` CLI prints it (so with `"timings": false` in the request
-/// the two are byte-identical — the determinism check of issue #10).
+/// the two are byte-identical: a report depends only on its request, whichever build made
+/// it, which `tests/pkg` checks).
 #[wasm_bindgen]
 pub fn analyze_json(request: &str) -> Result<String, JsError> {
     let request: warpbound::Request = serde_json::from_str(request)

@@ -7,23 +7,31 @@
 //! result, with per-warp traces cut to the first [`MAX_TRACES`] warps; the T_ij schedule is
 //! the Gantt chart (one lane per warp, one box per code-segment instance).
 
-use crate::catalog::{ParamInfo, PresetInfo};
-use crate::params::Params;
-use crate::report::{
-    CfgEdge, CfgNode, InstructionView, KernelView, Report, ScheduleItem, ScheduleView, Wcet,
-};
-use crate::views::draw;
+use crate::catalog::{ModeInfo, ParamInfo, PresetInfo};
+use crate::kernel_text;
+use crate::mode::{Mode, ModeDetails, ModeInput, ModeOutput};
+use crate::params::{limits, number, Params};
+use crate::report::{SimulationReport, Wcet};
+use crate::simulator::{self, SimRequest, SimRun};
+use crate::views;
 use isa::ptx::Function;
-use isa::{Diagnostic, Limits, ResourceClass, Severity};
+use isa::{Diagnostic, Severity};
 use std::collections::BTreeMap;
+
+/// The mode.
+pub const MODE: Mode = Mode {
+    name: "rr",
+    aliases: &[],
+    describe,
+    run,
+};
 
 /// Warps whose execution traces the report keeps (the analysis follows all of them).
 pub const MAX_TRACES: usize = 64;
-/// Warps drawn as Gantt lanes.
-const MAX_LANES: usize = 64;
 
-fn timing_fields(t: &roundrobin::TimingParams) -> Vec<(&'static str, &'static str, u64)> {
-    vec![
+/// The timing parameters (Fig. 24) as `(parameter, meaning, value)`.
+fn timing_fields(t: &roundrobin::TimingParams) -> [(&'static str, &'static str, u64); 11] {
+    [
         (
             "sp_pipeline_capacity",
             "warps the SP pipeline holds at once (Eq. 5.4)",
@@ -78,8 +86,9 @@ fn timing_fields(t: &roundrobin::TimingParams) -> Vec<(&'static str, &'static st
     ]
 }
 
-fn hardware_fields(c: &roundrobin::Config) -> Vec<(&'static str, &'static str, f64, f64)> {
-    vec![
+/// The hardware parameters as `(parameter, meaning, minimum, value)`.
+fn hardware_fields(c: &roundrobin::Config) -> [(&'static str, &'static str, f64, f64); 9] {
+    [
         ("warp_size", "threads per warp", 1.0, f64::from(c.warp_size)),
         ("sms", "streaming multiprocessors", 1.0, f64::from(c.sms)),
         (
@@ -127,8 +136,7 @@ fn hardware_fields(c: &roundrobin::Config) -> Vec<(&'static str, &'static str, f
     ]
 }
 
-/// Parameters of the mode; defaults from the `fermi-gpgpusim` preset.
-pub fn params() -> Vec<ParamInfo> {
+fn describe() -> ModeInfo {
     let c = roundrobin::presets::fermi_gpgpusim().config;
     let b = roundrobin::Budgets::default();
     let mut v = vec![
@@ -195,15 +203,31 @@ pub fn params() -> Vec<ParamInfo> {
     }
     // The simulator's memory and budgets (grid, block and parameters are the model's own).
     v.extend(
-        crate::sim_mode::launch_params()
+        simulator::launch_params()
             .into_iter()
             .filter(|x| !matches!(x.name.as_str(), "grid" | "block" | "params")),
     );
-    v
+    v.extend(limits::params());
+    ModeInfo {
+        name: String::new(),
+        aliases: Vec::new(),
+        title: "PTX analyzer and round-robin timing model (Huangfu)".into(),
+        description: "Follows every warp of the launch through the PTX kernel (post-dominator \
+                      reconvergence, register values, global addresses), coalesces its \
+                      accesses into 128-byte segments, estimates competing SMs over the \
+                      memory partitions, optionally classifies accesses with the L1/LLC \
+                      cache analyses, and schedules code segments round-robin \
+                      (Eq. 5.1–5.7) for the kernel WCET."
+            .into(),
+        dialects: vec!["ptx".into()],
+        params: v,
+        presets: presets(),
+        default_presets: BTreeMap::new(),
+    }
 }
 
 /// The crate's presets as parameter values (and whether they carry caches).
-pub fn presets() -> Vec<PresetInfo> {
+fn presets() -> Vec<PresetInfo> {
     roundrobin::presets::all()
         .into_iter()
         .map(|p| {
@@ -227,7 +251,47 @@ pub fn presets() -> Vec<PresetInfo> {
         .collect()
 }
 
-fn config(p: &Params, preset: Option<&str>) -> roundrobin::Config {
+/// The mode's parameters, decoded once.
+struct RrParams {
+    /// The launch, or what is malformed in it (reported once the kernel is read).
+    launch: Result<roundrobin::Launch, Vec<Diagnostic>>,
+    config: roundrobin::Config,
+    overrides: roundrobin::Overrides,
+    simulate: SimRequest,
+}
+
+impl RrParams {
+    fn decode(input: &ModeInput) -> Result<Self, Diagnostic> {
+        let p = input.params;
+        let nonzero = |k: &str| p.u32(k).map(|v| (v > 0).then_some(v));
+        let launch = match (
+            dim3(p, "grid"),
+            dim3(p, "block"),
+            p.text("params").and_then(param_values),
+        ) {
+            (Ok(grid), Ok(block), Ok(params)) => Ok(roundrobin::Launch {
+                grid,
+                block,
+                params,
+            }),
+            (g, b, v) => Err(g.err().into_iter().chain(b.err()).chain(v.err()).collect()),
+        };
+        Ok(RrParams {
+            launch,
+            config: config(p, input.preset)?,
+            overrides: roundrobin::Overrides {
+                n_coal: nonzero("n_coal")?,
+                competing_sms: nonzero("competing_sms")?,
+                active_warps: nonzero("active_warps")?,
+            },
+            simulate: SimRequest::decode(p, input.request.memory.as_ref(), SimRun::decode_rest)?,
+        })
+    }
+}
+
+/// The model's configuration: the preset's (for its cache geometry, which is not a
+/// parameter) with every parameter applied.
+fn config(p: &Params, preset: Option<&str>) -> Result<roundrobin::Config, Diagnostic> {
     let base = roundrobin::presets::all()
         .into_iter()
         .find(|x| Some(x.name) == preset)
@@ -237,47 +301,47 @@ fn config(p: &Params, preset: Option<&str>) -> roundrobin::Config {
         .caches
         .or_else(|| roundrobin::presets::gem5_gpu_table7().config.caches);
     let mut c = base.config;
-    let u32_of = |k: &str| u32::try_from(p.get_usize(k)).unwrap_or(u32::MAX);
-    let u64_of = |k: &str| p.get_usize(k) as u64;
-    c.warp_size = u32_of("warp_size");
-    c.sms = u32_of("sms");
-    c.memory_partitions = u32_of("memory_partitions");
-    c.partition_interleave_bytes = u64_of("partition_interleave_bytes");
-    c.max_warps_per_sm = u32_of("max_warps_per_sm");
-    c.max_blocks_per_sm = u32_of("max_blocks_per_sm");
-    c.segment_bytes = u64_of("segment_bytes");
-    c.t_competing_sm = p.get("t_competing_sm");
-    c.t_d2center = p.get("t_d2center");
+    c.warp_size = p.u32("warp_size")?;
+    c.sms = p.u32("sms")?;
+    c.memory_partitions = p.u32("memory_partitions")?;
+    c.partition_interleave_bytes = p.u64("partition_interleave_bytes")?;
+    c.max_warps_per_sm = p.u32("max_warps_per_sm")?;
+    c.max_blocks_per_sm = p.u32("max_blocks_per_sm")?;
+    c.segment_bytes = p.u64("segment_bytes")?;
+    c.t_competing_sm = p.number("t_competing_sm")?;
+    c.t_d2center = p.number("t_d2center")?;
     let t = &mut c.timing;
-    t.sp_pipeline_capacity = u32_of("sp_pipeline_capacity");
-    t.sfu_pipeline_capacity = u32_of("sfu_pipeline_capacity");
-    t.mem_pipeline_capacity = u32_of("mem_pipeline_capacity");
-    t.l_initial = u64_of("l_initial");
-    t.l_initiation = u64_of("l_initiation");
-    t.l_execution = u64_of("l_execution");
-    t.sp_pipeline_length = u64_of("sp_pipeline_length");
-    t.sfu_pipeline_length = u64_of("sfu_pipeline_length");
-    t.mem_pipeline_length = u64_of("mem_pipeline_length");
-    t.l_base = u64_of("l_base");
-    t.l_shared = u64_of("l_shared");
-    c.mode = if p.choice("timing_mode") == "avg" {
-        roundrobin::Mode::Avg
-    } else {
-        roundrobin::Mode::Max
+    t.sp_pipeline_capacity = p.u32("sp_pipeline_capacity")?;
+    t.sfu_pipeline_capacity = p.u32("sfu_pipeline_capacity")?;
+    t.mem_pipeline_capacity = p.u32("mem_pipeline_capacity")?;
+    t.l_initial = p.u64("l_initial")?;
+    t.l_initiation = p.u64("l_initiation")?;
+    t.l_execution = p.u64("l_execution")?;
+    t.sp_pipeline_length = p.u64("sp_pipeline_length")?;
+    t.sfu_pipeline_length = p.u64("sfu_pipeline_length")?;
+    t.mem_pipeline_length = p.u64("mem_pipeline_length")?;
+    t.l_base = p.u64("l_base")?;
+    t.l_shared = p.u64("l_shared")?;
+    c.mode = match p.text("timing_mode")? {
+        "avg" => roundrobin::Mode::Avg,
+        _ => roundrobin::Mode::Max,
     };
-    c.segmentation = if p.choice("segmentation") == "per-instruction" {
-        roundrobin::Segmentation::PerInstruction
-    } else {
-        roundrobin::Segmentation::Dependency
+    c.segmentation = match p.text("segmentation")? {
+        "per-instruction" => roundrobin::Segmentation::PerInstruction,
+        _ => roundrobin::Segmentation::Dependency,
     };
-    c.caches = if p.flag("caches") { cache_source } else { None };
+    c.caches = if p.flag("caches")? {
+        cache_source
+    } else {
+        None
+    };
     c.budgets = roundrobin::Budgets {
-        max_warp_steps: u64_of("max_warp_steps"),
-        max_warps: u64_of("max_warps"),
-        max_segments: u64_of("max_segments"),
-        max_cache_accesses: u64_of("max_cache_accesses"),
+        max_warp_steps: p.u64("max_warp_steps")?,
+        max_warps: p.u64("max_warps")?,
+        max_segments: p.u64("max_segments")?,
+        max_cache_accesses: p.u64("max_cache_accesses")?,
     };
-    c
+    Ok(c)
 }
 
 fn dim3(p: &Params, name: &str) -> Result<roundrobin::Dim3, Diagnostic> {
@@ -293,190 +357,75 @@ fn dim3(p: &Params, name: &str) -> Result<roundrobin::Dim3, Diagnostic> {
     }
 }
 
-/// Kernel parameter values: integers (decimal or 0x-hex, negative allowed) or decimals.
+/// Kernel parameter values: whole numbers (decimal or 0x-hex, negative allowed) or decimals.
 fn param_values(text: &str) -> Result<Vec<roundrobin::ParamValue>, Diagnostic> {
     text.split(',')
         .map(str::trim)
         .filter(|t| !t.is_empty())
-        .map(|t| {
-            let int = t
-                .strip_prefix("0x")
-                .map(|h| i64::from_str_radix(h, 16).ok())
-                .unwrap_or_else(|| t.parse::<i64>().ok());
-            match (int, t.parse::<f64>()) {
-                (Some(i), _) => Ok(roundrobin::ParamValue::Int(i)),
-                (None, Ok(f)) if f.is_finite() => Ok(roundrobin::ParamValue::Float(f)),
-                _ => Err(Diagnostic::global(
-                    Severity::Error,
-                    format!("parameter `params`: `{t}` is not a number"),
-                )),
-            }
+        .map(|t| match (number::integer(t), number::real(t)) {
+            (Some(i), _) => Ok(roundrobin::ParamValue::Int(i)),
+            (None, Some(f)) => Ok(roundrobin::ParamValue::Float(f)),
+            (None, None) => Err(Diagnostic::global(
+                Severity::Error,
+                format!("parameter `params`: `{t}` is not a number"),
+            )),
         })
         .collect()
 }
 
-/// The text a span covers (spans count characters from column 1).
-pub(crate) fn text_at(lines: &[&str], span: isa::Span) -> String {
-    lines
-        .get(span.line.saturating_sub(1) as usize)
-        .map(|l| {
-            l.chars()
-                .skip(span.column.saturating_sub(1) as usize)
-                .take(span.len.max(1) as usize)
-                .collect::<String>()
-        })
-        .unwrap_or_default()
-        .trim()
-        .trim_end_matches(';')
-        .to_string()
+fn run(input: &ModeInput) -> ModeOutput {
+    let p = match RrParams::decode(input) {
+        Ok(p) => p,
+        Err(d) => return ModeOutput::failed([d]),
+    };
+    let mut out = ModeOutput::default();
+    let started = web_time::Instant::now();
+    analyse(input, &p, &mut out);
+    out.time("rr", started);
+    out
 }
 
-pub(crate) fn kernel_view(f: &Function, functions: Vec<String>, source: &str) -> KernelView {
-    let lines: Vec<&str> = source.lines().collect();
-    let instructions = f
-        .instructions
-        .iter()
-        .enumerate()
-        .map(|(index, ins)| InstructionView {
-            index,
-            address: Function::pc(index),
-            line: ins.span.line,
-            column: ins.span.column,
-            text: text_at(&lines, ins.span),
-            guard: ins.guard.as_ref().map(|g| text_at(&lines, g.span)),
-            opcode: ins.mnemonic(),
-            operands: ins
-                .operands
-                .iter()
-                .map(|o| text_at(&lines, o.span))
-                .collect(),
-            reads: Vec::new(),
-            writes: Vec::new(),
-            control: if ins.opcode == "bra" {
-                "branch".into()
-            } else {
-                "fallthrough".into()
-            },
-            target: None,
-            class: if ins.has_modifier("global") {
-                ResourceClass::LoadStoreGlobal
-            } else if ins.has_modifier("shared") {
-                ResourceClass::LoadStoreShared
-            } else {
-                ResourceClass::Alu
-            },
-            block: None,
-        })
-        .collect();
-    KernelView {
-        function: f.name.clone(),
-        functions,
-        arch: None,
-        instructions,
-    }
-}
-
-/// The kernel a request names (`function`), else the module's first kernel with a body,
-/// together with the names of every kernel with a body (the page's function selector). When
-/// there is none, says so as an error — unless the text already failed to parse (`failed`),
-/// whose diagnostics explain it — and gives `None`. Shared by every mode that reads PTX.
-pub(crate) fn pick_kernel<'a>(
-    parsed: &'a isa::ptx::Parsed,
-    function: Option<&str>,
-    failed: bool,
-    report: &mut Report,
-) -> Option<(&'a isa::ptx::Function, Vec<String>)> {
-    let names: Vec<String> = parsed
-        .module
-        .functions
-        .iter()
-        .filter(|f| f.has_body)
-        .map(|f| f.name.clone())
-        .collect();
-    match parsed.module.function(function) {
-        Some(f) => Some((f, names)),
-        None => {
-            if !failed {
-                report.diagnostics.push(Diagnostic::global(
-                    Severity::Error,
-                    match function {
-                        Some(n) => {
-                            format!("no kernel `{n}` with a body (found: {})", names.join(", "))
-                        }
-                        None => "no kernel with a body in the text".to_string(),
-                    },
-                ));
-            }
-            None
-        }
-    }
-}
-
-/// Runs the mode.
-pub fn run(
-    source: &str,
-    function: Option<&str>,
-    limits: &Limits,
-    p: &Params,
-    preset: Option<&str>,
-    memory: Option<&sim::MemoryInit>,
-    report: &mut Report,
-) {
-    let parsed = isa::ptx::parse(source, limits);
-    let failed = parsed.has_errors();
-    report
-        .diagnostics
-        .extend(parsed.diagnostics.iter().cloned());
-    let Some((f, names)) = pick_kernel(&parsed, function, failed, report) else {
+fn analyse(input: &ModeInput, p: &RrParams, out: &mut ModeOutput) {
+    let request = input.request;
+    let source = request.source.as_str();
+    let Some(ptx) = kernel_text::ptx(
+        source,
+        request.function.as_deref(),
+        &input.limits,
+        &mut out.diagnostics,
+    ) else {
         return;
     };
-    let mut view = kernel_view(f, names, source);
-    if failed {
-        report.kernel = Some(view);
+    let f = ptx.function();
+    let mut view = ptx.view(source);
+    if ptx.failed {
+        out.kernel = Some(view);
         return;
     }
     if let Ok(cf) = roundrobin::control_flow::build(f) {
         for (i, ins) in view.instructions.iter_mut().enumerate() {
             ins.block = cf.block_of.get(i).copied();
         }
-        report.cfg = Some(cfg_view(f, &cf));
+        out.graph = Some(views::graph::rr(f, &cf));
     }
-    let launch = match (
-        dim3(p, "grid"),
-        dim3(p, "block"),
-        param_values(p.text("params")),
-    ) {
-        (Ok(grid), Ok(block), Ok(params)) => roundrobin::Launch {
-            grid,
-            block,
-            params,
-        },
-        (g, b, v) => {
-            report
-                .diagnostics
-                .extend(g.err().into_iter().chain(b.err()).chain(v.err()));
-            report.kernel = Some(view);
+    out.kernel = Some(view);
+    let launch = match &p.launch {
+        Ok(l) => l,
+        Err(d) => {
+            out.diagnostics.extend(d.iter().cloned());
             return;
         }
     };
-    let nonzero = |k: &str| u32::try_from(p.get_usize(k)).ok().filter(|&v| v > 0);
-    let overrides = roundrobin::Overrides {
-        n_coal: nonzero("n_coal"),
-        competing_sms: nonzero("competing_sms"),
-        active_warps: nonzero("active_warps"),
-    };
-    let config = config(p, preset);
-    let mut result = match roundrobin::analyze(f, &launch, &config, &overrides) {
+    let mut result = match roundrobin::analyze(f, launch, &p.config, &p.overrides) {
         Ok(r) => r,
         Err(d) => {
-            report.diagnostics.push(d);
-            report.kernel = Some(view);
+            out.diagnostics.push(d);
             return;
         }
     };
-    report.diagnostics.extend(result.notes.iter().cloned());
+    out.diagnostics.extend(result.notes.iter().cloned());
     if result.traces.len() > MAX_TRACES {
-        report.diagnostics.push(Diagnostic::global(
+        out.diagnostics.push(Diagnostic::global(
             Severity::Note,
             format!(
                 "the report keeps the execution traces of the first {MAX_TRACES} of {} warps",
@@ -485,7 +434,7 @@ pub fn run(
         ));
         result.traces.truncate(MAX_TRACES);
     }
-    report.wcet = Some(Wcet {
+    out.wcet = Some(Wcet {
         cycles: result.wcet.cycles,
         cost_model: if result.wcet.safe {
             "round-robin model, max mode: safe under the model's assumptions".into()
@@ -496,12 +445,11 @@ pub fn run(
             )
         },
     });
-    report.schedule = Some(schedule_view(&result));
-    report.kernel = Some(view);
-    if p.flag("simulate") {
-        simulate(f, &launch, &config, p, &result, memory, report);
+    out.schedule = Some(views::schedule::round_robin(&result));
+    if let Some(run) = p.simulate.run(&mut out.diagnostics) {
+        simulate(f, launch, &p.config, run, &result, out);
     }
-    report.rr = Some(result);
+    out.details = ModeDetails::Rr(Box::new(result));
 }
 
 /// The simulator's machine in the round-robin model's setting: pure round-robin issue of
@@ -509,10 +457,10 @@ pub fn run(
 /// latency LE (Eq. 5.6: Length_pipeline + L_initiation + L_execution for arithmetic,
 /// L_base + Length_pipeline for a global access, plus Length_pipeline per extra
 /// transaction; shared memory L_shared + Length_pipeline), no L1.
-fn model_machine(c: &roundrobin::Config) -> sim::Machine {
+fn model_machine(c: &roundrobin::Config) -> Option<sim::Machine> {
     use cfg::TimingClass as T;
     let t = &c.timing;
-    let mut m = crate::sim_mode::preset_machine("gpgpusim-like");
+    let mut m = simulator::preset_machine(Some("gpgpusim-like"))?;
     m.scheduler = sim::Scheduler::PureRoundRobin;
     m.issue_width = 1;
     m.l1 = None;
@@ -534,7 +482,7 @@ fn model_machine(c: &roundrobin::Config) -> sim::Machine {
             .insert(class, u32::try_from(l.max(1)).unwrap_or(u32::MAX));
         m.latency.interval.insert(class, 1);
     }
-    m
+    Some(m)
 }
 
 /// Kernel parameter values laid out as the PTX ABI places them (declaration order, each at
@@ -569,23 +517,26 @@ fn simulate(
     f: &Function,
     launch: &roundrobin::Launch,
     config: &roundrobin::Config,
-    p: &Params,
+    run: &SimRun,
     r: &roundrobin::RrResult,
-    memory: Option<&sim::MemoryInit>,
-    report: &mut Report,
+    out: &mut ModeOutput,
 ) {
     let d = |x: &roundrobin::Dim3| [x.x, x.y, x.z];
     let sim_launch = sim::Launch {
         grid: d(&launch.grid),
         block: d(&launch.block),
         params: param_words(f, &launch.params),
-        ..sim::Launch::default()
+        ..run.launch.clone()
     };
-    let machine = model_machine(config);
-    let Some(s) = crate::sim_mode::run_launch(&sim_launch, p, memory, report, |l, m, b| {
-        sim::run_ptx(f, l, &machine, m, b)
-    }) else {
+    let Some(machine) = model_machine(config) else {
         return;
+    };
+    let s = match sim::run_ptx(f, &sim_launch, &machine, &run.memory, &run.budget) {
+        Ok(s) => s,
+        Err(e) => {
+            out.diagnostics.extend(e.diagnostics);
+            return;
+        }
     };
     let why_not = if !r.wcet.safe {
         Some("the model runs in avg mode: an estimate, not a bound")
@@ -598,109 +549,12 @@ fn simulate(
     } else {
         None
     };
-    match why_not {
-        None => crate::sim_mode::attach(
-            report,
-            &s,
+    out.simulation = Some(match why_not {
+        None => SimulationReport::against(
+            s,
             Some(r.wcet.cycles),
             "the round-robin model's WCET (max mode, per-instruction segments)",
         ),
-        Some(why) => crate::sim_mode::attach(report, &s, None, why),
-    }
-}
-
-fn cfg_view(f: &Function, cf: &roundrobin::control_flow::ControlFlow) -> crate::report::CfgView {
-    let nodes = cf
-        .blocks
-        .iter()
-        .map(|b| {
-            let last = b.end.saturating_sub(1).max(b.start);
-            let line = |i: usize| f.instructions.get(i).map_or(0, |x| x.span.line);
-            let tail = f
-                .instructions
-                .get(last)
-                .map_or(String::new(), |x| x.mnemonic());
-            CfgNode {
-                id: b.id,
-                kind: "block".into(),
-                block: Some(b.id),
-                context: String::new(),
-                cost: None,
-                count: None,
-                start: Function::pc(b.start),
-                end: Function::pc(last),
-                instructions: b.end.saturating_sub(b.start),
-                first: b.start,
-                last,
-                line_start: line(b.start),
-                line_end: line(last),
-                reachable: true,
-                label: vec![
-                    format!(
-                        "B{}  pc {}–{}",
-                        b.id,
-                        Function::pc(b.start),
-                        Function::pc(last)
-                    ),
-                    format!("{} instr · {tail}", b.end.saturating_sub(b.start)),
-                ],
-                role: String::new(),
-            }
-        })
-        .collect();
-    let mut edges = Vec::new();
-    for b in &cf.blocks {
-        if let Some(t) = b.taken {
-            edges.push(CfgEdge {
-                from: b.id,
-                to: t,
-                kind: "taken".into(),
-                count: None,
-            });
-        }
-        if let Some(t) = b.fallthrough {
-            edges.push(CfgEdge {
-                from: b.id,
-                to: t,
-                kind: "fallthrough".into(),
-                count: None,
-            });
-        }
-    }
-    draw("thread", nodes, edges)
-}
-
-fn schedule_view(r: &roundrobin::RrResult) -> ScheduleView {
-    let rows: Vec<_> = r.gantt.iter().take(MAX_LANES).collect();
-    let lanes = rows
-        .iter()
-        .map(|g| format!("b{} w{}", g.block, g.warp))
-        .collect();
-    let items = rows
-        .iter()
-        .enumerate()
-        .flat_map(|(lane, g)| {
-            g.intervals.iter().map(move |iv| ScheduleItem {
-                lane,
-                start: iv.start,
-                length: iv.end.saturating_sub(iv.start),
-                group: u32::try_from(iv.segment).unwrap_or(u32::MAX),
-                label: format!(
-                    "segment {}: T = {}, issued until {}, done at {}",
-                    iv.segment, iv.start, iv.issue_end, iv.end
-                ),
-            })
-        })
-        .collect();
-    ScheduleView {
-        cycles: r.gantt.iter().map(|g| g.end).max().unwrap_or(0),
-        lanes,
-        items,
-        group_name: "segment".into(),
-        group_labels: r
-            .segments
-            .iter()
-            .map(|s| format!("segment {}: {}", s.id, s.opcode))
-            .collect(),
-    }
+        Some(why) => SimulationReport::against(s, None, why),
+    });
 }

@@ -5,24 +5,31 @@
 //! scheduling policies as `wcet.cycles` (§4.2: the compiler may pick either), the basic-block
 //! CFG with its stack-annotated edges, and that policy's two-slot schedule as the Gantt chart.
 
-use crate::catalog::{ParamInfo, PresetInfo};
-use crate::params::Params;
-use crate::report::{
-    CfgEdge, CfgNode, InstructionView, KernelView, Report, ScheduleItem, ScheduleView, Wcet,
-};
-use crate::views::draw;
-use isa::simd::Program;
-use isa::{Limits, ResourceClass};
+use crate::catalog::{ModeInfo, ParamInfo, PresetInfo};
+use crate::kernel_text;
+use crate::mode::{Mode, ModeDetails, ModeInput, ModeOutput};
+use crate::params::{limits, Params};
+use crate::report::Wcet;
+use crate::views;
+use isa::{Diagnostic, Severity};
 use std::collections::BTreeMap;
 
+/// The mode.
+pub const MODE: Mode = Mode {
+    name: "simd",
+    aliases: &[],
+    describe,
+    run,
+};
+
 /// Parameters of the mode (defaults: the reference implementation's configuration).
-pub fn params() -> Vec<ParamInfo> {
+fn describe() -> ModeInfo {
     let c = phases::Config::reference();
     let b = phases::Budget::default();
     let budget = |name: &str, meaning: &str, unit: &str, default: u64| {
         ParamInfo::number(name, meaning, unit, 1.0, 1e12, default as f64).in_group("budgets")
     };
-    vec![
+    let mut params = vec![
         ParamInfo::text(
             "ndrange",
             "NDRange X,Y in work-items (launch.tsv's -d)",
@@ -115,11 +122,28 @@ pub fn params() -> Vec<ParamInfo> {
             "run the simulator next to the bound — not available for Sim-D (the simulator runs SASS, PTX, GCN3 and L/C); the report says so",
             false,
         ),
-    ]
+    ];
+    params.extend(limits::params());
+    ModeInfo {
+        name: String::new(),
+        aliases: Vec::new(),
+        title: "Phase-based WCET on Sim-D (Spliet & Mullins)".into(),
+        description: "Splits the kernel into compute and DRAM/scratchpad access phases \
+                      (CFG with control-stack-annotated edges, loops unrolled with the \
+                      #bound annotations, critical path), prices them with the in-order \
+                      pipeline and the DDR4 timing of Table 1, and bounds the kernel \
+                      WCET for both scheduling policies (Eq. 10–19), with the worst-case \
+                      schedule of two work-group slots."
+            .into(),
+        dialects: vec!["simd".into()],
+        params,
+        presets: presets(),
+        default_presets: BTreeMap::new(),
+    }
 }
 
-/// The crate's named configurations, as parameter values.
-pub fn presets() -> Vec<PresetInfo> {
+/// The crate's named configurations (`phases::Config::presets`), as parameter values.
+fn presets() -> Vec<PresetInfo> {
     phases::Config::presets()
         .into_iter()
         .map(|(name, source, c)| PresetInfo {
@@ -144,101 +168,85 @@ pub fn presets() -> Vec<PresetInfo> {
         .collect()
 }
 
-fn config(p: &Params) -> phases::Config {
-    let mut c = phases::Config::reference();
-    if let Some(d) = phases::DramPreset::from_name(p.choice("dram")) {
-        c.dram = d;
-    }
-    c.pipeline.decode_stages = u32::try_from(p.get_usize("decode_stages")).unwrap_or(u32::MAX);
-    c.pipeline.execute_stages = u32::try_from(p.get_usize("execute_stages")).unwrap_or(u32::MAX);
-    c.sp_bus_words = p.get_usize("sp_bus_words") as u64;
-    c.schedule_work_groups = p.get_usize("schedule_work_groups") as u64;
-    c.budget = phases::Budget {
-        max_dag_nodes: p.get_usize("max_dag_nodes") as u64,
-        max_pipeline_cycles: p.get_usize("max_pipeline_cycles") as u64,
-        max_stride_periods: p.get_usize("max_stride_periods") as u64,
-        max_sp_stride_words: p.get_usize("max_sp_stride_words") as u64,
-        max_schedule_intervals: p.get_usize("max_schedule_intervals") as u64,
-    };
-    c.max_dram_sim_steps = p.get_usize("max_dram_sim_steps") as u64;
-    c
+/// The mode's parameters, decoded once.
+struct SimdParams {
+    /// NDRange X and Y, or what is wrong with the `ndrange` text.
+    ndrange: Result<(u64, u64), Diagnostic>,
+    wg_width: u64,
+    config: phases::Config,
+    simulate: bool,
 }
 
-/// The instruction table of a Sim-D program.
-pub(crate) fn kernel_view(program: &Program) -> KernelView {
-    let instructions = program
-        .instructions
-        .iter()
-        .map(|ins| {
-            let op = match &ins.subop_text {
-                Some(s) => format!("{}.{s}", ins.mnemonic),
-                None => ins.mnemonic.clone(),
-            };
-            InstructionView {
-                index: ins.index,
-                address: ins.index as u64,
-                line: ins.span.line,
-                column: ins.span.column,
-                text: ins.text.clone(),
-                guard: None,
-                operands: ins
-                    .text
-                    .split_once(char::is_whitespace)
-                    .map(|(_, rest)| rest.split(',').map(|o| o.trim().to_string()).collect())
-                    .unwrap_or_default(),
-                opcode: op,
-                reads: Vec::new(),
-                writes: Vec::new(),
-                control: ins
-                    .category()
-                    .map_or("unknown".into(), |c| format!("{c:?}").to_lowercase()),
-                target: None,
-                class: ResourceClass::Alu,
-                block: None,
-            }
+impl SimdParams {
+    fn decode(p: &Params) -> Result<Self, Diagnostic> {
+        let mut c = phases::Config::reference();
+        if let Some(d) = phases::DramPreset::from_name(p.text("dram")?) {
+            c.dram = d;
+        }
+        c.pipeline.decode_stages = p.u32("decode_stages")?;
+        c.pipeline.execute_stages = p.u32("execute_stages")?;
+        c.sp_bus_words = p.u64("sp_bus_words")?;
+        c.schedule_work_groups = p.u64("schedule_work_groups")?;
+        c.budget = phases::Budget {
+            max_dag_nodes: p.u64("max_dag_nodes")?,
+            max_pipeline_cycles: p.u64("max_pipeline_cycles")?,
+            max_stride_periods: p.u64("max_stride_periods")?,
+            max_sp_stride_words: p.u64("max_sp_stride_words")?,
+            max_schedule_intervals: p.u64("max_schedule_intervals")?,
+        };
+        c.max_dram_sim_steps = p.u64("max_dram_sim_steps")?;
+        Ok(SimdParams {
+            ndrange: p.numbers("ndrange", 2, 2).map(|v| (v[0], v[1])),
+            wg_width: p.u64("wg_width")?,
+            config: c,
+            simulate: p.flag("simulate")?,
         })
-        .collect();
-    KernelView {
-        function: "kernel".into(),
-        functions: vec!["kernel".into()],
-        arch: Some("sim-d".into()),
-        instructions,
     }
 }
 
-/// Runs the mode: parse, analyse, fill the report.
-pub fn run(source: &str, limits: &Limits, p: &Params, report: &mut Report) {
-    let parsed = isa::simd::parse(source, limits);
-    let failed = parsed.has_errors();
-    report.diagnostics.extend(parsed.diagnostics);
-    let Some(program) = parsed.program else {
+fn run(input: &ModeInput) -> ModeOutput {
+    let p = match SimdParams::decode(input.params) {
+        Ok(p) => p,
+        Err(d) => return ModeOutput::failed([d]),
+    };
+    let mut out = ModeOutput::default();
+    let started = web_time::Instant::now();
+    analyse(input, &p, &mut out);
+    out.time("simd", started);
+    out
+}
+
+fn analyse(input: &ModeInput, p: &SimdParams, out: &mut ModeOutput) {
+    let Some((program, failed)) =
+        kernel_text::simd(&input.request.source, &input.limits, &mut out.diagnostics)
+    else {
         return;
     };
-    let mut view = kernel_view(&program);
-    if p.flag("simulate") {
-        report.diagnostics.push(isa::Diagnostic::global(
-            isa::Severity::Warning,
+    let mut view = views::kernel::simd(&program);
+    if p.simulate {
+        out.diagnostics.push(Diagnostic::global(
+            Severity::Warning,
             "simulate: there is no Sim-D simulator here (the simulator runs SASS, PTX, GCN3 and L/C kernels); the bound is shown alone",
         ));
     }
     if failed {
-        report.kernel = Some(view);
+        out.kernel = Some(view);
         return;
     }
-    let nd = match p.numbers("ndrange", 2, 2) {
-        Ok(v) => v,
+    let (x, y) = match &p.ndrange {
+        Ok(nd) => *nd,
         Err(d) => {
-            report.diagnostics.push(d);
-            report.kernel = Some(view);
+            out.diagnostics.push(d.clone());
+            out.kernel = Some(view);
             return;
         }
     };
-    let launch = phases::Launch::new(nd[0], nd[1], p.get_usize("wg_width") as u64);
-    let result = match phases::analyze(&program, &launch, &config(p)) {
+    let launch = phases::Launch::new(x, y, p.wg_width);
+    let result = match phases::analyze(&program, &launch, &p.config) {
         Ok(r) => r,
         Err(e) => {
-            report.diagnostics.extend(e.diagnostics);
-            report.kernel = Some(view);
+            out.diagnostics.extend(e.diagnostics);
+            out.kernel = Some(view);
             return;
         }
     };
@@ -252,15 +260,13 @@ pub fn run(source: &str, limits: &Limits, p: &Params, report: &mut Report) {
             ins.block = Some(b.id);
         }
     }
-    report
-        .diagnostics
-        .extend(result.diagnostics.iter().cloned());
+    out.diagnostics.extend(result.diagnostics.iter().cloned());
     let best = if result.sp_as_compute.wcet < result.sp_as_access.wcet {
         &result.sp_as_compute
     } else {
         &result.sp_as_access
     };
-    report.wcet = Some(Wcet {
+    out.wcet = Some(Wcet {
         cycles: best.wcet,
         cost_model: format!(
             "compute cycles at {} MHz, {}",
@@ -271,91 +277,8 @@ pub fn run(source: &str, limits: &Limits, p: &Params, report: &mut Report) {
             }
         ),
     });
-    report.cfg = Some(cfg_view(&result));
-    report.schedule = Some(schedule_view(&best.schedule));
-    report.kernel = Some(view);
-    report.simd = Some(result);
-}
-
-/// The report's name of a Sim-D edge class (§5.2): an injected `cpop` is where the work-items
-/// of a control-stack entry reconverge.
-pub(crate) fn edge_kind_name(kind: phases::EdgeKind) -> &'static str {
-    match kind {
-        phases::EdgeKind::Fallthrough => "fallthrough",
-        phases::EdgeKind::Jump => "taken",
-        phases::EdgeKind::CpopInjected => "reconvergence",
-    }
-}
-
-fn cfg_view(r: &phases::SimdResult) -> crate::report::CfgView {
-    let nodes: Vec<CfgNode> = r
-        .blocks
-        .iter()
-        .map(|b| {
-            let mut label = vec![match &b.label {
-                Some(l) => format!("B{} {l}", b.id),
-                None => format!("B{}", b.id),
-            }];
-            label.push(format!(
-                "{} instr · cold {} / warm {}",
-                b.instruction_count,
-                b.cold_cycles,
-                b.warm_cycles.map_or("–".into(), |w| w.to_string())
-            ));
-            if let Some(a) = &b.access {
-                label.push(format!("{:?} request: {} cycles", a.resource, a.cycles).to_lowercase());
-            }
-            let last = b.first_instruction + b.instruction_count.saturating_sub(1);
-            CfgNode {
-                id: b.id,
-                kind: "block".into(),
-                block: Some(b.id),
-                context: String::new(),
-                cost: Some(b.cold_cycles),
-                count: None,
-                start: b.first_instruction as u64,
-                end: last as u64,
-                instructions: b.instruction_count,
-                first: b.first_instruction,
-                last,
-                line_start: b.first_line,
-                line_end: b.last_line,
-                reachable: true,
-                label,
-                role: String::new(),
-            }
-        })
-        .collect();
-    let edges = r
-        .edges
-        .iter()
-        .map(|e| CfgEdge {
-            from: e.from,
-            to: e.to,
-            kind: edge_kind_name(e.kind).into(),
-            count: None,
-        })
-        .collect();
-    draw("simd", nodes, edges)
-}
-
-fn schedule_view(s: &phases::Schedule) -> ScheduleView {
-    let items = s
-        .intervals
-        .iter()
-        .map(|iv| ScheduleItem {
-            lane: s.lanes.iter().position(|l| *l == iv.lane).unwrap_or(0),
-            start: iv.start,
-            length: iv.end.saturating_sub(iv.start),
-            group: u32::try_from(iv.work_group).unwrap_or(u32::MAX),
-            label: iv.label.clone(),
-        })
-        .collect();
-    ScheduleView {
-        cycles: s.makespan,
-        lanes: s.lanes.clone(),
-        items,
-        group_name: "work-group".into(),
-        group_labels: Vec::new(),
-    }
+    out.graph = Some(views::graph::simd_timed(&result));
+    out.schedule = Some(views::schedule::phases(&best.schedule));
+    out.kernel = Some(view);
+    out.details = ModeDetails::Simd(Box::new(result));
 }

@@ -1,23 +1,360 @@
-//! The `warp-cfg` mode: warp-level CFG by abstract interpretation (crate `cfg`), then IPET
-//! (crate `ipet`) for a WCET bound, as in Jeanmougin et al. §4.1.
+//! The `warp-cfg` mode: the warp-level CFG by abstract interpretation (crate `cfg`), then
+//! IPET (crate `ipet`) for a WCET bound, as in Jeanmougin et al. §4.1. With `simulate=true`
+//! the simulator runs the kernel in the analysis's own setting (one warp in isolation, the
+//! cost model's latencies) and the report says whether the bound holds for that run.
 
-use crate::params::Params;
-use crate::report::{CfgEdge, CostTerm, LoopView, Report, WarpCfgDetails, Wcet};
-use crate::views::{block_node, draw, exit_node};
-use cfg::{Tag, WarpEdgeKind};
+use crate::catalog::{ModeInfo, ParamInfo, PresetInfo};
+use crate::kernel_text::{self, Sass};
+use crate::mode::{Mode, ModeDetails, ModeInput, ModeOutput};
+use crate::params::limits::{self, budget};
+use crate::params::{LoopBounds, Params};
+use crate::report::{CfgEdge, CostTerm, LoopView, SimulationReport, WarpCfgDetails, Wcet};
+use crate::simulator::{self, SimRequest, SimRun};
+use crate::views::graph::{block_node, draw, exit_node};
+use cfg::{Tag, TimingClass, WarpEdgeKind};
 use isa::{BlockGraph, Diagnostic, Kernel, Severity};
 use std::collections::BTreeMap;
+use web_time::Instant;
 
-/// Analysis switches from the request's flags.
-pub fn options(p: &Params) -> cfg::Options {
-    cfg::Options {
-        agreement: p.flag("agreement"),
-        pending_agreement: p.flag("pending_agreement"),
-        groups: p.flag("groups"),
-        cyclic_stacks: p.flag("cyclic_stacks"),
-        max_states: p.get_usize("max_states"),
-        max_stack_depth: p.get_usize("max_stack_depth"),
+/// The mode.
+pub const MODE: Mode = Mode {
+    name: "warp-cfg",
+    aliases: &[],
+    describe,
+    run,
+};
+
+/// The classes whose initiation interval the `latency` cost model takes as a parameter (the
+/// others issue back to back).
+const PIPELINED: [TimingClass; 2] = [TimingClass::DoublePrecision, TimingClass::Sfu];
+
+fn describe() -> ModeInfo {
+    let d = cfg::Options::default();
+    let b = ipet::Budget::default();
+    let mut params = vec![
+        ParamInfo::number(
+            "default_loop_bound",
+            "bound for loops not listed in loop_bounds: the header runs at most N times per \
+             entry into the loop (0: every loop needs its own bound); 10 as in §4.1",
+            "iterations",
+            0.0,
+            1e6,
+            10.0,
+        ),
+        ParamInfo::choice(
+            "cost",
+            "block cost model: unit = every instruction 1 cycle (the paper's evaluation, §4.1); \
+             latency = in-order issue with the per-class latencies below, pipeline drained at \
+             block ends (conservative across blocks)",
+            &["unit", "latency"],
+            "unit",
+        ),
+    ];
+    params.extend(latency_params());
+    params.extend([
+        ParamInfo::flag(
+            "agreement",
+            "agreement analysis (§3.3); off: every guarded branch may diverge",
+            d.agreement,
+        ),
+        ParamInfo::flag(
+            "pending_agreement",
+            "track agreement for pending groups too; off: only for active (§4.2)",
+            d.pending_agreement,
+        ),
+        ParamInfo::flag(
+            "groups",
+            "thread-group relations (§3.2); off: no relation between groups is known",
+            d.groups,
+        ),
+        ParamInfo::flag(
+            "cyclic_stacks",
+            "cyclic activation-stack graphs (§3.1); off: limitation to acyclic graphs",
+            d.cyclic_stacks,
+        ),
+        budget(
+            "max_states",
+            "most abstract states (warp-CFG nodes)",
+            "states",
+            1e7,
+            d.max_states,
+        ),
+        budget(
+            "max_stack_depth",
+            "deepest activation stack followed",
+            "entries",
+            1e4,
+            d.max_stack_depth,
+        ),
+        budget(
+            "max_ilp_variables",
+            "most ILP variables",
+            "variables",
+            1e7,
+            b.max_variables,
+        ),
+        budget(
+            "max_ilp_constraints",
+            "most ILP constraints",
+            "constraints",
+            1e7,
+            b.max_constraints,
+        ),
+        budget(
+            "max_lp_size",
+            "largest independent part of the ILP handed to the LP solver (variables plus constraints): an LP solve cannot be interrupted, its size bounds its time",
+            "variables + constraints",
+            1e7,
+            b.max_lp_size,
+        ),
+        budget(
+            "max_bb_nodes",
+            "most branch-and-bound nodes (LP solves; a solve on a part of more than 256 variables and constraints counts one more per further 256)",
+            "nodes",
+            1e7,
+            b.max_bb_nodes,
+        ),
+        ParamInfo::flag(
+            "simulate",
+            "also run the simulator in the analysis's setting (one warp in isolation, the cost model's latencies) and show observed vs bound",
+            false,
+        ),
+    ]);
+    params.extend(simulator::launch_params());
+    params.extend(limits::params());
+    ModeInfo {
+        name: String::new(),
+        aliases: Vec::new(),
+        title: "Warp-level CFG and WCET (Jeanmougin et al.)".into(),
+        description: "Builds the warp-level control-flow graph by abstract interpretation \
+                      of the SIMT activation stack (stack graph, thread groups, agreement), \
+                      with an edge wherever thread divergence can take the warp, then bounds \
+                      the WCET by IPET (ILP solved with branch and bound)."
+            .into(),
+        dialects: vec!["sass".into()],
+        params,
+        presets: presets(),
+        default_presets: BTreeMap::new(),
     }
+}
+
+/// `latency_<class>` and `interval_<class>` parameters of the `latency` cost model, with the
+/// Pascal GP102 table as defaults (see `cfg::LatencyTable::pascal_gp102` for the sources).
+fn latency_params() -> Vec<ParamInfo> {
+    let t = cfg::LatencyTable::pascal_gp102();
+    let latencies = TimingClass::ALL.into_iter().map(|c| {
+        ParamInfo::number(
+            &format!("latency_{}", c.name()),
+            &format!(
+                "cost=latency: cycles from issue to write-back of a {} instruction",
+                class_meaning(c)
+            ),
+            "cycles",
+            1.0,
+            1e5,
+            t.latency_of(c) as f64,
+        )
+    });
+    let intervals = PIPELINED.into_iter().map(|c| {
+        ParamInfo::number(
+            &format!("interval_{}", c.name()),
+            &format!(
+                "cost=latency: initiation interval of the {} unit (cycles between two of the warp's instructions)",
+                class_meaning(c)
+            ),
+            "cycles",
+            1.0,
+            1e4,
+            t.interval_of(c) as f64,
+        )
+    });
+    latencies
+        .chain(intervals)
+        .map(|p| p.in_group("latencies"))
+        .collect()
+}
+
+fn class_meaning(c: TimingClass) -> &'static str {
+    use cfg::TimingClass as T;
+    match c {
+        T::Alu => "integer/FP32 ALU",
+        T::DoublePrecision => "double-precision (DADD/DMUL/DFMA…)",
+        T::Sfu => "special-function (MUFU)",
+        T::Shared => "shared-memory",
+        T::Global => "global-memory",
+        T::Local => "local-memory",
+        T::Constant => "constant-cache load (LDC)",
+        T::Texture => "texture/surface",
+        T::Control => "control",
+    }
+}
+
+/// Named settings: the paper's unit costs, and Pascal latencies (read from
+/// `cfg::LatencyTable::pascal_gp102`, which cites its sources).
+fn presets() -> Vec<PresetInfo> {
+    let t = cfg::LatencyTable::pascal_gp102();
+    let mut pascal: BTreeMap<String, serde_json::Value> =
+        BTreeMap::from([("cost".to_string(), serde_json::json!("latency"))]);
+    for c in TimingClass::ALL {
+        pascal.insert(
+            format!("latency_{}", c.name()),
+            serde_json::json!(t.latency_of(c)),
+        );
+    }
+    for c in PIPELINED {
+        pascal.insert(
+            format!("interval_{}", c.name()),
+            serde_json::json!(t.interval_of(c)),
+        );
+    }
+    vec![
+        PresetInfo {
+            name: "paper-unit".into(),
+            source: "Jeanmougin et al. §4.1: every instruction costs one cycle".into(),
+            values: BTreeMap::from([("cost".to_string(), serde_json::json!("unit"))]),
+        },
+        PresetInfo {
+            name: "pascal-gp102".into(),
+            source: "Pascal GP102 (TITAN X, cc 6.1), one warp in isolation: ALU 6 cycles \
+                     (NVIDIA Volta Tuning Guide §1.4.3: dependent FMA issue latency six cycles on \
+                     Pascal); FP64 8/8, SFU 20/4, shared 24, L1 82 + L2/ROP 120 + DRAM 100 = 302 \
+                     for global/local/constant/texture (GPGPU-Sim tested config SM6_TITANX)"
+                .into(),
+            values: pascal,
+        },
+    ]
+}
+
+/// The block cost model.
+enum Cost {
+    /// §4.1: every instruction one cycle.
+    Unit,
+    /// In-order issue with these latencies, drained at block ends (`cfg::latency`).
+    Latency(cfg::LatencyTable),
+}
+
+impl Cost {
+    fn name(&self) -> &'static str {
+        match self {
+            Cost::Unit => "unit",
+            Cost::Latency(_) => "latency",
+        }
+    }
+}
+
+/// The mode's parameters, decoded once.
+struct WarpCfgParams {
+    loop_bounds: LoopBounds,
+    cost: Cost,
+    analysis: cfg::Options,
+    budget: ipet::Budget,
+    simulate: SimRequest,
+}
+
+impl WarpCfgParams {
+    fn decode(input: &ModeInput) -> Result<Self, Diagnostic> {
+        let p = input.params;
+        let table = latency_table(p)?;
+        let cost = match p.text("cost")? {
+            "latency" => Cost::Latency(table),
+            _ => Cost::Unit,
+        };
+        Ok(WarpCfgParams {
+            loop_bounds: LoopBounds::decode(
+                &input.request.loop_bounds,
+                p.u64("default_loop_bound")?,
+            ),
+            cost,
+            analysis: cfg::Options {
+                agreement: p.flag("agreement")?,
+                pending_agreement: p.flag("pending_agreement")?,
+                groups: p.flag("groups")?,
+                cyclic_stacks: p.flag("cyclic_stacks")?,
+                max_states: p.usize("max_states")?,
+                max_stack_depth: p.usize("max_stack_depth")?,
+            },
+            budget: ipet::Budget {
+                max_variables: p.usize("max_ilp_variables")?,
+                max_constraints: p.usize("max_ilp_constraints")?,
+                max_lp_size: p.usize("max_lp_size")?,
+                max_bb_nodes: p.usize("max_bb_nodes")?,
+            },
+            simulate: SimRequest::decode(p, input.request.memory.as_ref(), SimRun::decode)?,
+        })
+    }
+}
+
+/// The latency table of the `latency` cost model from the parameters.
+fn latency_table(p: &Params) -> Result<cfg::LatencyTable, Diagnostic> {
+    let mut t = cfg::LatencyTable::pascal_gp102();
+    for c in TimingClass::ALL {
+        let v = p.u32(&format!("latency_{}", c.name()))?;
+        t.latency.insert(c, v.max(1));
+    }
+    for c in PIPELINED {
+        let v = p.u32(&format!("interval_{}", c.name()))?;
+        t.interval.insert(c, v.max(1));
+    }
+    Ok(t)
+}
+
+fn run(input: &ModeInput) -> ModeOutput {
+    let p = match WarpCfgParams::decode(input) {
+        Ok(p) => p,
+        Err(d) => return ModeOutput::failed([d]),
+    };
+    let mut out = ModeOutput::default();
+    let Some(sass) = kernel_text::sass(input, &mut out) else {
+        return out;
+    };
+    let t = Instant::now();
+    bound(&sass, &p, &mut out);
+    out.time("warp_cfg+ipet", t);
+    if let Some(run) = p.simulate.run(&mut out.diagnostics) {
+        let t = Instant::now();
+        simulate(&sass.kernel, run, &p.cost, &mut out);
+        out.time("simulate", t);
+    }
+    out
+}
+
+/// Runs the kernel in the analysis's own setting: one warp in isolation, in-order issue with
+/// the cost model's latencies (all 1 for cost=unit), no contention — so for a launch of one
+/// warp the observed time can never exceed the bound.
+fn simulate(kernel: &Kernel, run: &SimRun, cost: &Cost, out: &mut ModeOutput) {
+    let Some(mut machine) = simulator::preset_machine(Some("unit-cost")) else {
+        return;
+    };
+    machine.latency = match cost {
+        Cost::Latency(table) => table.clone(),
+        Cost::Unit => cfg::LatencyTable::unit(),
+    };
+    machine.transaction_cycles = 0;
+    let sim = match simulator::run_kernel(kernel, run, &machine) {
+        Ok(s) => s,
+        Err(d) => {
+            out.diagnostics.extend(d);
+            return;
+        }
+    };
+    let bound = out.wcet.as_ref().map(|w| w.cycles);
+    out.simulation = Some(match (bound, sim.warps.len()) {
+        (Some(b), 1) => SimulationReport::against(
+            sim,
+            Some(b),
+            "the warp-cfg bound: one warp in isolation, the cost model's latencies",
+        ),
+        (Some(_), n) => SimulationReport::against(
+            sim,
+            None,
+            format!("the warp-cfg bound is for one warp in isolation; this launch has {n} warps"),
+        ),
+        (None, _) => SimulationReport::against(
+            sim,
+            None,
+            "there is no WCET bound to compare with (see the errors)",
+        ),
+    });
 }
 
 fn context(kernel: &Kernel, stack: &[cfg::Entry]) -> String {
@@ -55,47 +392,16 @@ fn context(kernel: &Kernel, stack: &[cfg::Entry]) -> String {
         .join(" ")
 }
 
-/// The latency table of the `latency` cost model from the request's parameters.
-pub fn latency_table(p: &Params) -> cfg::LatencyTable {
-    let mut t = cfg::LatencyTable::pascal_gp102();
-    for c in cfg::TimingClass::ALL {
-        let v = p.get_usize(&format!("latency_{}", c.name()));
-        t.latency
-            .insert(c, u32::try_from(v.max(1)).unwrap_or(u32::MAX));
-    }
-    for c in [cfg::TimingClass::DoublePrecision, cfg::TimingClass::Sfu] {
-        let v = p.get_usize(&format!("interval_{}", c.name()));
-        t.interval
-            .insert(c, u32::try_from(v.max(1)).unwrap_or(u32::MAX));
-    }
-    t
-}
-
-/// Cost of one execution of block `b`: the unit model (§4.1: every instruction 1 cycle) or
-/// the drained in-order latency model (`cfg::latency`).
-fn block_cost(
-    kernel: &Kernel,
-    graph: &BlockGraph,
-    b: usize,
-    table: Option<&cfg::LatencyTable>,
-) -> u64 {
+/// Cost of one execution of block `b` under `cost`.
+fn block_cost(kernel: &Kernel, graph: &BlockGraph, b: usize, cost: &Cost) -> u64 {
     let block = &graph.blocks[b];
     let instrs = kernel
         .instructions
         .get(block.first..=block.last)
         .unwrap_or(&[]);
-    match table {
-        Some(t) => cfg::latency::block_cycles(instrs, t),
-        None => cfg::latency::unit_cycles(instrs),
-    }
-}
-
-/// Parses a loop-bound key: `0x18` or `24`.
-fn parse_address(key: &str) -> Option<u64> {
-    let k = key.trim();
-    match k.strip_prefix("0x").or_else(|| k.strip_prefix("0X")) {
-        Some(h) => u64::from_str_radix(h, 16).ok(),
-        None => k.parse().ok(),
+    match cost {
+        Cost::Latency(t) => cfg::latency::block_cycles(instrs, t),
+        Cost::Unit => cfg::latency::unit_cycles(instrs),
     }
 }
 
@@ -127,30 +433,20 @@ fn never_finishing(warp: &cfg::WarpCfg) -> Vec<usize> {
     (0..n).filter(|&v| fwd[v] && !bwd[v]).collect()
 }
 
-/// Runs the mode and fills `report.cfg`, `report.wcet` and `report.warp_cfg`.
-pub fn run(
-    kernel: &Kernel,
-    graph: &BlockGraph,
-    p: &Params,
-    loop_bounds: &BTreeMap<String, u64>,
-    report: &mut Report,
-) {
-    let opts = options(p);
-    let warp = match cfg::build(kernel, graph, &opts) {
+/// Builds the warp-level CFG and bounds it: `out.graph`, `out.wcet` and the details.
+fn bound(sass: &Sass, p: &WarpCfgParams, out: &mut ModeOutput) {
+    let (kernel, graph) = (&sass.kernel, &sass.graph);
+    let warp = match cfg::build(kernel, graph, &p.analysis) {
         Ok(w) => w,
         Err(d) => {
-            report.diagnostics.push(d);
+            out.diagnostics.push(d);
             return;
         }
     };
-    let table = (p.choice("cost") == "latency").then(|| latency_table(p));
     let costs: Vec<u64> = warp
         .nodes
         .iter()
-        .map(|n| {
-            n.block
-                .map_or(0, |b| block_cost(kernel, graph, b, table.as_ref()))
-        })
+        .map(|n| n.block.map_or(0, |b| block_cost(kernel, graph, b, &p.cost)))
         .collect();
     let ipet_cfg = ipet::Cfg {
         costs: costs.clone(),
@@ -158,18 +454,12 @@ pub fn run(
         entry: warp.entry,
         exits: vec![warp.exit],
     };
-    // Bounds by address apply to every context of the header block.
-    let mut by_address: BTreeMap<u64, u64> = BTreeMap::new();
-    for (key, &n) in loop_bounds {
-        match parse_address(key) {
-            Some(a) => {
-                by_address.insert(a, n);
-            }
-            None => report.diagnostics.push(Diagnostic::global(
-                Severity::Error,
-                format!("loop bound key `{key}` is not an address (write 0x18 or 24)"),
-            )),
-        }
+    // SASS has no labels: a loop is named by its header's address.
+    for key in p.loop_bounds.per_label.keys() {
+        out.diagnostics.push(Diagnostic::global(
+            Severity::Error,
+            format!("loop bound key `{key}` is not an address (write 0x18 or 24)"),
+        ));
     }
     let address_of = |node: usize| -> Option<u64> {
         warp.nodes[node]
@@ -180,35 +470,26 @@ pub fn run(
         .iter()
         .flat_map(|l| l.entry_nodes.clone())
         .collect();
-    for &a in by_address.keys() {
+    for &a in p.loop_bounds.per_address.keys() {
         if !headers.iter().any(|&h| address_of(h) == Some(a)) {
-            report.diagnostics.push(Diagnostic::global(
+            out.diagnostics.push(Diagnostic::global(
                 Severity::Warning,
                 format!("loop bound for {a:#06x}: no loop header at that address"),
             ));
         }
     }
+    // Bounds by address apply to every context of the header block.
     let per_header: BTreeMap<usize, u64> = headers
         .iter()
         .filter_map(|&h| {
             address_of(h)
-                .and_then(|a| by_address.get(&a))
+                .and_then(|a| p.loop_bounds.per_address.get(&a))
                 .map(|&n| (h, n))
         })
         .collect();
-    let default = match p.get_usize("default_loop_bound") {
-        0 => None,
-        n => Some(n as u64),
-    };
     let bounds = ipet::LoopBounds {
         per_header: per_header.clone(),
-        default,
-    };
-    let budget = ipet::Budget {
-        max_variables: p.get_usize("max_ilp_variables"),
-        max_constraints: p.get_usize("max_ilp_constraints"),
-        max_lp_size: p.get_usize("max_lp_size"),
-        max_bb_nodes: p.get_usize("max_bb_nodes"),
+        default: p.loop_bounds.default,
     };
     let stuck = never_finishing(&warp);
     let solution = if let Some(&first) = stuck.first() {
@@ -216,7 +497,7 @@ pub fn run(
         // which no exit is reachable has no finite WCET, so no bound is given.
         let b = warp.nodes[first].block.unwrap_or(0);
         let ins = &kernel.instructions[graph.blocks[b].first];
-        report.diagnostics.push(Diagnostic::error(
+        out.diagnostics.push(Diagnostic::error(
             ins.span,
             format!(
                 "the warp can loop forever: from {:#06x} no path reaches EXIT ({} of {} warp-CFG nodes), so there is no WCET bound",
@@ -227,7 +508,7 @@ pub fn run(
         ));
         Err(None)
     } else {
-        ipet::solve(&ipet_cfg, &bounds, &budget).map_err(Some)
+        ipet::solve(&ipet_cfg, &bounds, &p.budget).map_err(Some)
     };
     let mut nodes: Vec<_> = warp
         .nodes
@@ -251,11 +532,12 @@ pub fn run(
             count: None,
         })
         .collect();
+    let a = &p.analysis;
     let components = BTreeMap::from([
-        ("agreement".to_string(), opts.agreement),
-        ("pending_agreement".to_string(), opts.pending_agreement),
-        ("groups".to_string(), opts.groups),
-        ("cyclic_stacks".to_string(), opts.cyclic_stacks),
+        ("agreement".to_string(), a.agreement),
+        ("pending_agreement".to_string(), a.pending_agreement),
+        ("groups".to_string(), a.groups),
+        ("cyclic_stacks".to_string(), a.cyclic_stacks),
     ]);
     let mut details = WarpCfgDetails {
         states: warp.nodes.len() - 1,
@@ -282,7 +564,7 @@ pub fn run(
                 edges[e].count = Some(*c);
             }
             if !s.integral {
-                report.diagnostics.push(Diagnostic::global(
+                out.diagnostics.push(Diagnostic::global(
                     Severity::Warning,
                     format!(
                         "branch and bound stopped at its budget (max_bb_nodes): the bound is the LP optimum {:.1}, rounded down to an integer",
@@ -290,37 +572,32 @@ pub fn run(
                     ),
                 ));
             }
-            let cycles = s.safe_bound();
-            report.wcet = Some(Wcet {
-                cycles,
-                cost_model: p.choice("cost").to_string(),
+            out.wcet = Some(Wcet {
+                cycles: s.safe_bound(),
+                cost_model: p.cost.name().to_string(),
             });
             details.loops = s
                 .loops
                 .iter()
-                .map(|l| {
-                    let address = address_of(l.header).unwrap_or(0);
-                    let line = warp.nodes[l.header]
+                .map(|l| LoopView {
+                    header: l.header,
+                    address: address_of(l.header).unwrap_or(0),
+                    line: warp.nodes[l.header]
                         .block
-                        .map_or(0, |b| kernel.instructions[graph.blocks[b].first].span.line);
-                    LoopView {
-                        header: l.header,
-                        address,
-                        line,
-                        bound: l.bound.unwrap_or(0),
-                        bound_from: if l.entry_nodes.iter().any(|h| per_header.contains_key(h)) {
-                            "request".into()
-                        } else {
-                            "default".into()
-                        },
-                        irreducible: l.irreducible,
-                        depth: l.depth,
-                        nodes: l.body.clone(),
-                    }
+                        .map_or(0, |b| kernel.instructions[graph.blocks[b].first].span.line),
+                    bound: l.bound.unwrap_or(0),
+                    bound_from: if l.entry_nodes.iter().any(|h| per_header.contains_key(h)) {
+                        "request".into()
+                    } else {
+                        "default".into()
+                    },
+                    irreducible: l.irreducible,
+                    depth: l.depth,
+                    nodes: l.body.clone(),
                 })
                 .collect();
             for l in s.loops.iter().filter(|l| l.irreducible) {
-                report.diagnostics.push(Diagnostic::global(
+                out.diagnostics.push(Diagnostic::global(
                     Severity::Warning,
                     format!(
                         "irreducible loop entered at {}: bounded as a region (its entries run at most N times per entry)",
@@ -354,35 +631,39 @@ pub fn run(
             details.lp_bound = s.lp_bound;
         }
         Err(None) => {}
-        Err(Some(e)) => {
-            let msg = match &e {
-                ipet::Error::NoBound { header } => format!(
-                    "the loop at {:#06x} has no bound: give one (loop_bounds / --loop-bound {:#x}=N) or a default_loop_bound",
-                    address_of(*header).unwrap_or(0),
-                    address_of(*header).unwrap_or(0)
-                ),
-                ipet::Error::Budget {
-                    what,
-                    limit,
-                    needed,
-                } => {
-                    // The request's parameter names, not the ipet crate's field names.
-                    let param = match *what {
-                        "max_variables" => "max_ilp_variables",
-                        "max_constraints" => "max_ilp_constraints",
-                        other => other,
-                    };
-                    format!(
-                        "IPET: the ILP needs {needed} but the budget {param} is {limit} (raise {param})"
-                    )
-                }
-                other => format!("IPET: {other}"),
-            };
-            report
-                .diagnostics
-                .push(Diagnostic::global(Severity::Error, msg));
-        }
+        Err(Some(e)) => out.diagnostics.push(Diagnostic::global(
+            Severity::Error,
+            ipet_message(&e, address_of),
+        )),
     }
-    report.cfg = Some(draw("warp", nodes, edges));
-    report.warp_cfg = Some(details);
+    out.graph = Some(draw("warp", nodes, edges));
+    out.details = ModeDetails::WarpCfg(Box::new(details));
+}
+
+/// What went wrong in IPET, in the request's terms (its parameter names, loop addresses).
+fn ipet_message(e: &ipet::Error, address_of: impl Fn(usize) -> Option<u64>) -> String {
+    match e {
+        ipet::Error::NoBound { header } => {
+            let a = address_of(*header).unwrap_or(0);
+            format!(
+                "the loop at {a:#06x} has no bound: give one (loop_bounds / --loop-bound {a:#x}=N) or a default_loop_bound"
+            )
+        }
+        ipet::Error::Budget {
+            what,
+            limit,
+            needed,
+        } => {
+            // The request's parameter names, not the ipet crate's field names.
+            let param = match *what {
+                "max_variables" => "max_ilp_variables",
+                "max_constraints" => "max_ilp_constraints",
+                other => other,
+            };
+            format!(
+                "IPET: the ILP needs {needed} but the budget {param} is {limit} (raise {param})"
+            )
+        }
+        other => format!("IPET: {other}"),
+    }
 }

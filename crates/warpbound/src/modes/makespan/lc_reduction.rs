@@ -28,7 +28,10 @@
 //!   for an instruction of a called function, its index in that function);
 //! * Sim-D — the instruction's index in `.text`, which is its instruction-memory address.
 
-use crate::report::{MappedInstruction, Report};
+use crate::kernel_text;
+use crate::mode::ModeOutput;
+use crate::report::MappedInstruction;
+use crate::views;
 use std::collections::HashSet;
 
 use isa::gcn::{GcnControl, GcnFunction, GcnProgram, GcnUnit};
@@ -150,7 +153,7 @@ pub fn ptx(f: &isa::ptx::Function, source: &str) -> Reduction {
         .map(|i| {
             let ins = &f.instructions[i];
             let op = letter(ins.state_space().is_some());
-            let text = crate::rr_mode::text_at(&lines, ins.span);
+            let text = views::kernel::text_at(&lines, ins.span);
             let pc = isa::ptx::Function::pc(i);
             (op, mapped(pc, ins.span.line, text, op))
         })
@@ -162,7 +165,8 @@ const GCN_MAX_CALL_DEPTH: usize = 32;
 /// Longest GCN3 path through calls (a callee's code counts once per call).
 const GCN_MAX_PATH: usize = 100_000;
 
-/// A GCN3 function's straight-line path, following calls (issue #20) through the function
+/// A GCN3 function's straight-line path, following calls into the callees' code (a path
+/// that stopped at a call would leave out the work the call does) through the function
 /// linked with its callees ([`isa::gcn::link()`]). `s_branch` jumps to its label; the
 /// conditional `s_cbranch_*` (scalar and execute-mask alike) fall through; `s_endpgm` ends
 /// the path. A call (`s_swappc_b64` or `s_call_b64` to a function of the listing) continues
@@ -296,63 +300,52 @@ pub fn simd(program: &Program) -> Reduction {
 
 /// Parses a PTX, GCN3 or Sim-D `source` and reduces the selected kernel (`function`, else
 /// the first `.entry` of a PTX module, the first function of a GCN3 listing; a Sim-D file
-/// holds one program). Every parser diagnostic goes to the report, with the instruction
-/// table of the kernel as the other modes show it; `None` after an error — a parse error, no
-/// such function, or no instruction on the path (an empty kernel).
+/// holds one program). Every parser diagnostic goes to `out`, with the instruction table of
+/// the kernel as the other modes show it; `None` after an error — a parse error, no such
+/// function, or no instruction on the path (an empty kernel).
 pub fn from_text(
     dialect: Dialect,
     source: &str,
     function: Option<&str>,
     limits: &Limits,
-    report: &mut Report,
+    out: &mut ModeOutput,
 ) -> Option<Reduction> {
+    let diags = &mut out.diagnostics;
     let (reduction, what) = match dialect {
         Dialect::Ptx => {
-            let parsed = isa::ptx::parse(source, limits);
-            let failed = parsed.has_errors();
-            report
-                .diagnostics
-                .extend(parsed.diagnostics.iter().cloned());
-            let (f, names) = crate::rr_mode::pick_kernel(&parsed, function, failed, report)?;
-            report.kernel = Some(crate::rr_mode::kernel_view(f, names, source));
-            if failed {
+            let ptx = kernel_text::ptx(source, function, limits, diags)?;
+            out.kernel = Some(ptx.view(source));
+            if ptx.failed {
                 return None;
             }
-            (ptx(f, source), format!("`{}`", f.name))
+            let f = ptx.function();
+            (self::ptx(f, source), format!("`{}`", f.name))
         }
         Dialect::Gcn => {
-            let program = isa::gcn::parse(source, limits);
-            let failed = program.has_errors();
-            report
-                .diagnostics
-                .extend(program.diagnostics.iter().cloned());
-            let (f, names) = crate::pws_mode::pick_function(&program, function, failed, report)?;
-            let view = crate::pws_mode::kernel_view(f, names, program.target.clone());
-            report.kernel = Some(view);
-            if failed {
+            let gcn = kernel_text::gcn(source, function, limits, diags)?;
+            out.kernel = Some(gcn.view());
+            if gcn.failed {
                 return None;
             }
-            match gcn(&program, f) {
+            let f = gcn.function();
+            match self::gcn(&gcn.program, f) {
                 Ok(r) => (r, format!("`{}`", f.name)),
                 Err(d) => {
-                    report.diagnostics.push(d);
+                    out.diagnostics.push(d);
                     return None;
                 }
             }
         }
         Dialect::Simd => {
-            let parsed = isa::simd::parse(source, limits);
-            let failed = parsed.has_errors();
-            report.diagnostics.extend(parsed.diagnostics);
-            let program = parsed.program?;
-            report.kernel = Some(crate::simd_mode::kernel_view(&program));
+            let (program, failed) = kernel_text::simd(source, limits, diags)?;
+            out.kernel = Some(views::kernel::simd(&program));
             if failed {
                 return None;
             }
             (simd(&program), "the Sim-D program".to_string())
         }
         other => {
-            report.diagnostics.push(Diagnostic::global(
+            diags.push(Diagnostic::global(
                 Severity::Error,
                 format!("no L/C reduction for dialect `{}`", other.name()),
             ));
@@ -360,7 +353,7 @@ pub fn from_text(
         }
     };
     if reduction.0.is_empty() {
-        report.diagnostics.push(Diagnostic::global(
+        out.diagnostics.push(Diagnostic::global(
             Severity::Error,
             format!(
                 "no instructions on the straight-line path of {what}: there is no L/C string to analyse"
@@ -375,8 +368,8 @@ pub fn from_text(
 mod tests {
     use super::*;
 
-    const LOCAL: &str = include_str!("../../isa/tests/data/gcn_call_local.s");
-    const EXTERNAL: &str = include_str!("../../isa/tests/data/gcn_call_external.s");
+    const LOCAL: &str = include_str!("../../../../isa/tests/data/gcn_call_local.s");
+    const EXTERNAL: &str = include_str!("../../../../isa/tests/data/gcn_call_external.s");
 
     #[test]
     fn gcn_path_follows_both_calls_into_the_callee() {

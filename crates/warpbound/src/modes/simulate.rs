@@ -1,0 +1,92 @@
+//! The `simulate` mode: a run of the SIMT simulator (crate `sim`) on the request's launch,
+//! memory and machine — observed cycles, per-warp timelines as the schedule, the stepper's
+//! steps and the final memory. No bound: the bounding modes take `simulate=true` to put a
+//! run next to their bound.
+
+use crate::catalog::ModeInfo;
+use crate::kernel_text;
+use crate::mode::{Mode, ModeInput, ModeOutput};
+use crate::params::limits;
+use crate::report::SimulationReport;
+use crate::simulator::{self, KernelText, SimRun};
+use crate::views;
+use isa::Dialect;
+use std::collections::BTreeMap;
+use web_time::Instant;
+
+/// The mode.
+pub const MODE: Mode = Mode {
+    name: "simulate",
+    aliases: &[],
+    describe,
+    run,
+};
+
+fn describe() -> ModeInfo {
+    let mut params = simulator::params();
+    params.extend(limits::params());
+    ModeInfo {
+        name: String::new(),
+        aliases: Vec::new(),
+        title: "Simulate: an observed execution with a divergence stepper".into(),
+        description: "Runs the kernel on a cycle-level SIMT simulator for a launch (grid, \
+                      block, parameters, global memory): functional semantics, the \
+                      activation stack, a warp scheduler, per-class latencies, coalescing \
+                      and an optional L1. Shows each warp's issued instructions, the final \
+                      memory, and a step-by-step view of one warp's lanes and stack."
+            .into(),
+        dialects: ["sass", "ptx", "gcn", "lc"].map(String::from).to_vec(),
+        params,
+        presets: simulator::presets(),
+        // The machine for a dialect without a named preset: GCN3 wavefronts of 64 on gem5's
+        // SIMD, L/C strings on the makespan paper's SM.
+        default_presets: BTreeMap::from([
+            ("gcn".to_string(), "gcn3".to_string()),
+            ("lc".to_string(), "makespan".to_string()),
+        ]),
+    }
+}
+
+fn run(input: &ModeInput) -> ModeOutput {
+    let request = input.request;
+    let run = SimRun::decode(input.params, request.memory.as_ref());
+    let machine = match simulator::preset_machine(input.preset)
+        .map(|base| simulator::machine(input.params, base))
+    {
+        Some(Ok(m)) => m,
+        Some(Err(d)) => return ModeOutput::failed([d]),
+        None => return ModeOutput::default(),
+    };
+    let mut out = ModeOutput::default();
+    if request.dialect == Dialect::Sass {
+        let Some(s) = kernel_text::sass(input, &mut out) else {
+            return out;
+        };
+        let t = Instant::now();
+        match run.and_then(|run| simulator::run_kernel(&s.kernel, &run, &machine)) {
+            Ok(sim) => {
+                out.schedule = Some(views::schedule::simulated(&s.kernel, &sim));
+                out.simulation = Some(SimulationReport::alone(sim));
+            }
+            Err(d) => out.diagnostics.extend(d),
+        }
+        out.graph = Some(views::graph::thread(&s.kernel, &s.graph));
+        out.time("simulate", t);
+        return out;
+    }
+    let t = Instant::now();
+    let text = KernelText {
+        dialect: request.dialect,
+        source: &request.source,
+        function: request.function.as_deref(),
+    };
+    let run = run.as_ref().map_err(Vec::as_slice);
+    if let Some(sim) =
+        simulator::run_text(&text, &input.limits, run, &machine, &mut out.diagnostics)
+    {
+        out.schedule = Some(views::schedule::simulated_text(&request.source, &sim));
+        out.simulation = Some(SimulationReport::alone(sim));
+    }
+    out.time("simulate", t);
+    out
+}

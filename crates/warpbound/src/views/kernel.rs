@@ -1,0 +1,249 @@
+//! The instruction table of a kernel (`report.kernel`), one builder per dialect's IR: every
+//! mode that reads a dialect shows the same table for it.
+
+use crate::report::{InstructionView, KernelView};
+use isa::gcn::GcnFunction;
+use isa::ptx::Function;
+use isa::simd::Program;
+use isa::{ControlKind, Kernel, ResourceClass};
+
+fn control_name(c: ControlKind) -> &'static str {
+    match c {
+        ControlKind::Fallthrough => "fallthrough",
+        ControlKind::Branch(_) => "branch",
+        ControlKind::Ssy(_) => "ssy",
+        ControlKind::Pbk(_) => "pbk",
+        ControlKind::Pcnt(_) => "pcnt",
+        ControlKind::Pret(_) => "pret",
+        ControlKind::Sync => "sync",
+        ControlKind::Brk => "brk",
+        ControlKind::Cont => "cont",
+        ControlKind::Exit => "exit",
+        ControlKind::Call(_) => "call",
+        ControlKind::Ret => "ret",
+        ControlKind::Barrier => "barrier",
+        ControlKind::Indirect => "indirect",
+    }
+}
+
+/// A SASS kernel (or anything parsed into the SASS-shaped `isa::Kernel`).
+pub fn sass(kernel: &Kernel, functions: Vec<String>) -> KernelView {
+    let instructions = kernel
+        .instructions
+        .iter()
+        .enumerate()
+        .map(|(index, ins)| {
+            let mut opcode = ins.opcode.name.clone();
+            for m in &ins.opcode.modifiers {
+                opcode.push('.');
+                opcode.push_str(m);
+            }
+            InstructionView {
+                index,
+                address: ins.address,
+                line: ins.span.line,
+                column: ins.span.column,
+                text: ins.text.clone(),
+                guard: ins
+                    .guard
+                    .as_ref()
+                    .map(|g| format!("@{}{}", if g.negated { "!" } else { "" }, g.reg)),
+                opcode,
+                operands: ins.operands.iter().map(|o| o.text.clone()).collect(),
+                reads: ins.reads.iter().map(ToString::to_string).collect(),
+                writes: ins.writes.iter().map(ToString::to_string).collect(),
+                control: control_name(ins.control).into(),
+                target: ins.control.target(),
+                class: ins.class,
+                block: None,
+            }
+        })
+        .collect();
+    KernelView {
+        function: kernel.function.clone(),
+        functions,
+        arch: kernel.arch.clone(),
+        instructions,
+    }
+}
+
+/// The text a span of `lines` covers (spans count characters from column 1), without a
+/// trailing `;`.
+pub fn text_at(lines: &[&str], span: isa::Span) -> String {
+    lines
+        .get(span.line.saturating_sub(1) as usize)
+        .map(|l| {
+            l.chars()
+                .skip(span.column.saturating_sub(1) as usize)
+                .take(span.len.max(1) as usize)
+                .collect::<String>()
+        })
+        .unwrap_or_default()
+        .trim()
+        .trim_end_matches(';')
+        .to_string()
+}
+
+/// A PTX function (`source`: the text it was parsed from). Addresses are GPGPU-Sim's
+/// program counters ([`Function::pc`]).
+pub fn ptx(f: &Function, functions: Vec<String>, source: &str) -> KernelView {
+    let lines: Vec<&str> = source.lines().collect();
+    let instructions = f
+        .instructions
+        .iter()
+        .enumerate()
+        .map(|(index, ins)| InstructionView {
+            index,
+            address: Function::pc(index),
+            line: ins.span.line,
+            column: ins.span.column,
+            text: text_at(&lines, ins.span),
+            guard: ins.guard.as_ref().map(|g| text_at(&lines, g.span)),
+            opcode: ins.mnemonic(),
+            operands: ins
+                .operands
+                .iter()
+                .map(|o| text_at(&lines, o.span))
+                .collect(),
+            reads: Vec::new(),
+            writes: Vec::new(),
+            control: if ins.opcode == "bra" {
+                "branch".into()
+            } else {
+                "fallthrough".into()
+            },
+            target: None,
+            class: if ins.has_modifier("global") {
+                ResourceClass::LoadStoreGlobal
+            } else if ins.has_modifier("shared") {
+                ResourceClass::LoadStoreShared
+            } else {
+                ResourceClass::Alu
+            },
+            block: None,
+        })
+        .collect();
+    KernelView {
+        function: f.name.clone(),
+        functions,
+        arch: None,
+        instructions,
+    }
+}
+
+/// A GCN3 function; addresses are instruction indices (the parser records no offsets).
+pub fn gcn(f: &GcnFunction, functions: Vec<String>, target: Option<String>) -> KernelView {
+    let instructions = f
+        .instructions
+        .iter()
+        .enumerate()
+        .map(|(index, ins)| InstructionView {
+            index,
+            address: index as u64,
+            line: ins.span.line,
+            column: ins.span.column,
+            text: ins.text.clone(),
+            guard: None,
+            opcode: ins.opcode.clone(),
+            operands: operands_of(&ins.text),
+            reads: ins.reads.iter().map(|r| format!("{r:?}")).collect(),
+            writes: ins.writes.iter().map(|r| format!("{r:?}")).collect(),
+            control: format!("{:?}", ins.exec_effect).to_lowercase(),
+            target: None,
+            class: match ins.unit {
+                isa::gcn::GcnUnit::VectorMemory => ResourceClass::LoadStoreGlobal,
+                isa::gcn::GcnUnit::Lds => ResourceClass::LoadStoreShared,
+                isa::gcn::GcnUnit::ScalarMemory => ResourceClass::Constant,
+                isa::gcn::GcnUnit::Branch | isa::gcn::GcnUnit::Waitcnt => ResourceClass::Control,
+                _ => ResourceClass::Alu,
+            },
+            block: None,
+        })
+        .collect();
+    KernelView {
+        function: f.name.clone(),
+        functions,
+        arch: target,
+        instructions,
+    }
+}
+
+/// The comma-separated operands after the mnemonic of an assembly line.
+fn operands_of(text: &str) -> Vec<String> {
+    text.split_once(char::is_whitespace)
+        .map(|(_, rest)| rest.split(',').map(|o| o.trim().to_string()).collect())
+        .unwrap_or_default()
+}
+
+/// A Sim-D program (one kernel per file); addresses are indices in `.text`.
+pub fn simd(program: &Program) -> KernelView {
+    let instructions = program
+        .instructions
+        .iter()
+        .map(|ins| InstructionView {
+            index: ins.index,
+            address: ins.index as u64,
+            line: ins.span.line,
+            column: ins.span.column,
+            text: ins.text.clone(),
+            guard: None,
+            operands: operands_of(&ins.text),
+            opcode: match &ins.subop_text {
+                Some(s) => format!("{}.{s}", ins.mnemonic),
+                None => ins.mnemonic.clone(),
+            },
+            reads: Vec::new(),
+            writes: Vec::new(),
+            control: ins
+                .category()
+                .map_or("unknown".into(), |c| format!("{c:?}").to_lowercase()),
+            target: None,
+            class: ResourceClass::Alu,
+            block: None,
+        })
+        .collect();
+    KernelView {
+        function: "kernel".into(),
+        functions: vec!["kernel".into()],
+        arch: Some("sim-d".into()),
+        instructions,
+    }
+}
+
+/// An L/C string: one row per letter, all in block 0 (the string is straight-line code).
+pub fn lc(program: &isa::lc::LcProgram) -> KernelView {
+    let span = program.kernel_span;
+    let instructions = program
+        .kernel
+        .iter()
+        .enumerate()
+        .map(|(i, op)| {
+            let (letter, class, what) = match op {
+                isa::lc::LcOp::L => ("L", ResourceClass::LoadStoreGlobal, "load/store unit"),
+                isa::lc::LcOp::C => ("C", ResourceClass::Alu, "CUDA cores"),
+            };
+            InstructionView {
+                index: i,
+                address: i as u64,
+                line: span.line,
+                column: span.column + i as u32,
+                text: format!("{letter} ({what})"),
+                guard: None,
+                opcode: letter.into(),
+                operands: Vec::new(),
+                reads: Vec::new(),
+                writes: Vec::new(),
+                control: "fallthrough".into(),
+                target: None,
+                class,
+                block: Some(0),
+            }
+        })
+        .collect();
+    KernelView {
+        function: "kernel".into(),
+        functions: vec!["kernel".into()],
+        arch: None,
+        instructions,
+    }
+}

@@ -1,0 +1,8 @@
+//! Report views: flat, JSON-friendly copies of analysis results for the page to render —
+//! instruction tables ([`kernel`]), graph drawings ([`graph`]), Gantt charts ([`schedule`])
+//! and line charts ([`plot`]). They shape data and lay it out; they decide nothing.
+
+pub mod graph;
+pub mod kernel;
+pub mod plot;
+pub mod schedule;

@@ -174,14 +174,8 @@ impl<'a> Parser<'a> {
                 }
                 self.pos += 1;
                 if t.is_punct('[') {
-                    let mut dim = None;
-                    if let Some(n) = self.peek_word().and_then(parse_c_uint) {
-                        dim = Some(n);
-                        self.pos += 1;
-                    }
-                    if self.peek().is_some_and(|x| x.is_punct(']')) {
-                        self.pos += 1;
-                    }
+                    // A missing `]` is not reported for parameters.
+                    let (dim, _closed) = self.array_dimension();
                     dims.push(dim);
                     continue;
                 }

@@ -79,6 +79,27 @@ impl<'a> Parser<'a> {
         self.peek().and_then(|t| t.word())
     }
 
+    /// The next token and its word, not consumed. At the end of the input: an error
+    /// `at_end` located at `start`. On punctuation or a string: an error `not_a_word` at the
+    /// token, and the statement is skipped.
+    fn expect_word(
+        &mut self,
+        start: Span,
+        at_end: &str,
+        not_a_word: &str,
+    ) -> Option<(&'a Token, &'a str)> {
+        let Some(tok) = self.peek() else {
+            self.error(start, at_end);
+            return None;
+        };
+        let Some(word) = tok.word() else {
+            self.error(tok.span, not_a_word);
+            self.skip_statement();
+            return None;
+        };
+        Some((tok, word))
+    }
+
     fn bump(&mut self) -> Option<&'a Token> {
         let t = self.toks.get(self.pos);
         if t.is_some() {

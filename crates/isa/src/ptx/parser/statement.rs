@@ -46,15 +46,8 @@ impl<'a> Parser<'a> {
                 }
             }
         }
-        let Some(op_tok) = self.peek() else {
-            self.error(start, "guard without an instruction");
-            return None;
-        };
-        let Some(mnemonic) = op_tok.word() else {
-            self.error(op_tok.span, "expected an opcode");
-            self.skip_statement();
-            return None;
-        };
+        let (op_tok, mnemonic) =
+            self.expect_word(start, "guard without an instruction", "expected an opcode")?;
         if !mnemonic.starts_with(|c: char| c.is_ascii_alphabetic()) {
             self.error(op_tok.span, format!("`{mnemonic}` is not an opcode"));
             self.skip_statement();

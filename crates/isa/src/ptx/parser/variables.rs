@@ -13,6 +13,21 @@ use crate::span::Span;
 const MAX_INIT_BYTES: usize = 16 << 20;
 
 impl<'a> Parser<'a> {
+    /// The inside of an array dimension `[n]` or `[]`, the cursor just after `[`: the count if
+    /// one is written, and whether the `]` followed (consumed if so).
+    pub(super) fn array_dimension(&mut self) -> (Option<u64>, bool) {
+        let mut dim = None;
+        if let Some(n) = self.peek_word().and_then(parse_c_uint) {
+            dim = Some(n);
+            self.pos += 1;
+        }
+        let closed = self.peek().is_some_and(|x| x.is_punct(']'));
+        if closed {
+            self.pos += 1;
+        }
+        (dim, closed)
+    }
+
     /// `.global .align 4 .v4 .b8 name[16] = {...};` and similar, up to and including `;`;
     /// several declarators (`.shared .u32 a, b[4];`) give several items. The cursor is on
     /// the state-space word. `with_init`: initializers are allowed (module scope, `.const`
@@ -48,27 +63,19 @@ impl<'a> Parser<'a> {
             }
         }
         loop {
-            let Some(name_tok) = self.peek() else {
-                self.error(start, "unterminated declaration");
-                return out;
-            };
-            let Some(name) = name_tok.word() else {
-                self.error(name_tok.span, "expected a variable name");
-                self.skip_statement();
+            let Some((name_tok, name)) = self.expect_word(
+                start,
+                "unterminated declaration",
+                "expected a variable name",
+            ) else {
                 return out;
             };
             self.pos += 1;
             let mut dims = Vec::new();
             while self.peek().is_some_and(|x| x.is_punct('[')) {
                 self.pos += 1;
-                let mut dim = None;
-                if let Some(n) = self.peek_word().and_then(parse_c_uint) {
-                    dim = Some(n);
-                    self.pos += 1;
-                }
-                if self.peek().is_some_and(|x| x.is_punct(']')) {
-                    self.pos += 1;
-                } else {
+                let (dim, closed) = self.array_dimension();
+                if !closed {
                     let sp = self.peek().map_or(name_tok.span, |x| x.span);
                     self.error(sp, "expected `]` in array declaration");
                     self.skip_statement();

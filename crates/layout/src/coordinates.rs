@@ -227,16 +227,7 @@ mod tests {
     }
 
     fn build(n: usize, edges: &[(usize, usize)], layer: &[usize]) -> ProperGraph {
-        let inputs: Vec<EdgeInput> = edges
-            .iter()
-            .enumerate()
-            .map(|(index, &(from, to))| EdgeInput {
-                index,
-                from,
-                to,
-                back: false,
-            })
-            .collect();
+        let inputs = EdgeInput::forward(edges);
         ProperGraph::build(&vec![(40.0, 20.0); n], &vec![0.0; n], layer, &inputs)
     }
 

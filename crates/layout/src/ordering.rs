@@ -188,16 +188,7 @@ mod tests {
     use crate::proper::EdgeInput;
 
     fn graph(n: usize, edges: &[(usize, usize)]) -> ProperGraph {
-        let inputs: Vec<EdgeInput> = edges
-            .iter()
-            .enumerate()
-            .map(|(index, &(from, to))| EdgeInput {
-                index,
-                from,
-                to,
-                back: false,
-            })
-            .collect();
+        let inputs = EdgeInput::forward(edges);
         let layer = longest_path(n, edges);
         ProperGraph::build(&vec![(10.0, 10.0); n], &vec![0.0; n], &layer, &inputs)
     }

@@ -38,6 +38,23 @@ impl EdgeInput {
     }
 }
 
+#[cfg(test)]
+impl EdgeInput {
+    /// Test graphs: `(from, to)` pairs as edges none of which was reversed, numbered in order.
+    pub(crate) fn forward(edges: &[(usize, usize)]) -> Vec<EdgeInput> {
+        edges
+            .iter()
+            .enumerate()
+            .map(|(index, &(from, to))| EdgeInput {
+                index,
+                from,
+                to,
+                back: false,
+            })
+            .collect()
+    }
+}
+
 /// An edge between two adjacent layers of the proper graph.
 #[derive(Debug, Clone, Copy)]
 pub(crate) struct Segment {

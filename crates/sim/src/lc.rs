@@ -10,7 +10,7 @@
 //! classes to load/store units and cores. The warp ends with its last instruction (the
 //! paper's strings have no explicit exit).
 
-use crate::ptx::cycle_loop::{self, Program};
+use crate::ptx::front_end::{self, Program};
 use crate::ptx::program::{Ctl, Decoded, Exec, Op};
 use crate::{Budget, Launch, Machine, MemoryInit, SimError, Simulation};
 use cfg::TimingClass;
@@ -55,5 +55,5 @@ pub(crate) fn run(
         registers: 0,
         shared_static: 0,
     };
-    cycle_loop::run(&p, launch, machine, &MemoryInit::default(), budget)
+    front_end::run(&p, launch, machine, &MemoryInit::default(), budget)
 }

@@ -7,7 +7,7 @@
 //! What it is: the executions every bound of Warpbound is checked against. Its control
 //! semantics are exactly those of `cfg::concrete` (Jeanmougin et al. §2, see
 //! [`activation_stack`]); its timing model is a plain-data [`Machine`] with named presets
-//! ([`presets`]). Functional semantics (module `semantics`, decoding in `decode`) cover
+//! ([`presets`]). Functional semantics (module `sass::semantics`, decoding in `sass::decode`) cover
 //! Kepler–Pascal SASS:
 //! - integer: `MOV`, `MOV32I`, `IADD` (`.X`, `.CC`), `IADD32I`, `ISUB`, `IADD3`, `ISCADD`,
 //!   `ISCADD32I`, `IMAD`/`IMUL`/`IMUL32I`/`IMAD32I` (`.U32`/`.S32`, `.HI`, `.X`, `.CC`), `XMAD`
@@ -45,8 +45,7 @@
 pub mod activation_stack;
 pub mod budget;
 pub mod coalescing;
-mod decode;
-mod engine;
+mod cycle_loop;
 pub mod error;
 pub mod gcn;
 pub mod l1_cache;
@@ -57,8 +56,8 @@ pub mod machine;
 pub mod memory;
 mod ptx;
 pub mod reconvergence;
+mod sass;
 mod scheduler;
-mod semantics;
 pub mod simulation;
 pub mod splitting;
 mod step_cache;
@@ -99,7 +98,7 @@ pub fn run(
             "an L/C string is simulated from its instructions: use sim::run_lc",
         )),
         isa::Dialect::Gcn => gcn::run_kernel(kernel, launch, machine, memory, budget),
-        _ => engine::run(kernel, launch, machine, memory, budget),
+        _ => sass::run(kernel, launch, machine, memory, budget),
     }
 }
 

@@ -12,12 +12,12 @@
 //! - Control (`pdom_stack`): GPGPU-Sim's PDOM stack, reconvergence at the immediate
 //!   post-dominator of each branch ([`crate::reconvergence`]), shown in the stepper as NIL
 //!   (path) and SYNC (waiting reconvergence) entries.
-//! - Timing (`cycle_loop`): the SASS engine's timing rules on virtual registers.
+//! - Timing (`front_end`): the shared cycle loop ([`crate::cycle_loop`]) on virtual registers.
 //!
 //! Program counters in the stepper and timelines follow [`isa::ptx::Function::pc`] (8 bytes
 //! per instruction, GPGPU-Sim's numbering).
 
-pub(crate) mod cycle_loop;
+pub(crate) mod front_end;
 pub(crate) mod layout;
 pub(crate) mod pdom_stack;
 pub(crate) mod program;
@@ -73,11 +73,11 @@ pub(crate) fn run(
             .into_iter()
             .map(|p| p.filter(|&x| x < n))
             .collect();
-    let p = cycle_loop::Program {
+    let p = front_end::Program {
         code: &code,
         ipdom: &ipdom,
         registers: lay.registers.len(),
         shared_static: lay.shared_static,
     };
-    cycle_loop::run(&p, launch, machine, memory, budget)
+    front_end::run(&p, launch, machine, memory, budget)
 }

@@ -19,7 +19,7 @@
 //!   NaN payloads are those of Rust's arithmetic (hardware returns a canonical NaN);
 //! - `F2I` saturates to the destination range and maps NaN to 0 (PTX `cvt` to integer).
 
-use crate::decode::{
+use super::decode::{
     AddrSrc, BoolOp, Cmp, FloatKind, Half, LopKind, Op, PredSrc, Round, Special, Src, SrcKind, PT,
     RZ_DEST,
 };

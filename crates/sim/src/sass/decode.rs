@@ -1,6 +1,6 @@
 //! From IR instructions to the simulator's executable form: operands resolved (constant-bank
 //! words read from the launch, registers numbered), opcode and modifiers checked against
-//! the semantics [`crate::semantics`] implements. Anything else is a located
+//! the semantics [`super::semantics`] implements. Anything else is a located
 //! "cannot simulate" diagnostic — never a guess. Decoding happens once per run; an
 //! instruction that fails to decode only stops the run if a warp reaches it.
 

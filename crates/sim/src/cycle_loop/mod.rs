@@ -1,0 +1,223 @@
+//! The one cycle loop of the simulator (issue #21): block dispatch, warp scheduling and the
+//! choice of the next cycle, run for SASS, PTX and GCN3 alike; what a dialect does when a
+//! warp issues comes from its [`FrontEnd`].
+//!
+//! Timing model, per cycle `t` (the front ends apply it with [`Sm`]'s helpers):
+//! - a warp can issue its next instruction when `t` is at least its next issue slot, every
+//!   register the instruction reads or writes (guard included) has been written back
+//!   (scoreboard: RAW and WAW), its timing class accepted the warp's previous instruction of
+//!   that class at least `interval` cycles ago, and a lane of the instruction's unit is free;
+//! - the scheduler ([`crate::scheduler`]) orders the candidates and up to `issue_width` of
+//!   them issue;
+//! - an instruction on a unit with `σ` lanes and `k` cycles per warp-instruction (the sigma
+//!   transformation, Berezovskyi et al. §3) occupies one lane for `t..t+k`; the warp's next
+//!   issue slot is `t + k`; its result is written back at `t + k - 1 + latency`, where a
+//!   memory instruction's latency is the class latency (or the L1 hit latency when every
+//!   segment of a load hits) plus `transaction_cycles` per segment after the first
+//!   ([`memory_access`]);
+//! - the run's observed cycles are the latest write-back. With all latencies 1 and `k = 1`
+//!   a lone warp issues one instruction per cycle, so cycles = issued instructions.
+//!
+//! Warps that cannot issue before their wake-up cycle (`WarpSched::wake`) are skipped,
+//! and a cycle in which nothing issues jumps to the soonest wake-up of any resident warp.
+
+pub(crate) mod memory_access;
+pub(crate) mod sm;
+
+use crate::error::SimError;
+use crate::machine::Scheduler;
+use crate::scheduler;
+use crate::simulation::WarpTimeline;
+pub(crate) use sm::{Block, Sm};
+
+/// What a dialect supplies to the cycle loop: its warps' dialect state (registers, stack),
+/// dispatching them, and issuing one warp's next instruction (decode, scoreboard, semantics
+/// for the active lanes, branches and reconvergence).
+///
+/// A trait, not data, because three real implementations exist — SASS (activation stack),
+/// PTX (post-dominator stack over virtual registers) and GCN3 (exec masks, `s_waitcnt`
+/// counters, split-wavefronts) — whose per-issue work shares no representation; everything
+/// they share (scheduling, lanes, memory, budgets, the trace) is plain data in [`Sm`].
+pub(crate) trait FrontEnd {
+    /// After a cycle in which an instruction issued, go on with the next cycle, and without
+    /// an issue jump to the soonest [`FrontEnd::soonest`] of every resident warp (GCN3:
+    /// splits and merges change other waves' state). Otherwise a cycle with an issue also
+    /// jumps, and pure round-robin waits for the warp whose turn it is.
+    const CYCLE_AFTER_ISSUE: bool = false;
+
+    /// Creates the warps of block `b` (the `blocks`-th resident block) at `cycle`.
+    fn dispatch_block(&mut self, sm: &mut Sm, b: u64, cycle: u64);
+
+    /// Warp `w` waits (finished, at a barrier, at a merge): not a candidate.
+    fn waiting(&self, sm: &Sm, w: usize) -> bool {
+        let s = &sm.warps[w];
+        s.done || s.at_barrier
+    }
+
+    /// Warp `w` has an issue slot of its own (not counted against `issue_width`).
+    fn own_slot(&self, _w: usize) -> bool {
+        false
+    }
+
+    /// Issues warp `w`'s next instruction at `cycle` if it can; `Ok(false)` if it must wait.
+    fn issue(&mut self, sm: &mut Sm, w: usize, cycle: u64) -> Result<bool, SimError>;
+
+    /// After warp `w` issued in the scheduler's pass.
+    fn after_issue(&mut self, _sm: &mut Sm, _w: usize) {}
+
+    /// The wake-up cycle of warp `w` after it failed to issue (a lower bound).
+    fn earliest(&self, sm: &Sm, w: usize) -> u64;
+
+    /// A lower bound on warp `w`'s next issue, for the jump to the next cycle.
+    fn soonest(&self, sm: &Sm, w: usize) -> u64 {
+        sm.warps[w].wake
+    }
+
+    /// A warp woken during this cycle that may still issue in it (`round` counts them).
+    fn next_woken(&mut self, _sm: &Sm, _round: usize) -> Option<usize> {
+        None
+    }
+
+    /// The error when every resident warp waits at `cycle`.
+    fn deadlock(&self, sm: &Sm, cycle: u64) -> SimError;
+
+    /// The warps' timelines.
+    fn timelines(self) -> Vec<WarpTimeline>;
+}
+
+/// Runs `fe` on `sm` until every block has run.
+pub(crate) fn run<F: FrontEnd>(fe: &mut F, sm: &mut Sm) -> Result<(), SimError> {
+    let mut order = Vec::new();
+    let mut live = Vec::new();
+    let mut cycle = 0u64;
+    let pure = sm.machine.scheduler == Scheduler::PureRoundRobin;
+    loop {
+        dispatch(fe, sm, cycle);
+        if sm.unfinished == 0 && sm.next_block >= sm.shape.blocks_total {
+            return Ok(());
+        }
+        if cycle > sm.budget.max_cycles {
+            return Err(SimError::budget(
+                "max_cycles",
+                sm.budget.max_cycles,
+                &format!("cycle {cycle}"),
+            ));
+        }
+        live.clear();
+        live.extend(
+            sm.resident_list
+                .iter()
+                .copied()
+                .filter(|&w| !fe.waiting(sm, w)),
+        );
+        scheduler::order(
+            sm.machine.scheduler,
+            &live,
+            sm.last_issued,
+            sm.turn,
+            &mut order,
+        );
+        if order.is_empty() {
+            return Err(fe.deadlock(sm, cycle));
+        }
+        let mut issued = 0u32;
+        let mut any = false;
+        for &w in &order {
+            let own_slot = fe.own_slot(w);
+            if issued >= sm.machine.issue_width && !own_slot {
+                continue;
+            }
+            if fe.waiting(sm, w) {
+                continue;
+            }
+            if sm.warps[w].wake > cycle {
+                if pure {
+                    break;
+                }
+                continue;
+            }
+            if fe.issue(sm, w, cycle)? {
+                any = true;
+                if !own_slot {
+                    issued += 1;
+                }
+                fe.after_issue(sm, w);
+                sm.last_issued = Some(w);
+                if pure {
+                    sm.turn = w + 1;
+                }
+            } else {
+                sm.warps[w].wake = fe.earliest(sm, w);
+                if pure {
+                    break;
+                }
+            }
+        }
+        let mut round = 0usize;
+        while let Some(w) = fe.next_woken(sm, round) {
+            round += 1;
+            let own_slot = fe.own_slot(w);
+            if (issued >= sm.machine.issue_width && !own_slot) || fe.waiting(sm, w) {
+                continue;
+            }
+            if fe.issue(sm, w, cycle)? {
+                any = true;
+                if !own_slot {
+                    issued += 1;
+                }
+            }
+        }
+        cycle = if F::CYCLE_AFTER_ISSUE {
+            if any {
+                cycle + 1
+            } else {
+                // Every wave that may issue, not just this cycle's candidates: a parent
+                // released from a merge during this cycle was not among them.
+                sm.resident_list
+                    .iter()
+                    .copied()
+                    .filter(|&w| !fe.waiting(sm, w))
+                    .map(|w| fe.soonest(sm, w))
+                    .min()
+                    .unwrap_or(cycle + 1)
+                    .max(cycle + 1)
+            }
+        } else if (issued > 0 && pure) || std::mem::take(&mut sm.block_freed) {
+            // A freed block slot is filled at the next cycle's dispatch.
+            cycle + 1
+        } else {
+            // Jump to the soonest wake-up cycle (a lower bound on the next issue) of every
+            // resident warp — not just this cycle's candidates: a warp released from a
+            // barrier during this cycle was not among them. Warps record it after issuing
+            // and after failing to; one not offered a slot (issue width reached) still has a
+            // wake-up cycle ≤ this one, which keeps the next cycle at `cycle + 1`. Pure
+            // round-robin waits for the warp whose turn it is.
+            let soonest = if pure {
+                order
+                    .iter()
+                    .find(|&&w| !fe.waiting(sm, w))
+                    .map(|&w| fe.soonest(sm, w))
+            } else {
+                sm.resident_list
+                    .iter()
+                    .filter(|&&w| !fe.waiting(sm, w))
+                    .map(|&w| fe.soonest(sm, w))
+                    .min()
+            };
+            soonest.unwrap_or(cycle + 1).max(cycle + 1)
+        };
+    }
+}
+
+/// Dispatches every block that fits the SM's free warp slots.
+fn dispatch<F: FrontEnd>(fe: &mut F, sm: &mut Sm, cycle: u64) {
+    let per_block = sm.shape.warps_per_block;
+    while sm.next_block < sm.shape.blocks_total
+        && sm.resident + per_block <= u64::from(sm.machine.warps_per_sm)
+    {
+        let b = sm.next_block;
+        sm.next_block += 1;
+        fe.dispatch_block(sm, b, cycle);
+        sm.resident += per_block;
+    }
+}

@@ -1,0 +1,431 @@
+//! The state of the streaming multiprocessor every front end shares: the launch's shape and
+//! the block slots, each warp's scheduling state, unit lanes, global memory and L1, and the
+//! trace being recorded (timelines, occupancy, transactions, stepper steps), with the budget
+//! checks that guard them.
+
+use crate::budget::Budget;
+use crate::error::SimError;
+use crate::l1_cache::L1Cache;
+use crate::launch::Launch;
+use crate::machine::{Machine, Unit};
+use crate::memory::{GlobalMemory, MemoryInit, SharedMemory};
+use crate::simulation::{
+    unit_lanes, Busy, CacheStats, DepthChange, Issue, LaneMask, Simulation, StackView, Step,
+    Stepper, Transaction, WarpTimeline,
+};
+use crate::step_cache::{StackCache, StepTexts};
+
+/// What a dialect calls a block, a thread and a warp (in diagnostics).
+pub(crate) struct Nouns {
+    pub block: &'static str,
+    pub blocks: &'static str,
+    pub threads: &'static str,
+    pub warps: &'static str,
+}
+
+/// CUDA's nouns (SASS, PTX, L/C).
+pub(crate) const CUDA: Nouns = Nouns {
+    block: "block",
+    blocks: "blocks",
+    threads: "threads",
+    warps: "warps",
+};
+
+/// The launch's shape, checked against the machine and the budget.
+#[derive(Clone, Copy)]
+pub(crate) struct Shape {
+    pub blocks_total: u64,
+    pub warps_per_block: u64,
+    pub total_warps: u64,
+    /// Blocks resident at once.
+    pub resident_blocks: u64,
+}
+
+impl Shape {
+    /// Checks the machine and that the launch fits (dimensions at least 1, at most
+    /// `max_blocks` blocks, a block's warps fit the SM, the stepper's warp exists).
+    pub(crate) fn of(
+        launch: &Launch,
+        machine: &Machine,
+        budget: &Budget,
+        nouns: &Nouns,
+    ) -> Result<Shape, SimError> {
+        if launch.grid.contains(&0) || launch.block.contains(&0) {
+            return Err(SimError::request(
+                "grid and block dimensions must all be at least 1",
+            ));
+        }
+        let blocks_total = launch.blocks();
+        if blocks_total > budget.max_blocks {
+            return Err(SimError::budget(
+                "max_blocks",
+                budget.max_blocks,
+                &format!("a grid of {blocks_total} {}", nouns.blocks),
+            ));
+        }
+        let ws = u64::from(machine.warp_size);
+        let tpb = launch.threads_per_block();
+        let warps_per_block = tpb.div_ceil(ws);
+        if warps_per_block > u64::from(machine.warps_per_sm) {
+            return Err(SimError::request(format!(
+                "a {} of {tpb} {} needs {warps_per_block} {}, more than warps_per_sm = {}",
+                nouns.block, nouns.threads, nouns.warps, machine.warps_per_sm
+            )));
+        }
+        let total_warps = blocks_total * warps_per_block;
+        if u64::from(launch.stepper_warp) >= total_warps {
+            return Err(SimError::request(format!(
+                "stepper_warp {} does not exist: the launch has {total_warps} {}",
+                launch.stepper_warp, nouns.warps
+            )));
+        }
+        let resident_blocks = (u64::from(machine.warps_per_sm) / warps_per_block).min(blocks_total);
+        Ok(Shape {
+            blocks_total,
+            warps_per_block,
+            total_warps,
+            resident_blocks,
+        })
+    }
+}
+
+/// Where the stepper's warp issued: the instruction (`pc`, its address, line and text) and
+/// its lanes.
+pub(crate) struct StepAt<'t> {
+    pub cycle: u64,
+    pub pc: usize,
+    pub address: u64,
+    pub line: u32,
+    pub text: &'t str,
+    pub active: u64,
+    pub executed: u64,
+}
+
+/// One warp's scheduling state (a GCN split-wavefront has its own).
+pub(crate) struct WarpSched {
+    /// Index into [`Sm::blocks`].
+    pub block: usize,
+    pub next_issue: u64,
+    /// Per timing class: the cycle it accepts this warp's next instruction.
+    pub class_free: [u64; 9],
+    /// A lower bound on the next cycle this warp can issue, set when an issue attempt
+    /// fails or after an issue (only other warps' issues change it later, and they only
+    /// delay it): the loop skips the warp until then instead of re-checking its scoreboard
+    /// every cycle.
+    pub wake: u64,
+    pub at_barrier: bool,
+    pub done: bool,
+}
+
+impl WarpSched {
+    pub(crate) fn new(block: usize, cycle: u64) -> Self {
+        WarpSched {
+            block,
+            next_issue: cycle,
+            class_free: [0; 9],
+            wake: 0,
+            at_barrier: false,
+            done: false,
+        }
+    }
+}
+
+/// One resident block: its shared memory and barrier count.
+pub(crate) struct Block {
+    pub shared: SharedMemory,
+    /// Warps that have not finished (GCN: split-wavefronts).
+    pub live: u32,
+    pub arrived: u32,
+    pub warps: Vec<usize>,
+}
+
+/// The shared state of one run.
+pub(crate) struct Sm<'a> {
+    pub launch: &'a Launch,
+    pub machine: &'a Machine,
+    pub budget: &'a Budget,
+    pub shape: Shape,
+    pub memory: GlobalMemory,
+    pub l1: Option<L1Cache>,
+    pub l1_stats: CacheStats,
+    pub warps: Vec<WarpSched>,
+    pub blocks: Vec<Block>,
+    pub next_block: u64,
+    /// Warps of the resident blocks (a block's slot is freed when all its warps finish).
+    pub resident: u64,
+    /// Per unit (`Unit::ALL` order) and lane: the cycle it is free again.
+    pub lane_free: [Vec<u64>; 3],
+    pub occupancy: [Vec<Vec<Busy>>; 3],
+    pub recorded: usize,
+    pub transactions: Vec<Transaction>,
+    pub steps: Vec<Step>,
+    pub step_texts: StepTexts,
+    pub stack_cache: StackCache,
+    pub issued: u64,
+    pub cycles: u64,
+    /// Warp that issued last, for the greedy and round-robin orders.
+    pub last_issued: Option<usize>,
+    /// Pure round-robin: the warp (index) whose turn it is.
+    pub turn: usize,
+    /// Dispatched warps that have not finished.
+    pub unfinished: usize,
+    /// Dispatched warps that have not finished, in index order.
+    pub resident_list: Vec<usize>,
+    /// Issue-list room for the next warp: the last finished warp's count (traced runs; warps
+    /// of one kernel usually issue similar numbers of instructions, which avoids regrowth).
+    pub last_warp_issues: usize,
+    /// A block finished this cycle: its slot may take the next block at once.
+    pub block_freed: bool,
+    /// Scratch address lists of one memory access.
+    pub addr_buf: Vec<(usize, u64)>,
+    pub seg_buf: Vec<u64>,
+}
+
+impl<'a> Sm<'a> {
+    /// A fresh SM for `launch`; `l1` when the front end models the machine's L1.
+    pub(crate) fn new(
+        launch: &'a Launch,
+        machine: &'a Machine,
+        budget: &'a Budget,
+        shape: Shape,
+        init: &MemoryInit,
+        l1: bool,
+    ) -> Result<Self, SimError> {
+        let memory = GlobalMemory::new(init, budget.max_memory_words).map_err(SimError::request)?;
+        let lanes = |u: Unit| machine.lanes_and_cycles(u).0 as usize;
+        Ok(Sm {
+            launch,
+            machine,
+            budget,
+            shape,
+            memory,
+            l1: machine.l1.as_ref().filter(|_| l1).map(L1Cache::new),
+            l1_stats: CacheStats { hits: 0, misses: 0 },
+            warps: Vec::new(),
+            blocks: Vec::new(),
+            next_block: 0,
+            resident: 0,
+            lane_free: Unit::ALL.map(|u| vec![0; lanes(u)]),
+            occupancy: Unit::ALL.map(|u| vec![Vec::new(); lanes(u)]),
+            recorded: 0,
+            transactions: Vec::with_capacity(
+                budget.trace_room(launch.trace, budget.max_timeline_entries),
+            ),
+            steps: Vec::with_capacity(budget.trace_room(launch.trace, budget.max_stepper_steps)),
+            step_texts: StepTexts::default(),
+            stack_cache: StackCache::default(),
+            issued: 0,
+            cycles: 0,
+            last_issued: None,
+            turn: 0,
+            unfinished: 0,
+            resident_list: Vec::new(),
+            last_warp_issues: budget.issue_room(launch.trace, shape.total_warps),
+            block_freed: false,
+            addr_buf: Vec::with_capacity(64),
+            seg_buf: Vec::with_capacity(64),
+        })
+    }
+
+    /// The lanes of a warp of block `b` (its `w`-th): the mask of threads that exist and
+    /// each lane's thread index.
+    pub(crate) fn threads(&self, w: u64) -> (u64, Vec<[u32; 3]>) {
+        let ws = self.machine.warp_size as usize;
+        let mut mask = 0u64;
+        let mut tid = Vec::with_capacity(ws);
+        for lane in 0..ws as u64 {
+            let (id, exists) = self.launch.thread_index(w * ws as u64 + lane);
+            mask |= u64::from(exists) << lane;
+            tid.push(id);
+        }
+        (mask, tid)
+    }
+
+    /// The timeline of the `w`-th warp of block `b`, dispatched at `cycle` with stack depth
+    /// `depth`.
+    pub(crate) fn timeline(&self, b: u64, w: u64, cycle: u64, depth: usize) -> WarpTimeline {
+        WarpTimeline {
+            warp: (b * self.shape.warps_per_block + w) as u32,
+            block: b as u32,
+            warp_in_block: w as u32,
+            dispatched: cycle,
+            finished: cycle,
+            issues: Vec::with_capacity(self.last_warp_issues.min(1 << 16)),
+            stack_depth: vec![DepthChange { cycle, depth }],
+        }
+    }
+
+    /// Adds a warp (scheduling state) of block `block`, resident from `cycle`.
+    pub(crate) fn add_warp(&mut self, block: usize, cycle: u64, done: bool) -> usize {
+        let w = self.warps.len();
+        self.warps.push(WarpSched {
+            done,
+            ..WarpSched::new(block, cycle)
+        });
+        self.resident_list.push(w);
+        if !done {
+            self.unfinished += 1;
+        }
+        w
+    }
+
+    /// Counts one issue against `max_steps` (`what` names the instructions).
+    pub(crate) fn count_issue(&mut self, what: &str) -> Result<(), SimError> {
+        self.issued += 1;
+        if self.issued > self.budget.max_steps {
+            return Err(SimError::budget("max_steps", self.budget.max_steps, what));
+        }
+        Ok(())
+    }
+
+    /// The stepper's warp issued `at`: records its step (within `max_stepper_steps`), the
+    /// stack from `stack`.
+    pub(crate) fn record_step<I>(&mut self, at: StepAt, stack: I) -> Result<(), SimError>
+    where
+        I: Iterator<Item = StackView> + Clone,
+    {
+        if self.steps.len() >= self.budget.max_stepper_steps {
+            return Err(SimError::budget(
+                "max_stepper_steps",
+                self.budget.max_stepper_steps,
+                "the stepper's steps",
+            ));
+        }
+        let lanes = self.machine.warp_size as u8;
+        let stack = self.stack_cache.get(stack);
+        self.steps.push(Step {
+            cycle: at.cycle,
+            index: at.pc,
+            address: at.address,
+            line: at.line,
+            text: self.step_texts.get(at.pc, at.text),
+            active: LaneMask {
+                bits: at.active,
+                lanes,
+            },
+            executed: LaneMask {
+                bits: at.executed,
+                lanes,
+            },
+            stack,
+        });
+        Ok(())
+    }
+
+    /// A free lane of unit `u` at `cycle`.
+    pub(crate) fn free_lane(&self, u: usize, cycle: u64) -> Option<usize> {
+        self.lane_free[u].iter().position(|&f| f <= cycle)
+    }
+
+    /// The earliest cycle a lane of unit `u` is free.
+    pub(crate) fn lane_free_at(&self, u: usize) -> u64 {
+        self.lane_free[u].iter().copied().min().unwrap_or(0)
+    }
+
+    /// Occupies lane `lane` of unit `u` for `cycle..cycle + k` (recorded when tracing).
+    pub(crate) fn occupy(&mut self, u: usize, lane: usize, cycle: u64, k: u64) {
+        if let Some(f) = self.lane_free[u].get_mut(lane) {
+            *f = cycle + k;
+        }
+        if !self.launch.trace {
+            return;
+        }
+        if let Some(v) = self.occupancy[u].get_mut(lane) {
+            match v.last_mut() {
+                Some(b) if b.end == cycle => b.end = cycle + k,
+                _ => v.push(Busy {
+                    start: cycle,
+                    end: cycle + k,
+                }),
+            }
+        }
+    }
+
+    /// Appends `issue` to `timeline` when tracing (within `max_timeline_entries`).
+    pub(crate) fn record_issue(
+        &mut self,
+        timeline: &mut WarpTimeline,
+        issue: Issue,
+    ) -> Result<(), SimError> {
+        if !self.launch.trace {
+            return Ok(());
+        }
+        if self.recorded >= self.budget.max_timeline_entries {
+            return Err(SimError::budget(
+                "max_timeline_entries",
+                self.budget.max_timeline_entries,
+                "the number of timeline entries",
+            ));
+        }
+        self.recorded += 1;
+        timeline.issues.push(issue);
+        Ok(())
+    }
+
+    /// Warp `w` finished: it leaves the resident list.
+    pub(crate) fn retire(&mut self, w: usize) {
+        self.warps[w].done = true;
+        self.unfinished = self.unfinished.saturating_sub(1);
+        self.resident_list.retain(|&i| i != w);
+    }
+
+    /// Warp `w` (of a block whose warps are its scheduling units) finished at `cycle`: its
+    /// block's slot frees when it was the last, else a barrier may release.
+    pub(crate) fn warp_finished(&mut self, w: usize, cycle: u64) {
+        self.retire(w);
+        let b = self.warps[w].block;
+        self.blocks[b].live = self.blocks[b].live.saturating_sub(1);
+        if self.blocks[b].live == 0 {
+            self.resident -= self.shape.warps_per_block;
+            self.block_freed = true;
+        } else {
+            self.release_barrier(b, cycle);
+        }
+    }
+
+    /// Warp `w` arrives at its block's barrier at `cycle`.
+    pub(crate) fn arrive(&mut self, w: usize, cycle: u64) {
+        self.warps[w].at_barrier = true;
+        let b = self.warps[w].block;
+        self.blocks[b].arrived += 1;
+        self.release_barrier(b, cycle);
+    }
+
+    /// Releases block `b`'s barrier when every live warp has arrived.
+    pub(crate) fn release_barrier(&mut self, b: usize, cycle: u64) {
+        let block = &mut self.blocks[b];
+        if block.arrived == 0 || block.arrived < block.live {
+            return;
+        }
+        block.arrived = 0;
+        for &w in &block.warps {
+            let warp = &mut self.warps[w];
+            if warp.at_barrier {
+                warp.at_barrier = false;
+                warp.next_issue = warp.next_issue.max(cycle + 1);
+            }
+        }
+    }
+
+    /// The result of the run, with the front end's warp timelines.
+    pub(crate) fn finish(self, mut warps: Vec<WarpTimeline>) -> Simulation {
+        let mut per_unit = self.occupancy;
+        let occupancy =
+            unit_lanes(|u| std::mem::take(&mut per_unit[crate::timing_facts::unit_index(u)]));
+        warps.sort_by_key(|t| t.warp);
+        Simulation {
+            cycles: self.cycles,
+            issued: self.issued,
+            machine: self.machine.clone(),
+            warps,
+            occupancy,
+            transactions: self.transactions,
+            memory: self.memory.finish(),
+            stepper: Stepper {
+                warp: self.launch.stepper_warp,
+                steps: self.steps,
+            },
+            l1: self.l1.map(|_| self.l1_stats),
+        }
+    }
+}

@@ -1,0 +1,530 @@
+//! The PTX (and L/C) front end of the cycle loop ([`crate::cycle_loop`]): typed virtual
+//! registers, PTX's functional semantics ([`super::semantics`]) and GPGPU-Sim's PDOM stack
+//! ([`super::pdom_stack`]), reconverging at each branch's immediate post-dominator.
+//!
+//! The timing rules are the loop's, on the same [`Machine`], with virtual registers as
+//! scoreboard slots. It is a front end of its own because PTX registers are unbounded
+//! virtual registers and reconvergence is by post-dominator, not by the SASS stack
+//! instructions.
+
+use super::pdom_stack::PdomStack;
+use super::program::{Addr, Ctl, Decoded, Op, Space};
+use super::semantics::{self, lanes, Ids, Regs};
+use crate::budget::Budget;
+use crate::cycle_loop::memory_access::Access;
+use crate::cycle_loop::sm::{Shape, StepAt, CUDA};
+use crate::cycle_loop::{self, Block, FrontEnd, Sm};
+use crate::error::SimError;
+use crate::launch::Launch;
+use crate::machine::Machine;
+use crate::memory::{MemoryInit, SharedMemory};
+use crate::simulation::{DepthChange, Issue, LaneMask, Simulation, StackView, WarpTimeline};
+use crate::timing_facts::Timing;
+use cfg::Tag;
+
+/// A program ready to run: decoded instructions, each branch's reconvergence point, the
+/// number of virtual registers, the parameter words and the static shared bytes.
+pub(crate) struct Program<'a> {
+    pub code: &'a [Decoded],
+    /// Immediate post-dominator of each instruction (`None`: the exit).
+    pub ipdom: &'a [Option<usize>],
+    pub registers: usize,
+    pub shared_static: u64,
+}
+
+/// A warp's PTX state.
+struct Warp {
+    regs: Regs,
+    ids: Ids,
+    stack: PdomStack,
+    /// Per virtual register: the cycle its value is written back.
+    ready: Vec<u64>,
+    timeline: WarpTimeline,
+}
+
+struct Ptx<'a> {
+    p: &'a Program<'a>,
+    statics: Vec<Timing>,
+    /// Indexed like [`Sm::warps`].
+    warps: Vec<Warp>,
+    /// Shared memory per block: static and dynamic.
+    shared_bytes: u32,
+    /// Scratch list of one memory access: each lane's first address.
+    base_buf: Vec<(usize, u64)>,
+    /// Operand rows reused by every instruction.
+    rows: semantics::Rows,
+}
+
+/// Runs `p`; see [`crate::run_ptx`].
+pub(crate) fn run(
+    p: &Program,
+    launch: &Launch,
+    machine: &Machine,
+    init: &MemoryInit,
+    budget: &Budget,
+) -> Result<Simulation, SimError> {
+    machine.validate().map_err(SimError::request)?;
+    if p.code.is_empty() {
+        return Err(SimError::request("the kernel has no instructions"));
+    }
+    let shape = Shape::of(launch, machine, budget, &CUDA)?;
+    let ws = u64::from(machine.warp_size);
+    let shared_bytes = p
+        .shared_static
+        .saturating_add(u64::from(launch.shared_bytes));
+    let reg_words = (p.registers as u64).saturating_mul(ws);
+    let per_block = shared_bytes.div_ceil(4).saturating_add(
+        reg_words
+            .saturating_mul(2)
+            .saturating_mul(shape.warps_per_block),
+    );
+    if per_block.saturating_mul(shape.resident_blocks) > budget.max_memory_words {
+        return Err(SimError::budget(
+            "max_memory_words",
+            budget.max_memory_words,
+            &format!(
+                "{} resident blocks × ({shared_bytes} bytes of shared memory + {} virtual registers × {ws} lanes × 64 bits per warp)",
+                shape.resident_blocks, p.registers
+            ),
+        ));
+    }
+    let shared_bytes = u32::try_from(shared_bytes)
+        .map_err(|_| SimError::request("shared memory per block exceeds 4 GiB"))?;
+    let mut sm = Sm::new(launch, machine, budget, shape, init, true)?;
+    let mut fe = Ptx {
+        p,
+        statics: p
+            .code
+            .iter()
+            .map(|d| Timing::of(machine, d.class))
+            .collect(),
+        warps: Vec::new(),
+        shared_bytes,
+        base_buf: Vec::with_capacity(64),
+        rows: semantics::Rows::default(),
+    };
+    cycle_loop::run(&mut fe, &mut sm)?;
+    Ok(sm.finish(fe.timelines()))
+}
+
+impl FrontEnd for Ptx<'_> {
+    fn dispatch_block(&mut self, sm: &mut Sm, b: u64, cycle: u64) {
+        let ws = sm.machine.warp_size as usize;
+        let ctaid = sm.launch.block_index(b);
+        let block_index = sm.blocks.len();
+        let mut members = Vec::new();
+        let mut live = 0;
+        for w in 0..sm.shape.warps_per_block {
+            let (mask, tid) = sm.threads(w);
+            let stack = PdomStack::new(mask, self.p.code.len());
+            live += u32::from(!stack.is_empty());
+            members.push(sm.add_warp(block_index, cycle, stack.is_empty()));
+            self.warps.push(Warp {
+                regs: Regs::new(ws, self.p.registers),
+                ids: Ids {
+                    tid,
+                    ntid: sm.launch.block,
+                    ctaid,
+                    nctaid: sm.launch.grid,
+                    warp_in_block: w as u32,
+                },
+                ready: vec![0; self.p.registers],
+                stack,
+                timeline: sm.timeline(b, w, cycle, usize::from(mask != 0)),
+            });
+        }
+        sm.blocks.push(Block {
+            shared: SharedMemory::new(self.shared_bytes),
+            live,
+            arrived: 0,
+            warps: members,
+        });
+    }
+
+    /// A lower bound on the cycle warp `w` can issue at.
+    fn earliest(&self, sm: &Sm, w: usize) -> u64 {
+        let warp = &self.warps[w];
+        let mut t = sm.warps[w].next_issue;
+        let Some(top) = warp.stack.top() else {
+            return t;
+        };
+        if let (Some(Ok(ex)), Some(st)) = (
+            self.p.code.get(top.pc).map(|d| d.exec.as_ref()),
+            self.statics.get(top.pc),
+        ) {
+            for &r in ex.reads.iter().chain(&ex.writes) {
+                t = t.max(warp.ready.get(r as usize).copied().unwrap_or(0));
+            }
+            t = t.max(sm.warps[w].class_free[st.class_idx]);
+            t = t.max(sm.lane_free_at(st.unit_idx));
+        }
+        t
+    }
+
+    fn deadlock(&self, _sm: &Sm, cycle: u64) -> SimError {
+        SimError::request(format!(
+            "deadlock at cycle {cycle}: every resident warp waits at a barrier"
+        ))
+    }
+
+    fn timelines(self) -> Vec<WarpTimeline> {
+        self.warps.into_iter().map(|w| w.timeline).collect()
+    }
+
+    fn issue(&mut self, sm: &mut Sm, w: usize, cycle: u64) -> Result<bool, SimError> {
+        let Some(top) = self.warps[w].stack.top() else {
+            return Ok(false);
+        };
+        let pc = top.pc;
+        let code = self.p.code;
+        let id = self.warps[w].timeline.warp;
+        let Some(d) = code.get(pc) else {
+            let span = code.last().map_or(isa::Span::default(), |i| i.span);
+            return Err(SimError::at(
+                span,
+                format!("warp {id} fell off the end of the kernel (no ret/exit)"),
+            ));
+        };
+        let ex = match &d.exec {
+            Ok(x) => x,
+            Err(msg) => return Err(SimError::at(d.span, msg.clone())),
+        };
+        let Some(&st) = self.statics.get(pc) else {
+            return Ok(false);
+        };
+        {
+            let s = &sm.warps[w];
+            if s.next_issue > cycle || s.class_free[st.class_idx] > cycle {
+                return Ok(false);
+            }
+            let warp = &self.warps[w];
+            for &r in ex.reads.iter().chain(&ex.writes) {
+                if warp.ready.get(r as usize).copied().unwrap_or(0) > cycle {
+                    return Ok(false);
+                }
+            }
+        }
+        let Some(lane) = sm.free_lane(st.unit_idx, cycle) else {
+            return Ok(false);
+        };
+        sm.count_issue("the number of issued warp-instructions")?;
+        let ws = sm.machine.warp_size as u8;
+        let exec = self.warps[w].regs.pred_mask(ex.guard, top.mask);
+        let trace = sm.launch.trace;
+        if trace && id == sm.launch.stepper_warp {
+            let at = StepAt {
+                cycle,
+                pc,
+                address: isa::ptx::Function::pc(pc),
+                line: d.span.line,
+                text: &d.text,
+                active: top.mask,
+                executed: exec,
+            };
+            let stack = self.warps[w].stack.entries().iter().map(|e| StackView {
+                // A PDOM entry waiting for its paths is a reconvergence (SYNC-like)
+                // entry; a path or the bottom entry is NIL.
+                tag: if e.reconvergence { Tag::Sync } else { Tag::Nil },
+                pc: e.pc,
+                address: isa::ptx::Function::pc(e.pc),
+                reconverges_at: e.rpc.map(isa::ptx::Function::pc),
+                mask: LaneMask {
+                    bits: e.mask,
+                    lanes: ws,
+                },
+            });
+            sm.record_step(at, stack)?;
+        }
+        let mut latency = st.latency;
+        match &ex.op {
+            Op::Load { .. } | Op::Store { .. } => {
+                latency = self
+                    .memory_op(sm, w, pc, &ex.op, exec, cycle, st.latency)
+                    .map_err(|m| SimError::at(d.span, m))?;
+            }
+            op => {
+                let warp = &mut self.warps[w];
+                semantics::execute(op, &mut warp.regs, &warp.ids, exec, &mut self.rows).map_err(
+                    |m| SimError::at(d.span, format!("cannot simulate {}: {m}", d.text)),
+                )?;
+            }
+        }
+        let k = st.cycles;
+        let complete = cycle + k - 1 + latency;
+        sm.cycles = sm.cycles.max(complete);
+        sm.occupy(st.unit_idx, lane, cycle, k);
+        {
+            let s = &mut sm.warps[w];
+            s.next_issue = cycle + k;
+            s.class_free[st.class_idx] = cycle + st.interval;
+            let warp = &mut self.warps[w];
+            for &r in &ex.writes {
+                if let Some(x) = warp.ready.get_mut(r as usize) {
+                    *x = complete;
+                }
+            }
+        }
+        let warp = &mut self.warps[w];
+        sm.record_issue(
+            &mut warp.timeline,
+            Issue {
+                index: pc as u32,
+                line: d.span.line,
+                issue: cycle,
+                complete,
+                active: top.mask,
+                executed: exec,
+                lanes: ws,
+                unit: st.unit,
+                lane: lane as u16,
+            },
+        )?;
+        // Control (PDOM stack, see `pdom_stack`).
+        let next = pc + 1;
+        match ex.ctl {
+            Ctl::Next => warp.stack.advance(next),
+            Ctl::Branch { target, uniform } => {
+                if uniform && exec != 0 && exec != top.mask {
+                    return Err(SimError::at(
+                        d.span,
+                        format!(
+                            "cannot simulate {}: `bra.uni` diverged in warp {id} (the program promised a uniform branch)",
+                            d.text
+                        ),
+                    ));
+                }
+                let rpc = self.p.ipdom.get(pc).copied().flatten();
+                warp.stack.branch(exec, target, next, rpc);
+            }
+            Ctl::Exit => warp.stack.exit(exec, next),
+        }
+        let depth = warp.stack.depth();
+        if depth > sm.budget.max_stack_depth {
+            return Err(SimError::budget(
+                "max_stack_depth",
+                sm.budget.max_stack_depth,
+                &format!("warp {id}'s reconvergence stack depth {depth}"),
+            ));
+        }
+        if trace && warp.timeline.stack_depth.last().map(|c| c.depth) != Some(depth) {
+            warp.timeline.stack_depth.push(DepthChange {
+                cycle: cycle + 1,
+                depth,
+            });
+        }
+        if depth == 0 {
+            sm.last_warp_issues = warp.timeline.issues.len();
+            warp.regs.values = Vec::new();
+            warp.ready = Vec::new();
+            warp.timeline.finished = complete;
+            sm.warp_finished(w, cycle);
+        } else if matches!(ex.op, Op::Barrier) {
+            sm.arrive(w, cycle);
+        } else {
+            // When the next instruction can issue at the earliest (see the SASS front end).
+            sm.warps[w].wake = if complete > cycle + k {
+                self.earliest(sm, w)
+            } else {
+                cycle + k
+            };
+        }
+        Ok(true)
+    }
+}
+
+impl Ptx<'_> {
+    /// Executes a load or store for the lanes `exec`; returns its latency.
+    #[allow(clippy::too_many_arguments)]
+    fn memory_op(
+        &mut self,
+        sm: &mut Sm,
+        w: usize,
+        pc: usize,
+        op: &Op,
+        exec: u64,
+        cycle: u64,
+        class_latency: u64,
+    ) -> Result<u64, String> {
+        let (space, ty, addr, store) = match op {
+            Op::Load {
+                space, ty, addr, ..
+            } => (*space, *ty, *addr, false),
+            Op::Store {
+                space, ty, addr, ..
+            } => (*space, *ty, *addr, true),
+            _ => return Err("not a memory operation".into()),
+        };
+        let bytes = u64::from(ty.bytes());
+        let width = match op {
+            Op::Load { ds, .. } => ds.len(),
+            Op::Store { vs, .. } => vs.len(),
+            _ => 1,
+        } as u64;
+        let block = sm.warps[w].block;
+        // Each lane's first address (reported) and, for vector accesses, every element
+        // address (for coalescing). Reused from one access to the next (two growing vectors
+        // per access were a tenth of a run); an access that fails leaves fresh ones behind.
+        let mut addrs = std::mem::take(&mut sm.addr_buf);
+        let mut bases = std::mem::take(&mut self.base_buf);
+        addrs.clear();
+        bases.clear();
+        match addr {
+            Addr::Reg(r, off) => {
+                let regs = &self.warps[w].regs;
+                let at = r as usize * regs.ws;
+                match regs.values.get(at..at + regs.ws) {
+                    Some(row) if exec == semantics::full_mask(row.len()) => bases.extend(
+                        row.iter()
+                            .enumerate()
+                            .map(|(lane, &v)| (lane, v.wrapping_add_signed(off))),
+                    ),
+                    Some(row) => bases
+                        .extend(lanes(exec).map(|lane| (lane, row[lane].wrapping_add_signed(off)))),
+                    None => {
+                        bases.extend(lanes(exec).map(|lane| (lane, 0u64.wrapping_add_signed(off))))
+                    }
+                }
+            }
+            Addr::Abs(a) => bases.extend(lanes(exec).map(|lane| (lane, a))),
+        }
+        // One aligned word per lane inside one array (or the block's shared memory): index
+        // the words directly. Anything else takes the per-lane path, which also reports
+        // misaligned and stray accesses.
+        let mut done = false;
+        if width == 1 && bytes == 4 {
+            let window = match space {
+                Space::Global => sm.memory.window(&bases, 4),
+                Space::Shared => sm.blocks[block].shared.window(&bases, 4),
+                Space::Param => None,
+            };
+            if let Some((start, words)) = window {
+                let warp = &mut self.warps[w];
+                let at = |a: u64| ((a - start) / 4) as usize;
+                let ws = warp.regs.ws;
+                match op {
+                    Op::Store { vs, .. } => {
+                        let v = match vs[0] {
+                            // The register's row in place; other sources through a row.
+                            super::program::Src::Reg(r) => warp
+                                .regs
+                                .values
+                                .get(r as usize * ws..(r as usize + 1) * ws)
+                                .unwrap_or(&[]),
+                            src => self.rows.row_of(src, &warp.regs, &warp.ids),
+                        };
+                        for &(lane, a) in &bases {
+                            words[at(a)] = v.get(lane).copied().unwrap_or(0) as u32;
+                        }
+                    }
+                    Op::Load { ds, .. } => {
+                        let row = ds.first().copied().flatten().and_then(|d| {
+                            warp.regs
+                                .values
+                                .get_mut(d as usize * ws..(d as usize + 1) * ws)
+                        });
+                        if let Some(row) = row {
+                            let signed = ty.is_signed();
+                            for &(lane, a) in &bases {
+                                let v = u64::from(words[at(a)]);
+                                let v = if signed {
+                                    v as u32 as i32 as i64 as u64
+                                } else {
+                                    v
+                                };
+                                if let Some(x) = row.get_mut(lane) {
+                                    *x = v;
+                                }
+                            }
+                        }
+                    }
+                    _ => {}
+                }
+                done = true;
+            }
+        }
+        for &(lane, base) in bases.iter().filter(|_| !done) {
+            for k in 0..width {
+                let a = base.wrapping_add(k * bytes);
+                let mut words = [0u32; 2];
+                if store {
+                    let Op::Store { vs, .. } = op else {
+                        return Err("not a store".into());
+                    };
+                    let warp = &self.warps[w];
+                    let v = semantics::read(vs[k as usize], &warp.regs, &warp.ids, lane);
+                    words = [v as u32, (v >> 32) as u32];
+                    match space {
+                        Space::Global => sm.memory.write(a, bytes, &words)?,
+                        Space::Shared => sm.blocks[block].shared.write(a, bytes, &words)?,
+                        Space::Param => return Err("stores to parameters".into()),
+                    }
+                } else {
+                    let v = match space {
+                        Space::Global => {
+                            sm.memory.read(a, bytes, &mut words)?;
+                            u64::from(words[0]) | u64::from(words[1]) << 32
+                        }
+                        Space::Shared => {
+                            sm.blocks[block].shared.read(a, bytes, &mut words)?;
+                            u64::from(words[0]) | u64::from(words[1]) << 32
+                        }
+                        Space::Param => super::layout::Layout::read_param(
+                            &sm.launch.params,
+                            a,
+                            bytes,
+                        )
+                        .ok_or_else(|| {
+                            format!(
+                                "parameter bytes {a}..{} are not in the launch's {} parameter words (parameters are laid out in declaration order at their alignment)",
+                                a.saturating_add(bytes),
+                                sm.launch.params.len()
+                            )
+                        })?,
+                    };
+                    let v = if bytes < 8 {
+                        v & ((1u64 << (bytes * 8)) - 1)
+                    } else {
+                        v
+                    };
+                    // Sub-word signed loads sign-extend into the register.
+                    let v = if ty.is_signed() && bytes < 8 {
+                        let s = 64 - bytes * 8;
+                        (((v << s) as i64) >> s) as u64
+                    } else {
+                        v
+                    };
+                    if let Op::Load { ds, .. } = op {
+                        if let Some(Some(d)) = ds.get(k as usize) {
+                            self.warps[w].regs.set(*d, lane, v);
+                        }
+                    }
+                }
+                if width > 1 {
+                    addrs.push((lane, a));
+                }
+            }
+        }
+        if space == Space::Param {
+            sm.addr_buf = addrs;
+            self.base_buf = bases;
+            return Ok(class_latency);
+        }
+        // Element addresses: a scalar access's are the lanes' addresses.
+        let elems = if width == 1 { &bases } else { &addrs };
+        let access = Access {
+            warp: self.warps[w].timeline.warp,
+            pc,
+            cycle,
+            global: space == Space::Global,
+            store,
+            bytes,
+            lane_bytes: bytes * width,
+            exec,
+            class_latency,
+        };
+        let latency = sm.finish_access(&access, elems, &bases);
+        sm.addr_buf = addrs;
+        self.base_buf = bases;
+        latency
+    }
+}

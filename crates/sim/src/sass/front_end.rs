@@ -1,0 +1,397 @@
+//! The SASS front end of the cycle loop ([`crate::cycle_loop`]): warps with general and
+//! predicate registers, the activation stack of `cfg::concrete` (Jeanmougin et al. §2) driven
+//! by the SSY/PBK/BRK/SYNC… control instructions, and the semantics of [`super::semantics`].
+
+use super::decode::{self, Control, Decoded, Op, Space, SLOTS};
+use super::semantics::{self, ThreadIds, WarpRegs};
+use crate::activation_stack::ActivationStack;
+use crate::budget::Budget;
+use crate::cycle_loop::memory_access::Access;
+use crate::cycle_loop::sm::{Shape, StepAt, CUDA};
+use crate::cycle_loop::{self, Block, FrontEnd, Sm};
+use crate::error::SimError;
+use crate::launch::Launch;
+use crate::machine::Machine;
+use crate::memory::{MemoryInit, SharedMemory};
+use crate::simulation::{DepthChange, Issue, LaneMask, Simulation, StackView, WarpTimeline};
+use crate::timing_facts::Timing;
+use cfg::TimingClass;
+use isa::{Kernel, Span};
+
+/// A warp's SASS state.
+struct Warp {
+    regs: WarpRegs,
+    ids: ThreadIds,
+    stack: ActivationStack,
+    /// Per scoreboard slot: the cycle its value is written back.
+    ready: Vec<u64>,
+    timeline: WarpTimeline,
+}
+
+/// Runs `kernel`; see [`crate::run`].
+pub fn run(
+    kernel: &Kernel,
+    launch: &Launch,
+    machine: &Machine,
+    init: &MemoryInit,
+    budget: &Budget,
+) -> Result<Simulation, SimError> {
+    machine.validate().map_err(SimError::request)?;
+    if kernel.instructions.is_empty() {
+        return Err(SimError::request("the kernel has no instructions"));
+    }
+    if kernel.dialect != isa::Dialect::Sass {
+        return Err(SimError::request(format!(
+            "the simulator runs SASS kernels only; `{}` is not simulated yet",
+            kernel.dialect.name()
+        )));
+    }
+    let shape = Shape::of(launch, machine, budget, &CUDA)?;
+    let shared_words = u64::from(launch.shared_bytes).div_ceil(4);
+    if shared_words.saturating_mul(shape.resident_blocks) > budget.max_memory_words {
+        return Err(SimError::budget(
+            "max_memory_words",
+            budget.max_memory_words,
+            &format!(
+                "{} resident blocks × {} bytes of shared memory",
+                shape.resident_blocks, launch.shared_bytes
+            ),
+        ));
+    }
+    let mut sm = Sm::new(launch, machine, budget, shape, init, true)?;
+    let decoded = decode::decode(kernel, launch);
+    let statics: Vec<Timing> = kernel
+        .instructions
+        .iter()
+        .map(|ins| Timing::of(machine, TimingClass::of(ins)))
+        .collect();
+    let mut fe = Sass {
+        kernel,
+        decoded: &decoded,
+        statics: &statics,
+        warps: Vec::new(),
+        alu: semantics::AluScratch::default(),
+        gprs: kernel
+            .instructions
+            .iter()
+            .flat_map(|i| i.reads.iter().chain(&i.writes))
+            .filter_map(|r| match r {
+                isa::Register::Gpr(n) => Some(*n as usize + 4),
+                _ => None,
+            })
+            .max()
+            .unwrap_or(4),
+    };
+    cycle_loop::run(&mut fe, &mut sm)?;
+    Ok(sm.finish(fe.timelines()))
+}
+
+struct Sass<'a> {
+    kernel: &'a Kernel,
+    decoded: &'a [Result<Decoded, (Span, String)>],
+    statics: &'a [Timing],
+    /// Indexed like [`Sm::warps`].
+    warps: Vec<Warp>,
+    /// Operand rows reused by every ALU instruction.
+    alu: semantics::AluScratch,
+    /// Registers per warp: the kernel's highest general register + 4.
+    gprs: usize,
+}
+
+impl FrontEnd for Sass<'_> {
+    fn dispatch_block(&mut self, sm: &mut Sm, b: u64, cycle: u64) {
+        let ws = sm.machine.warp_size as usize;
+        let ctaid = sm.launch.block_index(b);
+        let block_index = sm.blocks.len();
+        let mut members = Vec::new();
+        for w in 0..sm.shape.warps_per_block {
+            let (mask, tid) = sm.threads(w);
+            let stack = ActivationStack::new(mask);
+            members.push(sm.add_warp(block_index, cycle, stack.is_empty()));
+            self.warps.push(Warp {
+                regs: WarpRegs::new(ws, self.gprs),
+                ids: ThreadIds { tid, ctaid },
+                ready: vec![0; SLOTS],
+                stack,
+                timeline: sm.timeline(b, w, cycle, usize::from(mask != 0)),
+            });
+        }
+        sm.blocks.push(Block {
+            shared: SharedMemory::new(sm.launch.shared_bytes),
+            live: members.len() as u32,
+            arrived: 0,
+            warps: members,
+        });
+    }
+
+    /// The earliest cycle at which warp `w` could issue its next instruction (a lower bound).
+    fn earliest(&self, sm: &Sm, w: usize) -> u64 {
+        let warp = &self.warps[w];
+        let mut t = sm.warps[w].next_issue;
+        let Some(top) = warp.stack.top() else {
+            return t;
+        };
+        if let (Some(Ok(d)), Some(st)) = (self.decoded.get(top.pc), self.statics.get(top.pc)) {
+            for &s in d.reads.iter().chain(&d.writes) {
+                t = t.max(warp.ready[s as usize]);
+            }
+            t = t.max(sm.warps[w].class_free[st.class_idx]);
+            t = t.max(sm.lane_free_at(st.unit_idx));
+        }
+        t
+    }
+
+    fn deadlock(&self, _sm: &Sm, cycle: u64) -> SimError {
+        SimError::request(format!(
+            "deadlock at cycle {cycle}: every resident warp waits at a barrier"
+        ))
+    }
+
+    fn timelines(self) -> Vec<WarpTimeline> {
+        self.warps.into_iter().map(|w| w.timeline).collect()
+    }
+
+    fn issue(&mut self, sm: &mut Sm, w: usize, cycle: u64) -> Result<bool, SimError> {
+        let Some(top) = self.warps[w].stack.top() else {
+            return Ok(false);
+        };
+        let pc = top.pc;
+        let kernel = self.kernel;
+        let id = self.warps[w].timeline.warp;
+        let Some(ins) = kernel.instructions.get(pc) else {
+            let span = kernel
+                .instructions
+                .last()
+                .map_or(Span::default(), |i| i.span);
+            return Err(SimError::at(
+                span,
+                format!("warp {id} fell off the end of the kernel (no EXIT)"),
+            ));
+        };
+        let d = match &self.decoded[pc] {
+            Ok(d) => d,
+            Err((span, msg)) => return Err(SimError::at(*span, msg.clone())),
+        };
+        let st = &self.statics[pc];
+        // Readiness.
+        {
+            let s = &sm.warps[w];
+            if s.next_issue > cycle || s.class_free[st.class_idx] > cycle {
+                return Ok(false);
+            }
+            let warp = &self.warps[w];
+            for &s in d.reads.iter().chain(&d.writes) {
+                if warp.ready[s as usize] > cycle {
+                    return Ok(false);
+                }
+            }
+        }
+        let Some(lane) = sm.free_lane(st.unit_idx, cycle) else {
+            return Ok(false);
+        };
+        // Issue.
+        sm.count_issue("the number of issued warp-instructions")?;
+        let ws = sm.machine.warp_size as u8;
+        let exec = self.warps[w].regs.pred_mask(d.guard, top.mask);
+        let trace = sm.launch.trace;
+        if trace && id == sm.launch.stepper_warp {
+            let at = StepAt {
+                cycle,
+                pc,
+                address: ins.address,
+                line: ins.span.line,
+                text: &ins.text,
+                active: top.mask,
+                executed: exec,
+            };
+            let stack = self.warps[w].stack.entries().iter().map(|e| StackView {
+                reconverges_at: None,
+                tag: e.tag,
+                pc: e.pc,
+                address: kernel.instructions.get(e.pc).map_or(0, |i| i.address),
+                mask: LaneMask {
+                    bits: e.mask,
+                    lanes: ws,
+                },
+            });
+            sm.record_step(at, stack)?;
+        }
+        // Data effect.
+        let mut latency = st.latency;
+        match &d.op {
+            Op::Load { .. } | Op::Store { .. } => {
+                latency = self
+                    .memory_op(sm, w, pc, d, exec, cycle, st.latency)
+                    .map_err(|m| SimError::at(ins.span, m))?;
+            }
+            Op::Barrier => {}
+            op => {
+                let warp = &mut self.warps[w];
+                semantics::execute_alu(op, &mut warp.regs, &warp.ids, exec, &mut self.alu)
+                    .map_err(|m| {
+                        SimError::at(
+                            ins.span,
+                            format!("cannot simulate {}: {m}", ins.opcode.name),
+                        )
+                    })?;
+            }
+        }
+        // Timing.
+        let complete = cycle + st.cycles - 1 + latency;
+        sm.cycles = sm.cycles.max(complete);
+        sm.occupy(st.unit_idx, lane, cycle, st.cycles);
+        {
+            let s = &mut sm.warps[w];
+            s.next_issue = cycle + st.cycles;
+            s.class_free[st.class_idx] = cycle + st.interval;
+            let warp = &mut self.warps[w];
+            for &s in &d.writes {
+                warp.ready[s as usize] = complete;
+            }
+        }
+        let warp = &mut self.warps[w];
+        sm.record_issue(
+            &mut warp.timeline,
+            Issue {
+                index: pc as u32,
+                line: ins.span.line,
+                issue: cycle,
+                complete,
+                active: top.mask,
+                executed: exec,
+                lanes: ws,
+                unit: st.unit,
+                lane: lane as u16,
+            },
+        )?;
+        // Control effect (Jeanmougin et al. §2, as cfg::concrete).
+        let next = pc + 1;
+        match d.control {
+            Control::Next => warp.stack.advance(next),
+            Control::Branch { target, uniform } => warp.stack.branch(exec, target, next, uniform),
+            Control::Prepare { tag, target } => warp.stack.prepare(tag, target, next),
+            Control::Halt(tag) => warp.stack.halt(exec, tag, next),
+            Control::Call { target } => warp.stack.call(target, next),
+        }
+        let depth = warp.stack.depth();
+        if depth > sm.budget.max_stack_depth {
+            return Err(SimError::budget(
+                "max_stack_depth",
+                sm.budget.max_stack_depth,
+                &format!("warp {id}'s activation stack depth {depth}"),
+            ));
+        }
+        if trace && warp.timeline.stack_depth.last().map(|c| c.depth) != Some(depth) {
+            warp.timeline.stack_depth.push(DepthChange {
+                cycle: cycle + 1,
+                depth,
+            });
+        }
+        if depth == 0 {
+            sm.last_warp_issues = warp.timeline.issues.len();
+            // A finished warp keeps only its timeline: registers and scoreboard go.
+            warp.regs.gpr = Vec::new();
+            warp.ids.tid = Vec::new();
+            warp.ready = Vec::new();
+            warp.timeline.finished = complete;
+            sm.warp_finished(w, cycle);
+        } else if matches!(d.op, Op::Barrier) {
+            sm.arrive(w, cycle);
+        } else {
+            // When the next instruction can issue at the earliest. Without it the warp is
+            // offered the next cycle's slot and usually fails (it depends on what it just
+            // issued): a wasted turn of the main loop per issue on long-latency machines.
+            // `earliest` is only worth its cost when this result comes after the next issue
+            // slot; otherwise that slot is the lower bound.
+            sm.warps[w].wake = if complete > cycle + st.cycles {
+                self.earliest(sm, w)
+            } else {
+                cycle + st.cycles
+            };
+        }
+        Ok(true)
+    }
+}
+
+impl Sass<'_> {
+    /// Executes the load or store `d` for the lanes `exec`; returns its latency.
+    #[allow(clippy::too_many_arguments)]
+    fn memory_op(
+        &mut self,
+        sm: &mut Sm,
+        w: usize,
+        pc: usize,
+        d: &Decoded,
+        exec: u64,
+        cycle: u64,
+        class_latency: u64,
+    ) -> Result<u64, String> {
+        let (space, addr, bytes, store) = match &d.op {
+            Op::Load {
+                space, addr, bytes, ..
+            } => (*space, *addr, *bytes, false),
+            Op::Store {
+                space, addr, bytes, ..
+            } => (*space, *addr, *bytes, true),
+            _ => return Err("not a memory operation".into()),
+        };
+        let mut addrs = std::mem::take(&mut sm.addr_buf);
+        let warp = &mut self.warps[w];
+        semantics::addresses(&addr, &warp.regs, exec, &mut addrs);
+        let block = sm.warps[w].block;
+        let mut words = [0u32; 4];
+        let fast = space == Space::Shared
+            && semantics::shared_words_fast(
+                &d.op,
+                &mut warp.regs,
+                &mut sm.blocks[block].shared.words,
+                &addrs,
+            );
+        for &(lane, a) in addrs.iter().filter(|_| !fast) {
+            if store {
+                let Op::Store { v, .. } = &d.op else {
+                    return Err("not a store".into());
+                };
+                semantics::store_words(v, &warp.regs, lane, bytes, &mut words);
+                match space {
+                    Space::Global => sm.memory.write(a, bytes, &words)?,
+                    Space::Shared => sm.blocks[block].shared.write(a, bytes, &words)?,
+                }
+            } else {
+                match space {
+                    Space::Global => sm.memory.read(a, bytes, &mut words)?,
+                    Space::Shared => sm.blocks[block].shared.read(a, bytes, &mut words)?,
+                }
+                if let Op::Load {
+                    d: dst,
+                    sign_extend,
+                    ..
+                } = d.op
+                {
+                    semantics::write_loaded(&mut warp.regs, dst, lane, bytes, sign_extend, &words);
+                }
+            }
+        }
+        if space == Space::Shared && !sm.launch.trace {
+            // Shared memory has no transactions to coalesce; without a trace to record,
+            // only "no active lane" (one cycle) matters.
+            let latency = if addrs.is_empty() { 1 } else { class_latency };
+            sm.addr_buf = addrs;
+            return Ok(latency);
+        }
+        let access = Access {
+            warp: warp.timeline.warp,
+            pc,
+            cycle,
+            global: space == Space::Global,
+            store,
+            bytes,
+            lane_bytes: bytes,
+            exec,
+            class_latency,
+        };
+        let latency = sm.finish_access(&access, &addrs, &addrs);
+        sm.addr_buf = addrs;
+        latency
+    }
+}

@@ -134,8 +134,8 @@ pub struct OrderedAccess {
     pub lines: Vec<LineOutcome>,
 }
 
-/// The worst-case L1 behaviour of one SM.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+/// The worst-case L1 behaviour of one SM. `default()` is the estimate of no accesses.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
 pub struct L1Estimate {
     pub order: Vec<OrderedAccess>,
     pub load_lines: u64,
@@ -144,6 +144,15 @@ pub struct L1Estimate {
     pub store_lines: u64,
     /// load_misses / load_lines (0 when there are no loads).
     pub load_miss_rate: f64,
+}
+
+impl L1Estimate {
+    /// Sets `load_miss_rate` from the counts, once they are complete.
+    pub fn set_load_miss_rate(&mut self) {
+        if self.load_lines > 0 {
+            self.load_miss_rate = self.load_misses as f64 / self.load_lines as f64;
+        }
+    }
 }
 
 /// Runs the reordered sequence of one SM through an LRU L1 (§4.4.6). `max_lines` bounds
@@ -182,14 +191,7 @@ pub fn estimate_in(
             ),
         ));
     }
-    let mut est = L1Estimate {
-        order: Vec::new(),
-        load_lines: 0,
-        load_hits: 0,
-        load_misses: 0,
-        store_lines: 0,
-        load_miss_rate: 0.0,
-    };
+    let mut est = L1Estimate::default();
     for r in access_order(warps, order) {
         let w = &warps[r.channel];
         let a = &w.accesses[r.index];
@@ -227,9 +229,7 @@ pub fn estimate_in(
             lines,
         });
     }
-    if est.load_lines > 0 {
-        est.load_miss_rate = est.load_misses as f64 / est.load_lines as f64;
-    }
+    est.set_load_miss_rate();
     Ok(est)
 }
 

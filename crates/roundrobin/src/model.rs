@@ -84,14 +84,7 @@ fn run_caches(
         // Waves of co-resident blocks reach the L1 one after the other; the L1 state
         // carries over from one wave to the next.
         let mut cache = LruCache::new(&cc.l1)?;
-        let mut est = L1Estimate {
-            order: Vec::new(),
-            load_lines: 0,
-            load_hits: 0,
-            load_misses: 0,
-            store_lines: 0,
-            load_miss_rate: 0.0,
-        };
+        let mut est = L1Estimate::default();
         let mut wave_members: Vec<Vec<usize>> = Vec::new();
         for wave in members.chunk_by(|&a, &b| {
             ka.warps[a].block_linear as u64 / (sms as u64 * blocks_per_wave)
@@ -137,9 +130,7 @@ fn run_caches(
             }
             wave_members.push(wave.to_vec());
         }
-        if est.load_lines > 0 {
-            est.load_miss_rate = est.load_misses as f64 / est.load_lines as f64;
-        }
+        est.set_load_miss_rate();
         let mut seq = Vec::new();
         let mut from = Vec::new();
         let mut loads = Vec::new();

@@ -8,27 +8,26 @@ const SHOWN = 64;
 export function simSummary(r) {
   const s = r.simulation;
   const parts = [el('h3', { text: 'Simulation' })];
-  // The mode names the bound this run is checked against (`bound`), or why there is none;
-  // otherwise the report's WCET is that bound.
-  const bound = s.bound ? s.bound.cycles : r.wcet?.cycles;
-  const what = s.bound?.what ? ` (${s.bound.what})` : '';
-  if (bound !== undefined && bound !== null) {
-    const ok = s.cycles <= bound;
+  // The report decides: `bound` names what this run is checked against (or why there is
+  // nothing to compare with) and `holds` is the verdict; a plain `simulate` run has neither.
+  const cycles = el('span', { class: 'wcet-value', id: 'observed-cycles', text: String(s.cycles) });
+  if (typeof s.holds === 'boolean') {
+    const b = s.bound;
     parts.push(
       el(
         'p',
-        { class: ok ? 'observed good' : 'observed bad', id: 'observed-vs-bound' },
-        `observed ${s.cycles} cycles ${ok ? '≤' : '>'} bound ${bound}${what}`,
-        ok ? ' — the bound holds for this execution.' : ' — this execution exceeds the bound: please report it.',
+        { class: s.holds ? 'observed good' : 'observed bad', id: 'observed-vs-bound' },
+        `observed ${s.cycles} cycles ${s.holds ? '≤' : '>'} bound ${b.cycles} (${b.what})`,
+        s.holds ? ' — the bound holds for this execution.' : ' — this execution exceeds the bound: please report it.',
       ),
     );
   } else if (s.bound) {
     parts.push(
-      el('p', { class: 'wcet-summary' }, el('span', { class: 'wcet-value', id: 'observed-cycles', text: String(s.cycles) }), ' cycles observed'),
-      el('p', { class: 'observed-note', id: 'observed-no-bound' }, `Not compared with the bound: ${s.bound.what}.`),
+      el('p', { class: 'wcet-summary' }, cycles, ' cycles observed'),
+      el('p', { class: 'observed-note', id: 'observed-no-bound' }, `Not compared with a bound: ${s.bound.what}.`),
     );
   } else {
-    parts.push(el('p', { class: 'wcet-summary' }, el('span', { class: 'wcet-value', id: 'observed-cycles', text: String(s.cycles) }), ' cycles observed'));
+    parts.push(el('p', { class: 'wcet-summary' }, cycles, ' cycles observed'));
   }
   const w = s.warps.length;
   parts.push(

@@ -126,6 +126,8 @@ test('loop bounds and ablation toggles re-run the analysis', async () => {
 test('a hardware preset fills the form with its numbers and changes the bound', async () => {
   const { page, errors } = await openPage('#ex=fig1-if-then-else');
   await waitText(page, '#stat-wcet', 10);
+  // Before: every field holds the mode's default, and says so.
+  assert.equal(await text(page, '#param-from-latency_global'), 'default');
   await page.selectOption('#preset', 'pascal-gp102');
   // The fields show the preset's values (GPGPU-Sim SM6_TITANX: 82 + 120 + 100).
   assert.equal(await page.inputValue('#param-latency_global'), '302');
@@ -134,16 +136,35 @@ test('a hardware preset fills the form with its numbers and changes the bound', 
   const expected = native(['--mode', 'warp-cfg', '--preset', 'pascal-gp102'], source);
   assert.ok(expected.wcet.cycles > 10);
   await waitText(page, '#stat-wcet', expected.wcet.cycles);
-  // An edit on top of the preset is an override; it and the preset survive a reload.
+  // Each field says where the analysis took its value from (the report's `params`): the
+  // preset's latencies, the mode's default loop bound; the word is the field's description.
+  const from = (p, name) => p.textContent(`#param-from-${name}`);
+  assert.equal(await from(page, 'latency_global'), 'preset');
+  assert.equal(await from(page, 'cost'), 'preset');
+  assert.equal(await from(page, 'default_loop_bound'), 'default');
+  assert.equal(await page.getAttribute('#param-latency_global', 'aria-describedby'), 'param-from-latency_global');
+  assert.equal(await page.getAttribute('#param-from-latency_global', 'title'), 'from the preset pascal-gp102');
+  // An edit on top of the preset is an override, marked as set; it and the preset survive a
+  // reload.
   await page.click('details.latencies > summary');
   await page.fill('#param-latency_global', '100');
   await page.dispatchEvent('#param-latency_global', 'change');
   const lowered = native(['--mode', 'warp-cfg', '--preset', 'pascal-gp102', '--set', 'latency_global=100'], source);
   await waitText(page, '#stat-wcet', lowered.wcet.cycles);
+  assert.equal(await from(page, 'latency_global'), 'set');
+  assert.equal(await from(page, 'latency_shared'), 'preset');
   const link = await page.evaluate(() => window.playground.fullLink());
   const again = await openPage(new URL(link).hash);
   await waitText(again.page, '#stat-wcet', lowered.wcet.cycles);
   assert.equal(await again.page.inputValue('#preset'), 'pascal-gp102');
+  assert.equal(await from(again.page, 'latency_global'), 'set');
+  assert.equal(await from(again.page, 'latency_alu'), 'preset');
+  // Setting a field back to the preset's value drops the override.
+  await page.fill('#param-latency_global', '302');
+  await page.dispatchEvent('#param-latency_global', 'change');
+  await waitText(page, '#stat-wcet', expected.wcet.cycles);
+  assert.equal(await from(page, 'latency_global'), 'preset');
+  assert.equal(await page.evaluate(() => 'latency_global' in window.playground.request().params), false);
   assert.deepEqual(errors, []);
   assert.deepEqual(again.errors, []);
   await again.page.close();

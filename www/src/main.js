@@ -6,7 +6,7 @@ import { el } from './dom.js';
 import { Editor } from './editor.js';
 import { renderCfg, EDGE_KINDS, kindsIn } from './cfg_view.js';
 import { renderDiagnostics, renderInstructions, markRows } from './tables.js';
-import { renderParams } from './params_form.js';
+import { renderParams, showResolved } from './params_form.js';
 import { renderWcet } from './wcet_view.js';
 import { EXAMPLES, PAPERS } from './examples.js';
 import { encodeLink, decodeHash } from './permalink.js';
@@ -355,6 +355,8 @@ function render() {
   const fns = k ? k.functions : [];
   fsel.replaceChildren(...fns.map((f) => el('option', { value: f, text: f, selected: k && f === k.function })));
   fsel.parentElement.hidden = fns.length < 2;
+
+  showResolved($('params'), r.params, r.preset);
 
   renderInstructions($('instructions'), k ? k.instructions : [], (ins) => {
     editor.revealLine(ins.line, ins.column);

@@ -49,7 +49,7 @@ test('the first example: Fig. 1 warp-level CFG with its divergence edges and WCE
   console.log(`Fig. 1 full permalink: ${link.length} characters (${new URL(link).hash.length} in the fragment)`);
   await page.screenshot({ path: join(ARTIFACTS, 'fig1-graph.png') });
   // The thread-level CFG of the same kernel: 4 blocks, 4 edges, no WCET.
-  await page.selectOption('#mode', 'cfg');
+  await page.selectOption('#mode', 'thread-cfg');
   await waitText(page, '#stat-wcet', '—');
   assert.equal(await page.locator('#cfg-svg g.node').count(), 4);
   assert.equal(await page.locator('#cfg-svg path.edge.sync').count(), 2);

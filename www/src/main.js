@@ -222,12 +222,18 @@ async function copyLink() {
 
 // ---- analysis -----------------------------------------------------------------------------
 
+/** The catalog's mode named `name`, by its current name or a former one (`aliases`). */
+function findMode(name) {
+  return catalog.modes.find((m) => m.name === name || (m.aliases || []).includes(name));
+}
+
 function setMode(name, params, preset = null) {
-  state.mode = name;
+  // A former name (from an old link or example) is written back under the current one.
+  const mode = findMode(name);
+  state.mode = mode ? mode.name : name;
   state.params = { ...params };
   state.preset = { name: preset };
-  $('mode').value = name;
-  const mode = catalog.modes.find((m) => m.name === name);
+  $('mode').value = state.mode;
   $('mode-help').textContent = mode ? mode.description : '';
   renderParams(
     $('params'),

@@ -1,6 +1,7 @@
-// Method (a) of the makespan issue — the paper's binary ILP (Fig. 3), short and long
-// work-conserving constraints — solved by a maintained MILP solver (HiGHS, the npm `highs`
-// package: HiGHS compiled to WebAssembly) and compared with method (b), the state search.
+// The makespan two ways: the paper's binary ILP (Fig. 3), short and long work-conserving
+// constraints, solved by a maintained MILP solver (HiGHS, the npm `highs` package: HiGHS
+// compiled to WebAssembly), against the exact state search — two independent methods that
+// must agree on every instance.
 //
 // The CLI writes the model as a CPLEX LP file (`--set ilp_export=short|long`), HiGHS solves
 // it, and its optimum must equal the report's `makespan.exact`; both must respect the safe
@@ -10,7 +11,8 @@
 //
 // By default the sweep covers every string over {L, C} of transformed length ≤ 6 with W ≤ 2,
 // length ≤ 4 with W = 3 and length ≤ 3 with W = 4, for σ_L, σ_C ∈ {1, 2}, both variants.
-// `WARPBOUND_ORACLE=full` sweeps the issue's whole range, W ≤ 4 and length ≤ 6 (hours).
+// `WARPBOUND_ORACLE=full` sweeps the whole range on which the README says the ILP equals the
+// search, W ≤ 4 and length ≤ 6 (hours).
 
 import { test } from 'node:test';
 import assert from 'node:assert/strict';

@@ -290,51 +290,48 @@ fn control(i: usize, st: State, ctx: &Ctx) -> Result<Vec<Transition>, Unsupporte
                     kind: WarpEdgeKind::Taken,
                     target: Target::State(goto(st, t, ctx)?),
                 });
-            } else if ins.opcode.has_modifier("U") {
-                // `BRA.U`: "unanimous condition, taken only if all active threads agree on
-                // taking the branch" (SASS opcode reference): never diverges. Falling
-                // through says nothing about the guard.
-                let n = next_index(i, ctx)?;
-                out.push(Transition {
-                    kind: WarpEdgeKind::Taken,
-                    target: Target::State(goto(learn_guard(st.clone(), ins, ctx), t, ctx)?),
-                });
-                out.push(Transition {
-                    kind: WarpEdgeKind::Fallthrough,
-                    target: Target::State(goto(st, n, ctx)?),
-                });
             } else {
                 let n = next_index(i, ctx)?;
                 out.push(Transition {
                     kind: WarpEdgeKind::Taken,
                     target: Target::State(goto(learn_guard(st.clone(), ins, ctx), t, ctx)?),
                 });
-                out.push(Transition {
-                    kind: WarpEdgeKind::Fallthrough,
-                    target: Target::State(goto(learn_guard(st.clone(), ins, ctx), n, ctx)?),
-                });
-                if may_disagree(ins, &st) && t == n {
-                    // Alg. 1 line 16: both parts continue at PC+8, disagreeing on the guard.
+                if ins.opcode.has_modifier("U") {
+                    // `BRA.U`: "unanimous condition, taken only if all active threads agree on
+                    // taking the branch" (SASS opcode reference): never diverges. Falling
+                    // through says nothing about the guard.
                     out.push(Transition {
                         kind: WarpEdgeKind::Fallthrough,
-                        target: Target::State(goto(st.clone(), n, ctx)?),
+                        target: Target::State(goto(st, n, ctx)?),
                     });
-                }
-                if may_disagree(ins, &st) && t != n {
-                    // Alg. 1 line 18: the skip group waits at PC+8, the others branch.
-                    let mut s = st.clone();
-                    let skip = split(&mut s, ins, ctx);
-                    // Put the skip group's slot where a pushed entry's slot must be.
-                    let last = s.groups.len() - 1;
-                    if skip != last {
-                        s.groups.move_slot(skip, last);
-                    }
-                    push_entry(&mut s, n, Tag::Nil, ctx, |g| g.len() - 1);
-                    check_depth(&s, ins, ctx)?;
+                } else {
                     out.push(Transition {
-                        kind: WarpEdgeKind::Divergence,
-                        target: Target::State(goto(s, t, ctx)?),
+                        kind: WarpEdgeKind::Fallthrough,
+                        target: Target::State(goto(learn_guard(st.clone(), ins, ctx), n, ctx)?),
                     });
+                    if may_disagree(ins, &st) && t == n {
+                        // Alg. 1 line 16: both parts continue at PC+8, disagreeing on the guard.
+                        out.push(Transition {
+                            kind: WarpEdgeKind::Fallthrough,
+                            target: Target::State(goto(st.clone(), n, ctx)?),
+                        });
+                    }
+                    if may_disagree(ins, &st) && t != n {
+                        // Alg. 1 line 18: the skip group waits at PC+8, the others branch.
+                        let mut s = st.clone();
+                        let skip = split(&mut s, ins, ctx);
+                        // Put the skip group's slot where a pushed entry's slot must be.
+                        let last = s.groups.len() - 1;
+                        if skip != last {
+                            s.groups.move_slot(skip, last);
+                        }
+                        push_entry(&mut s, n, Tag::Nil, ctx, |g| g.len() - 1);
+                        check_depth(&s, ins, ctx)?;
+                        out.push(Transition {
+                            kind: WarpEdgeKind::Divergence,
+                            target: Target::State(goto(s, t, ctx)?),
+                        });
+                    }
                 }
             }
         }

@@ -137,6 +137,8 @@ pub(crate) struct Block {
     pub live: u32,
     pub arrived: u32,
     pub warps: Vec<usize>,
+    /// GCN3: hardware wavefronts that have not finished.
+    pub hw: u32,
 }
 
 /// The shared state of one run.

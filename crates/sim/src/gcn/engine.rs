@@ -26,24 +26,28 @@ use super::alu;
 use super::decode::{self, Mem, Op};
 use super::operand::{Loc, Opnd, ScalarFile, VectorFile, EXEC_LO, M0, SCALAR_SLOTS, SCC, VCC_LO};
 use crate::budget::Budget;
-use crate::coalescing;
+use crate::cycle_loop::memory_access::Access;
+use crate::cycle_loop::sm::{Nouns, Shape, StepAt};
+use crate::cycle_loop::{self, Block, FrontEnd, Sm};
 use crate::error::SimError;
 use crate::lane_set;
 use crate::launch::Launch;
-use crate::machine::{Machine, Unit};
-use crate::memory::{GlobalMemory, MemoryInit, SharedMemory};
-use crate::scheduler;
-use crate::simulation::unit_lanes;
-use crate::simulation::{
-    Busy, DepthChange, Issue, LaneMask, Simulation, StackView, Step, Stepper, Transaction,
-    WarpTimeline,
-};
+use crate::machine::Machine;
+use crate::memory::{MemoryInit, SharedMemory};
+use crate::simulation::{DepthChange, Issue, LaneMask, Simulation, StackView, WarpTimeline};
 use crate::splitting::{split_masks, SplitCosts, Splitting};
-use crate::step_cache::{StackCache, StepTexts};
-use crate::timing_facts::{unit_index, Timing};
+use crate::timing_facts::Timing;
 use cfg::TimingClass;
 use isa::gcn::{ExecCondition, ExecEffect, GcnFunction, GcnReg, GcnUnit, ScalarCondition};
 use isa::Span;
+
+/// AMD's nouns.
+const AMD: Nouns = Nouns {
+    block: "workgroup",
+    blocks: "workgroups",
+    threads: "work-items",
+    warps: "wavefronts",
+};
 
 /// Static facts of one instruction.
 struct Static {
@@ -79,20 +83,16 @@ struct Wave {
     sf: ScalarFile,
     pc: usize,
     spm: u64,
-    next_issue: u64,
     sready: Vec<u64>,
     vready: Vec<u64>,
     vm: Vec<u64>,
     lgkm: Vec<u64>,
-    class_free: [u64; 9],
-    at_barrier: bool,
     /// Waiting at a merge point since this cycle.
     merging: Option<u64>,
     /// Merged at this pc: do not treat it as a merge point again before issuing.
     merged_at: Option<usize>,
     /// Key of the split that created this SWF (its merge point).
     origin: u32,
-    done: bool,
     parent: Option<usize>,
     children: Vec<usize>,
     /// Splits this SWF passed and has not merged yet: `(key, split happened)`; the key is
@@ -100,11 +100,6 @@ struct Wave {
     open: Vec<(u32, bool)>,
     /// Runs on a dedicated SpSIMD unit.
     spsimd: bool,
-    /// Without wavefront splitting: a lower bound on the next cycle this wave can issue,
-    /// set after each issue and each failed attempt (as in the SASS engine); the main loop
-    /// skips the wave until then. With splitting it stays 0 (splits and merges change
-    /// other waves' state), and every wave is checked every cycle.
-    wake: u64,
     /// Return addresses of the calls in progress (image indices), innermost last.
     ret: Vec<usize>,
 }
@@ -115,14 +110,6 @@ struct Hw {
     vf: VectorFile,
     live: u32,
     timeline: WarpTimeline,
-}
-
-struct Block {
-    lds: SharedMemory,
-    live: u32,
-    arrived: u32,
-    waves: Vec<usize>,
-    hw: u32,
 }
 
 /// Runs `function`; see [`crate::gcn::run`]. `got` holds the GOT slots of a linked image
@@ -154,32 +141,9 @@ pub fn run(
             "a workgroup dimension exceeds 65535 (the dispatch packet holds 16 bits)",
         ));
     }
-    let blocks_total = launch.blocks();
-    if blocks_total > budget.max_blocks {
-        return Err(SimError::budget(
-            "max_blocks",
-            budget.max_blocks,
-            &format!("a grid of {blocks_total} workgroups"),
-        ));
-    }
-    let ws = u64::from(machine.warp_size);
-    let tpb = launch.threads_per_block();
-    let per_block = tpb.div_ceil(ws);
-    if per_block > u64::from(machine.warps_per_sm) {
-        return Err(SimError::request(format!(
-            "a workgroup of {tpb} work-items needs {per_block} wavefronts, more than warps_per_sm = {}",
-            machine.warps_per_sm
-        )));
-    }
-    let total = blocks_total * per_block;
-    if u64::from(launch.stepper_warp) >= total {
-        return Err(SimError::request(format!(
-            "stepper_warp {} does not exist: the launch has {total} wavefronts",
-            launch.stepper_warp
-        )));
-    }
+    let shape = Shape::of(launch, machine, budget, &AMD)?;
     let lds_bytes = launch.shared_bytes.max(abi.group_segment_size);
-    let resident = (u64::from(machine.warps_per_sm) / per_block).min(blocks_total);
+    let resident = shape.resident_blocks;
     if u64::from(lds_bytes).div_ceil(4).saturating_mul(resident) > budget.max_memory_words {
         return Err(SimError::budget(
             "max_memory_words",
@@ -187,7 +151,6 @@ pub fn run(
             &format!("{resident} resident workgroups × {lds_bytes} bytes of LDS"),
         ));
     }
-    let memory = GlobalMemory::new(init, budget.max_memory_words).map_err(SimError::request)?;
     for a in &init.arrays {
         let end = a.address.saturating_add(u64::from(a.words) * 4);
         if end > DISPATCH_BASE {
@@ -266,101 +229,46 @@ pub fn run(
             }
         })
         .collect();
-    let (sigma, _) = machine.lanes_and_cycles(Unit::Core);
-    let (sigma_ls, _) = machine.lanes_and_cycles(Unit::LoadStore);
-    let (sigma_sfu, _) = machine.lanes_and_cycles(Unit::Sfu);
-    let packet = dispatch_packet(launch.grid, launch.block, lds_bytes);
-    let mut e = Engine {
+    let mut sm = Sm::new(launch, machine, budget, shape, init, false)?;
+    let mut fe = Gcn {
         f: function,
         got,
         abi,
-        launch,
-        machine,
-        budget,
         statics: &statics,
-        memory,
-        packet,
+        packet: dispatch_packet(launch.grid, launch.block, lds_bytes),
         vgprs,
+        lds_bytes,
+        lane_mask: lane_set::full_mask(machine.warp_size as usize),
+        trace: launch.trace,
         waves: Vec::new(),
         hws: Vec::new(),
-        blocks: Vec::new(),
-        next_block: 0,
-        blocks_total,
-        per_block,
-        resident: 0,
-        lane_free: [
-            vec![0; sigma as usize],
-            vec![0; sigma_ls as usize],
-            vec![0; sigma_sfu as usize],
-        ],
-        occupancy: [
-            vec![Vec::new(); sigma as usize],
-            vec![Vec::new(); sigma_ls as usize],
-            vec![Vec::new(); sigma_sfu as usize],
-        ],
-        recorded: 0,
-        transactions: Vec::with_capacity(
-            budget.trace_room(launch.trace, budget.max_timeline_entries),
-        ),
-        steps: Vec::with_capacity(budget.trace_room(launch.trace, budget.max_stepper_steps)),
-        step_texts: StepTexts::default(),
-        stack_cache: StackCache::default(),
         stack_buf: Vec::new(),
-        issued: 0,
-        cycles: 0,
-        last_issued: None,
-        turn: 0,
-        unfinished: 0,
         woken: Vec::new(),
-        addr_buf: Vec::with_capacity(64),
-        seg_buf: Vec::with_capacity(64),
-        resident_list: Vec::new(),
-        last_warp_issues: budget.issue_room(launch.trace, total),
         skip: machine.splitting == Splitting::None,
     };
-    e.main_loop()?;
-    Ok(e.finish())
+    cycle_loop::run(&mut fe, &mut sm)?;
+    Ok(sm.finish(fe.timelines()))
 }
 
-struct Engine<'a> {
+/// The GCN3 front end: wavefronts and their split-wavefronts.
+struct Gcn<'a> {
     f: &'a GcnFunction,
     got: &'a [u64],
     abi: &'a GcnAbi,
-    launch: &'a Launch,
-    machine: &'a Machine,
-    budget: &'a Budget,
     statics: &'a [Static],
-    memory: GlobalMemory,
     packet: [u32; 16],
     vgprs: usize,
+    /// LDS bytes per workgroup.
+    lds_bytes: u32,
+    /// The lanes of a wavefront.
+    lane_mask: u64,
+    trace: bool,
+    /// Indexed like [`Sm::warps`].
     waves: Vec<Wave>,
     hws: Vec<Hw>,
-    blocks: Vec<Block>,
-    next_block: u64,
-    blocks_total: u64,
-    per_block: u64,
-    resident: u64,
-    lane_free: [Vec<u64>; 3],
-    occupancy: [Vec<Vec<Busy>>; 3],
-    recorded: usize,
-    transactions: Vec<Transaction>,
-    steps: Vec<Step>,
-    step_texts: StepTexts,
-    stack_cache: StackCache,
     /// The stepper's stack entries before they are shared (reused).
     stack_buf: Vec<StackView>,
-    issued: u64,
-    cycles: u64,
-    last_issued: Option<usize>,
-    turn: usize,
-    unfinished: usize,
-    addr_buf: Vec<(usize, u64)>,
-    seg_buf: Vec<u64>,
-    /// Waves that are not done, in index order (the order `scheduler::order` expects).
-    resident_list: Vec<usize>,
-    /// Issue-list room for the next wavefront: the last finished one's count (traced runs).
-    last_warp_issues: usize,
-    /// No wavefront splitting: waves keep wake-up cycles (see [`Wave::wake`]).
+    /// No wavefront splitting: waves keep wake-up cycles (`WarpSched::wake`).
     skip: bool,
     /// Waves created or resumed by a split or merge during this cycle: they get a chance to
     /// issue in the same cycle (with `e_s = 0` or `e_m = 0` no cycle is lost).
@@ -383,111 +291,160 @@ fn counter_ready(out: &[u64], n: Option<u32>) -> u64 {
         .unwrap_or(0)
 }
 
-impl Engine<'_> {
-    fn dispatch(&mut self, cycle: u64) {
-        let ws = self.machine.warp_size as usize;
-        while self.next_block < self.blocks_total
-            && self.resident + self.per_block <= u64::from(self.machine.warps_per_sm)
-        {
-            let b = self.next_block;
-            self.next_block += 1;
-            let wg = self.launch.block_index(b);
-            let block_index = self.blocks.len();
-            let mut members = Vec::new();
-            for w in 0..self.per_block {
-                let mut exec = 0u64;
-                let mut vf = VectorFile::new(self.vgprs.max(3), ws);
-                for lane in 0..ws as u64 {
-                    let (id, exists) = self.launch.thread_index(w * ws as u64 + lane);
-                    exec |= u64::from(exists) << lane;
-                    let dims = self.abi.workitem_id.min(2) as usize + 1;
-                    for (d, &v) in id.iter().enumerate().take(dims) {
-                        vf.set(d as u32, lane as usize, v);
-                    }
+impl FrontEnd for Gcn<'_> {
+    /// Splits and merges change other waves' state (see `Gcn::skip`).
+    const CYCLE_AFTER_ISSUE: bool = true;
+
+    fn dispatch_block(&mut self, sm: &mut Sm, b: u64, cycle: u64) {
+        let ws = sm.machine.warp_size as usize;
+        let wg = sm.launch.block_index(b);
+        let block_index = sm.blocks.len();
+        let mut members = Vec::new();
+        for w in 0..sm.shape.warps_per_block {
+            let (exec, ids) = sm.threads(w);
+            let mut vf = VectorFile::new(self.vgprs.max(3), ws);
+            let dims = self.abi.workitem_id.min(2) as usize + 1;
+            for (lane, id) in ids.iter().enumerate() {
+                for (d, &v) in id.iter().enumerate().take(dims) {
+                    vf.set(d as u32, lane, v);
                 }
-                let mut sf = ScalarFile::new();
-                for (i, what) in self.abi.sgprs().iter().enumerate() {
-                    let v = match what {
-                        InitSgpr::Zero => 0,
-                        InitSgpr::DispatchPtr => {
-                            if i % 2 == 0 {
-                                DISPATCH_BASE as u32
-                            } else {
-                                (DISPATCH_BASE >> 32) as u32
-                            }
-                        }
-                        InitSgpr::KernargPtr => {
-                            if i % 2 == 0 {
-                                KERNARG_BASE as u32
-                            } else {
-                                (KERNARG_BASE >> 32) as u32
-                            }
-                        }
-                        InitSgpr::WorkgroupId(d) => wg[*d],
-                    };
-                    sf.set(i as u32, v);
-                }
-                sf.set_exec(exec);
-                let id = (b * self.per_block + w) as u32;
-                let hw = self.hws.len();
-                self.hws.push(Hw {
-                    block: block_index,
-                    vf,
-                    live: 1,
-                    timeline: WarpTimeline {
-                        warp: id,
-                        block: b as u32,
-                        warp_in_block: w as u32,
-                        dispatched: cycle,
-                        finished: cycle,
-                        issues: Vec::with_capacity(self.last_warp_issues.min(1 << 16)),
-                        stack_depth: vec![DepthChange { cycle, depth: 1 }],
-                    },
-                });
-                members.push(self.waves.len());
-                self.resident_list.push(self.waves.len());
-                self.unfinished += 1;
-                self.waves.push(Wave {
-                    hw,
-                    sf,
-                    pc: 0,
-                    spm: u64::MAX,
-                    next_issue: cycle,
-                    sready: vec![0; SCALAR_SLOTS],
-                    vready: vec![0; self.vgprs],
-                    vm: Vec::new(),
-                    lgkm: Vec::new(),
-                    class_free: [0; 9],
-                    at_barrier: false,
-                    merging: None,
-                    merged_at: None,
-                    origin: u32::MAX,
-                    done: false,
-                    parent: None,
-                    children: Vec::new(),
-                    open: Vec::new(),
-                    spsimd: false,
-                    wake: 0,
-                    ret: Vec::new(),
-                });
             }
-            let live = members.len() as u32;
-            self.blocks.push(Block {
-                lds: SharedMemory::new(self.abi.group_segment_size.max(self.launch.shared_bytes)),
-                live,
-                arrived: 0,
-                waves: members,
-                hw: live,
+            let mut sf = ScalarFile::new();
+            for (i, what) in self.abi.sgprs().iter().enumerate() {
+                let v = match what {
+                    InitSgpr::Zero => 0,
+                    InitSgpr::DispatchPtr => {
+                        if i % 2 == 0 {
+                            DISPATCH_BASE as u32
+                        } else {
+                            (DISPATCH_BASE >> 32) as u32
+                        }
+                    }
+                    InitSgpr::KernargPtr => {
+                        if i % 2 == 0 {
+                            KERNARG_BASE as u32
+                        } else {
+                            (KERNARG_BASE >> 32) as u32
+                        }
+                    }
+                    InitSgpr::WorkgroupId(d) => wg[*d],
+                };
+                sf.set(i as u32, v);
+            }
+            sf.set_exec(exec);
+            let hw = self.hws.len();
+            self.hws.push(Hw {
+                block: block_index,
+                vf,
+                live: 1,
+                timeline: sm.timeline(b, w, cycle, 1),
             });
-            self.resident += self.per_block;
+            members.push(sm.add_warp(block_index, cycle, false));
+            self.waves.push(Wave {
+                hw,
+                sf,
+                pc: 0,
+                spm: u64::MAX,
+                sready: vec![0; SCALAR_SLOTS],
+                vready: vec![0; self.vgprs],
+                vm: Vec::new(),
+                lgkm: Vec::new(),
+                merging: None,
+                merged_at: None,
+                origin: u32::MAX,
+                parent: None,
+                children: Vec::new(),
+                open: Vec::new(),
+                spsimd: false,
+                ret: Vec::new(),
+            });
+        }
+        let live = members.len() as u32;
+        sm.blocks.push(Block {
+            shared: SharedMemory::new(self.lds_bytes),
+            live,
+            arrived: 0,
+            warps: members,
+            hw: live,
+        });
+    }
+
+    fn waiting(&self, sm: &Sm, w: usize) -> bool {
+        let s = &sm.warps[w];
+        s.done || s.at_barrier || self.waves[w].merging.is_some()
+    }
+
+    /// A split-wavefront on its SpSIMD has its own issue slot (PWS §4.1).
+    fn own_slot(&self, w: usize) -> bool {
+        self.waves[w].spsimd
+    }
+
+    fn issue(&mut self, sm: &mut Sm, w: usize, cycle: u64) -> Result<bool, SimError> {
+        self.step(sm, w, cycle)
+    }
+
+    fn after_issue(&mut self, sm: &mut Sm, w: usize) {
+        if self.skip {
+            sm.warps[w].wake = self.ready_at(sm, w);
         }
     }
 
+    fn earliest(&self, sm: &Sm, w: usize) -> u64 {
+        if self.skip {
+            self.ready_at(sm, w)
+        } else {
+            sm.warps[w].wake
+        }
+    }
+
+    fn soonest(&self, sm: &Sm, w: usize) -> u64 {
+        if self.skip {
+            sm.warps[w].wake
+        } else {
+            self.ready_at(sm, w)
+        }
+    }
+
+    /// Bounded: each split or merge wakes one wave, and each is bounded by the wave count.
+    fn next_woken(&mut self, _sm: &Sm, round: usize) -> Option<usize> {
+        if round >= self.waves.len() * 2 + 2 {
+            self.woken.clear();
+            return None;
+        }
+        self.woken.pop()
+    }
+
+    /// Located at the first waiting wavefront's barrier or merge point.
+    fn deadlock(&self, sm: &Sm, cycle: u64) -> SimError {
+        let span = (0..self.waves.len())
+            .find(|&w| !sm.warps[w].done)
+            .map_or(self.f.span, |w| {
+                let pc = self.waves[w].pc;
+                self.span(if sm.warps[w].at_barrier {
+                    pc.saturating_sub(1)
+                } else {
+                    pc
+                })
+            });
+        SimError::at(
+            span,
+            format!(
+                "deadlock at cycle {cycle}: every resident wavefront waits at a barrier or a merge"
+            ),
+        )
+    }
+
+    fn timelines(self) -> Vec<WarpTimeline> {
+        self.hws.into_iter().map(|h| h.timeline).collect()
+    }
+}
+
+impl Gcn<'_> {
     /// The earliest cycle at which wave `w` could issue (exact for the wave's own state,
     /// a lower bound for the unit lanes).
-    fn ready_at(&self, w: usize) -> u64 {
+    fn ready_at(&self, sm: &Sm, w: usize) -> u64 {
         let wave = &self.waves[w];
-        let mut t = wave.next_issue;
+        let mut t = sm.warps[w].next_issue;
         let Some(st) = self.statics.get(wave.pc) else {
             return t;
         };
@@ -500,14 +457,14 @@ impl Engine<'_> {
         for &v in &st.vregs {
             t = t.max(wave.vready.get(v as usize).copied().unwrap_or(0));
         }
-        t = t.max(wave.class_free[st.t.class_idx]);
+        t = t.max(sm.warps[w].class_free[st.t.class_idx]);
         if let Ok(Op::Waitcnt { vm, lgkm }) = &st.op {
             t = t.max(counter_ready(&wave.vm, *vm));
             t = t.max(counter_ready(&wave.lgkm, *lgkm));
         }
         if !st.scalar && !wave.spsimd {
             t = t.max(
-                self.lane_free[st.t.unit_idx]
+                sm.lane_free[st.t.unit_idx]
                     .iter()
                     .copied()
                     .min()
@@ -515,147 +472,6 @@ impl Engine<'_> {
             );
         }
         t
-    }
-
-    fn main_loop(&mut self) -> Result<(), SimError> {
-        let mut order = Vec::new();
-        let mut live = Vec::new();
-        let mut cycle = 0u64;
-        loop {
-            self.dispatch(cycle);
-            if self.unfinished == 0 && self.next_block >= self.blocks_total {
-                return Ok(());
-            }
-            if cycle > self.budget.max_cycles {
-                return Err(SimError::budget(
-                    "max_cycles",
-                    self.budget.max_cycles,
-                    &format!("cycle {cycle}"),
-                ));
-            }
-            live.clear();
-            live.extend(self.resident_list.iter().copied().filter(|&i| {
-                let w = &self.waves[i];
-                !w.done && !w.at_barrier && w.merging.is_none()
-            }));
-            scheduler::order(
-                self.machine.scheduler,
-                &live,
-                self.last_issued,
-                self.turn,
-                &mut order,
-            );
-            if order.is_empty() {
-                // Located at the first waiting wavefront's barrier or merge point.
-                let span = self
-                    .waves
-                    .iter()
-                    .find(|w| !w.done)
-                    .map_or(self.f.span, |w| {
-                        self.span(if w.at_barrier {
-                            w.pc.saturating_sub(1)
-                        } else {
-                            w.pc
-                        })
-                    });
-                return Err(SimError::at(
-                    span,
-                    format!(
-                        "deadlock at cycle {cycle}: every resident wavefront waits at a barrier or a merge"
-                    ),
-                ));
-            }
-            let pure = self.machine.scheduler == crate::machine::Scheduler::PureRoundRobin;
-            let mut issued = 0u32;
-            let mut any = false;
-            for &w in &order {
-                // A split-wavefront on its SpSIMD has its own issue slot (PWS §4.1).
-                let own_slot = self.waves[w].spsimd;
-                if issued >= self.machine.issue_width && !own_slot {
-                    continue;
-                }
-                if self.waves[w].done || self.waves[w].at_barrier || self.waves[w].merging.is_some()
-                {
-                    continue;
-                }
-                if self.waves[w].wake > cycle {
-                    if pure {
-                        break;
-                    }
-                    continue;
-                }
-                if self.step(w, cycle)? {
-                    any = true;
-                    if !own_slot {
-                        issued += 1;
-                    }
-                    if self.skip {
-                        self.waves[w].wake = self.ready_at(w);
-                    }
-                    self.last_issued = Some(w);
-                    if pure {
-                        self.turn = w + 1;
-                    }
-                } else {
-                    if self.skip {
-                        self.waves[w].wake = self.ready_at(w);
-                    }
-                    if pure {
-                        break;
-                    }
-                }
-            }
-            let mut rounds = 0usize;
-            while let Some(w) = self.woken.pop() {
-                // Bounded: each split or merge wakes one wave, and each is bounded by the
-                // wave count.
-                rounds += 1;
-                if rounds > self.waves.len() * 2 + 2 {
-                    self.woken.clear();
-                    break;
-                }
-                let own_slot = self.waves[w].spsimd;
-                if issued >= self.machine.issue_width && !own_slot {
-                    continue;
-                }
-                let x = &self.waves[w];
-                if x.done || x.at_barrier || x.merging.is_some() {
-                    continue;
-                }
-                if self.step(w, cycle)? {
-                    any = true;
-                    if !own_slot {
-                        issued += 1;
-                    }
-                }
-            }
-            let next = if any {
-                cycle + 1
-            } else {
-                // Every wave that may issue, not just this cycle's candidates: a parent
-                // released from a merge during this cycle was not among them (skipping to
-                // the candidates' soonest cycle stalled it, and the simulated time exceeded
-                // the PWS bound).
-                self.resident_list
-                    .iter()
-                    .copied()
-                    .filter(|&w| {
-                        let x = &self.waves[w];
-                        !x.done && !x.at_barrier && x.merging.is_none()
-                    })
-                    .map(|w| {
-                        if self.skip {
-                            self.waves[w].wake
-                        } else {
-                            self.ready_at(w)
-                        }
-                    })
-                    .min()
-                    .unwrap_or(cycle + 1)
-                    .max(cycle + 1)
-            };
-            cycle = next;
-        }
     }
 
     fn span(&self, pc: usize) -> Span {
@@ -668,18 +484,14 @@ impl Engine<'_> {
 
     fn active(&self, w: usize) -> u64 {
         let wave = &self.waves[w];
-        wave.sf.exec() & wave.spm & self.lane_mask()
-    }
-
-    fn lane_mask(&self) -> u64 {
-        lane_set::full_mask(self.machine.warp_size as usize)
+        wave.sf.exec() & wave.spm & self.lane_mask
     }
 
     /// Handles zero-time events of wave `w` at `cycle` (`split`/`merge` instructions and
     /// merge points, which take no issue slot: their cost is `e_s`/`e_m`); then issues its
     /// next instruction if it can. `Ok(true)` when an instruction issued.
-    fn step(&mut self, w: usize, cycle: u64) -> Result<bool, SimError> {
-        let splitting = self.machine.splitting;
+    fn step(&mut self, sm: &mut Sm, w: usize, cycle: u64) -> Result<bool, SimError> {
+        let splitting = sm.machine.splitting;
         // Bounded by the kernel length: each round advances the pc or returns.
         for _ in 0..=self.f.instructions.len() {
             let pc = self.waves[w].pc;
@@ -695,31 +507,31 @@ impl Engine<'_> {
                     self.waves[w].pc += 1;
                 }
                 (Ok(Op::Split { a, b }), Splitting::Pws(c)) => {
-                    if self.ready_at(w) > cycle {
+                    if self.ready_at(sm, w) > cycle {
                         return Ok(false);
                     }
                     let sf = &self.waves[w].sf;
                     let m = u64::from(sf.read32(a)) | (u64::from(sf.read32(b)) << 32);
                     self.waves[w].pc += 1;
-                    if self.split(w, m, u32::MAX, cycle, c)? && c.e_s > 0 {
+                    if self.split(sm, w, m, u32::MAX, cycle, c)? && c.e_s > 0 {
                         return Ok(false);
                     }
                 }
                 (Ok(Op::Merge), Splitting::Pws(c)) => {
-                    if self.ready_at(w) > cycle {
+                    if self.ready_at(sm, w) > cycle {
                         return Ok(false);
                     }
-                    if self.merge_point(w, u32::MAX, cycle, c)? {
+                    if self.merge_point(sm, w, u32::MAX, cycle, c)? {
                         return Ok(false);
                     }
                     self.waves[w].pc += 1;
                 }
                 (Ok(_), Splitting::Dws(c)) if st.restore.is_some() && !at_merged => {
-                    if self.ready_at(w) > cycle {
+                    if self.ready_at(sm, w) > cycle {
                         return Ok(false);
                     }
                     let key = st.restore.unwrap_or(u32::MAX);
-                    if self.merge_point(w, key, cycle, c)? {
+                    if self.merge_point(sm, w, key, cycle, c)? {
                         return Ok(false);
                     }
                     self.waves[w].merged_at = Some(pc);
@@ -727,7 +539,7 @@ impl Engine<'_> {
                 _ => break,
             }
         }
-        let issued = self.try_issue(w, cycle)?;
+        let issued = self.try_issue(sm, w, cycle)?;
         if issued {
             self.waves[w].merged_at = None;
         }
@@ -739,6 +551,7 @@ impl Engine<'_> {
     /// away into its parent).
     fn merge_point(
         &mut self,
+        sm: &mut Sm,
         w: usize,
         key: u32,
         cycle: u64,
@@ -755,7 +568,7 @@ impl Engine<'_> {
             let Some(&child) = self.waves[w].children.last() else {
                 return Ok(false);
             };
-            if self.waves[child].done {
+            if sm.warps[child].done {
                 self.waves[w].children.pop();
                 return Ok(false);
             }
@@ -766,7 +579,7 @@ impl Engine<'_> {
             if let (Some(t_child), true) =
                 (ch.merging, ch.pc == self.waves[w].pc && ch.open.is_empty())
             {
-                self.merge(w, child, cycle.max(t_child), c, false);
+                self.merge(sm, w, child, cycle.max(t_child), c, false);
                 return Ok(false);
             }
             // Wait for the child; the record stays open until it arrives.
@@ -778,7 +591,7 @@ impl Engine<'_> {
         // point of the split that created it.
         let wave = &self.waves[w];
         if let (true, Some(p), true) = (wave.open.is_empty(), wave.parent, wave.origin == key) {
-            if self.waves[p].done {
+            if sm.warps[p].done {
                 return Ok(false);
             }
             self.waves[w].merging = Some(cycle);
@@ -788,8 +601,8 @@ impl Engine<'_> {
             if parent_waiting {
                 let tp = self.waves[p].merging.unwrap_or(cycle);
                 self.waves[p].open.pop();
-                let pws = matches!(self.machine.splitting, Splitting::Pws(_));
-                self.merge(p, w, cycle.max(tp), c, pws);
+                let pws = matches!(sm.machine.splitting, Splitting::Pws(_));
+                self.merge(sm, p, w, cycle.max(tp), c, pws);
                 self.woken.push(p);
             }
             return Ok(true);
@@ -800,20 +613,24 @@ impl Engine<'_> {
     /// Merges `child` into `parent` (PWS §4.1): `SpM = SpM_p ∨ SpM_c`, the parent continues
     /// `e_m` cycles after the later arrival (past its `merge` instruction when
     /// `advance`), the child's context is freed.
-    fn merge(&mut self, parent: usize, child: usize, at: u64, c: SplitCosts, advance: bool) {
+    fn merge(
+        &mut self,
+        sm: &mut Sm,
+        parent: usize,
+        child: usize,
+        at: u64,
+        c: SplitCosts,
+        advance: bool,
+    ) {
         let spm = self.waves[child].spm;
-        {
-            let ch = &mut self.waves[child];
-            ch.done = true;
-            ch.merging = None;
-        }
-        self.resident_list.retain(|&x| x != child);
-        self.unfinished = self.unfinished.saturating_sub(1);
+        self.waves[child].merging = None;
+        sm.retire(child);
         let p = &mut self.waves[parent];
         p.spm |= spm;
         p.merging = None;
         p.children.retain(|&x| x != child);
-        p.next_issue = p.next_issue.max(at.saturating_add(c.e_m));
+        let s = &mut sm.warps[parent];
+        s.next_issue = s.next_issue.max(at.saturating_add(c.e_m));
         if advance {
             p.pc += 1;
         } else {
@@ -822,13 +639,13 @@ impl Engine<'_> {
         let hw = p.hw;
         self.hws[hw].live = self.hws[hw].live.saturating_sub(1);
         let block = self.hws[hw].block;
-        self.blocks[block].live = self.blocks[block].live.saturating_sub(1);
-        self.cycles = self.cycles.max(at.saturating_add(c.e_m));
+        sm.blocks[block].live = sm.blocks[block].live.saturating_sub(1);
+        sm.cycles = sm.cycles.max(at.saturating_add(c.e_m));
         self.depth_change(hw, at.saturating_add(c.e_m));
     }
 
     fn depth_change(&mut self, hw: usize, cycle: u64) {
-        if !self.launch.trace {
+        if !self.trace {
             return;
         }
         let depth = self.hws[hw].live as usize;
@@ -842,16 +659,17 @@ impl Engine<'_> {
     /// `S` contexts is free; records the split (or its absence) for the matching merge.
     fn split(
         &mut self,
+        sm: &mut Sm,
         w: usize,
         m: u64,
         key: u32,
         cycle: u64,
         c: SplitCosts,
     ) -> Result<bool, SimError> {
-        if self.waves[w].open.len() >= self.budget.max_stack_depth {
+        if self.waves[w].open.len() >= sm.budget.max_stack_depth {
             return Err(SimError::budget(
                 "max_stack_depth",
-                self.budget.max_stack_depth,
+                sm.budget.max_stack_depth,
                 "the open splits of a wavefront",
             ));
         }
@@ -869,44 +687,39 @@ impl Engine<'_> {
             sf: parent.sf.clone(),
             pc: parent.pc,
             spm: give,
-            next_issue: resume,
             sready: parent.sready.clone(),
             vready: parent.vready.clone(),
             vm: parent.vm.clone(),
             lgkm: parent.lgkm.clone(),
-            class_free: parent.class_free,
-            at_barrier: false,
             merging: None,
             merged_at: None,
-            done: false,
             parent: Some(w),
             children: Vec::new(),
             open: Vec::new(),
             origin: key,
             spsimd: true,
-            wake: 0,
             ret: parent.ret.clone(),
         };
-        let id = self.waves.len();
         self.waves.push(child);
-        self.resident_list.push(id);
+        let block = self.hws[hw].block;
+        let id = sm.add_warp(block, resume, false);
+        sm.warps[id].class_free = sm.warps[w].class_free;
         let p = &mut self.waves[w];
         p.spm = keep;
         p.children.push(id);
         p.open.push((key, true));
-        p.next_issue = p.next_issue.max(resume);
+        let s = &mut sm.warps[w];
+        s.next_issue = s.next_issue.max(resume);
         self.hws[hw].live += 1;
-        let block = self.hws[hw].block;
-        self.blocks[block].live += 1;
-        self.blocks[block].waves.push(id);
-        self.unfinished += 1;
+        sm.blocks[block].live += 1;
+        sm.blocks[block].warps.push(id);
         self.woken.push(id);
         self.depth_change(hw, cycle + 1);
         Ok(true)
     }
 
-    fn try_issue(&mut self, w: usize, cycle: u64) -> Result<bool, SimError> {
-        if self.ready_at(w) > cycle {
+    fn try_issue(&mut self, sm: &mut Sm, w: usize, cycle: u64) -> Result<bool, SimError> {
+        if self.ready_at(sm, w) > cycle {
             return Ok(false);
         }
         let pc = self.waves[w].pc;
@@ -923,28 +736,18 @@ impl Engine<'_> {
         } else if self.waves[w].spsimd {
             (st.t.cycles, None)
         } else {
-            let Some(l) = self.lane_free[st.t.unit_idx]
-                .iter()
-                .position(|&f| f <= cycle)
-            else {
+            let Some(l) = sm.free_lane(st.t.unit_idx, cycle) else {
                 return Ok(false);
             };
             (st.t.cycles, Some(l))
         };
-        self.issued += 1;
-        if self.issued > self.budget.max_steps {
-            return Err(SimError::budget(
-                "max_steps",
-                self.budget.max_steps,
-                "the number of issued wavefront-instructions",
-            ));
-        }
+        sm.count_issue("the number of issued wavefront-instructions")?;
         let active = self.active(w);
         let hw = self.waves[w].hw;
-        let ws = self.machine.warp_size as u8;
-        let trace = self.launch.trace;
-        if trace && self.hws[hw].timeline.warp == self.launch.stepper_warp {
-            self.record_step(w, pc, cycle, active)?;
+        let ws = sm.machine.warp_size as u8;
+        let trace = sm.launch.trace;
+        if trace && self.hws[hw].timeline.warp == sm.launch.stepper_warp {
+            self.record_step(sm, w, pc, cycle, active)?;
         }
         let mut latency = st.t.latency;
         let mut next_pc = pc + 1;
@@ -958,16 +761,16 @@ impl Engine<'_> {
                 })?;
             }
             Op::SaveExec { .. } => {
-                if let (Splitting::Dws(c), Some(key)) = (self.machine.splitting, st.narrow_save) {
+                if let (Splitting::Dws(c), Some(key)) = (sm.machine.splitting, st.narrow_save) {
                     // DWS (PWS §3): split when the narrowed mask diverges.
                     let mut probe = self.waves[w].sf.clone();
                     alu::scalar(op, &mut probe).map_err(|m| SimError::at(ins.span, m))?;
-                    let narrowed = probe.exec() & self.waves[w].spm & self.lane_mask();
+                    let narrowed = probe.exec() & self.waves[w].spm & self.lane_mask;
                     let diverges = narrowed != 0 && narrowed != active;
                     alu::scalar(op, &mut self.waves[w].sf)
                         .map_err(|m| SimError::at(ins.span, m))?;
                     if diverges {
-                        splitting_event = self.split(w, narrowed, key, cycle, c)?;
+                        splitting_event = self.split(sm, w, narrowed, key, cycle, c)?;
                     } else {
                         self.waves[w].open.push((key, false));
                     }
@@ -995,7 +798,7 @@ impl Engine<'_> {
                 };
                 for i in 0..*dwords {
                     let v = self
-                        .scalar_word(addr.wrapping_add(u64::from(i) * 4))
+                        .scalar_word(sm, addr.wrapping_add(u64::from(i) * 4))
                         .map_err(|m| SimError::at(ins.span, m))?;
                     self.waves[w].sf.set(dst + i, v);
                 }
@@ -1003,17 +806,17 @@ impl Engine<'_> {
                 self.waves[w].lgkm.push(done);
             }
             Op::VMem { .. } | Op::Ds { .. } => {
-                if trace && self.transactions.len() >= self.budget.max_timeline_entries {
+                if trace && sm.transactions.len() >= sm.budget.max_timeline_entries {
                     return Err(SimError::at(
                         ins.span,
                         format!(
                             "more memory transactions than the budget max_timeline_entries = {} (raise max_timeline_entries)",
-                            self.budget.max_timeline_entries
+                            sm.budget.max_timeline_entries
                         ),
                     ));
                 }
                 latency = self
-                    .memory_op(w, pc, op, active, cycle, latency)
+                    .memory_op(sm, w, pc, op, active, cycle, latency)
                     .map_err(|m| SimError::at(ins.span, m))?;
                 let done = cycle + k - 1 + latency;
                 if matches!(op, Op::Ds { .. }) {
@@ -1027,10 +830,10 @@ impl Engine<'_> {
             Op::Jump(t) => next_pc = *t,
             Op::Call { target, d } => {
                 let wave = &mut self.waves[w];
-                if wave.ret.len() >= self.budget.max_stack_depth {
+                if wave.ret.len() >= sm.budget.max_stack_depth {
                     return Err(SimError::budget(
                         "max_stack_depth",
-                        self.budget.max_stack_depth,
+                        sm.budget.max_stack_depth,
                         "the calls in progress of a wavefront (recursion?)",
                     ));
                 }
@@ -1082,28 +885,15 @@ impl Engine<'_> {
         }
         // Timing.
         let complete = cycle + k - 1 + latency;
-        self.cycles = self.cycles.max(complete);
+        sm.cycles = sm.cycles.max(complete);
         if let Some(l) = lane {
-            let u = st.t.unit_idx;
-            if let Some(f) = self.lane_free[u].get_mut(l) {
-                *f = cycle + k;
-            }
-            if trace {
-                if let Some(v) = self.occupancy[u].get_mut(l) {
-                    match v.last_mut() {
-                        Some(b) if b.end == cycle => b.end = cycle + k,
-                        _ => v.push(Busy {
-                            start: cycle,
-                            end: cycle + k,
-                        }),
-                    }
-                }
-            }
+            sm.occupy(st.t.unit_idx, l, cycle, k);
         }
         {
+            let s = &mut sm.warps[w];
+            s.next_issue = s.next_issue.max(cycle + k);
+            s.class_free[st.t.class_idx] = cycle + st.t.interval;
             let wave = &mut self.waves[w];
-            wave.next_issue = wave.next_issue.max(cycle + k);
-            wave.class_free[st.t.class_idx] = cycle + st.t.interval;
             let ins = &self.f.instructions[pc];
             for r in &ins.writes {
                 let slots: &[u32] = match r {
@@ -1138,16 +928,9 @@ impl Engine<'_> {
                 self.waves[ch].vready = vr;
             }
         }
-        if trace {
-            if self.recorded >= self.budget.max_timeline_entries {
-                return Err(SimError::budget(
-                    "max_timeline_entries",
-                    self.budget.max_timeline_entries,
-                    "the number of timeline entries",
-                ));
-            }
-            self.recorded += 1;
-            self.hws[hw].timeline.issues.push(Issue {
+        sm.record_issue(
+            &mut self.hws[hw].timeline,
+            Issue {
                 index: pc as u32,
                 line: ins.span.line,
                 issue: cycle,
@@ -1157,71 +940,42 @@ impl Engine<'_> {
                 lanes: ws,
                 unit,
                 lane: lane.unwrap_or(0) as u16,
-            });
-        }
+            },
+        )?;
         match op {
             _ if finished => {
-                let wave = &mut self.waves[w];
-                wave.done = true;
-                self.unfinished -= 1;
-                self.resident_list.retain(|&x| x != w);
+                sm.retire(w);
                 self.hws[hw].live = self.hws[hw].live.saturating_sub(1);
                 if self.hws[hw].live == 0 {
                     self.hws[hw].timeline.finished = complete;
-                    self.last_warp_issues = self.hws[hw].timeline.issues.len();
+                    sm.last_warp_issues = self.hws[hw].timeline.issues.len();
                 }
                 self.depth_change(hw, cycle + 1);
                 let b = self.hws[hw].block;
-                self.blocks[b].live = self.blocks[b].live.saturating_sub(1);
+                sm.blocks[b].live = sm.blocks[b].live.saturating_sub(1);
                 if self.hws[hw].live == 0 {
-                    self.blocks[b].hw = self.blocks[b].hw.saturating_sub(1);
-                    if self.blocks[b].hw == 0 {
-                        self.resident -= self.per_block;
+                    sm.blocks[b].hw = sm.blocks[b].hw.saturating_sub(1);
+                    if sm.blocks[b].hw == 0 {
+                        sm.resident -= sm.shape.warps_per_block;
                     }
                 }
-                self.release_barrier(b, cycle);
+                sm.release_barrier(b, cycle);
             }
-            Op::Barrier => {
-                self.waves[w].at_barrier = true;
-                let b = self.hws[hw].block;
-                self.blocks[b].arrived += 1;
-                self.release_barrier(b, cycle);
-            }
+            Op::Barrier => sm.arrive(w, cycle),
             _ => {}
         }
         Ok(true)
     }
 
-    fn release_barrier(&mut self, b: usize, cycle: u64) {
-        let block = &mut self.blocks[b];
-        if block.arrived == 0 || block.arrived < block.live {
-            return;
-        }
-        block.arrived = 0;
-        for &w in &block.waves {
-            let wave = &mut self.waves[w];
-            if wave.at_barrier {
-                wave.at_barrier = false;
-                wave.next_issue = wave.next_issue.max(cycle + 1);
-            }
-        }
-    }
-
     fn record_step(
         &mut self,
+        sm: &mut Sm,
         w: usize,
         pc: usize,
         cycle: u64,
         active: u64,
     ) -> Result<(), SimError> {
-        if self.steps.len() >= self.budget.max_stepper_steps {
-            return Err(SimError::budget(
-                "max_stepper_steps",
-                self.budget.max_stepper_steps,
-                "the stepper's steps",
-            ));
-        }
-        let ws = self.machine.warp_size as u8;
+        let ws = sm.machine.warp_size as u8;
         let hw = self.waves[w].hw;
         // Unsplit: no stack. Split: each live SWF of the wavefront (split mask), the
         // executing one last.
@@ -1229,14 +983,14 @@ impl Engine<'_> {
         stack.clear();
         if self.hws[hw].live > 1 {
             for (i, x) in self.waves.iter().enumerate() {
-                if x.hw == hw && !x.done && i != w {
+                if x.hw == hw && !sm.warps[i].done && i != w {
                     stack.push(StackView {
                         reconverges_at: None,
                         tag: cfg::state::Tag::Nil,
                         pc: x.pc,
                         address: x.pc as u64,
                         mask: LaneMask {
-                            bits: x.spm & self.lane_mask(),
+                            bits: x.spm & self.lane_mask,
                             lanes: ws,
                         },
                     });
@@ -1248,44 +1002,35 @@ impl Engine<'_> {
                 pc,
                 address: pc as u64,
                 mask: LaneMask {
-                    bits: self.waves[w].spm & self.lane_mask(),
+                    bits: self.waves[w].spm & self.lane_mask,
                     lanes: ws,
                 },
             });
         }
-        let shared = self.stack_cache.get(stack.iter().copied());
-        self.stack_buf = stack;
-        let f = self.f;
-        let ins = &f.instructions[pc];
-        let text = self.step_texts.get(pc, &ins.text);
-        self.steps.push(Step {
+        let ins = &self.f.instructions[pc];
+        let at = StepAt {
             cycle,
-            index: pc,
+            pc,
             address: pc as u64,
             line: ins.span.line,
-            text,
-            active: LaneMask {
-                bits: active,
-                lanes: ws,
-            },
-            executed: LaneMask {
-                bits: active,
-                lanes: ws,
-            },
-            stack: shared,
-        });
-        Ok(())
+            text: &ins.text,
+            active,
+            executed: active,
+        };
+        let recorded = sm.record_step(at, stack.iter().copied());
+        self.stack_buf = stack;
+        recorded
     }
 
     /// A 32-bit scalar-memory word: kernel arguments, dispatch packet or global memory.
-    fn scalar_word(&mut self, addr: u64) -> Result<u32, String> {
+    fn scalar_word(&self, sm: &mut Sm, addr: u64) -> Result<u32, String> {
         if !addr.is_multiple_of(4) {
             return Err(format!("misaligned scalar load at {addr:#x}"));
         }
         if addr >= KERNARG_BASE {
             let i = ((addr - KERNARG_BASE) / 4) as usize;
             // Reads past the declared arguments (e.g. `s_load_dwordx8` of fewer words) see 0.
-            return Ok(self.launch.params.get(i).copied().unwrap_or(0));
+            return Ok(sm.launch.params.get(i).copied().unwrap_or(0));
         }
         if (super::code::GOT_BASE..super::code::CODE_BASE).contains(&addr) {
             let i = ((addr - super::code::GOT_BASE) / 8) as usize;
@@ -1307,13 +1052,19 @@ impl Engine<'_> {
                 .ok_or_else(|| format!("scalar load at {addr:#x} is past the dispatch packet"));
         }
         let mut out = [0u32; 4];
-        self.memory.read(addr, 4, &mut out)?;
+        sm.memory.read(addr, 4, &mut out)?;
         Ok(out[0])
     }
 
     /// A read of `bytes` at `addr` in the kernarg segment or the dispatch packet (read-only,
     /// naturally aligned; sub-word sizes zero-extended into `out[0]`).
-    fn special_read(&mut self, addr: u64, bytes: u64, out: &mut [u32; 4]) -> Result<(), String> {
+    fn special_read(
+        &self,
+        sm: &mut Sm,
+        addr: u64,
+        bytes: u64,
+        out: &mut [u32; 4],
+    ) -> Result<(), String> {
         if !addr.is_multiple_of(bytes.max(1)) {
             return Err(format!(
                 "misaligned {bytes}-byte access at address {addr:#x}"
@@ -1321,21 +1072,23 @@ impl Engine<'_> {
         }
         let word = addr & !3;
         if bytes < 4 {
-            let w = self.scalar_word(word)?;
+            let w = self.scalar_word(sm, word)?;
             let shift = (addr % 4) * 8;
             let mask = if bytes == 1 { 0xff } else { 0xffff };
             out[0] = (w >> shift) & mask;
         } else {
             for (i, o) in out.iter_mut().take((bytes / 4) as usize).enumerate() {
-                *o = self.scalar_word(word.wrapping_add(4 * i as u64))?;
+                *o = self.scalar_word(sm, word.wrapping_add(4 * i as u64))?;
             }
         }
         Ok(())
     }
 
     /// A vector memory or LDS access for the lanes `active`; returns its latency.
+    #[allow(clippy::too_many_arguments)]
     fn memory_op(
         &mut self,
+        sm: &mut Sm,
         w: usize,
         pc: usize,
         op: &Op,
@@ -1344,10 +1097,10 @@ impl Engine<'_> {
         class_latency: u64,
     ) -> Result<u64, String> {
         let hw = self.waves[w].hw;
-        let lanes = self.machine.warp_size as usize;
+        let lanes = sm.machine.warp_size as usize;
         let on = |l: usize| active >> l & 1 == 1;
         // Reused from one access to the next; an access that fails leaves a fresh one.
-        let mut addrs = std::mem::take(&mut self.addr_buf);
+        let mut addrs = std::mem::take(&mut sm.addr_buf);
         addrs.clear();
         let (global, store, bytes) = match op {
             Op::VMem {
@@ -1403,7 +1156,7 @@ impl Engine<'_> {
                 // which also reports misaligned and stray accesses.
                 let done = *bytes == 4
                     && word_access(
-                        self.memory.window(&addrs, 4).filter(|(start, words)| {
+                        sm.memory.window(&addrs, 4).filter(|(start, words)| {
                             start + words.len() as u64 * 4 <= DISPATCH_BASE
                         }),
                         &addrs,
@@ -1416,14 +1169,14 @@ impl Engine<'_> {
                         for i in 0..n {
                             words[i as usize] = self.hws[hw].vf.get(dv + i, l);
                         }
-                        self.memory.write(at, *bytes, &words)?;
+                        sm.memory.write(at, *bytes, &words)?;
                     } else {
                         if at >= DISPATCH_BASE {
                             // HIP reads launch sizes through flat loads from the dispatch
                             // pointer (gaussian Fan2: `flat_load_ushort` of offset 6).
-                            self.special_read(at, *bytes, &mut words)?;
+                            self.special_read(sm, at, *bytes, &mut words)?;
                         } else {
-                            self.memory.read(at, *bytes, &mut words)?;
+                            sm.memory.read(at, *bytes, &mut words)?;
                         }
                         if *sign && *bytes < 4 {
                             let sh = 32 - 8 * *bytes as u32;
@@ -1465,9 +1218,10 @@ impl Engine<'_> {
                             .filter(|&l| on(l))
                             .map(|l| (l, u64::from(vf.get(a, l)).wrapping_add(*off))),
                     );
-                    let window = self.blocks[block].lds.window(&addrs, 4);
+                    let window = sm.blocks[block].shared.window(&addrs, 4);
                     if word_access(window, &addrs, vf, *dv, *store) {
-                        return Ok(self.finish_access(
+                        return self.finish_access(
+                            sm,
                             w,
                             pc,
                             addrs,
@@ -1477,7 +1231,7 @@ impl Engine<'_> {
                             active,
                             cycle,
                             class_latency,
-                        ));
+                        );
                     }
                     addrs.clear();
                 }
@@ -1493,12 +1247,12 @@ impl Engine<'_> {
                             for i in 0..n {
                                 words[i as usize] = self.hws[hw].vf.get(dv + i, l);
                             }
-                            self.blocks[block].lds.write(at, *bytes, &words)?;
+                            sm.blocks[block].shared.write(at, *bytes, &words)?;
                         } else {
                             let Some(Loc::V(dv)) = data.first().map(|d| d.loc) else {
                                 return Err("the LDS destination is not a VGPR".into());
                             };
-                            self.blocks[block].lds.read(at, *bytes, &mut words)?;
+                            sm.blocks[block].shared.read(at, *bytes, &mut words)?;
                             if *sign && *bytes < 4 {
                                 let sh = 32 - 8 * *bytes as u32;
                                 words[0] = (((words[0] << sh) as i32) >> sh) as u32;
@@ -1515,7 +1269,8 @@ impl Engine<'_> {
             }
             _ => return Err("not a memory operation".into()),
         };
-        Ok(self.finish_access(
+        self.finish_access(
+            sm,
             w,
             pc,
             addrs,
@@ -1525,14 +1280,15 @@ impl Engine<'_> {
             active,
             cycle,
             class_latency,
-        ))
+        )
     }
 
     /// The latency of an access whose data moved (addresses `addrs`), and its transaction
     /// record when tracing; gives the address buffer back.
     #[allow(clippy::too_many_arguments)]
     fn finish_access(
-        &mut self,
+        &self,
+        sm: &mut Sm,
         w: usize,
         pc: usize,
         addrs: Vec<(usize, u64)>,
@@ -1542,74 +1298,25 @@ impl Engine<'_> {
         active: u64,
         cycle: u64,
         class_latency: u64,
-    ) -> u64 {
-        let hw = self.waves[w].hw;
-        // 128-byte segments are how global memory is accessed; LDS is banked.
-        let mut segs = std::mem::take(&mut self.seg_buf);
-        segs.clear();
-        if global {
-            coalescing::segments(addrs.iter().map(|&(_, a)| a), bytes, &mut segs);
-        }
-        let mut latency = class_latency;
-        if addrs.is_empty() {
-            latency = 1;
-        } else if global {
-            latency += (segs.len() as u64 - 1) * u64::from(self.machine.transaction_cycles);
-        }
+    ) -> Result<u64, String> {
+        let access = Access {
+            warp: self.hws[self.waves[w].hw].timeline.warp,
+            pc,
+            cycle,
+            global,
+            store,
+            bytes,
+            lane_bytes: bytes,
+            exec: active,
+            class_latency,
+        };
         // Within budget: `try_issue` checks the transaction count before every access.
-        if self.launch.trace {
-            let first = addrs.first().map_or(0, |&(_, a)| a);
-            let stride = affine(&addrs);
-            self.transactions.push(Transaction {
-                warp: self.hws[hw].timeline.warp,
-                index: pc,
-                cycle,
-                space: if global { "global" } else { "shared" },
-                store,
-                bytes,
-                lanes: LaneMask {
-                    bits: active,
-                    lanes: self.machine.warp_size as u8,
-                },
-                first,
-                stride,
-                addresses: if stride.is_some() {
-                    Vec::new()
-                } else {
-                    addrs.iter().map(|&(_, a)| a).collect()
-                },
-                segments: segs.clone(),
-                l1_hits: None,
-            });
-        }
-        self.addr_buf = addrs;
-        self.seg_buf = segs;
+        let latency = sm.finish_access(&access, &addrs, &addrs);
+        sm.addr_buf = addrs;
         latency
-    }
-
-    fn finish(self) -> Simulation {
-        let mut per_unit = self.occupancy;
-        let occupancy = unit_lanes(|u| std::mem::take(&mut per_unit[unit_index(u)]));
-        let mut warps: Vec<WarpTimeline> = self.hws.into_iter().map(|h| h.timeline).collect();
-        warps.sort_by_key(|t| t.warp);
-        Simulation {
-            cycles: self.cycles,
-            issued: self.issued,
-            machine: self.machine.clone(),
-            warps,
-            occupancy,
-            transactions: self.transactions,
-            memory: self.memory.finish(),
-            stepper: Stepper {
-                warp: self.launch.stepper_warp,
-                steps: self.steps,
-            },
-            l1: None,
-        }
     }
 }
 
-/// `Some(d)` when the `k`-th address is `first + k·d`.
 /// Moves one dword per lane between VGPR `dv` and `window` (the words of one array, or of
 /// the LDS, and the byte address they start at) when there is a window; `false` (nothing
 /// done) when there is none.
@@ -1636,17 +1343,4 @@ fn word_access(
         }
     }
     true
-}
-
-fn affine(addrs: &[(usize, u64)]) -> Option<i64> {
-    let (first, second) = match addrs {
-        [] | [_] => return Some(0),
-        [a, b, ..] => (a.1, b.1),
-    };
-    let d = second.wrapping_sub(first) as i64;
-    addrs
-        .iter()
-        .enumerate()
-        .all(|(k, &(_, a))| a == first.wrapping_add_signed(d.wrapping_mul(k as i64)))
-        .then_some(d)
 }

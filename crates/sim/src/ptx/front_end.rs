@@ -138,6 +138,7 @@ impl FrontEnd for Ptx<'_> {
             live,
             arrived: 0,
             warps: members,
+            hw: 0,
         });
     }
 

@@ -121,6 +121,7 @@ impl FrontEnd for Sass<'_> {
             live: members.len() as u32,
             arrived: 0,
             warps: members,
+            hw: 0,
         });
     }
 

@@ -21,6 +21,22 @@ pub struct Phase {
     pub block: usize,
 }
 
+impl Phase {
+    /// Test phase lists: `(resource, cycles)` in order, all in block 0.
+    #[cfg(test)]
+    pub(crate) fn list(c: &[(Resource, u64)]) -> Vec<Phase> {
+        c.iter()
+            .enumerate()
+            .map(|(i, &(resource, cycles))| Phase {
+                index: i,
+                resource,
+                cycles,
+                block: 0,
+            })
+            .collect()
+    }
+}
+
 /// §5.6: walk the critical path from source to sink, accumulating edge weights into a
 /// compute accumulator (starting at the pipeline depth, the warm-up before the first
 /// write-back); at every node with an access emit (compute, accumulator) then (access,
@@ -155,22 +171,10 @@ mod tests {
     #[test]
     fn eq10_to_eq14_by_hand() {
         use Resource::*;
-        let p = list(&[(Compute, 10), (Dram, 30), (Compute, 20), (Dram, 5)]);
+        let p = Phase::list(&[(Compute, 10), (Dram, 30), (Compute, 20), (Dram, 5)]);
         let t = crate::dram::DramPreset::Ddr4_3200aa2bg.timing();
         let b = bounds(&p, 4, 7, &t, 1000);
         assert_eq!((b.upper, b.l1, b.l2, b.lower), (617, 497, 487, 497));
-    }
-
-    fn list(c: &[(Resource, u64)]) -> Vec<Phase> {
-        c.iter()
-            .enumerate()
-            .map(|(i, &(resource, cycles))| Phase {
-                index: i,
-                resource,
-                cycles,
-                block: 0,
-            })
-            .collect()
     }
 
     /// Eq. 17–18 by hand: phases (C 10, D 30, C 20, D 5).
@@ -179,7 +183,7 @@ mod tests {
     #[test]
     fn eq17_eq18_by_hand() {
         use Resource::*;
-        let p = list(&[(Compute, 10), (Dram, 30), (Compute, 20), (Dram, 5)]);
+        let p = Phase::list(&[(Compute, 10), (Dram, 30), (Compute, 20), (Dram, 5)]);
         let c4 = pair_cost(&p, 4).ok();
         assert_eq!(
             c4.map(|c| (c.c_1wg, c.c_2wg, c.c_edge, c.schedule)),

@@ -164,21 +164,12 @@ mod tests {
     /// c_2wg + min(c_1, c_n) = 90 + 5.
     #[test]
     fn two_work_groups_by_hand() {
-        let p: Vec<Phase> = [
+        let p = Phase::list(&[
             (Resource::Compute, 10),
             (Resource::Dram, 30),
             (Resource::Compute, 20),
             (Resource::Dram, 5),
-        ]
-        .iter()
-        .enumerate()
-        .map(|(i, &(resource, cycles))| Phase {
-            index: i,
-            resource,
-            cycles,
-            block: 0,
-        })
-        .collect();
+        ]);
         let s = worst_case(&p, 2, 2, 1000);
         let got: Vec<(u64, u8, u64, u64)> = s
             .intervals

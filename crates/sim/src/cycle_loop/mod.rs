@@ -209,6 +209,26 @@ pub(crate) fn run<F: FrontEnd>(fe: &mut F, sm: &mut Sm) -> Result<(), SimError> 
     }
 }
 
+/// Warp `w` issued at `cycle` an instruction that occupies its lane `k` cycles and is
+/// written back at `complete`: the warp's wake-up cycle. Without it the warp is offered the
+/// next cycle's slot and usually fails (it depends on what it just issued): a wasted turn of
+/// the loop per issue on long-latency machines. [`FrontEnd::earliest`] is only worth its
+/// cost when the result comes after the next issue slot; otherwise that slot is the bound.
+pub(crate) fn wake_after<F: FrontEnd>(
+    fe: &F,
+    sm: &mut Sm,
+    w: usize,
+    cycle: u64,
+    k: u64,
+    complete: u64,
+) {
+    sm.warps[w].wake = if complete > cycle + k {
+        fe.earliest(sm, w)
+    } else {
+        cycle + k
+    };
+}
+
 /// Dispatches every block that fits the SM's free warp slots.
 fn dispatch<F: FrontEnd>(fe: &mut F, sm: &mut Sm, cycle: u64) {
     let per_block = sm.shape.warps_per_block;

@@ -14,6 +14,7 @@ use crate::simulation::{
     Stepper, Transaction, WarpTimeline,
 };
 use crate::step_cache::{StackCache, StepTexts};
+use crate::timing_facts::Timing;
 
 /// What a dialect calls a block, a thread and a warp (in diagnostics).
 pub(crate) struct Nouns {
@@ -97,6 +98,18 @@ pub(crate) struct StepAt<'t> {
     pub address: u64,
     pub line: u32,
     pub text: &'t str,
+    pub active: u64,
+    pub executed: u64,
+}
+
+/// An instruction a warp issued: when, on which lane of its unit (none: a scalar or
+/// dedicated unit) for how many cycles, and for which lanes of the warp.
+pub(crate) struct IssuedAt {
+    pub cycle: u64,
+    pub cycles: u64,
+    pub lane: Option<usize>,
+    pub pc: usize,
+    pub line: u32,
     pub active: u64,
     pub executed: u64,
 }
@@ -341,6 +354,82 @@ impl<'a> Sm<'a> {
                 }),
             }
         }
+    }
+
+    /// Warp `w` issued the instruction `at` with timing facts `st` and a result after
+    /// `latency` cycles: occupies its lane, sets the warp's next issue slot and its class's
+    /// next acceptance, and records the issue in `timeline`. Returns the write-back cycle.
+    pub(crate) fn issued_at(
+        &mut self,
+        w: usize,
+        st: &Timing,
+        at: IssuedAt,
+        latency: u64,
+        timeline: &mut WarpTimeline,
+    ) -> Result<u64, SimError> {
+        let (cycle, k) = (at.cycle, at.cycles);
+        let complete = cycle + k - 1 + latency;
+        self.cycles = self.cycles.max(complete);
+        if let Some(lane) = at.lane {
+            self.occupy(st.unit_idx, lane, cycle, k);
+        }
+        let s = &mut self.warps[w];
+        s.next_issue = s.next_issue.max(cycle + k);
+        s.class_free[st.class_idx] = cycle + st.interval;
+        self.record_issue(
+            timeline,
+            Issue {
+                index: at.pc as u32,
+                line: at.line,
+                issue: cycle,
+                complete,
+                active: at.active,
+                executed: at.executed,
+                lanes: self.machine.warp_size as u8,
+                unit: st.unit,
+                lane: at.lane.unwrap_or(0) as u16,
+            },
+        )?;
+        Ok(complete)
+    }
+
+    /// Warp `w`'s stack (`what`: its name) is `depth` deep after its instruction issued at
+    /// `cycle`: within `max_stack_depth`, and recorded in `timeline` when it changed.
+    pub(crate) fn stack_depth(
+        &self,
+        depth: usize,
+        what: &str,
+        timeline: &mut WarpTimeline,
+        cycle: u64,
+    ) -> Result<(), SimError> {
+        if depth > self.budget.max_stack_depth {
+            return Err(SimError::budget(
+                "max_stack_depth",
+                self.budget.max_stack_depth,
+                &format!("warp {}'s {what} depth {depth}", timeline.warp),
+            ));
+        }
+        if self.launch.trace && timeline.stack_depth.last().map(|c| c.depth) != Some(depth) {
+            timeline.stack_depth.push(DepthChange {
+                cycle: cycle + 1,
+                depth,
+            });
+        }
+        Ok(())
+    }
+
+    /// Warp `w` (of a block whose warps are its scheduling units; its stack emptied by the
+    /// instruction issued at `cycle`, written back at `complete`) finished.
+    pub(crate) fn warp_done(
+        &mut self,
+        w: usize,
+        timeline: &mut WarpTimeline,
+        cycle: u64,
+        complete: u64,
+    ) {
+        self.last_warp_issues = timeline.issues.len();
+        timeline.finished = complete;
+        self.warp_finished(w, cycle);
     }
 
     /// Appends `issue` to `timeline` when tracing (within `max_timeline_entries`).

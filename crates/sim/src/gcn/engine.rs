@@ -27,14 +27,14 @@ use super::decode::{self, Mem, Op};
 use super::operand::{Loc, Opnd, ScalarFile, VectorFile, EXEC_LO, M0, SCALAR_SLOTS, SCC, VCC_LO};
 use crate::budget::Budget;
 use crate::cycle_loop::memory_access::Access;
-use crate::cycle_loop::sm::{Nouns, Shape, StepAt};
+use crate::cycle_loop::sm::{IssuedAt, Nouns, Shape, StepAt};
 use crate::cycle_loop::{self, Block, FrontEnd, Sm};
 use crate::error::SimError;
 use crate::lane_set;
 use crate::launch::Launch;
 use crate::machine::Machine;
 use crate::memory::{MemoryInit, SharedMemory};
-use crate::simulation::{DepthChange, Issue, LaneMask, Simulation, StackView, WarpTimeline};
+use crate::simulation::{DepthChange, LaneMask, Simulation, StackView, WarpTimeline};
 use crate::splitting::{split_masks, SplitCosts, Splitting};
 use crate::timing_facts::Timing;
 use cfg::TimingClass;
@@ -730,7 +730,6 @@ impl Gcn<'_> {
             Ok(op) => op,
             Err(m) => return Err(SimError::at(ins.span, m.clone())),
         };
-        let unit = st.t.unit;
         let (k, lane) = if st.scalar {
             (1u64, None)
         } else if self.waves[w].spsimd {
@@ -744,7 +743,6 @@ impl Gcn<'_> {
         sm.count_issue("the number of issued wavefront-instructions")?;
         let active = self.active(w);
         let hw = self.waves[w].hw;
-        let ws = sm.machine.warp_size as u8;
         let trace = sm.launch.trace;
         if trace && self.hws[hw].timeline.warp == sm.launch.stepper_warp {
             self.record_step(sm, w, pc, cycle, active)?;
@@ -884,42 +882,41 @@ impl Gcn<'_> {
             }
         }
         // Timing.
-        let complete = cycle + k - 1 + latency;
-        sm.cycles = sm.cycles.max(complete);
-        if let Some(l) = lane {
-            sm.occupy(st.t.unit_idx, l, cycle, k);
-        }
-        {
-            let s = &mut sm.warps[w];
-            s.next_issue = s.next_issue.max(cycle + k);
-            s.class_free[st.t.class_idx] = cycle + st.t.interval;
-            let wave = &mut self.waves[w];
-            let ins = &self.f.instructions[pc];
-            for r in &ins.writes {
-                let slots: &[u32] = match r {
-                    GcnReg::Sgpr(n) => &[*n],
-                    GcnReg::Exec => &[EXEC_LO, EXEC_LO + 1],
-                    GcnReg::Vcc => &[VCC_LO, VCC_LO + 1],
-                    GcnReg::Scc => &[SCC],
-                    GcnReg::M0 => &[M0],
-                    GcnReg::Vgpr(n) => {
-                        if let Some(x) = wave.vready.get_mut(*n as usize) {
-                            *x = complete;
-                        }
-                        &[]
-                    }
-                    _ => &[],
-                };
-                for &s in slots {
-                    if let Some(x) = wave.sready.get_mut(s as usize) {
+        let at = IssuedAt {
+            cycle,
+            cycles: k,
+            lane,
+            pc,
+            line: ins.span.line,
+            active,
+            executed: active,
+        };
+        let complete = sm.issued_at(w, &st.t, at, latency, &mut self.hws[hw].timeline)?;
+        let wave = &mut self.waves[w];
+        for r in &ins.writes {
+            let slots: &[u32] = match r {
+                GcnReg::Sgpr(n) => &[*n],
+                GcnReg::Exec => &[EXEC_LO, EXEC_LO + 1],
+                GcnReg::Vcc => &[VCC_LO, VCC_LO + 1],
+                GcnReg::Scc => &[SCC],
+                GcnReg::M0 => &[M0],
+                GcnReg::Vgpr(n) => {
+                    if let Some(x) = wave.vready.get_mut(*n as usize) {
                         *x = complete;
                     }
+                    &[]
+                }
+                _ => &[],
+            };
+            for &s in slots {
+                if let Some(x) = wave.sready.get_mut(s as usize) {
+                    *x = complete;
                 }
             }
-            wave.vm.retain(|&t| t > cycle);
-            wave.lgkm.retain(|&t| t > cycle);
-            wave.pc = next_pc;
         }
+        wave.vm.retain(|&t| t > cycle);
+        wave.lgkm.retain(|&t| t > cycle);
+        wave.pc = next_pc;
         if splitting_event {
             // Children inherit the scoreboard as of now.
             if let Some(&ch) = self.waves[w].children.last() {
@@ -928,20 +925,6 @@ impl Gcn<'_> {
                 self.waves[ch].vready = vr;
             }
         }
-        sm.record_issue(
-            &mut self.hws[hw].timeline,
-            Issue {
-                index: pc as u32,
-                line: ins.span.line,
-                issue: cycle,
-                complete,
-                active,
-                executed: active,
-                lanes: ws,
-                unit,
-                lane: lane.unwrap_or(0) as u16,
-            },
-        )?;
         match op {
             _ if finished => {
                 sm.retire(w);

@@ -12,13 +12,13 @@ use super::program::{Addr, Ctl, Decoded, Op, Space};
 use super::semantics::{self, lanes, Ids, Regs};
 use crate::budget::Budget;
 use crate::cycle_loop::memory_access::Access;
-use crate::cycle_loop::sm::{Shape, StepAt, CUDA};
+use crate::cycle_loop::sm::{IssuedAt, Shape, StepAt, CUDA};
 use crate::cycle_loop::{self, Block, FrontEnd, Sm};
 use crate::error::SimError;
 use crate::launch::Launch;
 use crate::machine::Machine;
 use crate::memory::{MemoryInit, SharedMemory};
-use crate::simulation::{DepthChange, Issue, LaneMask, Simulation, StackView, WarpTimeline};
+use crate::simulation::{LaneMask, Simulation, StackView, WarpTimeline};
 use crate::timing_facts::Timing;
 use cfg::Tag;
 
@@ -251,35 +251,22 @@ impl FrontEnd for Ptx<'_> {
             }
         }
         let k = st.cycles;
-        let complete = cycle + k - 1 + latency;
-        sm.cycles = sm.cycles.max(complete);
-        sm.occupy(st.unit_idx, lane, cycle, k);
-        {
-            let s = &mut sm.warps[w];
-            s.next_issue = cycle + k;
-            s.class_free[st.class_idx] = cycle + st.interval;
-            let warp = &mut self.warps[w];
-            for &r in &ex.writes {
-                if let Some(x) = warp.ready.get_mut(r as usize) {
-                    *x = complete;
-                }
+        let warp = &mut self.warps[w];
+        let at = IssuedAt {
+            cycle,
+            cycles: k,
+            lane: Some(lane),
+            pc,
+            line: d.span.line,
+            active: top.mask,
+            executed: exec,
+        };
+        let complete = sm.issued_at(w, &st, at, latency, &mut warp.timeline)?;
+        for &r in &ex.writes {
+            if let Some(x) = warp.ready.get_mut(r as usize) {
+                *x = complete;
             }
         }
-        let warp = &mut self.warps[w];
-        sm.record_issue(
-            &mut warp.timeline,
-            Issue {
-                index: pc as u32,
-                line: d.span.line,
-                issue: cycle,
-                complete,
-                active: top.mask,
-                executed: exec,
-                lanes: ws,
-                unit: st.unit,
-                lane: lane as u16,
-            },
-        )?;
         // Control (PDOM stack, see `pdom_stack`).
         let next = pc + 1;
         match ex.ctl {
@@ -300,34 +287,15 @@ impl FrontEnd for Ptx<'_> {
             Ctl::Exit => warp.stack.exit(exec, next),
         }
         let depth = warp.stack.depth();
-        if depth > sm.budget.max_stack_depth {
-            return Err(SimError::budget(
-                "max_stack_depth",
-                sm.budget.max_stack_depth,
-                &format!("warp {id}'s reconvergence stack depth {depth}"),
-            ));
-        }
-        if trace && warp.timeline.stack_depth.last().map(|c| c.depth) != Some(depth) {
-            warp.timeline.stack_depth.push(DepthChange {
-                cycle: cycle + 1,
-                depth,
-            });
-        }
+        sm.stack_depth(depth, "reconvergence stack", &mut warp.timeline, cycle)?;
         if depth == 0 {
-            sm.last_warp_issues = warp.timeline.issues.len();
             warp.regs.values = Vec::new();
             warp.ready = Vec::new();
-            warp.timeline.finished = complete;
-            sm.warp_finished(w, cycle);
+            sm.warp_done(w, &mut warp.timeline, cycle, complete);
         } else if matches!(ex.op, Op::Barrier) {
             sm.arrive(w, cycle);
         } else {
-            // When the next instruction can issue at the earliest (see the SASS front end).
-            sm.warps[w].wake = if complete > cycle + k {
-                self.earliest(sm, w)
-            } else {
-                cycle + k
-            };
+            cycle_loop::wake_after(self, sm, w, cycle, k, complete);
         }
         Ok(true)
     }

@@ -7,13 +7,13 @@ use super::semantics::{self, ThreadIds, WarpRegs};
 use crate::activation_stack::ActivationStack;
 use crate::budget::Budget;
 use crate::cycle_loop::memory_access::Access;
-use crate::cycle_loop::sm::{Shape, StepAt, CUDA};
+use crate::cycle_loop::sm::{IssuedAt, Shape, StepAt, CUDA};
 use crate::cycle_loop::{self, Block, FrontEnd, Sm};
 use crate::error::SimError;
 use crate::launch::Launch;
 use crate::machine::Machine;
 use crate::memory::{MemoryInit, SharedMemory};
-use crate::simulation::{DepthChange, Issue, LaneMask, Simulation, StackView, WarpTimeline};
+use crate::simulation::{LaneMask, Simulation, StackView, WarpTimeline};
 use crate::timing_facts::Timing;
 use cfg::TimingClass;
 use isa::{Kernel, Span};
@@ -238,33 +238,20 @@ impl FrontEnd for Sass<'_> {
             }
         }
         // Timing.
-        let complete = cycle + st.cycles - 1 + latency;
-        sm.cycles = sm.cycles.max(complete);
-        sm.occupy(st.unit_idx, lane, cycle, st.cycles);
-        {
-            let s = &mut sm.warps[w];
-            s.next_issue = cycle + st.cycles;
-            s.class_free[st.class_idx] = cycle + st.interval;
-            let warp = &mut self.warps[w];
-            for &s in &d.writes {
-                warp.ready[s as usize] = complete;
-            }
-        }
         let warp = &mut self.warps[w];
-        sm.record_issue(
-            &mut warp.timeline,
-            Issue {
-                index: pc as u32,
-                line: ins.span.line,
-                issue: cycle,
-                complete,
-                active: top.mask,
-                executed: exec,
-                lanes: ws,
-                unit: st.unit,
-                lane: lane as u16,
-            },
-        )?;
+        let at = IssuedAt {
+            cycle,
+            cycles: st.cycles,
+            lane: Some(lane),
+            pc,
+            line: ins.span.line,
+            active: top.mask,
+            executed: exec,
+        };
+        let complete = sm.issued_at(w, st, at, latency, &mut warp.timeline)?;
+        for &s in &d.writes {
+            warp.ready[s as usize] = complete;
+        }
         // Control effect (Jeanmougin et al. §2, as cfg::concrete).
         let next = pc + 1;
         match d.control {
@@ -275,40 +262,17 @@ impl FrontEnd for Sass<'_> {
             Control::Call { target } => warp.stack.call(target, next),
         }
         let depth = warp.stack.depth();
-        if depth > sm.budget.max_stack_depth {
-            return Err(SimError::budget(
-                "max_stack_depth",
-                sm.budget.max_stack_depth,
-                &format!("warp {id}'s activation stack depth {depth}"),
-            ));
-        }
-        if trace && warp.timeline.stack_depth.last().map(|c| c.depth) != Some(depth) {
-            warp.timeline.stack_depth.push(DepthChange {
-                cycle: cycle + 1,
-                depth,
-            });
-        }
+        sm.stack_depth(depth, "activation stack", &mut warp.timeline, cycle)?;
         if depth == 0 {
-            sm.last_warp_issues = warp.timeline.issues.len();
             // A finished warp keeps only its timeline: registers and scoreboard go.
             warp.regs.gpr = Vec::new();
             warp.ids.tid = Vec::new();
             warp.ready = Vec::new();
-            warp.timeline.finished = complete;
-            sm.warp_finished(w, cycle);
+            sm.warp_done(w, &mut warp.timeline, cycle, complete);
         } else if matches!(d.op, Op::Barrier) {
             sm.arrive(w, cycle);
         } else {
-            // When the next instruction can issue at the earliest. Without it the warp is
-            // offered the next cycle's slot and usually fails (it depends on what it just
-            // issued): a wasted turn of the main loop per issue on long-latency machines.
-            // `earliest` is only worth its cost when this result comes after the next issue
-            // slot; otherwise that slot is the lower bound.
-            sm.warps[w].wake = if complete > cycle + st.cycles {
-                self.earliest(sm, w)
-            } else {
-                cycle + st.cycles
-            };
+            cycle_loop::wake_after(self, sm, w, cycle, st.cycles, complete);
         }
         Ok(true)
     }

@@ -187,6 +187,33 @@ test('makespan of a PTX kernel: reduced to L/C along its straight-line path, map
   await page.close();
 });
 
+test('a preset the mode picks for the dialect shows in the form, and edits compare with it', async () => {
+  // GCN3 kernels simulate on the `gcn3` machine unless the request names another preset.
+  const { page, errors } = await openPage(site, '#ex=pws-fig2');
+  await page.selectOption('#mode', 'simulate');
+  await page.waitForFunction(() => window.playground.report()?.mode === 'simulate');
+  const native = await nativeFor(page);
+  assert.equal(native.preset, 'gcn3');
+  const used = Object.fromEntries(native.params.map((p) => [p.name, p]));
+  assert.deepEqual([used.warp_size.value, used.warp_size.source], [64, 'preset']);
+  // No preset is chosen in the form, yet each field shows the value the analysis used and
+  // where it came from.
+  assert.equal(await page.inputValue('#preset'), '');
+  assert.equal(await page.inputValue('#param-warp_size'), '64');
+  assert.equal(await page.textContent('#param-from-warp_size'), 'preset');
+  assert.equal(await page.getAttribute('#param-from-warp_size', 'title'), 'from the preset gcn3');
+  assert.equal(await page.textContent('#param-from-max_cycles'), 'default');
+  // 32 is the catalogue's default but not the value used: setting it is an override.
+  await page.click('details:has(#param-warp_size) > summary');
+  await page.fill('#param-warp_size', '32');
+  await page.dispatchEvent('#param-warp_size', 'change');
+  await page.waitForFunction(() => document.querySelector('#param-from-warp_size').textContent === 'set');
+  assert.equal(await page.evaluate(() => window.playground.request().params.warp_size), 32);
+  assert.equal((await nativeFor(page)).params.find((p) => p.name === 'warp_size').value, 32);
+  assert.deepEqual(errors, []);
+  await page.close();
+});
+
 test('simulator: observed vs bound on Fig. 1, the stepper, and a vector add', async () => {
   const { page, errors } = await openPage(site, '#ex=fig1-if-then-else');
   await waitText(page, '#stat-wcet', 10);

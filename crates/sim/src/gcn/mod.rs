@@ -48,7 +48,7 @@ pub mod abi;
 mod alu;
 pub mod code;
 pub mod decode;
-mod engine;
+mod front_end;
 pub mod operand;
 
 pub use abi::{GcnAbi, DISPATCH_BASE, KERNARG_BASE};
@@ -70,7 +70,7 @@ pub fn run(
     memory: &MemoryInit,
     budget: &Budget,
 ) -> Result<Simulation, SimError> {
-    engine::run(function, &[], abi, launch, machine, memory, budget)
+    front_end::run(function, &[], abi, launch, machine, memory, budget)
 }
 
 /// Parses `source` (GCN3 assembly), picks `function` (the first when `None`), reads its
@@ -108,7 +108,7 @@ pub fn run_source(
     let symbols = code::symbols(&linked);
     code::materialise(&mut linked, &symbols);
     let got = code::got(&symbols);
-    engine::run(
+    front_end::run(
         &linked.function,
         &got,
         &abi,

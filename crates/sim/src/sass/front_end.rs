@@ -3,6 +3,7 @@
 //! by the SSY/PBK/BRK/SYNC… control instructions, and the semantics of [`super::semantics`].
 
 use super::decode::{self, Control, Decoded, Op, Space, SLOTS};
+use super::lane_memory;
 use super::semantics::{self, ThreadIds, WarpRegs};
 use crate::activation_stack::ActivationStack;
 use crate::budget::Budget;
@@ -302,11 +303,11 @@ impl Sass<'_> {
         };
         let mut addrs = std::mem::take(&mut sm.addr_buf);
         let warp = &mut self.warps[w];
-        semantics::addresses(&addr, &warp.regs, exec, &mut addrs);
+        lane_memory::addresses(&addr, &warp.regs, exec, &mut addrs);
         let block = sm.warps[w].block;
         let mut words = [0u32; 4];
         let fast = space == Space::Shared
-            && semantics::shared_words_fast(
+            && lane_memory::shared_words_fast(
                 &d.op,
                 &mut warp.regs,
                 &mut sm.blocks[block].shared.words,
@@ -317,7 +318,7 @@ impl Sass<'_> {
                 let Op::Store { v, .. } = &d.op else {
                     return Err("not a store".into());
                 };
-                semantics::store_words(v, &warp.regs, lane, bytes, &mut words);
+                lane_memory::store_words(v, &warp.regs, lane, bytes, &mut words);
                 match space {
                     Space::Global => sm.memory.write(a, bytes, &words)?,
                     Space::Shared => sm.blocks[block].shared.write(a, bytes, &words)?,
@@ -333,7 +334,14 @@ impl Sass<'_> {
                     ..
                 } = d.op
                 {
-                    semantics::write_loaded(&mut warp.regs, dst, lane, bytes, sign_extend, &words);
+                    lane_memory::write_loaded(
+                        &mut warp.regs,
+                        dst,
+                        lane,
+                        bytes,
+                        sign_extend,
+                        &words,
+                    );
                 }
             }
         }

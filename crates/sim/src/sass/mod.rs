@@ -4,7 +4,9 @@
 //! predicate registers, the activation stack of `cfg::concrete`).
 
 mod decode;
+mod executable;
 mod front_end;
+mod lane_memory;
 mod semantics;
 
 pub(crate) use front_end::run;

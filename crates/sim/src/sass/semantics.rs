@@ -20,8 +20,7 @@
 //! - `F2I` saturates to the destination range and maps NaN to 0 (PTX `cvt` to integer).
 
 use super::decode::{
-    AddrSrc, BoolOp, Cmp, FloatKind, Half, LopKind, Op, PredSrc, Round, Special, Src, SrcKind, PT,
-    RZ_DEST,
+    BoolOp, Cmp, FloatKind, Half, LopKind, Op, PredSrc, Round, Special, Src, SrcKind, PT, RZ_DEST,
 };
 use crate::lane_set::lanes;
 
@@ -54,7 +53,7 @@ impl WarpRegs {
     }
 
     #[inline]
-    fn reg(&self, r: u16, lane: usize) -> u32 {
+    pub(super) fn reg(&self, r: u16, lane: usize) -> u32 {
         self.gpr
             .get(r as usize * self.ws + lane)
             .copied()
@@ -62,7 +61,7 @@ impl WarpRegs {
     }
 
     #[inline]
-    fn set(&mut self, r: u16, lane: usize, v: u32) {
+    pub(super) fn set(&mut self, r: u16, lane: usize, v: u32) {
         if r == RZ_DEST {
             return;
         }
@@ -896,140 +895,6 @@ pub(crate) fn execute_alu(
         }
     }
     Ok(())
-}
-
-/// The byte address each lane of `mask` accesses, in lane order.
-pub(crate) fn addresses(addr: &AddrSrc, regs: &WarpRegs, mask: u64, out: &mut Vec<(usize, u64)>) {
-    out.clear();
-    let ws = regs.ws;
-    let full = if ws >= 64 { u64::MAX } else { (1u64 << ws) - 1 };
-    if let (Some(r), false, true) = (addr.base, addr.wide, mask == full) {
-        // Every lane active, 32-bit base register: one pass over the register's row.
-        let base = r as usize * ws;
-        if let Some(row) = regs.gpr.get(base..base + ws) {
-            out.extend(row.iter().enumerate().map(|(l, &v)| {
-                (
-                    l,
-                    u64::from(v).wrapping_add_signed(addr.offset) & 0xffff_ffff,
-                )
-            }));
-            return;
-        }
-    }
-    for l in lanes(mask) {
-        let base = match addr.base {
-            None => 0u64,
-            Some(r) => {
-                let lo = u64::from(regs.reg(r, l));
-                if addr.wide {
-                    lo | u64::from(regs.reg(r + 1, l)) << 32
-                } else {
-                    lo
-                }
-            }
-        };
-        let mut a = base.wrapping_add_signed(addr.offset);
-        if !addr.wide {
-            a &= 0xffff_ffff;
-        }
-        out.push((l, a));
-    }
-}
-
-/// The common case of shared memory — 4-byte, aligned, in range, register data — done
-/// directly on the word array. Returns false (having done nothing) when any lane needs
-/// the general path, which also reports the errors.
-pub(crate) fn shared_words_fast(
-    op: &Op,
-    regs: &mut WarpRegs,
-    words: &mut [u32],
-    addrs: &[(usize, u64)],
-) -> bool {
-    let ok = addrs
-        .iter()
-        .all(|&(_, a)| a & 3 == 0 && ((a / 4) as usize) < words.len());
-    if !ok {
-        return false;
-    }
-    let ws = regs.ws;
-    match *op {
-        Op::Store {
-            v: Src {
-                kind: SrcKind::Reg(r),
-                ..
-            },
-            bytes: 4,
-            ..
-        } => {
-            let base = r as usize * ws;
-            let Some(row) = regs.gpr.get(base..base + ws) else {
-                return false;
-            };
-            for &(l, a) in addrs {
-                words[(a / 4) as usize] = row[l];
-            }
-            true
-        }
-        Op::Load { d, bytes: 4, .. } => {
-            if d == RZ_DEST {
-                return true;
-            }
-            let base = d as usize * ws;
-            let Some(row) = regs.gpr.get_mut(base..base + ws) else {
-                return false;
-            };
-            for &(l, a) in addrs {
-                row[l] = words[(a / 4) as usize];
-            }
-            true
-        }
-        _ => false,
-    }
-}
-
-/// Writes a loaded value (1..4 words) of `lane` into `d..`; sub-word values are extended.
-pub(crate) fn write_loaded(
-    regs: &mut WarpRegs,
-    d: u16,
-    lane: usize,
-    bytes: u64,
-    sign_extend: bool,
-    words: &[u32],
-) {
-    if bytes < 4 {
-        let v = words[0];
-        let v = match (bytes, sign_extend) {
-            (1, true) => v as u8 as i8 as i32 as u32,
-            (2, true) => v as u16 as i16 as i32 as u32,
-            _ => v,
-        };
-        regs.set(d, lane, v);
-        return;
-    }
-    if d == RZ_DEST {
-        return;
-    }
-    for (k, &w) in words.iter().take((bytes / 4) as usize).enumerate() {
-        regs.set(d + k as u16, lane, w);
-    }
-}
-
-/// The words a store of `lane` writes.
-pub(crate) fn store_words(v: &Src, regs: &WarpRegs, lane: usize, bytes: u64, out: &mut [u32; 4]) {
-    let n = (bytes / 4).max(1) as usize;
-    for (k, o) in out.iter_mut().take(n).enumerate() {
-        *o = match v.kind {
-            SrcKind::Reg(r) => regs.reg(r + k as u16, lane),
-            SrcKind::Value(lo, hi) => {
-                if k == 0 {
-                    lo
-                } else {
-                    hi.unwrap_or(0)
-                }
-            }
-            _ => 0,
-        };
-    }
 }
 
 #[cfg(test)]

@@ -1,0 +1,336 @@
+//! Memory accesses of the GCN3 front end: scalar loads (kernel arguments, dispatch packet,
+//! GOT, global memory), vector memory and LDS accesses per active lane, and their latency
+//! and transaction through [`Sm::finish_access`].
+
+use super::Gcn;
+use crate::cycle_loop::memory_access::Access;
+use crate::cycle_loop::Sm;
+use crate::gcn::abi::{DISPATCH_BASE, KERNARG_BASE};
+use crate::gcn::code;
+use crate::gcn::decode::{Mem, Op};
+use crate::gcn::operand::{Loc, Opnd, VectorFile};
+use crate::lane_set;
+
+impl Gcn<'_> {
+    /// A 32-bit scalar-memory word: kernel arguments, dispatch packet or global memory.
+    pub(super) fn scalar_word(&self, sm: &mut Sm, addr: u64) -> Result<u32, String> {
+        if !addr.is_multiple_of(4) {
+            return Err(format!("misaligned scalar load at {addr:#x}"));
+        }
+        if addr >= KERNARG_BASE {
+            let i = ((addr - KERNARG_BASE) / 4) as usize;
+            // Reads past the declared arguments (e.g. `s_load_dwordx8` of fewer words) see 0.
+            return Ok(sm.launch.params.get(i).copied().unwrap_or(0));
+        }
+        if (code::GOT_BASE..code::CODE_BASE).contains(&addr) {
+            let i = ((addr - code::GOT_BASE) / 8) as usize;
+            let slot = self.got.get(i).copied().ok_or_else(|| {
+                format!("scalar load at {addr:#x}: no GOT slot there (the GOT has the functions of the listing)")
+            })?;
+            return Ok(if addr.is_multiple_of(8) {
+                slot as u32
+            } else {
+                (slot >> 32) as u32
+            });
+        }
+        if addr >= DISPATCH_BASE {
+            let i = ((addr - DISPATCH_BASE) / 4) as usize;
+            return self
+                .packet
+                .get(i)
+                .copied()
+                .ok_or_else(|| format!("scalar load at {addr:#x} is past the dispatch packet"));
+        }
+        let mut out = [0u32; 4];
+        sm.memory.read(addr, 4, &mut out)?;
+        Ok(out[0])
+    }
+
+    /// A read of `bytes` at `addr` in the kernarg segment or the dispatch packet (read-only,
+    /// naturally aligned; sub-word sizes zero-extended into `out[0]`).
+    fn special_read(
+        &self,
+        sm: &mut Sm,
+        addr: u64,
+        bytes: u64,
+        out: &mut [u32; 4],
+    ) -> Result<(), String> {
+        if !addr.is_multiple_of(bytes.max(1)) {
+            return Err(format!(
+                "misaligned {bytes}-byte access at address {addr:#x}"
+            ));
+        }
+        let word = addr & !3;
+        if bytes < 4 {
+            let w = self.scalar_word(sm, word)?;
+            let shift = (addr % 4) * 8;
+            let mask = if bytes == 1 { 0xff } else { 0xffff };
+            out[0] = (w >> shift) & mask;
+        } else {
+            for (i, o) in out.iter_mut().take((bytes / 4) as usize).enumerate() {
+                *o = self.scalar_word(sm, word.wrapping_add(4 * i as u64))?;
+            }
+        }
+        Ok(())
+    }
+
+    /// A vector memory or LDS access for the lanes `active`; returns its latency.
+    #[allow(clippy::too_many_arguments)]
+    pub(super) fn memory_op(
+        &mut self,
+        sm: &mut Sm,
+        w: usize,
+        pc: usize,
+        op: &Op,
+        active: u64,
+        cycle: u64,
+        class_latency: u64,
+    ) -> Result<u64, String> {
+        let hw = self.waves[w].hw;
+        let lanes = sm.machine.warp_size as usize;
+        let on = |l: usize| active >> l & 1 == 1;
+        // Reused from one access to the next; an access that fails leaves a fresh one.
+        let mut addrs = std::mem::take(&mut sm.addr_buf);
+        addrs.clear();
+        let (global, store, bytes) = match op {
+            Op::VMem {
+                mem,
+                store,
+                bytes,
+                sign,
+                data,
+                addr,
+                saddr,
+                offset,
+            } => {
+                let Loc::V(a) = addr.loc else {
+                    return Err("the address is not a VGPR".into());
+                };
+                let Loc::V(dv) = data.loc else {
+                    return Err("the data operand is not a VGPR".into());
+                };
+                let base = saddr.map(|s| self.waves[w].sf.read64(&s));
+                let vf = &self.hws[hw].vf;
+                let row = |r: u32| {
+                    let at = r as usize * vf.lanes;
+                    vf.v.get(at..at + vf.lanes)
+                };
+                let lane_list = lane_set::lanes(active & lane_set::full_mask(lanes));
+                match (mem, base, row(a), row(a + 1)) {
+                    (Mem::Global, Some(b), Some(lo), _) => addrs.extend(lane_list.map(|l| {
+                        (
+                            l,
+                            b.wrapping_add(u64::from(lo[l]))
+                                .wrapping_add_signed(*offset),
+                        )
+                    })),
+                    (_, _, Some(lo), Some(hi)) => addrs.extend(lane_list.map(|l| {
+                        let at = u64::from(lo[l]) | (u64::from(hi[l]) << 32);
+                        (l, at.wrapping_add_signed(*offset))
+                    })),
+                    _ => {
+                        for l in (0..lanes).filter(|&l| on(l)) {
+                            let at = match (mem, base) {
+                                (Mem::Global, Some(b)) => b.wrapping_add(u64::from(vf.get(a, l))),
+                                _ => u64::from(vf.get(a, l)) | (u64::from(vf.get(a + 1, l)) << 32),
+                            }
+                            .wrapping_add_signed(*offset);
+                            addrs.push((l, at));
+                        }
+                    }
+                }
+                let n = (*bytes / 4).max(1) as u32;
+                let mut words = [0u32; 4];
+                // One aligned dword per lane inside one array: index its words directly.
+                // Anything else (and the dispatch packet) takes the per-lane path below,
+                // which also reports misaligned and stray accesses.
+                let done = *bytes == 4
+                    && word_access(
+                        sm.memory.window(&addrs, 4).filter(|(start, words)| {
+                            start + words.len() as u64 * 4 <= DISPATCH_BASE
+                        }),
+                        &addrs,
+                        &mut self.hws[hw].vf,
+                        dv,
+                        *store,
+                    );
+                for &(l, at) in addrs.iter().filter(|_| !done) {
+                    if *store {
+                        for i in 0..n {
+                            words[i as usize] = self.hws[hw].vf.get(dv + i, l);
+                        }
+                        sm.memory.write(at, *bytes, &words)?;
+                    } else {
+                        if at >= DISPATCH_BASE {
+                            // HIP reads launch sizes through flat loads from the dispatch
+                            // pointer (gaussian Fan2: `flat_load_ushort` of offset 6).
+                            self.special_read(sm, at, *bytes, &mut words)?;
+                        } else {
+                            sm.memory.read(at, *bytes, &mut words)?;
+                        }
+                        if *sign && *bytes < 4 {
+                            let sh = 32 - 8 * *bytes as u32;
+                            words[0] = (((words[0] << sh) as i32) >> sh) as u32;
+                        }
+                        for i in 0..n {
+                            self.hws[hw].vf.set(dv + i, l, words[i as usize]);
+                        }
+                    }
+                }
+                (true, *store, *bytes)
+            }
+            Op::Ds {
+                store,
+                bytes,
+                sign,
+                data,
+                addr,
+                offsets,
+            } => {
+                let Loc::V(a) = addr.loc else {
+                    return Err("the LDS address is not a VGPR".into());
+                };
+                let block = self.hws[hw].block;
+                let n = (*bytes / 4).max(1) as u32;
+                let mut words = [0u32; 4];
+                if let (
+                    [off],
+                    [Opnd {
+                        loc: Loc::V(dv), ..
+                    }],
+                    4,
+                ) = (offsets.as_slice(), data.as_slice(), *bytes)
+                {
+                    // One dword per lane, as for global memory above.
+                    let vf = &mut self.hws[hw].vf;
+                    addrs.extend(
+                        (0..lanes)
+                            .filter(|&l| on(l))
+                            .map(|l| (l, u64::from(vf.get(a, l)).wrapping_add(*off))),
+                    );
+                    let window = sm.blocks[block].shared.window(&addrs, 4);
+                    if word_access(window, &addrs, vf, *dv, *store) {
+                        return self.finish_access(
+                            sm,
+                            w,
+                            pc,
+                            addrs,
+                            false,
+                            *store,
+                            4,
+                            active,
+                            cycle,
+                            class_latency,
+                        );
+                    }
+                    addrs.clear();
+                }
+                for l in (0..lanes).filter(|&l| on(l)) {
+                    let base = u64::from(self.hws[hw].vf.get(a, l));
+                    for (j, off) in offsets.iter().enumerate() {
+                        let at = base.wrapping_add(*off);
+                        addrs.push((l, at));
+                        if *store {
+                            let Some(Loc::V(dv)) = data.get(j).map(|d| d.loc) else {
+                                return Err("the LDS data operand is not a VGPR".into());
+                            };
+                            for i in 0..n {
+                                words[i as usize] = self.hws[hw].vf.get(dv + i, l);
+                            }
+                            sm.blocks[block].shared.write(at, *bytes, &words)?;
+                        } else {
+                            let Some(Loc::V(dv)) = data.first().map(|d| d.loc) else {
+                                return Err("the LDS destination is not a VGPR".into());
+                            };
+                            sm.blocks[block].shared.read(at, *bytes, &mut words)?;
+                            if *sign && *bytes < 4 {
+                                let sh = 32 - 8 * *bytes as u32;
+                                words[0] = (((words[0] << sh) as i32) >> sh) as u32;
+                            }
+                            for i in 0..n {
+                                self.hws[hw]
+                                    .vf
+                                    .set(dv + j as u32 * n + i, l, words[i as usize]);
+                            }
+                        }
+                    }
+                }
+                (false, *store, *bytes)
+            }
+            _ => return Err("not a memory operation".into()),
+        };
+        self.finish_access(
+            sm,
+            w,
+            pc,
+            addrs,
+            global,
+            store,
+            bytes,
+            active,
+            cycle,
+            class_latency,
+        )
+    }
+
+    /// The latency of an access whose data moved (addresses `addrs`), and its transaction
+    /// record when tracing; gives the address buffer back.
+    #[allow(clippy::too_many_arguments)]
+    fn finish_access(
+        &self,
+        sm: &mut Sm,
+        w: usize,
+        pc: usize,
+        addrs: Vec<(usize, u64)>,
+        global: bool,
+        store: bool,
+        bytes: u64,
+        active: u64,
+        cycle: u64,
+        class_latency: u64,
+    ) -> Result<u64, String> {
+        let access = Access {
+            warp: self.hws[self.waves[w].hw].timeline.warp,
+            pc,
+            cycle,
+            global,
+            store,
+            bytes,
+            lane_bytes: bytes,
+            exec: active,
+            class_latency,
+        };
+        // Within budget: `try_issue` checks the transaction count before every access.
+        let latency = sm.finish_access(&access, &addrs, &addrs);
+        sm.addr_buf = addrs;
+        latency
+    }
+}
+
+/// Moves one dword per lane between VGPR `dv` and `window` (the words of one array, or of
+/// the LDS, and the byte address they start at) when there is a window; `false` (nothing
+/// done) when there is none.
+fn word_access(
+    window: Option<(u64, &mut [u32])>,
+    addrs: &[(usize, u64)],
+    vf: &mut VectorFile,
+    dv: u32,
+    store: bool,
+) -> bool {
+    let Some((start, words)) = window else {
+        return false;
+    };
+    let at = |a: u64| ((a - start) / 4) as usize;
+    let row = dv as usize * vf.lanes;
+    let Some(reg) = vf.v.get_mut(row..row + vf.lanes) else {
+        return false;
+    };
+    for &(l, a) in addrs {
+        if store {
+            words[at(a)] = reg[l];
+        } else {
+            reg[l] = words[at(a)];
+        }
+    }
+    true
+}

@@ -86,35 +86,22 @@ pub fn ptx(
         .filter(|f| f.has_body)
         .map(|f| f.name.clone())
         .collect();
-    let chosen = parsed.module.function(function).and_then(|f| {
-        parsed
-            .module
-            .functions
-            .iter()
-            .position(|g| std::ptr::eq(f, g))
-    });
-    match chosen {
-        Some(index) => Some(Ptx {
-            parsed,
-            index,
-            names,
-            failed,
-        }),
-        None => {
-            if !failed {
-                diags.push(Diagnostic::global(
-                    Severity::Error,
-                    match function {
-                        Some(n) => {
-                            format!("no kernel `{n}` with a body (found: {})", names.join(", "))
-                        }
-                        None => "no kernel with a body in the text".to_string(),
-                    },
-                ));
-            }
-            None
-        }
-    }
+    let index = index_of(
+        &parsed.module.functions,
+        parsed.module.function(function),
+        failed,
+        diags,
+        || match function {
+            Some(n) => format!("no kernel `{n}` with a body (found: {})", names.join(", ")),
+            None => "no kernel with a body in the text".to_string(),
+        },
+    )?;
+    Some(Ptx {
+        parsed,
+        index,
+        names,
+        failed,
+    })
 }
 
 /// A parsed GCN3 listing and the function chosen from it.
@@ -154,29 +141,39 @@ pub fn gcn(
     let failed = program.has_errors();
     diags.extend(program.diagnostics.iter().cloned());
     let names: Vec<String> = program.functions.iter().map(|f| f.name.clone()).collect();
-    let chosen = program
-        .function(function)
-        .and_then(|f| program.functions.iter().position(|g| std::ptr::eq(f, g)));
-    match chosen {
-        Some(index) => Some(Gcn {
-            program,
-            index,
-            names,
-            failed,
-        }),
-        None => {
-            if !failed {
-                diags.push(Diagnostic::global(
-                    Severity::Error,
-                    match function {
-                        Some(n) => format!("no function `{n}` (found: {})", names.join(", ")),
-                        None => "no function found in the text".to_string(),
-                    },
-                ));
-            }
-            None
-        }
+    let index = index_of(
+        &program.functions,
+        program.function(function),
+        failed,
+        diags,
+        || match function {
+            Some(n) => format!("no function `{n}` (found: {})", names.join(", ")),
+            None => "no function found in the text".to_string(),
+        },
+    )?;
+    Some(Gcn {
+        program,
+        index,
+        names,
+        failed,
+    })
+}
+
+/// The index of the chosen function in `functions`. When none was chosen, an error
+/// (`missing`: what was asked for and what the text has) — unless the text failed to parse,
+/// whose own diagnostics explain it.
+fn index_of<F>(
+    functions: &[F],
+    chosen: Option<&F>,
+    failed: bool,
+    diags: &mut Vec<Diagnostic>,
+    missing: impl FnOnce() -> String,
+) -> Option<usize> {
+    let index = chosen.and_then(|f| functions.iter().position(|g| std::ptr::eq(f, g)));
+    if index.is_none() && !failed {
+        diags.push(Diagnostic::global(Severity::Error, missing()));
     }
+    index
 }
 
 /// Parses a Sim-D program (one per file): the program, if any, and whether the text had

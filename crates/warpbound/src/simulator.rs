@@ -44,6 +44,14 @@ pub fn launch_params() -> Vec<ParamInfo> {
         .collect()
 }
 
+/// The `simulate` flag of a bounding mode (`description`: what the run shows next to the
+/// bound) followed by the parameters of that run ([`launch_params`]).
+pub fn simulate_params(description: &str) -> Vec<ParamInfo> {
+    let mut v = vec![ParamInfo::flag("simulate", description, false)];
+    v.extend(launch_params());
+    v
+}
+
 /// Every parameter of the `simulate` mode: launch, memory, stepper, the machine (with the
 /// first preset's values as defaults) and budgets.
 pub fn params() -> Vec<ParamInfo> {

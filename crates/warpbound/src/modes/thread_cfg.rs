@@ -9,7 +9,7 @@
 //! is one straight-line block; a PWS solver graph is shown as it is. With `simulate=true` a
 //! SASS kernel also runs on the unit-cost machine (this mode has no bound to compare with).
 
-use crate::catalog::{ModeInfo, ParamInfo};
+use crate::catalog::ModeInfo;
 use crate::kernel_text;
 use crate::mode::{Mode, ModeInput, ModeOutput};
 use crate::params::limits;
@@ -28,12 +28,9 @@ pub const MODE: Mode = Mode {
 };
 
 fn describe() -> ModeInfo {
-    let mut params = vec![ParamInfo::flag(
-        "simulate",
+    let mut params = simulator::simulate_params(
         "also run the simulator (unit-cost machine: every issued instruction one cycle) on the request's launch; this mode computes no bound to compare with",
-        false,
-    )];
-    params.extend(simulator::launch_params());
+    );
     params.extend(limits::params());
     ModeInfo {
         name: String::new(),

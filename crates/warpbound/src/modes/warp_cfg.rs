@@ -114,13 +114,10 @@ fn describe() -> ModeInfo {
             1e7,
             b.max_bb_nodes,
         ),
-        ParamInfo::flag(
-            "simulate",
-            "also run the simulator in the analysis's setting (one warp in isolation, the cost model's latencies) and show observed vs bound",
-            false,
-        ),
     ]);
-    params.extend(simulator::launch_params());
+    params.extend(simulator::simulate_params(
+        "also run the simulator in the analysis's setting (one warp in isolation, the cost model's latencies) and show observed vs bound",
+    ));
     params.extend(limits::params());
     ModeInfo {
         name: String::new(),

@@ -10,6 +10,7 @@
 //! classes to load/store units and cores. The warp ends with its last instruction (the
 //! paper's strings have no explicit exit).
 
+use crate::cycle_loop::Request;
 use crate::ptx::front_end::{self, Program};
 use crate::ptx::program::{Ctl, Decoded, Exec, Op};
 use crate::{Budget, Launch, Machine, MemoryInit, SimError, Simulation};
@@ -55,5 +56,11 @@ pub(crate) fn run(
         registers: 0,
         shared_static: 0,
     };
-    front_end::run(&p, launch, machine, &MemoryInit::default(), budget)
+    let req = Request {
+        launch,
+        machine,
+        memory: &MemoryInit::default(),
+        budget,
+    };
+    front_end::run(&p, &req)
 }

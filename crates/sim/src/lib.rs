@@ -97,8 +97,19 @@ pub fn run(
         isa::Dialect::Lc => Err(SimError::request(
             "an L/C string is simulated from its instructions: use sim::run_lc",
         )),
-        isa::Dialect::Gcn => gcn::run_kernel(kernel, launch, machine, memory, budget),
-        _ => sass::run(kernel, launch, machine, memory, budget),
+        _ => {
+            let req = cycle_loop::Request {
+                launch,
+                machine,
+                memory,
+                budget,
+            };
+            if kernel.dialect == isa::Dialect::Gcn {
+                gcn::run_kernel(kernel, &req)
+            } else {
+                sass::run(kernel, &req)
+            }
+        }
     }
 }
 
@@ -118,7 +129,13 @@ pub fn run_ptx(
     memory: &MemoryInit,
     budget: &Budget,
 ) -> Result<Simulation, SimError> {
-    ptx::run(function, launch, machine, memory, budget)
+    let req = cycle_loop::Request {
+        launch,
+        machine,
+        memory,
+        budget,
+    };
+    ptx::run(function, &req)
 }
 
 /// Simulates an L/C string (Berezovskyi et al. §3) written at `span`: every warp of the

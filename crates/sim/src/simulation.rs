@@ -16,6 +16,11 @@ pub struct LaneMask {
 }
 
 impl LaneMask {
+    /// The lanes `bits` of a warp of `lanes` lanes.
+    pub fn new(bits: u64, lanes: u8) -> Self {
+        LaneMask { bits, lanes }
+    }
+
     pub fn is_set(&self, lane: usize) -> bool {
         lane < self.lanes as usize && self.bits >> lane & 1 == 1
     }

@@ -6,6 +6,7 @@ use crate::coalescing;
 use crate::simulation::{LaneMask, Transaction};
 
 /// One access of a warp-instruction.
+#[derive(Clone, Copy)]
 pub(crate) struct Access {
     pub warp: u32,
     pub pc: usize,
@@ -21,6 +22,37 @@ pub(crate) struct Access {
     pub exec: u64,
     /// The latency of the instruction's timing class.
     pub class_latency: u64,
+}
+
+impl Access {
+    /// An access of warp `warp`'s instruction `pc` issued at `cycle` for the lanes `exec`,
+    /// its class latency `class_latency`; what it accesses is filled in by the front end.
+    pub(crate) fn of(warp: u32, pc: usize, cycle: u64, exec: u64, class_latency: u64) -> Self {
+        Access {
+            warp,
+            pc,
+            cycle,
+            global: false,
+            store: false,
+            bytes: 0,
+            lane_bytes: 0,
+            exec,
+            class_latency,
+        }
+    }
+}
+
+impl Access {
+    /// `at` once its data moved: global or shared, store or load, `bytes` per lane.
+    pub(crate) fn moved(at: Access, global: bool, store: bool, bytes: u64) -> Self {
+        Access {
+            global,
+            store,
+            bytes,
+            lane_bytes: bytes,
+            ..at
+        }
+    }
 }
 
 /// `Some(d)` when the `k`-th address is `first + k·d` for every `k`.
@@ -89,10 +121,7 @@ impl Sm<'_> {
             space: if a.global { "global" } else { "shared" },
             store: a.store,
             bytes: a.lane_bytes,
-            lanes: LaneMask {
-                bits: a.exec,
-                lanes: self.machine.warp_size as u8,
-            },
+            lanes: LaneMask::new(a.exec, self.machine.warp_size as u8),
             first: firsts.first().map_or(0, |&(_, x)| x),
             stride,
             addresses: if stride.is_some() {

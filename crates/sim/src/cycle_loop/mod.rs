@@ -24,11 +24,25 @@
 pub(crate) mod memory_access;
 pub(crate) mod sm;
 
+use crate::budget::Budget;
 use crate::error::SimError;
+use crate::launch::Launch;
+use crate::machine::Machine;
 use crate::machine::Scheduler;
+use crate::memory::MemoryInit;
 use crate::scheduler;
 use crate::simulation::WarpTimeline;
 pub(crate) use sm::{Block, Sm};
+
+/// What a run simulates on: the launch, the machine, global memory's initial contents and
+/// the budget (every front end's `run` takes it).
+#[derive(Clone, Copy)]
+pub(crate) struct Request<'a> {
+    pub launch: &'a Launch,
+    pub machine: &'a Machine,
+    pub memory: &'a MemoryInit,
+    pub budget: &'a Budget,
+}
 
 /// What a dialect supplies to the cycle loop: its warps' dialect state (registers, stack),
 /// dispatching them, and issuing one warp's next instruction (decode, scoreboard, semantics
@@ -79,7 +93,11 @@ pub(crate) trait FrontEnd {
     }
 
     /// The error when every resident warp waits at `cycle`.
-    fn deadlock(&self, sm: &Sm, cycle: u64) -> SimError;
+    fn deadlock(&self, _sm: &Sm, cycle: u64) -> SimError {
+        SimError::request(format!(
+            "deadlock at cycle {cycle}: every resident warp waits at a barrier"
+        ))
+    }
 
     /// The warps' timelines.
     fn timelines(self) -> Vec<WarpTimeline>;
@@ -207,6 +225,14 @@ pub(crate) fn run<F: FrontEnd>(fe: &mut F, sm: &mut Sm) -> Result<(), SimError> 
             soonest.unwrap_or(cycle + 1).max(cycle + 1)
         };
     }
+}
+
+/// When every scoreboard slot of `slots` is written back (`ready`: per slot).
+pub(crate) fn written_back(ready: &[u64], slots: impl Iterator<Item = usize>) -> u64 {
+    slots
+        .map(|s| ready.get(s).copied().unwrap_or(0))
+        .max()
+        .unwrap_or(0)
 }
 
 /// Warp `w` issued at `cycle` an instruction that occupies its lane `k` cycles and is

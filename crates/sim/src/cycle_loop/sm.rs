@@ -3,12 +3,13 @@
 //! trace being recorded (timelines, occupancy, transactions, stepper steps), with the budget
 //! checks that guard them.
 
+use super::Request;
 use crate::budget::Budget;
 use crate::error::SimError;
 use crate::l1_cache::L1Cache;
 use crate::launch::Launch;
 use crate::machine::{Machine, Unit};
-use crate::memory::{GlobalMemory, MemoryInit, SharedMemory};
+use crate::memory::{GlobalMemory, SharedMemory};
 use crate::simulation::{
     unit_lanes, Busy, CacheStats, DepthChange, Issue, LaneMask, Simulation, StackView, Step,
     Stepper, Transaction, WarpTimeline,
@@ -43,14 +44,15 @@ pub(crate) struct Shape {
 }
 
 impl Shape {
-    /// Checks the machine and that the launch fits (dimensions at least 1, at most
+    /// Checks that the launch fits (dimensions at least 1, at most
     /// `max_blocks` blocks, a block's warps fit the SM, the stepper's warp exists).
-    pub(crate) fn of(
-        launch: &Launch,
-        machine: &Machine,
-        budget: &Budget,
-        nouns: &Nouns,
-    ) -> Result<Shape, SimError> {
+    pub(crate) fn of(req: &Request, nouns: &Nouns) -> Result<Shape, SimError> {
+        let Request {
+            launch,
+            machine,
+            budget,
+            ..
+        } = *req;
         if launch.grid.contains(&0) || launch.block.contains(&0) {
             return Err(SimError::request(
                 "grid and block dimensions must all be at least 1",
@@ -198,14 +200,13 @@ pub(crate) struct Sm<'a> {
 
 impl<'a> Sm<'a> {
     /// A fresh SM for `launch`; `l1` when the front end models the machine's L1.
-    pub(crate) fn new(
-        launch: &'a Launch,
-        machine: &'a Machine,
-        budget: &'a Budget,
-        shape: Shape,
-        init: &MemoryInit,
-        l1: bool,
-    ) -> Result<Self, SimError> {
+    pub(crate) fn new(req: &Request<'a>, shape: Shape, l1: bool) -> Result<Self, SimError> {
+        let Request {
+            launch,
+            machine,
+            memory: init,
+            budget,
+        } = *req;
         let memory = GlobalMemory::new(init, budget.max_memory_words).map_err(SimError::request)?;
         let lanes = |u: Unit| machine.lanes_and_cycles(u).0 as usize;
         Ok(Sm {
@@ -325,6 +326,17 @@ impl<'a> Sm<'a> {
             stack,
         });
         Ok(())
+    }
+
+    /// A lower bound on the cycle warp `w` can issue an instruction with timing facts `st`
+    /// whose registers are written back at `registers`: its next issue slot, its class's
+    /// interval, a free lane of its unit (exact when that lane is free then).
+    pub(crate) fn issue_bound(&self, w: usize, st: &Timing, registers: u64) -> u64 {
+        let s = &self.warps[w];
+        registers
+            .max(s.next_issue)
+            .max(s.class_free[st.class_idx])
+            .max(self.lane_free_at(st.unit_idx))
     }
 
     /// A free lane of unit `u` at `cycle`.

@@ -28,14 +28,12 @@ use super::abi::{dispatch_packet, GcnAbi, InitSgpr, DISPATCH_BASE, KERNARG_BASE}
 use super::alu;
 use super::decode::{self, Op};
 use super::operand::{ScalarFile, VectorFile, EXEC_LO, M0, SCALAR_SLOTS, SCC, VCC_LO};
-use crate::budget::Budget;
+use crate::cycle_loop::memory_access::Access;
 use crate::cycle_loop::sm::{IssuedAt, Nouns, Shape, StepAt};
-use crate::cycle_loop::{self, Block, FrontEnd, Sm};
+use crate::cycle_loop::{self, Block, FrontEnd, Request, Sm};
 use crate::error::SimError;
 use crate::lane_set;
-use crate::launch::Launch;
-use crate::machine::Machine;
-use crate::memory::{MemoryInit, SharedMemory};
+use crate::memory::SharedMemory;
 use crate::simulation::{LaneMask, Simulation, StackView, WarpTimeline};
 use crate::splitting::Splitting;
 use crate::timing_facts::Timing;
@@ -116,16 +114,18 @@ struct Hw {
 
 /// Runs `function`; see [`crate::gcn::run`]. `got` holds the GOT slots of a linked image
 /// ([`super::code`]); empty otherwise.
-#[allow(clippy::too_many_arguments)]
-pub fn run(
+pub(crate) fn run(
     function: &GcnFunction,
     got: &[u64],
     abi: &GcnAbi,
-    launch: &Launch,
-    machine: &Machine,
-    init: &MemoryInit,
-    budget: &Budget,
+    req: &Request,
 ) -> Result<Simulation, SimError> {
+    let Request {
+        launch,
+        machine,
+        memory: init,
+        budget,
+    } = *req;
     machine.validate().map_err(SimError::request)?;
     if function.instructions.is_empty() {
         return Err(SimError::at(
@@ -143,7 +143,7 @@ pub fn run(
             "a workgroup dimension exceeds 65535 (the dispatch packet holds 16 bits)",
         ));
     }
-    let shape = Shape::of(launch, machine, budget, &AMD)?;
+    let shape = Shape::of(req, &AMD)?;
     let lds_bytes = launch.shared_bytes.max(abi.group_segment_size);
     let resident = shape.resident_blocks;
     if u64::from(lds_bytes).div_ceil(4).saturating_mul(resident) > budget.max_memory_words {
@@ -231,7 +231,7 @@ pub fn run(
             }
         })
         .collect();
-    let mut sm = Sm::new(launch, machine, budget, shape, init, false)?;
+    let mut sm = Sm::new(req, shape, false)?;
     let mut fe = Gcn {
         f: function,
         got,
@@ -584,8 +584,10 @@ impl Gcn<'_> {
                         ),
                     ));
                 }
+                let warp = self.hws[hw].timeline.warp;
+                let at = Access::of(warp, pc, cycle, active, latency);
                 latency = self
-                    .memory_op(sm, w, pc, op, active, cycle, latency)
+                    .memory_op(sm, w, op, at)
                     .map_err(|m| SimError::at(ins.span, m))?;
                 let done = cycle + k - 1 + latency;
                 if matches!(op, Op::Ds { .. }) {
@@ -743,10 +745,7 @@ impl Gcn<'_> {
                         tag: cfg::state::Tag::Nil,
                         pc: x.pc,
                         address: x.pc as u64,
-                        mask: LaneMask {
-                            bits: x.spm & self.lane_mask,
-                            lanes: ws,
-                        },
+                        mask: LaneMask::new(x.spm & self.lane_mask, ws),
                     });
                 }
             }
@@ -755,10 +754,7 @@ impl Gcn<'_> {
                 tag: cfg::state::Tag::Nil,
                 pc,
                 address: pc as u64,
-                mask: LaneMask {
-                    bits: self.waves[w].spm & self.lane_mask,
-                    lanes: ws,
-                },
+                mask: LaneMask::new(self.waves[w].spm & self.lane_mask, ws),
             });
         }
         let ins = &self.f.instructions[pc];

@@ -53,6 +53,7 @@ pub mod operand;
 
 pub use abi::{GcnAbi, DISPATCH_BASE, KERNARG_BASE};
 
+use crate::cycle_loop::Request;
 use crate::{Budget, Launch, Machine, MemoryInit, SimError, Simulation};
 use isa::gcn::GcnFunction;
 
@@ -70,7 +71,13 @@ pub fn run(
     memory: &MemoryInit,
     budget: &Budget,
 ) -> Result<Simulation, SimError> {
-    front_end::run(function, &[], abi, launch, machine, memory, budget)
+    let req = Request {
+        launch,
+        machine,
+        memory,
+        budget,
+    };
+    front_end::run(function, &[], abi, &req)
 }
 
 /// Parses `source` (GCN3 assembly), picks `function` (the first when `None`), reads its
@@ -108,27 +115,19 @@ pub fn run_source(
     let symbols = code::symbols(&linked);
     code::materialise(&mut linked, &symbols);
     let got = code::got(&symbols);
-    front_end::run(
-        &linked.function,
-        &got,
-        &abi,
+    let req = Request {
         launch,
         machine,
         memory,
         budget,
-    )
+    };
+    front_end::run(&linked.function, &got, &abi, &req)
 }
 
 /// Simulates a GCN kernel given as the generic [`isa::Kernel`] (what [`crate::run`]
 /// receives): its instructions' text and labels are re-read by the GCN parser, and spans are
 /// mapped back to the kernel's. Default [`GcnAbi`] (no descriptor is available).
-pub(crate) fn run_kernel(
-    kernel: &isa::Kernel,
-    launch: &Launch,
-    machine: &Machine,
-    memory: &MemoryInit,
-    budget: &Budget,
-) -> Result<Simulation, SimError> {
+pub(crate) fn run_kernel(kernel: &isa::Kernel, req: &Request) -> Result<Simulation, SimError> {
     let mut text = String::new();
     text.push_str(&kernel.function);
     text.push_str(":\n");
@@ -155,5 +154,5 @@ pub(crate) fn run_kernel(
             g.opcode_span = k.opcode.span;
         }
     }
-    run(&f, &GcnAbi::default(), launch, machine, memory, budget)
+    front_end::run(&f, &[], &GcnAbi::default(), req)
 }

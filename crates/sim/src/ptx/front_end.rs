@@ -10,14 +10,11 @@
 use super::pdom_stack::PdomStack;
 use super::program::{Addr, Ctl, Decoded, Op, Space};
 use super::semantics::{self, lanes, Ids, Regs};
-use crate::budget::Budget;
 use crate::cycle_loop::memory_access::Access;
 use crate::cycle_loop::sm::{IssuedAt, Shape, StepAt, CUDA};
-use crate::cycle_loop::{self, Block, FrontEnd, Sm};
+use crate::cycle_loop::{self, written_back, Block, FrontEnd, Request, Sm};
 use crate::error::SimError;
-use crate::launch::Launch;
-use crate::machine::Machine;
-use crate::memory::{MemoryInit, SharedMemory};
+use crate::memory::SharedMemory;
 use crate::simulation::{LaneMask, Simulation, StackView, WarpTimeline};
 use crate::timing_facts::Timing;
 use cfg::Tag;
@@ -56,18 +53,18 @@ struct Ptx<'a> {
 }
 
 /// Runs `p`; see [`crate::run_ptx`].
-pub(crate) fn run(
-    p: &Program,
-    launch: &Launch,
-    machine: &Machine,
-    init: &MemoryInit,
-    budget: &Budget,
-) -> Result<Simulation, SimError> {
+pub(crate) fn run(p: &Program, req: &Request) -> Result<Simulation, SimError> {
+    let Request {
+        launch,
+        machine,
+        budget,
+        ..
+    } = *req;
     machine.validate().map_err(SimError::request)?;
     if p.code.is_empty() {
         return Err(SimError::request("the kernel has no instructions"));
     }
-    let shape = Shape::of(launch, machine, budget, &CUDA)?;
+    let shape = Shape::of(req, &CUDA)?;
     let ws = u64::from(machine.warp_size);
     let shared_bytes = p
         .shared_static
@@ -90,7 +87,7 @@ pub(crate) fn run(
     }
     let shared_bytes = u32::try_from(shared_bytes)
         .map_err(|_| SimError::request("shared memory per block exceeds 4 GiB"))?;
-    let mut sm = Sm::new(launch, machine, budget, shape, init, true)?;
+    let mut sm = Sm::new(req, shape, true)?;
     let mut fe = Ptx {
         p,
         statics: p
@@ -145,27 +142,14 @@ impl FrontEnd for Ptx<'_> {
     /// A lower bound on the cycle warp `w` can issue at.
     fn earliest(&self, sm: &Sm, w: usize) -> u64 {
         let warp = &self.warps[w];
-        let mut t = sm.warps[w].next_issue;
-        let Some(top) = warp.stack.top() else {
-            return t;
-        };
-        if let (Some(Ok(ex)), Some(st)) = (
-            self.p.code.get(top.pc).map(|d| d.exec.as_ref()),
-            self.statics.get(top.pc),
-        ) {
-            for &r in ex.reads.iter().chain(&ex.writes) {
-                t = t.max(warp.ready.get(r as usize).copied().unwrap_or(0));
-            }
-            t = t.max(sm.warps[w].class_free[st.class_idx]);
-            t = t.max(sm.lane_free_at(st.unit_idx));
+        let next = warp.stack.top().and_then(|top| {
+            let ex = self.p.code.get(top.pc)?.exec.as_ref().ok()?;
+            Some((ex, self.statics.get(top.pc)?))
+        });
+        match next {
+            Some((ex, st)) => sm.issue_bound(w, st, written_back(&warp.ready, ex.slots())),
+            None => sm.warps[w].next_issue,
         }
-        t
-    }
-
-    fn deadlock(&self, _sm: &Sm, cycle: u64) -> SimError {
-        SimError::request(format!(
-            "deadlock at cycle {cycle}: every resident warp waits at a barrier"
-        ))
     }
 
     fn timelines(self) -> Vec<WarpTimeline> {
@@ -193,17 +177,8 @@ impl FrontEnd for Ptx<'_> {
         let Some(&st) = self.statics.get(pc) else {
             return Ok(false);
         };
-        {
-            let s = &sm.warps[w];
-            if s.next_issue > cycle || s.class_free[st.class_idx] > cycle {
-                return Ok(false);
-            }
-            let warp = &self.warps[w];
-            for &r in ex.reads.iter().chain(&ex.writes) {
-                if warp.ready.get(r as usize).copied().unwrap_or(0) > cycle {
-                    return Ok(false);
-                }
-            }
+        if sm.issue_bound(w, &st, written_back(&self.warps[w].ready, ex.slots())) > cycle {
+            return Ok(false);
         }
         let Some(lane) = sm.free_lane(st.unit_idx, cycle) else {
             return Ok(false);
@@ -229,10 +204,7 @@ impl FrontEnd for Ptx<'_> {
                 pc: e.pc,
                 address: isa::ptx::Function::pc(e.pc),
                 reconverges_at: e.rpc.map(isa::ptx::Function::pc),
-                mask: LaneMask {
-                    bits: e.mask,
-                    lanes: ws,
-                },
+                mask: LaneMask::new(e.mask, ws),
             });
             sm.record_step(at, stack)?;
         }
@@ -240,7 +212,7 @@ impl FrontEnd for Ptx<'_> {
         match &ex.op {
             Op::Load { .. } | Op::Store { .. } => {
                 latency = self
-                    .memory_op(sm, w, pc, &ex.op, exec, cycle, st.latency)
+                    .memory_op(sm, w, &ex.op, Access::of(id, pc, cycle, exec, st.latency))
                     .map_err(|m| SimError::at(d.span, m))?;
             }
             op => {
@@ -302,18 +274,8 @@ impl FrontEnd for Ptx<'_> {
 }
 
 impl Ptx<'_> {
-    /// Executes a load or store for the lanes `exec`; returns its latency.
-    #[allow(clippy::too_many_arguments)]
-    fn memory_op(
-        &mut self,
-        sm: &mut Sm,
-        w: usize,
-        pc: usize,
-        op: &Op,
-        exec: u64,
-        cycle: u64,
-        class_latency: u64,
-    ) -> Result<u64, String> {
+    /// Executes the load or store `op` of warp `w` (`at`: the access); returns its latency.
+    fn memory_op(&mut self, sm: &mut Sm, w: usize, op: &Op, at: Access) -> Result<u64, String> {
         let (space, ty, addr, store) = match op {
             Op::Load {
                 space, ty, addr, ..
@@ -323,6 +285,11 @@ impl Ptx<'_> {
             } => (*space, *ty, *addr, true),
             _ => return Err("not a memory operation".into()),
         };
+        let Access {
+            exec,
+            class_latency,
+            ..
+        } = at;
         let bytes = u64::from(ty.bytes());
         let width = match op {
             Op::Load { ds, .. } => ds.len(),
@@ -481,15 +448,11 @@ impl Ptx<'_> {
         // Element addresses: a scalar access's are the lanes' addresses.
         let elems = if width == 1 { &bases } else { &addrs };
         let access = Access {
-            warp: self.warps[w].timeline.warp,
-            pc,
-            cycle,
             global: space == Space::Global,
             store,
             bytes,
             lane_bytes: bytes * width,
-            exec,
-            class_latency,
+            ..at
         };
         let latency = sm.finish_access(&access, elems, &bases);
         sm.addr_buf = addrs;

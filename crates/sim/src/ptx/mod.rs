@@ -23,7 +23,8 @@ pub(crate) mod pdom_stack;
 pub(crate) mod program;
 pub(crate) mod semantics;
 
-use crate::{Budget, Launch, Machine, MemoryInit, SimError, Simulation};
+use crate::cycle_loop::Request;
+use crate::{SimError, Simulation};
 use isa::ptx::Function;
 use program::Ctl;
 
@@ -52,13 +53,7 @@ pub(crate) fn successors(code: &[program::Decoded]) -> Vec<Vec<usize>> {
 }
 
 /// Simulates the PTX kernel `f`; see [`crate::run_ptx`].
-pub(crate) fn run(
-    f: &Function,
-    launch: &Launch,
-    machine: &Machine,
-    memory: &MemoryInit,
-    budget: &Budget,
-) -> Result<Simulation, SimError> {
+pub(crate) fn run(f: &Function, req: &Request) -> Result<Simulation, SimError> {
     if !f.has_body {
         return Err(SimError::at(
             f.name_span,
@@ -79,5 +74,5 @@ pub(crate) fn run(
         registers: lay.registers.len(),
         shared_static: lay.shared_static,
     };
-    front_end::run(&p, launch, machine, memory, budget)
+    front_end::run(&p, req)
 }

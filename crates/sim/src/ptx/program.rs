@@ -224,6 +224,13 @@ pub(crate) struct Exec {
     pub writes: Vec<u32>,
 }
 
+impl Exec {
+    /// The virtual registers the instruction reads or writes.
+    pub(crate) fn slots(&self) -> impl Iterator<Item = usize> + '_ {
+        self.reads.iter().chain(&self.writes).map(|&r| r as usize)
+    }
+}
+
 /// Static facts of an instruction, decodable or not.
 #[derive(Debug, Clone)]
 pub(crate) struct Decoded {

@@ -306,3 +306,13 @@ pub(crate) struct Decoded {
     pub reads: Vec<u16>,
     pub writes: Vec<u16>,
 }
+
+impl Decoded {
+    /// The scoreboard slots the instruction reads or writes.
+    pub(crate) fn slots(&self) -> impl Iterator<Item = usize> + '_ {
+        self.reads
+            .iter()
+            .chain(&self.writes)
+            .map(|&s| usize::from(s))
+    }
+}

@@ -6,14 +6,11 @@ use super::decode::{self, Control, Decoded, Op, Space, SLOTS};
 use super::lane_memory;
 use super::semantics::{self, ThreadIds, WarpRegs};
 use crate::activation_stack::ActivationStack;
-use crate::budget::Budget;
 use crate::cycle_loop::memory_access::Access;
 use crate::cycle_loop::sm::{IssuedAt, Shape, StepAt, CUDA};
-use crate::cycle_loop::{self, Block, FrontEnd, Sm};
+use crate::cycle_loop::{self, written_back, Block, FrontEnd, Request, Sm};
 use crate::error::SimError;
-use crate::launch::Launch;
-use crate::machine::Machine;
-use crate::memory::{MemoryInit, SharedMemory};
+use crate::memory::SharedMemory;
 use crate::simulation::{LaneMask, Simulation, StackView, WarpTimeline};
 use crate::timing_facts::Timing;
 use cfg::TimingClass;
@@ -30,13 +27,13 @@ struct Warp {
 }
 
 /// Runs `kernel`; see [`crate::run`].
-pub fn run(
-    kernel: &Kernel,
-    launch: &Launch,
-    machine: &Machine,
-    init: &MemoryInit,
-    budget: &Budget,
-) -> Result<Simulation, SimError> {
+pub(crate) fn run(kernel: &Kernel, req: &Request) -> Result<Simulation, SimError> {
+    let Request {
+        launch,
+        machine,
+        budget,
+        ..
+    } = *req;
     machine.validate().map_err(SimError::request)?;
     if kernel.instructions.is_empty() {
         return Err(SimError::request("the kernel has no instructions"));
@@ -47,7 +44,7 @@ pub fn run(
             kernel.dialect.name()
         )));
     }
-    let shape = Shape::of(launch, machine, budget, &CUDA)?;
+    let shape = Shape::of(req, &CUDA)?;
     let shared_words = u64::from(launch.shared_bytes).div_ceil(4);
     if shared_words.saturating_mul(shape.resident_blocks) > budget.max_memory_words {
         return Err(SimError::budget(
@@ -59,7 +56,7 @@ pub fn run(
             ),
         ));
     }
-    let mut sm = Sm::new(launch, machine, budget, shape, init, true)?;
+    let mut sm = Sm::new(req, shape, true)?;
     let decoded = decode::decode(kernel, launch);
     let statics: Vec<Timing> = kernel
         .instructions
@@ -129,24 +126,14 @@ impl FrontEnd for Sass<'_> {
     /// The earliest cycle at which warp `w` could issue its next instruction (a lower bound).
     fn earliest(&self, sm: &Sm, w: usize) -> u64 {
         let warp = &self.warps[w];
-        let mut t = sm.warps[w].next_issue;
-        let Some(top) = warp.stack.top() else {
-            return t;
-        };
-        if let (Some(Ok(d)), Some(st)) = (self.decoded.get(top.pc), self.statics.get(top.pc)) {
-            for &s in d.reads.iter().chain(&d.writes) {
-                t = t.max(warp.ready[s as usize]);
-            }
-            t = t.max(sm.warps[w].class_free[st.class_idx]);
-            t = t.max(sm.lane_free_at(st.unit_idx));
+        let next = warp.stack.top().and_then(|top| {
+            let d = self.decoded.get(top.pc)?.as_ref().ok()?;
+            Some((d, self.statics.get(top.pc)?))
+        });
+        match next {
+            Some((d, st)) => sm.issue_bound(w, st, written_back(&warp.ready, d.slots())),
+            None => sm.warps[w].next_issue,
         }
-        t
-    }
-
-    fn deadlock(&self, _sm: &Sm, cycle: u64) -> SimError {
-        SimError::request(format!(
-            "deadlock at cycle {cycle}: every resident warp waits at a barrier"
-        ))
     }
 
     fn timelines(self) -> Vec<WarpTimeline> {
@@ -176,17 +163,8 @@ impl FrontEnd for Sass<'_> {
         };
         let st = &self.statics[pc];
         // Readiness.
-        {
-            let s = &sm.warps[w];
-            if s.next_issue > cycle || s.class_free[st.class_idx] > cycle {
-                return Ok(false);
-            }
-            let warp = &self.warps[w];
-            for &s in d.reads.iter().chain(&d.writes) {
-                if warp.ready[s as usize] > cycle {
-                    return Ok(false);
-                }
-            }
+        if sm.issue_bound(w, st, written_back(&self.warps[w].ready, d.slots())) > cycle {
+            return Ok(false);
         }
         let Some(lane) = sm.free_lane(st.unit_idx, cycle) else {
             return Ok(false);
@@ -211,10 +189,7 @@ impl FrontEnd for Sass<'_> {
                 tag: e.tag,
                 pc: e.pc,
                 address: kernel.instructions.get(e.pc).map_or(0, |i| i.address),
-                mask: LaneMask {
-                    bits: e.mask,
-                    lanes: ws,
-                },
+                mask: LaneMask::new(e.mask, ws),
             });
             sm.record_step(at, stack)?;
         }
@@ -223,7 +198,7 @@ impl FrontEnd for Sass<'_> {
         match &d.op {
             Op::Load { .. } | Op::Store { .. } => {
                 latency = self
-                    .memory_op(sm, w, pc, d, exec, cycle, st.latency)
+                    .memory_op(sm, w, d, Access::of(id, pc, cycle, exec, st.latency))
                     .map_err(|m| SimError::at(ins.span, m))?;
             }
             Op::Barrier => {}
@@ -280,18 +255,8 @@ impl FrontEnd for Sass<'_> {
 }
 
 impl Sass<'_> {
-    /// Executes the load or store `d` for the lanes `exec`; returns its latency.
-    #[allow(clippy::too_many_arguments)]
-    fn memory_op(
-        &mut self,
-        sm: &mut Sm,
-        w: usize,
-        pc: usize,
-        d: &Decoded,
-        exec: u64,
-        cycle: u64,
-        class_latency: u64,
-    ) -> Result<u64, String> {
+    /// Executes the load or store `d` of warp `w` (`at`: the access); returns its latency.
+    fn memory_op(&mut self, sm: &mut Sm, w: usize, d: &Decoded, at: Access) -> Result<u64, String> {
         let (space, addr, bytes, store) = match &d.op {
             Op::Load {
                 space, addr, bytes, ..
@@ -301,6 +266,11 @@ impl Sass<'_> {
             } => (*space, *addr, *bytes, true),
             _ => return Err("not a memory operation".into()),
         };
+        let Access {
+            exec,
+            class_latency,
+            ..
+        } = at;
         let mut addrs = std::mem::take(&mut sm.addr_buf);
         let warp = &mut self.warps[w];
         lane_memory::addresses(&addr, &warp.regs, exec, &mut addrs);
@@ -352,17 +322,7 @@ impl Sass<'_> {
             sm.addr_buf = addrs;
             return Ok(latency);
         }
-        let access = Access {
-            warp: warp.timeline.warp,
-            pc,
-            cycle,
-            global: space == Space::Global,
-            store,
-            bytes,
-            lane_bytes: bytes,
-            exec,
-            class_latency,
-        };
+        let access = Access::moved(at, space == Space::Global, store, bytes);
         let latency = sm.finish_access(&access, &addrs, &addrs);
         sm.addr_buf = addrs;
         latency

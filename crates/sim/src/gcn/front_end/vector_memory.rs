@@ -74,18 +74,16 @@ impl Gcn<'_> {
         Ok(())
     }
 
-    /// A vector memory or LDS access for the lanes `active`; returns its latency.
-    #[allow(clippy::too_many_arguments)]
+    /// The vector memory or LDS access `op` of wave `w` (`at`: the access, its lanes the
+    /// active ones); returns its latency.
     pub(super) fn memory_op(
         &mut self,
         sm: &mut Sm,
         w: usize,
-        pc: usize,
         op: &Op,
-        active: u64,
-        cycle: u64,
-        class_latency: u64,
+        at: Access,
     ) -> Result<u64, String> {
+        let active = at.exec;
         let hw = self.waves[w].hw;
         let lanes = sm.machine.warp_size as usize;
         let on = |l: usize| active >> l & 1 == 1;
@@ -210,18 +208,7 @@ impl Gcn<'_> {
                     );
                     let window = sm.blocks[block].shared.window(&addrs, 4);
                     if word_access(window, &addrs, vf, *dv, *store) {
-                        return self.finish_access(
-                            sm,
-                            w,
-                            pc,
-                            addrs,
-                            false,
-                            *store,
-                            4,
-                            active,
-                            cycle,
-                            class_latency,
-                        );
+                        return finish_access(sm, addrs, Access::moved(at, false, *store, 4));
                     }
                     addrs.clear();
                 }
@@ -259,52 +246,17 @@ impl Gcn<'_> {
             }
             _ => return Err("not a memory operation".into()),
         };
-        self.finish_access(
-            sm,
-            w,
-            pc,
-            addrs,
-            global,
-            store,
-            bytes,
-            active,
-            cycle,
-            class_latency,
-        )
+        finish_access(sm, addrs, Access::moved(at, global, store, bytes))
     }
+}
 
-    /// The latency of an access whose data moved (addresses `addrs`), and its transaction
-    /// record when tracing; gives the address buffer back.
-    #[allow(clippy::too_many_arguments)]
-    fn finish_access(
-        &self,
-        sm: &mut Sm,
-        w: usize,
-        pc: usize,
-        addrs: Vec<(usize, u64)>,
-        global: bool,
-        store: bool,
-        bytes: u64,
-        active: u64,
-        cycle: u64,
-        class_latency: u64,
-    ) -> Result<u64, String> {
-        let access = Access {
-            warp: self.hws[self.waves[w].hw].timeline.warp,
-            pc,
-            cycle,
-            global,
-            store,
-            bytes,
-            lane_bytes: bytes,
-            exec: active,
-            class_latency,
-        };
-        // Within budget: `try_issue` checks the transaction count before every access.
-        let latency = sm.finish_access(&access, &addrs, &addrs);
-        sm.addr_buf = addrs;
-        latency
-    }
+/// The latency of access `a` whose data moved (addresses `addrs`), and its transaction
+/// record when tracing; gives the address buffer back. Within budget: `try_issue` checks
+/// the transaction count before every access.
+fn finish_access(sm: &mut Sm, addrs: Vec<(usize, u64)>, a: Access) -> Result<u64, String> {
+    let latency = sm.finish_access(&a, &addrs, &addrs);
+    sm.addr_buf = addrs;
+    latency
 }
 
 /// Moves one dword per lane between VGPR `dv` and `window` (the words of one array, or of

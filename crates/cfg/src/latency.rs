@@ -1,4 +1,4 @@
-//! Block costs under an in-order issue model with per-class latencies (issue #3, item 7).
+//! Block costs under an in-order issue model with per-class latencies.
 //!
 //! Jeanmougin et al. evaluate with every instruction costing one cycle (§4.1: "we consider
 //! that each instruction takes one cycle"), which is what [`unit_cycles`] gives. A user who

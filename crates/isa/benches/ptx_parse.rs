@@ -1,5 +1,6 @@
-//! PTX front-end speed (issue #24 item 1): parsing the largest corpus module, `reduction.ptx`
-//! (629 KB, 213 kernels, nvcc 11.8), and a small single-kernel file, natively.
+//! PTX front-end speed, which every PTX analysis pays first: parsing the largest corpus
+//! module, `reduction.ptx` (629 KB, 213 kernels, nvcc 11.8), and a small single-kernel file,
+//! natively.
 //!
 //! `cargo bench -p isa --bench ptx_parse`. The corpus is read from `../shared/corpus`
 //! (`WARPBOUND_CORPUS` to read it elsewhere); a missing file skips its benchmark.

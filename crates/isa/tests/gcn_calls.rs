@@ -1,4 +1,4 @@
-//! Calls, tail calls and returns of GCN3 listings (issue #20): typing by the forward scan
+//! Calls, tail calls and returns of GCN3 listings: typing by the forward scan
 //! of `s_getpc_b64`/`s_add_u32`/`s_addc_u32`/GOT loads, the list of functions, and the
 //! linked image.
 

@@ -84,7 +84,7 @@ fn every_corpus_listing_parses_with_the_naive_instruction_count() {
     }
 }
 
-/// Instructions per corpus kernel, recorded before the strict front end (issue #20): the
+/// Instructions per corpus kernel, recorded before the front end became strict: the
 /// ISA table must not change what is parsed.
 const COUNTS: &[(&str, usize)] = &[
     ("backprop___Z22bpnn_layerforward_CUDAPfS_S_S_ii.s", 203),

@@ -1,4 +1,4 @@
-//! The strict GCN3 front end (issue #20): unknown opcodes, misspelt registers, `s_waitcnt`
+//! The strict GCN3 front end (a typo must never lower a bound): unknown opcodes, misspelt registers, `s_waitcnt`
 //! and register-range checks — every message located, with a hint where one exists.
 
 use isa::gcn;

@@ -1,4 +1,4 @@
-//! The strict SASS front end (tracker issue #20): typos that could lower a WCET bound are
+//! The strict SASS front end: typos that could lower a WCET bound are
 //! errors, other unknown opcodes are warnings with a hint, gaps in addresses are warned about.
 //!
 //! Data-driven: each case is listing text and the exact warnings and errors it must produce

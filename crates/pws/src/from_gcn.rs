@@ -18,7 +18,7 @@
 //! branch for splitting (§4.1); elsewhere it is ignored with a warning, as the compiler
 //! removes it. `merge` needs no graph node (the compiler inserts it at the join, §4.1).
 //!
-//! **Calls** (issue #20) are analysed like SASS `CAL`/`RET`: a call
+//! **Calls** are analysed like SASS `CAL`/`RET`: a call
 //! ([`GcnControl::Call`], `s_swappc_b64` to a function of the listing) ends its block, whose
 //! only successor becomes the entry of a copy of the callee's wavefront CFG — inlined at
 //! each call site, so the callee's cost counts once per call executed — and every return

@@ -1,4 +1,4 @@
-//! Calls in the wavefront CFG (issue #20): callees inlined at each call site, with
+//! Calls in the wavefront CFG: callees inlined at each call site, with
 //! hand-derived `E_WF`; located errors for external callees and recursion.
 
 use isa::gcn::{self, GcnProgram};

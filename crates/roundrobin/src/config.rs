@@ -139,7 +139,8 @@ pub struct Config {
     pub budgets: Budgets,
 }
 
-/// What-if overrides (issue #8 item 8): each replaces the analyzer's estimate.
+/// What-if overrides: each replaces the analyzer's estimate with the user's value, to see how
+/// much the bound depends on that estimate.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, Default)]
 pub struct Overrides {
     /// N_coal in Eq. 5.5–5.6.

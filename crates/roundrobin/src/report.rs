@@ -1,4 +1,4 @@
-//! The result of [`crate::analyze`], shaped as the report's `rr` object (issue #8 item 8):
+//! The result of [`crate::analyze`], shaped as the report's `rr` object:
 //! `accesses`, `coalescing`, `competing_sms`, `segments`, the cache results and
 //! `wcet.cycles`, plus the Gantt data and the per-warp traces.
 

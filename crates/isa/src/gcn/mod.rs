@@ -9,14 +9,14 @@
 //! on the execute mask ([`ExecEffect`]) — the facts from which a wavefront CFG with branch
 //! serialisation blocks is built (that lives in the `pws` crate).
 //!
-//! The front end is strict where control flow is at stake (issue #20; module
-//! `strictness`): mnemonics are checked against the GFX8/GFX9 table of [`isa_table`]; an
-//! unknown one is parsed generically (first operand written, the rest read) with a warning
-//! naming it — or is an error, with a "did you mean …?" hint, when it could change control
-//! flow, divergence or agreement. Register names and ranges, and the `s_waitcnt` counters,
-//! are checked too. Calls are typed ([`GcnControl::Call`], [`GcnControl::TailCall`],
-//! [`GcnControl::Return`]; module [`calls`]) and [`link()`] builds a function's image with
-//! its callees.
+//! The front end is strict where control flow is at stake (module `strictness`), because a
+//! misread instruction could lower a bound: mnemonics are checked against the GFX8/GFX9
+//! table of [`isa_table`]; an unknown one is parsed generically (first operand written, the
+//! rest read) with a warning naming it — or is an error, with a "did you mean …?" hint, when
+//! it could change control flow, divergence or agreement. Register names and ranges, and the
+//! `s_waitcnt` counters, are checked too. Calls are typed ([`GcnControl::Call`],
+//! [`GcnControl::TailCall`], [`GcnControl::Return`]; module [`calls`]) and [`link()`] builds
+//! a function's image with its callees.
 //!
 //! What it is *not*: an assembler or a validator of operand types; directives other than
 //! the few that delimit functions and sections are skipped, and the `.amdgpu_metadata`

@@ -6,7 +6,7 @@
 //! may come without address comments (hand-written teaching kernels): they are then placed
 //! 8 bytes apart from address 0, and branch targets may name labels.
 //!
-//! The front end is strict where a typo could lower a bound (tracker issue #20): every opcode
+//! The front end is strict where a typo could lower a bound: every opcode
 //! is looked up in [`isa_table`] (an unknown one is a warning, or an error when it could be
 //! control flow: [`opcode_checks`]), operand shapes are checked ([`operand_shapes`]: special
 //! registers, memory operands, predicate destinations, register names), branch targets must

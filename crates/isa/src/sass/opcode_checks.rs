@@ -1,7 +1,7 @@
 //! What the parser says about an opcode: unknown (warning or error), not of the listing's
 //! architecture, or carrying a modifier that would change control flow in an unknown way.
 //!
-//! The rule (tracker issue #20, "strict front ends"): a typo must never lower a bound. An
+//! The rule of the strict front ends: a typo must never lower a bound. An
 //! unknown opcode is read generically — an ALU instruction that writes its first operand and
 //! reads the rest — and gets a warning, *unless* it could be something that changes control
 //! flow, divergence or agreement; then it is an error, because the generic reading would drop

@@ -44,6 +44,7 @@
 
 pub mod activation_stack;
 pub mod budget;
+mod canonical_nan;
 pub mod coalescing;
 mod cycle_loop;
 pub mod error;

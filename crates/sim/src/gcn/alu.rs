@@ -11,6 +11,7 @@
 
 use super::decode::{Cmp, Op, SFn, Ty, VFn};
 use super::operand::{lane32, lane64, Loc, Opnd, ScalarFile, VectorFile};
+use crate::canonical_nan::{f32_bits, f64_bits};
 
 fn w32(sf: &mut ScalarFile, d: &Opnd, v: u32) {
     if let Some(s) = d.sreg() {
@@ -398,7 +399,7 @@ fn valu_rows(
     let [a, b, c] = &rows;
     let plain = |v: u32| (v, false);
     let fl = |x: u32| f32::from_bits(x);
-    let fbits = |x: f32| (x.to_bits(), false);
+    let fbits = |x: f32| (f32_bits(x), false);
     let ci = |l: usize| (cin >> l & 1) as u32;
     Some(match f {
         VFn::Mov => each_lane(out, active, |l| plain(a[l])),
@@ -612,7 +613,7 @@ fn vector_with(
                 let da = || f64_of(sf, vf, &s0, l);
                 let db = || f64_of(sf, vf, &s1, l);
                 let dc = || f64_of(sf, vf, &s2, l);
-                let fbits = |x: f32| u64::from(x.to_bits());
+                let fbits = |x: f32| u64::from(f32_bits(x));
                 let mut carry = false;
                 let v: u64 = match f {
                     VFn::Mov => u64::from(a),
@@ -730,13 +731,13 @@ fn vector_with(
                     VFn::CvtF32I32 => fbits(a as i32 as f32),
                     VFn::CvtU32F32 => u64::from(fa() as u32),
                     VFn::CvtI32F32 => u64::from(fa() as i32 as u32),
-                    VFn::CvtF64F32 => f64::from(fa()).to_bits(),
+                    VFn::CvtF64F32 => f64_bits(f64::from(fa())),
                     VFn::CvtF32F64 => fbits(da() as f32),
-                    VFn::AddF64 => (da() + db()).to_bits(),
-                    VFn::MulF64 => (da() * db()).to_bits(),
-                    VFn::FmaF64 => da().mul_add(db(), dc()).to_bits(),
-                    VFn::MinF64 => da().min(db()).to_bits(),
-                    VFn::MaxF64 => da().max(db()).to_bits(),
+                    VFn::AddF64 => f64_bits(da() + db()),
+                    VFn::MulF64 => f64_bits(da() * db()),
+                    VFn::FmaF64 => f64_bits(da().mul_add(db(), dc())),
+                    VFn::MinF64 => f64_bits(da().min(db())),
+                    VFn::MaxF64 => f64_bits(da().max(db())),
                 };
                 vf.set(dv, l, v as u32);
                 if f.wide() {

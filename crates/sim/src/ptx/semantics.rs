@@ -11,9 +11,11 @@
 //!   run ("cannot simulate … division by zero") rather than guess;
 //! - float → integer `cvt` saturates and maps NaN to 0 (PTX ISA §9.7.9.21), which is Rust's
 //!   `as`; integer → float and `f64 → f32` round to nearest only (`.rn`, the default);
-//!   other float rounding modes stop the run.
+//!   other float rounding modes stop the run;
+//! - a NaN result is the canonical quiet NaN of its width ([`crate::canonical_nan`]).
 
 use super::program::{BoolOp, Cmp, FloatOp, IntOp, Op, Round, Special, Src};
+use crate::canonical_nan::{f32_bits, f64_bits};
 pub(crate) use crate::lane_set::full_mask;
 pub(crate) use crate::lane_set::lanes;
 use isa::ptx::ScalarType;
@@ -327,26 +329,31 @@ fn int_fast(op: IntOp, w: u32, d: u32, rows: &Rows, regs: &mut Regs, exec: u64) 
     true
 }
 
-fn float_op(op: FloatOp, double: bool, ftz: bool, sat: bool, a: u64, b: u64, c: u64) -> u64 {
-    let f = |x: f64, y: f64, z: f64| -> f64 {
-        match op {
-            FloatOp::Add => x + y,
-            FloatOp::Sub => x - y,
-            FloatOp::Mul => x * y,
-            FloatOp::Div => x / y,
-            FloatOp::Fma => x.mul_add(y, z),
-            FloatOp::Min => x.min(y),
-            FloatOp::Max => x.max(y),
-            FloatOp::Neg => -x,
-            FloatOp::Abs => x.abs(),
-            FloatOp::Sqrt => x.sqrt(),
-            FloatOp::Rcp => 1.0 / x,
-            FloatOp::Lg2 => x.log2(),
-            FloatOp::Ex2 => x.exp2(),
-            FloatOp::Sin => x.sin(),
-            FloatOp::Cos => x.cos(),
+/// `op` applied to `x`, `y`, `z` of one float width (`f32` or `f64`, whichever they are).
+macro_rules! float_op {
+    ($op:expr, $x:ident, $y:ident, $z:ident) => {
+        match $op {
+            FloatOp::Add => $x + $y,
+            FloatOp::Sub => $x - $y,
+            FloatOp::Mul => $x * $y,
+            FloatOp::Div => $x / $y,
+            FloatOp::Fma => $x.mul_add($y, $z),
+            FloatOp::Min => $x.min($y),
+            FloatOp::Max => $x.max($y),
+            FloatOp::Neg => -$x,
+            FloatOp::Abs => $x.abs(),
+            FloatOp::Sqrt => $x.sqrt(),
+            FloatOp::Rcp => 1.0 / $x,
+            FloatOp::Lg2 => $x.log2(),
+            FloatOp::Ex2 => $x.exp2(),
+            FloatOp::Sin => $x.sin(),
+            FloatOp::Cos => $x.cos(),
         }
     };
+}
+
+fn float_op(op: FloatOp, double: bool, ftz: bool, sat: bool, a: u64, b: u64, c: u64) -> u64 {
+    let f = |x: f64, y: f64, z: f64| -> f64 { float_op!(op, x, y, z) };
     let clamp = |x: f64| -> f64 {
         if !sat {
             x
@@ -358,30 +365,14 @@ fn float_op(op: FloatOp, double: bool, ftz: bool, sat: bool, a: u64, b: u64, c: 
     };
     if double {
         let (x, y, z) = (f64::from_bits(a), f64::from_bits(b), f64::from_bits(c));
-        clamp(f(x, y, z)).to_bits()
+        f64_bits(clamp(f(x, y, z)))
     } else {
         let (x, y, z) = (f32_of(a, ftz), f32_of(b, ftz), f32_of(c, ftz));
         // Every f32 operation is computed in f32 so that rounding is single precision
         // (an f64 evaluation of `x * y + z` would round differently).
-        let r: f32 = match op {
-            FloatOp::Add => x + y,
-            FloatOp::Sub => x - y,
-            FloatOp::Mul => x * y,
-            FloatOp::Div => x / y,
-            FloatOp::Fma => x.mul_add(y, z),
-            FloatOp::Min => x.min(y),
-            FloatOp::Max => x.max(y),
-            FloatOp::Neg => -x,
-            FloatOp::Abs => x.abs(),
-            FloatOp::Sqrt => x.sqrt(),
-            FloatOp::Rcp => 1.0 / x,
-            FloatOp::Lg2 => x.log2(),
-            FloatOp::Ex2 => x.exp2(),
-            FloatOp::Sin => x.sin(),
-            FloatOp::Cos => x.cos(),
-        };
+        let r: f32 = float_op!(op, x, y, z);
         let r = if sat { clamp(f64::from(r)) as f32 } else { r };
-        u64::from(f32_of(u64::from(r.to_bits()), ftz).to_bits())
+        u64::from(f32_bits(f32_of(u64::from(r.to_bits()), ftz)))
     }
 }
 
@@ -514,12 +505,12 @@ fn convert(
                 x
             };
             return Ok(if dt == ScalarType::F64 {
-                x.to_bits()
+                f64_bits(x)
             } else {
                 if st == ScalarType::F64 && !integral {
                     rn_only("f64 → f32")?;
                 }
-                u64::from(f32_of(u64::from((x as f32).to_bits()), ftz).to_bits())
+                u64::from(f32_bits(f32_of(u64::from((x as f32).to_bits()), ftz)))
             });
         }
         // Float → integer: round as told (PTX requires an integer rounding), saturate.

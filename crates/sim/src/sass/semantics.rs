@@ -16,12 +16,13 @@
 //! - floats: IEEE-754 single precision, round to nearest even, `fma` fused; `.FTZ` flushes
 //!   subnormal inputs and results to zero; `.SAT` clamps to [0, 1] (NaN → 0); `FMNMX` with a
 //!   true predicate is the minimum, else the maximum, NaN operands ignored (PTX `min`/`max`);
-//!   NaN payloads are those of Rust's arithmetic (hardware returns a canonical NaN);
+//!   a NaN result is the canonical quiet NaN of its width ([`crate::canonical_nan`]);
 //! - `F2I` saturates to the destination range and maps NaN to 0 (PTX `cvt` to integer).
 
 use super::decode::{
     BoolOp, Cmp, FloatKind, Half, LopKind, Op, PredSrc, Round, Special, Src, SrcKind, PT, RZ_DEST,
 };
+use crate::canonical_nan::{f32_bits, f64_bits};
 use crate::lane_set::lanes;
 
 /// The architectural state of one warp: registers `[reg][lane]`, predicate masks, carry.
@@ -784,7 +785,7 @@ pub(crate) fn execute_alu(
                 if sat {
                     r = if r.is_nan() { 0.0 } else { r.clamp(0.0, 1.0) };
                 }
-                r_v[l] = r.to_bits();
+                r_v[l] = f32_bits(r);
             }
             regs.write(d, mask, r_v);
         }
@@ -816,7 +817,7 @@ pub(crate) fn execute_alu(
                         }
                     }
                 };
-                let bits = r.to_bits();
+                let bits = f64_bits(r);
                 regs.set(d, l, bits as u32);
                 if d != RZ_DEST {
                     regs.set(d + 1, l, (bits >> 32) as u32);
@@ -871,9 +872,9 @@ pub(crate) fn execute_alu(
                     if ftz {
                         f = flush(f);
                     }
-                    regs.set(d, l, f.to_bits());
+                    regs.set(d, l, f32_bits(f));
                 } else {
-                    let bits = f64::from(a.f32(regs, ids, l, ftz)).to_bits();
+                    let bits = f64_bits(f64::from(a.f32(regs, ids, l, ftz)));
                     regs.set(d, l, bits as u32);
                     if d != RZ_DEST {
                         regs.set(d + 1, l, (bits >> 32) as u32);

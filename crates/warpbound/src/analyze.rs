@@ -8,7 +8,7 @@ use crate::modes;
 use crate::params::{self, limits};
 use crate::report::Report;
 use crate::request::Request;
-use crate::SCHEMA_VERSION;
+use crate::schema::SCHEMA_VERSION;
 use isa::{Diagnostic, Severity};
 use std::collections::BTreeMap;
 use web_time::Instant;

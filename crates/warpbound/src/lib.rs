@@ -9,7 +9,8 @@
 //! shapes their results into report views. It does no I/O.
 //!
 //! Layout, leaves first (no module imports one that imports it back):
-//! - [`catalog`], [`report`], [`request`]: the serde shapes of the API;
+//! - [`catalog`], [`report`], [`request`]: the serde shapes of the API, and `schema`: their
+//!   version;
 //! - [`params`]: a request's parameters resolved with their provenance, the one number
 //!   reader, loop bounds, the shared budgets;
 //! - [`views`]: instruction tables, graph drawings, Gantt charts, plots;
@@ -32,6 +33,7 @@ pub mod modes;
 pub mod params;
 pub mod report;
 pub mod request;
+mod schema;
 mod simulator;
 pub mod views;
 
@@ -43,6 +45,4 @@ pub use report::{
     Report, ResolvedParam, SimBound, SimulationReport, WarpCfgDetails, Wcet,
 };
 pub use request::Request;
-
-/// Version of the request and report JSON shapes.
-pub const SCHEMA_VERSION: u32 = 1;
+pub use schema::SCHEMA_VERSION;

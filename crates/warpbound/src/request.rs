@@ -1,6 +1,6 @@
 //! What a caller asks for.
 
-use crate::SCHEMA_VERSION;
+use crate::schema::SCHEMA_VERSION;
 use isa::Dialect;
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;

@@ -13,7 +13,7 @@ mod warp_cfg;
 
 use crate::catalog::{Catalog, DialectInfo};
 use crate::mode::Mode;
-use crate::SCHEMA_VERSION;
+use crate::schema::SCHEMA_VERSION;
 
 /// Every mode, in the order the catalogue lists them; the first is the default.
 pub const ALL: &[Mode] = &[

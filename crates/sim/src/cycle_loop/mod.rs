@@ -31,8 +31,9 @@ use crate::machine::Machine;
 use crate::machine::Scheduler;
 use crate::memory::MemoryInit;
 use crate::scheduler;
-use crate::simulation::WarpTimeline;
-pub(crate) use sm::{Block, Sm};
+pub(crate) use crate::timing_facts::Timing;
+pub(crate) use memory_access::Access;
+pub(crate) use sm::{Block, IssuedAt, Nouns, Shape, Sm, StepAt, CUDA};
 
 /// What a run simulates on: the launch, the machine, global memory's initial contents and
 /// the budget (every front end's `run` takes it).
@@ -79,8 +80,19 @@ pub(crate) trait FrontEnd {
     /// After warp `w` issued in the scheduler's pass.
     fn after_issue(&mut self, _sm: &mut Sm, _w: usize) {}
 
+    /// Warp `w`'s next instruction, when it has one that decodes: its timing facts and the
+    /// cycle the registers it reads or writes are written back (the default `earliest`).
+    fn pending(&self, _w: usize) -> Option<(&Timing, u64)> {
+        None
+    }
+
     /// The wake-up cycle of warp `w` after it failed to issue (a lower bound).
-    fn earliest(&self, sm: &Sm, w: usize) -> u64;
+    fn earliest(&self, sm: &Sm, w: usize) -> u64 {
+        match self.pending(w) {
+            Some((st, registers)) => sm.issue_bound(w, st, registers),
+            None => sm.warps[w].next_issue,
+        }
+    }
 
     /// A lower bound on warp `w`'s next issue, for the jump to the next cycle.
     fn soonest(&self, sm: &Sm, w: usize) -> u64 {
@@ -98,9 +110,6 @@ pub(crate) trait FrontEnd {
             "deadlock at cycle {cycle}: every resident warp waits at a barrier"
         ))
     }
-
-    /// The warps' timelines.
-    fn timelines(self) -> Vec<WarpTimeline>;
 }
 
 /// Runs `fe` on `sm` until every block has run.

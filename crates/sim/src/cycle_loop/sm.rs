@@ -47,12 +47,7 @@ impl Shape {
     /// Checks that the launch fits (dimensions at least 1, at most
     /// `max_blocks` blocks, a block's warps fit the SM, the stepper's warp exists).
     pub(crate) fn of(req: &Request, nouns: &Nouns) -> Result<Shape, SimError> {
-        let Request {
-            launch,
-            machine,
-            budget,
-            ..
-        } = *req;
+        let (launch, machine, budget) = (req.launch, req.machine, req.budget);
         if launch.grid.contains(&0) || launch.block.contains(&0) {
             return Err(SimError::request(
                 "grid and block dimensions must all be at least 1",
@@ -156,6 +151,20 @@ pub(crate) struct Block {
     pub hw: u32,
 }
 
+impl Block {
+    /// A block of `shared_bytes` of shared memory whose warps are `warps`, `live` of them
+    /// running (`hw`: GCN3's hardware wavefronts).
+    pub(crate) fn new(shared_bytes: u32, warps: Vec<usize>, live: u32, hw: u32) -> Self {
+        Block {
+            shared: SharedMemory::new(shared_bytes),
+            live,
+            arrived: 0,
+            warps,
+            hw,
+        }
+    }
+}
+
 /// The shared state of one run.
 pub(crate) struct Sm<'a> {
     pub launch: &'a Launch,
@@ -166,6 +175,8 @@ pub(crate) struct Sm<'a> {
     pub l1: Option<L1Cache>,
     pub l1_stats: CacheStats,
     pub warps: Vec<WarpSched>,
+    /// Per warp (GCN3: per hardware wavefront, shared by its split-wavefronts): what it did.
+    pub timelines: Vec<WarpTimeline>,
     pub blocks: Vec<Block>,
     pub next_block: u64,
     /// Warps of the resident blocks (a block's slot is freed when all its warps finish).
@@ -201,13 +212,9 @@ pub(crate) struct Sm<'a> {
 impl<'a> Sm<'a> {
     /// A fresh SM for `launch`; `l1` when the front end models the machine's L1.
     pub(crate) fn new(req: &Request<'a>, shape: Shape, l1: bool) -> Result<Self, SimError> {
-        let Request {
-            launch,
-            machine,
-            memory: init,
-            budget,
-        } = *req;
-        let memory = GlobalMemory::new(init, budget.max_memory_words).map_err(SimError::request)?;
+        let (launch, machine, budget) = (req.launch, req.machine, req.budget);
+        let memory =
+            GlobalMemory::new(req.memory, budget.max_memory_words).map_err(SimError::request)?;
         let lanes = |u: Unit| machine.lanes_and_cycles(u).0 as usize;
         Ok(Sm {
             launch,
@@ -218,6 +225,7 @@ impl<'a> Sm<'a> {
             l1: machine.l1.as_ref().filter(|_| l1).map(L1Cache::new),
             l1_stats: CacheStats { hits: 0, misses: 0 },
             warps: Vec::new(),
+            timelines: Vec::new(),
             blocks: Vec::new(),
             next_block: 0,
             resident: 0,
@@ -257,10 +265,10 @@ impl<'a> Sm<'a> {
         (mask, tid)
     }
 
-    /// The timeline of the `w`-th warp of block `b`, dispatched at `cycle` with stack depth
-    /// `depth`.
-    pub(crate) fn timeline(&self, b: u64, w: u64, cycle: u64, depth: usize) -> WarpTimeline {
-        WarpTimeline {
+    /// Starts the timeline of the `w`-th warp of block `b`, dispatched at `cycle` with stack
+    /// depth `depth`; returns its index.
+    pub(crate) fn add_timeline(&mut self, b: u64, w: u64, cycle: u64, depth: usize) -> usize {
+        self.timelines.push(WarpTimeline {
             warp: (b * self.shape.warps_per_block + w) as u32,
             block: b as u32,
             warp_in_block: w as u32,
@@ -268,7 +276,8 @@ impl<'a> Sm<'a> {
             finished: cycle,
             issues: Vec::with_capacity(self.last_warp_issues.min(1 << 16)),
             stack_depth: vec![DepthChange { cycle, depth }],
-        }
+        });
+        self.timelines.len() - 1
     }
 
     /// Adds a warp (scheduling state) of block `block`, resident from `cycle`.
@@ -377,7 +386,7 @@ impl<'a> Sm<'a> {
         st: &Timing,
         at: IssuedAt,
         latency: u64,
-        timeline: &mut WarpTimeline,
+        t: usize,
     ) -> Result<u64, SimError> {
         let (cycle, k) = (at.cycle, at.cycles);
         let complete = cycle + k - 1 + latency;
@@ -389,7 +398,7 @@ impl<'a> Sm<'a> {
         s.next_issue = s.next_issue.max(cycle + k);
         s.class_free[st.class_idx] = cycle + st.interval;
         self.record_issue(
-            timeline,
+            t,
             Issue {
                 index: at.pc as u32,
                 line: at.line,
@@ -406,14 +415,15 @@ impl<'a> Sm<'a> {
     }
 
     /// Warp `w`'s stack (`what`: its name) is `depth` deep after its instruction issued at
-    /// `cycle`: within `max_stack_depth`, and recorded in `timeline` when it changed.
+    /// `cycle`: within `max_stack_depth`, and recorded in timeline `t` when it changed.
     pub(crate) fn stack_depth(
-        &self,
+        &mut self,
         depth: usize,
         what: &str,
-        timeline: &mut WarpTimeline,
+        t: usize,
         cycle: u64,
     ) -> Result<(), SimError> {
+        let timeline = &mut self.timelines[t];
         if depth > self.budget.max_stack_depth {
             return Err(SimError::budget(
                 "max_stack_depth",
@@ -432,24 +442,15 @@ impl<'a> Sm<'a> {
 
     /// Warp `w` (of a block whose warps are its scheduling units; its stack emptied by the
     /// instruction issued at `cycle`, written back at `complete`) finished.
-    pub(crate) fn warp_done(
-        &mut self,
-        w: usize,
-        timeline: &mut WarpTimeline,
-        cycle: u64,
-        complete: u64,
-    ) {
+    pub(crate) fn warp_done(&mut self, w: usize, t: usize, cycle: u64, complete: u64) {
+        let timeline = &mut self.timelines[t];
         self.last_warp_issues = timeline.issues.len();
         timeline.finished = complete;
         self.warp_finished(w, cycle);
     }
 
-    /// Appends `issue` to `timeline` when tracing (within `max_timeline_entries`).
-    pub(crate) fn record_issue(
-        &mut self,
-        timeline: &mut WarpTimeline,
-        issue: Issue,
-    ) -> Result<(), SimError> {
+    /// Appends `issue` to timeline `t` when tracing (within `max_timeline_entries`).
+    pub(crate) fn record_issue(&mut self, t: usize, issue: Issue) -> Result<(), SimError> {
         if !self.launch.trace {
             return Ok(());
         }
@@ -461,7 +462,7 @@ impl<'a> Sm<'a> {
             ));
         }
         self.recorded += 1;
-        timeline.issues.push(issue);
+        self.timelines[t].issues.push(issue);
         Ok(())
     }
 
@@ -510,8 +511,9 @@ impl<'a> Sm<'a> {
         }
     }
 
-    /// The result of the run, with the front end's warp timelines.
-    pub(crate) fn finish(self, mut warps: Vec<WarpTimeline>) -> Simulation {
+    /// The result of the run.
+    pub(crate) fn finish(self) -> Simulation {
+        let mut warps = self.timelines;
         let mut per_unit = self.occupancy;
         let occupancy =
             unit_lanes(|u| std::mem::take(&mut per_unit[crate::timing_facts::unit_index(u)]));

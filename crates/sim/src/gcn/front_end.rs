@@ -28,13 +28,12 @@ use super::abi::{dispatch_packet, GcnAbi, InitSgpr, DISPATCH_BASE, KERNARG_BASE}
 use super::alu;
 use super::decode::{self, Op};
 use super::operand::{ScalarFile, VectorFile, EXEC_LO, M0, SCALAR_SLOTS, SCC, VCC_LO};
-use crate::cycle_loop::memory_access::Access;
-use crate::cycle_loop::sm::{IssuedAt, Nouns, Shape, StepAt};
-use crate::cycle_loop::{self, Block, FrontEnd, Request, Sm};
+use crate::cycle_loop::{
+    self, Access, Block, FrontEnd, IssuedAt, Nouns, Request, Shape, Sm, StepAt,
+};
 use crate::error::SimError;
 use crate::lane_set;
-use crate::memory::SharedMemory;
-use crate::simulation::{LaneMask, Simulation, StackView, WarpTimeline};
+use crate::simulation::{LaneMask, Simulation, StackView};
 use crate::splitting::Splitting;
 use crate::timing_facts::Timing;
 use cfg::TimingClass;
@@ -109,7 +108,6 @@ struct Hw {
     block: usize,
     vf: VectorFile,
     live: u32,
-    timeline: WarpTimeline,
 }
 
 /// Runs `function`; see [`crate::gcn::run`]. `got` holds the GOT slots of a linked image
@@ -120,12 +118,8 @@ pub(crate) fn run(
     abi: &GcnAbi,
     req: &Request,
 ) -> Result<Simulation, SimError> {
-    let Request {
-        launch,
-        machine,
-        memory: init,
-        budget,
-    } = *req;
+    let (launch, machine, budget) = (req.launch, req.machine, req.budget);
+    let init = req.memory;
     machine.validate().map_err(SimError::request)?;
     if function.instructions.is_empty() {
         return Err(SimError::at(
@@ -249,7 +243,7 @@ pub(crate) fn run(
         skip: machine.splitting == Splitting::None,
     };
     cycle_loop::run(&mut fe, &mut sm)?;
-    Ok(sm.finish(fe.timelines()))
+    Ok(sm.finish())
 }
 
 /// The GCN3 front end: wavefronts and their split-wavefronts.
@@ -334,12 +328,11 @@ impl FrontEnd for Gcn<'_> {
                 sf.set(i as u32, v);
             }
             sf.set_exec(exec);
-            let hw = self.hws.len();
+            let hw = sm.add_timeline(b, w, cycle, 1);
             self.hws.push(Hw {
                 block: block_index,
                 vf,
                 live: 1,
-                timeline: sm.timeline(b, w, cycle, 1),
             });
             members.push(sm.add_warp(block_index, cycle, false));
             self.waves.push(Wave {
@@ -362,13 +355,8 @@ impl FrontEnd for Gcn<'_> {
             });
         }
         let live = members.len() as u32;
-        sm.blocks.push(Block {
-            shared: SharedMemory::new(self.lds_bytes),
-            live,
-            arrived: 0,
-            warps: members,
-            hw: live,
-        });
+        let block = Block::new(self.lds_bytes, members, live, live);
+        sm.blocks.push(block);
     }
 
     fn waiting(&self, sm: &Sm, w: usize) -> bool {
@@ -434,10 +422,6 @@ impl FrontEnd for Gcn<'_> {
                 "deadlock at cycle {cycle}: every resident wavefront waits at a barrier or a merge"
             ),
         )
-    }
-
-    fn timelines(self) -> Vec<WarpTimeline> {
-        self.hws.into_iter().map(|h| h.timeline).collect()
     }
 }
 
@@ -515,7 +499,7 @@ impl Gcn<'_> {
         let active = self.active(w);
         let hw = self.waves[w].hw;
         let trace = sm.launch.trace;
-        if trace && self.hws[hw].timeline.warp == sm.launch.stepper_warp {
+        if trace && sm.timelines[hw].warp == sm.launch.stepper_warp {
             self.record_step(sm, w, pc, cycle, active)?;
         }
         let mut latency = st.t.latency;
@@ -584,7 +568,7 @@ impl Gcn<'_> {
                         ),
                     ));
                 }
-                let warp = self.hws[hw].timeline.warp;
+                let warp = sm.timelines[hw].warp;
                 let at = Access::of(warp, pc, cycle, active, latency);
                 latency = self
                     .memory_op(sm, w, op, at)
@@ -664,7 +648,7 @@ impl Gcn<'_> {
             active,
             executed: active,
         };
-        let complete = sm.issued_at(w, &st.t, at, latency, &mut self.hws[hw].timeline)?;
+        let complete = sm.issued_at(w, &st.t, at, latency, hw)?;
         let wave = &mut self.waves[w];
         for r in &ins.writes {
             let slots: &[u32] = match r {
@@ -703,10 +687,10 @@ impl Gcn<'_> {
                 sm.retire(w);
                 self.hws[hw].live = self.hws[hw].live.saturating_sub(1);
                 if self.hws[hw].live == 0 {
-                    self.hws[hw].timeline.finished = complete;
-                    sm.last_warp_issues = self.hws[hw].timeline.issues.len();
+                    sm.timelines[hw].finished = complete;
+                    sm.last_warp_issues = sm.timelines[hw].issues.len();
                 }
-                self.depth_change(hw, cycle + 1);
+                self.depth_change(sm, hw, cycle + 1);
                 let b = self.hws[hw].block;
                 sm.blocks[b].live = sm.blocks[b].live.saturating_sub(1);
                 if self.hws[hw].live == 0 {

@@ -7,16 +7,14 @@
 //! virtual registers and reconvergence is by post-dominator, not by the SASS stack
 //! instructions.
 
-use super::pdom_stack::PdomStack;
+use super::pdom_stack::{PdomEntry, PdomStack};
 use super::program::{Addr, Ctl, Decoded, Op, Space};
 use super::semantics::{self, lanes, Ids, Regs};
-use crate::cycle_loop::memory_access::Access;
-use crate::cycle_loop::sm::{IssuedAt, Shape, StepAt, CUDA};
-use crate::cycle_loop::{self, written_back, Block, FrontEnd, Request, Sm};
+use crate::cycle_loop::{
+    self, written_back, Access, Block, FrontEnd, IssuedAt, Request, Shape, Sm, StepAt, Timing, CUDA,
+};
 use crate::error::SimError;
-use crate::memory::SharedMemory;
-use crate::simulation::{LaneMask, Simulation, StackView, WarpTimeline};
-use crate::timing_facts::Timing;
+use crate::simulation::{LaneMask, Simulation, StackView};
 use cfg::Tag;
 
 /// A program ready to run: decoded instructions, each branch's reconvergence point, the
@@ -36,7 +34,6 @@ struct Warp {
     stack: PdomStack,
     /// Per virtual register: the cycle its value is written back.
     ready: Vec<u64>,
-    timeline: WarpTimeline,
 }
 
 struct Ptx<'a> {
@@ -54,12 +51,7 @@ struct Ptx<'a> {
 
 /// Runs `p`; see [`crate::run_ptx`].
 pub(crate) fn run(p: &Program, req: &Request) -> Result<Simulation, SimError> {
-    let Request {
-        launch,
-        machine,
-        budget,
-        ..
-    } = *req;
+    let (launch, machine, budget) = (req.launch, req.machine, req.budget);
     machine.validate().map_err(SimError::request)?;
     if p.code.is_empty() {
         return Err(SimError::request("the kernel has no instructions"));
@@ -101,7 +93,7 @@ pub(crate) fn run(p: &Program, req: &Request) -> Result<Simulation, SimError> {
         rows: semantics::Rows::default(),
     };
     cycle_loop::run(&mut fe, &mut sm)?;
-    Ok(sm.finish(fe.timelines()))
+    Ok(sm.finish())
 }
 
 impl FrontEnd for Ptx<'_> {
@@ -113,6 +105,7 @@ impl FrontEnd for Ptx<'_> {
         let mut live = 0;
         for w in 0..sm.shape.warps_per_block {
             let (mask, tid) = sm.threads(w);
+            sm.add_timeline(b, w, cycle, usize::from(mask != 0));
             let stack = PdomStack::new(mask, self.p.code.len());
             live += u32::from(!stack.is_empty());
             members.push(sm.add_warp(block_index, cycle, stack.is_empty()));
@@ -127,42 +120,28 @@ impl FrontEnd for Ptx<'_> {
                 },
                 ready: vec![0; self.p.registers],
                 stack,
-                timeline: sm.timeline(b, w, cycle, usize::from(mask != 0)),
             });
         }
-        sm.blocks.push(Block {
-            shared: SharedMemory::new(self.shared_bytes),
-            live,
-            arrived: 0,
-            warps: members,
-            hw: 0,
-        });
+        let block = Block::new(self.shared_bytes, members, live, 0);
+        sm.blocks.push(block);
     }
 
-    /// A lower bound on the cycle warp `w` can issue at.
-    fn earliest(&self, sm: &Sm, w: usize) -> u64 {
+    fn pending(&self, w: usize) -> Option<(&Timing, u64)> {
         let warp = &self.warps[w];
-        let next = warp.stack.top().and_then(|top| {
-            let ex = self.p.code.get(top.pc)?.exec.as_ref().ok()?;
-            Some((ex, self.statics.get(top.pc)?))
-        });
-        match next {
-            Some((ex, st)) => sm.issue_bound(w, st, written_back(&warp.ready, ex.slots())),
-            None => sm.warps[w].next_issue,
-        }
-    }
-
-    fn timelines(self) -> Vec<WarpTimeline> {
-        self.warps.into_iter().map(|w| w.timeline).collect()
+        let pc = warp.stack.top()?.pc;
+        let ex = self.p.code.get(pc)?.exec.as_ref().ok()?;
+        Some((self.statics.get(pc)?, written_back(&warp.ready, ex.slots())))
     }
 
     fn issue(&mut self, sm: &mut Sm, w: usize, cycle: u64) -> Result<bool, SimError> {
-        let Some(top) = self.warps[w].stack.top() else {
+        let Some(PdomEntry {
+            pc, mask: active, ..
+        }) = self.warps[w].stack.top()
+        else {
             return Ok(false);
         };
-        let pc = top.pc;
         let code = self.p.code;
-        let id = self.warps[w].timeline.warp;
+        let id = sm.timelines[w].warp;
         let Some(d) = code.get(pc) else {
             let span = code.last().map_or(isa::Span::default(), |i| i.span);
             return Err(SimError::at(
@@ -185,7 +164,7 @@ impl FrontEnd for Ptx<'_> {
         };
         sm.count_issue("the number of issued warp-instructions")?;
         let ws = sm.machine.warp_size as u8;
-        let exec = self.warps[w].regs.pred_mask(ex.guard, top.mask);
+        let exec = self.warps[w].regs.pred_mask(ex.guard, active);
         let trace = sm.launch.trace;
         if trace && id == sm.launch.stepper_warp {
             let at = StepAt {
@@ -194,7 +173,7 @@ impl FrontEnd for Ptx<'_> {
                 address: isa::ptx::Function::pc(pc),
                 line: d.span.line,
                 text: &d.text,
-                active: top.mask,
+                active: active,
                 executed: exec,
             };
             let stack = self.warps[w].stack.entries().iter().map(|e| StackView {
@@ -230,10 +209,10 @@ impl FrontEnd for Ptx<'_> {
             lane: Some(lane),
             pc,
             line: d.span.line,
-            active: top.mask,
+            active: active,
             executed: exec,
         };
-        let complete = sm.issued_at(w, &st, at, latency, &mut warp.timeline)?;
+        let complete = sm.issued_at(w, &st, at, latency, w)?;
         for &r in &ex.writes {
             if let Some(x) = warp.ready.get_mut(r as usize) {
                 *x = complete;
@@ -244,7 +223,7 @@ impl FrontEnd for Ptx<'_> {
         match ex.ctl {
             Ctl::Next => warp.stack.advance(next),
             Ctl::Branch { target, uniform } => {
-                if uniform && exec != 0 && exec != top.mask {
+                if uniform && exec != 0 && exec != active {
                     return Err(SimError::at(
                         d.span,
                         format!(
@@ -259,11 +238,11 @@ impl FrontEnd for Ptx<'_> {
             Ctl::Exit => warp.stack.exit(exec, next),
         }
         let depth = warp.stack.depth();
-        sm.stack_depth(depth, "reconvergence stack", &mut warp.timeline, cycle)?;
+        sm.stack_depth(depth, "reconvergence stack", w, cycle)?;
         if depth == 0 {
             warp.regs.values = Vec::new();
             warp.ready = Vec::new();
-            sm.warp_done(w, &mut warp.timeline, cycle, complete);
+            sm.warp_done(w, w, cycle, complete);
         } else if matches!(ex.op, Op::Barrier) {
             sm.arrive(w, cycle);
         } else {
@@ -285,11 +264,7 @@ impl Ptx<'_> {
             } => (*space, *ty, *addr, true),
             _ => return Err("not a memory operation".into()),
         };
-        let Access {
-            exec,
-            class_latency,
-            ..
-        } = at;
+        let (exec, class_latency) = (at.exec, at.class_latency);
         let bytes = u64::from(ty.bytes());
         let width = match op {
             Op::Load { ds, .. } => ds.len(),

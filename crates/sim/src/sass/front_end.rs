@@ -5,14 +5,12 @@
 use super::decode::{self, Control, Decoded, Op, Space, SLOTS};
 use super::lane_memory;
 use super::semantics::{self, ThreadIds, WarpRegs};
-use crate::activation_stack::ActivationStack;
-use crate::cycle_loop::memory_access::Access;
-use crate::cycle_loop::sm::{IssuedAt, Shape, StepAt, CUDA};
-use crate::cycle_loop::{self, written_back, Block, FrontEnd, Request, Sm};
+use crate::activation_stack::{ActivationStack, StackEntry};
+use crate::cycle_loop::{
+    self, written_back, Access, Block, FrontEnd, IssuedAt, Request, Shape, Sm, StepAt, Timing, CUDA,
+};
 use crate::error::SimError;
-use crate::memory::SharedMemory;
-use crate::simulation::{LaneMask, Simulation, StackView, WarpTimeline};
-use crate::timing_facts::Timing;
+use crate::simulation::{LaneMask, Simulation, StackView};
 use cfg::TimingClass;
 use isa::{Kernel, Span};
 
@@ -23,17 +21,11 @@ struct Warp {
     stack: ActivationStack,
     /// Per scoreboard slot: the cycle its value is written back.
     ready: Vec<u64>,
-    timeline: WarpTimeline,
 }
 
 /// Runs `kernel`; see [`crate::run`].
 pub(crate) fn run(kernel: &Kernel, req: &Request) -> Result<Simulation, SimError> {
-    let Request {
-        launch,
-        machine,
-        budget,
-        ..
-    } = *req;
+    let (launch, machine, budget) = (req.launch, req.machine, req.budget);
     machine.validate().map_err(SimError::request)?;
     if kernel.instructions.is_empty() {
         return Err(SimError::request("the kernel has no instructions"));
@@ -81,7 +73,7 @@ pub(crate) fn run(kernel: &Kernel, req: &Request) -> Result<Simulation, SimError
             .unwrap_or(4),
     };
     cycle_loop::run(&mut fe, &mut sm)?;
-    Ok(sm.finish(fe.timelines()))
+    Ok(sm.finish())
 }
 
 struct Sass<'a> {
@@ -104,6 +96,7 @@ impl FrontEnd for Sass<'_> {
         let mut members = Vec::new();
         for w in 0..sm.shape.warps_per_block {
             let (mask, tid) = sm.threads(w);
+            sm.add_timeline(b, w, cycle, usize::from(mask != 0));
             let stack = ActivationStack::new(mask);
             members.push(sm.add_warp(block_index, cycle, stack.is_empty()));
             self.warps.push(Warp {
@@ -111,42 +104,29 @@ impl FrontEnd for Sass<'_> {
                 ids: ThreadIds { tid, ctaid },
                 ready: vec![0; SLOTS],
                 stack,
-                timeline: sm.timeline(b, w, cycle, usize::from(mask != 0)),
             });
         }
-        sm.blocks.push(Block {
-            shared: SharedMemory::new(sm.launch.shared_bytes),
-            live: members.len() as u32,
-            arrived: 0,
-            warps: members,
-            hw: 0,
-        });
+        let live = members.len() as u32;
+        let block = Block::new(sm.launch.shared_bytes, members, live, 0);
+        sm.blocks.push(block);
     }
 
-    /// The earliest cycle at which warp `w` could issue its next instruction (a lower bound).
-    fn earliest(&self, sm: &Sm, w: usize) -> u64 {
+    fn pending(&self, w: usize) -> Option<(&Timing, u64)> {
         let warp = &self.warps[w];
-        let next = warp.stack.top().and_then(|top| {
-            let d = self.decoded.get(top.pc)?.as_ref().ok()?;
-            Some((d, self.statics.get(top.pc)?))
-        });
-        match next {
-            Some((d, st)) => sm.issue_bound(w, st, written_back(&warp.ready, d.slots())),
-            None => sm.warps[w].next_issue,
-        }
-    }
-
-    fn timelines(self) -> Vec<WarpTimeline> {
-        self.warps.into_iter().map(|w| w.timeline).collect()
+        let pc = warp.stack.top()?.pc;
+        let d = self.decoded.get(pc)?.as_ref().ok()?;
+        Some((self.statics.get(pc)?, written_back(&warp.ready, d.slots())))
     }
 
     fn issue(&mut self, sm: &mut Sm, w: usize, cycle: u64) -> Result<bool, SimError> {
-        let Some(top) = self.warps[w].stack.top() else {
+        let Some(StackEntry {
+            pc, mask: active, ..
+        }) = self.warps[w].stack.top()
+        else {
             return Ok(false);
         };
-        let pc = top.pc;
         let kernel = self.kernel;
-        let id = self.warps[w].timeline.warp;
+        let id = sm.timelines[w].warp;
         let Some(ins) = kernel.instructions.get(pc) else {
             let span = kernel
                 .instructions
@@ -172,7 +152,7 @@ impl FrontEnd for Sass<'_> {
         // Issue.
         sm.count_issue("the number of issued warp-instructions")?;
         let ws = sm.machine.warp_size as u8;
-        let exec = self.warps[w].regs.pred_mask(d.guard, top.mask);
+        let exec = self.warps[w].regs.pred_mask(d.guard, active);
         let trace = sm.launch.trace;
         if trace && id == sm.launch.stepper_warp {
             let at = StepAt {
@@ -181,7 +161,7 @@ impl FrontEnd for Sass<'_> {
                 address: ins.address,
                 line: ins.span.line,
                 text: &ins.text,
-                active: top.mask,
+                active: active,
                 executed: exec,
             };
             let stack = self.warps[w].stack.entries().iter().map(|e| StackView {
@@ -221,10 +201,10 @@ impl FrontEnd for Sass<'_> {
             lane: Some(lane),
             pc,
             line: ins.span.line,
-            active: top.mask,
+            active: active,
             executed: exec,
         };
-        let complete = sm.issued_at(w, st, at, latency, &mut warp.timeline)?;
+        let complete = sm.issued_at(w, st, at, latency, w)?;
         for &s in &d.writes {
             warp.ready[s as usize] = complete;
         }
@@ -238,13 +218,13 @@ impl FrontEnd for Sass<'_> {
             Control::Call { target } => warp.stack.call(target, next),
         }
         let depth = warp.stack.depth();
-        sm.stack_depth(depth, "activation stack", &mut warp.timeline, cycle)?;
+        sm.stack_depth(depth, "activation stack", w, cycle)?;
         if depth == 0 {
             // A finished warp keeps only its timeline: registers and scoreboard go.
             warp.regs.gpr = Vec::new();
             warp.ids.tid = Vec::new();
             warp.ready = Vec::new();
-            sm.warp_done(w, &mut warp.timeline, cycle, complete);
+            sm.warp_done(w, w, cycle, complete);
         } else if matches!(d.op, Op::Barrier) {
             sm.arrive(w, cycle);
         } else {
@@ -266,11 +246,7 @@ impl Sass<'_> {
             } => (*space, *addr, *bytes, true),
             _ => return Err("not a memory operation".into()),
         };
-        let Access {
-            exec,
-            class_latency,
-            ..
-        } = at;
+        let (exec, class_latency) = (at.exec, at.class_latency);
         let mut addrs = std::mem::take(&mut sm.addr_buf);
         let warp = &mut self.warps[w];
         lane_memory::addresses(&addr, &warp.regs, exec, &mut addrs);

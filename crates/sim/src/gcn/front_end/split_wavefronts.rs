@@ -164,15 +164,15 @@ impl Gcn<'_> {
         let block = self.hws[hw].block;
         sm.blocks[block].live = sm.blocks[block].live.saturating_sub(1);
         sm.cycles = sm.cycles.max(at.saturating_add(c.e_m));
-        self.depth_change(hw, at.saturating_add(c.e_m));
+        self.depth_change(sm, hw, at.saturating_add(c.e_m));
     }
 
-    pub(super) fn depth_change(&mut self, hw: usize, cycle: u64) {
+    pub(super) fn depth_change(&self, sm: &mut Sm, hw: usize, cycle: u64) {
         if !self.trace {
             return;
         }
         let depth = self.hws[hw].live as usize;
-        let t = &mut self.hws[hw].timeline;
+        let t = &mut sm.timelines[hw];
         if t.stack_depth.last().map(|c| c.depth) != Some(depth) {
             t.stack_depth.push(DepthChange { cycle, depth });
         }
@@ -237,7 +237,7 @@ impl Gcn<'_> {
         sm.blocks[block].live += 1;
         sm.blocks[block].warps.push(id);
         self.woken.push(id);
-        self.depth_change(hw, cycle + 1);
+        self.depth_change(sm, hw, cycle + 1);
         Ok(true)
     }
 }

@@ -173,7 +173,7 @@ impl FrontEnd for Ptx<'_> {
                 address: isa::ptx::Function::pc(pc),
                 line: d.span.line,
                 text: &d.text,
-                active: active,
+                active,
                 executed: exec,
             };
             let stack = self.warps[w].stack.entries().iter().map(|e| StackView {
@@ -209,7 +209,7 @@ impl FrontEnd for Ptx<'_> {
             lane: Some(lane),
             pc,
             line: d.span.line,
-            active: active,
+            active,
             executed: exec,
         };
         let complete = sm.issued_at(w, &st, at, latency, w)?;

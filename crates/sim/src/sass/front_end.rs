@@ -161,7 +161,7 @@ impl FrontEnd for Sass<'_> {
                 address: ins.address,
                 line: ins.span.line,
                 text: &ins.text,
-                active: active,
+                active,
                 executed: exec,
             };
             let stack = self.warps[w].stack.entries().iter().map(|e| StackView {
@@ -201,7 +201,7 @@ impl FrontEnd for Sass<'_> {
             lane: Some(lane),
             pc,
             line: ins.span.line,
-            active: active,
+            active,
             executed: exec,
         };
         let complete = sm.issued_at(w, st, at, latency, w)?;

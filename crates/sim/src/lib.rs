@@ -43,9 +43,11 @@
 //! request gives the same result, and every loop is bounded by a [`Budget`].
 
 pub mod activation_stack;
+mod bool_op;
 pub mod budget;
 mod canonical_nan;
 pub mod coalescing;
+mod comparison;
 mod cycle_loop;
 pub mod error;
 pub mod gcn;
@@ -57,6 +59,7 @@ pub mod machine;
 pub mod memory;
 mod ptx;
 pub mod reconvergence;
+mod rounding;
 mod sass;
 mod scheduler;
 pub mod simulation;

@@ -203,15 +203,14 @@ fn compare_int(c: Cmp, x: u64, y: u64, ty: Ty) -> bool {
     match c {
         Cmp::F => false,
         Cmp::T => true,
-        Cmp::Lt | Cmp::Nge => ord == Ordering::Less,
-        Cmp::Eq | Cmp::Nlg => ord == Ordering::Equal,
-        Cmp::Le | Cmp::Ngt => ord != Ordering::Greater,
-        Cmp::Gt | Cmp::Nle => ord == Ordering::Greater,
-        Cmp::Ne | Cmp::Neq => ord != Ordering::Equal,
-        Cmp::Ge | Cmp::Nlt => ord != Ordering::Less,
-        Cmp::O => true,
-        Cmp::U => false,
-        Cmp::Class => false,
+        Cmp::Lt | Cmp::Ltu => ord == Ordering::Less,
+        Cmp::Eq | Cmp::Equ => ord == Ordering::Equal,
+        Cmp::Le | Cmp::Leu => ord != Ordering::Greater,
+        Cmp::Gt | Cmp::Gtu => ord == Ordering::Greater,
+        Cmp::Ne | Cmp::Neu => ord != Ordering::Equal,
+        Cmp::Ge | Cmp::Geu => ord != Ordering::Less,
+        Cmp::Num => true,
+        Cmp::Nan | Cmp::Class => false,
     }
 }
 
@@ -228,29 +227,6 @@ fn class_bit(nan: bool, quiet: bool, inf: bool, zero: bool, normal: bool, neg: b
         (_, _, _, true, false) => 8,
         (_, _, _, _, true) => 4,
         _ => 7,
-    }
-}
-
-fn compare_float(c: Cmp, x: f64, y: f64) -> bool {
-    let un = x.is_nan() || y.is_nan();
-    match c {
-        Cmp::Class => false,
-        Cmp::F => false,
-        Cmp::T => true,
-        Cmp::Lt => x < y,
-        Cmp::Eq => x == y,
-        Cmp::Le => x <= y,
-        Cmp::Gt => x > y,
-        Cmp::Ne => !un && x != y,
-        Cmp::Ge => x >= y,
-        Cmp::O => !un,
-        Cmp::U => un,
-        Cmp::Nge => un || x < y,
-        Cmp::Nlg => un || x == y,
-        Cmp::Ngt => un || x <= y,
-        Cmp::Nle => un || x > y,
-        Cmp::Neq => x != y,
-        Cmp::Nlt => un || x >= y,
     }
 }
 
@@ -521,12 +497,11 @@ fn vector_with(
                         );
                         lane32(sf, vf, b, l) >> bit & 1 == 1
                     }
-                    (_, Ty::F32) => compare_float(
-                        *c,
+                    (_, Ty::F32) => c.floats(
                         f64::from(f32_of(sf, vf, a, l)),
                         f64::from(f32_of(sf, vf, b, l)),
                     ),
-                    (_, Ty::F64) => compare_float(*c, f64_of(sf, vf, a, l), f64_of(sf, vf, b, l)),
+                    (_, Ty::F64) => c.floats(f64_of(sf, vf, a, l), f64_of(sf, vf, b, l)),
                     (_, Ty::I64 | Ty::U64) => {
                         compare_int(*c, lane64(sf, vf, a, l), lane64(sf, vf, b, l), *ty)
                     }

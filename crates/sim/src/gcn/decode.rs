@@ -8,31 +8,7 @@ use super::operand::{resolve, Opnd};
 use isa::gcn::{ExecCondition, GcnControl, GcnInstruction, GcnOperandKind, ScalarCondition};
 
 /// Comparison of `s_cmp*`/`v_cmp*`.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Cmp {
-    F,
-    Lt,
-    Eq,
-    Le,
-    Gt,
-    Ne,
-    Ge,
-    T,
-    /// Ordered / unordered and the negated float comparisons (`nge` = not ≥, true on NaN).
-    O,
-    U,
-    Nge,
-    Nlg,
-    Ngt,
-    Nle,
-    Neq,
-    Nlt,
-    /// `v_cmp_class_f32`/`f64`: is the float's IEEE class in the 10-bit mask of the second
-    /// operand? Bits (GCN3 ISA, VOPC "class" opcodes; LLVM `SIInstrFlags`): 0 signaling
-    /// NaN, 1 quiet NaN, 2 −∞, 3 negative normal, 4 negative denormal, 5 −0, 6 +0,
-    /// 7 positive denormal, 8 positive normal, 9 +∞.
-    Class,
-}
+pub use crate::comparison::Cmp;
 
 /// Operand type of a comparison.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -304,14 +280,14 @@ fn cmp_of(s: &str) -> Option<Cmp> {
         "lg" | "ne" => Cmp::Ne,
         "ge" => Cmp::Ge,
         "t" | "tru" => Cmp::T,
-        "o" => Cmp::O,
-        "u" => Cmp::U,
-        "nge" => Cmp::Nge,
-        "nlg" => Cmp::Nlg,
-        "ngt" => Cmp::Ngt,
-        "nle" => Cmp::Nle,
-        "neq" => Cmp::Neq,
-        "nlt" => Cmp::Nlt,
+        "o" => Cmp::Num,
+        "u" => Cmp::Nan,
+        "nge" => Cmp::Ltu,
+        "nlg" => Cmp::Equ,
+        "ngt" => Cmp::Leu,
+        "nle" => Cmp::Gtu,
+        "neq" => Cmp::Neu,
+        "nlt" => Cmp::Geu,
         "class" => Cmp::Class,
         _ => return None,
     })

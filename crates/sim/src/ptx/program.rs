@@ -5,6 +5,8 @@
 //! which stops the run only if a warp reaches the instruction.
 
 use super::layout::Layout;
+pub(crate) use crate::bool_op::BoolOp;
+pub(crate) use crate::rounding::Round;
 use cfg::TimingClass;
 use isa::ptx::{AddressBase, Function, Instruction, Operand, OperandKind, ScalarType, StateSpace};
 use isa::Span;
@@ -106,23 +108,6 @@ pub(crate) enum Cmp {
     Geu,
     Num,
     Nan,
-}
-
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub(crate) enum BoolOp {
-    And,
-    Or,
-    Xor,
-}
-
-/// Float rounding of `cvt` (PTX ISA §9.7.9.21): `.rn` etc. to a float, `.rni` etc. to an
-/// integral value.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub(crate) enum Round {
-    Nearest,
-    Zero,
-    Down,
-    Up,
 }
 
 /// The data effect of one instruction.

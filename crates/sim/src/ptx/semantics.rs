@@ -14,7 +14,7 @@
 //!   other float rounding modes stop the run;
 //! - a NaN result is the canonical quiet NaN of its width ([`crate::canonical_nan`]).
 
-use super::program::{BoolOp, Cmp, FloatOp, IntOp, Op, Round, Special, Src};
+use super::program::{Cmp, FloatOp, IntOp, Op, Round, Special, Src};
 use crate::canonical_nan::{f32_bits, f64_bits};
 pub(crate) use crate::lane_set::full_mask;
 pub(crate) use crate::lane_set::lanes;
@@ -660,11 +660,7 @@ pub(crate) fn execute(
                     write_lanes(regs, d, exec, |l| {
                         let t = compare(cmp, ty, a[l], b[l]);
                         let q = (q[l] & 1 == 1) != neg;
-                        u64::from(match bop {
-                            BoolOp::And => t && q,
-                            BoolOp::Or => t || q,
-                            BoolOp::Xor => t != q,
-                        })
+                        u64::from(bop.apply(t, q))
                     });
                 }
             }

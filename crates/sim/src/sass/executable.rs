@@ -1,6 +1,10 @@
 //! The executable form of a SASS instruction: what decoding ([`super::decode`]) produces
 //! and the semantics ([`super::semantics`]) and front end execute — operations with
 //! resolved operands, control effects, scoreboard slots.
+
+pub(crate) use crate::bool_op::BoolOp;
+pub(crate) use crate::comparison::Cmp;
+pub(crate) use crate::rounding::Round;
 /// Scoreboard slots: GPRs `0..256`, predicates `256..264`, the carry flag 264.
 pub(crate) const PRED_SLOT: usize = 256;
 pub(crate) const CC_SLOT: usize = 264;
@@ -48,43 +52,6 @@ pub(crate) struct Src {
 pub(crate) struct PredSrc {
     pub idx: u8,
     pub neg: bool,
-}
-
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub(crate) enum BoolOp {
-    And,
-    Or,
-    Xor,
-}
-
-/// Comparison, float or integer. `U` variants are the unordered float forms (true if
-/// either operand is NaN).
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub(crate) enum Cmp {
-    F,
-    Lt,
-    Eq,
-    Le,
-    Gt,
-    Ne,
-    Ge,
-    Num,
-    Nan,
-    Ltu,
-    Equ,
-    Leu,
-    Gtu,
-    Neu,
-    Geu,
-    T,
-}
-
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub(crate) enum Round {
-    Nearest,
-    Zero,
-    Down,
-    Up,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

@@ -20,7 +20,7 @@
 //! - `F2I` saturates to the destination range and maps NaN to 0 (PTX `cvt` to integer).
 
 use super::decode::{
-    BoolOp, Cmp, FloatKind, Half, LopKind, Op, PredSrc, Round, Special, Src, SrcKind, PT, RZ_DEST,
+    Cmp, FloatKind, Half, LopKind, Op, PredSrc, Round, Special, Src, SrcKind, PT, RZ_DEST,
 };
 use crate::canonical_nan::{f32_bits, f64_bits};
 use crate::lane_set::lanes;
@@ -176,46 +176,6 @@ fn cmp_int(c: Cmp, a: u32, b: u32, signed: bool) -> Result<bool, String> {
         Cmp::Ge => o != Less,
         _ => return Err("an unordered comparison on integers".into()),
     })
-}
-
-fn cmp_float(c: Cmp, a: f64, b: f64) -> bool {
-    let nan = a.is_nan() || b.is_nan();
-    match c {
-        Cmp::F => false,
-        Cmp::T => true,
-        Cmp::Lt => a < b,
-        Cmp::Eq => a == b,
-        Cmp::Le => a <= b,
-        Cmp::Gt => a > b,
-        Cmp::Ne => !nan && a != b,
-        Cmp::Ge => a >= b,
-        Cmp::Num => !nan,
-        Cmp::Nan => nan,
-        Cmp::Ltu => nan || a < b,
-        Cmp::Equ => nan || a == b,
-        Cmp::Leu => nan || a <= b,
-        Cmp::Gtu => nan || a > b,
-        Cmp::Neu => nan || a != b,
-        Cmp::Geu => nan || a >= b,
-    }
-}
-
-#[inline]
-/// [`boolop`] on 64 lanes at once.
-fn boolop_bits(op: BoolOp, a: u64, b: u64) -> u64 {
-    match op {
-        BoolOp::And => a & b,
-        BoolOp::Or => a | b,
-        BoolOp::Xor => a ^ b,
-    }
-}
-
-fn boolop(op: BoolOp, a: bool, b: bool) -> bool {
-    match op {
-        BoolOp::And => a && b,
-        BoolOp::Or => a || b,
-        BoolOp::Xor => a != b,
-    }
 }
 
 /// `x` (exact in f64: every 32-bit integer is) rounded to f32 in mode `r`: round to
@@ -601,7 +561,7 @@ pub(crate) fn execute_alu(
             for l in 0..ws {
                 r |= u64::from(cmp_int(cmp, ax[l], bx[l], signed).unwrap_or(false)) << l;
             }
-            let (pb, qb) = (boolop_bits(bop, r, cm), boolop_bits(bop, !r, cm));
+            let (pb, qb) = (bop.bits(r, cm), bop.bits(!r, cm));
             regs.set_pred(p, mask, pb);
             regs.set_pred(q, mask, qb);
         }
@@ -627,10 +587,10 @@ pub(crate) fn execute_alu(
                         f64::from(b.f32(regs, ids, l, ftz)),
                     )
                 };
-                let r = cmp_float(cmp, x, y);
+                let r = cmp.floats(x, y);
                 let cv = cm >> l & 1 == 1;
-                pb |= u64::from(boolop(bop, r, cv)) << l;
-                qb |= u64::from(boolop(bop, !r, cv)) << l;
+                pb |= u64::from(bop.apply(r, cv)) << l;
+                qb |= u64::from(bop.apply(!r, cv)) << l;
             }
             regs.set_pred(p, mask, pb);
             regs.set_pred(q, mask, qb);
@@ -650,14 +610,9 @@ pub(crate) fn execute_alu(
                 regs.pred_mask(b, mask),
                 regs.pred_mask(c, mask),
             );
-            let bits = |o: BoolOp, x: u64, y: u64| match o {
-                BoolOp::And => x & y,
-                BoolOp::Or => x | y,
-                BoolOp::Xor => x ^ y,
-            };
-            let r = bits(op1, am, bm);
-            regs.set_pred(p, mask, bits(op2, r, cm));
-            regs.set_pred(q, mask, bits(op2, !r & mask, cm));
+            let r = op1.bits(am, bm);
+            regs.set_pred(p, mask, op2.bits(r, cm));
+            regs.set_pred(q, mask, op2.bits(!r & mask, cm));
         }
         Op::Shift {
             d,

@@ -37,6 +37,7 @@ pub fn build(
             block_at: block_at.clone(),
             options,
             pushed: &pushed,
+            barriers: crate::barriers::uses_barriers(kernel),
         };
         let (cfg, seen) = explore(&ctx)?;
         if seen.is_subset(&pushed) {

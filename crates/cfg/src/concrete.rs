@@ -150,6 +150,13 @@ fn remove_threads(stack: &mut Vec<ConcreteEntry>, halted: u64, tag: Option<Tag>)
     }
 }
 
+/// The topmost pending entry (below the executing one) of convergence barrier `b`.
+fn barrier_entry(stack: &[ConcreteEntry], b: u8) -> Option<usize> {
+    stack[..stack.len().saturating_sub(1)]
+        .iter()
+        .rposition(|e| e.tag == Tag::Barrier(b))
+}
+
 /// Runs `kernel` for a warp of `threads` threads (1..=64), all active at entry.
 pub fn run(
     kernel: &Kernel,
@@ -179,6 +186,7 @@ pub fn run(
         pc: 0,
         mask: full,
     }];
+    let barriers = crate::barriers::uses_barriers(kernel);
     let mut visits = Vec::new();
     let mut steps = 0;
     let n = kernel.instructions.len();
@@ -213,7 +221,8 @@ pub fn run(
             ControlKind::Ssy(t)
             | ControlKind::Pbk(t)
             | ControlKind::Pcnt(t)
-            | ControlKind::Pret(t) => {
+            | ControlKind::Pret(t)
+            | ControlKind::Bssy { target: t, .. } => {
                 let Some((tag, _)) = Tag::pushed_by(ins.control) else {
                     return Trace {
                         visits,
@@ -247,6 +256,16 @@ pub fn run(
                     stack[top_i].pc = t;
                 } else if taken == 0 || uniform_only {
                     stack[top_i].pc = next;
+                } else if barriers && t <= pc {
+                    // Convergence barriers: the group leaving a loop runs first
+                    // (crate::barriers, "Loops whose exit diverges").
+                    stack[top_i].pc = t;
+                    stack[top_i].mask = taken;
+                    stack.push(ConcreteEntry {
+                        tag: Tag::Nil,
+                        pc: next,
+                        mask: top.mask & !taken,
+                    });
                 } else {
                     stack[top_i].pc = next;
                     stack[top_i].mask = top.mask & !taken;
@@ -257,11 +276,32 @@ pub fn run(
                     });
                 }
             }
+            ControlKind::Bsync { barrier } if barrier_entry(&stack, barrier).is_none() => {
+                // Nobody is recorded in the barrier any more: nothing to wait for.
+                stack[top_i].pc = next;
+            }
+            ControlKind::Break { barrier } => {
+                if crate::barriers::fused_break_at(kernel, &block_at, pc).is_none() {
+                    return Trace {
+                        visits,
+                        outcome: Outcome::Unsupported("BREAK without its branch".into()),
+                    };
+                }
+                let leaving = warp.guard_mask(top.mask, ins);
+                stack[top_i].pc = next;
+                if let Some(j) = barrier_entry(&stack, barrier) {
+                    stack[j].mask &= !leaving;
+                    if stack[j].mask == 0 {
+                        stack.remove(j);
+                    }
+                }
+            }
             ControlKind::Sync
             | ControlKind::Brk
             | ControlKind::Cont
             | ControlKind::Ret
-            | ControlKind::Exit => {
+            | ControlKind::Exit
+            | ControlKind::Bsync { .. } => {
                 let tag = Tag::unwound_by(ins.control);
                 let halted = warp.guard_mask(top.mask, ins);
                 // Halted threads leave every entry down to the matching one; the others (if
@@ -272,25 +312,35 @@ pub fn run(
                 }
             }
             ControlKind::Call(Some(t)) => {
-                if ins.guard.as_ref().is_some_and(|g| !g.is_always_true()) {
-                    return Trace {
-                        visits,
-                        outcome: Outcome::Unsupported("predicated CAL".into()),
-                    };
-                }
                 let Some(t) = idx(Some(t)) else {
                     return Trace {
                         visits,
                         outcome: Outcome::Unsupported("unresolved target".into()),
                     };
                 };
-                stack[top_i].pc = next;
-                stack[top_i].tag = Tag::Call;
-                stack.push(ConcreteEntry {
-                    tag: Tag::Nil,
-                    pc: t,
-                    mask: top.mask,
-                });
+                let calling = warp.guard_mask(top.mask, ins);
+                if calling == 0 {
+                    stack[top_i].pc = next;
+                } else {
+                    if calling != top.mask {
+                        // The others wait at the return point; the callers go first.
+                        stack[top_i].pc = next;
+                        stack[top_i].mask = top.mask & !calling;
+                        stack.push(ConcreteEntry {
+                            tag: Tag::Nil,
+                            pc: next,
+                            mask: calling,
+                        });
+                    }
+                    let top_i = stack.len() - 1;
+                    stack[top_i].pc = next;
+                    stack[top_i].tag = Tag::Call;
+                    stack.push(ConcreteEntry {
+                        tag: Tag::Nil,
+                        pc: t,
+                        mask: calling,
+                    });
+                }
             }
             ControlKind::Indirect => {
                 return Trace {

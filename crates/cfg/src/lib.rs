@@ -15,6 +15,7 @@
 //! duplicated per call site; `BAR` ends a block; `BRX` is a located "unsupported" error.
 
 pub mod analysis;
+pub mod barriers;
 pub mod concrete;
 pub mod groups;
 pub mod latency;

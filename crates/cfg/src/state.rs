@@ -21,6 +21,10 @@ pub enum Tag {
     Brk,
     Cont,
     Call,
+    /// A convergence barrier `Bn` (Volta and later) opened by `BSSY Bn, target`: its threads
+    /// continue together at `target` once all of them reached `BSYNC Bn` or left it with
+    /// `BREAK Bn` (see [`crate::barriers`]).
+    Barrier(u8),
     /// "Any stack" (only with the acyclic-stack ablation): an unknown rest of the stack,
     /// whose pops may resume at any activation point pushed so far, or find it empty.
     Any,
@@ -28,25 +32,27 @@ pub enum Tag {
 
 impl Tag {
     /// The entry a halting instruction unwinds to: `SYNC`→SYNC, `BRK`→BRK, `CONT`→CONT,
-    /// `RET`→CALL; `None` for `EXIT`, which filters the whole stack (§2).
+    /// `RET`→CALL, `BSYNC Bn`→barrier `Bn`; `None` for `EXIT`, which filters the whole stack (§2).
     pub fn unwound_by(control: isa::ControlKind) -> Option<Tag> {
         match control {
             isa::ControlKind::Sync => Some(Tag::Sync),
             isa::ControlKind::Brk => Some(Tag::Brk),
             isa::ControlKind::Cont => Some(Tag::Cont),
             isa::ControlKind::Ret => Some(Tag::Call),
+            isa::ControlKind::Bsync { barrier } => Some(Tag::Barrier(barrier)),
             _ => None,
         }
     }
 
     /// The entry a reconvergence-preparation instruction pushes, with its target address:
-    /// `SSY`→SYNC, `PBK`→BRK, `PCNT`→CONT, `PRET`→CALL.
+    /// `SSY`→SYNC, `PBK`→BRK, `PCNT`→CONT, `PRET`→CALL, `BSSY Bn`→barrier `Bn`.
     pub fn pushed_by(control: isa::ControlKind) -> Option<(Tag, Option<u64>)> {
         match control {
             isa::ControlKind::Ssy(t) => Some((Tag::Sync, t)),
             isa::ControlKind::Pbk(t) => Some((Tag::Brk, t)),
             isa::ControlKind::Pcnt(t) => Some((Tag::Cont, t)),
             isa::ControlKind::Pret(t) => Some((Tag::Call, t)),
+            isa::ControlKind::Bssy { barrier, target } => Some((Tag::Barrier(barrier), target)),
             _ => None,
         }
     }

@@ -2,6 +2,7 @@
 //! agreement domain and the successor states of its last instruction (Algorithm 1 and
 //! "Processing unconditional instructions", §3.4).
 
+use crate::barriers;
 use crate::groups::{Fate, Groups};
 use crate::options::Options;
 use crate::regset::RegSet;
@@ -33,6 +34,9 @@ pub struct Ctx<'a> {
     pub options: &'a Options,
     /// Activation points pushed anywhere so far (for pops from an "any" stack).
     pub pushed: &'a BTreeSet<(usize, Tag)>,
+    /// The kernel uses convergence barriers (Volta and later): divergent backward branches
+    /// run their leaving group first ([`crate::barriers`]).
+    pub barriers: bool,
 }
 
 /// A problem the analysis cannot represent, located at an instruction.
@@ -157,14 +161,17 @@ fn collapse_to_any(state: &mut State) {
 pub fn run_block(state: &State, ctx: &Ctx) -> Result<Vec<Transition>, Unsupported> {
     let block = &ctx.blocks.blocks[state.block];
     let mut st = state.clone();
-    for i in block.first..block.last {
+    for i in block.first..=block.last {
         let ins = ctx.instr(i);
         update_agreement(ins, &mut st.groups, ctx.options);
         push_if_preparation(ins, &mut st, ctx)?;
+        // A `BREAK` takes effect with the branch after it (crate::barriers::fused_break).
+        if matches!(ins.control, ControlKind::Break { .. })
+            && barriers::fused_break(ctx, i).is_none()
+        {
+            return Err(barriers::unfused_break(ins));
+        }
     }
-    let last = ctx.instr(block.last);
-    update_agreement(last, &mut st.groups, ctx.options);
-    push_if_preparation(last, &mut st, ctx)?;
     control(block.last, st, ctx)
 }
 
@@ -276,7 +283,9 @@ fn control(i: usize, st: State, ctx: &Ctx) -> Result<Vec<Transition>, Unsupporte
         | ControlKind::Ssy(_)
         | ControlKind::Pbk(_)
         | ControlKind::Pcnt(_)
-        | ControlKind::Pret(_) => {
+        | ControlKind::Pret(_)
+        | ControlKind::Bssy { .. }
+        | ControlKind::Break { .. } => {
             let n = next_index(i, ctx)?;
             out.push(Transition {
                 kind: WarpEdgeKind::Fallthrough,
@@ -292,10 +301,18 @@ fn control(i: usize, st: State, ctx: &Ctx) -> Result<Vec<Transition>, Unsupporte
                 });
             } else {
                 let n = next_index(i, ctx)?;
-                out.push(Transition {
-                    kind: WarpEdgeKind::Taken,
-                    target: Target::State(goto(learn_guard(st.clone(), ins, ctx), t, ctx)?),
-                });
+                // `@P BREAK Bb; @P BRA t`: the threads that branch are the ones that broke.
+                let brk = barriers::break_before(ctx, i);
+                let leaving = |s: State, group: usize| match brk {
+                    Some(b) => barriers::leave(s, group, b),
+                    None => vec![s],
+                };
+                for s in leaving(learn_guard(st.clone(), ins, ctx), 0) {
+                    out.push(Transition {
+                        kind: WarpEdgeKind::Taken,
+                        target: Target::State(goto(s, t, ctx)?),
+                    });
+                }
                 if ins.opcode.has_modifier("U") {
                     // `BRA.U`: "unanimous condition, taken only if all active threads agree on
                     // taking the branch" (SASS opcode reference): never diverges. Falling
@@ -317,29 +334,25 @@ fn control(i: usize, st: State, ctx: &Ctx) -> Result<Vec<Transition>, Unsupporte
                         });
                     }
                     if may_disagree(ins, &st) && t != n {
-                        // Alg. 1 line 18: the skip group waits at PC+8, the others branch.
-                        let mut s = st.clone();
-                        let skip = split(&mut s, ins, ctx);
-                        // Put the skip group's slot where a pushed entry's slot must be.
-                        let last = s.groups.len() - 1;
-                        if skip != last {
-                            s.groups.move_slot(skip, last);
-                        }
-                        push_entry(&mut s, n, Tag::Nil, ctx, |g| g.len() - 1);
-                        check_depth(&s, ins, ctx)?;
-                        out.push(Transition {
-                            kind: WarpEdgeKind::Divergence,
-                            target: Target::State(goto(s, t, ctx)?),
-                        });
+                        diverge(st, ins, i, t, n, ctx, &leaving, &mut out)?;
                     }
                 }
             }
+        }
+        ControlKind::Bsync { barrier } if !barriers::is_open(&st, barrier) => {
+            // No thread is recorded in the barrier any more (all broke): nothing to wait for.
+            let n = next_index(i, ctx)?;
+            out.push(Transition {
+                kind: WarpEdgeKind::Fallthrough,
+                target: Target::State(goto(st, n, ctx)?),
+            });
         }
         ControlKind::Sync
         | ControlKind::Brk
         | ControlKind::Cont
         | ControlKind::Ret
-        | ControlKind::Exit => {
+        | ControlKind::Exit
+        | ControlKind::Bsync { .. } => {
             let tag = Tag::unwound_by(ins.control);
             if !cond {
                 halt_all(st, tag, ctx, &mut out)?;
@@ -356,21 +369,40 @@ fn control(i: usize, st: State, ctx: &Ctx) -> Result<Vec<Transition>, Unsupporte
             }
         }
         ControlKind::Call(Some(t)) => {
-            if cond {
-                return Err(Diagnostic::error(
-                    ins.span,
-                    "predicated `CAL` is not supported",
-                ));
-            }
             let t = target_index(ctx, ins, Some(t))?;
             let n = next_index(i, ctx)?;
-            let mut s = st;
-            push_copy(&mut s, n, Tag::Call, ctx);
-            check_depth(&s, ins, ctx)?;
-            out.push(Transition {
-                kind: WarpEdgeKind::Call,
-                target: Target::State(goto(s, t, ctx)?),
-            });
+            // The calling group pushes its return point (our extension of §2, as `CAL`).
+            let call = |mut s: State| -> Result<Transition, Unsupported> {
+                push_copy(&mut s, n, Tag::Call, ctx);
+                check_depth(&s, ins, ctx)?;
+                Ok(Transition {
+                    kind: WarpEdgeKind::Call,
+                    target: Target::State(goto(s, t, ctx)?),
+                })
+            };
+            if !cond {
+                out.push(call(st)?);
+            } else {
+                // A predicated call (`@P1 CALL.REL.NOINC`, a slow path): every thread calls,
+                // none does, or the callers go first while the others wait at the return
+                // point, as after a divergent branch (Alg. 1 line 18).
+                out.push(call(learn_guard(st.clone(), ins, ctx))?);
+                out.push(Transition {
+                    kind: WarpEdgeKind::Fallthrough,
+                    target: Target::State(goto(learn_guard(st.clone(), ins, ctx), n, ctx)?),
+                });
+                if may_disagree(ins, &st) {
+                    let mut s = st;
+                    let skip = split(&mut s, ins, ctx);
+                    let last = s.groups.len() - 1;
+                    if skip != last {
+                        s.groups.move_slot(skip, last);
+                    }
+                    push_entry(&mut s, n, Tag::Nil, ctx, |g| g.len() - 1);
+                    check_depth(&s, ins, ctx)?;
+                    out.push(call(s)?);
+                }
+            }
         }
         ControlKind::Indirect => {
             return Err(Diagnostic::error(
@@ -383,6 +415,53 @@ fn control(i: usize, st: State, ctx: &Ctx) -> Result<Vec<Transition>, Unsupporte
         }
     }
     Ok(out)
+}
+
+/// Alg. 1 line 18: a divergent branch at instruction `i` to `t` (fall-through `n`). The skip
+/// group waits at `n` and the others branch; under convergence barriers a divergent back edge
+/// (`t <= i`) runs the leaving group first and the looping part waits at `t`
+/// (crate::barriers, "Loops whose exit diverges"). `leaving` applies a fused `BREAK` to the
+/// branching group.
+#[allow(clippy::too_many_arguments)]
+fn diverge(
+    st: State,
+    ins: &Instruction,
+    i: usize,
+    t: usize,
+    n: usize,
+    ctx: &Ctx,
+    leaving: &dyn Fn(State, usize) -> Vec<State>,
+    out: &mut Vec<Transition>,
+) -> Result<(), Unsupported> {
+    let mut s = st;
+    let skip = split(&mut s, ins, ctx);
+    // Put the skip group's slot where a pushed entry's slot must be.
+    let last = s.groups.len() - 1;
+    if skip != last {
+        s.groups.move_slot(skip, last);
+    }
+    let (wait_at, run_at) = if ctx.barriers && t <= i {
+        // Swap the roles: the skip group becomes active, the branching part is pushed.
+        s.groups.move_slot(last, 0);
+        s.groups.move_slot(1, last);
+        (t, n)
+    } else {
+        (n, t)
+    };
+    push_entry(&mut s, wait_at, Tag::Nil, ctx, |g| g.len() - 1);
+    check_depth(&s, ins, ctx)?;
+    let branching = if run_at == t {
+        0
+    } else {
+        State::slot_of(s.stack.len() - 1)
+    };
+    for s in leaving(s, branching) {
+        out.push(Transition {
+            kind: WarpEdgeKind::Divergence,
+            target: Target::State(goto(s, run_at, ctx)?),
+        });
+    }
+    Ok(())
 }
 
 /// `filter♯` (§3.1): removes the threads of group `halted` from the entries above the entry
@@ -432,7 +511,7 @@ fn filter(st: State, halted: usize, tag: Option<Tag>) -> Vec<State> {
     done
 }
 
-fn drop_entry(mut s: State, k: usize) -> State {
+pub(crate) fn drop_entry(mut s: State, k: usize) -> State {
     s.stack.remove(k);
     s.groups.remove_slot(State::slot_of(k));
     s
@@ -441,7 +520,7 @@ fn drop_entry(mut s: State, k: usize) -> State {
 fn resume_kind(tag: Tag) -> WarpEdgeKind {
     match tag {
         Tag::Nil => WarpEdgeKind::Divergence,
-        Tag::Sync | Tag::Brk | Tag::Cont => WarpEdgeKind::Reconvergence,
+        Tag::Sync | Tag::Brk | Tag::Cont | Tag::Barrier(_) => WarpEdgeKind::Reconvergence,
         Tag::Call => WarpEdgeKind::Return,
         Tag::Any => WarpEdgeKind::Divergence,
     }

@@ -4,81 +4,10 @@
 
 mod common;
 
-use cfg::concrete::{self, BlockVisit, Outcome};
-use cfg::{Options, Tag, WarpCfg};
+use cfg::concrete::{self, Outcome};
+use cfg::{Options, Tag};
+use common::check_trace;
 use proptest::prelude::*;
-use std::collections::BTreeSet;
-
-/// Whether concrete pending entries can be an expansion of the abstract stack (a repeated
-/// entry stands for one or more entries drawn from its points; "any" for any sequence).
-fn stack_matches(abs: &[cfg::Entry], conc: &[concrete::ConcreteEntry]) -> bool {
-    // reach[j]: the abstract entries so far can produce the first j concrete ones.
-    let mut reach = vec![false; conc.len() + 1];
-    reach[0] = true;
-    for a in abs {
-        let mut next = vec![false; conc.len() + 1];
-        for (j, _) in reach.iter().enumerate().filter(|(_, r)| **r) {
-            if a.is_any() {
-                for slot in next.iter_mut().skip(j) {
-                    *slot = true;
-                }
-                continue;
-            }
-            let mut k = j;
-            while k < conc.len() && a.contains(conc[k].pc, conc[k].tag) {
-                k += 1;
-                next[k] = true;
-                if !a.repeated {
-                    break;
-                }
-            }
-        }
-        reach = next;
-    }
-    reach[conc.len()]
-}
-
-fn matching(w: &WarpCfg, v: &BlockVisit) -> BTreeSet<usize> {
-    w.nodes
-        .iter()
-        .filter(|n| n.block == Some(v.block) && stack_matches(&n.stack, &v.pending))
-        .map(|n| n.id)
-        .collect()
-}
-
-/// Checks that the trace is a path of `w`; returns a description of the first mismatch.
-fn check_trace(w: &WarpCfg, visits: &[BlockVisit], finished: bool) -> Result<(), String> {
-    let mut current: BTreeSet<usize> = matching(w, &visits[0]);
-    if !current.contains(&w.entry) {
-        return Err("entry state not matched".into());
-    }
-    current = BTreeSet::from([w.entry]);
-    for (k, v) in visits.iter().enumerate().skip(1) {
-        let targets = matching(w, v);
-        let next: BTreeSet<usize> = w
-            .edges
-            .iter()
-            .filter(|e| current.contains(&e.from) && targets.contains(&e.to))
-            .map(|e| e.to)
-            .collect();
-        if next.is_empty() {
-            return Err(format!(
-                "step {k}: no edge from {current:?} to a node matching block {} with pending {:?}",
-                v.block, v.pending
-            ));
-        }
-        current = next;
-    }
-    if finished
-        && !w
-            .edges
-            .iter()
-            .any(|e| current.contains(&e.from) && e.to == w.exit)
-    {
-        return Err(format!("no exit edge from {current:?}"));
-    }
-    Ok(())
-}
 
 /// A tiny structured-program generator emitting SASS text with labels.
 struct Gen {

@@ -152,6 +152,10 @@ pub fn build(kernel: &Kernel, limits: &Limits) -> BlockGraph {
                 ControlKind::Pbk(Some(t)) => Some(("pbk".to_string(), t)),
                 ControlKind::Pcnt(Some(t)) => Some(("pcnt".to_string(), t)),
                 ControlKind::Pret(Some(t)) => Some(("pret".to_string(), t)),
+                ControlKind::Bssy {
+                    barrier,
+                    target: Some(t),
+                } => Some((format!("bssy b{barrier}"), t)),
                 _ => None,
             })
             .collect();
@@ -243,8 +247,11 @@ pub fn build(kernel: &Kernel, limits: &Limits) -> BlockGraph {
                     succ.push((tb, EdgeKind::Call, s));
                 }
             }
-            // A call out of the listing behaves like an ordinary instruction.
-            ControlKind::Call(None) | ControlKind::Barrier => falls_through = true,
+            // A call out of the listing behaves like an ordinary instruction; a thread leaves
+            // `BSYNC` (once the barrier releases it) to the next instruction.
+            ControlKind::Call(None) | ControlKind::Barrier | ControlKind::Bsync { .. } => {
+                falls_through = true
+            }
             // `BRX ... (*"INDIRECT_CALL"*)` after `PRET`: an opaque call that comes back
             // to the PRET target.
             ControlKind::Indirect if is_indirect_call(last) => {

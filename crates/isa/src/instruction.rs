@@ -72,6 +72,16 @@ pub enum ControlKind {
     Barrier,
     /// `BRX`/`JMX`: computed target, not statically known.
     Indirect,
+    /// `BSSY Bn, target` (Volta and later): records the active threads in convergence barrier
+    /// `Bn`; `target` is where they continue together, the instruction after the region's
+    /// `BSYNC Bn` (every `BSSY` of the sm_70–sm_90 corpus names exactly that address).
+    Bssy { barrier: u8, target: Option<u64> },
+    /// `BSYNC Bn`: the executing threads wait until every thread still recorded in `Bn` has
+    /// arrived, then all of them continue at the next instruction.
+    Bsync { barrier: u8 },
+    /// `BREAK Bn`: the executing threads leave barrier `Bn` (so a `BSYNC Bn` no longer waits
+    /// for them) and go on with the next instruction.
+    Break { barrier: u8 },
 }
 
 impl ControlKind {
@@ -83,7 +93,8 @@ impl ControlKind {
             | ControlKind::Pbk(t)
             | ControlKind::Pcnt(t)
             | ControlKind::Pret(t)
-            | ControlKind::Call(t) => t,
+            | ControlKind::Call(t)
+            | ControlKind::Bssy { target: t, .. } => t,
             _ => None,
         }
     }
@@ -97,7 +108,19 @@ impl ControlKind {
                 | ControlKind::Pbk(_)
                 | ControlKind::Pcnt(_)
                 | ControlKind::Pret(_)
+                | ControlKind::Bssy { .. }
+                | ControlKind::Break { .. }
         )
+    }
+
+    /// The convergence barrier register (`Bn`) a Volta-and-later barrier instruction names.
+    pub fn barrier(&self) -> Option<u8> {
+        match *self {
+            ControlKind::Bssy { barrier, .. }
+            | ControlKind::Bsync { barrier }
+            | ControlKind::Break { barrier } => Some(barrier),
+            _ => None,
+        }
     }
 }
 

@@ -430,6 +430,9 @@ fn parse_instruction(
     }
 
     let mut control = opcodes::control_kind(&opcode, sync_flag_allowed);
+    if let Some(named) = opcodes::with_barrier(control, &operand_list) {
+        control = named.map_err(|why| Diagnostic::error(opcode.span, why))?;
+    }
     if opcodes::is_register_indirect_call(&opcode, &operand_list) {
         // `CALL.REL.NOINC R14 0x0`: the callee address is in a register.
         control = ControlKind::Indirect;
@@ -456,9 +459,16 @@ fn parse_instruction(
             ));
         }
         found
-    } else if opcode.name == "BSSY" {
-        // The reconvergence point of a convergence barrier must be an instruction too, though
-        // the IR does not model the barrier (`BSSY B0, 0x1f0`).
+    } else if let ControlKind::Bssy { .. } = control {
+        // The reconvergence point of a convergence barrier is an instruction too, an address
+        // or (hand-written) a label: `BSSY B0, 0x1f0`, `BSSY B0, join`.
+        if let Some(o) = operand_list.iter_mut().skip(1).last() {
+            if let OperandKind::Other { text } = &o.kind {
+                if is_label_name(text) {
+                    o.kind = OperandKind::Label { name: text.clone() };
+                }
+            }
+        }
         let found = last_code_target(&operand_list);
         if found.is_none() {
             return Err(Diagnostic::error(
@@ -554,6 +564,19 @@ fn finish_function(f: FunctionText, arch: Option<String>, diags: &mut Vec<Diagno
     for mut p in instrs {
         if let Some(t) = p.target.take() {
             let resolved = match t {
+                TargetRef::Address(a, span) if opcodes::is_unresolved_call(&p.instr, a) => {
+                    diags.push(Diagnostic::warning(
+                        span,
+                        format!(
+                            "`{}` to address {a:#x} is an unresolved relocation: a call to a \
+                             runtime function outside the listing (`vprintf`, `__assertfail`, \
+                             `malloc`, ...). It is analysed as one instruction that returns: \
+                             the callee's own time is not in the bound",
+                            p.instr.opcode.name
+                        ),
+                    ));
+                    None
+                }
                 TargetRef::Address(a, span) => {
                     if addresses.contains(&a) {
                         Some(a)
@@ -614,6 +637,7 @@ fn with_target(kind: ControlKind, t: Option<u64>) -> ControlKind {
         ControlKind::Pcnt(_) => ControlKind::Pcnt(t),
         ControlKind::Pret(_) => ControlKind::Pret(t),
         ControlKind::Call(_) => ControlKind::Call(t),
+        ControlKind::Bssy { barrier, .. } => ControlKind::Bssy { barrier, target: t },
         other => other,
     }
 }

@@ -25,6 +25,14 @@ pub(crate) fn control_kind(op: &Opcode, sync_flag_allowed: bool) -> ControlKind 
         "BAR" => ControlKind::Barrier,
         // Targets computed at run time; `LONGJMP` (Fermi) goes where `PLONGJMP` said.
         "BRX" | "JMX" | "BRXU" | "JMXU" | "LONGJMP" => ControlKind::Indirect,
+        // Volta and later: convergence barriers (the barrier number is read from the
+        // operands by `with_barrier`).
+        "BSSY" => ControlKind::Bssy {
+            barrier: 0,
+            target: None,
+        },
+        "BSYNC" => ControlKind::Bsync { barrier: 0 },
+        "BREAK" => ControlKind::Break { barrier: 0 },
         _ if sync_flag_allowed && op.has_modifier("S") => ControlKind::Sync,
         _ => ControlKind::Fallthrough,
     }
@@ -39,6 +47,42 @@ pub(crate) fn is_register_indirect_call(op: &Opcode, operands: &[Operand]) -> bo
             super::operands::parse_register(first_word)
                 .is_some_and(|r| matches!(r, Register::Gpr(_) | Register::Uniform(_)))
         })
+}
+
+/// The barrier instruction with the barrier register its first operand names (`BSSY B1,
+/// 0x210`, `BSYNC B0`, `BREAK B1`): `None` for other instructions, an error when the operand
+/// is not `B0`…`B15`.
+pub(crate) fn with_barrier(
+    kind: ControlKind,
+    operands: &[Operand],
+) -> Option<Result<ControlKind, String>> {
+    kind.barrier()?;
+    let named = operands.first().and_then(|o| {
+        let n: u8 = o.text.strip_prefix('B')?.parse().ok()?;
+        (n < 16 && o.text.len() <= 3).then_some(n)
+    });
+    let Some(barrier) = named else {
+        return Some(Err(format!(
+            "a convergence-barrier instruction names its barrier register first (`B0`…`B15`), found `{}`",
+            operands.first().map_or("", |o| o.text.as_str())
+        )));
+    };
+    Some(Ok(match kind {
+        ControlKind::Bssy { target, .. } => ControlKind::Bssy { barrier, target },
+        ControlKind::Bsync { .. } => ControlKind::Bsync { barrier },
+        _ => ControlKind::Break { barrier },
+    }))
+}
+
+/// `JCAL 0x0` (Kepler–Pascal) and `CALL.ABS.NOINC 0x0` (Volta and later) call an absolute
+/// address that the linker fills in: in a `cuobjdump` listing of a cubin it is still `0x0`,
+/// the unresolved relocation of a runtime function (`vprintf`, `__assertfail`, `malloc`).
+/// Address 0 is the kernel's own first instruction, so reading it literally would make every
+/// `printf` a recursive call of the kernel.
+pub(crate) fn is_unresolved_call(ins: &crate::Instruction, address: u64) -> bool {
+    address == 0
+        && matches!(ins.control, ControlKind::Call(_))
+        && (ins.opcode.name == "JCAL" || ins.opcode.has_modifier("ABS"))
 }
 
 /// True when the opcode names a code address among its operands.

@@ -791,7 +791,13 @@ fn control(ins: &Instruction, kernel: &Kernel) -> DecodeResult<Control> {
             .ok_or_else(|| cannot(ins, "the target is not an instruction of this listing"))
     };
     Ok(match ins.control {
-        ControlKind::Fallthrough | ControlKind::Barrier => Control::Next,
+        // Convergence barriers are not simulated yet: threads run on without waiting, as
+        // before the IR typed these instructions.
+        ControlKind::Fallthrough
+        | ControlKind::Barrier
+        | ControlKind::Bssy { .. }
+        | ControlKind::Bsync { .. }
+        | ControlKind::Break { .. } => Control::Next,
         ControlKind::Branch(t) => {
             if ins
                 .operands

@@ -367,12 +367,13 @@ fn context(kernel: &Kernel, stack: &[cfg::Entry]) -> String {
                 .iter()
                 .map(|p| {
                     let tag = match p.tag {
-                        Tag::Nil => "NIL",
-                        Tag::Sync => "SYNC",
-                        Tag::Brk => "BRK",
-                        Tag::Cont => "CONT",
-                        Tag::Call => "CALL",
-                        Tag::Any => "ANY",
+                        Tag::Nil => "NIL".to_string(),
+                        Tag::Sync => "SYNC".to_string(),
+                        Tag::Brk => "BRK".to_string(),
+                        Tag::Cont => "CONT".to_string(),
+                        Tag::Call => "CALL".to_string(),
+                        Tag::Barrier(b) => format!("B{b}"),
+                        Tag::Any => "ANY".to_string(),
                     };
                     let addr = kernel.instructions.get(p.pc).map_or(0, |i| i.address);
                     format!("{tag}@{addr:#06x}")

@@ -23,6 +23,9 @@ fn control_name(c: ControlKind) -> &'static str {
         ControlKind::Ret => "ret",
         ControlKind::Barrier => "barrier",
         ControlKind::Indirect => "indirect",
+        ControlKind::Bssy { .. } => "bssy",
+        ControlKind::Bsync { .. } => "bsync",
+        ControlKind::Break { .. } => "break",
     }
 }
 

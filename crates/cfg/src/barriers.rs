@@ -1,0 +1,159 @@
+//! Convergence barriers of Volta and later (sm_70 to sm_90): `BSSY`, `BSYNC`, `BREAK`, in the
+//! stack-graph domain of the Pascal analysis (beyond the paper, which handles the SSY/PBK stack
+//! of Fermi–Pascal only).
+//!
+//! # What the hardware does
+//! Volta replaced the per-warp reconvergence stack by *convergence barriers* and *independent
+//! thread scheduling* (ITS): every thread has its own program counter, and the scheduler may
+//! interleave divergent paths ("Volta's independent thread scheduling allows the GPU to yield
+//! execution of any thread", NVIDIA Tesla V100 whitepaper, 2017, §"Independent Thread
+//! Scheduling"). The compiler brackets each region whose threads must reconverge:
+//! `BSSY Bn, target` records the active threads in barrier register `Bn`; `BSYNC Bn` makes each
+//! arriving thread wait until every thread still recorded in `Bn` has arrived (or exited), and
+//! then they continue together; `BREAK Bn` removes the executing threads from `Bn` so that the
+//! barrier no longer waits for them (Jia, Maggioni, Smith, Scarpazza, *Dissecting the NVIDIA
+//! Volta GPU Architecture via Microbenchmarking*, 2018, and *… Turing T4 …*, 2019, list the
+//! opcodes; the PTX ISA's `bar.warp.sync` and `__syncwarp` describe the same contract from the
+//! source side). In every `BSSY Bn, target` of the sm_70–sm_90 corpus, `target` is the
+//! instruction right after the region's `BSYNC Bn`.
+//!
+//! # The model
+//! A barrier is a reconvergence entry of the stack graph, tagged [`Tag::Barrier`]: `BSSY`
+//! pushes it with a copy of the active group (as `SSY` pushes a SYNC entry), `BSYNC` halts the
+//! executing group and pops the next pending entry (as `SYNC` does), and the barrier entry
+//! itself resumes at `target` with every thread it still records. `BREAK Bn` removes the
+//! breaking threads from `Bn`'s entry with the `filter♯` rule of §3.1 (the entry stays, goes, or
+//! both when unknown). A `BSYNC` of a barrier with no open entry waits for nobody. So `k`
+//! sequential regions cost `O(k)` states, exactly as `k` SSY/SYNC regions do on Pascal, and a
+//! loop whose exit diverges keeps a bounded stack (see below).
+//!
+//! # The scheduling assumption, and why the bound holds for every interleaving
+//! The warp-level CFG follows one schedule: divergent paths run one after the other, in stack
+//! order, and reconverge at each `BSYNC`. ITS may instead interleave the paths between a
+//! `BSSY` and its `BSYNC`, at any instruction. The bound is valid for every such interleaving
+//! under the assumption that the cost of an execution is the sum of the costs of its issued
+//! instructions (the cost model of the `ipet` crate: every block of a warp-CFG node costs the
+//! same whatever ran before it): an interleaving issues exactly the same (group, instruction)
+//! pairs as the stack order — each path is run by the same threads, and the barrier makes them
+//! wait for each other at the same `BSYNC` — only in another order, so its sum is the same.
+//! What the assumption excludes: threads of one warp communicating through memory while
+//! diverged (a spin lock between paths), where ITS changes *which* path is taken, and timing
+//! that depends on the order (latencies hidden by interleaving only make the real run faster).
+//! `WARPSYNC`, `YIELD`, `BMOV` (save and restore of a barrier register around a call) and
+//! `WARPSYNC.COLLECTIVE`/`ENDCOLLECTIVE` change no path and are ordinary instructions here.
+//!
+//! # Loops whose exit diverges, and why they stay linear
+//! In barrier code a loop exits by falling out of its back edge (`@P0 BRA head` then
+//! `BSYNC Bn`) or with `@P BREAK Bn; @P BRA out`. On Pascal the back edge's taken group ran
+//! first and the leaving group waited as a pending entry, one per iteration (a cycle of the
+//! stack graph). Here, for a divergent *backward* branch, the group that leaves runs first —
+//! it reaches the `BSYNC` at once — and the looping group waits as the pending entry; the
+//! `BSYNC` pops it, so the stack has the same depth at every iteration and the loop of the
+//! warp-level CFG is the kernel's loop, bounded by the kernel's loop bound. The order is free
+//! by the argument above. A `BREAK` immediately followed by a branch on the same guard moves
+//! exactly the branching group out of the barrier ([`fused_break`]), so the group that stays
+//! in the loop is known to keep its threads.
+
+use crate::groups::Fate;
+use crate::state::{State, Tag};
+use crate::transfer::{drop_entry, Ctx};
+use isa::{ControlKind, Diagnostic, Instruction, Kernel};
+
+/// Whether the kernel uses convergence barriers (any `BSSY`), which selects the loop-friendly
+/// order of divergent backward branches (module doc).
+pub fn uses_barriers(kernel: &Kernel) -> bool {
+    kernel
+        .instructions
+        .iter()
+        .any(|i| matches!(i.control, ControlKind::Bssy { .. }))
+}
+
+/// The topmost stack entry that may be barrier `b`'s, if any (`None` also for an "any" stack,
+/// where nothing is known to remove threads from).
+fn entry_of(st: &State, b: u8) -> Option<usize> {
+    for (i, e) in st.stack.iter().enumerate().rev() {
+        if e.is_any() {
+            return None;
+        }
+        if e.has_tag(Tag::Barrier(b)) {
+            return Some(i);
+        }
+    }
+    None
+}
+
+/// Whether a `BSYNC Bb` may have threads to wait for: some entry may be barrier `b`'s.
+pub fn is_open(st: &State, b: u8) -> bool {
+    st.stack
+        .iter()
+        .any(|e| e.is_any() || e.has_tag(Tag::Barrier(b)))
+}
+
+/// `BREAK Bb` by the threads of group slot `group`: they leave barrier `b`'s entry, which stays
+/// (it keeps other threads), goes (it held only them), or both when the groups domain cannot
+/// tell (`filter♯`, §3.1). A cyclic entry only loses threads.
+pub fn leave(st: State, group: usize, b: u8) -> Vec<State> {
+    let Some(j) = entry_of(&st, b) else {
+        return vec![st];
+    };
+    let slot = State::slot_of(j);
+    if !st.stack[j].is_single() || st.stack[j].repeated {
+        let mut kept = st;
+        kept.groups.remove_threads(slot, group);
+        return vec![kept];
+    }
+    match st.groups.fate(slot, group) {
+        Fate::Keep => vec![st],
+        Fate::Drop => vec![drop_entry(st, j)],
+        Fate::Any => {
+            let mut kept = st.clone();
+            kept.groups.remove_threads(slot, group);
+            vec![drop_entry(st, j), kept]
+        }
+    }
+}
+
+/// The barrier of the `BREAK` at instruction `i` when the next instruction of the same block
+/// is a branch elsewhere on the same guard (`@!P0 BREAK B1; @!P0 BRA 0x270`): then exactly the
+/// branching threads break, and the branch applies the `BREAK` to the group it sends away.
+pub fn fused_break(ctx: &Ctx, i: usize) -> Option<u8> {
+    fused_break_at(ctx.kernel, &ctx.block_at, i)
+}
+
+/// [`fused_break`] given the kernel and its block starts (`block_at[i]`: the block starting at
+/// instruction `i`), for the concrete executor.
+pub fn fused_break_at(kernel: &Kernel, block_at: &[Option<usize>], i: usize) -> Option<u8> {
+    let ins = kernel.instructions.get(i)?;
+    let ControlKind::Break { barrier } = ins.control else {
+        return None;
+    };
+    let next = kernel.instructions.get(i + 1)?;
+    let same_block = block_at.get(i + 1).copied().flatten().is_none();
+    let ControlKind::Branch(Some(t)) = next.control else {
+        return None;
+    };
+    let elsewhere = kernel.index_of(t) != Some(i + 2);
+    let same_guard = match (&ins.guard, &next.guard) {
+        (Some(a), Some(b)) => a.reg == b.reg && a.negated == b.negated,
+        (None, None) => true,
+        _ => false,
+    };
+    (same_block && elsewhere && same_guard).then_some(barrier)
+}
+
+/// The branch at instruction `i` carries the `BREAK` just before it (see [`fused_break`]).
+pub fn break_before(ctx: &Ctx, i: usize) -> Option<u8> {
+    i.checked_sub(1).and_then(|p| fused_break(ctx, p))
+}
+
+/// A `BREAK Bb` that is not fused with a branch on the same guard (never seen in nvcc output:
+/// every `BREAK` of the sm_70–sm_90 corpus is followed by one). The breaking threads would go
+/// on with the others and pass the barrier's `BSYNC` without waiting, which this model cannot
+/// tell apart from waiting: a located error rather than a wrong graph.
+pub fn unfused_break(ins: &Instruction) -> Diagnostic {
+    Diagnostic::error(
+        ins.span,
+        "`BREAK` is not followed by a branch on the same guard (`@P BREAK Bn; @P BRA target`): \
+         where the breaking threads go next is not modelled",
+    )
+}

@@ -1,0 +1,440 @@
+//! Convergence barriers (Volta and later): hand-checked warp-level CFGs, the linear state count
+//! of sequential regions, and soundness against the concrete executor on random structured
+//! sm_70-style kernels (nested `BSSY`/`BSYNC`, `BREAK` out of loops, divergent back edges,
+//! predicated calls, `WARPSYNC`, early `EXIT`).
+
+mod common;
+
+use cfg::concrete::{self, Outcome};
+use cfg::{Options, Tag, WarpEdgeKind};
+use common::check_trace;
+use proptest::prelude::*;
+
+/// A divergent if-then-else in one barrier region, as nvcc writes it for sm_70 and later:
+/// both paths meet at `BSYNC B0`; the region continues at the instruction after it.
+const IF_THEN_ELSE: &str = "
+    /*0000*/ S2R R0, SR_TID.X ;
+    /*0010*/ ISETP.GE.AND P0, PT, R0, 0x10, PT ;
+    /*0020*/ BSSY B0, 0x80 ;
+    /*0030*/ @P0 BRA 0x60 ;
+    /*0040*/ IADD3 R1, R0, 0x1, RZ ;
+    /*0050*/ BRA 0x70 ;
+    /*0060*/ IADD3 R1, R0, 0x2, RZ ;
+    /*0070*/ BSYNC B0 ;
+    /*0080*/ STG.E [R2], R1 ;
+    /*0090*/ EXIT ;
+";
+
+#[test]
+fn if_then_else_reconverges_at_the_instruction_after_bsync() {
+    let (k, g, w) = common::warp(IF_THEN_ELSE, &Options::default());
+    // Divergence: the taken group (0x60) runs first, the others wait at 0x40.
+    assert!(common::edges_of(&k, &g, &w, WarpEdgeKind::Divergence).contains(&(0x0, Some(0x60))));
+    // The taken group's BSYNC resumes the waiting group …
+    assert!(common::edges_of(&k, &g, &w, WarpEdgeKind::Divergence).contains(&(0x70, Some(0x40))));
+    // … whose BSYNC releases the whole barrier at 0x80, the BSSY target.
+    assert_eq!(
+        common::edges_of(&k, &g, &w, WarpEdgeKind::Reconvergence),
+        vec![(0x70, Some(0x80))]
+    );
+    // Nothing is pending once the barrier released: 0x80 is reached with an empty stack.
+    let after: Vec<_> = w
+        .nodes
+        .iter()
+        .filter(|n| {
+            n.block
+                .is_some_and(|b| k.instructions[g.blocks[b].first].address == 0x80)
+        })
+        .collect();
+    assert!(!after.is_empty());
+    assert!(after.iter().all(|n| n.stack.is_empty()), "{after:?}");
+    assert!(w
+        .nodes
+        .iter()
+        .any(|n| n.stack.iter().any(|e| e.has_tag(Tag::Barrier(0)))));
+}
+
+/// `k` sequential divergent regions, each `BSSY/BRA/BSYNC`.
+fn sequential_regions(k: usize) -> String {
+    let mut s = String::from("S2R R0, SR_TID.X ;\nISETP.GE.AND P0, PT, R0, 0x10, PT ;\n");
+    for r in 0..k {
+        s += &format!(
+            "BSSY B0, E{r} ;\n@P0 BRA S{r} ;\nIADD3 R1, R1, 0x1, RZ ;\nS{r}:\nBSYNC B0 ;\nE{r}:\nIADD3 R2, R2, R1, RZ ;\n"
+        );
+    }
+    s + "EXIT ;\n"
+}
+
+#[test]
+fn sequential_barrier_regions_cost_linearly_many_states() {
+    // Before barriers were modelled, k regions made 2^(k+2)-1 states; now each region adds
+    // the same number of states.
+    let count = |k| {
+        common::warp(&sequential_regions(k), &Options::default())
+            .2
+            .nodes
+            .len()
+    };
+    let (c1, c2, c3, c10) = (count(1), count(2), count(3), count(10));
+    let per_region = c2 - c1;
+    assert!(per_region > 0);
+    assert_eq!(c3 - c2, per_region);
+    assert_eq!(c10, c1 + 9 * per_region, "{c1} {c2} {c3} {c10}");
+    assert!(c10 < 60, "{c10} states for ten regions");
+}
+
+/// A loop whose exit diverges, in barrier code: the back edge `@P0 BRA head` leaves the
+/// finished threads at `BSYNC B0`.
+const DIVERGENT_LOOP: &str = "
+    /*0000*/ S2R R0, SR_TID.X ;
+    /*0010*/ MOV R1, RZ ;
+    /*0020*/ BSSY B0, 0x70 ;
+    /*0030*/ IADD3 R1, R1, 0x1, RZ ;
+    /*0040*/ ISETP.LT.AND P0, PT, R1, R0, PT ;
+    /*0050*/ @P0 BRA 0x30 ;
+    /*0060*/ BSYNC B0 ;
+    /*0070*/ EXIT ;
+";
+
+#[test]
+fn a_loop_whose_exit_diverges_keeps_a_bounded_stack() {
+    let (k, g, w) = common::warp(DIVERGENT_LOOP, &Options::default());
+    // The leaving group goes first (to BSYNC) while the looping group waits at the header,
+    // so no stack entry repeats: the stack graph has no cycle.
+    assert!(w.nodes.iter().all(|n| n.stack.iter().all(|e| !e.repeated)));
+    assert!(w.nodes.iter().all(|n| n.stack.len() <= 2), "{w:?}");
+    assert!(common::edges_of(&k, &g, &w, WarpEdgeKind::Divergence).contains(&(0x30, Some(0x60))));
+    let checked = check_kernel(DIVERGENT_LOOP, &[1, 2, 3], &Options::default()).expect("sound");
+    assert!(checked >= 8);
+}
+
+/// `BREAK B1` out of an inner region to the outer `BSYNC B0` (the shape of
+/// `reorderDataAndFindCellStartD` on sm_86).
+const BREAK_OUT: &str = "
+    /*0000*/ S2R R0, SR_TID.X ;
+    /*0010*/ ISETP.GE.AND P1, PT, R0, 0x8, PT ;
+    /*0020*/ ISETP.GE.AND P0, PT, R0, 0x10, PT ;
+    /*0030*/ BSSY B0, 0xb0 ;
+    /*0040*/ BSSY B1, 0x90 ;
+    /*0050*/ @!P1 BRA 0x80 ;
+    /*0060*/ @!P0 BREAK B1 ;
+    /*0070*/ @!P0 BRA 0xa0 ;
+    /*0080*/ BSYNC B1 ;
+    /*0090*/ IADD3 R1, R0, 0x1, RZ ;
+    /*00a0*/ BSYNC B0 ;
+    /*00b0*/ EXIT ;
+";
+
+#[test]
+fn break_leaves_the_inner_barrier_and_waits_at_the_outer_one() {
+    let (k, g, w) = common::warp(BREAK_OUT, &Options::default());
+    // Threads 8..16 break to 0xa0; 0..8 and 16.. meet at BSYNC B1 and run 0x90 together.
+    let checked = check_kernel(BREAK_OUT, &[1, 2, 3], &Options::default()).expect("sound");
+    assert!(checked >= 8);
+    // In the executor the comparisons are seeded functions of the thread, not of its index:
+    // whichever threads break, the inner region's tail (0x90) runs without them, once, and
+    // everybody leaves the outer barrier together.
+    let mut broke = 0;
+    for seed in 0..16 {
+        let t = concrete::run(&k, &g, 32, seed, 1000);
+        assert_eq!(t.outcome, Outcome::Finished);
+        let visits_of = |addr: u64| {
+            t.visits
+                .iter()
+                .enumerate()
+                .filter(|(_, v)| k.instructions[g.blocks[v.block].first].address == addr)
+                .map(|(i, v)| (i, v.active))
+                .collect::<Vec<_>>()
+        };
+        let at = |addr: u64| {
+            visits_of(addr)
+                .into_iter()
+                .map(|(_, m)| m)
+                .collect::<Vec<_>>()
+        };
+        assert_eq!(at(0xb0), vec![0xffff_ffff], "seed {seed}");
+        // The breakers reach the outer BSYNC before the inner region's tail runs.
+        let tail = visits_of(0x90).first().map_or(usize::MAX, |v| v.0);
+        let breakers: u64 = visits_of(0xa0)
+            .into_iter()
+            .filter(|(i, _)| *i < tail)
+            .map(|(_, m)| m)
+            .fold(0, |a, m| a | m);
+        match at(0x90).as_slice() {
+            [] => assert_eq!(breakers, 0xffff_ffff),
+            [stayed] => {
+                assert_eq!(stayed & breakers, 0, "seed {seed}");
+                if *stayed != 0xffff_ffff {
+                    assert_eq!(stayed | breakers, 0xffff_ffff, "seed {seed}");
+                    broke += 1;
+                }
+            }
+            more => panic!("seed {seed}: 0x90 ran {} times", more.len()),
+        }
+    }
+    assert!(broke > 0, "no seed made a group break");
+    // The breaking group's fused BREAK + BRA is one divergence edge to the outer BSYNC.
+    assert!(common::edges_of(&k, &g, &w, WarpEdgeKind::Divergence).contains(&(0x60, Some(0xa0))));
+}
+
+#[test]
+fn a_predicated_call_runs_the_callers_first() {
+    let src = "
+        /*0000*/ S2R R0, SR_TID.X ;
+        /*0010*/ ISETP.GE.AND P1, PT, R0, 0x10, PT ;
+        /*0020*/ BSSY B0, 0x50 ;
+        /*0030*/ @P1 CALL.REL.NOINC 0x60 ;
+        /*0040*/ BSYNC B0 ;
+        /*0050*/ EXIT ;
+        /*0060*/ IADD3 R1, R0, 0x1, RZ ;
+        /*0070*/ RET.REL.NODEC R20 0x0 ;
+    ";
+    let (k, g, w) = common::warp(src, &Options::default());
+    assert!(common::edges_of(&k, &g, &w, WarpEdgeKind::Call).contains(&(0x0, Some(0x60))));
+    let checked = check_kernel(src, &[1, 2, 3], &Options::default()).expect("sound");
+    assert!(checked >= 8);
+}
+
+/// Structured sm_70-style programs: barrier `B<depth>` for each nesting level.
+struct Gen {
+    state: u64,
+    label: usize,
+    out: Vec<String>,
+    subs: usize,
+}
+
+impl Gen {
+    fn next(&mut self, n: u64) -> u64 {
+        self.state = self
+            .state
+            .wrapping_mul(6364136223846793005)
+            .wrapping_add(1442695040888963407);
+        (self.state >> 33) % n
+    }
+
+    fn fresh(&mut self) -> String {
+        self.label += 1;
+        format!("L{}", self.label)
+    }
+
+    fn emit(&mut self, s: impl Into<String>) {
+        self.out.push(s.into());
+    }
+
+    fn data(&mut self) {
+        let (a, b, c, p) = (self.next(6), self.next(6), self.next(6), self.next(3));
+        match self.next(6) {
+            0 => self.emit(format!("S2R R{a}, SR_TID.X ;")),
+            1 => self.emit(format!("ISETP.GE.AND P{p}, PT, R{a}, R{b}, PT ;")),
+            2 => self.emit(format!("@P{p} IADD3 R{a}, R{a}, R{b}, RZ ;")),
+            3 => self.emit("WARPSYNC 0xffffffff ;"),
+            _ => self.emit(format!("IADD3 R{a}, R{b}, R{c}, RZ ;")),
+        }
+    }
+
+    fn cond(&mut self) -> String {
+        let p = self.next(3);
+        if self.next(2) == 0 {
+            format!("@P{p}")
+        } else {
+            format!("@!P{p}")
+        }
+    }
+
+    /// `level`: nesting depth, which names the barrier; `breaks`: the barrier and label a
+    /// `BREAK` may leave to (the enclosing region's `BSYNC`).
+    fn body(&mut self, depth: u32, level: usize, exits: bool, outer: Option<(usize, String)>) {
+        let n = 1 + self.next(3);
+        for _ in 0..n {
+            let pick = if depth == 0 { 0 } else { self.next(10) };
+            let b = level;
+            match pick {
+                1 => {
+                    // if-then-else
+                    let (els, sync, end) = (self.fresh(), self.fresh(), self.fresh());
+                    let c = self.cond();
+                    self.emit(format!("BSSY B{b}, {end} ;"));
+                    self.emit(format!("{c} BRA {els} ;"));
+                    self.body(depth - 1, level + 1, exits, None);
+                    self.emit(format!("BRA {sync} ;"));
+                    self.emit(format!("{els}:"));
+                    self.body(depth - 1, level + 1, exits, None);
+                    self.emit(format!("{sync}:"));
+                    self.emit(format!("BSYNC B{b} ;"));
+                    self.emit(format!("{end}:"));
+                }
+                2 => {
+                    // then-only
+                    let (sync, end) = (self.fresh(), self.fresh());
+                    let c = self.cond();
+                    self.emit(format!("BSSY B{b}, {end} ;"));
+                    self.emit(format!("{c} BRA {sync} ;"));
+                    self.body(depth - 1, level + 1, exits, None);
+                    self.emit(format!("{sync}:"));
+                    self.emit(format!("BSYNC B{b} ;"));
+                    self.emit(format!("{end}:"));
+                }
+                3 => {
+                    // loop whose back edge may diverge
+                    let (head, end) = (self.fresh(), self.fresh());
+                    self.emit(format!("BSSY B{b}, {end} ;"));
+                    self.emit(format!("{head}:"));
+                    self.body(depth - 1, level + 1, false, None);
+                    self.emit("IADD3 R4, R4, 0x1, RZ ;");
+                    let p = self.next(3);
+                    self.emit(format!("ISETP.LT.AND P{p}, PT, R4, R3, PT ;"));
+                    self.emit(format!("@P{p} BRA {head} ;"));
+                    self.emit(format!("BSYNC B{b} ;"));
+                    self.emit(format!("{end}:"));
+                }
+                4 => {
+                    // outer region holding an inner loop that breaks out to the outer BSYNC
+                    let (osync, oend, head, iend) =
+                        (self.fresh(), self.fresh(), self.fresh(), self.fresh());
+                    let inner = b + 1;
+                    self.emit(format!("BSSY B{b}, {oend} ;"));
+                    self.emit(format!("BSSY B{inner}, {iend} ;"));
+                    self.emit(format!("{head}:"));
+                    self.body(depth - 1, level + 2, false, Some((inner, osync.clone())));
+                    self.emit("IADD3 R5, R5, 0x1, RZ ;");
+                    let p = self.next(3);
+                    self.emit(format!("ISETP.GT.AND P{p}, PT, R5, R4, PT ;"));
+                    self.emit(format!("@P{p} BREAK B{inner} ;"));
+                    self.emit(format!("@P{p} BRA {osync} ;"));
+                    let q = self.next(3);
+                    self.emit(format!("@P{q} BRA {head} ;"));
+                    self.emit(format!("BSYNC B{inner} ;"));
+                    self.emit(format!("{iend}:"));
+                    self.data();
+                    self.emit(format!("{osync}:"));
+                    self.emit(format!("BSYNC B{b} ;"));
+                    self.emit(format!("{oend}:"));
+                }
+                5 if exits => {
+                    let c = self.cond();
+                    self.emit(format!("{c} EXIT ;"));
+                }
+                6 if self.subs > 0 => {
+                    let s = self.next(self.subs as u64);
+                    let c = if self.next(2) == 0 {
+                        self.cond()
+                    } else {
+                        String::new()
+                    };
+                    self.emit(format!("{c} CALL.REL.NOINC sub{s} ;"));
+                }
+                7 if outer.is_some() => {
+                    // an extra conditional break out of the loop, from inside its body
+                    let Some((ob, label)) = outer.clone() else {
+                        continue;
+                    };
+                    let c = self.cond();
+                    self.emit(format!("{c} BREAK B{ob} ;"));
+                    self.emit(format!("{c} BRA {label} ;"));
+                }
+                _ => self.data(),
+            }
+        }
+    }
+
+    fn kernel(seed: u64) -> String {
+        let mut g = Gen {
+            state: seed ^ 0x9E37_79B9_7F4A_7C15,
+            label: 0,
+            out: Vec::new(),
+            subs: 0,
+        };
+        g.subs = g.next(3) as usize;
+        g.emit("S2R R0, SR_TID.X ;");
+        g.emit("S2R R3, SR_TID.X ;");
+        g.body(2, 0, true, None);
+        g.emit("EXIT ;");
+        for s in 0..g.subs {
+            g.emit(format!("sub{s}:"));
+            let saved = g.subs;
+            g.subs = 0;
+            // Callees use barriers above the callers' (as nvcc saves B6 with BMOV).
+            g.body(1, 8, false, None);
+            g.subs = saved;
+            g.emit("RET.REL.NODEC R20 0x0 ;");
+        }
+        g.out.join("\n")
+    }
+}
+
+fn check_kernel(src: &str, data_seeds: &[u64], options: &Options) -> Result<usize, String> {
+    let (k, g) = common::kernel(src);
+    let w = cfg::build(&k, &g, options).map_err(|d| format!("analysis failed: {d}"))?;
+    let mut checked = 0;
+    for &seed in data_seeds {
+        for threads in [1usize, 4, 8, 32] {
+            let t = concrete::run(&k, &g, threads, seed, 20_000);
+            match t.outcome {
+                Outcome::Finished => {}
+                Outcome::StepLimit => continue,
+                Outcome::Unsupported(why) => return Err(format!("executor: {why}")),
+            }
+            check_trace(&w, &t.visits, true).map_err(|e| {
+                format!(
+                    "{e}\nthreads {threads} seed {seed}\n{}",
+                    common::dump(&k, &g, &w)
+                )
+            })?;
+            checked += 1;
+        }
+    }
+    Ok(checked)
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 128, ..ProptestConfig::default() })]
+
+    #[test]
+    fn concrete_barrier_paths_are_warp_cfg_paths(kernel_seed in any::<u64>(), data in prop::collection::vec(any::<u64>(), 3)) {
+        let src = Gen::kernel(kernel_seed);
+        if let Err(e) = check_kernel(&src, &data, &Options::default()) {
+            prop_assert!(false, "{e}\n--- kernel ---\n{src}");
+        }
+    }
+
+    #[test]
+    fn ablations_are_sound_on_barrier_code_too(kernel_seed in any::<u64>(), data in prop::collection::vec(any::<u64>(), 2)) {
+        let src = Gen::kernel(kernel_seed);
+        for o in [
+            Options { agreement: false, ..Options::default() },
+            Options { groups: false, ..Options::default() },
+            Options { cyclic_stacks: false, ..Options::default() },
+        ] {
+            if let Err(e) = check_kernel(&src, &data, &o) {
+                prop_assert!(false, "{o:?}: {e}\n--- kernel ---\n{src}");
+            }
+        }
+    }
+}
+
+#[test]
+fn the_barrier_generator_breaks_diverges_and_finishes() {
+    // Guard against a vacuous property: runs must finish, diverge, wait at barriers and break.
+    let (mut finished, mut diverged, mut broke) = (0, 0, 0);
+    for seed in 0..60u64 {
+        let src = Gen::kernel(seed);
+        let (k, g) = common::kernel(&src);
+        let t = concrete::run(&k, &g, 8, seed, 20_000);
+        if t.outcome != Outcome::Finished {
+            continue;
+        }
+        finished += 1;
+        if t.visits
+            .iter()
+            .any(|v| v.pending.iter().any(|e| e.tag == Tag::Nil))
+        {
+            diverged += 1;
+        }
+        if src.contains("BREAK") {
+            broke += 1;
+        }
+    }
+    assert!(finished >= 40, "only {finished} runs finished");
+    assert!(diverged >= 10, "only {diverged} runs diverged");
+    assert!(broke >= 5, "only {broke} kernels break");
+}

@@ -12,6 +12,7 @@
 use super::decode::{Cmp, Op, SFn, Ty, VFn};
 use super::operand::{lane32, lane64, Loc, Opnd, ScalarFile, VectorFile};
 use crate::canonical_nan::{f32_bits, f64_bits};
+use std::ops::{BitAnd, BitOr, BitXor, Not};
 
 fn w32(sf: &mut ScalarFile, d: &Opnd, v: u32) {
     if let Some(s) = d.sreg() {
@@ -141,14 +142,6 @@ fn sbin32(f: SFn, x: u32, y: u32, scc: bool) -> (u32, Option<bool>) {
         SFn::Lshl => nz(x.wrapping_shl(y & 31)),
         SFn::Lshr => nz(x.wrapping_shr(y & 31)),
         SFn::Ashr => nz(((x as i32) >> (y & 31)) as u32),
-        SFn::And => nz(x & y),
-        SFn::Or => nz(x | y),
-        SFn::Xor => nz(x ^ y),
-        SFn::Andn2 => nz(x & !y),
-        SFn::Orn2 => nz(x | !y),
-        SFn::Nand => nz(!(x & y)),
-        SFn::Nor => nz(!(x | y)),
-        SFn::Xnor => nz(!(x ^ y)),
         SFn::MinI => {
             let c = (x as i32) < (y as i32);
             (if c { x } else { y }, Some(c))
@@ -162,6 +155,26 @@ fn sbin32(f: SFn, x: u32, y: u32, scc: bool) -> (u32, Option<bool>) {
         SFn::Cselect => (if scc { x } else { y }, None),
         SFn::BfeU => nz(bfe(u64::from(x), u64::from(y), false, 32) as u32),
         SFn::BfeI => nz(bfe(u64::from(x), u64::from(y), true, 32) as u32),
+        // The rest: `s_and`…`s_xnor`.
+        _ => nz(bitwise(f, x, y)),
+    }
+}
+
+/// The bitwise functions `s_and`…`s_xnor` at either width (`x` for any other).
+fn bitwise<T>(f: SFn, x: T, y: T) -> T
+where
+    T: Copy + Not<Output = T> + BitAnd<Output = T> + BitOr<Output = T> + BitXor<Output = T>,
+{
+    match f {
+        SFn::And => x & y,
+        SFn::Or => x | y,
+        SFn::Xor => x ^ y,
+        SFn::Andn2 => x & !y,
+        SFn::Orn2 => x | !y,
+        SFn::Nand => !(x & y),
+        SFn::Nor => !(x | y),
+        SFn::Xnor => !(x ^ y),
+        _ => x,
     }
 }
 
@@ -171,14 +184,7 @@ fn sbin64(f: SFn, x: u64, y: u64, scc: bool) -> (u64, Option<bool>) {
         SFn::Lshl => nz(x.wrapping_shl((y & 63) as u32)),
         SFn::Lshr => nz(x.wrapping_shr((y & 63) as u32)),
         SFn::Ashr => nz(((x as i64) >> (y & 63)) as u64),
-        SFn::And => nz(x & y),
-        SFn::Or => nz(x | y),
-        SFn::Xor => nz(x ^ y),
-        SFn::Andn2 => nz(x & !y),
-        SFn::Orn2 => nz(x | !y),
-        SFn::Nand => nz(!(x & y)),
-        SFn::Nor => nz(!(x | y)),
-        SFn::Xnor => nz(!(x ^ y)),
+        f if f.is_bitwise() => nz(bitwise(f, x, y)),
         SFn::Cselect => (if scc { x } else { y }, None),
         SFn::BfeU => nz(bfe(x, y, false, 64)),
         SFn::BfeI => nz(bfe(x, y, true, 64)),
@@ -214,6 +220,22 @@ fn compare_int(c: Cmp, x: u64, y: u64, ty: Ty) -> bool {
     }
 }
 
+/// [`class_bit`] of the float `x` (either width, in its own precision) whose quiet bit is
+/// `quiet`.
+macro_rules! class_bit_of {
+    ($x:expr, $quiet:expr) => {{
+        let x = $x;
+        class_bit(
+            x.is_nan(),
+            $quiet,
+            x.is_infinite(),
+            x == 0.0,
+            x.is_normal(),
+            x.is_sign_negative(),
+        )
+    }};
+}
+
 /// The class bit for `v_cmp_class` (see [`Cmp::Class`]) of a value with these properties
 /// (taken in its own precision: an `f32` denormal is a denormal).
 fn class_bit(nan: bool, quiet: bool, inf: bool, zero: bool, normal: bool, neg: bool) -> u32 {
@@ -230,28 +252,24 @@ fn class_bit(nan: bool, quiet: bool, inf: bool, zero: bool, normal: bool, neg: b
     }
 }
 
-fn f32_of(sf: &ScalarFile, vf: &VectorFile, o: &Opnd, lane: usize) -> f32 {
-    let mut x = f32::from_bits(lane32(sf, vf, o, lane));
-    if o.abs {
-        x = x.abs();
-    }
+/// `bits` (a float whose sign is bit `sign`) with the operand's `abs` and `neg` modifiers.
+fn modified(o: &Opnd, bits: u64, sign: u64) -> u64 {
+    let bits = if o.abs { bits & !sign } else { bits };
     if o.neg {
-        x = -x;
+        bits ^ sign
+    } else {
+        bits
     }
-    x
+}
+
+fn f32_of(sf: &ScalarFile, vf: &VectorFile, o: &Opnd, lane: usize) -> f32 {
+    f32::from_bits(modified(o, u64::from(lane32(sf, vf, o, lane)), 1 << 31) as u32)
 }
 
 fn f64_of(sf: &ScalarFile, vf: &VectorFile, o: &Opnd, lane: usize) -> f64 {
     // Integer constants are bit patterns (GCN3 ISA §4.4.3: inline integers are used as
     // integers, not converted); LLVM prints float constants as floats (`1.0`).
-    let mut x = f64::from_bits(lane64(sf, vf, o, lane));
-    if o.abs {
-        x = x.abs();
-    }
-    if o.neg {
-        x = -x;
-    }
-    x
+    f64::from_bits(modified(o, lane64(sf, vf, o, lane), 1 << 63))
 }
 
 /// Up to 64 lanes of one 32-bit operand: the lane's VGPR, else the scalar value (as
@@ -275,14 +293,7 @@ fn row_f32(sf: &ScalarFile, vf: &VectorFile, o: &Opnd, row: &mut [u32; 64]) {
     row32(sf, vf, o, row);
     if o.abs || o.neg {
         for x in row.iter_mut() {
-            let mut f = f32::from_bits(*x);
-            if o.abs {
-                f = f.abs();
-            }
-            if o.neg {
-                f = -f;
-            }
-            *x = f.to_bits();
+            *x = modified(o, u64::from(*x), 1 << 31) as u32;
         }
     }
 }
@@ -469,32 +480,14 @@ fn vector_with(
             let mut r = 0u64;
             for l in (0..lanes).filter(|&l| on(l)) {
                 let t = match (c, ty) {
-                    (Cmp::Class, Ty::F32) => {
-                        let bits = lane32(sf, vf, a, l);
-                        let x = f32::from_bits(bits);
-                        let x = if a.abs { x.abs() } else { x };
-                        let x = if a.neg { -x } else { x };
-                        let bit = class_bit(
-                            x.is_nan(),
-                            bits & 0x0040_0000 != 0,
-                            x.is_infinite(),
-                            x == 0.0,
-                            x.is_normal(),
-                            x.is_sign_negative(),
-                        );
-                        lane32(sf, vf, b, l) >> bit & 1 == 1
-                    }
                     (Cmp::Class, _) => {
-                        let bits = lane64(sf, vf, a, l);
-                        let x = f64_of(sf, vf, a, l);
-                        let bit = class_bit(
-                            x.is_nan(),
-                            bits & 0x0008_0000_0000_0000 != 0,
-                            x.is_infinite(),
-                            x == 0.0,
-                            x.is_normal(),
-                            x.is_sign_negative(),
-                        );
+                        let bit = if *ty == Ty::F32 {
+                            let quiet = lane32(sf, vf, a, l) & 0x0040_0000 != 0;
+                            class_bit_of!(f32_of(sf, vf, a, l), quiet)
+                        } else {
+                            let quiet = lane64(sf, vf, a, l) & 0x0008_0000_0000_0000 != 0;
+                            class_bit_of!(f64_of(sf, vf, a, l), quiet)
+                        };
                         lane32(sf, vf, b, l) >> bit & 1 == 1
                     }
                     (_, Ty::F32) => c.floats(

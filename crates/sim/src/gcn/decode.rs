@@ -53,6 +53,23 @@ pub enum SFn {
     BfeI,
 }
 
+impl SFn {
+    /// `s_and`…`s_xnor`: a bitwise function (either width).
+    pub fn is_bitwise(self) -> bool {
+        matches!(
+            self,
+            SFn::And
+                | SFn::Or
+                | SFn::Xor
+                | SFn::Andn2
+                | SFn::Orn2
+                | SFn::Nand
+                | SFn::Nor
+                | SFn::Xnor
+        )
+    }
+}
+
 /// Vector ALU functions.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum VFn {

@@ -53,6 +53,20 @@ pub enum SFn {
     BfeI,
 }
 
+/// A vector memory access (`flat_*`, `global_*`).
+#[derive(Debug, Clone, PartialEq)]
+pub struct VMem {
+    pub mem: Mem,
+    pub store: bool,
+    pub bytes: u64,
+    pub sign: bool,
+    /// Loaded-into or stored-from VGPRs.
+    pub data: Opnd,
+    pub addr: Opnd,
+    pub saddr: Option<Opnd>,
+    pub offset: i64,
+}
+
 impl SFn {
     /// `s_and`…`s_xnor`: a bitwise function (either width).
     pub fn is_bitwise(self) -> bool {
@@ -234,17 +248,7 @@ pub enum Op {
         d: Opnd,
         a: Opnd,
     },
-    VMem {
-        mem: Mem,
-        store: bool,
-        bytes: u64,
-        sign: bool,
-        /// Loaded-into or stored-from VGPRs.
-        data: Opnd,
-        addr: Opnd,
-        saddr: Option<Opnd>,
-        offset: i64,
-    },
+    VMem(VMem),
     Ds {
         store: bool,
         bytes: u64,
@@ -521,7 +525,7 @@ pub fn decode(ins: &GcnInstruction) -> Result<Op, String> {
         if saddr.is_none() && addr.count < 2 {
             return err(full, "a 64-bit address needs a VGPR pair");
         }
-        return Ok(Op::VMem {
+        return Ok(Op::VMem(VMem {
             mem,
             store,
             bytes,
@@ -530,7 +534,7 @@ pub fn decode(ins: &GcnInstruction) -> Result<Op, String> {
             addr,
             saddr,
             offset: modifier("offset")?,
-        });
+        }));
     }
     if let Some(r) = name.strip_prefix("ds_") {
         let read = r.starts_with("read");

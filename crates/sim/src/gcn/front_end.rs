@@ -558,7 +558,7 @@ impl Gcn<'_> {
                 let done = cycle + k - 1 + latency;
                 self.waves[w].lgkm.push(done);
             }
-            Op::VMem { .. } | Op::Ds { .. } => {
+            Op::VMem(_) | Op::Ds { .. } => {
                 if trace && sm.transactions.len() >= sm.budget.max_timeline_entries {
                     return Err(SimError::at(
                         ins.span,

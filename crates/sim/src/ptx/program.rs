@@ -166,11 +166,15 @@ pub(crate) enum Op {
         p: u32,
         neg: bool,
     },
+    /// `cvt.frnd{.ftz}{.sat}.dt.st d, a`.
     Cvt {
+        /// Destination and source types.
         dt: ScalarType,
         st: ScalarType,
+        /// `.rn`… to a float, or `.rni`… (`integral`) to an integral value.
         round: Option<Round>,
         integral: bool,
+        /// Flush `f32` subnormals; clamp a float result to `[0, 1]`.
         ftz: bool,
         sat: bool,
         d: u32,

@@ -91,58 +91,49 @@ impl Gcn<'_> {
         let mut addrs = std::mem::take(&mut sm.addr_buf);
         addrs.clear();
         let (global, store, bytes) = match op {
-            Op::VMem {
-                mem,
-                store,
-                bytes,
-                sign,
-                data,
-                addr,
-                saddr,
-                offset,
-            } => {
-                let Loc::V(a) = addr.loc else {
+            Op::VMem(v) => {
+                let Loc::V(a) = v.addr.loc else {
                     return Err("the address is not a VGPR".into());
                 };
-                let Loc::V(dv) = data.loc else {
+                let Loc::V(dv) = v.data.loc else {
                     return Err("the data operand is not a VGPR".into());
                 };
-                let base = saddr.map(|s| self.waves[w].sf.read64(&s));
+                let base = v.saddr.map(|s| self.waves[w].sf.read64(&s));
                 let vf = &self.hws[hw].vf;
                 let row = |r: u32| {
                     let at = r as usize * vf.lanes;
                     vf.v.get(at..at + vf.lanes)
                 };
                 let lane_list = lane_set::lanes(active & lane_set::full_mask(lanes));
-                match (mem, base, row(a), row(a + 1)) {
+                match (v.mem, base, row(a), row(a + 1)) {
                     (Mem::Global, Some(b), Some(lo), _) => addrs.extend(lane_list.map(|l| {
                         (
                             l,
                             b.wrapping_add(u64::from(lo[l]))
-                                .wrapping_add_signed(*offset),
+                                .wrapping_add_signed(v.offset),
                         )
                     })),
                     (_, _, Some(lo), Some(hi)) => addrs.extend(lane_list.map(|l| {
                         let at = u64::from(lo[l]) | (u64::from(hi[l]) << 32);
-                        (l, at.wrapping_add_signed(*offset))
+                        (l, at.wrapping_add_signed(v.offset))
                     })),
                     _ => {
                         for l in (0..lanes).filter(|&l| on(l)) {
-                            let at = match (mem, base) {
+                            let at = match (v.mem, base) {
                                 (Mem::Global, Some(b)) => b.wrapping_add(u64::from(vf.get(a, l))),
                                 _ => u64::from(vf.get(a, l)) | (u64::from(vf.get(a + 1, l)) << 32),
                             }
-                            .wrapping_add_signed(*offset);
+                            .wrapping_add_signed(v.offset);
                             addrs.push((l, at));
                         }
                     }
                 }
-                let n = (*bytes / 4).max(1) as u32;
+                let n = (v.bytes / 4).max(1) as u32;
                 let mut words = [0u32; 4];
                 // One aligned dword per lane inside one array: index its words directly.
                 // Anything else (and the dispatch packet) takes the per-lane path below,
                 // which also reports misaligned and stray accesses.
-                let done = *bytes == 4
+                let done = v.bytes == 4
                     && word_access(
                         sm.memory.window(&addrs, 4).filter(|(start, words)| {
                             start + words.len() as u64 * 4 <= DISPATCH_BASE
@@ -150,24 +141,24 @@ impl Gcn<'_> {
                         &addrs,
                         &mut self.hws[hw].vf,
                         dv,
-                        *store,
+                        v.store,
                     );
                 for &(l, at) in addrs.iter().filter(|_| !done) {
-                    if *store {
+                    if v.store {
                         for i in 0..n {
                             words[i as usize] = self.hws[hw].vf.get(dv + i, l);
                         }
-                        sm.memory.write(at, *bytes, &words)?;
+                        sm.memory.write(at, v.bytes, &words)?;
                     } else {
                         if at >= DISPATCH_BASE {
                             // HIP reads launch sizes through flat loads from the dispatch
                             // pointer (gaussian Fan2: `flat_load_ushort` of offset 6).
-                            self.special_read(sm, at, *bytes, &mut words)?;
+                            self.special_read(sm, at, v.bytes, &mut words)?;
                         } else {
-                            sm.memory.read(at, *bytes, &mut words)?;
+                            sm.memory.read(at, v.bytes, &mut words)?;
                         }
-                        if *sign && *bytes < 4 {
-                            let sh = 32 - 8 * *bytes as u32;
+                        if v.sign && v.bytes < 4 {
+                            let sh = 32 - 8 * v.bytes as u32;
                             words[0] = (((words[0] << sh) as i32) >> sh) as u32;
                         }
                         for i in 0..n {
@@ -175,7 +166,7 @@ impl Gcn<'_> {
                         }
                     }
                 }
-                (true, *store, *bytes)
+                (true, v.store, v.bytes)
             }
             Op::Ds {
                 store,

@@ -110,6 +110,19 @@ pub(crate) enum Cmp {
     Nan,
 }
 
+/// What a `cvt` converts: to `dt` from `st`, rounded by `round` (`.rn`… to a float, or
+/// `.rni`… to an integral value when `integral`), `f32` subnormals flushed (`ftz`), a float
+/// result clamped to `[0, 1]` (`sat`).
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub(crate) struct Conversion {
+    pub dt: ScalarType,
+    pub st: ScalarType,
+    pub round: Option<Round>,
+    pub integral: bool,
+    pub ftz: bool,
+    pub sat: bool,
+}
+
 /// The data effect of one instruction.
 #[derive(Debug, Clone, PartialEq)]
 pub(crate) enum Op {
@@ -168,15 +181,7 @@ pub(crate) enum Op {
     },
     /// `cvt.frnd{.ftz}{.sat}.dt.st d, a`.
     Cvt {
-        /// Destination and source types.
-        dt: ScalarType,
-        st: ScalarType,
-        /// `.rn`… to a float, or `.rni`… (`integral`) to an integral value.
-        round: Option<Round>,
-        integral: bool,
-        /// Flush `f32` subnormals; clamp a float result to `[0, 1]`.
-        ftz: bool,
-        sat: bool,
+        how: Conversion,
         d: u32,
         a: Src,
     },
@@ -746,12 +751,14 @@ fn decode_one(c: &Ctx) -> R<(Op, Ctl, Vec<u32>)> {
             }
             (
                 Op::Cvt {
-                    dt,
-                    st,
-                    round,
-                    integral,
-                    ftz: m("ftz"),
-                    sat: m("sat"),
+                    how: Conversion {
+                        dt,
+                        st,
+                        round,
+                        integral,
+                        ftz: m("ftz"),
+                        sat: m("sat"),
+                    },
                     d: c.dest(0)?,
                     a: c.src(1, st)?,
                 },

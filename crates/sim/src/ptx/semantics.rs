@@ -14,7 +14,7 @@
 //!   other float rounding modes stop the run;
 //! - a NaN result is the canonical quiet NaN of its width ([`crate::canonical_nan`]).
 
-use super::program::{Cmp, FloatOp, IntOp, Op, Round, Special, Src};
+use super::program::{Cmp, Conversion, FloatOp, IntOp, Op, Round, Special, Src};
 use crate::canonical_nan::{f32_bits, f64_bits};
 pub(crate) use crate::lane_set::full_mask;
 pub(crate) use crate::lane_set::lanes;
@@ -681,18 +681,17 @@ pub(crate) fn execute(
                 mask_bits(if take_a { a[l] } else { b[l] }, bits)
             });
         }
-        &Op::Cvt {
-            dt,
-            st,
-            round,
-            integral,
-            ftz,
-            sat,
-            d,
-            a,
-        } => {
+        &Op::Cvt { how, d, a } => {
             fill_rows(rows, &[a], regs, ids);
             let a = &rows.a;
+            let Conversion {
+                dt,
+                st,
+                round,
+                integral,
+                ftz,
+                sat,
+            } = how;
             try_write_lanes(regs, d, exec, |l| {
                 convert(dt, st, round, integral, ftz, sat, a[l])
             })?;

@@ -39,8 +39,19 @@
 //! What the assumption excludes: threads of one warp communicating through memory while
 //! diverged (a spin lock between paths), where ITS changes *which* path is taken, and timing
 //! that depends on the order (latencies hidden by interleaving only make the real run faster).
-//! `WARPSYNC`, `YIELD`, `BMOV` (save and restore of a barrier register around a call) and
-//! `WARPSYNC.COLLECTIVE`/`ENDCOLLECTIVE` change no path and are ordinary instructions here.
+//! `YIELD`, `BMOV` (save and restore of a barrier register around a call), `WARPSYNC` with any
+//! mask and `WARPSYNC.COLLECTIVE`/`ENDCOLLECTIVE` change no path and are ordinary instructions
+//! here: a group that would have waited for others runs on alone, which issues at least as
+//! many instructions. `BRA.DIV`/`BRA.CONV` (branch if the warp is diverged / converged) are
+//! uniform branches, taken or not by the whole warp.
+//!
+//! Not modelled yet: nvcc also lets paths diverge outside any `BSSY` region and meet again at
+//! `WARPSYNC.ALL` (`__syncwarp()`, and before every `BAR.SYNC`; typed in the IR as
+//! [`ControlKind::WarpSync`]). The paths run on separately until a `BSYNC` or `EXIT`, which is
+//! sound by the argument above but not tight, and is what makes the state count of some sm_90
+//! kernels large. Parking the first arrivals in an entry under the pending paths is the obvious
+//! model; the union's agreement must then be only what a group containing both knows (each
+//! side agrees on its own branch condition, with different values).
 //!
 //! # Loops whose exit diverges, and why they stay linear
 //! In barrier code a loop exits by falling out of its back edge (`@P0 BRA head` then
@@ -156,4 +167,9 @@ pub fn unfused_break(ins: &Instruction) -> Diagnostic {
         "`BREAK` is not followed by a branch on the same guard (`@P BREAK Bn; @P BRA target`): \
          where the breaking threads go next is not modelled",
     )
+}
+
+/// `BRA.DIV` / `BRA.CONV`: a branch on whether the warp is diverged, taken by all of it or none.
+pub fn on_convergence(ins: &Instruction) -> bool {
+    ins.opcode.name == "BRA" && (ins.opcode.has_modifier("DIV") || ins.opcode.has_modifier("CONV"))
 }

@@ -250,7 +250,15 @@ pub fn run(
                         outcome: Outcome::Unsupported("unresolved target".into()),
                     };
                 };
-                let taken = warp.guard_mask(top.mask, ins);
+                let mut taken = warp.guard_mask(top.mask, ins);
+                if ins.guard.is_none() && crate::barriers::on_convergence(ins) {
+                    // Diverged: some live thread is not active.
+                    let live = stack.iter().fold(0, |m, e| m | e.mask);
+                    let diverged = live != top.mask;
+                    if diverged != ins.opcode.has_modifier("DIV") {
+                        taken = 0;
+                    }
+                }
                 let uniform_only = ins.opcode.has_modifier("U");
                 if taken == top.mask {
                     stack[top_i].pc = t;
@@ -348,7 +356,10 @@ pub fn run(
                     outcome: Outcome::Unsupported(format!("indirect branch `{}`", ins.opcode.name)),
                 };
             }
-            ControlKind::Fallthrough | ControlKind::Barrier | ControlKind::Call(None) => {
+            ControlKind::Fallthrough
+            | ControlKind::Barrier
+            | ControlKind::Call(None)
+            | ControlKind::WarpSync => {
                 stack[top_i].pc = next;
             }
         }

@@ -285,7 +285,8 @@ fn control(i: usize, st: State, ctx: &Ctx) -> Result<Vec<Transition>, Unsupporte
         | ControlKind::Pcnt(_)
         | ControlKind::Pret(_)
         | ControlKind::Bssy { .. }
-        | ControlKind::Break { .. } => {
+        | ControlKind::Break { .. }
+        | ControlKind::WarpSync => {
             let n = next_index(i, ctx)?;
             out.push(Transition {
                 kind: WarpEdgeKind::Fallthrough,
@@ -294,7 +295,19 @@ fn control(i: usize, st: State, ctx: &Ctx) -> Result<Vec<Transition>, Unsupporte
         }
         ControlKind::Branch(t) => {
             let t = target_index(ctx, ins, t)?;
-            if !cond {
+            if !cond && barriers::on_convergence(ins) {
+                // `BRA.DIV` / `BRA.CONV`: the whole warp branches or not, on whether it is
+                // converged: both ways, no divergence, nothing learnt.
+                let n = next_index(i, ctx)?;
+                out.push(Transition {
+                    kind: WarpEdgeKind::Taken,
+                    target: Target::State(goto(st.clone(), t, ctx)?),
+                });
+                out.push(Transition {
+                    kind: WarpEdgeKind::Fallthrough,
+                    target: Target::State(goto(st, n, ctx)?),
+                });
+            } else if !cond {
                 out.push(Transition {
                     kind: WarpEdgeKind::Taken,
                     target: Target::State(goto(st, t, ctx)?),

@@ -246,7 +246,7 @@ impl Gen {
     fn body(&mut self, depth: u32, level: usize, exits: bool, outer: Option<(usize, String)>) {
         let n = 1 + self.next(3);
         for _ in 0..n {
-            let pick = if depth == 0 { 0 } else { self.next(10) };
+            let pick = if depth == 0 { 0 } else { self.next(12) };
             let b = level;
             match pick {
                 1 => {
@@ -322,6 +322,32 @@ impl Gen {
                         String::new()
                     };
                     self.emit(format!("{c} CALL.REL.NOINC sub{s} ;"));
+                }
+                8 => {
+                    // paths that diverge outside any region and meet at `__syncwarp()` (not a
+                    // reconvergence point of the model yet: they run on separately)
+                    let join = self.fresh();
+                    let c = self.cond();
+                    self.emit(format!("{c} BRA {join} ;"));
+                    self.body(depth - 1, level, exits, outer.clone());
+                    self.emit(format!("{join}:"));
+                    if self.next(2) == 0 {
+                        self.emit("WARPSYNC.ALL ;");
+                    } else {
+                        self.emit("WARPSYNC 0xffffffff ;");
+                    }
+                }
+                9 => {
+                    // a fast path for a converged warp
+                    let slow = self.fresh();
+                    let done = self.fresh();
+                    self.emit(format!("BRA.DIV {slow} ;"));
+                    self.data();
+                    self.emit(format!("BRA {done} ;"));
+                    self.emit(format!("{slow}:"));
+                    self.data();
+                    self.data();
+                    self.emit(format!("{done}:"));
                 }
                 7 if outer.is_some() => {
                     // an extra conditional break out of the loop, from inside its body

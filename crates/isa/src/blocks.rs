@@ -249,9 +249,10 @@ pub fn build(kernel: &Kernel, limits: &Limits) -> BlockGraph {
             }
             // A call out of the listing behaves like an ordinary instruction; a thread leaves
             // `BSYNC` (once the barrier releases it) to the next instruction.
-            ControlKind::Call(None) | ControlKind::Barrier | ControlKind::Bsync { .. } => {
-                falls_through = true
-            }
+            ControlKind::Call(None)
+            | ControlKind::Barrier
+            | ControlKind::Bsync { .. }
+            | ControlKind::WarpSync => falls_through = true,
             // `BRX ... (*"INDIRECT_CALL"*)` after `PRET`: an opaque call that comes back
             // to the PRET target.
             ControlKind::Indirect if is_indirect_call(last) => {

@@ -82,6 +82,11 @@ pub enum ControlKind {
     /// `BREAK Bn`: the executing threads leave barrier `Bn` (so a `BSYNC Bn` no longer waits
     /// for them) and go on with the next instruction.
     Break { barrier: u8 },
+    /// `WARPSYNC.ALL` / `WARPSYNC 0xffffffff` (Volta and later, `__syncwarp()`): every thread
+    /// of the warp waits here until all others (that have not exited) arrived; the compiler
+    /// places it where divergent paths outside any `BSSY` region must meet, e.g. before
+    /// `BAR.SYNC`. A `WARPSYNC` with a partial or register mask stays an ordinary instruction.
+    WarpSync,
 }
 
 impl ControlKind {

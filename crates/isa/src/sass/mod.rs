@@ -430,6 +430,9 @@ fn parse_instruction(
     }
 
     let mut control = opcodes::control_kind(&opcode, sync_flag_allowed);
+    if opcodes::is_full_warp_sync(&opcode, &operand_list) {
+        control = ControlKind::WarpSync;
+    }
     if let Some(named) = opcodes::with_barrier(control, &operand_list) {
         control = named.map_err(|why| Diagnostic::error(opcode.span, why))?;
     }

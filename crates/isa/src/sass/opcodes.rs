@@ -33,6 +33,7 @@ pub(crate) fn control_kind(op: &Opcode, sync_flag_allowed: bool) -> ControlKind 
         },
         "BSYNC" => ControlKind::Bsync { barrier: 0 },
         "BREAK" => ControlKind::Break { barrier: 0 },
+        "WARPSYNC" if op.has_modifier("ALL") => ControlKind::WarpSync,
         _ if sync_flag_allowed && op.has_modifier("S") => ControlKind::Sync,
         _ => ControlKind::Fallthrough,
     }
@@ -72,6 +73,22 @@ pub(crate) fn with_barrier(
         ControlKind::Bsync { .. } => ControlKind::Bsync { barrier },
         _ => ControlKind::Break { barrier },
     }))
+}
+
+/// `WARPSYNC 0xffffffff` names the whole warp as `WARPSYNC.ALL` does.
+pub(crate) fn is_full_warp_sync(op: &Opcode, operands: &[Operand]) -> bool {
+    use crate::operand::Immediate;
+    op.name == "WARPSYNC"
+        && op.modifiers.is_empty()
+        && matches!(
+            operands,
+            [Operand {
+                kind: OperandKind::Immediate {
+                    value: Immediate::Int(0xffff_ffff)
+                },
+                ..
+            }]
+        )
 }
 
 /// `JCAL 0x0` (Kepler–Pascal) and `CALL.ABS.NOINC 0x0` (Volta and later) call an absolute

@@ -797,7 +797,8 @@ fn control(ins: &Instruction, kernel: &Kernel) -> DecodeResult<Control> {
         | ControlKind::Barrier
         | ControlKind::Bssy { .. }
         | ControlKind::Bsync { .. }
-        | ControlKind::Break { .. } => Control::Next,
+        | ControlKind::Break { .. }
+        | ControlKind::WarpSync => Control::Next,
         ControlKind::Branch(t) => {
             if ins
                 .operands

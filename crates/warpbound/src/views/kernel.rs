@@ -26,6 +26,7 @@ fn control_name(c: ControlKind) -> &'static str {
         ControlKind::Bssy { .. } => "bssy",
         ControlKind::Bsync { .. } => "bsync",
         ControlKind::Break { .. } => "break",
+        ControlKind::WarpSync => "warpsync",
     }
 }
 

@@ -38,6 +38,7 @@ pub fn build(
             options,
             pushed: &pushed,
             barriers: crate::barriers::uses_barriers(kernel),
+            warp_syncs: crate::barriers::uses_warp_syncs(kernel),
         };
         let (cfg, seen) = explore(&ctx)?;
         if seen.is_subset(&pushed) {

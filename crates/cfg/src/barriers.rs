@@ -45,13 +45,18 @@
 //! many instructions. `BRA.DIV`/`BRA.CONV` (branch if the warp is diverged / converged) are
 //! uniform branches, taken or not by the whole warp.
 //!
-//! Not modelled yet: nvcc also lets paths diverge outside any `BSSY` region and meet again at
-//! `WARPSYNC.ALL` (`__syncwarp()`, and before every `BAR.SYNC`; typed in the IR as
-//! [`ControlKind::WarpSync`]). The paths run on separately until a `BSYNC` or `EXIT`, which is
-//! sound by the argument above but not tight, and is what makes the state count of some sm_90
-//! kernels large. Parking the first arrivals in an entry under the pending paths is the obvious
-//! model; the union's agreement must then be only what a group containing both knows (each
-//! side agrees on its own branch condition, with different values).
+//! # Full-warp `WARPSYNC`
+//! nvcc also lets paths diverge outside any `BSSY` region and meet again at `WARPSYNC.ALL` /
+//! `WARPSYNC 0xffffffff` (`__syncwarp()`, and before every `BAR.SYNC`): every thread waits there
+//! until all others that have not exited arrived. In a kernel with such a `WARPSYNC`, the first
+//! divergence at the bottom of the stack (the warp was converged) saves the whole warp in a
+//! [`Tag::WarpSync`] entry, as `SSY` would save it; its agreement is then kept sound by the weak
+//! updates of pending entries (§3.3), with no union of differently-branched groups. A full-warp
+//! `WARPSYNC` reached while only pending paths are above that entry halts like `BSYNC`: the
+//! next pending path runs, and the saved warp resumes after the `WARPSYNC` once all arrived.
+//! The entry records which `WARPSYNC` the first arrivals wait at; a group reaching a different
+//! one, or one inside a region, runs on alone (allowed by the argument above). If every
+//! pending thread exits instead, the saved warp has nobody left: the warp ends.
 //!
 //! # Loops whose exit diverges, and why they stay linear
 //! In barrier code a loop exits by falling out of its back edge (`@P0 BRA head` then
@@ -172,4 +177,28 @@ pub fn unfused_break(ins: &Instruction) -> Diagnostic {
 /// `BRA.DIV` / `BRA.CONV`: a branch on whether the warp is diverged, taken by all of it or none.
 pub fn on_convergence(ins: &Instruction) -> bool {
     ins.opcode.name == "BRA" && (ins.opcode.has_modifier("DIV") || ins.opcode.has_modifier("CONV"))
+}
+
+/// Whether the kernel has a full-warp `WARPSYNC` (module doc, "Full-warp WARPSYNC").
+pub fn uses_warp_syncs(kernel: &Kernel) -> bool {
+    kernel
+        .instructions
+        .iter()
+        .any(|i| i.control == ControlKind::WarpSync)
+}
+
+/// For a full-warp `WARPSYNC` followed by instruction `next`: the point the saved warp resumes
+/// at if the executing group halts here (`Some(next)`), or `None` when the `WARPSYNC` does not
+/// rejoin anything (no saved warp at the bottom, a region or call open above it, or the first
+/// arrivals wait at another `WARPSYNC`).
+pub fn warp_sync_point(st: &State, next: usize) -> Option<usize> {
+    let bottom = st.stack.first()?;
+    let waits_here = bottom.is_single()
+        && !bottom.repeated
+        && (bottom.contains(next, Tag::WarpSync)
+            || bottom.contains(crate::state::NOT_ARRIVED, Tag::WarpSync));
+    let only_paths_above = st.stack[1..]
+        .iter()
+        .all(|e| !e.is_any() && e.points.iter().all(|p| p.tag == Tag::Nil));
+    (waits_here && only_paths_above).then_some(next)
 }

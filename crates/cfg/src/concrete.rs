@@ -7,7 +7,7 @@
 //! fixed function of the address, and a seed varies the outcomes of every comparison, which
 //! is how a test chooses "per-thread predicate outcomes".
 
-use crate::state::Tag;
+use crate::state::{Tag, NOT_ARRIVED};
 use isa::{BlockGraph, ControlKind, Instruction, Kernel, Register};
 use std::collections::HashMap;
 
@@ -187,6 +187,7 @@ pub fn run(
         mask: full,
     }];
     let barriers = crate::barriers::uses_barriers(kernel);
+    let warp_syncs = crate::barriers::uses_warp_syncs(kernel);
     let mut visits = Vec::new();
     let mut steps = 0;
     let n = kernel.instructions.len();
@@ -198,6 +199,11 @@ pub fn run(
             };
         }
         steps += 1;
+        if top.pc == NOT_ARRIVED {
+            // A saved warp none of whose threads reached a `WARPSYNC`: nobody is left in it.
+            stack.pop();
+            continue;
+        }
         let pc = top.pc;
         let Some(ins) = kernel.instructions.get(pc) else {
             return Trace {
@@ -260,6 +266,17 @@ pub fn run(
                     }
                 }
                 let uniform_only = ins.opcode.has_modifier("U");
+                let diverges = taken != top.mask && taken != 0 && !uniform_only;
+                let top_i = if diverges && warp_syncs && stack.len() == 1 {
+                    // The converged warp is saved for the `WARPSYNC` that rejoins it
+                    // (crate::barriers, "Full-warp WARPSYNC").
+                    stack[0].tag = Tag::WarpSync;
+                    stack[0].pc = NOT_ARRIVED;
+                    stack.push(top);
+                    1
+                } else {
+                    top_i
+                };
                 if taken == top.mask {
                     stack[top_i].pc = t;
                 } else if taken == 0 || uniform_only {
@@ -356,10 +373,19 @@ pub fn run(
                     outcome: Outcome::Unsupported(format!("indirect branch `{}`", ins.opcode.name)),
                 };
             }
-            ControlKind::Fallthrough
-            | ControlKind::Barrier
-            | ControlKind::Call(None)
-            | ControlKind::WarpSync => {
+            ControlKind::WarpSync => {
+                let bottom = stack[0];
+                let rejoins = top_i > 0
+                    && bottom.tag == Tag::WarpSync
+                    && (bottom.pc == NOT_ARRIVED || bottom.pc == next)
+                    && stack[1..top_i].iter().all(|e| e.tag == Tag::Nil);
+                stack[top_i].pc = next;
+                if rejoins {
+                    stack[0].pc = next;
+                    remove_threads(&mut stack, top.mask, Some(Tag::WarpSync));
+                }
+            }
+            ControlKind::Fallthrough | ControlKind::Barrier | ControlKind::Call(None) => {
                 stack[top_i].pc = next;
             }
         }

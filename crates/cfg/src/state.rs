@@ -25,6 +25,10 @@ pub enum Tag {
     /// continue together at `target` once all of them reached `BSYNC Bn` or left it with
     /// `BREAK Bn` (see [`crate::barriers`]).
     Barrier(u8),
+    /// The whole warp, saved when it first diverges outside any region in a kernel that
+    /// reconverges with a full-warp `WARPSYNC` (see [`crate::barriers`]). Its point is the
+    /// instruction after the `WARPSYNC` where the first arrivals wait ([`NOT_ARRIVED`] before).
+    WarpSync,
     /// "Any stack" (only with the acyclic-stack ablation): an unknown rest of the stack,
     /// whose pops may resume at any activation point pushed so far, or find it empty.
     Any,
@@ -57,6 +61,9 @@ impl Tag {
         }
     }
 }
+
+/// The point of a [`Tag::WarpSync`] entry no group has reached a `WARPSYNC` for yet.
+pub const NOT_ARRIVED: usize = usize::MAX - 1;
 
 /// An activation point: resume at instruction `pc` (an index into the kernel) with type `tag`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]

@@ -6,7 +6,7 @@ use crate::barriers;
 use crate::groups::{Fate, Groups};
 use crate::options::Options;
 use crate::regset::RegSet;
-use crate::state::{Entry, Point, State, Tag};
+use crate::state::{Entry, Point, State, Tag, NOT_ARRIVED};
 use crate::warp_cfg::WarpEdgeKind;
 use isa::{BlockGraph, ControlKind, Diagnostic, Instruction, Kernel};
 use std::collections::BTreeSet;
@@ -37,6 +37,9 @@ pub struct Ctx<'a> {
     /// The kernel uses convergence barriers (Volta and later): divergent backward branches
     /// run their leaving group first ([`crate::barriers`]).
     pub barriers: bool,
+    /// The kernel has a full-warp `WARPSYNC`: a divergence outside any region first saves
+    /// the whole warp in a [`Tag::WarpSync`] entry ([`crate::barriers`]).
+    pub warp_syncs: bool,
 }
 
 /// A problem the analysis cannot represent, located at an instruction.
@@ -285,8 +288,7 @@ fn control(i: usize, st: State, ctx: &Ctx) -> Result<Vec<Transition>, Unsupporte
         | ControlKind::Pcnt(_)
         | ControlKind::Pret(_)
         | ControlKind::Bssy { .. }
-        | ControlKind::Break { .. }
-        | ControlKind::WarpSync => {
+        | ControlKind::Break { .. } => {
             let n = next_index(i, ctx)?;
             out.push(Transition {
                 kind: WarpEdgeKind::Fallthrough,
@@ -350,6 +352,20 @@ fn control(i: usize, st: State, ctx: &Ctx) -> Result<Vec<Transition>, Unsupporte
                         diverge(st, ins, i, t, n, ctx, &leaving, &mut out)?;
                     }
                 }
+            }
+        }
+        ControlKind::WarpSync => {
+            let n = next_index(i, ctx)?;
+            match barriers::warp_sync_point(&st, n) {
+                Some(arrived) => {
+                    let mut s = st;
+                    s.stack[0] = Entry::single(arrived, Tag::WarpSync);
+                    halt_all(s, Some(Tag::WarpSync), ctx, &mut out)?;
+                }
+                None => out.push(Transition {
+                    kind: WarpEdgeKind::Fallthrough,
+                    target: Target::State(goto(st, n, ctx)?),
+                }),
             }
         }
         ControlKind::Bsync { barrier } if !barriers::is_open(&st, barrier) => {
@@ -447,6 +463,10 @@ fn diverge(
     out: &mut Vec<Transition>,
 ) -> Result<(), Unsupported> {
     let mut s = st;
+    if ctx.warp_syncs && s.stack.is_empty() {
+        // The warp leaves its converged state: save it for the `WARPSYNC` that rejoins it.
+        push_copy(&mut s, NOT_ARRIVED, Tag::WarpSync, ctx);
+    }
     let skip = split(&mut s, ins, ctx);
     // Put the skip group's slot where a pushed entry's slot must be.
     let last = s.groups.len() - 1;
@@ -533,7 +553,9 @@ pub(crate) fn drop_entry(mut s: State, k: usize) -> State {
 fn resume_kind(tag: Tag) -> WarpEdgeKind {
     match tag {
         Tag::Nil => WarpEdgeKind::Divergence,
-        Tag::Sync | Tag::Brk | Tag::Cont | Tag::Barrier(_) => WarpEdgeKind::Reconvergence,
+        Tag::Sync | Tag::Brk | Tag::Cont | Tag::Barrier(_) | Tag::WarpSync => {
+            WarpEdgeKind::Reconvergence
+        }
         Tag::Call => WarpEdgeKind::Return,
         Tag::Any => WarpEdgeKind::Divergence,
     }
@@ -581,6 +603,14 @@ fn pop(s: State, ctx: &Ctx, out: &mut Vec<Transition>) -> Result<(), Unsupported
         top.points.clone()
     };
     for p in points {
+        if p.pc == NOT_ARRIVED {
+            // A saved warp whose threads all ended without reaching a `WARPSYNC`.
+            out.push(Transition {
+                kind: WarpEdgeKind::Exit,
+                target: Target::Exit,
+            });
+            continue;
+        }
         if top.repeated {
             // One entry of the cycle resumes and others remain below it.
             let mut r = s.clone();

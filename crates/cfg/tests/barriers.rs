@@ -464,3 +464,62 @@ fn the_barrier_generator_breaks_diverges_and_finishes() {
     assert!(diverged >= 10, "only {diverged} runs diverged");
     assert!(broke >= 5, "only {broke} kernels break");
 }
+
+/// Paths that diverge outside any region and meet at `WARPSYNC.ALL` (the shape before every
+/// `BAR.SYNC` in the sm_90 listings): the warp is saved when it diverges, the taken group
+/// waits at the `WARPSYNC`, the other path runs, and the saved warp leaves as one group.
+const WARPSYNC_JOIN: &str = "
+    /*0000*/ S2R R0, SR_TID.X ;
+    /*0010*/ ISETP.GE.AND P0, PT, R0, 0x10, PT ;
+    /*0020*/ @P0 BRA 0x40 ;
+    /*0030*/ IADD3 R1, R0, 0x1, RZ ;
+    /*0040*/ WARPSYNC.ALL ;
+    /*0050*/ BAR.SYNC 0x0 ;
+    /*0060*/ EXIT ;
+";
+
+#[test]
+fn full_warp_warpsync_reconverges_paths_diverged_outside_regions() {
+    let (k, g, w) = common::warp(WARPSYNC_JOIN, &Options::default());
+    let div = common::edges_of(&k, &g, &w, WarpEdgeKind::Divergence);
+    assert!(div.contains(&(0x0, Some(0x40))), "{div:?}");
+    assert!(div.contains(&(0x40, Some(0x30))), "{div:?}");
+    let rec = common::edges_of(&k, &g, &w, WarpEdgeKind::Reconvergence);
+    assert_eq!(rec, vec![(0x40, Some(0x50))]);
+    let at_bar: Vec<_> = w
+        .nodes
+        .iter()
+        .filter(|n| {
+            n.block
+                .is_some_and(|b| k.instructions[g.blocks[b].first].address == 0x50)
+        })
+        .collect();
+    assert_eq!(at_bar.len(), 1);
+    assert!(at_bar[0].stack.is_empty(), "{at_bar:?}");
+    let checked = check_kernel(WARPSYNC_JOIN, &[1, 2, 3], &Options::default()).expect("sound");
+    assert!(checked >= 8);
+    // A partial mask is an ordinary instruction: nothing reconverges there.
+    let partial = WARPSYNC_JOIN.replace("WARPSYNC.ALL", "WARPSYNC 0xffff");
+    let (k, g, w) = common::warp(&partial, &Options::default());
+    assert!(common::edges_of(&k, &g, &w, WarpEdgeKind::Reconvergence).is_empty());
+}
+
+#[test]
+fn sequential_warpsync_joins_cost_linearly_many_states() {
+    // Each diverge-and-rejoin adds the same few states: the saved warp is consumed at each
+    // `WARPSYNC`, so nothing accumulates on the stack.
+    let region = |r: usize| {
+        format!("@P0 BRA J{r} ;\nIADD3 R1, R1, 0x1, RZ ;\nJ{r}:\nWARPSYNC.ALL ;\nBAR.SYNC 0x0 ;\n")
+    };
+    let kernel = |k: usize| {
+        let mut s = String::from("S2R R0, SR_TID.X ;\nISETP.GE.AND P0, PT, R0, 0x10, PT ;\n");
+        for r in 0..k {
+            s += &region(r);
+        }
+        s + "EXIT ;\n"
+    };
+    let count = |k| common::warp(&kernel(k), &Options::default()).2.nodes.len();
+    let (c1, c2, c10) = (count(1), count(2), count(10));
+    assert_eq!(c10 - c1, 9 * (c2 - c1), "{c1} {c2} {c10}");
+    assert!(c10 < 100, "{c10}");
+}

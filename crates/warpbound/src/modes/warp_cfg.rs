@@ -373,6 +373,7 @@ fn context(kernel: &Kernel, stack: &[cfg::Entry]) -> String {
                         Tag::Cont => "CONT".to_string(),
                         Tag::Call => "CALL".to_string(),
                         Tag::Barrier(b) => format!("B{b}"),
+                        Tag::WarpSync => "WARP".to_string(),
                         Tag::Any => "ANY".to_string(),
                     };
                     let addr = kernel.instructions.get(p.pc).map_or(0, |i| i.address);

@@ -39,9 +39,9 @@
 //! What the assumption excludes: threads of one warp communicating through memory while
 //! diverged (a spin lock between paths), where ITS changes *which* path is taken, and timing
 //! that depends on the order (latencies hidden by interleaving only make the real run faster).
-//! `YIELD`, `BMOV` (save and restore of a barrier register around a call), `WARPSYNC` with any
-//! mask and `WARPSYNC.COLLECTIVE`/`ENDCOLLECTIVE` change no path and are ordinary instructions
-//! here: a group that would have waited for others runs on alone, which issues at least as
+//! `YIELD`, `BMOV` (save and restore of a barrier register around a call), `WARPSYNC` with a
+//! partial or register mask and `WARPSYNC.COLLECTIVE`/`ENDCOLLECTIVE` change no path and are
+//! ordinary instructions here: a group that would have waited for others runs on alone, which issues at least as
 //! many instructions. `BRA.DIV`/`BRA.CONV` (branch if the warp is diverged / converged) are
 //! uniform branches, taken or not by the whole warp.
 //!

@@ -27,6 +27,7 @@ pub(crate) struct Access {
 impl Access {
     /// An access of warp `warp`'s instruction `pc` issued at `cycle` for the lanes `exec`,
     /// its class latency `class_latency`; what it accesses is filled in by the front end.
+    #[inline(always)]
     pub(crate) fn of(warp: u32, pc: usize, cycle: u64, exec: u64, class_latency: u64) -> Self {
         Access {
             warp,
@@ -44,6 +45,7 @@ impl Access {
 
 impl Access {
     /// `at` once its data moved: global or shared, store or load, `bytes` per lane.
+    #[inline(always)]
     pub(crate) fn moved(at: Access, global: bool, store: bool, bytes: u64) -> Self {
         Access {
             global,

@@ -237,11 +237,13 @@ pub(crate) fn run<F: FrontEnd>(fe: &mut F, sm: &mut Sm) -> Result<(), SimError> 
 }
 
 /// When every scoreboard slot of `slots` is written back (`ready`: per slot).
+#[inline(always)]
 pub(crate) fn written_back(ready: &[u64], slots: impl Iterator<Item = usize>) -> u64 {
-    slots
-        .map(|s| ready.get(s).copied().unwrap_or(0))
-        .max()
-        .unwrap_or(0)
+    let mut t = 0;
+    for s in slots {
+        t = t.max(ready.get(s).copied().unwrap_or(0));
+    }
+    t
 }
 
 /// Warp `w` issued at `cycle` an instruction that occupies its lane `k` cycles and is
@@ -249,6 +251,7 @@ pub(crate) fn written_back(ready: &[u64], slots: impl Iterator<Item = usize>) ->
 /// next cycle's slot and usually fails (it depends on what it just issued): a wasted turn of
 /// the loop per issue on long-latency machines. [`FrontEnd::earliest`] is only worth its
 /// cost when the result comes after the next issue slot; otherwise that slot is the bound.
+#[inline]
 pub(crate) fn wake_after<F: FrontEnd>(
     fe: &F,
     sm: &mut Sm,

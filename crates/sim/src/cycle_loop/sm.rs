@@ -295,6 +295,7 @@ impl<'a> Sm<'a> {
     }
 
     /// Counts one issue against `max_steps` (`what` names the instructions).
+    #[inline(always)]
     pub(crate) fn count_issue(&mut self, what: &str) -> Result<(), SimError> {
         self.issued += 1;
         if self.issued > self.budget.max_steps {
@@ -340,6 +341,7 @@ impl<'a> Sm<'a> {
     /// A lower bound on the cycle warp `w` can issue an instruction with timing facts `st`
     /// whose registers are written back at `registers`: its next issue slot, its class's
     /// interval, a free lane of its unit (exact when that lane is free then).
+    #[inline(always)]
     pub(crate) fn issue_bound(&self, w: usize, st: &Timing, registers: u64) -> u64 {
         let s = &self.warps[w];
         registers
@@ -349,16 +351,19 @@ impl<'a> Sm<'a> {
     }
 
     /// A free lane of unit `u` at `cycle`.
+    #[inline(always)]
     pub(crate) fn free_lane(&self, u: usize, cycle: u64) -> Option<usize> {
         self.lane_free[u].iter().position(|&f| f <= cycle)
     }
 
     /// The earliest cycle a lane of unit `u` is free.
+    #[inline(always)]
     pub(crate) fn lane_free_at(&self, u: usize) -> u64 {
         self.lane_free[u].iter().copied().min().unwrap_or(0)
     }
 
     /// Occupies lane `lane` of unit `u` for `cycle..cycle + k` (recorded when tracing).
+    #[inline(always)]
     pub(crate) fn occupy(&mut self, u: usize, lane: usize, cycle: u64, k: u64) {
         if let Some(f) = self.lane_free[u].get_mut(lane) {
             *f = cycle + k;
@@ -380,6 +385,7 @@ impl<'a> Sm<'a> {
     /// Warp `w` issued the instruction `at` with timing facts `st` and a result after
     /// `latency` cycles: occupies its lane, sets the warp's next issue slot and its class's
     /// next acceptance, and records the issue in `timeline`. Returns the write-back cycle.
+    #[inline(always)]
     pub(crate) fn issued_at(
         &mut self,
         w: usize,
@@ -416,6 +422,7 @@ impl<'a> Sm<'a> {
 
     /// Warp `w`'s stack (`what`: its name) is `depth` deep after its instruction issued at
     /// `cycle`: within `max_stack_depth`, and recorded in timeline `t` when it changed.
+    #[inline(always)]
     pub(crate) fn stack_depth(
         &mut self,
         depth: usize,
@@ -442,6 +449,7 @@ impl<'a> Sm<'a> {
 
     /// Warp `w` (of a block whose warps are its scheduling units; its stack emptied by the
     /// instruction issued at `cycle`, written back at `complete`) finished.
+    #[inline]
     pub(crate) fn warp_done(&mut self, w: usize, t: usize, cycle: u64, complete: u64) {
         let timeline = &mut self.timelines[t];
         self.last_warp_issues = timeline.issues.len();
@@ -450,6 +458,7 @@ impl<'a> Sm<'a> {
     }
 
     /// Appends `issue` to timeline `t` when tracing (within `max_timeline_entries`).
+    #[inline(always)]
     pub(crate) fn record_issue(&mut self, t: usize, issue: Issue) -> Result<(), SimError> {
         if !self.launch.trace {
             return Ok(());
@@ -467,6 +476,7 @@ impl<'a> Sm<'a> {
     }
 
     /// Warp `w` finished: it leaves the resident list.
+    #[inline(always)]
     pub(crate) fn retire(&mut self, w: usize) {
         self.warps[w].done = true;
         self.unfinished = self.unfinished.saturating_sub(1);
@@ -475,6 +485,7 @@ impl<'a> Sm<'a> {
 
     /// Warp `w` (of a block whose warps are its scheduling units) finished at `cycle`: its
     /// block's slot frees when it was the last, else a barrier may release.
+    #[inline]
     pub(crate) fn warp_finished(&mut self, w: usize, cycle: u64) {
         self.retire(w);
         let b = self.warps[w].block;
@@ -488,6 +499,7 @@ impl<'a> Sm<'a> {
     }
 
     /// Warp `w` arrives at its block's barrier at `cycle`.
+    #[inline(always)]
     pub(crate) fn arrive(&mut self, w: usize, cycle: u64) {
         self.warps[w].at_barrier = true;
         let b = self.warps[w].block;
@@ -496,6 +508,7 @@ impl<'a> Sm<'a> {
     }
 
     /// Releases block `b`'s barrier when every live warp has arrived.
+    #[inline]
     pub(crate) fn release_barrier(&mut self, b: usize, cycle: u64) {
         let block = &mut self.blocks[b];
         if block.arrived == 0 || block.arrived < block.live {

@@ -359,12 +359,14 @@ impl FrontEnd for Gcn<'_> {
         sm.blocks.push(block);
     }
 
+    #[inline(always)]
     fn waiting(&self, sm: &Sm, w: usize) -> bool {
         let s = &sm.warps[w];
         s.done || s.at_barrier || self.waves[w].merging.is_some()
     }
 
     /// A split-wavefront on its SpSIMD has its own issue slot (PWS §4.1).
+    #[inline(always)]
     fn own_slot(&self, w: usize) -> bool {
         self.waves[w].spsimd
     }

@@ -220,6 +220,7 @@ pub(crate) struct Exec {
 
 impl Exec {
     /// The virtual registers the instruction reads or writes.
+    #[inline(always)]
     pub(crate) fn slots(&self) -> impl Iterator<Item = usize> + '_ {
         self.reads.iter().chain(&self.writes).map(|&r| r as usize)
     }

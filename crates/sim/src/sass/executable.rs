@@ -276,6 +276,7 @@ pub(crate) struct Decoded {
 
 impl Decoded {
     /// The scoreboard slots the instruction reads or writes.
+    #[inline(always)]
     pub(crate) fn slots(&self) -> impl Iterator<Item = usize> + '_ {
         self.reads
             .iter()

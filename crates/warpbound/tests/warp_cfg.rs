@@ -298,3 +298,38 @@ fn latency_model_from_parameters_alone() {
     let r = run_with(ITE_TID, &[], &[("cost", serde_json::json!("latency"))]);
     assert_eq!(wcet(&r), 327);
 }
+
+/// Each post-Pascal latency preset on the matrixMul kernel compiled for its architecture (shared
+/// corpus, `sass-modern`): the bound exists, and it is at least the unit-cost bound of the same
+/// file (every latency is at least 1 cycle, so the latency model can only cost more).
+#[test]
+fn architecture_presets_bound_matrix_mul_of_their_architecture() {
+    let corpus = std::path::PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+        .join("../../../shared/corpus/sass-modern");
+    for (preset, sm) in [
+        ("volta-qv100", "sm_70"),
+        ("turing-rtx2060", "sm_75"),
+        ("ampere-rtx3070", "sm_86"),
+        ("hopper-h100", "sm_90"),
+    ] {
+        let path = corpus.join(sm).join("matrixMul__MatrixMulCUDA_32.sass");
+        let src =
+            std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+        let unit = wcet(&run(&src));
+        let mut req = Request::new(&src, Dialect::Sass);
+        req.mode = Some("warp-cfg".into());
+        req.preset = Some(preset.into());
+        let r = analyze(&req);
+        assert!(!r.has_errors(), "{preset}: {:?}", r.diagnostics);
+        let w = r
+            .wcet
+            .as_ref()
+            .unwrap_or_else(|| panic!("{preset}: no WCET"));
+        assert_eq!(w.cost_model, "latency", "{preset}");
+        assert!(
+            w.cycles >= unit,
+            "{preset} on {sm}: {} < unit {unit}",
+            w.cycles
+        );
+    }
+}

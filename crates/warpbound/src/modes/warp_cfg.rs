@@ -186,40 +186,95 @@ fn class_meaning(c: TimingClass) -> &'static str {
     }
 }
 
-/// Named settings: the paper's unit costs, and Pascal latencies (read from
-/// `cfg::LatencyTable::pascal_gp102`, which cites its sources).
+/// Named settings: the paper's unit costs, and per-architecture latencies (read from the
+/// `cfg::LatencyTable` constructors, whose docs cite the files and commits they come from).
 fn presets() -> Vec<PresetInfo> {
-    let t = cfg::LatencyTable::pascal_gp102();
-    let mut pascal: BTreeMap<String, serde_json::Value> =
-        BTreeMap::from([("cost".to_string(), serde_json::json!("latency"))]);
-    for c in TimingClass::ALL {
-        pascal.insert(
-            format!("latency_{}", c.name()),
-            serde_json::json!(t.latency_of(c)),
-        );
-    }
-    for c in PIPELINED {
-        pascal.insert(
-            format!("interval_{}", c.name()),
-            serde_json::json!(t.interval_of(c)),
-        );
-    }
     vec![
         PresetInfo {
             name: "paper-unit".into(),
             source: "Jeanmougin et al. §4.1: every instruction costs one cycle".into(),
             values: BTreeMap::from([("cost".to_string(), serde_json::json!("unit"))]),
         },
-        PresetInfo {
-            name: "pascal-gp102".into(),
-            source: "Pascal GP102 (TITAN X, cc 6.1), one warp in isolation: ALU 6 cycles \
-                     (NVIDIA Volta Tuning Guide §1.4.3: dependent FMA issue latency six cycles on \
-                     Pascal); FP64 8/8, SFU 20/4, shared 24, L1 82 + L2/ROP 120 + DRAM 100 = 302 \
-                     for global/local/constant/texture (GPGPU-Sim tested config SM6_TITANX)"
-                .into(),
-            values: pascal,
-        },
+        latency_preset(
+            "pascal-gp102",
+            "Pascal GP102 (TITAN X, cc 6.1), one warp in isolation: ALU 6 cycles \
+             (NVIDIA Volta Tuning Guide §1.4.3: dependent FMA issue latency six cycles on \
+             Pascal); FP64 8/8, SFU 20/4, shared 24, L1 82 + L2/ROP 120 + DRAM 100 = 302 \
+             for global/local/constant/texture (GPGPU-Sim tested config SM6_TITANX)",
+            cfg::LatencyTable::pascal_gp102(),
+        ),
+        latency_preset(
+            "volta-qv100",
+            "Volta GV100 (Quadro V100, cc 7.0), one warp in isolation, Accel-Sim GPGPU-Sim \
+             tested config SM7_QV100/gpgpusim.config (accel-sim/gpgpu-sim_distribution dev \
+             667834cf): ALU 5 = MAD of -ptx_opcode_latency_int/fp 4,13,4,5 (above the Volta \
+             Tuning Guide's 4-cycle dependent FMA latency, the larger taken); FP64 8 / interval \
+             4 (-ptx_opcode_latency_dp 8,19,8,8, -ptx_opcode_initiation_dp 4,4,4,4); SFU 100 / \
+             interval 8 (-ptx_opcode_latency_sfu, -ptx_opcode_initiation_sfu); shared 20 \
+             (-gpgpu_smem_latency); global/local/constant/texture L1 20 + L2/ROP 160 + DRAM \
+             100 = 280 (-gpgpu_l1_latency, -gpgpu_l2_rop_latency, -dram_latency); control 1",
+            cfg::LatencyTable::volta_qv100(),
+        ),
+        latency_preset(
+            "turing-rtx2060",
+            "Turing (GeForce RTX 2060, cc 7.5), one warp in isolation, Accel-Sim GPGPU-Sim \
+             tested config SM75_RTX2060/gpgpusim.config (accel-sim/gpgpu-sim_distribution dev \
+             667834cf): ALU 4 (-ptx_opcode_latency_int/fp 4,4,4,4); FP64 64 / interval 64 \
+             (-ptx_opcode_latency_dp, -ptx_opcode_initiation_dp 64,64,64,64); SFU 21 / \
+             interval 8 (-ptx_opcode_latency_sfu, -ptx_opcode_initiation_sfu); shared 30 \
+             (-gpgpu_smem_latency); global/local/constant/texture L1 32 + L2/ROP 194 + DRAM 96 \
+             = 322 (-gpgpu_l1_latency, -gpgpu_l2_rop_latency, -dram_latency); control 1",
+            cfg::LatencyTable::turing_rtx2060(),
+        ),
+        latency_preset(
+            "ampere-rtx3070",
+            "Ampere (GeForce RTX 3070, cc 8.6), one warp in isolation, Accel-Sim GPGPU-Sim \
+             tested config SM86_RTX3070/gpgpusim.config (accel-sim/gpgpu-sim_distribution dev \
+             667834cf): ALU 4 (-ptx_opcode_latency_int/fp 4,4,4,4); FP64 64 / interval 64 \
+             (-ptx_opcode_latency_dp, -ptx_opcode_initiation_dp 64,64,64,64); SFU 21 / \
+             interval 8 (-ptx_opcode_latency_sfu, -ptx_opcode_initiation_sfu); shared 29 \
+             (-gpgpu_smem_latency); global/local/constant/texture L1 39 + L2/ROP 187 + DRAM 254 \
+             = 480 (-gpgpu_l1_latency, -gpgpu_l2_rop_latency, -dram_latency); control 1",
+            cfg::LatencyTable::ampere_rtx3070(),
+        ),
+        latency_preset(
+            "hopper-h100",
+            "Hopper GH100 (H100 SXM5, cc 9.0), one warp in isolation, Accel-Sim GPGPU-Sim \
+             config SM90_H100/gpgpusim.config (accel-sim/gpgpu-sim_distribution h100-test \
+             fa235ebc), whose latencies are taken unchanged from V100 (\"base config were taken \
+             from v100 and modified\": SM and channel counts, L1D/L2 sizes), so not a Hopper \
+             calibration: ALU 5 = MAD of -ptx_opcode_latency_int/fp 4,13,4,5; FP64 8 / interval \
+             4 (-ptx_opcode_latency_dp 8,19,8,8, -ptx_opcode_initiation_dp 4,4,4,4); SFU 100 / \
+             interval 8 (-ptx_opcode_latency_sfu, -ptx_opcode_initiation_sfu); shared 20 \
+             (-gpgpu_smem_latency); global/local/constant/texture L1 20 + L2/ROP 160 + DRAM \
+             100 = 280 (-gpgpu_l1_latency, -gpgpu_l2_rop_latency, -dram_latency); control 1",
+            cfg::LatencyTable::hopper_h100(),
+        ),
     ]
+}
+
+/// A `cost=latency` preset setting every `latency_<class>` and `interval_<class>` parameter
+/// from `t`.
+fn latency_preset(name: &str, source: &str, t: cfg::LatencyTable) -> PresetInfo {
+    let mut values: BTreeMap<String, serde_json::Value> =
+        BTreeMap::from([("cost".to_string(), serde_json::json!("latency"))]);
+    for c in TimingClass::ALL {
+        values.insert(
+            format!("latency_{}", c.name()),
+            serde_json::json!(t.latency_of(c)),
+        );
+    }
+    for c in PIPELINED {
+        values.insert(
+            format!("interval_{}", c.name()),
+            serde_json::json!(t.interval_of(c)),
+        );
+    }
+    PresetInfo {
+        name: name.into(),
+        source: source.into(),
+        values,
+    }
 }
 
 /// The block cost model.

@@ -160,16 +160,47 @@ fn has_no_destination(name: &str, class: ResourceClass) -> bool {
 
 /// How many leading operands are destinations.
 fn destination_count(name: &str, operands: &[Operand]) -> usize {
+    let is_predicate = |o: &Operand| o.register().is_some_and(|r| r.is_predicate());
     let set_predicate = name.ends_with("SETP") || name == "PSETP";
-    if set_predicate || matches!(name, "SHFL" | "VOTE" | "LOP3" | "PLOP3") {
-        // `ISETP.GE.AND P0, PT, R5, R9, PT`: two predicate destinations;
-        // `SHFL.IDX PT, R3, ...`/`VOTE.ANY R0, PT, P0`: a predicate and a register.
+    if set_predicate || name == "PLOP3" {
+        // `ISETP.GE.AND P0, PT, R5, R9, PT`, `PLOP3.LUT P0, PT, PT, PT, PT, 0x8, 0x0`: two
+        // predicate destinations, then predicate sources.
         operands
             .iter()
             .take(2)
             .take_while(|o| o.register().is_some())
             .count()
-            .min(2)
+    } else if matches!(name, "VOTE" | "VOTEU") {
+        // `VOTE.ANY R0, PT, P0`: the ballot and a predicate; `VOTE.ALL P2, P0`: a predicate
+        // only (the second is the voted source).
+        match operands {
+            [first, second, ..] if !is_predicate(first) && first.register().is_some() => {
+                1 + usize::from(is_predicate(second))
+            }
+            [first, ..] if first.register().is_some() => 1,
+            _ => 0,
+        }
+    } else if matches!(
+        name,
+        "SHFL" | "LOP3" | "ULOP3" | "IADD3" | "UIADD3" | "LEA" | "ULEA" | "IMAD" | "UIMAD"
+    ) {
+        // Predicates printed before the register destination are written too (`SHFL.IDX PT,
+        // R3, …`, `LOP3.LUT P0, RZ, R4, …`, `LEA.HI.X P0, R9, R4, …`), and so are the carries
+        // right after it (`IADD3 R6, P0, P1, R2, …`); carry-ins come last (`IADD3.X R7, RZ, R3,
+        // RZ, P0, !PT`) and are read. `LOP3.LUT R0, R4, 0x1, …` writes R0 only.
+        let leading = operands.iter().take_while(|o| is_predicate(o)).count();
+        let register = operands
+            .get(leading)
+            .is_some_and(|o| o.register().is_some() && !is_predicate(o));
+        if register {
+            let carries = operands[leading + 1..]
+                .iter()
+                .take_while(|o| is_predicate(o))
+                .count();
+            leading + 1 + carries
+        } else {
+            leading
+        }
     } else {
         usize::from(
             operands

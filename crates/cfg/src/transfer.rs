@@ -434,11 +434,20 @@ fn control(i: usize, st: State, ctx: &Ctx) -> Result<Vec<Transition>, Unsupporte
             }
         }
         ControlKind::Indirect => {
+            let what = if ins.opcode.name == "CALL" {
+                "an indirect call (a function pointer or virtual call): the callee address is \
+                 in a register"
+            } else {
+                "an indirect branch (a `switch` jump table or a computed return): the target is \
+                 in a register"
+            };
             return Err(Diagnostic::error(
                 ins.opcode.span,
                 format!(
-                    "unsupported indirect branch `{}`: its targets are computed at run time",
-                    ins.opcode.name
+                    "`{}` is {what}, so the listing does not say where control goes; the \
+                     warp-level CFG cannot be built (giving candidate targets is not supported \
+                     yet)",
+                    ins.text.trim()
                 ),
             ));
         }

@@ -106,10 +106,11 @@ test('every gallery example opens as it did before the gallery became data', asy
   await page.close();
   assert.deepEqual(errors, []);
   const before = new Map(FIXTURE.links.map((l) => [l.name, today(l.expect)]));
-  // The same examples in the same order (the fixture lists them first, in gallery order).
-  assert.deepEqual(ids, FIXTURE.links.slice(0, ids.length).map((l) => l.name));
-  assert.equal(ids.length, 18);
-  for (const id of ids) {
+  // The fixture lists the 18 examples of that time first, in gallery order: each is still
+  // there, in the same order. Examples added since are pinned by the gallery snapshot test.
+  const old = FIXTURE.links.slice(0, 18).map((l) => l.name);
+  assert.deepEqual(ids.filter((id) => old.includes(id)), old);
+  for (const id of old) {
     const { page: p, errors: e } = await openPage(site, `#ex=${id}`);
     const expect = before.get(id);
     await settled(p);

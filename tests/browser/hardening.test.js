@@ -36,7 +36,7 @@ test('a long analysis shows progress, leaves the page interactive and can be can
     { tab: 'summary' },
   );
   const { page, errors } = await openPage(site, slow, undefined, false);
-  await page.waitForSelector('#cancel:not([hidden])', { timeout: 5000 });
+  await page.waitForSelector('#cancel:not([hidden])', { timeout: 60000 });
   await page.waitForFunction(() => /analysing… \d+\.\d s/.test(document.querySelector('#status').textContent));
   // The main thread is free: the theme toggles while the worker computes.
   const before = await page.getAttribute('#theme', 'aria-pressed');
@@ -51,7 +51,7 @@ test('a long analysis shows progress, leaves the page interactive and can be can
   await waitText(page, '#stat-wcet', 10);
   // Esc cancels too.
   await page.evaluate((h) => (location.hash = h), slow);
-  await page.waitForSelector('#cancel:not([hidden])', { timeout: 5000 });
+  await page.waitForSelector('#cancel:not([hidden])', { timeout: 60000 });
   await page.keyboard.press('Escape');
   await page.waitForFunction(() => /^cancelled after/.test(document.querySelector('#status').textContent));
   assert.deepEqual(errors, []);

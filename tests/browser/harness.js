@@ -35,7 +35,7 @@ export async function openPage(site, hash = '', viewport = { width: 1440, height
   page.on('pageerror', (e) => errors.push(String(e)));
   page.on('console', (m) => m.type() === 'error' && errors.push(m.text()));
   await page.goto(site.server.url + hash);
-  if (ready) await page.waitForSelector('body.ready', { timeout: 20000 });
+  if (ready) await page.waitForSelector('body.ready', { timeout: 60000 });
   return { page, errors };
 }
 

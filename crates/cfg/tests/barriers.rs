@@ -7,7 +7,7 @@ mod common;
 
 use cfg::concrete::{self, Outcome};
 use cfg::{Options, Tag, WarpEdgeKind};
-use common::check_trace;
+use common::check_kernel;
 use proptest::prelude::*;
 
 /// A divergent if-then-else in one barrier region, as nvcc writes it for sm_70 and later:
@@ -386,30 +386,6 @@ impl Gen {
         }
         g.out.join("\n")
     }
-}
-
-fn check_kernel(src: &str, data_seeds: &[u64], options: &Options) -> Result<usize, String> {
-    let (k, g) = common::kernel(src);
-    let w = cfg::build(&k, &g, options).map_err(|d| format!("analysis failed: {d}"))?;
-    let mut checked = 0;
-    for &seed in data_seeds {
-        for threads in [1usize, 4, 8, 32] {
-            let t = concrete::run(&k, &g, threads, seed, 20_000);
-            match t.outcome {
-                Outcome::Finished => {}
-                Outcome::StepLimit => continue,
-                Outcome::Unsupported(why) => return Err(format!("executor: {why}")),
-            }
-            check_trace(&w, &t.visits, true).map_err(|e| {
-                format!(
-                    "{e}\nthreads {threads} seed {seed}\n{}",
-                    common::dump(&k, &g, &w)
-                )
-            })?;
-            checked += 1;
-        }
-    }
-    Ok(checked)
 }
 
 proptest! {

@@ -2,7 +2,7 @@
 
 #![allow(dead_code)]
 
-use cfg::concrete::{self, BlockVisit};
+use cfg::concrete::{self, BlockVisit, Outcome};
 use cfg::{Options, WarpCfg, WarpEdgeKind};
 use isa::{blocks, sass, BlockGraph, Kernel, Limits};
 use std::collections::BTreeSet;
@@ -136,4 +136,26 @@ pub fn check_trace(w: &WarpCfg, visits: &[BlockVisit], finished: bool) -> Result
         return Err(format!("no exit edge from {current:?}"));
     }
     Ok(())
+}
+
+/// Runs the concrete executor on `src` for each data seed and warp size (1, 4, 8, 32 threads)
+/// and checks every finished run is a path of the warp-level CFG; returns how many were checked.
+pub fn check_kernel(src: &str, data_seeds: &[u64], options: &Options) -> Result<usize, String> {
+    let (k, g) = kernel(src);
+    let w = cfg::build(&k, &g, options).map_err(|d| format!("analysis failed: {d}"))?;
+    let mut checked = 0;
+    for &seed in data_seeds {
+        for threads in [1usize, 4, 8, 32] {
+            let t = concrete::run(&k, &g, threads, seed, 20_000);
+            match t.outcome {
+                Outcome::Finished => {}
+                Outcome::StepLimit => continue,
+                Outcome::Unsupported(why) => return Err(format!("executor: {why}")),
+            }
+            check_trace(&w, &t.visits, true)
+                .map_err(|e| format!("{e}\nthreads {threads} seed {seed}\n{}", dump(&k, &g, &w)))?;
+            checked += 1;
+        }
+    }
+    Ok(checked)
 }

@@ -20,6 +20,7 @@ pub mod concrete;
 pub mod groups;
 pub mod latency;
 pub mod options;
+pub mod ptx;
 pub mod regset;
 pub mod state;
 pub mod transfer;

@@ -29,6 +29,17 @@ pub enum Tag {
     /// reconverges with a full-warp `WARPSYNC` (see [`crate::barriers`]). Its point is the
     /// instruction after the `WARPSYNC` where the first arrivals wait ([`NOT_ARRIVED`] before).
     WarpSync,
+    /// PTX's post-dominator stack ([`crate::ptx::pdom`]): a divergent path waiting to run
+    /// from its `pc`.
+    Path,
+    /// PTX's post-dominator stack: the warp waiting at `pc` (an immediate post-dominator;
+    /// `usize::MAX`: the function's end) for the paths above it; `arrived` once some lanes
+    /// reached it.
+    Ipdom {
+        arrived: bool,
+    },
+    /// PTX's post-dominator stack: where the running path reconverges (shown on top).
+    Rpc,
     /// "Any stack" (only with the acyclic-stack ablation): an unknown rest of the stack,
     /// whose pops may resume at any activation point pushed so far, or find it empty.
     Any,

@@ -566,7 +566,8 @@ fn resume_kind(tag: Tag) -> WarpEdgeKind {
             WarpEdgeKind::Reconvergence
         }
         Tag::Call => WarpEdgeKind::Return,
-        Tag::Any => WarpEdgeKind::Divergence,
+        Tag::Any | Tag::Path => WarpEdgeKind::Divergence,
+        Tag::Ipdom { .. } | Tag::Rpc => WarpEdgeKind::Reconvergence,
     }
 }
 

@@ -61,6 +61,11 @@ impl Ptx {
         &self.parsed.module.functions[self.index]
     }
 
+    /// The whole module (the chosen function's callees are in it).
+    pub fn module(&self) -> &isa::ptx::Module {
+        &self.parsed.module
+    }
+
     /// Its instruction table.
     pub fn view(&self, source: &str) -> crate::report::KernelView {
         views::kernel::ptx(self.function(), self.names.clone(), source)

@@ -299,6 +299,9 @@ pub struct LoopView {
     /// Address and source line of the header block: what `loop_bounds` keys on.
     pub address: u64,
     pub line: u32,
+    /// The header's label (PTX), which `loop_bounds` also accepts.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub label: Option<String>,
     pub bound: u64,
     /// `request` (from `loop_bounds`) or `default`.
     pub bound_from: String,
@@ -335,6 +338,22 @@ pub struct WarpCfgDetails {
     pub branch_and_bound_nodes: usize,
     /// LP relaxation optimum (an upper bound on `wcet.cycles`).
     pub lp_bound: f64,
+    /// PTX: the branches whose lanes may disagree, found by the divergence analysis (SASS
+    /// leaves it empty: there the abstract interpretation decides per context).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub divergent_branches: Vec<DivergentBranch>,
+}
+
+/// A branch (or `ret`/`exit`) the divergence analysis found may split a warp, and why.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct DivergentBranch {
+    /// Index of the instruction in `kernel.instructions`, and its source line.
+    pub instruction: usize,
+    pub line: u32,
+    /// The guard register, varying because of what `reason` says.
+    pub guard: String,
+    /// Where the guard's variation comes from (e.g. `%tid.x`, a load, a loop exit).
+    pub reason: String,
 }
 
 /// A control-flow graph and its drawing.

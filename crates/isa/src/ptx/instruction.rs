@@ -299,7 +299,7 @@ impl Instruction {
 
     /// Registers this instruction writes: by PTX convention the first operand, except for
     /// stores, branches and barriers, which write none. Vector destinations write each
-    /// element.
+    /// element, and a `%p|%q` pair both.
     pub fn destinations(&self) -> Vec<&str> {
         if matches!(
             self.opcode.as_str(),
@@ -326,6 +326,13 @@ impl Instruction {
                 OperandKind::Vector { elements } => {
                     elements.iter().filter_map(|e| e.register()).collect()
                 }
+                // `setp.lt.s32 %p|%q, ...`, `shfl.sync.up.b32 %r|%p, ...`: two destinations
+                // joined by `|` (PTX ISA §9.7.3.10 `setp`, §9.7.9.6 `shfl.sync`).
+                OperandKind::Other { text } if text.contains('|') => text
+                    .split('|')
+                    .map(str::trim)
+                    .filter_map(|r| r.strip_prefix('%').map(|_| r))
+                    .collect(),
                 _ => Vec::new(),
             },
             None => Vec::new(),

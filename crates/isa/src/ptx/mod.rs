@@ -32,7 +32,7 @@ pub mod isa_table;
 mod lexer;
 mod module;
 mod parser;
-mod special_registers;
+pub mod special_registers;
 
 pub use call::{Call, CallPrototype, CallTarget, Callee};
 pub use flow::flows;

@@ -3,16 +3,20 @@
 //! the simulator runs the kernel in the analysis's own setting (one warp in isolation, the
 //! cost model's latencies) and the report says whether the bound holds for that run.
 
+mod ipet_bound;
+mod ptx;
+
 use crate::catalog::{ModeInfo, ParamInfo, PresetInfo};
 use crate::kernel_text::{self, Sass};
-use crate::mode::{Mode, ModeDetails, ModeInput, ModeOutput};
+use crate::mode::{Mode, ModeInput, ModeOutput};
 use crate::params::limits::{self, budget};
 use crate::params::{LoopBounds, Params};
-use crate::report::{CfgEdge, CostTerm, LoopView, SimulationReport, WarpCfgDetails, Wcet};
+use crate::report::{CfgNode, SimulationReport};
 use crate::simulator::{self, SimRequest, SimRun};
-use crate::views::graph::{block_node, draw, exit_node};
-use cfg::{Tag, TimingClass, WarpEdgeKind};
-use isa::{BlockGraph, Diagnostic, Kernel, Severity};
+use crate::views::graph::block_node;
+use cfg::{Tag, TimingClass};
+use ipet_bound::{BoundRequest, Listing};
+use isa::{BlockGraph, Diagnostic, Dialect, Kernel, Span};
 use std::collections::BTreeMap;
 use web_time::Instant;
 
@@ -128,7 +132,7 @@ fn describe() -> ModeInfo {
                       with an edge wherever thread divergence can take the warp, then bounds \
                       the WCET by IPET (ILP solved with branch and bound)."
             .into(),
-        dialects: vec!["sass".into()],
+        dialects: vec!["sass".into(), "ptx".into()],
         params,
         presets: presets(),
         default_presets: BTreeMap::new(),
@@ -278,7 +282,7 @@ fn latency_preset(name: &str, source: &str, t: cfg::LatencyTable) -> PresetInfo 
 }
 
 /// The block cost model.
-enum Cost {
+pub(super) enum Cost {
     /// §4.1: every instruction one cycle.
     Unit,
     /// In-order issue with these latencies, drained at block ends (`cfg::latency`).
@@ -295,7 +299,7 @@ impl Cost {
 }
 
 /// The mode's parameters, decoded once.
-struct WarpCfgParams {
+pub(super) struct WarpCfgParams {
     loop_bounds: LoopBounds,
     cost: Cost,
     analysis: cfg::Options,
@@ -356,6 +360,10 @@ fn run(input: &ModeInput) -> ModeOutput {
         Err(d) => return ModeOutput::failed([d]),
     };
     let mut out = ModeOutput::default();
+    if input.request.dialect == Dialect::Ptx {
+        ptx::run(input, &p, &mut out);
+        return out;
+    }
     let Some(sass) = kernel_text::sass(input, &mut out) else {
         return out;
     };
@@ -430,6 +438,9 @@ fn context(kernel: &Kernel, stack: &[cfg::Entry]) -> String {
                         Tag::Barrier(b) => format!("B{b}"),
                         Tag::WarpSync => "WARP".to_string(),
                         Tag::Any => "ANY".to_string(),
+                        Tag::Path => "PATH".to_string(),
+                        Tag::Ipdom { .. } => "IPDOM".to_string(),
+                        Tag::Rpc => "RPC".to_string(),
                     };
                     let addr = kernel.instructions.get(p.pc).map_or(0, |i| i.address);
                     format!("{tag}@{addr:#06x}")
@@ -459,133 +470,48 @@ fn block_cost(kernel: &Kernel, graph: &BlockGraph, b: usize, cost: &Cost) -> u64
     }
 }
 
-/// Nodes reachable from the entry from which the exit is unreachable, in id order.
-fn never_finishing(warp: &cfg::WarpCfg) -> Vec<usize> {
-    let n = warp.nodes.len();
-    let mut succ = vec![Vec::new(); n];
-    let mut pred = vec![Vec::new(); n];
-    for e in &warp.edges {
-        succ[e.from].push(e.to);
-        pred[e.to].push(e.from);
-    }
-    let reach = |start: usize, adj: &[Vec<usize>]| {
-        let mut seen = vec![false; n];
-        let mut stack = vec![start];
-        seen[start] = true;
-        while let Some(v) = stack.pop() {
-            for &w in &adj[v] {
-                if !seen[w] {
-                    seen[w] = true;
-                    stack.push(w);
-                }
-            }
-        }
-        seen
-    };
-    let fwd = reach(warp.entry, &succ);
-    let bwd = reach(warp.exit, &pred);
-    (0..n).filter(|&v| fwd[v] && !bwd[v]).collect()
+/// A SASS kernel's blocks as the IPET bound sees them.
+struct SassListing<'a> {
+    sass: &'a Sass,
+    cost: &'a Cost,
 }
 
-/// Builds the warp-level CFG and bounds it: `out.graph`, `out.wcet` and the details.
+impl Listing for SassListing<'_> {
+    fn cost(&self, b: usize) -> u64 {
+        block_cost(&self.sass.kernel, &self.sass.graph, b, self.cost)
+    }
+
+    fn node(&self, id: usize, b: usize, stack: &[cfg::Entry]) -> CfgNode {
+        let kernel = &self.sass.kernel;
+        block_node(kernel, &self.sass.graph, id, b, context(kernel, stack))
+    }
+
+    fn address(&self, b: usize) -> u64 {
+        self.sass.kernel.instructions[self.sass.graph.blocks[b].first].address
+    }
+
+    fn span(&self, b: usize) -> Span {
+        self.sass.kernel.instructions[self.sass.graph.blocks[b].first].span
+    }
+
+    fn labels(&self, _: usize) -> Vec<String> {
+        Vec::new()
+    }
+
+    fn accepts_labels(&self) -> bool {
+        false
+    }
+}
+
+/// Builds the SASS warp-level CFG by abstract interpretation (§3) and bounds it.
 fn bound(sass: &Sass, p: &WarpCfgParams, out: &mut ModeOutput) {
-    let (kernel, graph) = (&sass.kernel, &sass.graph);
-    let warp = match cfg::build(kernel, graph, &p.analysis) {
+    let warp = match cfg::build(&sass.kernel, &sass.graph, &p.analysis) {
         Ok(w) => w,
         Err(d) => {
             out.diagnostics.push(d);
             return;
         }
     };
-    let costs: Vec<u64> = warp
-        .nodes
-        .iter()
-        .map(|n| n.block.map_or(0, |b| block_cost(kernel, graph, b, &p.cost)))
-        .collect();
-    let ipet_cfg = ipet::Cfg {
-        costs: costs.clone(),
-        edges: warp.edges.iter().map(|e| (e.from, e.to)).collect(),
-        entry: warp.entry,
-        exits: vec![warp.exit],
-    };
-    // SASS has no labels: a loop is named by its header's address.
-    for key in p.loop_bounds.per_label.keys() {
-        out.diagnostics.push(Diagnostic::global(
-            Severity::Error,
-            format!("loop bound key `{key}` is not an address (write 0x18 or 24)"),
-        ));
-    }
-    let address_of = |node: usize| -> Option<u64> {
-        warp.nodes[node]
-            .block
-            .map(|b| kernel.instructions[graph.blocks[b].first].address)
-    };
-    let headers: Vec<usize> = ipet::find_loops(&ipet_cfg)
-        .iter()
-        .flat_map(|l| l.entry_nodes.clone())
-        .collect();
-    for &a in p.loop_bounds.per_address.keys() {
-        if !headers.iter().any(|&h| address_of(h) == Some(a)) {
-            out.diagnostics.push(Diagnostic::global(
-                Severity::Warning,
-                format!("loop bound for {a:#06x}: no loop header at that address"),
-            ));
-        }
-    }
-    // Bounds by address apply to every context of the header block.
-    let per_header: BTreeMap<usize, u64> = headers
-        .iter()
-        .filter_map(|&h| {
-            address_of(h)
-                .and_then(|a| p.loop_bounds.per_address.get(&a))
-                .map(|&n| (h, n))
-        })
-        .collect();
-    let bounds = ipet::LoopBounds {
-        per_header: per_header.clone(),
-        default: p.loop_bounds.default,
-    };
-    let stuck = never_finishing(&warp);
-    let solution = if let Some(&first) = stuck.first() {
-        // IPET only counts executions that reach an exit; a warp that can enter code from
-        // which no exit is reachable has no finite WCET, so no bound is given.
-        let b = warp.nodes[first].block.unwrap_or(0);
-        let ins = &kernel.instructions[graph.blocks[b].first];
-        out.diagnostics.push(Diagnostic::error(
-            ins.span,
-            format!(
-                "the warp can loop forever: from {:#06x} no path reaches EXIT ({} of {} warp-CFG nodes), so there is no WCET bound",
-                ins.address,
-                stuck.len(),
-                warp.nodes.len() - 1
-            ),
-        ));
-        Err(None)
-    } else {
-        ipet::solve(&ipet_cfg, &bounds, &p.budget).map_err(Some)
-    };
-    let mut nodes: Vec<_> = warp
-        .nodes
-        .iter()
-        .map(|n| match n.block {
-            Some(b) => {
-                let mut v = block_node(kernel, graph, n.id, b, context(kernel, &n.stack));
-                v.cost = Some(costs[n.id]);
-                v
-            }
-            None => exit_node(n.id),
-        })
-        .collect();
-    let mut edges: Vec<CfgEdge> = warp
-        .edges
-        .iter()
-        .map(|e| CfgEdge {
-            from: e.from,
-            to: e.to,
-            kind: e.kind.name().into(),
-            count: None,
-        })
-        .collect();
     let a = &p.analysis;
     let components = BTreeMap::from([
         ("agreement".to_string(), a.agreement),
@@ -593,131 +519,19 @@ fn bound(sass: &Sass, p: &WarpCfgParams, out: &mut ModeOutput) {
         ("groups".to_string(), a.groups),
         ("cyclic_stacks".to_string(), a.cyclic_stacks),
     ]);
-    let mut details = WarpCfgDetails {
-        states: warp.nodes.len() - 1,
-        divergence_edges: warp.count(WarpEdgeKind::Divergence),
-        loops: Vec::new(),
-        breakdown: Vec::new(),
-        components,
-        ilp_variables: 0,
-        ilp_constraints: 0,
-        branch_and_bound_nodes: 0,
-        lp_bound: 0.0,
+    let listing = SassListing {
+        sass,
+        cost: &p.cost,
     };
-    match solution {
-        Ok(s) => {
-            for (n, c) in s.node_counts.iter().enumerate() {
-                nodes[n].count = Some(*c);
-                if nodes[n].kind == "block" {
-                    nodes[n]
-                        .label
-                        .push(format!("cost {} × {} = {}", costs[n], c, costs[n] * c));
-                }
-            }
-            for (e, c) in s.edge_counts.iter().enumerate() {
-                edges[e].count = Some(*c);
-            }
-            if !s.integral {
-                out.diagnostics.push(Diagnostic::global(
-                    Severity::Warning,
-                    format!(
-                        "branch and bound stopped at its budget (max_bb_nodes): the bound is the LP optimum {:.1}, rounded down to an integer",
-                        s.lp_bound
-                    ),
-                ));
-            }
-            out.wcet = Some(Wcet {
-                cycles: s.safe_bound(),
-                cost_model: p.cost.name().to_string(),
-            });
-            details.loops = s
-                .loops
-                .iter()
-                .map(|l| LoopView {
-                    header: l.header,
-                    address: address_of(l.header).unwrap_or(0),
-                    line: warp.nodes[l.header]
-                        .block
-                        .map_or(0, |b| kernel.instructions[graph.blocks[b].first].span.line),
-                    bound: l.bound.unwrap_or(0),
-                    bound_from: if l.entry_nodes.iter().any(|h| per_header.contains_key(h)) {
-                        "request".into()
-                    } else {
-                        "default".into()
-                    },
-                    irreducible: l.irreducible,
-                    depth: l.depth,
-                    nodes: l.body.clone(),
-                })
-                .collect();
-            for l in s.loops.iter().filter(|l| l.irreducible) {
-                out.diagnostics.push(Diagnostic::global(
-                    Severity::Warning,
-                    format!(
-                        "irreducible loop entered at {}: bounded as a region (its entries run at most N times per entry)",
-                        l.entry_nodes
-                            .iter()
-                            .filter_map(|&h| address_of(h))
-                            .map(|a| format!("{a:#06x}"))
-                            .collect::<Vec<_>>()
-                            .join(", ")
-                    ),
-                ));
-            }
-            let mut terms: Vec<CostTerm> = s
-                .node_counts
-                .iter()
-                .enumerate()
-                .filter(|(n, c)| **c > 0 && costs[*n] > 0)
-                .map(|(n, &count)| CostTerm {
-                    node: n,
-                    address: address_of(n).unwrap_or(0),
-                    count,
-                    cost: costs[n],
-                    total: count * costs[n],
-                })
-                .collect();
-            terms.sort_by_key(|t| (std::cmp::Reverse(t.total), t.node));
-            details.breakdown = terms;
-            details.ilp_variables = s.variables;
-            details.ilp_constraints = s.constraints;
-            details.branch_and_bound_nodes = s.bb_nodes;
-            details.lp_bound = s.lp_bound;
-        }
-        Err(None) => {}
-        Err(Some(e)) => out.diagnostics.push(Diagnostic::global(
-            Severity::Error,
-            ipet_message(&e, address_of),
-        )),
-    }
-    out.graph = Some(draw("warp", nodes, edges));
-    out.details = ModeDetails::WarpCfg(Box::new(details));
-}
-
-/// What went wrong in IPET, in the request's terms (its parameter names, loop addresses).
-fn ipet_message(e: &ipet::Error, address_of: impl Fn(usize) -> Option<u64>) -> String {
-    match e {
-        ipet::Error::NoBound { header } => {
-            let a = address_of(*header).unwrap_or(0);
-            format!(
-                "the loop at {a:#06x} has no bound: give one (loop_bounds / --loop-bound {a:#x}=N) or a default_loop_bound"
-            )
-        }
-        ipet::Error::Budget {
-            what,
-            limit,
-            needed,
-        } => {
-            // The request's parameter names, not the ipet crate's field names.
-            let param = match *what {
-                "max_variables" => "max_ilp_variables",
-                "max_constraints" => "max_ilp_constraints",
-                other => other,
-            };
-            format!(
-                "IPET: the ILP needs {needed} but the budget {param} is {limit} (raise {param})"
-            )
-        }
-        other => format!("IPET: {other}"),
-    }
+    ipet_bound::bound(
+        &warp,
+        &listing,
+        &BoundRequest {
+            loop_bounds: &p.loop_bounds,
+            budget: &p.budget,
+            cost_model: p.cost.name(),
+            components,
+        },
+        out,
+    );
 }

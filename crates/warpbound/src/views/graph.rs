@@ -140,7 +140,7 @@ pub fn thread(kernel: &Kernel, graph: &BlockGraph) -> CfgView {
 
 /// A block node labelled by the source lines of its instructions `first..=last` in `view`
 /// and its last opcode (dialects whose addresses mean little to a reader).
-fn line_block_node(
+pub fn line_block_node(
     id: usize,
     first: usize,
     last: usize,

@@ -1,0 +1,319 @@
+//! IPET over a warp-level CFG (Jeanmougin et al. §4.1), shared by the two readings of the
+//! `warp-cfg` mode: SASS (the paper's abstract interpretation of the activation stack) and
+//! PTX (divergence analysis + post-dominator stack, `cfg::ptx`). What differs between them
+//! — block costs, how a block is named and drawn, how loop headers are keyed — is a
+//! [`Listing`]; the ILP, the loop bounds, the report's loops and cost breakdown are here once.
+
+use crate::mode::{ModeDetails, ModeOutput};
+use crate::params::LoopBounds;
+use crate::report::{CfgEdge, CfgNode, CostTerm, LoopView, WarpCfgDetails, Wcet};
+use crate::views::graph::{draw, exit_node};
+use cfg::WarpEdgeKind;
+use isa::{Diagnostic, Severity, Span};
+use std::collections::BTreeMap;
+
+/// What the bound needs to know about the kernel's blocks.
+pub(super) trait Listing {
+    /// Cost of one execution of block `b` in the cost model's cycles.
+    fn cost(&self, b: usize) -> u64;
+    /// The report's node `id` for block `b` in abstract context `stack` (no cost or count).
+    fn node(&self, id: usize, b: usize, stack: &[cfg::Entry]) -> CfgNode;
+    /// The address `loop_bounds` keys a header block on (SASS: byte address; PTX: the
+    /// GPGPU-Sim program counter of its first instruction).
+    fn address(&self, b: usize) -> u64;
+    /// Where block `b` starts in the text.
+    fn span(&self, b: usize) -> Span;
+    /// Labels naming block `b` (PTX `$L__BB0_3`); SASS listings name blocks by address only.
+    fn labels(&self, b: usize) -> Vec<String>;
+    /// Whether loop bounds may be keyed by label.
+    fn accepts_labels(&self) -> bool;
+}
+
+/// The IPET knobs of one request.
+pub(super) struct BoundRequest<'a> {
+    pub loop_bounds: &'a LoopBounds,
+    pub budget: &'a ipet::Budget,
+    pub cost_model: &'a str,
+    /// The analysis components that were on, for the report.
+    pub components: BTreeMap<String, bool>,
+}
+
+/// Bounds the warp-level CFG `warp` of `listing` by IPET: `out.graph`, `out.wcet` and the
+/// details.
+pub(super) fn bound(
+    warp: &cfg::WarpCfg,
+    listing: &dyn Listing,
+    req: &BoundRequest,
+    out: &mut ModeOutput,
+) {
+    let costs: Vec<u64> = warp
+        .nodes
+        .iter()
+        .map(|n| n.block.map_or(0, |b| listing.cost(b)))
+        .collect();
+    let ipet_cfg = ipet::Cfg {
+        costs: costs.clone(),
+        edges: warp.edges.iter().map(|e| (e.from, e.to)).collect(),
+        entry: warp.entry,
+        exits: vec![warp.exit],
+    };
+    let loops = ipet::find_loops(&ipet_cfg);
+    let address_of = |node: usize| warp.nodes[node].block.map(|b| listing.address(b));
+    let labels_of = |node: usize| {
+        warp.nodes[node]
+            .block
+            .map_or(Vec::new(), |b| listing.labels(b))
+    };
+    let headers: Vec<usize> = loops.iter().flat_map(|l| l.entry_nodes.clone()).collect();
+    let lb = req.loop_bounds;
+    if listing.accepts_labels() {
+        for key in lb.per_label.keys() {
+            if !headers.iter().any(|&h| labels_of(h).contains(key)) {
+                out.diagnostics.push(Diagnostic::global(
+                    Severity::Warning,
+                    format!("loop bound for `{key}`: no loop header has that label"),
+                ));
+            }
+        }
+    } else {
+        // SASS has no labels: a loop is named by its header's address.
+        for key in lb.per_label.keys() {
+            out.diagnostics.push(Diagnostic::global(
+                Severity::Error,
+                format!("loop bound key `{key}` is not an address (write 0x18 or 24)"),
+            ));
+        }
+    }
+    for &a in lb.per_address.keys() {
+        if !headers.iter().any(|&h| address_of(h) == Some(a)) {
+            out.diagnostics.push(Diagnostic::global(
+                Severity::Warning,
+                format!("loop bound for {a:#06x}: no loop header at that address"),
+            ));
+        }
+    }
+    // Bounds by address or label apply to every context of the header block.
+    let per_header: BTreeMap<usize, u64> = headers
+        .iter()
+        .filter_map(|&h| {
+            let by_address = address_of(h).and_then(|a| lb.per_address.get(&a));
+            let by_label = || {
+                labels_of(h)
+                    .iter()
+                    .find_map(|l| lb.per_label.get(l))
+                    .filter(|_| listing.accepts_labels())
+            };
+            by_address.or_else(by_label).map(|&n| (h, n))
+        })
+        .collect();
+    let bounds = ipet::LoopBounds {
+        per_header: per_header.clone(),
+        default: lb.default,
+    };
+    let stuck = never_finishing(warp);
+    let solution = if let Some(&first) = stuck.first() {
+        // IPET only counts executions that reach an exit; a warp that can enter code from
+        // which no exit is reachable has no finite WCET, so no bound is given.
+        let b = warp.nodes[first].block.unwrap_or(0);
+        out.diagnostics.push(Diagnostic::error(
+            listing.span(b),
+            format!(
+                "the warp can loop forever: from {:#06x} no path reaches EXIT ({} of {} warp-CFG nodes), so there is no WCET bound",
+                listing.address(b),
+                stuck.len(),
+                warp.nodes.len() - 1
+            ),
+        ));
+        Err(None)
+    } else {
+        ipet::solve(&ipet_cfg, &bounds, req.budget).map_err(Some)
+    };
+    let mut nodes: Vec<CfgNode> = warp
+        .nodes
+        .iter()
+        .map(|n| match n.block {
+            Some(b) => {
+                let mut v = listing.node(n.id, b, &n.stack);
+                v.cost = Some(costs[n.id]);
+                v
+            }
+            None => exit_node(n.id),
+        })
+        .collect();
+    let mut edges: Vec<CfgEdge> = warp
+        .edges
+        .iter()
+        .map(|e| CfgEdge {
+            from: e.from,
+            to: e.to,
+            kind: e.kind.name().into(),
+            count: None,
+        })
+        .collect();
+    let mut details = WarpCfgDetails {
+        states: warp.nodes.len() - 1,
+        divergence_edges: warp.count(WarpEdgeKind::Divergence),
+        loops: Vec::new(),
+        breakdown: Vec::new(),
+        components: req.components.clone(),
+        ilp_variables: 0,
+        ilp_constraints: 0,
+        branch_and_bound_nodes: 0,
+        lp_bound: 0.0,
+        divergent_branches: Vec::new(),
+    };
+    match solution {
+        Ok(s) => {
+            for (n, c) in s.node_counts.iter().enumerate() {
+                nodes[n].count = Some(*c);
+                if nodes[n].kind == "block" {
+                    nodes[n]
+                        .label
+                        .push(format!("cost {} × {} = {}", costs[n], c, costs[n] * c));
+                }
+            }
+            for (e, c) in s.edge_counts.iter().enumerate() {
+                edges[e].count = Some(*c);
+            }
+            if !s.integral {
+                out.diagnostics.push(Diagnostic::global(
+                    Severity::Warning,
+                    format!(
+                        "branch and bound stopped at its budget (max_bb_nodes): the bound is the LP optimum {:.1}, rounded down to an integer",
+                        s.lp_bound
+                    ),
+                ));
+            }
+            out.wcet = Some(Wcet {
+                cycles: s.safe_bound(),
+                cost_model: req.cost_model.to_string(),
+            });
+            details.loops = s
+                .loops
+                .iter()
+                .map(|l| LoopView {
+                    header: l.header,
+                    address: address_of(l.header).unwrap_or(0),
+                    line: warp.nodes[l.header]
+                        .block
+                        .map_or(0, |b| listing.span(b).line),
+                    label: labels_of(l.header).into_iter().next(),
+                    bound: l.bound.unwrap_or(0),
+                    bound_from: if l.entry_nodes.iter().any(|h| per_header.contains_key(h)) {
+                        "request".into()
+                    } else {
+                        "default".into()
+                    },
+                    irreducible: l.irreducible,
+                    depth: l.depth,
+                    nodes: l.body.clone(),
+                })
+                .collect();
+            for l in s.loops.iter().filter(|l| l.irreducible) {
+                out.diagnostics.push(Diagnostic::global(
+                    Severity::Warning,
+                    format!(
+                        "irreducible loop entered at {}: bounded as a region (its entries run at most N times per entry)",
+                        l.entry_nodes
+                            .iter()
+                            .filter_map(|&h| address_of(h))
+                            .map(|a| format!("{a:#06x}"))
+                            .collect::<Vec<_>>()
+                            .join(", ")
+                    ),
+                ));
+            }
+            let mut terms: Vec<CostTerm> = s
+                .node_counts
+                .iter()
+                .enumerate()
+                .filter(|(n, c)| **c > 0 && costs[*n] > 0)
+                .map(|(n, &count)| CostTerm {
+                    node: n,
+                    address: address_of(n).unwrap_or(0),
+                    count,
+                    cost: costs[n],
+                    total: count * costs[n],
+                })
+                .collect();
+            terms.sort_by_key(|t| (std::cmp::Reverse(t.total), t.node));
+            details.breakdown = terms;
+            details.ilp_variables = s.variables;
+            details.ilp_constraints = s.constraints;
+            details.branch_and_bound_nodes = s.bb_nodes;
+            details.lp_bound = s.lp_bound;
+        }
+        Err(None) => {}
+        Err(Some(e)) => out.diagnostics.push(Diagnostic::global(
+            Severity::Error,
+            ipet_message(&e, address_of, labels_of),
+        )),
+    }
+    out.graph = Some(draw("warp", nodes, edges));
+    out.details = ModeDetails::WarpCfg(Box::new(details));
+}
+
+/// Nodes reachable from the entry from which the exit is unreachable, in id order.
+fn never_finishing(warp: &cfg::WarpCfg) -> Vec<usize> {
+    let n = warp.nodes.len();
+    let mut succ = vec![Vec::new(); n];
+    let mut pred = vec![Vec::new(); n];
+    for e in &warp.edges {
+        succ[e.from].push(e.to);
+        pred[e.to].push(e.from);
+    }
+    let reach = |start: usize, adj: &[Vec<usize>]| {
+        let mut seen = vec![false; n];
+        let mut stack = vec![start];
+        seen[start] = true;
+        while let Some(v) = stack.pop() {
+            for &w in &adj[v] {
+                if !seen[w] {
+                    seen[w] = true;
+                    stack.push(w);
+                }
+            }
+        }
+        seen
+    };
+    let fwd = reach(warp.entry, &succ);
+    let bwd = reach(warp.exit, &pred);
+    (0..n).filter(|&v| fwd[v] && !bwd[v]).collect()
+}
+
+/// What went wrong in IPET, in the request's terms (its parameter names, loop addresses or
+/// labels).
+fn ipet_message(
+    e: &ipet::Error,
+    address_of: impl Fn(usize) -> Option<u64>,
+    labels_of: impl Fn(usize) -> Vec<String>,
+) -> String {
+    match e {
+        ipet::Error::NoBound { header } => {
+            let a = address_of(*header).unwrap_or(0);
+            let key = labels_of(*header)
+                .into_iter()
+                .next()
+                .unwrap_or_else(|| format!("{a:#x}"));
+            format!(
+                "the loop at {a:#06x} has no bound: give one (loop_bounds / --loop-bound {key}=N) or a default_loop_bound"
+            )
+        }
+        ipet::Error::Budget {
+            what,
+            limit,
+            needed,
+        } => {
+            // The request's parameter names, not the ipet crate's field names.
+            let param = match *what {
+                "max_variables" => "max_ilp_variables",
+                "max_constraints" => "max_ilp_constraints",
+                other => other,
+            };
+            format!(
+                "IPET: the ILP needs {needed} but the budget {param} is {limit} (raise {param})"
+            )
+        }
+        other => format!("IPET: {other}"),
+    }
+}

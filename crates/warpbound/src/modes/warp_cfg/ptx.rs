@@ -1,0 +1,427 @@
+//! The `warp-cfg` mode on PTX: the warp-level CFG from `cfg::ptx` (divergence analysis and
+//! the post-dominator stack), bounded by the same IPET as SASS ([`super::ipet_bound`]).
+//!
+//! Cost model: `unit`, every PTX instruction one cycle (the paper's §4.1 evaluation model,
+//! read over PTX instead of SASS; PTX instructions are not the machine's, so this counts
+//! issued virtual instructions, which the PTX simulator's unit-cost machine also counts).
+//! A `call` of a `.func` defined in the module costs one cycle plus the callee's own bound
+//! (analysed the same way, with its parameters varying, so for any caller); a call of an
+//! external function (`vprintf`, `__assertfail`, `malloc`, `free`, any `.extern .func`)
+//! costs one cycle: the runtime's own time is not in the bound, and a warning says so (as
+//! for SASS's unresolved `JCAL`/`CALL.ABS`).
+
+use super::ipet_bound::{self, BoundRequest, Listing};
+use super::{Cost, WarpCfgParams};
+use crate::kernel_text;
+use crate::mode::{ModeDetails, ModeInput, ModeOutput};
+use crate::report::{CfgNode, DivergentBranch, KernelView, SimulationReport};
+use crate::simulator;
+use crate::views::graph::line_block_node;
+use cfg::Tag;
+use isa::flow::FlowGraph;
+use isa::ptx::{Function, Module};
+use isa::{Diagnostic, Severity, Span};
+use std::collections::BTreeMap;
+use web_time::Instant;
+
+/// Deepest chain of calls followed (a deeper one is reported, as is recursion).
+const MAX_CALL_DEPTH: usize = 16;
+
+/// Runs the mode on the request's PTX.
+pub(super) fn run(input: &ModeInput, p: &WarpCfgParams, out: &mut ModeOutput) {
+    let req = input.request;
+    let Some(ptx) = kernel_text::ptx(
+        &req.source,
+        req.function.as_deref(),
+        &input.limits,
+        &mut out.diagnostics,
+    ) else {
+        return;
+    };
+    let mut view = ptx.view(&req.source);
+    if ptx.failed {
+        out.kernel = Some(view);
+        return;
+    }
+    if matches!(p.cost, Cost::Latency(_)) {
+        out.diagnostics.push(Diagnostic::global(
+            Severity::Error,
+            "cost=latency times SASS instructions; PTX is bounded with cost=unit (every PTX \
+             instruction one cycle)",
+        ));
+        out.kernel = Some(view);
+        return;
+    }
+    let f = ptx.function();
+    let t = Instant::now();
+    let built = match cfg::ptx::build(f, &p.analysis) {
+        Ok(b) => b,
+        Err(d) => {
+            out.diagnostics.push(d);
+            out.kernel = Some(view);
+            return;
+        }
+    };
+    for ins in view.instructions.iter_mut() {
+        ins.block = built.graph.block_of(ins.index);
+    }
+    let mut calls = Calls::new(ptx.module(), p);
+    let costs = calls.block_costs(f, &built.graph, 0);
+    out.diagnostics.append(&mut calls.diagnostics);
+    let Some(costs) = costs else {
+        out.kernel = Some(view);
+        return;
+    };
+    let listing = PtxListing {
+        f,
+        graph: &built.graph,
+        view: &view,
+        costs,
+    };
+    let components = BTreeMap::from([("divergence_analysis".to_string(), true)]);
+    ipet_bound::bound(
+        &built.warp,
+        &listing,
+        &BoundRequest {
+            loop_bounds: &p.loop_bounds,
+            budget: &p.budget,
+            cost_model: "unit",
+            components,
+        },
+        out,
+    );
+    if let ModeDetails::WarpCfg(details) = &mut out.details {
+        details.divergent_branches = divergent_branches(f, &built.graph, &built.divergence);
+    }
+    out.time("warp_cfg+ipet", t);
+    if let Some(run) = p.simulate.run(&mut out.diagnostics) {
+        let t = Instant::now();
+        simulate(f, run, out);
+        out.time("simulate", t);
+    }
+    out.kernel = Some(view);
+}
+
+/// The divergence verdicts in the report's terms.
+fn divergent_branches(
+    f: &Function,
+    graph: &FlowGraph,
+    d: &cfg::ptx::Divergence,
+) -> Vec<DivergentBranch> {
+    graph
+        .blocks
+        .iter()
+        .filter(|b| d.divergent[b.id])
+        .map(|b| DivergentBranch {
+            instruction: b.last,
+            line: f.instructions[b.last].span.line,
+            guard: d.guard[b.id].clone().unwrap_or_default(),
+            reason: d.reason[b.id].clone().unwrap_or_default(),
+        })
+        .collect()
+}
+
+/// One warp of the launch in isolation on the unit-cost machine: every issued PTX
+/// instruction one cycle, as the bound counts them.
+fn simulate(f: &Function, run: &simulator::SimRun, out: &mut ModeOutput) {
+    let Some(mut machine) = simulator::preset_machine(Some("unit-cost")) else {
+        return;
+    };
+    machine.latency = cfg::LatencyTable::unit();
+    machine.transaction_cycles = 0;
+    let sim = match sim::run_ptx(f, &run.launch, &machine, &run.memory, &run.budget) {
+        Ok(s) => s,
+        Err(e) => {
+            out.diagnostics.extend(e.diagnostics);
+            return;
+        }
+    };
+    let bound = out.wcet.as_ref().map(|w| w.cycles);
+    out.simulation = Some(match (bound, sim.warps.len()) {
+        (Some(b), 1) => SimulationReport::against(
+            sim,
+            Some(b),
+            "the warp-cfg bound: one warp in isolation, one cycle per PTX instruction",
+        ),
+        (Some(_), n) => SimulationReport::against(
+            sim,
+            None,
+            format!("the warp-cfg bound is for one warp in isolation; this launch has {n} warps"),
+        ),
+        (None, _) => SimulationReport::against(
+            sim,
+            None,
+            "there is no WCET bound to compare with (see the errors)",
+        ),
+    });
+}
+
+/// Block costs with calls, and the bounds of the module's functions as callees.
+struct Calls<'a> {
+    module: &'a Module,
+    p: &'a WarpCfgParams,
+    /// Bounds of callees analysed so far (`None`: failed, already reported).
+    done: BTreeMap<String, Option<u64>>,
+    /// Callees being analysed (recursion).
+    open: Vec<String>,
+    diagnostics: Vec<Diagnostic>,
+    warned_external: Vec<String>,
+}
+
+impl<'a> Calls<'a> {
+    fn new(module: &'a Module, p: &'a WarpCfgParams) -> Self {
+        Calls {
+            module,
+            p,
+            done: BTreeMap::new(),
+            open: Vec::new(),
+            diagnostics: Vec::new(),
+            warned_external: Vec::new(),
+        }
+    }
+
+    /// Unit cost of each block of `f`, calls included; `None` after a reported error.
+    fn block_costs(&mut self, f: &Function, graph: &FlowGraph, depth: usize) -> Option<Vec<u64>> {
+        let mut costs = Vec::with_capacity(graph.blocks.len());
+        for b in &graph.blocks {
+            let mut c = 0u64;
+            for ins in &f.instructions[b.first..=b.last] {
+                c = c.saturating_add(1);
+                let Some(call) = &ins.call else { continue };
+                match call.callee_name() {
+                    None => {
+                        let names = self.candidates(f, &call.target, ins.span)?;
+                        for name in names {
+                            let callee = self.callee_bound(&name, ins.span, depth)?;
+                            c = c.saturating_add(callee);
+                        }
+                    }
+                    Some(name) if call.is_external() => {
+                        if !self.warned_external.iter().any(|n| n == name) {
+                            self.warned_external.push(name.to_string());
+                            self.diagnostics.push(Diagnostic::warning(
+                                ins.span,
+                                format!(
+                                    "`call {name}`: an external function (the CUDA runtime's); \
+                                     analysed as one instruction that returns, so its own time \
+                                     is not in the bound"
+                                ),
+                            ));
+                        }
+                    }
+                    Some(name) => {
+                        let callee = self.callee_bound(name, ins.span, depth)?;
+                        c = c.saturating_add(callee);
+                    }
+                }
+            }
+            costs.push(c);
+        }
+        Some(costs)
+    }
+
+    /// The possible callees of an indirect call: its `.calltargets` list, else every `.func`
+    /// of the module whose parameter and return types match its `.callprototype` (a function
+    /// pointer in a kernel compiled whole holds the address of one of the module's
+    /// functions). The warp pays each candidate once: lanes holding different pointers call
+    /// their functions one after the other (PTX ISA §9.7.13.5 `call`: an indirect call may
+    /// diverge), so the sum bounds any split.
+    fn candidates(
+        &mut self,
+        f: &Function,
+        target: &isa::ptx::CallTarget,
+        at: Span,
+    ) -> Option<Vec<String>> {
+        let isa::ptx::CallTarget::Indirect { via, register, .. } = target else {
+            return Some(Vec::new());
+        };
+        let via = via.as_deref().unwrap_or("");
+        if let Some(list) = f.target_lists.get(via) {
+            return Some(list.clone());
+        }
+        let proto = f.prototypes.iter().find(|p| p.name == via);
+        let types = |v: &[isa::ptx::VarDecl]| v.iter().map(|d| d.ty.clone()).collect::<Vec<_>>();
+        let found: Vec<String> = match proto {
+            Some(p) => self
+                .module
+                .functions
+                .iter()
+                .filter(|g| g.has_body && g.kind == isa::ptx::FunctionKind::Func)
+                .filter(|g| types(&g.params) == types(&p.params))
+                .filter(|g| types(&g.returns) == types(&p.returns))
+                .map(|g| g.name.clone())
+                .collect(),
+            None => Vec::new(),
+        };
+        let mut unique = found;
+        unique.dedup();
+        if unique.is_empty() {
+            self.diagnostics.push(Diagnostic::error(
+                at,
+                format!(
+                    "indirect `call` through {register}: no `.calltargets` list and no function \
+                     of the module matches its prototype `{via}`, so its callees are unknown and \
+                     the warp-level CFG has no bound for it"
+                ),
+            ));
+            return None;
+        }
+        self.diagnostics.push(Diagnostic::warning(
+            at,
+            format!(
+                "indirect `call` through {register}: assumed to call one of the module's \
+                 functions matching prototype `{via}` ({}); each is paid once, as lanes with \
+                 different pointers call one after the other",
+                unique.join(", ")
+            ),
+        ));
+        Some(unique)
+    }
+
+    /// The bound of the module's function `name` as a callee.
+    fn callee_bound(&mut self, name: &str, at: Span, depth: usize) -> Option<u64> {
+        if let Some(b) = self.done.get(name) {
+            return *b;
+        }
+        if self.open.iter().any(|n| n == name) || depth >= MAX_CALL_DEPTH {
+            self.diagnostics.push(Diagnostic::error(
+                at,
+                format!(
+                    "`call {name}` is recursive (or nests deeper than {MAX_CALL_DEPTH} calls): \
+                     the warp-level CFG has no bound for it"
+                ),
+            ));
+            return None;
+        }
+        let Some(f) = self
+            .module
+            .functions
+            .iter()
+            .find(|g| g.has_body && g.name == name)
+        else {
+            self.diagnostics.push(Diagnostic::error(
+                at,
+                format!("`call {name}`: no body for `{name}` in the module"),
+            ));
+            return None;
+        };
+        self.open.push(name.to_string());
+        let bound = self.function_bound(f, at, depth + 1);
+        self.open.pop();
+        self.done.insert(name.to_string(), bound);
+        bound
+    }
+
+    fn function_bound(&mut self, f: &Function, at: Span, depth: usize) -> Option<u64> {
+        let built = match cfg::ptx::build(f, &self.p.analysis) {
+            Ok(b) => b,
+            Err(d) => {
+                self.diagnostics.push(d);
+                return None;
+            }
+        };
+        let costs = self.block_costs(f, &built.graph, depth)?;
+        let warp = &built.warp;
+        let ipet_cfg = ipet::Cfg {
+            costs: warp
+                .nodes
+                .iter()
+                .map(|n| n.block.map_or(0, |b| costs[b]))
+                .collect(),
+            edges: warp.edges.iter().map(|e| (e.from, e.to)).collect(),
+            entry: warp.entry,
+            exits: vec![warp.exit],
+        };
+        let bounds = ipet::LoopBounds {
+            per_header: BTreeMap::new(),
+            default: self.p.loop_bounds.default,
+        };
+        match ipet::solve(&ipet_cfg, &bounds, &self.p.budget) {
+            Ok(s) => Some(s.safe_bound()),
+            Err(e) => {
+                self.diagnostics.push(Diagnostic::error(
+                    at,
+                    format!("`call {}`: the callee has no bound: {e}", f.name),
+                ));
+                None
+            }
+        }
+    }
+}
+
+/// The PTX function's blocks as the IPET bound sees them.
+struct PtxListing<'a> {
+    f: &'a Function,
+    graph: &'a FlowGraph,
+    view: &'a KernelView,
+    costs: Vec<u64>,
+}
+
+impl Listing for PtxListing<'_> {
+    fn cost(&self, b: usize) -> u64 {
+        self.costs[b]
+    }
+
+    fn node(&self, id: usize, b: usize, stack: &[cfg::Entry]) -> CfgNode {
+        let blk = &self.graph.blocks[b];
+        let mut n = line_block_node(b, blk.first, blk.last, blk.reachable, self.view);
+        n.id = id;
+        n.block = Some(b);
+        n.context = context(self.f, stack);
+        if !n.context.is_empty() {
+            n.label.push(n.context.clone());
+        }
+        n
+    }
+
+    fn address(&self, b: usize) -> u64 {
+        Function::pc(self.graph.blocks[b].first)
+    }
+
+    fn span(&self, b: usize) -> Span {
+        self.f.instructions[self.graph.blocks[b].first].span
+    }
+
+    fn labels(&self, b: usize) -> Vec<String> {
+        let first = self.graph.blocks[b].first;
+        self.f
+            .labels
+            .iter()
+            .filter(|(_, &i)| i == first)
+            .map(|(l, _)| l.clone())
+            .collect()
+    }
+
+    fn accepts_labels(&self) -> bool {
+        true
+    }
+}
+
+/// The PDOM stack of a node, top first: `rpc L3 · path L5 · ipdom L3`.
+fn context(f: &Function, stack: &[cfg::Entry]) -> String {
+    let name = |pc: usize| -> String {
+        if pc == usize::MAX {
+            return "exit".into();
+        }
+        f.labels
+            .iter()
+            .find(|(_, &i)| i == pc)
+            .map_or_else(|| format!("#{pc}"), |(l, _)| l.clone())
+    };
+    stack
+        .iter()
+        .rev()
+        .flat_map(|e| {
+            e.points.iter().map(move |p| {
+                let what = match p.tag {
+                    Tag::Rpc => "rpc",
+                    Tag::Path => "path",
+                    Tag::Ipdom { arrived: true } => "ipdom✓",
+                    _ => "ipdom",
+                };
+                format!("{what} {}{}", name(p.pc), if e.repeated { "+" } else { "" })
+            })
+        })
+        .collect::<Vec<_>>()
+        .join(" · ")
+}

@@ -199,6 +199,8 @@ pub fn analyse(f: &Function, graph: &FlowGraph, ipdom: &[Option<usize>]) -> Dive
         guard: Option<usize>,
         intrinsic: bool,
         uniform_result: bool,
+        /// Reads memory (or another lane): a varying address makes the value the load's.
+        loads: bool,
     }
     let mut code: Vec<Ins> = Vec::new();
     for b in &graph.blocks {
@@ -210,6 +212,10 @@ pub fn analyse(f: &Function, graph: &FlowGraph, ipdom: &[Option<usize>]) -> Dive
                 guard: ins.guard.as_ref().map(|g| intern(g.reg.as_str())),
                 intrinsic: intrinsically_varying(f, ins),
                 uniform_result: result_uniform(ins),
+                loads: matches!(
+                    ins.opcode.as_str(),
+                    "ld" | "ldu" | "atom" | "tex" | "tld4" | "suld" | "shfl"
+                ),
             });
         }
     }
@@ -248,7 +254,7 @@ pub fn analyse(f: &Function, graph: &FlowGraph, ipdom: &[Option<usize>]) -> Dive
                 Some(Some(g))
             } else if ins.uniform_result {
                 None
-            } else if ins.intrinsic {
+            } else if ins.intrinsic || (ins.loads && ins.reads.iter().any(|&r| at(r))) {
                 Some(None)
             } else {
                 ins.reads.iter().copied().find(|&r| at(r)).map(Some)

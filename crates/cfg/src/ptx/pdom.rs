@@ -23,10 +23,14 @@
 //!   ends by `exit` pops to the next path, and when every path of a divergence exited the
 //!   reconvergence entry is empty and popped unexecuted (the simulator's `mask == 0` pop),
 //!   while one arrival makes it run — decided, not guessed, so no infeasible edge is added;
-//! - consecutive equal pending paths merge into one **repeated** entry ("one or more
-//!   copies"; Jeanmougin et al.'s self-cycles of the stack graph), which a loop whose
-//!   divergent branch leaves a path behind on every iteration produces; resuming it may
-//!   leave more copies or none.
+//! - when a pending path is pushed onto a run of paths (same `rpc`) that already holds one
+//!   starting at the same block, the paths from there up merge into one **repeated** entry,
+//!   "any sequence of one or more paths starting at these blocks" (Jeanmougin et al.'s
+//!   cycles of the stack graph, §3.1). A loop whose divergent branch reconverges only at
+//!   the exit (an `exit` inside it makes the ipdom the function's end) leaves a path
+//!   behind on every iteration; concretely at most 32 (one lane each), abstractly one
+//!   entry. Resuming it may leave more paths or none. A run of more than three distinct
+//!   paths is folded the same way, which bounds the number of stack shapes.
 //!
 //! Every edge of a concrete PDOM execution is an edge here (a path of this graph), so IPET
 //! over it bounds every execution whose loops respect the loop bounds.
@@ -43,9 +47,11 @@ use std::collections::{BTreeSet, HashMap, VecDeque};
 /// An entry waiting below the running path.
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
 enum Waiting {
-    /// A divergent path that has not run yet: it starts at `block` and reconverges at `rpc`.
+    /// Divergent paths that have not run yet, all reconverging at `rpc`: one path starting
+    /// at `blocks[0]`, or (`repeated`) any sequence of one or more paths, each starting at
+    /// one of `blocks` (sorted).
     Path {
-        block: usize,
+        blocks: Vec<usize>,
         rpc: Option<usize>,
         repeated: bool,
     },
@@ -81,6 +87,9 @@ struct Ctx<'a> {
     /// Per block: taken targets and the fallthrough block.
     taken: Vec<Vec<usize>>,
     fallthrough: Vec<Option<usize>>,
+    /// Per reconvergence point: every block a divergent branch reconverging there leaves
+    /// pending (its next block), sorted.
+    pending: HashMap<Option<usize>, Vec<usize>>,
 }
 
 /// Builds the warp-level CFG of `f` (its flow graph `graph`, the ipdom of each block, the
@@ -107,6 +116,16 @@ pub fn build(
             _ => taken[a].push(b),
         }
     }
+    let mut pending: HashMap<Option<usize>, Vec<usize>> = HashMap::new();
+    for b in (0..nb).filter(|&b| divergence.divergent[b]) {
+        if let Some(n) = fallthrough[b].filter(|&n| Some(n) != ipdom[b]) {
+            pending.entry(ipdom[b]).or_default().push(n);
+        }
+    }
+    for v in pending.values_mut() {
+        v.sort_unstable();
+        v.dedup();
+    }
     let ctx = Ctx {
         f,
         graph,
@@ -114,6 +133,7 @@ pub fn build(
         ipdom,
         taken,
         fallthrough,
+        pending,
     };
     let initial = State {
         block: 0,
@@ -218,12 +238,17 @@ fn context(ctx: &Ctx, s: &State) -> Vec<Entry> {
         .iter()
         .map(|w| match *w {
             Waiting::Path {
-                block, repeated, ..
+                ref blocks,
+                repeated,
+                ..
             } => Entry {
-                points: vec![Point {
-                    pc: first(ctx, block),
-                    tag: Tag::Path,
-                }],
+                points: blocks
+                    .iter()
+                    .map(|&b| Point {
+                        pc: first(ctx, b),
+                        tag: Tag::Path,
+                    })
+                    .collect(),
                 repeated,
             },
             Waiting::Reconverge { block, arrived, .. } => Entry::single(
@@ -307,20 +332,51 @@ fn diverge(ctx: &Ctx, s: &State, t: usize, n: usize) -> Vec<(To, WarpEdgeKind)> 
         // The not-taken lanes are already at the join.
         arrive(&mut waiting, r);
     } else {
-        match waiting.last_mut() {
-            Some(Waiting::Path {
-                block,
-                rpc,
-                repeated,
-            }) if *block == n && *rpc == r => *repeated = true,
-            _ => waiting.push(Waiting::Path {
-                block: n,
-                rpc: r,
-                repeated: false,
-            }),
-        }
+        push_path(&mut waiting, n, r, &ctx.pending[&r]);
     }
     go(t, r, waiting, WarpEdgeKind::Divergence)
+}
+
+/// Longest run of distinct pending paths (same `rpc`) kept in order.
+const MAX_RUN: usize = 3;
+
+/// Pushes the pending path `(n, r)`. If the run of paths reconverging at `r` on top of the
+/// stack already holds one starting at `n`, the paths from there up become one repeated
+/// entry (Jeanmougin et al. §3.1: a strongly connected part of the stack graph is "any
+/// sequence drawn from these points"), so a loop that leaves paths behind on every
+/// iteration keeps a finite stack; the order among them is forgotten, which only adds
+/// paths.
+fn push_path(waiting: &mut Vec<Waiting>, n: usize, r: Option<usize>, all: &[usize]) {
+    let run = waiting
+        .iter()
+        .rev()
+        .take_while(|w| matches!(w, Waiting::Path { rpc, .. } if *rpc == r))
+        .count();
+    let start = waiting.len() - run;
+    let again = waiting[start..]
+        .iter()
+        .position(|w| matches!(w, Waiting::Path { blocks, .. } if blocks.contains(&n)))
+        // A run longer than MAX_RUN entries is folded whole: the order of many pending
+        // paths matters little to the bound and much to the number of states.
+        .or((run >= MAX_RUN).then_some(0));
+    match again {
+        Some(k) => {
+            // Folded to every path a divergent branch reconverging at `r` can leave (a
+            // superset of those on the stack, so "any sequence drawn from them" still
+            // covers every concrete stack), one shape per `r` whatever the history.
+            waiting.truncate(start + k);
+            waiting.push(Waiting::Path {
+                blocks: all.to_vec(),
+                rpc: r,
+                repeated: true,
+            });
+        }
+        None => waiting.push(Waiting::Path {
+            blocks: vec![n],
+            rpc: r,
+            repeated: false,
+        }),
+    }
 }
 
 /// Marks the reconvergence entry waiting at `r` as reached by some lanes.
@@ -367,35 +423,38 @@ fn pop(mut waiting: Vec<Waiting>) -> Vec<(To, WarpEdgeKind)> {
         match waiting.pop() {
             None => return vec![(To::Exit, WarpEdgeKind::Exit)],
             Some(Waiting::Path {
-                block,
+                blocks,
                 rpc,
                 repeated,
             }) => {
                 let mut out = Vec::new();
-                if repeated {
-                    let mut more = waiting.clone();
-                    more.push(Waiting::Path {
-                        block,
-                        rpc,
-                        repeated: true,
-                    });
+                for &block in &blocks {
+                    if repeated {
+                        // More of these paths may wait below the one resumed.
+                        let mut more = waiting.clone();
+                        more.push(Waiting::Path {
+                            blocks: blocks.clone(),
+                            rpc,
+                            repeated: true,
+                        });
+                        out.push((
+                            To::State(State {
+                                block,
+                                rpc,
+                                waiting: more,
+                            }),
+                            WarpEdgeKind::Divergence,
+                        ));
+                    }
                     out.push((
                         To::State(State {
                             block,
                             rpc,
-                            waiting: more,
+                            waiting: waiting.clone(),
                         }),
                         WarpEdgeKind::Divergence,
                     ));
                 }
-                out.push((
-                    To::State(State {
-                        block,
-                        rpc,
-                        waiting,
-                    }),
-                    WarpEdgeKind::Divergence,
-                ));
                 return out;
             }
             Some(Waiting::Reconverge {

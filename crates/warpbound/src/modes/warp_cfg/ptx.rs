@@ -403,10 +403,13 @@ fn context(f: &Function, stack: &[cfg::Entry]) -> String {
         if pc == usize::MAX {
             return "exit".into();
         }
-        f.labels
-            .iter()
-            .find(|(_, &i)| i == pc)
-            .map_or_else(|| format!("#{pc}"), |(l, _)| l.clone())
+        f.labels.iter().find(|(_, &i)| i == pc).map_or_else(
+            || {
+                let line = f.instructions.get(pc).map_or(0, |i| i.span.line);
+                format!("line {line}")
+            },
+            |(l, _)| l.clone(),
+        )
     };
     stack
         .iter()

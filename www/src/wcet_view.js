@@ -135,12 +135,31 @@ export function renderWcet(host, report, loopBounds, onChange, onPickNode) {
           `${details.branch_and_bound_nodes} LP solves`,
       }),
     );
+    const divergent = details.divergent_branches || [];
+    if (divergent.length) {
+      parts.push(
+        el('h3', { text: 'Branches that can split a warp (divergence analysis)' }),
+        el(
+          'table',
+          { class: 'grid', id: 'divergent-branches' },
+          el('thead', {}, el('tr', {}, ...['line', 'guard', 'varies because'].map((h) => el('th', { text: h })))),
+          el(
+            'tbody',
+            {},
+            ...divergent.map((b) =>
+              el('tr', {}, el('td', { class: 'num', text: b.line }), el('td', { class: 'mono', text: b.guard }), el('td', { class: 'mono', text: b.reason })),
+            ),
+          ),
+        ),
+      );
+    }
     parts.push(el('h3', { text: 'Loop bounds' }));
     if (!details.loops.length) {
       parts.push(el('p', { class: 'muted', text: 'No loops.' }));
     } else {
       const rows = details.loops.map((l) => {
-        const key = hex(l.address);
+        // PTX loops are named by their header's label, SASS loops by address.
+        const key = l.label || hex(l.address);
         const input = el('input', {
           type: 'number',
           min: 0,

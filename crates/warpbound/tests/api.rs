@@ -153,11 +153,11 @@ fn request_errors_name_what_is_wrong() {
     let r = analyze(&req);
     assert!(r.diagnostics[0].message.contains("unknown mode `nope`"));
 
-    let mut req = Request::new(IF_THEN_ELSE, Dialect::Ptx);
+    let mut req = Request::new(IF_THEN_ELSE, Dialect::Gcn);
     req.mode = Some("warp-cfg".into());
     assert!(analyze(&req).diagnostics[0]
         .message
-        .contains("dialect `ptx` is not supported"));
+        .contains("dialect `gcn` is not supported"));
 
     let mut req = Request::new(IF_THEN_ELSE, Dialect::Sass);
     req.params

@@ -130,7 +130,10 @@ fn describe() -> ModeInfo {
         description: "Builds the warp-level control-flow graph by abstract interpretation \
                       of the SIMT activation stack (stack graph, thread groups, agreement), \
                       with an edge wherever thread divergence can take the warp, then bounds \
-                      the WCET by IPET (ILP solved with branch and bound)."
+                      the WCET by IPET (ILP solved with branch and bound). PTX (beyond the \
+                      paper): a divergence analysis finds the branches lanes can disagree on, \
+                      the post-dominator stack (GPGPU-Sim) gives the reconvergence points, \
+                      every PTX instruction costs one cycle (cost=unit)."
             .into(),
         dialects: vec!["sass".into(), "ptx".into()],
         params,

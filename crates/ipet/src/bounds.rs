@@ -46,3 +46,22 @@ impl LoopBounds {
             .or(self.default)
     }
 }
+
+/// A flow fact beyond per-loop bounds: the nodes `nodes` together run at most `bound` times
+/// per *start*, where the starts are the executions of the edges `starts` (plus the entry
+/// itself when `from_entry`): `Σ count(nodes) <= bound * (Σ count(starts) + [from_entry])`.
+///
+/// Why: one loop of the program can appear as several loops of a warp-level CFG (its header
+/// duplicated per abstract context, e.g. before and after the loop's exit first diverges).
+/// Per-loop bounds then let each copy run `bound` times; but the copies are phases of one
+/// loop, and the warp as a whole runs the header at most `bound` times per group of
+/// threads that starts iterating it. The caller says what a start is (see the PTX reading
+/// of the `warp-cfg` mode, `cfg::ptx::pdom`); this crate only adds the row.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct SharedBound {
+    pub nodes: Vec<usize>,
+    /// Edge indices into [`crate::Cfg::edges`].
+    pub starts: Vec<usize>,
+    pub from_entry: bool,
+    pub bound: u64,
+}

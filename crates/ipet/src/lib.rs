@@ -41,7 +41,7 @@ pub mod lp;
 mod problem;
 pub mod solution;
 
-pub use bounds::LoopBounds;
+pub use bounds::{LoopBounds, SharedBound};
 pub use budget::Budget;
 pub use cfg::Cfg;
 pub use error::Error;
@@ -60,6 +60,17 @@ use branch_and_bound::BbError;
 /// [`LoopStructure::solve`].
 pub fn solve(cfg: &Cfg, bounds: &LoopBounds, budget: &Budget) -> Result<Solution, Error> {
     LoopStructure::new(cfg)?.solve(bounds, budget)
+}
+
+/// [`solve`] with extra [`SharedBound`] flow facts (each one more row of the ILP, checked
+/// on the integer solution like the loop bounds).
+pub fn solve_with(
+    cfg: &Cfg,
+    bounds: &LoopBounds,
+    shared: &[SharedBound],
+    budget: &Budget,
+) -> Result<Solution, Error> {
+    LoopStructure::new(cfg)?.solve_with(bounds, shared, budget)
 }
 
 impl LoopStructure<'_> {
@@ -87,6 +98,16 @@ impl LoopStructure<'_> {
     /// * [`Error::Lp`]: the LP solver failed (numerical trouble it could not recover from);
     ///   reported, never a panic.
     pub fn solve(&self, bounds: &LoopBounds, budget: &Budget) -> Result<Solution, Error> {
+        self.solve_with(bounds, &[], budget)
+    }
+
+    /// [`LoopStructure::solve`] with extra [`SharedBound`] rows.
+    pub fn solve_with(
+        &self,
+        bounds: &LoopBounds,
+        shared: &[SharedBound],
+        budget: &Budget,
+    ) -> Result<Solution, Error> {
         let (cfg, adj) = (self.cfg, &self.adj);
         let mut loops = self.loops.clone();
         for l in &mut loops {
@@ -95,7 +116,7 @@ impl LoopStructure<'_> {
                 return Err(Error::NoBound { header: l.header });
             }
         }
-        let problem = problem::build(cfg, adj, &loops, budget)?;
+        let problem = problem::build(cfg, adj, &loops, shared, budget)?;
         let variables = problem.program.objective.len();
         let constraints = problem.program.constraints.len();
 
@@ -141,7 +162,7 @@ impl LoopStructure<'_> {
             .map(|&(x, var)| (x, to_count(var)))
             .collect();
 
-        let (node_counts, wcet) = verify(cfg, &loops, &edge_counts, &exit_counts)?;
+        let (node_counts, wcet) = verify(cfg, &loops, shared, &edge_counts, &exit_counts)?;
         let lp_bound = outcome.lp_bound + cfg.costs[cfg.entry] as f64;
         Ok(Solution {
             wcet,
@@ -164,6 +185,7 @@ impl LoopStructure<'_> {
 fn verify(
     cfg: &Cfg,
     loops: &[Loop],
+    shared: &[SharedBound],
     edge_counts: &[u64],
     exit_counts: &[(usize, u64)],
 ) -> Result<(Vec<u64>, u64), Error> {
@@ -207,6 +229,19 @@ fn verify(
                 "the bound of the loop at node {} is exceeded",
                 l.header
             )));
+        }
+    }
+    for (k, f) in shared.iter().enumerate() {
+        let count: u128 = f.nodes.iter().filter_map(|&v| inflow.get(v)).sum();
+        let mut starts: u128 = f
+            .starts
+            .iter()
+            .filter_map(|&e| edge_counts.get(e))
+            .map(|&c| u128::from(c))
+            .sum();
+        starts += u128::from(f.from_entry);
+        if count > u128::from(f.bound).saturating_mul(starts) {
+            return Err(bad(format!("shared bound {k} is exceeded")));
         }
     }
     let mut node_counts = Vec::with_capacity(n);

@@ -22,6 +22,7 @@
 //!   `Σ_{v ∈ E} count(v) <= N · (Σ_{e ∈ I} x_e + [entry ∈ E])`.
 //! * Objective: maximise `Σ cost(v) · count(v)` = `Σ_e cost(target(e)) · x_e + cost(entry)`.
 
+use crate::bounds::SharedBound;
 use crate::branch_and_bound::{IntegerProgram, LinearConstraint, Relation};
 use crate::budget::Budget;
 use crate::cfg::{exit_nodes, reachable_from, reaching, Adjacency, Cfg};
@@ -49,6 +50,7 @@ pub(crate) fn build(
     cfg: &Cfg,
     adj: &Adjacency,
     loops: &[Loop],
+    shared: &[SharedBound],
     budget: &Budget,
 ) -> Result<IpetProblem, Error> {
     let n = cfg.node_count();
@@ -175,6 +177,33 @@ pub(crate) fn build(
         });
     }
 
+    for f in shared {
+        // Σ inflow(nodes) + [entry ∈ nodes] <= bound · (Σ starts + [from_entry]).
+        let bound = f.bound as f64;
+        let mut terms: Vec<(usize, f64)> = Vec::new();
+        for &v in f.nodes.iter().filter(|&&v| v < n) {
+            terms.extend(
+                adj.pred[v]
+                    .iter()
+                    .filter_map(|&e| edge_var[e].map(|x| (x, 1.0))),
+            );
+        }
+        terms.extend(
+            f.starts
+                .iter()
+                .filter_map(|&e| edge_var.get(e).copied().flatten().map(|x| (x, -bound))),
+        );
+        if terms.is_empty() {
+            continue;
+        }
+        let entry_inside = f.nodes.contains(&cfg.entry);
+        let rhs = if f.from_entry { bound } else { 0.0 } - if entry_inside { 1.0 } else { 0.0 };
+        rows.push(LinearConstraint {
+            terms,
+            relation: Relation::Le,
+            rhs,
+        });
+    }
     if rows.len() > budget.max_constraints {
         return Err(Error::Budget {
             what: "max_constraints",

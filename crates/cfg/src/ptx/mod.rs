@@ -36,6 +36,8 @@ pub struct PtxWarp {
     pub graph: FlowGraph,
     pub divergence: Divergence,
     pub warp: WarpCfg,
+    /// Indices into `warp.edges` that resume a pending path ([`pdom::PdomCfg`]).
+    pub resumptions: Vec<usize>,
 }
 
 /// Builds the warp-level CFG of the PTX function `f`.
@@ -43,10 +45,11 @@ pub fn build(f: &Function, options: &Options) -> Result<PtxWarp, Diagnostic> {
     let graph = isa::flow::build(&isa::ptx::flows(f));
     let ipdom = ipdom(&graph);
     let divergence = divergence::analyse(f, &graph, &ipdom);
-    let warp = pdom::build(f, &graph, &ipdom, &divergence, options)?;
+    let built = pdom::build(f, &graph, &ipdom, &divergence, options)?;
     Ok(PtxWarp {
         graph,
         divergence,
-        warp,
+        warp: built.warp,
+        resumptions: built.resumptions,
     })
 }

@@ -73,6 +73,10 @@ struct State {
     waiting: Vec<Waiting>,
 }
 
+/// A transition: where it leads, its kind, and whether it resumes a pending path (a new
+/// group of threads starts running: see [`PdomCfg::resumptions`]).
+type Step = (To, WarpEdgeKind, bool);
+
 /// Where a transition leads.
 enum To {
     State(State),
@@ -92,6 +96,18 @@ struct Ctx<'a> {
     pending: HashMap<Option<usize>, Vec<usize>>,
 }
 
+/// The warp-level CFG and which of its edges start a new group of threads.
+pub struct PdomCfg {
+    pub warp: WarpCfg,
+    /// Indices into `warp.edges` of the edges that resume a pending path: a group of
+    /// threads that waited starts running (from a divergent branch, a loop exit that
+    /// diverged, ...). With the loop entries, they are the starts of a loop's
+    /// shared bound (`ipet::SharedBound`): a group of threads runs a loop header at most `N`
+    /// times per start, since every thread does (a taken side, a partial exit or a
+    /// reconvergence continues threads already counted).
+    pub resumptions: Vec<usize>,
+}
+
 /// Builds the warp-level CFG of `f` (its flow graph `graph`, the ipdom of each block, the
 /// divergence verdicts). Node 0 is the entry; the last node the virtual exit.
 pub fn build(
@@ -100,7 +116,7 @@ pub fn build(
     ipdom: &[Option<usize>],
     divergence: &Divergence,
     options: &Options,
-) -> Result<WarpCfg, Diagnostic> {
+) -> Result<PdomCfg, Diagnostic> {
     if graph.blocks.is_empty() {
         return Err(Diagnostic::error(
             f.name_span,
@@ -143,10 +159,11 @@ pub fn build(
     let mut states = vec![initial.clone()];
     let mut index: HashMap<State, usize> = HashMap::from([(initial, 0)]);
     let mut edges: BTreeSet<(usize, Option<usize>, WarpEdgeKind)> = BTreeSet::new();
+    let mut resumed: BTreeSet<(usize, Option<usize>)> = BTreeSet::new();
     let mut queue = VecDeque::from([0usize]);
     while let Some(id) = queue.pop_front() {
         let state = states[id].clone();
-        for (to, kind) in successors(&ctx, &state)? {
+        for (to, kind, resumes) in successors(&ctx, &state)? {
             let target = match to {
                 To::Exit => None,
                 To::State(s) => {
@@ -179,6 +196,9 @@ pub fn build(
                 }
             };
             edges.insert((id, target, kind));
+            if resumes {
+                resumed.insert((id, target));
+            }
         }
     }
     let exit = states.len();
@@ -198,6 +218,14 @@ pub fn build(
         stack: Vec::new(),
         agreed_registers: 0,
     });
+    let resumptions = edges
+        .iter()
+        .enumerate()
+        .filter(|(_, &(from, to, kind))| {
+            kind == WarpEdgeKind::Divergence && resumed.contains(&(from, to))
+        })
+        .map(|(i, _)| i)
+        .collect();
     let edges = edges
         .into_iter()
         .map(|(from, to, kind)| WarpEdge {
@@ -206,11 +234,14 @@ pub fn build(
             kind,
         })
         .collect();
-    Ok(WarpCfg {
-        nodes,
-        edges,
-        entry: 0,
-        exit,
+    Ok(PdomCfg {
+        warp: WarpCfg {
+            nodes,
+            edges,
+            entry: 0,
+            exit,
+        },
+        resumptions,
     })
 }
 
@@ -264,7 +295,7 @@ fn context(ctx: &Ctx, s: &State) -> Vec<Entry> {
 }
 
 /// The transitions out of `s` after its block runs.
-fn successors(ctx: &Ctx, s: &State) -> Result<Vec<(To, WarpEdgeKind)>, Diagnostic> {
+fn successors(ctx: &Ctx, s: &State) -> Result<Vec<Step>, Diagnostic> {
     let b = s.block;
     let blk = &ctx.graph.blocks[b];
     let ins = &ctx.f.instructions[blk.last];
@@ -318,7 +349,7 @@ fn successors(ctx: &Ctx, s: &State) -> Result<Vec<(To, WarpEdgeKind)>, Diagnosti
 }
 
 /// A divergent branch at `s.block` with taken target `t` and next block `n`.
-fn diverge(ctx: &Ctx, s: &State, t: usize, n: usize) -> Vec<(To, WarpEdgeKind)> {
+fn diverge(ctx: &Ctx, s: &State, t: usize, n: usize) -> Vec<Step> {
     let r = ctx.ipdom[s.block];
     let mut waiting = s.waiting.clone();
     if s.rpc != r {
@@ -392,12 +423,7 @@ fn arrive(waiting: &mut [Waiting], r: Option<usize>) {
 }
 
 /// The running path goes to block `to`; if that is its reconvergence point it ends there.
-fn go(
-    to: usize,
-    rpc: Option<usize>,
-    mut waiting: Vec<Waiting>,
-    kind: WarpEdgeKind,
-) -> Vec<(To, WarpEdgeKind)> {
+fn go(to: usize, rpc: Option<usize>, mut waiting: Vec<Waiting>, kind: WarpEdgeKind) -> Vec<Step> {
     if Some(to) != rpc {
         return vec![(
             To::State(State {
@@ -406,6 +432,7 @@ fn go(
                 waiting,
             }),
             kind,
+            false,
         )];
     }
     arrive(&mut waiting, rpc);
@@ -413,15 +440,15 @@ fn go(
 }
 
 /// Every lane of the running path leaves.
-fn end_all(waiting: Vec<Waiting>) -> Vec<(To, WarpEdgeKind)> {
+fn end_all(waiting: Vec<Waiting>) -> Vec<Step> {
     pop(waiting)
 }
 
 /// The running entry is gone: resume what waits below it.
-fn pop(mut waiting: Vec<Waiting>) -> Vec<(To, WarpEdgeKind)> {
+fn pop(mut waiting: Vec<Waiting>) -> Vec<Step> {
     loop {
         match waiting.pop() {
-            None => return vec![(To::Exit, WarpEdgeKind::Exit)],
+            None => return vec![(To::Exit, WarpEdgeKind::Exit, false)],
             Some(Waiting::Path {
                 blocks,
                 rpc,
@@ -444,6 +471,7 @@ fn pop(mut waiting: Vec<Waiting>) -> Vec<(To, WarpEdgeKind)> {
                                 waiting: more,
                             }),
                             WarpEdgeKind::Divergence,
+                            true,
                         ));
                     }
                     out.push((
@@ -453,6 +481,7 @@ fn pop(mut waiting: Vec<Waiting>) -> Vec<(To, WarpEdgeKind)> {
                             waiting: waiting.clone(),
                         }),
                         WarpEdgeKind::Divergence,
+                        true,
                     ));
                 }
                 return out;
@@ -469,6 +498,7 @@ fn pop(mut waiting: Vec<Waiting>) -> Vec<(To, WarpEdgeKind)> {
                         waiting,
                     }),
                     WarpEdgeKind::Reconvergence,
+                    false,
                 )]
             }
             // No lane reached it: every lane of its paths left; it is empty.

@@ -534,6 +534,7 @@ fn bound(sass: &Sass, p: &WarpCfgParams, out: &mut ModeOutput) {
             budget: &p.budget,
             cost_model: p.cost.name(),
             components,
+            shared: Vec::new(),
         },
         out,
     );

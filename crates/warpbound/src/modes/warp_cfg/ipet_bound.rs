@@ -36,6 +36,8 @@ pub(super) struct BoundRequest<'a> {
     pub cost_model: &'a str,
     /// The analysis components that were on, for the report.
     pub components: BTreeMap<String, bool>,
+    /// Bounds shared by the copies of one program loop in the warp-level CFG (PTX).
+    pub shared: Vec<ipet::SharedBound>,
 }
 
 /// Bounds the warp-level CFG `warp` of `listing` by IPET: `out.graph`, `out.wcet` and the
@@ -126,7 +128,7 @@ pub(super) fn bound(
         ));
         Err(None)
     } else {
-        ipet::solve(&ipet_cfg, &bounds, req.budget).map_err(Some)
+        ipet::solve_with(&ipet_cfg, &bounds, &req.shared, req.budget).map_err(Some)
     };
     let mut nodes: Vec<CfgNode> = warp
         .nodes

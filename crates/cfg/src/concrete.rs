@@ -1,4 +1,5 @@
-//! The concrete SIMT executor: the rules of §2 applied to a warp of real thread masks.
+//! The concrete SIMT executor: the rules of §2 applied to a warp of real thread masks, on the
+//! activation stack of [`crate::activation_stack`] (the stack the simulator runs too).
 //!
 //! It is the oracle for the abstract interpretation: every path it takes must be a path of
 //! the warp-level CFG. Data values are modelled by a deterministic function of an
@@ -7,17 +8,14 @@
 //! fixed function of the address, and a seed varies the outcomes of every comparison, which
 //! is how a test chooses "per-thread predicate outcomes".
 
-use crate::state::{Tag, NOT_ARRIVED};
+use crate::activation_stack::{ActivationStack, Rules};
+use crate::state::Tag;
 use isa::{BlockGraph, ControlKind, Instruction, Kernel, Register};
 use std::collections::HashMap;
 
-/// One entry of the concrete activation stack (§2): type, next PC (instruction index), mask.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct ConcreteEntry {
-    pub tag: Tag,
-    pub pc: usize,
-    pub mask: u64,
-}
+/// One entry of the concrete activation stack ([`crate::activation_stack`], shared with the
+/// simulator): type, next PC (instruction index), mask.
+pub use crate::activation_stack::StackEntry as ConcreteEntry;
 
 /// The warp at the entry of a basic block.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -124,39 +122,6 @@ impl Warp<'_> {
     }
 }
 
-/// Removes `halted` from the entries from the top down to (excluding) the topmost entry
-/// tagged `tag` (all entries when `tag` is `None` or absent), popping emptied entries (§2).
-fn remove_threads(stack: &mut Vec<ConcreteEntry>, halted: u64, tag: Option<Tag>) {
-    let stop = tag.and_then(|t| {
-        // The executing entry is the last one; search below it.
-        stack[..stack.len().saturating_sub(1)]
-            .iter()
-            .rposition(|e| e.tag == t)
-    });
-    let from = stop.map_or(0, |s| s + 1);
-    for e in &mut stack[from..] {
-        e.mask &= !halted;
-    }
-    let mut k = from;
-    while k < stack.len() {
-        if stack[k].mask == 0 {
-            stack.remove(k);
-        } else {
-            k += 1;
-        }
-    }
-    if let Some(top) = stack.last_mut() {
-        top.tag = Tag::Nil;
-    }
-}
-
-/// The topmost pending entry (below the executing one) of convergence barrier `b`.
-fn barrier_entry(stack: &[ConcreteEntry], b: u8) -> Option<usize> {
-    stack[..stack.len().saturating_sub(1)]
-        .iter()
-        .rposition(|e| e.tag == Tag::Barrier(b))
-}
-
 /// Runs `kernel` for a warp of `threads` threads (1..=64), all active at entry.
 pub fn run(
     kernel: &Kernel,
@@ -181,17 +146,15 @@ pub fn run(
         regs: vec![HashMap::new(); threads],
         seed,
     };
-    let mut stack = vec![ConcreteEntry {
-        tag: Tag::Nil,
-        pc: 0,
-        mask: full,
-    }];
-    let barriers = crate::barriers::uses_barriers(kernel);
-    let warp_syncs = crate::barriers::uses_warp_syncs(kernel);
+    let mut stack = ActivationStack::with_rules(full, Rules::of(kernel));
     let mut visits = Vec::new();
     let mut steps = 0;
     let n = kernel.instructions.len();
-    while let Some(&top) = stack.last() {
+    let unsupported = |visits, why: String| Trace {
+        visits,
+        outcome: Outcome::Unsupported(why),
+    };
+    while let Some(top) = stack.top() {
         if steps >= max_steps {
             return Trace {
                 visits,
@@ -199,30 +162,24 @@ pub fn run(
             };
         }
         steps += 1;
-        if top.pc == NOT_ARRIVED {
-            // A saved warp none of whose threads reached a `WARPSYNC`: nobody is left in it.
-            stack.pop();
+        if stack.pop_unarrived() {
             continue;
         }
         let pc = top.pc;
         let Some(ins) = kernel.instructions.get(pc) else {
-            return Trace {
-                visits,
-                outcome: Outcome::Unsupported("fell off the end".into()),
-            };
+            return unsupported(visits, "fell off the end".into());
         };
         // Every leader starts a block, so being at one is entering that block.
         if let Some(b) = block_at[pc] {
             visits.push(BlockVisit {
                 block: b,
                 active: top.mask,
-                pending: stack[..stack.len() - 1].to_vec(),
+                pending: stack.pending().to_vec(),
             });
         }
         warp.execute(pc, ins, top.mask);
         let next = pc + 1;
         let idx = |a: Option<u64>| a.and_then(|a| kernel.index_of(a));
-        let top_i = stack.len() - 1;
         match ins.control {
             ControlKind::Ssy(t)
             | ControlKind::Pbk(t)
@@ -230,170 +187,62 @@ pub fn run(
             | ControlKind::Pret(t)
             | ControlKind::Bssy { target: t, .. } => {
                 let Some((tag, _)) = Tag::pushed_by(ins.control) else {
-                    return Trace {
-                        visits,
-                        outcome: Outcome::Unsupported("not a push".into()),
-                    };
+                    return unsupported(visits, "not a push".into());
                 };
                 let Some(t) = idx(t) else {
-                    return Trace {
-                        visits,
-                        outcome: Outcome::Unsupported("unresolved target".into()),
-                    };
+                    return unsupported(visits, "unresolved target".into());
                 };
-                stack[top_i].pc = t;
-                stack[top_i].tag = tag;
-                stack.push(ConcreteEntry {
-                    tag: Tag::Nil,
-                    pc: next,
-                    mask: top.mask,
-                });
+                stack.prepare(tag, t, next);
             }
             ControlKind::Branch(t) => {
                 let Some(t) = idx(t) else {
-                    return Trace {
-                        visits,
-                        outcome: Outcome::Unsupported("unresolved target".into()),
-                    };
+                    return unsupported(visits, "unresolved target".into());
                 };
                 let mut taken = warp.guard_mask(top.mask, ins);
-                if ins.guard.is_none() && crate::barriers::on_convergence(ins) {
-                    // Diverged: some live thread is not active.
-                    let live = stack.iter().fold(0, |m, e| m | e.mask);
-                    let diverged = live != top.mask;
-                    if diverged != ins.opcode.has_modifier("DIV") {
-                        taken = 0;
-                    }
+                if ins.guard.is_none()
+                    && crate::barriers::on_convergence(ins)
+                    && stack.is_diverged() != ins.opcode.has_modifier("DIV")
+                {
+                    taken = 0;
                 }
-                let uniform_only = ins.opcode.has_modifier("U");
-                let diverges = taken != top.mask && taken != 0 && !uniform_only;
-                let top_i = if diverges && warp_syncs && stack.len() == 1 {
-                    // The converged warp is saved for the `WARPSYNC` that rejoins it
-                    // (crate::barriers, "Full-warp WARPSYNC").
-                    stack[0].tag = Tag::WarpSync;
-                    stack[0].pc = NOT_ARRIVED;
-                    stack.push(top);
-                    1
-                } else {
-                    top_i
-                };
-                if taken == top.mask {
-                    stack[top_i].pc = t;
-                } else if taken == 0 || uniform_only {
-                    stack[top_i].pc = next;
-                } else if barriers && t <= pc {
-                    // Convergence barriers: the group leaving a loop runs first
-                    // (crate::barriers, "Loops whose exit diverges").
-                    stack[top_i].pc = t;
-                    stack[top_i].mask = taken;
-                    stack.push(ConcreteEntry {
-                        tag: Tag::Nil,
-                        pc: next,
-                        mask: top.mask & !taken,
-                    });
-                } else {
-                    stack[top_i].pc = next;
-                    stack[top_i].mask = top.mask & !taken;
-                    stack.push(ConcreteEntry {
-                        tag: Tag::Nil,
-                        pc: t,
-                        mask: taken,
-                    });
-                }
+                stack.branch(taken, t, next, ins.opcode.has_modifier("U"));
             }
-            ControlKind::Bsync { barrier } if barrier_entry(&stack, barrier).is_none() => {
-                // Nobody is recorded in the barrier any more: nothing to wait for.
-                stack[top_i].pc = next;
+            ControlKind::Bsync { barrier } => {
+                stack.bsync(barrier, warp.guard_mask(top.mask, ins), next);
             }
             ControlKind::Break { barrier } => {
                 if crate::barriers::fused_break_at(kernel, &block_at, pc).is_none() {
-                    return Trace {
-                        visits,
-                        outcome: Outcome::Unsupported("BREAK without its branch".into()),
-                    };
+                    return unsupported(visits, "BREAK without its branch".into());
                 }
-                let leaving = warp.guard_mask(top.mask, ins);
-                stack[top_i].pc = next;
-                if let Some(j) = barrier_entry(&stack, barrier) {
-                    stack[j].mask &= !leaving;
-                    if stack[j].mask == 0 {
-                        stack.remove(j);
-                    }
-                }
+                stack.break_barrier(barrier, warp.guard_mask(top.mask, ins), next);
             }
             ControlKind::Sync
             | ControlKind::Brk
             | ControlKind::Cont
             | ControlKind::Ret
-            | ControlKind::Exit
-            | ControlKind::Bsync { .. } => {
-                let tag = Tag::unwound_by(ins.control);
-                let halted = warp.guard_mask(top.mask, ins);
+            | ControlKind::Exit => {
                 // Halted threads leave every entry down to the matching one; the others (if
                 // the instruction is guarded) continue at the next instruction.
-                stack[top_i].pc = next;
-                if halted != 0 {
-                    remove_threads(&mut stack, halted, tag);
-                }
+                let halted = warp.guard_mask(top.mask, ins);
+                stack.halt(halted, Tag::unwound_by(ins.control), next);
             }
             ControlKind::Call(Some(t)) => {
                 let Some(t) = idx(Some(t)) else {
-                    return Trace {
-                        visits,
-                        outcome: Outcome::Unsupported("unresolved target".into()),
-                    };
+                    return unsupported(visits, "unresolved target".into());
                 };
-                let calling = warp.guard_mask(top.mask, ins);
-                if calling == 0 {
-                    stack[top_i].pc = next;
-                } else {
-                    if calling != top.mask {
-                        // The others wait at the return point; the callers go first.
-                        stack[top_i].pc = next;
-                        stack[top_i].mask = top.mask & !calling;
-                        stack.push(ConcreteEntry {
-                            tag: Tag::Nil,
-                            pc: next,
-                            mask: calling,
-                        });
-                    }
-                    let top_i = stack.len() - 1;
-                    stack[top_i].pc = next;
-                    stack[top_i].tag = Tag::Call;
-                    stack.push(ConcreteEntry {
-                        tag: Tag::Nil,
-                        pc: t,
-                        mask: calling,
-                    });
-                }
+                stack.call(warp.guard_mask(top.mask, ins), t, next);
             }
             ControlKind::Indirect => {
-                return Trace {
-                    visits,
-                    outcome: Outcome::Unsupported(format!("indirect branch `{}`", ins.opcode.name)),
-                };
+                let why = format!("indirect branch `{}`", ins.opcode.name);
+                return unsupported(visits, why);
             }
-            ControlKind::WarpSync => {
-                let bottom = stack[0];
-                let rejoins = top_i > 0
-                    && bottom.tag == Tag::WarpSync
-                    && (bottom.pc == NOT_ARRIVED || bottom.pc == next)
-                    && stack[1..top_i].iter().all(|e| e.tag == Tag::Nil);
-                stack[top_i].pc = next;
-                if rejoins {
-                    stack[0].pc = next;
-                    remove_threads(&mut stack, top.mask, Some(Tag::WarpSync));
-                }
-            }
+            ControlKind::WarpSync => stack.warp_sync(next),
             ControlKind::Fallthrough | ControlKind::Barrier | ControlKind::Call(None) => {
-                stack[top_i].pc = next;
+                stack.advance(next);
             }
         }
-        if next >= n && stack.last().is_some_and(|e| e.pc >= n) {
-            return Trace {
-                visits,
-                outcome: Outcome::Unsupported("fell off the end".into()),
-            };
+        if next >= n && stack.top().is_some_and(|e| e.pc >= n) {
+            return unsupported(visits, "fell off the end".into());
         }
     }
     Trace {

@@ -3,10 +3,11 @@
 //! Analysis* (WCET 2023).
 //!
 //! What this crate is: the SIMT activation-stack semantics of Fermi–Pascal (§2) as a concrete
-//! executor ([`concrete`], the oracle), and its abstraction (§3): the stack-graph domain with
-//! pop and filter, the thread-group relations domain, the per-group agreement domain with
-//! strong and weak updates, and Algorithm 1's condition management, explored to a fixpoint
-//! into a [`WarpCfg`] whose edges say where thread divergence can take the warp.
+//! executor ([`concrete`], the oracle, on the [`activation_stack`] the simulator also runs),
+//! and its abstraction (§3): the stack-graph domain with pop and filter, the thread-group
+//! relations domain, the per-group agreement domain with strong and weak updates, and
+//! Algorithm 1's condition management, explored to a fixpoint into a [`WarpCfg`] whose edges
+//! say where thread divergence can take the warp.
 //!
 //! What it is not: it computes no times (see the `ipet` crate) and reads no text (see `isa`).
 //!
@@ -14,6 +15,7 @@
 //! activation point that `RET` unwinds to (as `BRK` to `PBK`), so a subroutine's blocks are
 //! duplicated per call site; `BAR` ends a block; `BRX` is a located "unsupported" error.
 
+pub mod activation_stack;
 pub mod analysis;
 pub mod barriers;
 pub mod concrete;

@@ -9,24 +9,34 @@ pub const SEGMENT_BYTES: u64 = 128;
 /// `bytes` bytes at each of `addresses`, appended to `out` (which is cleared first).
 pub fn segments(addresses: impl IntoIterator<Item = u64>, bytes: u64, out: &mut Vec<u64>) {
     out.clear();
+    let span = bytes.max(1) - 1;
     let mut sorted = true;
-    let mut add = |out: &mut Vec<u64>, base: u64| match out.last() {
-        Some(&l) if l == base => {}
-        Some(&l) => {
-            sorted &= l < base;
-            out.push(base);
-        }
-        None => out.push(base),
-    };
+    // The segment (index) last appended: lanes usually access increasing addresses, most
+    // of them in the segment of the lane before (this runs for every lane of every access).
+    let mut last_added: Option<u64> = None;
     for a in addresses {
         let first = a / SEGMENT_BYTES;
-        let last = a.saturating_add(bytes.max(1) - 1) / SEGMENT_BYTES;
+        let last = a.saturating_add(span) / SEGMENT_BYTES;
+        if last == first && last_added == Some(first) {
+            continue;
+        }
         // Usually one segment; an access may straddle two.
-        for s in first..=last {
-            add(out, s * SEGMENT_BYTES);
+        let mut s = first;
+        loop {
+            if last_added != Some(s) {
+                if let Some(l) = last_added {
+                    sorted &= l < s;
+                }
+                out.push(s * SEGMENT_BYTES);
+                last_added = Some(s);
+            }
+            if s >= last {
+                break;
+            }
+            s += 1;
         }
     }
-    // Lanes usually access increasing addresses; only scattered patterns need the sort.
+    // Only scattered patterns need the sort.
     if !sorted {
         out.sort_unstable();
         out.dedup();
@@ -60,5 +70,37 @@ mod tests {
         let a = [0x300u64, 0x100, 0x304, 0x100, 0x0];
         segments(a.iter().copied(), 4, &mut out);
         assert_eq!(out, vec![0x0, 0x100, 0x300]);
+    }
+
+    /// Whatever the pattern (strides, repeats, straddles, descending runs, sizes), the
+    /// segments are every covered segment once, ascending.
+    #[test]
+    fn segments_are_the_distinct_covered_segments_ascending() {
+        let mut x = 0x2545_f491_4f6c_dd1du64;
+        let mut out = Vec::new();
+        for case in 0..400u64 {
+            let bytes = [1, 2, 4, 8, 16][(case % 5) as usize];
+            let mut a: Vec<u64> = Vec::new();
+            for k in 0..(case % 40) {
+                x ^= x << 13;
+                x ^= x >> 7;
+                x ^= x << 17;
+                a.push(match case % 4 {
+                    0 => 0x1000 + k * bytes,
+                    1 => 0x1000 + (x % 8) * 60,
+                    2 => 0x4000 - k * 36,
+                    _ => x % 0x800,
+                });
+            }
+            let mut expected: Vec<u64> = a
+                .iter()
+                .flat_map(|&b| (b / SEGMENT_BYTES)..=((b + bytes - 1) / SEGMENT_BYTES))
+                .map(|s| s * SEGMENT_BYTES)
+                .collect();
+            expected.sort_unstable();
+            expected.dedup();
+            segments(a.iter().copied(), bytes, &mut out);
+            assert_eq!(out, expected, "case {case}: {a:x?}");
+        }
     }
 }

@@ -4,9 +4,10 @@
 //! activation-stack depth, memory transactions, the final memory, and a step-by-step view of
 //! one warp's divergence for teaching.
 //!
-//! What it is: the executions every bound of Warpbound is checked against. Its control
-//! semantics are exactly those of `cfg::concrete` (Jeanmougin et al. §2, see
-//! [`activation_stack`]); its timing model is a plain-data [`Machine`] with named presets
+//! What it is: the executions every bound of Warpbound is checked against. Its SASS control
+//! semantics are those of `cfg::concrete` (Jeanmougin et al. §2): both run the one stack of
+//! `cfg::activation_stack` (here with the Fermi–Pascal rules only: convergence barriers are not
+//! simulated yet); its timing model is a plain-data [`Machine`] with named presets
 //! ([`presets`]). Functional semantics (module `sass::semantics`, decoding in `sass::decode`) cover
 //! Kepler–Pascal SASS:
 //! - integer: `MOV`, `MOV32I`, `IADD` (`.X`, `.CC`), `IADD32I`, `ISUB`, `IADD3`, `ISCADD`,
@@ -42,7 +43,6 @@
 //! Like every analysis crate it does no I/O, reads no clock, and is deterministic: the same
 //! request gives the same result, and every loop is bounded by a [`Budget`].
 
-pub mod activation_stack;
 mod bool_op;
 pub mod budget;
 mod canonical_nan;

@@ -16,30 +16,32 @@ pub(crate) fn order(
     out: &mut Vec<usize>,
 ) {
     out.clear();
-    let rotate = |out: &mut Vec<usize>, start: usize| {
-        out.extend(live[start..].iter().chain(&live[..start]));
-    };
     let first_at_or_after = |w: usize| live.iter().position(|&i| i >= w).unwrap_or(0);
-    match policy {
+    // The rotation of `live` that starts at this position. (This runs every cycle: plain
+    // slice copies, no iterator chains.)
+    let start = match policy {
         // GPGPU-Sim `lrr`: start after the warp that issued last.
-        Scheduler::LooseRoundRobin => {
-            rotate(out, last_issued.map_or(0, |l| first_at_or_after(l + 1)));
-        }
+        Scheduler::LooseRoundRobin => last_issued.map_or(0, |l| first_at_or_after(l + 1)),
         // Greedy: the last warp first, then round-robin from it.
-        Scheduler::GreedyThenRoundRobin => {
-            rotate(out, last_issued.map_or(0, first_at_or_after));
-        }
-        // GPGPU-Sim `gto`: the last warp first, then the oldest.
+        Scheduler::GreedyThenRoundRobin => last_issued.map_or(0, first_at_or_after),
+        // GPGPU-Sim `gto`: the last warp first, then the oldest (`live` holds each warp once).
         Scheduler::GreedyThenOldest => {
-            if let Some(l) = last_issued.filter(|l| live.contains(l)) {
-                out.push(l);
+            match last_issued.and_then(|l| live.iter().position(|&i| i == l)) {
+                Some(p) => {
+                    out.push(live[p]);
+                    out.extend_from_slice(&live[..p]);
+                    out.extend_from_slice(&live[p + 1..]);
+                }
+                None => out.extend_from_slice(live),
             }
-            out.extend(live.iter().copied().filter(|&i| Some(i) != last_issued));
+            return;
         }
         // Huangfu §5.3.1: strictly the warp whose turn it is (the engine stops at the first
         // candidate that cannot issue).
-        Scheduler::PureRoundRobin => rotate(out, first_at_or_after(turn)),
-    }
+        Scheduler::PureRoundRobin => first_at_or_after(turn),
+    };
+    out.extend_from_slice(&live[start..]);
+    out.extend_from_slice(&live[..start]);
 }
 
 #[cfg(test)]

@@ -149,12 +149,16 @@ pub(crate) fn run<F: FrontEnd>(fe: &mut F, sm: &mut Sm) -> Result<(), SimError> 
         }
         let mut issued = 0u32;
         let mut any = false;
+        // Whether a warp tried to issue in this cycle: before that, no candidate has started
+        // waiting since `live` was drawn up.
+        let mut tried = false;
         for &w in &order {
-            let own_slot = fe.own_slot(w);
-            if issued >= sm.machine.issue_width && !own_slot {
+            // Once the issue width is reached only warps with a slot of their own may issue.
+            let full = issued >= sm.machine.issue_width;
+            if full && !fe.own_slot(w) {
                 continue;
             }
-            if fe.waiting(sm, w) {
+            if tried && fe.waiting(sm, w) {
                 continue;
             }
             if sm.warps[w].wake > cycle {
@@ -163,9 +167,10 @@ pub(crate) fn run<F: FrontEnd>(fe: &mut F, sm: &mut Sm) -> Result<(), SimError> 
                 }
                 continue;
             }
+            tried = true;
             if fe.issue(sm, w, cycle)? {
                 any = true;
-                if !own_slot {
+                if !full && !fe.own_slot(w) {
                     issued += 1;
                 }
                 fe.after_issue(sm, w);

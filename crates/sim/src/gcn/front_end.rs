@@ -53,9 +53,13 @@ struct Static {
     op: Result<Op, String>,
     /// Runs on the scalar unit (no vector lane, one issue cycle).
     scalar: bool,
-    /// Scoreboard slots: scalar-file slots, and VGPR numbers.
-    sregs: Vec<u32>,
-    vregs: Vec<u32>,
+    /// The scoreboard slots ([`Wave::ready`]) it reads or writes, each once (`exec` and
+    /// `vcc` both halves): found once here, not per issue.
+    waits_on: Vec<u32>,
+    /// The scoreboard slots it writes, each once.
+    writes: Vec<u32>,
+    /// `s_waitcnt`: its `vmcnt` and `lgkmcnt` limits.
+    counters: Option<(Option<u32>, Option<u32>)>,
     /// `s_or_b64 exec, exec, sX`: the slot of `sX` (a reconvergence point, DWS merges here).
     restore: Option<u32>,
     /// `s_and_saveexec_b64 sX, …`: the slot of `sX` (a DWS split point).
@@ -82,8 +86,9 @@ struct Wave {
     sf: ScalarFile,
     pc: usize,
     spm: u64,
-    sready: Vec<u64>,
-    vready: Vec<u64>,
+    /// Scoreboard: the cycle each slot is written back, scalar-file slots first
+    /// (`SCALAR_SLOTS` of them), then one per VGPR.
+    ready: Vec<u64>,
     vm: Vec<u64>,
     lgkm: Vec<u64>,
     /// Waiting at a merge point since this cycle.
@@ -164,29 +169,25 @@ pub(crate) fn run(
             )));
         }
     }
-    let mut vgprs = 1usize;
+    let vgprs = function
+        .instructions
+        .iter()
+        .flat_map(|ins| ins.reads.iter().chain(&ins.writes))
+        .filter_map(|r| match r {
+            GcnReg::Vgpr(n) if *n < 256 => Some(*n as usize + 1),
+            _ => None,
+        })
+        .fold(1, usize::max);
     let statics: Vec<Static> = function
         .instructions
         .iter()
         .map(|ins| {
             let (class, scalar) = class_of(ins.unit);
-            let mut sregs = Vec::new();
-            let mut vregs = Vec::new();
-            for r in ins.reads.iter().chain(&ins.writes) {
-                match r {
-                    GcnReg::Sgpr(n) if *n < super::operand::SGPRS => sregs.push(*n),
-                    GcnReg::Vgpr(n) if *n < 256 => {
-                        vregs.push(*n);
-                        vgprs = vgprs.max(*n as usize + 1);
-                    }
-                    GcnReg::Exec => sregs.push(EXEC_LO),
-                    GcnReg::Vcc => sregs.push(VCC_LO),
-                    GcnReg::Scc => sregs.push(SCC),
-                    GcnReg::M0 => sregs.push(M0),
-                    _ => {}
-                }
-            }
             let op = decode::decode(ins);
+            let counters = match &op {
+                Ok(Op::Waitcnt { vm, lgkm }) => Some((*vm, *lgkm)),
+                _ => None,
+            };
             let restore = match (&op, ins.exec_effect) {
                 (
                     Ok(Op::SBin {
@@ -215,10 +216,11 @@ pub(crate) fn run(
                 _ => None,
             };
             Static {
+                waits_on: scoreboard_slots(ins.reads.iter().chain(&ins.writes), true),
+                writes: scoreboard_slots(ins.writes.iter(), false),
+                counters,
                 op,
                 scalar,
-                sregs,
-                vregs,
                 restore,
                 narrow_save,
                 t: Timing::of(machine, class),
@@ -269,6 +271,36 @@ struct Gcn<'a> {
     /// Waves created or resumed by a split or merge during this cycle: they get a chance to
     /// issue in the same cycle (with `e_s = 0` or `e_m = 0` no cycle is lost).
     woken: Vec<usize>,
+}
+
+/// The scoreboard slots ([`Wave::ready`]) of `regs`, each once, in a first-seen order:
+/// `waited` for the slots an instruction waits on (SGPRs below the named registers; `exec`
+/// and `vcc` as both halves), else the slots it writes (any scalar-file slot, `exec` and
+/// `vcc` both halves). VGPRs from 256 have none.
+fn scoreboard_slots<'r>(regs: impl Iterator<Item = &'r GcnReg>, waited: bool) -> Vec<u32> {
+    let sgprs = if waited {
+        super::operand::SGPRS
+    } else {
+        SCALAR_SLOTS as u32
+    };
+    let mut slots = Vec::new();
+    for r in regs {
+        let named: &[u32] = match r {
+            GcnReg::Sgpr(n) if *n < sgprs => &[*n],
+            GcnReg::Vgpr(n) if *n < 256 => &[SCALAR_SLOTS as u32 + *n],
+            GcnReg::Exec => &[EXEC_LO, EXEC_LO + 1],
+            GcnReg::Vcc => &[VCC_LO, VCC_LO + 1],
+            GcnReg::Scc => &[SCC],
+            GcnReg::M0 => &[M0],
+            _ => &[],
+        };
+        for &slot in named {
+            if !slots.contains(&slot) {
+                slots.push(slot);
+            }
+        }
+    }
+    slots
 }
 
 /// When at most `n` of the completion times in `out` are after the returned cycle.
@@ -340,8 +372,7 @@ impl FrontEnd for Gcn<'_> {
                 sf,
                 pc: 0,
                 spm: u64::MAX,
-                sready: vec![0; SCALAR_SLOTS],
-                vready: vec![0; self.vgprs],
+                ready: vec![0; SCALAR_SLOTS + self.vgprs],
                 vm: Vec::new(),
                 lgkm: Vec::new(),
                 merging: None,
@@ -429,26 +460,21 @@ impl FrontEnd for Gcn<'_> {
 
 impl Gcn<'_> {
     /// The earliest cycle at which wave `w` could issue (exact for the wave's own state,
-    /// a lower bound for the unit lanes).
+    /// a lower bound for the unit lanes). Inlined: it runs twice per issue.
+    #[inline(always)]
     fn ready_at(&self, sm: &Sm, w: usize) -> u64 {
         let wave = &self.waves[w];
         let mut t = sm.warps[w].next_issue;
         let Some(st) = self.statics.get(wave.pc) else {
             return t;
         };
-        for &s in &st.sregs {
-            t = t.max(wave.sready.get(s as usize).copied().unwrap_or(0));
-            if s == EXEC_LO || s == VCC_LO {
-                t = t.max(wave.sready.get(s as usize + 1).copied().unwrap_or(0));
-            }
-        }
-        for &v in &st.vregs {
-            t = t.max(wave.vready.get(v as usize).copied().unwrap_or(0));
+        for &s in &st.waits_on {
+            t = t.max(wave.ready.get(s as usize).copied().unwrap_or(0));
         }
         t = t.max(sm.warps[w].class_free[st.t.class_idx]);
-        if let Ok(Op::Waitcnt { vm, lgkm }) = &st.op {
-            t = t.max(counter_ready(&wave.vm, *vm));
-            t = t.max(counter_ready(&wave.lgkm, *lgkm));
+        if let Some((vm, lgkm)) = st.counters {
+            t = t.max(counter_ready(&wave.vm, vm));
+            t = t.max(counter_ready(&wave.lgkm, lgkm));
         }
         if !st.scalar && !wave.spsimd {
             t = t.max(
@@ -652,25 +678,9 @@ impl Gcn<'_> {
         };
         let complete = sm.issued_at(w, &st.t, at, latency, hw)?;
         let wave = &mut self.waves[w];
-        for r in &ins.writes {
-            let slots: &[u32] = match r {
-                GcnReg::Sgpr(n) => &[*n],
-                GcnReg::Exec => &[EXEC_LO, EXEC_LO + 1],
-                GcnReg::Vcc => &[VCC_LO, VCC_LO + 1],
-                GcnReg::Scc => &[SCC],
-                GcnReg::M0 => &[M0],
-                GcnReg::Vgpr(n) => {
-                    if let Some(x) = wave.vready.get_mut(*n as usize) {
-                        *x = complete;
-                    }
-                    &[]
-                }
-                _ => &[],
-            };
-            for &s in slots {
-                if let Some(x) = wave.sready.get_mut(s as usize) {
-                    *x = complete;
-                }
+        for &s in &st.writes {
+            if let Some(x) = wave.ready.get_mut(s as usize) {
+                *x = complete;
             }
         }
         wave.vm.retain(|&t| t > cycle);
@@ -679,9 +689,8 @@ impl Gcn<'_> {
         if splitting_event {
             // Children inherit the scoreboard as of now.
             if let Some(&ch) = self.waves[w].children.last() {
-                let (sr, vr) = (self.waves[w].sready.clone(), self.waves[w].vready.clone());
-                self.waves[ch].sready = sr;
-                self.waves[ch].vready = vr;
+                let ready = self.waves[w].ready.clone();
+                self.waves[ch].ready = ready;
             }
         }
         match op {

@@ -1,16 +1,17 @@
 //! The SASS front end of the cycle loop ([`crate::cycle_loop`]): warps with general and
-//! predicate registers, the activation stack of `cfg::concrete` (Jeanmougin et al. §2) driven
-//! by the SSY/PBK/BRK/SYNC… control instructions, and the semantics of [`super::semantics`].
+//! predicate registers, the activation stack of `cfg::activation_stack` (Jeanmougin et al. §2,
+//! the one `cfg::concrete` runs) driven by the SSY/PBK/BRK/SYNC… control instructions, and the
+//! semantics of [`super::semantics`].
 
 use super::decode::{self, Control, Decoded, Op, Space, SLOTS};
 use super::lane_memory;
 use super::semantics::{self, ThreadIds, WarpRegs};
-use crate::activation_stack::{ActivationStack, StackEntry};
 use crate::cycle_loop::{
     self, written_back, Access, Block, FrontEnd, IssuedAt, Request, Shape, Sm, StepAt, Timing, CUDA,
 };
 use crate::error::SimError;
 use crate::simulation::{LaneMask, Simulation, StackView};
+use cfg::activation_stack::{ActivationStack, StackEntry};
 use cfg::TimingClass;
 use isa::{Kernel, Span};
 
@@ -97,6 +98,8 @@ impl FrontEnd for Sass<'_> {
         for w in 0..sm.shape.warps_per_block {
             let (mask, tid) = sm.threads(w);
             sm.add_timeline(b, w, cycle, usize::from(mask != 0));
+            // The rules of §2 only: convergence barriers are not simulated yet (`decode`), so
+            // neither are the branch rules that go with them (`cfg::activation_stack::Rules`).
             let stack = ActivationStack::new(mask);
             members.push(sm.add_warp(block_index, cycle, stack.is_empty()));
             self.warps.push(Warp {
@@ -208,14 +211,15 @@ impl FrontEnd for Sass<'_> {
         for &s in &d.writes {
             warp.ready[s as usize] = complete;
         }
-        // Control effect (Jeanmougin et al. §2, as cfg::concrete).
+        // Control effect (Jeanmougin et al. §2, the stack of cfg::concrete).
         let next = pc + 1;
         match d.control {
             Control::Next => warp.stack.advance(next),
             Control::Branch { target, uniform } => warp.stack.branch(exec, target, next, uniform),
             Control::Prepare { tag, target } => warp.stack.prepare(tag, target, next),
             Control::Halt(tag) => warp.stack.halt(exec, tag, next),
-            Control::Call { target } => warp.stack.call(target, next),
+            // Only unpredicated calls decode, so every active thread calls.
+            Control::Call { target } => warp.stack.call(exec, target, next),
         }
         let depth = warp.stack.depth();
         sm.stack_depth(depth, "activation stack", w, cycle)?;

@@ -1,7 +1,7 @@
 //! SASS simulation (issue #7): Kepler–Pascal SASS kernels ([`isa::Kernel`]) decoded once
 //! (`decode`: operands, constant bank 0, control), executed per active lane (`semantics`),
 //! and run by the shared cycle loop through the SASS front end (`front_end`: general and
-//! predicate registers, the activation stack of `cfg::concrete`).
+//! predicate registers, the activation stack of `cfg::activation_stack`).
 
 mod decode;
 mod executable;

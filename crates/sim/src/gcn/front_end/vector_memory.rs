@@ -104,19 +104,18 @@ impl Gcn<'_> {
                     let at = r as usize * vf.lanes;
                     vf.v.get(at..at + vf.lanes)
                 };
-                let lane_list = lane_set::lanes(active & lane_set::full_mask(lanes));
+                let mask = active & lane_set::full_mask(lanes);
                 match (v.mem, base, row(a), row(a + 1)) {
-                    (Mem::Global, Some(b), Some(lo), _) => addrs.extend(lane_list.map(|l| {
-                        (
-                            l,
+                    (Mem::Global, Some(b), Some(lo), _) => {
+                        lane_addresses(&mut addrs, mask, lanes, |l| {
                             b.wrapping_add(u64::from(lo[l]))
-                                .wrapping_add_signed(v.offset),
-                        )
-                    })),
-                    (_, _, Some(lo), Some(hi)) => addrs.extend(lane_list.map(|l| {
+                                .wrapping_add_signed(v.offset)
+                        })
+                    }
+                    (_, _, Some(lo), Some(hi)) => lane_addresses(&mut addrs, mask, lanes, |l| {
                         let at = u64::from(lo[l]) | (u64::from(hi[l]) << 32);
-                        (l, at.wrapping_add_signed(v.offset))
-                    })),
+                        at.wrapping_add_signed(v.offset)
+                    }),
                     _ => {
                         for l in (0..lanes).filter(|&l| on(l)) {
                             let at = match (v.mem, base) {
@@ -241,6 +240,21 @@ impl Gcn<'_> {
     }
 }
 
+/// Appends `(l, address(l))` for every lane `l` of `mask`, ascending; a whole warp of
+/// `lanes` lanes (the usual case) as one counted loop.
+fn lane_addresses(
+    addrs: &mut Vec<(usize, u64)>,
+    mask: u64,
+    lanes: usize,
+    address: impl Fn(usize) -> u64,
+) {
+    if mask == lane_set::full_mask(lanes) {
+        addrs.extend((0..lanes).map(|l| (l, address(l))));
+    } else {
+        addrs.extend(lane_set::lanes(mask).map(|l| (l, address(l))));
+    }
+}
+
 /// The latency of access `a` whose data moved (addresses `addrs`), and its transaction
 /// record when tracing; gives the address buffer back. Within budget: `try_issue` checks
 /// the transaction count before every access.
@@ -268,10 +282,32 @@ fn word_access(
     let Some(reg) = vf.v.get_mut(row..row + vf.lanes) else {
         return false;
     };
-    for &(l, a) in addrs {
-        if store {
+    // Consecutive lanes at consecutive words (the usual unit-stride access): one copy.
+    if let Some(&(l0, a0)) = addrs.first() {
+        let n = addrs.len();
+        let unit_stride = addrs
+            .iter()
+            .enumerate()
+            .all(|(k, &(l, a))| l == l0 + k && a == a0.wrapping_add(4 * k as u64));
+        if let (true, Some(w), Some(r)) = (
+            unit_stride,
+            words.get_mut(at(a0)..at(a0) + n),
+            reg.get_mut(l0..l0 + n),
+        ) {
+            if store {
+                w.copy_from_slice(r);
+            } else {
+                r.copy_from_slice(w);
+            }
+            return true;
+        }
+    }
+    if store {
+        for &(l, a) in addrs {
             words[at(a)] = reg[l];
-        } else {
+        }
+    } else {
+        for &(l, a) in addrs {
             reg[l] = words[at(a)];
         }
     }

@@ -7,7 +7,7 @@ use crate::options::Options;
 use crate::regset::RegSet;
 use crate::state::{Key, State, Tag};
 use crate::transfer::{run_block, sanitize, Ctx, Target};
-use crate::warp_cfg::{WarpCfg, WarpEdge, WarpNode};
+use crate::warp_cfg::{WarpCfg, WarpNode};
 use isa::{BlockGraph, Diagnostic, Kernel, Severity};
 use std::collections::{BTreeSet, HashMap, VecDeque};
 
@@ -129,14 +129,7 @@ fn explore(ctx: &Ctx) -> Result<(WarpCfg, BTreeSet<(usize, Tag)>), Diagnostic> {
         stack: Vec::new(),
         agreed_registers: 0,
     });
-    let edges = edges
-        .into_iter()
-        .map(|(from, to, kind)| WarpEdge {
-            from,
-            to: to.unwrap_or(exit),
-            kind,
-        })
-        .collect();
+    let edges = WarpCfg::edges_to(edges, exit);
     Ok((
         WarpCfg {
             nodes,

@@ -69,6 +69,22 @@ pub struct WarpCfg {
 }
 
 impl WarpCfg {
+    /// Edges found by an exploration, `(from, to, kind)` with `None` for the exit, as the
+    /// graph's edges with the exit node `exit` (their order kept).
+    pub fn edges_to(
+        found: impl IntoIterator<Item = (usize, Option<usize>, WarpEdgeKind)>,
+        exit: usize,
+    ) -> Vec<WarpEdge> {
+        found
+            .into_iter()
+            .map(|(from, to, kind)| WarpEdge {
+                from,
+                to: to.unwrap_or(exit),
+                kind,
+            })
+            .collect()
+    }
+
     /// Edges as (from block, to block, kind); the exit node is `None`.
     pub fn block_edges(&self) -> Vec<(Option<usize>, Option<usize>, WarpEdgeKind)> {
         let mut v: Vec<_> = self

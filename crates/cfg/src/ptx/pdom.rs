@@ -37,7 +37,7 @@
 
 use super::divergence::Divergence;
 use crate::state::{Entry, Point, Tag};
-use crate::warp_cfg::{WarpCfg, WarpEdge, WarpEdgeKind, WarpNode};
+use crate::warp_cfg::{WarpCfg, WarpEdgeKind, WarpNode};
 use crate::Options;
 use isa::flow::FlowGraph;
 use isa::ptx::Function;
@@ -226,14 +226,7 @@ pub fn build(
         })
         .map(|(i, _)| i)
         .collect();
-    let edges = edges
-        .into_iter()
-        .map(|(from, to, kind)| WarpEdge {
-            from,
-            to: to.unwrap_or(exit),
-            kind,
-        })
-        .collect();
+    let edges = WarpCfg::edges_to(edges, exit);
     Ok(PdomCfg {
         warp: WarpCfg {
             nodes,

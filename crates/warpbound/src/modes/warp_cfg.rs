@@ -400,13 +400,19 @@ fn simulate(kernel: &Kernel, run: &SimRun, cost: &Cost, out: &mut ModeOutput) {
             return;
         }
     };
+    against_bound(
+        sim,
+        "the warp-cfg bound: one warp in isolation, the cost model's latencies",
+        out,
+    );
+}
+
+/// Puts a run next to the mode's bound: compared when the launch is the one warp the bound
+/// is for, otherwise shown with the reason it is not compared.
+fn against_bound(sim: sim::Simulation, what: &str, out: &mut ModeOutput) {
     let bound = out.wcet.as_ref().map(|w| w.cycles);
     out.simulation = Some(match (bound, sim.warps.len()) {
-        (Some(b), 1) => SimulationReport::against(
-            sim,
-            Some(b),
-            "the warp-cfg bound: one warp in isolation, the cost model's latencies",
-        ),
+        (Some(b), 1) => SimulationReport::against(sim, Some(b), what),
         (Some(_), n) => SimulationReport::against(
             sim,
             None,

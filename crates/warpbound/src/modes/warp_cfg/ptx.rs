@@ -14,7 +14,7 @@ use super::ipet_bound::{self, BoundRequest, Listing};
 use super::{Cost, WarpCfgParams};
 use crate::kernel_text;
 use crate::mode::{ModeDetails, ModeInput, ModeOutput};
-use crate::report::{CfgNode, DivergentBranch, KernelView, SimulationReport};
+use crate::report::{CfgNode, DivergentBranch, KernelView};
 use crate::simulator;
 use crate::views::graph::line_block_node;
 use cfg::Tag;
@@ -197,24 +197,11 @@ fn simulate(f: &Function, run: &simulator::SimRun, out: &mut ModeOutput) {
             return;
         }
     };
-    let bound = out.wcet.as_ref().map(|w| w.cycles);
-    out.simulation = Some(match (bound, sim.warps.len()) {
-        (Some(b), 1) => SimulationReport::against(
-            sim,
-            Some(b),
-            "the warp-cfg bound: one warp in isolation, one cycle per PTX instruction",
-        ),
-        (Some(_), n) => SimulationReport::against(
-            sim,
-            None,
-            format!("the warp-cfg bound is for one warp in isolation; this launch has {n} warps"),
-        ),
-        (None, _) => SimulationReport::against(
-            sim,
-            None,
-            "there is no WCET bound to compare with (see the errors)",
-        ),
-    });
+    super::against_bound(
+        sim,
+        "the warp-cfg bound: one warp in isolation, one cycle per PTX instruction",
+        out,
+    );
 }
 
 /// Block costs with calls, and the bounds of the module's functions as callees.

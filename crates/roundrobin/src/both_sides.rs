@@ -102,6 +102,9 @@ struct LaneLoops {
     per_loop: Vec<Iteration>,
 }
 
+/// (thread, register, value): an undo-trail entry, or a value a side left.
+type RegValue = (u8, u32, Val);
+
 /// One open branch on unknown data.
 #[derive(Debug)]
 struct Fork {
@@ -116,7 +119,7 @@ struct Fork {
     loops: Vec<LaneLoops>,
     /// After the taken side: its alive threads of `unknown` and the values it left in the
     /// registers it wrote.
-    first: Option<(u32, Vec<(u8, u32, Val)>)>,
+    first: Option<(u32, Vec<RegValue>)>,
 }
 
 /// A loop bound that was applied: the loop, the bound and whether the request gave it.
@@ -143,7 +146,7 @@ pub(crate) struct Speculation<'a> {
     /// Per thread: open branches with the thread in `U`.
     depth: Vec<u32>,
     /// (thread, register, value before the write).
-    trail: Vec<(u8, u32, Val)>,
+    trail: Vec<RegValue>,
     /// Per thread and register: the epoch of its last trail entry.
     stamp: Vec<Vec<u32>>,
     next_epoch: u32,

@@ -293,10 +293,9 @@ pub fn auto_note(args: &KernelArguments, simulate: bool) -> Diagnostic {
         .map(|a| format!("{} = {}", a.name, a.text))
         .collect();
     let mut m = format!(
-        "no `params` given: the kernel's {} parameters were chosen automatically (params=auto: \
-         pointers at 1 MiB, 2 MiB, … apart, integers {AUTO_INTEGER}, floats {AUTO_FLOAT:.1}): {}; \
-         they are in the report's `arguments`, and `params` sets others",
-        args.values.len(),
+        "no `params` given: the kernel's parameters were chosen automatically (params=auto: \
+         pointers at 0x100000, 0x200000, … (1 MiB apart), integers {AUTO_INTEGER}, floats \
+         {AUTO_FLOAT:.1}): {}; they are in the report's `arguments`, and `params` sets others",
         shown.join(", ")
     );
     if simulate {

@@ -381,6 +381,11 @@ function render() {
       showView('graph');
       selectNode(id, true);
     },
+    (values) => {
+      setMode(state.mode, { ...state.params, ...values }, state.preset.name);
+      state.example = null;
+      run();
+    },
   );
   // Schedule and plots tabs exist only for modes that produce them.
   document.querySelector('[data-view="schedule"]').hidden = !r.schedule;

@@ -6,6 +6,7 @@ import { simdSummary } from './summary_simd.js';
 import { pwsSummary } from './summary_pws.js';
 import { rrSummary } from './summary_rr.js';
 import { simSummary } from './summary_sim.js';
+import { argumentsSummary, assumptionsSummary } from './summary_args.js';
 import { download } from './export.js';
 
 // Display names of the dialects the makespan mode reduces to an L/C string (the mapping's
@@ -13,16 +14,18 @@ import { download } from './export.js';
 const KERNEL_DIALECTS = { sass: 'SASS', ptx: 'PTX', gcn: 'GCN3', simd: 'Sim-D' };
 
 /**
- * `report` is the analysis result; `loopBounds` (address -> bound) is edited in place and
- * `onChange()` re-runs the analysis; `onPickNode(id)` selects a graph node.
+ * `report` is the analysis result; `loopBounds` (address or label -> bound) is edited in
+ * place and `onChange()` re-runs the analysis; `onPickNode(id)` selects a graph node;
+ * `onSetParams(values)` sets mode parameters and re-runs.
  */
-export function renderWcet(host, report, loopBounds, onChange, onPickNode) {
+export function renderWcet(host, report, loopBounds, onChange, onPickNode, onSetParams) {
   const details = report['warp-cfg'];
   const times = Object.entries(report.timings_ms || {})
     .map(([k, v]) => `${k} ${v.toFixed(2)} ms`)
     .join(' · ');
   if (!report.wcet && !details && !report.simulation) {
     host.replaceChildren(
+      ...argumentsSummary(report, onSetParams),
       el('p', { class: 'empty', text: 'This mode computes no WCET. Choose the warp-cfg mode.' }),
       el('p', { class: 'muted', text: times }),
     );
@@ -42,7 +45,14 @@ export function renderWcet(host, report, loopBounds, onChange, onPickNode) {
     parts.push(el('p', { class: 'empty', text: 'No bound: see the diagnostics.' }));
   }
   if (report.simulation) parts.push(...simSummary(report));
-  if (report.rr) parts.push(...rrSummary(report), el('p', { class: 'muted', text: `run time: ${times}` }));
+  parts.push(...argumentsSummary(report, onSetParams));
+  if (report.rr) {
+    parts.push(
+      ...assumptionsSummary(report.rr, loopBounds, onChange),
+      ...rrSummary(report),
+      el('p', { class: 'muted', text: `run time: ${times}` }),
+    );
+  }
   if (report.pws) parts.push(...pwsSummary(report), el('p', { class: 'muted', text: `run time: ${times}` }));
   if (report.simd) parts.push(...simdSummary(report), el('p', { class: 'muted', text: `run time: ${times}` }));
   const ms = report.makespan;

@@ -47,10 +47,11 @@ pub struct AnalyzeArgs {
     #[arg(long = "set", value_name = "KEY=VALUE")]
     pub set: Vec<String>,
     /// Loop bound HEADER=N: the loop whose header is at address HEADER (SASS, `warp-cfg`) or
-    /// has label HEADER (GCN3, `pws`) runs its header at most N times per entry (repeatable).
+    /// has label HEADER (GCN3, `pws`; PTX, `rr`, for loops that exit on unknown data) runs its
+    /// header at most N times per entry (repeatable).
     #[arg(long = "loop-bound", value_name = "HEADER=N")]
     pub loop_bound: Vec<String>,
-    /// Bound for loops without their own (`warp-cfg` and `pws` modes; 0: none).
+    /// Bound for loops without their own (`warp-cfg`, `pws` and `rr` modes; 0: none).
     #[arg(long = "default-loop-bound", value_name = "N")]
     pub default_loop_bound: Option<u64>,
     /// Output format.

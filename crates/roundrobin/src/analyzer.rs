@@ -10,11 +10,19 @@
 //! as in the post-dominator stack of Fung et al. [56] the thesis cites): an entry is popped
 //! when it reaches its reconvergence block or has no live thread left. Threads leave at
 //! `ret`/`exit`. Guards on other instructions are evaluated per thread.
+//!
+//! With [`UnknownData::Refuse`] (the thesis's analyzer) a branch, exit, access guard or
+//! global address that depends on unknown data is a located error; with
+//! [`UnknownData::Pessimistic`] the warp pays for every outcome ([`crate::both_sides`]) and
+//! each such place is listed as an [`Assumption`].
 
+use crate::both_sides::Speculation;
 use crate::coalescing::{coalesce, Segment};
-use crate::config::Config;
+use crate::config::{Config, UnknownData};
 use crate::control_flow::ControlFlow;
 use crate::launch::{Launch, ParamValue};
+use crate::loops::{self, Loops};
+use crate::report::{Assumption, AssumptionKind, LoopBoundUse};
 use crate::semantics::{
     decode, execute, register_address, Decoded, Lane, ParamMemory, RegIndex, ThreadContext, Val,
 };
@@ -22,6 +30,7 @@ use caches::AccessKind;
 use isa::ptx::{Function, Instruction, ScalarType, StateSpace};
 use isa::{Diagnostic, Severity, Span};
 use serde::{Deserialize, Serialize};
+use std::collections::BTreeMap;
 
 /// One executed warp instruction: its index and the mask of threads that reached it.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
@@ -50,8 +59,18 @@ pub struct GlobalAccess {
     pub bytes_per_thread: u32,
     /// Threads that performed the access.
     pub threads: u32,
-    /// The coalesced 128-byte segments (Alg. 5).
+    /// The coalesced 128-byte segments (Alg. 5) of the threads whose address is known.
     pub segments: Vec<Segment>,
+    /// Transactions whose address is not known ([`UnknownData::Pessimistic`]): one per
+    /// thread with an unknown address (uncoalesced), one for a module variable.
+    pub unknown_transactions: u32,
+}
+
+impl GlobalAccess {
+    /// Memory transactions of the access: its segments plus the unknown ones.
+    pub fn transactions(&self) -> u32 {
+        (self.segments.len() as u32).saturating_add(self.unknown_transactions)
+    }
 }
 
 /// Everything the analyzer found for one warp.
@@ -75,11 +94,36 @@ pub struct WarpTrace {
 pub struct KernelAnalysis {
     pub pc_address: Vec<u64>,
     pub warps: Vec<WarpTrace>,
-    /// Non-fatal remarks (e.g. generic addresses treated as global).
+    /// Non-fatal remarks (e.g. generic addresses treated as global; with
+    /// [`UnknownData::Pessimistic`], every assumption with its location).
     pub notes: Vec<Diagnostic>,
+    /// The places where unknown data was paid for in the worst case, in code order.
+    pub assumptions: Vec<Assumption>,
+    /// The loop bounds applied to loops that exit on unknown data.
+    pub loop_bounds: Vec<LoopBoundUse>,
+}
+
+/// The assumptions found while following the warps, one per instruction and kind.
+#[derive(Debug, Default)]
+struct Found {
+    places: BTreeMap<(usize, AssumptionKind), Span>,
+    bounds: BTreeMap<usize, crate::both_sides::AppliedBound>,
+}
+
+impl Found {
+    fn add(&mut self, inst: usize, kind: AssumptionKind, span: Span) {
+        self.places.entry((inst, kind)).or_insert(span);
+    }
 }
 
 const EXIT: usize = usize::MAX;
+
+/// Which side of a branch on unknown data an entry runs ([`crate::both_sides`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Side {
+    Taken,
+    NotTaken,
+}
 
 #[derive(Debug, Clone, Copy)]
 struct StackEntry {
@@ -87,6 +131,8 @@ struct StackEntry {
     /// Reconvergence block; `None` = the virtual exit.
     rpc: Option<usize>,
     mask: u32,
+    /// Set for the two sides of a branch on unknown data.
+    side: Option<Side>,
 }
 
 /// Which global accesses the analyzer records: `ld`/`st`/`atom`/`red` in the global space
@@ -201,6 +247,20 @@ pub fn analyze(
             "generic-address memory instruction treated as a global access",
         ));
     }
+    let loops = loops::find(f, cf);
+    if config.unknown_data == UnknownData::Pessimistic {
+        for label in config.loop_bounds.per_label.keys() {
+            if !loops.loops.iter().any(|l| &l.label == label) {
+                notes.push(Diagnostic::global(
+                    Severity::Warning,
+                    format!(
+                        "loop bound for `{label}`: no loop of this kernel has that header label"
+                    ),
+                ));
+            }
+        }
+    }
+    let mut found = Found::default();
     let mut steps_left = config.budgets.max_warp_steps;
     let mut warps = Vec::with_capacity(total_warps as usize);
     for b in 0..blocks {
@@ -215,6 +275,8 @@ pub fn analyze(
                 &ri,
                 &decoded,
                 &params,
+                &loops,
+                &mut found,
                 WarpPlace {
                     block,
                     block_linear: b as u32,
@@ -230,11 +292,60 @@ pub fn analyze(
             warps.push(trace);
         }
     }
+    let (assumptions, loop_bounds) = report_assumptions(&loops, found, &mut notes);
     Ok(KernelAnalysis {
         pc_address,
         warps,
         notes,
+        assumptions,
+        loop_bounds,
     })
+}
+
+/// The assumptions as the report lists them and as located diagnostics.
+fn report_assumptions(
+    loops: &Loops,
+    found: Found,
+    notes: &mut Vec<Diagnostic>,
+) -> (Vec<Assumption>, Vec<LoopBoundUse>) {
+    let mut list = Vec::new();
+    for ((inst, kind), span) in found.places {
+        let message = kind.message().to_string();
+        notes.push(Diagnostic::note(span, message.clone()));
+        list.push(Assumption {
+            kind,
+            inst,
+            pc: Function::pc(inst),
+            line: span.line,
+            column: span.column,
+            message,
+        });
+    }
+    let mut uses = Vec::new();
+    for (lp, applied) in found.bounds {
+        let Some(l) = loops.loops.get(lp) else {
+            continue;
+        };
+        let from = if applied.from_request {
+            "loop_bounds"
+        } else {
+            "default_loop_bound"
+        };
+        notes.push(Diagnostic::warning(
+            l.span,
+            format!(
+                "the loop `{0}` exits on data the analyzer does not know: assumed to run its                  header at most {1} times per entry ({from}); give its real bound with                  loop_bounds {{\"{0}\": N}} / --loop-bound '{0}=N'",
+                l.label, applied.bound
+            ),
+        ));
+        uses.push(LoopBoundUse {
+            label: l.label.clone(),
+            line: l.span.line,
+            bound: applied.bound,
+            source: from.to_string(),
+        });
+    }
+    (list, uses)
 }
 
 #[derive(Debug, Clone, Copy)]
@@ -254,7 +365,8 @@ fn unknown_guard(span: Span, what: &str) -> Diagnostic {
         format!(
             "cannot evaluate the guard of this {what}: it depends on a value the analyzer \
              does not know (loaded from memory or computed by an unmodelled instruction); \
-             only input-independent branches can be analysed (Huangfu §4.4.6.1)"
+             only input-independent branches can be analysed (Huangfu §4.4.6.1; \
+             unknown_data=pessimistic pays for both outcomes instead)"
         ),
     )
 }
@@ -269,10 +381,13 @@ fn run_warp(
     ri: &RegIndex,
     decoded: &[Decoded],
     params: &ParamMemory,
+    loops: &Loops,
+    found: &mut Found,
     place: WarpPlace,
     config: &Config,
     steps_left: &mut u64,
 ) -> Result<WarpTrace, Diagnostic> {
+    let pessimistic = config.unknown_data == UnknownData::Pessimistic;
     let lanes = place.threads as usize;
     let full: u32 = if lanes >= 32 {
         u32::MAX
@@ -308,22 +423,47 @@ fn run_warp(
     if cf.blocks.is_empty() {
         return Ok(trace);
     }
+    let mut spec = Speculation::new(
+        loops,
+        &config.loop_bounds,
+        lanes,
+        config.budgets.max_fork_values,
+    );
     let mut alive = full;
     let mut stack = vec![StackEntry {
         block: 0,
         rpc: None,
         mask: full,
+        side: None,
     }];
     while let Some(&top) = stack.last() {
         let mut m = top.mask & alive;
         if m == 0 || top.block == EXIT || Some(top.block) == top.rpc {
             stack.pop();
+            match top.side {
+                Some(Side::Taken) => spec.end_taken_side(&mut regs, &mut alive),
+                Some(Side::NotTaken) => spec.join(top.rpc, &mut regs, &mut alive),
+                None => {}
+            }
             continue;
         }
         let b = top.block;
         let bb = &cf.blocks[b];
+        if pessimistic {
+            // Threads whose loop iteration on unknown data exceeds the loop's bound stop
+            // on this path (both_sides: the path where they leave is still to run).
+            let cut = spec.enter(b, m)?;
+            if cut != 0 {
+                alive &= !cut;
+                m &= !cut;
+                if m == 0 {
+                    continue;
+                }
+            }
+        }
         trace.basic_blocks.push(BlockVisit { block: b, mask: m });
         let mut taken_mask = 0u32;
+        let mut unknown_branch = 0u32;
         for i in bb.start..bb.end {
             if *steps_left == 0 {
                 return Err(budget_error(
@@ -362,34 +502,53 @@ fn run_warp(
             let access = global_access(ins);
             if unknown != 0 && (control || access.is_some()) {
                 let span = ins.guard.as_ref().map(|g| g.span).unwrap_or(ins.span);
-                let what = if control { "branch" } else { "memory access" };
-                return Err(unknown_guard(span, what));
+                if !pessimistic {
+                    let what = if control { "branch" } else { "memory access" };
+                    return Err(unknown_guard(span, what));
+                }
+                match ins.opcode.as_str() {
+                    "bra" => {}
+                    "ret" | "exit" => found.add(i, AssumptionKind::GuardedExit, span),
+                    _ => found.add(i, AssumptionKind::GuardedAccess, span),
+                }
             }
             match ins.opcode.as_str() {
-                "bra" => taken_mask = eff,
+                "bra" => {
+                    taken_mask = eff;
+                    unknown_branch = unknown;
+                }
                 "ret" | "exit" => {
+                    if pessimistic && ins.guard.is_some() {
+                        // Threads of `unknown` may leave or not: they keep running.
+                        spec.exit(b, m & !eff & !unknown, unknown);
+                    }
                     alive &= !eff;
                     m &= !eff;
                 }
                 _ => {
                     if let Some((kind, k)) = access {
-                        if eff != 0 {
+                        // Threads whose guard is unknown are counted as accessing.
+                        let active = eff | unknown;
+                        if active != 0 {
                             let types = ins.types();
                             let elem = types.last().map(|t| t.bytes()).unwrap_or(4);
                             let size = elem * ins.vector_width();
+                            let op_span = ins.operands.get(k).map(|o| o.span).unwrap_or(ins.span);
                             let mut addrs = Vec::with_capacity(lanes);
+                            let mut unknown_transactions = 0u32;
+                            let mut named = false;
                             for (l, lane_regs) in regs.iter().enumerate() {
-                                if eff & (1 << l) == 0 {
+                                if active & (1 << l) == 0 {
                                     continue;
                                 }
                                 let lane = Lane {
                                     regs: lane_regs,
                                     ctx: &ctxs[l],
                                 };
-                                let op_span =
-                                    ins.operands.get(k).map(|o| o.span).unwrap_or(ins.span);
                                 match register_address(&lane, ins, k, ri) {
                                     Some(Some(a)) => addrs.push((a, size)),
+                                    Some(None) if pessimistic => unknown_transactions += 1,
+                                    None if pessimistic => named = true,
                                     Some(None) => {
                                         return Err(Diagnostic::error(
                                             op_span,
@@ -412,6 +571,13 @@ fn run_warp(
                                     }
                                 }
                             }
+                            if named {
+                                // `[var+offset]`: one address for every thread.
+                                unknown_transactions += 1;
+                            }
+                            if unknown_transactions > 0 {
+                                found.add(i, AssumptionKind::UncoalescedAddress, op_span);
+                            }
                             trace.accesses.push(GlobalAccess {
                                 step,
                                 inst: i,
@@ -419,8 +585,9 @@ fn run_warp(
                                 line: ins.span.line,
                                 kind,
                                 bytes_per_thread: size,
-                                threads: eff.count_ones(),
+                                threads: active.count_ones(),
                                 segments: coalesce(&addrs, config.segment_bytes),
+                                unknown_transactions,
                             });
                         }
                     }
@@ -440,10 +607,11 @@ fn run_warp(
                             continue;
                         };
                         for (id, v) in writes {
-                            if let Some(slot) = regs[l].get_mut(id) {
-                                *slot = v;
-                            }
+                            spec.write(&mut regs, l, id, v);
                         }
+                    }
+                    if pessimistic {
+                        spec.check_budget()?;
                     }
                 }
             }
@@ -457,8 +625,37 @@ fn run_warp(
                 taken
             } else {
                 let t = taken_mask & m;
-                let nt = m & !taken_mask;
-                if t != 0 && nt != 0 {
+                let u = unknown_branch & m;
+                let nt = m & !t & !u;
+                if pessimistic {
+                    spec.branch(b, (taken, fall), (t, nt, u));
+                }
+                if u != 0 && taken != fall {
+                    // Both outcomes for the threads of `u` (both_sides): the taken side
+                    // with t ∪ u, then the not-taken side with nt ∪ u.
+                    let span = last.guard.as_ref().map_or(last.span, |g| g.span);
+                    found.add(bb.end - 1, AssumptionKind::BothSides, span);
+                    let ipd = cf.ipdom[b];
+                    if let Some(e) = stack.last_mut() {
+                        e.block = ipd.unwrap_or(EXIT);
+                    }
+                    spec.fork(b, u, &regs)?;
+                    stack.push(StackEntry {
+                        block: fall,
+                        rpc: ipd,
+                        mask: nt | u,
+                        side: Some(Side::NotTaken),
+                    });
+                    stack.push(StackEntry {
+                        block: taken,
+                        rpc: ipd,
+                        mask: t | u,
+                        side: Some(Side::Taken),
+                    });
+                    continue;
+                } else if u != 0 {
+                    taken
+                } else if t != 0 && nt != 0 {
                     let ipd = cf.ipdom[b];
                     if let Some(e) = stack.last_mut() {
                         e.block = ipd.unwrap_or(EXIT);
@@ -467,11 +664,13 @@ fn run_warp(
                         block: fall,
                         rpc: ipd,
                         mask: nt,
+                        side: None,
                     });
                     stack.push(StackEntry {
                         block: taken,
                         rpc: ipd,
                         mask: t,
+                        side: None,
                     });
                     continue;
                 } else if t != 0 {
@@ -487,5 +686,6 @@ fn run_warp(
             e.block = next;
         }
     }
+    found.bounds.extend(std::mem::take(&mut spec.applied));
     Ok(trace)
 }

@@ -3,6 +3,7 @@
 
 use caches::{AccessOrder, CacheGeometry, LevelLatencies, LlcMethod, StorePolicy};
 use serde::{Deserialize, Serialize};
+use std::collections::BTreeMap;
 
 /// Which estimates of N_coal and N_CompetingSM feed Eq. 5.5–5.6 (Huangfu §5.3.2, §5.4:
 /// "For hard real-time applications, the maximal estimated values of these two metrics
@@ -90,6 +91,33 @@ pub struct CacheConfig {
     pub order: AccessOrder,
 }
 
+/// What the analyzer does when a branch, an exit or an address depends on a value it does
+/// not know (loaded from memory, or computed by an instruction it does not model).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, Default)]
+#[serde(rename_all = "snake_case")]
+pub enum UnknownData {
+    /// Reject the kernel with a located error, as the thesis's analyzer does (§4.4.6.1:
+    /// "GPU kernels with input-dependent branches and input-dependent data references
+    /// cannot be analyzed").
+    #[default]
+    Refuse,
+    /// Pay for every outcome: both sides of such a branch, bounded loops, one memory
+    /// transaction per thread for such an address (see [`crate::both_sides`]).
+    Pessimistic,
+}
+
+/// Bounds for loops whose exit depends on unknown data (used with
+/// [`UnknownData::Pessimistic`]). A bound `N` means the loop header runs at most `N` times
+/// per entry into the loop, as in the `warp-cfg` mode's `loop_bounds`.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, Default)]
+pub struct LoopBounds {
+    /// By the label of the loop header (PTX names a loop by the label its back edge
+    /// targets, e.g. `$L__BB0_3`).
+    pub per_label: BTreeMap<String, u64>,
+    /// The bound of every other such loop; `None` makes one an error naming the loop.
+    pub default: Option<u64>,
+}
+
 /// Budgets: hitting one is an error naming it and how to raise it.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Budgets {
@@ -101,6 +129,15 @@ pub struct Budgets {
     pub max_segments: u64,
     /// Most cache line accesses / window entries examined (`max_cache_accesses`).
     pub max_cache_accesses: u64,
+    /// Most register values kept at once for the branches on unknown data whose two sides
+    /// are being followed (`max_fork_values`): each such branch keeps a copy of the
+    /// registers of the threads whose way is unknown until both sides have run.
+    #[serde(default = "default_fork_values")]
+    pub max_fork_values: u64,
+}
+
+fn default_fork_values() -> u64 {
+    4_000_000
 }
 
 impl Default for Budgets {
@@ -110,6 +147,7 @@ impl Default for Budgets {
             max_warps: 65_536,
             max_segments: 4_000_000,
             max_cache_accesses: 20_000_000,
+            max_fork_values: default_fork_values(),
         }
     }
 }
@@ -137,6 +175,12 @@ pub struct Config {
     pub segmentation: Segmentation,
     pub caches: Option<CacheConfig>,
     pub budgets: Budgets,
+    /// Refuse unknown data (the thesis) or pay for every outcome.
+    #[serde(default)]
+    pub unknown_data: UnknownData,
+    /// Loop bounds for loops whose exit depends on unknown data.
+    #[serde(default)]
+    pub loop_bounds: LoopBounds,
 }
 
 /// What-if overrides: each replaces the analyzer's estimate with the user's value, to see how

@@ -14,29 +14,37 @@
 //!    [`code_segments`]), schedules them round-robin (Eq. 5.1–5.3, [`schedule`]) and reports
 //!    the WCET, a Gantt chart and per-warp traces ([`report::RrResult`]).
 //!
-//! What it is *not*: a simulator. Values loaded from memory are unknown; kernels whose
+//! What it is *not*: a simulator. Values loaded from memory are unknown. Kernels whose
 //! branches or addresses depend on them are rejected with a located diagnostic, as the
-//! thesis's analyzer does (§4.4.6.1). The `max` mode is the safe bound of §5.3.3.3; the
-//! `avg` mode is an estimate and is labelled as such.
+//! thesis's analyzer does (§4.4.6.1, [`UnknownData::Refuse`], the default of the presets),
+//! or, with [`UnknownData::Pessimistic`], paid for in the worst case: both sides of such a
+//! branch, loops bounded by [`LoopBounds`], one transaction per thread for such an address
+//! ([`both_sides`]), each listed in [`RrResult::assumptions`]. The `max` mode is the safe
+//! bound of §5.3.3.3; the `avg` mode is an estimate and is labelled as such.
 //!
 //! Invariants: pure (no I/O, clocks or randomness), deterministic (ordered maps only), no
 //! panics on any input, and every potentially large computation bounded by a named budget
 //! ([`config::Budgets`]).
 
 pub mod analyzer;
+pub mod both_sides;
 pub mod coalescing;
 pub mod code_segments;
 pub mod competing;
 pub mod config;
 pub mod control_flow;
 pub mod launch;
+pub mod loops;
 mod model;
 pub mod presets;
 pub mod report;
 pub mod schedule;
 mod semantics;
 
-pub use config::{Budgets, CacheConfig, Config, Mode, Overrides, Segmentation, TimingParams};
+pub use config::{
+    Budgets, CacheConfig, Config, LoopBounds, Mode, Overrides, Segmentation, TimingParams,
+    UnknownData,
+};
 pub use launch::{Dim3, Launch, ParamValue};
 pub use model::analyze;
 pub use report::RrResult;

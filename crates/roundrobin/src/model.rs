@@ -242,7 +242,7 @@ pub fn analyze(
         ka.warps
             .iter()
             .flat_map(|w| w.accesses.iter())
-            .map(|a| a.segments.len() as u32),
+            .map(|a| a.transactions()),
     );
     let mut vectors: BTreeMap<u64, BTreeMap<u32, Vec<u64>>> = BTreeMap::new();
     for w in &ka.warps {
@@ -292,7 +292,29 @@ pub fn analyze(
         }),
     };
 
-    let cache = run_caches(&ka, config, blocks_per_wave)?;
+    // An access to an unknown address may evict any line: the cache analyses, which
+    // follow concrete lines, do not apply, and every access costs an L2 miss.
+    let unknown_addresses = ka
+        .warps
+        .iter()
+        .any(|w| w.accesses.iter().any(|a| a.unknown_transactions > 0));
+    let mut notes = ka.notes.clone();
+    let cache = if unknown_addresses && config.caches.is_some() {
+        notes.push(Diagnostic::global(
+            Severity::Warning,
+            "caches: some global addresses are unknown and may evict any line, so the cache \
+             analyses are not applied; every global access is costed as an L2 miss",
+        ));
+        let all_misses: Levels = ka
+            .warps
+            .iter()
+            .enumerate()
+            .flat_map(|(w, t)| (0..t.accesses.len()).map(move |k| ((w, k), MemoryLevel::L2Miss)))
+            .collect();
+        Some((None, all_misses))
+    } else {
+        run_caches(&ka, config, blocks_per_wave)?.map(|(r, l)| (Some(r), l))
+    };
 
     // Code segments and their static latencies (Eq. 5.4–5.7 with L_base).
     let t = &config.timing;
@@ -448,6 +470,7 @@ pub fn analyze(
                 line: a.line,
                 kind: a.kind,
                 segments: a.segments.iter().map(|s| s.address).collect(),
+                unknown_transactions: a.unknown_transactions,
                 used_bytes: a.segments.iter().map(|s| s.used_bytes).collect(),
                 utilization: utilization(&a.segments, config.segment_bytes),
                 level: levels.and_then(|l| l.get(&(wi, k)).copied()),
@@ -488,14 +511,26 @@ pub fn analyze(
             active_warps_overridden: overrides.active_warps.is_some(),
         },
         segments: rows,
-        caches: cache.map(|(r, _)| r),
+        caches: cache.and_then(|(r, _)| r),
         wcet: Wcet {
             cycles,
             per_sm,
             safe: config.mode == Mode::Max && !overridden,
+            caveat: (resident > 1 && !(ka.assumptions.is_empty() && ka.loop_bounds.is_empty()))
+                .then(|| {
+                    format!(
+                        "unknown data is paid for in the worst case per warp (both sides, \
+                         bounded loops, uncoalesced addresses), but {resident} warps share an \
+                         SM and strict round robin has scheduling anomalies (a warp that \
+                         executes less can make the others wait longer), so the bound is \
+                         not guaranteed for every input; it is for one warp per SM"
+                    )
+                }),
         },
         gantt,
         traces,
-        notes: ka.notes,
+        notes,
+        assumptions: ka.assumptions,
+        loop_bounds: ka.loop_bounds,
     })
 }

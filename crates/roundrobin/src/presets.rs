@@ -1,6 +1,8 @@
 //! Configurations used in the thesis, each citing where its numbers come from.
 
-use crate::config::{Budgets, CacheConfig, Config, Mode, Segmentation, TimingParams};
+use crate::config::{
+    Budgets, CacheConfig, Config, LoopBounds, Mode, Segmentation, TimingParams, UnknownData,
+};
 use caches::{AccessOrder, CacheGeometry, LevelLatencies, LlcMethod, StorePolicy};
 
 /// A configuration with its source.
@@ -51,6 +53,8 @@ pub fn fermi_gpgpusim() -> Preset {
             segmentation: Segmentation::Dependency,
             caches: None,
             budgets: Budgets::default(),
+            unknown_data: UnknownData::Refuse,
+            loop_bounds: LoopBounds::default(),
         },
     }
 }

@@ -35,6 +35,79 @@ pub struct AccessEntry {
     pub utilization: f64,
     /// Memory level (when caches are modelled).
     pub level: Option<MemoryLevel>,
+    /// Transactions whose address the analyzer does not know, costed one per thread
+    /// (uncoalesced) on top of `segments`.
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub unknown_transactions: u32,
+}
+
+fn is_zero(x: &u32) -> bool {
+    *x == 0
+}
+
+/// What was paid for in the worst case because it depends on unknown data
+/// ([`crate::config::UnknownData::Pessimistic`], [`crate::both_sides`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum AssumptionKind {
+    /// A branch on unknown data: both sides paid, possibly divergent.
+    BothSides,
+    /// A `ret`/`exit` on unknown data: the threads keep running.
+    GuardedExit,
+    /// A global access whose guard is unknown: counted as executed.
+    GuardedAccess,
+    /// A global address the analyzer does not know: one transaction per thread.
+    UncoalescedAddress,
+}
+
+impl AssumptionKind {
+    /// What the analyzer assumed, as the report's note says it.
+    pub fn message(self) -> &'static str {
+        match self {
+            AssumptionKind::BothSides => {
+                "branch on data the analyzer does not know: both outcomes are possible and the \
+                 warp may diverge, so it pays for both sides (the threads whose way is unknown \
+                 active on each; registers they write become unknown where the sides differ)"
+            }
+            AssumptionKind::GuardedExit => {
+                "exit on data the analyzer does not know: the threads it may end are assumed \
+                 to keep running"
+            }
+            AssumptionKind::GuardedAccess => {
+                "global access whose guard depends on data the analyzer does not know: counted \
+                 as made by those threads"
+            }
+            AssumptionKind::UncoalescedAddress => {
+                "global address that depends on data the analyzer does not know: costed as \
+                 uncoalesced, one memory transaction per thread (one for a module variable)"
+            }
+        }
+    }
+}
+
+/// One place where unknown data was paid for in the worst case.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Assumption {
+    pub kind: AssumptionKind,
+    /// Instruction index and program counter.
+    pub inst: usize,
+    pub pc: u64,
+    pub line: u32,
+    pub column: u32,
+    pub message: String,
+}
+
+/// A loop bound applied to a loop that exits on unknown data.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct LoopBoundUse {
+    /// The header's label (the key of `loop_bounds`).
+    pub label: String,
+    /// Line of the label.
+    pub line: u32,
+    /// The header runs at most this many times per entry.
+    pub bound: u64,
+    /// `loop_bounds` (the request's) or `default_loop_bound`.
+    pub source: String,
 }
 
 /// The values actually used in Eq. 5.4–5.6, and which of them were overridden.
@@ -122,6 +195,11 @@ pub struct Wcet {
     pub per_sm: Vec<u64>,
     /// True in `max` mode without overrides: a safe bound under the model's assumptions.
     pub safe: bool,
+    /// What the bound does not guarantee, when something: with unknown data paid for in the
+    /// worst case on an SM running several warps at once, strict round robin's scheduling
+    /// anomalies ([`crate::both_sides`]).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub caveat: Option<String>,
 }
 
 /// Gantt data of one warp: its segment instances as [start, issue_end, end).
@@ -172,4 +250,10 @@ pub struct RrResult {
     pub gantt: Vec<GanttRow>,
     pub traces: Vec<TraceSummary>,
     pub notes: Vec<Diagnostic>,
+    /// Where unknown data was paid for in the worst case (`unknown_data = pessimistic`).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub assumptions: Vec<Assumption>,
+    /// Loop bounds applied to loops that exit on unknown data.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub loop_bounds: Vec<LoopBoundUse>,
 }

@@ -40,6 +40,7 @@ pub fn analyze(request: &Request) -> Report {
         simd: None,
         pws: None,
         rr: None,
+        arguments: None,
         simulation: None,
         warp_cfg: None,
         timings_ms: BTreeMap::new(),
@@ -129,6 +130,7 @@ fn assemble(report: &mut Report, out: ModeOutput) {
     report.schedule = out.schedule;
     report.plots = out.plots;
     report.simulation = out.simulation;
+    report.arguments = out.arguments;
     report.timings_ms.extend(out.timings_ms);
     match out.details {
         ModeDetails::None => {}

@@ -8,8 +8,8 @@
 use crate::catalog::ModeInfo;
 use crate::params::Params;
 use crate::report::{
-    CfgView, KernelView, MakespanDetails, PlotView, ScheduleView, SimulationReport, WarpCfgDetails,
-    Wcet,
+    CfgView, KernelArguments, KernelView, MakespanDetails, PlotView, ScheduleView,
+    SimulationReport, WarpCfgDetails, Wcet,
 };
 use crate::request::Request;
 use isa::{Diagnostic, Limits};
@@ -91,6 +91,8 @@ pub struct ModeOutput {
     pub plots: Vec<PlotView>,
     pub details: ModeDetails,
     pub simulation: Option<SimulationReport>,
+    /// The kernel arguments used (`report.arguments`).
+    pub arguments: Option<KernelArguments>,
     /// Wall-clock time of each stage, in milliseconds.
     pub timings_ms: BTreeMap<String, f64>,
 }

@@ -51,6 +51,11 @@ pub struct Report {
     /// Details of the `rr` mode (Huangfu): the `roundrobin` crate's result.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub rr: Option<roundrobin::RrResult>,
+    /// The kernel's arguments (PTX launch parameters) the analysis used, each with where it
+    /// came from: the request's `params`, or chosen automatically (`params=auto`) — `rr`,
+    /// and `simulate` on PTX.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub arguments: Option<KernelArguments>,
     /// A simulator run (`simulate` mode, or `simulate=true` next to a bound): the `sim`
     /// crate's result — `cycles`, `issued`, per-warp timelines, unit occupancy, memory
     /// transactions, the final memory and the stepper's steps — with the bound it is checked
@@ -99,6 +104,52 @@ pub struct ResolvedParam {
     /// A number, `true`/`false`, or text (choices and text parameters).
     pub value: serde_json::Value,
     pub source: ParamSource,
+}
+
+/// Where a kernel argument's value came from.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum ArgumentSource {
+    /// The request's `params`.
+    Request,
+    /// Chosen automatically (`params=auto`, the request gave none).
+    Auto,
+}
+
+/// What a kernel argument is, which decides its automatic value.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum ArgumentKind {
+    /// A 64-bit parameter the kernel uses as an address.
+    Pointer,
+    Integer,
+    Float,
+    /// A by-value struct (`.b8 p[16]`).
+    Bytes,
+}
+
+/// One kernel argument as the analysis used it.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct KernelArgument {
+    /// The parameter's name in the PTX.
+    pub name: String,
+    /// Its PTX type as declared, e.g. `.u64`, `.f32`, `.b8[16]`.
+    #[serde(rename = "type")]
+    pub ty: String,
+    pub kind: ArgumentKind,
+    /// The value: a number (a pointer is its byte address), or a struct's bytes.
+    pub value: serde_json::Value,
+    /// The value as the `params` text writes it (pointers in hex).
+    pub text: String,
+    pub source: ArgumentSource,
+}
+
+/// The kernel's arguments and the `params` text that gives them (what the page copies into
+/// its `params` field to edit them).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct KernelArguments {
+    pub values: Vec<KernelArgument>,
+    pub params: String,
 }
 
 /// A simulator run as the report carries it: the run itself (its fields at the top level,

@@ -10,7 +10,8 @@
 
 use crate::catalog::{ParamInfo, PresetInfo};
 use crate::kernel_text;
-use crate::params::{number, Params};
+use crate::params::{kernel_args, number, Params};
+use crate::report::{ArgumentSource, KernelArguments};
 use cfg::TimingClass;
 use isa::{Diagnostic, Dialect, Kernel, Limits, Severity};
 use std::collections::BTreeMap;
@@ -61,7 +62,7 @@ pub fn params() -> Vec<ParamInfo> {
         ParamInfo::text("block", "block dimensions X,Y,Z (threads)", "32,1,1"),
         ParamInfo::text(
             "params",
-            "kernel parameters as 32-bit words, comma-separated (kernel parameter k is the word at c[0x0][0x140 + 4k]; decimals are stored as floats)",
+            "kernel parameters as 32-bit words, comma-separated (kernel parameter k is the word at c[0x0][0x140 + 4k]; decimals are stored as floats); for a PTX kernel, empty or `auto` chooses them (pointers 1 MiB apart from 0x100000, integers 64, floats 1.0, listed in the report's arguments)",
             "",
         ),
         ParamInfo::text(
@@ -259,6 +260,9 @@ pub fn machine(p: &Params, mut base: sim::Machine) -> Result<sim::Machine, Diagn
 #[derive(Debug, Clone)]
 pub struct SimRun {
     pub launch: sim::Launch,
+    /// The `params` text was empty or `auto`: a PTX kernel's parameters are chosen
+    /// automatically ([`crate::params::kernel_args`]).
+    pub auto_params: bool,
     pub memory: sim::MemoryInit,
     pub budget: sim::Budget,
 }
@@ -268,13 +272,20 @@ impl SimRun {
     /// `trace`), the memory (the request's `memory` field, else the `memory` parameter)
     /// and the budgets describe; every malformed parameter is an error naming it.
     pub fn decode(p: &Params, memory: Option<&sim::MemoryInit>) -> Result<SimRun, Vec<Diagnostic>> {
-        let words = p.text("params").and_then(param_words);
+        let text = p.text("params").map_err(|d| vec![d])?;
+        let auto = kernel_args::is_auto(text);
+        let words = if auto {
+            Ok(Vec::new())
+        } else {
+            param_words(text)
+        };
         match (dim3(p, "grid"), dim3(p, "block"), words) {
             (Ok(grid), Ok(block), Ok(words)) => {
                 let mut run = SimRun::decode_rest(p, memory)?;
                 run.launch.grid = grid;
                 run.launch.block = block;
                 run.launch.params = words;
+                run.auto_params = auto;
                 Ok(run)
             }
             (g, b, w) => Err(g.err().into_iter().chain(b.err()).chain(w.err()).collect()),
@@ -310,6 +321,7 @@ impl SimRun {
         };
         Ok(SimRun {
             launch,
+            auto_params: false,
             memory,
             budget,
         })
@@ -462,13 +474,15 @@ pub struct KernelText<'a> {
 /// `isa::Kernel`: a PTX function (post-dominator reconvergence), a GCN3 function (exec mask,
 /// the `.amdhsa_*` register layout), or an L/C string (every warp of the launch runs it; no
 /// memory). Parse errors, `run`'s errors (a malformed launch: reported once the kernel is
-/// read) and the simulator's go to `diags`.
+/// read) and the simulator's go to `diags`. A PTX kernel's arguments (the request's words
+/// decoded, or chosen automatically when `params` is empty or `auto`) go to `arguments`.
 pub fn run_text(
     kernel: &KernelText,
     limits: &Limits,
     run: Result<&SimRun, &[Diagnostic]>,
     machine: &sim::Machine,
     diags: &mut Vec<Diagnostic>,
+    arguments: &mut Option<KernelArguments>,
 ) -> Option<sim::Simulation> {
     let ready = |diags: &mut Vec<Diagnostic>| {
         run.map_err(|d| diags.extend(d.iter().cloned()))
@@ -482,7 +496,29 @@ pub fn run_text(
                 return None;
             }
             let (launch, memory, budget) = ready(diags)?;
-            sim::run_ptx(ptx.function(), launch, machine, memory, budget)
+            let f = ptx.function();
+            let auto = run.is_ok_and(|r| r.auto_params) && !f.params.is_empty();
+            let mut launch = launch.clone();
+            let values = if auto {
+                let v = kernel_args::auto(f);
+                launch.params = kernel_args::words(f, &v);
+                v
+            } else {
+                kernel_args::from_words(f, &launch.params)
+            };
+            if values.len() == f.params.len() {
+                let source = if auto {
+                    ArgumentSource::Auto
+                } else {
+                    ArgumentSource::Request
+                };
+                let args = kernel_args::report(f, &values, source, true);
+                if auto {
+                    diags.push(kernel_args::auto_note(&args, true));
+                }
+                *arguments = Some(args);
+            }
+            sim::run_ptx(f, &launch, machine, memory, budget)
         }
         Dialect::Gcn => {
             let (launch, memory, budget) = ready(diags)?;

@@ -502,6 +502,7 @@ fn simulate(
         Ok(run),
         &machine,
         &mut out.diagnostics,
+        &mut None,
     ) else {
         return;
     };

@@ -2,6 +2,13 @@
 //! competing-SM estimate and cache analyses (crates `roundrobin` and `caches`), for the grid,
 //! block and parameter values of the request.
 //!
+//! Kernel parameters the request does not give are chosen automatically (`params=auto`,
+//! [`crate::params::kernel_args`]) and listed in `report.arguments`. Branches, loop exits and
+//! addresses that depend on data the analyzer does not know are paid for in the worst case
+//! (`unknown_data=pessimistic`, the `roundrobin` crate's `both_sides`): loops that exit on
+//! such data take their bound from `loop_bounds` (keyed by the header's label) or
+//! `default_loop_bound`, as in the `warp-cfg` mode; each assumption is a located note.
+//!
 //! `wcet.cycles` is the model's WCET; in `avg` mode (or with overridden estimates) it is an
 //! estimate, not a safe bound, and the cost model says so. The `rr` object is the crate's
 //! result, with per-warp traces cut to the first [`MAX_TRACES`] warps; the T_ij schedule is
@@ -10,7 +17,9 @@
 use crate::catalog::{ModeInfo, ParamInfo, PresetInfo};
 use crate::kernel_text;
 use crate::mode::{Mode, ModeDetails, ModeInput, ModeOutput};
-use crate::params::{limits, number, Params};
+use crate::params::kernel_args;
+use crate::params::{limits, LoopBounds, Params};
+use crate::report::ArgumentSource;
 use crate::report::{SimulationReport, Wcet};
 use crate::simulator::{self, SimRequest, SimRun};
 use crate::views;
@@ -144,8 +153,22 @@ fn describe() -> ModeInfo {
         ParamInfo::text("block", "block dimensions X,Y,Z (threads)", "32,1,1"),
         ParamInfo::text(
             "params",
-            "kernel parameter values in declaration order, comma-separated (integers or decimals; pointers are byte addresses)",
+            "kernel parameter values in declaration order, comma-separated (integers or decimals; pointers are byte addresses); empty or `auto`: chosen automatically — pointers 1 MiB apart from 0x100000 (256-byte aligned), integers 64, floats 1.0, structs zero (listed in the report's arguments)",
             "",
+        ),
+        ParamInfo::choice(
+            "unknown_data",
+            "branches, loop exits and global addresses that depend on data the analyzer does not know (loaded from memory): pessimistic = pay for every outcome (both sides of such a branch, loops bounded by loop_bounds / default_loop_bound, one transaction per thread for such an address), each listed as a note; refuse = a located error, as the thesis's analyzer (§4.4.6.1)",
+            &["pessimistic", "refuse"],
+            "pessimistic",
+        ),
+        ParamInfo::number(
+            "default_loop_bound",
+            "bound for loops that exit on unknown data and are not listed in loop_bounds (keyed by the header's label, e.g. $L__BB0_3): the header runs at most N times per entry (0: every such loop needs its own bound); 10 as in the warp-cfg mode",
+            "iterations",
+            0.0,
+            1e6,
+            10.0,
         ),
         ParamInfo::choice(
             "timing_mode",
@@ -197,6 +220,11 @@ fn describe() -> ModeInfo {
             "max_cache_accesses",
             "most accesses the cache analyses process",
             b.max_cache_accesses,
+        ),
+        (
+            "max_fork_values",
+            "most register values kept at once for branches on unknown data whose two sides are followed",
+            b.max_fork_values,
         ),
     ] {
         v.push(ParamInfo::number(name, meaning, "", 1.0, 1e12, default as f64).in_group("budgets"));
@@ -253,22 +281,29 @@ fn presets() -> Vec<PresetInfo> {
 
 /// The mode's parameters, decoded once.
 struct RrParams {
-    /// The launch, or what is malformed in it (reported once the kernel is read).
+    /// The launch, or what is malformed in it (reported once the kernel is read); empty
+    /// `params` with `auto` true: chosen once the kernel is read.
     launch: Result<roundrobin::Launch, Vec<Diagnostic>>,
+    auto: bool,
     config: roundrobin::Config,
     overrides: roundrobin::Overrides,
     simulate: SimRequest,
+    /// `loop_bounds` keys written as numbers: PTX names loops by label, so these match none.
+    bound_keys: Vec<u64>,
 }
 
 impl RrParams {
     fn decode(input: &ModeInput) -> Result<Self, Diagnostic> {
         let p = input.params;
         let nonzero = |k: &str| p.u32(k).map(|v| (v > 0).then_some(v));
-        let launch = match (
-            dim3(p, "grid"),
-            dim3(p, "block"),
-            p.text("params").and_then(param_values),
-        ) {
+        let text = p.text("params")?;
+        let auto = kernel_args::is_auto(text);
+        let values = if auto {
+            Ok(Vec::new())
+        } else {
+            kernel_args::parse_values(text)
+        };
+        let launch = match (dim3(p, "grid"), dim3(p, "block"), values) {
             (Ok(grid), Ok(block), Ok(params)) => Ok(roundrobin::Launch {
                 grid,
                 block,
@@ -276,9 +311,17 @@ impl RrParams {
             }),
             (g, b, v) => Err(g.err().into_iter().chain(b.err()).chain(v.err()).collect()),
         };
+        let mut config = config(p, input.preset)?;
+        let bounds = LoopBounds::decode(&input.request.loop_bounds, p.u64("default_loop_bound")?);
+        config.loop_bounds = roundrobin::LoopBounds {
+            per_label: bounds.per_label,
+            default: bounds.default,
+        };
         Ok(RrParams {
             launch,
-            config: config(p, input.preset)?,
+            auto,
+            bound_keys: bounds.per_address.into_keys().collect(),
+            config,
             overrides: roundrobin::Overrides {
                 n_coal: nonzero("n_coal")?,
                 competing_sms: nonzero("competing_sms")?,
@@ -340,6 +383,11 @@ fn config(p: &Params, preset: Option<&str>) -> Result<roundrobin::Config, Diagno
         max_warps: p.u64("max_warps")?,
         max_segments: p.u64("max_segments")?,
         max_cache_accesses: p.u64("max_cache_accesses")?,
+        max_fork_values: p.u64("max_fork_values")?,
+    };
+    c.unknown_data = match p.text("unknown_data")? {
+        "refuse" => roundrobin::UnknownData::Refuse,
+        _ => roundrobin::UnknownData::Pessimistic,
     };
     Ok(c)
 }
@@ -355,22 +403,6 @@ fn dim3(p: &Params, name: &str) -> Result<roundrobin::Dim3, Diagnostic> {
             format!("parameter `{name}`: every dimension must be between 1 and 4294967295"),
         )),
     }
-}
-
-/// Kernel parameter values: whole numbers (decimal or 0x-hex, negative allowed) or decimals.
-fn param_values(text: &str) -> Result<Vec<roundrobin::ParamValue>, Diagnostic> {
-    text.split(',')
-        .map(str::trim)
-        .filter(|t| !t.is_empty())
-        .map(|t| match (number::integer(t), number::real(t)) {
-            (Some(i), _) => Ok(roundrobin::ParamValue::Int(i)),
-            (None, Some(f)) => Ok(roundrobin::ParamValue::Float(f)),
-            (None, None) => Err(Diagnostic::global(
-                Severity::Error,
-                format!("parameter `params`: `{t}` is not a number"),
-            )),
-        })
-        .collect()
 }
 
 fn run(input: &ModeInput) -> ModeOutput {
@@ -409,13 +441,36 @@ fn analyse(input: &ModeInput, p: &RrParams, out: &mut ModeOutput) {
         out.graph = Some(views::graph::rr(f, &cf));
     }
     out.kernel = Some(view);
-    let launch = match &p.launch {
-        Ok(l) => l,
+    let mut launch = match &p.launch {
+        Ok(l) => l.clone(),
         Err(d) => {
             out.diagnostics.extend(d.iter().cloned());
             return;
         }
     };
+    for a in &p.bound_keys {
+        out.diagnostics.push(Diagnostic::global(
+            Severity::Warning,
+            format!(
+                "loop bound key `{a:#x}` is not a label: PTX loops are named by the label of \
+                 their header (e.g. $L__BB0_3)"
+            ),
+        ));
+    }
+    let source = if p.auto && !f.params.is_empty() {
+        launch.params = kernel_args::auto(f);
+        ArgumentSource::Auto
+    } else {
+        ArgumentSource::Request
+    };
+    if launch.params.len() == f.params.len() {
+        let args = kernel_args::report(f, &launch.params, source, false);
+        if source == ArgumentSource::Auto {
+            out.diagnostics.push(kernel_args::auto_note(&args, false));
+        }
+        out.arguments = Some(args);
+    }
+    let launch = &launch;
     let mut result = match roundrobin::analyze(f, launch, &p.config, &p.overrides) {
         Ok(r) => r,
         Err(d) => {
@@ -434,9 +489,19 @@ fn analyse(input: &ModeInput, p: &RrParams, out: &mut ModeOutput) {
         ));
         result.traces.truncate(MAX_TRACES);
     }
+    if let Some(c) = &result.wcet.caveat {
+        out.diagnostics.push(Diagnostic::global(
+            Severity::Warning,
+            format!("round-robin WCET: {c}"),
+        ));
+    }
     out.wcet = Some(Wcet {
         cycles: result.wcet.cycles,
-        cost_model: if result.wcet.safe {
+        cost_model: if result.wcet.safe && result.wcet.caveat.is_some() {
+            "round-robin model, max mode, unknown data paid for in the worst case per warp \
+             (see the warning: not guaranteed across several warps)"
+                .into()
+        } else if result.wcet.safe {
             "round-robin model, max mode: safe under the model's assumptions".into()
         } else {
             format!(
@@ -485,28 +550,6 @@ fn model_machine(c: &roundrobin::Config) -> Option<sim::Machine> {
     Some(m)
 }
 
-/// Kernel parameter values laid out as the PTX ABI places them (declaration order, each at
-/// its alignment, little-endian), as 32-bit words for the simulator.
-fn param_words(f: &Function, values: &[roundrobin::ParamValue]) -> Vec<u32> {
-    let mut bytes: Vec<u8> = Vec::new();
-    for (decl, v) in f.params.iter().zip(values) {
-        let size = decl.size_bytes().unwrap_or(8).min(64) as usize;
-        let align = decl.align.map_or(size.max(1), |a| a.clamp(1, 64) as usize);
-        bytes.resize(bytes.len().div_ceil(align) * align, 0);
-        let raw: Vec<u8> = match v {
-            roundrobin::ParamValue::Int(i) => i.to_le_bytes().to_vec(),
-            roundrobin::ParamValue::Float(x) if size == 4 => (*x as f32).to_le_bytes().to_vec(),
-            roundrobin::ParamValue::Float(x) => x.to_le_bytes().to_vec(),
-            roundrobin::ParamValue::Bytes(b) => b.clone(),
-        };
-        bytes.extend((0..size).map(|k| raw.get(k).copied().unwrap_or(0)));
-    }
-    bytes
-        .chunks(4)
-        .map(|c| c.iter().rev().fold(0u32, |w, &b| (w << 8) | u32::from(b)))
-        .collect()
-}
-
 /// `simulate=true`: runs the kernel on the simulator in the model's setting
 /// ([`model_machine`]) for the same launch. The model's WCET is checked against it only where
 /// the two agree on what they describe: max mode, per-instruction segments (with dependency
@@ -525,7 +568,7 @@ fn simulate(
     let sim_launch = sim::Launch {
         grid: d(&launch.grid),
         block: d(&launch.block),
-        params: param_words(f, &launch.params),
+        params: kernel_args::words(f, &launch.params),
         ..run.launch.clone()
     };
     let Some(machine) = model_machine(config) else {

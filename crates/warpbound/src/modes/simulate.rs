@@ -81,9 +81,14 @@ fn run(input: &ModeInput) -> ModeOutput {
         function: request.function.as_deref(),
     };
     let run = run.as_ref().map_err(Vec::as_slice);
-    if let Some(sim) =
-        simulator::run_text(&text, &input.limits, run, &machine, &mut out.diagnostics)
-    {
+    if let Some(sim) = simulator::run_text(
+        &text,
+        &input.limits,
+        run,
+        &machine,
+        &mut out.diagnostics,
+        &mut out.arguments,
+    ) {
         out.schedule = Some(views::schedule::simulated_text(&request.source, &sim));
         out.simulation = Some(SimulationReport::alone(sim));
     }

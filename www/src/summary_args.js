@@ -1,0 +1,74 @@
+// The kernel's arguments (PTX launch parameters) the analysis used — chosen automatically
+// when the request gave none (params=auto) — and, for `rr`, where unknown data was paid for
+// in the worst case and which loop bounds that took. All numbers and texts from the report.
+
+import { el, grid } from './dom.js';
+
+/**
+ * `onSetParams(values)` merges `values` into the mode's parameters and re-runs;
+ * `loopBounds` (label -> bound) is edited in place and `onChange()` re-runs.
+ */
+export function argumentsSummary(r, onSetParams) {
+  const a = r.arguments;
+  if (!a || !a.values.length) return [];
+  const auto = a.values.some((v) => v.source === 'auto');
+  const edit = el('button', { type: 'button', id: 'edit-arguments', text: 'Edit in params' });
+  edit.addEventListener('click', () => onSetParams({ params: a.params }));
+  return [
+    el('h3', { text: 'Kernel arguments' }),
+    el(
+      'p',
+      { class: 'muted', id: 'arguments-note' },
+      auto
+        ? 'No params given: chosen automatically (pointers 1 MiB apart from 0x100000, integers 64, floats 1.0). '
+        : 'From the params field. ',
+      edit,
+    ),
+    grid(
+      'arguments',
+      ['parameter', 'type', 'kind', 'value', 'from'],
+      a.values.map((v) => [v.name, v.type, v.kind, v.text, v.source]),
+    ),
+  ];
+}
+
+export function assumptionsSummary(rr, loopBounds, onChange) {
+  const parts = [];
+  if (rr.loop_bounds && rr.loop_bounds.length) {
+    parts.push(el('h3', { text: 'Loops that exit on unknown data' }));
+    const rows = rr.loop_bounds.map((l) => {
+      const input = el('input', {
+        type: 'number',
+        min: 1,
+        step: 1,
+        value: l.bound,
+        'data-loop': l.label,
+        'aria-label': `bound of the loop ${l.label}`,
+      });
+      input.addEventListener('change', () => {
+        const v = Number(input.value);
+        if (!Number.isInteger(v) || v < 1) {
+          input.classList.add('invalid');
+          return;
+        }
+        input.classList.remove('invalid');
+        loopBounds[l.label] = v;
+        onChange();
+      });
+      return [l.label, l.line, input, l.source];
+    });
+    parts.push(grid('rr-loop-bounds', ['header label', 'line', 'bound', 'from'], rows));
+  }
+  if (rr.assumptions && rr.assumptions.length) {
+    parts.push(
+      el('h3', { text: `Paid for in the worst case (${rr.assumptions.length})` }),
+      grid(
+        'rr-assumptions',
+        ['line', 'what'],
+        rr.assumptions.map((x) => [x.line, x.kind.replace(/_/g, ' ')]),
+      ),
+    );
+  }
+  if (rr.wcet.caveat) parts.push(el('p', { class: 'status bad', id: 'rr-caveat', text: rr.wcet.caveat }));
+  return parts;
+}

@@ -84,13 +84,17 @@ pub fn render(report: &Report, file: &str) -> String {
         for l in &d.loops {
             let _ = writeln!(
                 out,
-                "  loop at {:#06x} (line {}): bound {} ({}){}",
+                "  loop at {:#06x}{} (line {}): bound {} ({}){}",
                 l.address,
+                l.label.as_ref().map_or(String::new(), |n| format!(" {n}")),
                 l.line,
                 l.bound,
                 l.bound_from,
                 if l.irreducible { ", irreducible" } else { "" }
             );
+        }
+        for b in &d.divergent_branches {
+            let _ = writeln!(out, "  divergent branch at line {}: {}", b.line, b.reason);
         }
     }
     let _ = write!(

@@ -233,7 +233,8 @@ pub fn analyse(f: &Function, graph: &FlowGraph, ipdom: &[Option<usize>]) -> Dive
     let mut varying = vec![false; nr];
     // Why each register became varying: the instruction, and the varying register it read
     // (`None`: the instruction itself varies).
-    let mut cause: Vec<Option<(usize, Option<usize>)>> = vec![None; nr];
+    // (`true`: that register varied there only by the sync dependence).
+    let mut cause: Vec<Option<(usize, Option<usize>, bool)>> = vec![None; nr];
     let mut divergent = vec![false; nb];
     // The region of each divergent branch, and for each register the regions writing it.
     let mut regions: Vec<Vec<bool>> = Vec::new();
@@ -257,13 +258,18 @@ pub fn analyse(f: &Function, graph: &FlowGraph, ipdom: &[Option<usize>]) -> Dive
             } else if ins.intrinsic || (ins.loads && ins.reads.iter().any(|&r| at(r))) {
                 Some(None)
             } else {
-                ins.reads.iter().copied().find(|&r| at(r)).map(Some)
+                // A read varying by data first: its own cause was recorded before this one,
+                // so the causes form chains that end at a root, never a cycle.
+                let data = ins.reads.iter().copied().find(|&r| varying[r]);
+                data.or_else(|| ins.reads.iter().copied().find(|&r| at(r)))
+                    .map(Some)
             };
             if let Some(via) = source {
                 for &w in &ins.writes {
                     if !varying[w] {
                         varying[w] = true;
-                        cause[w] = Some((i, via));
+                        let sync = via.is_some_and(|r| !varying[r]);
+                        cause[w] = Some((i, via, sync));
                         changed = true;
                     }
                 }
@@ -309,6 +315,7 @@ pub fn analyse(f: &Function, graph: &FlowGraph, ipdom: &[Option<usize>]) -> Dive
             .find(|&g| varying_at(g, b, &varying, &sync_of, &regions))?;
         let mut chain = vec![names[g].to_string()];
         let (mut r, mut block) = (g, b);
+        let mut seen = vec![g];
         for _ in 0..32 {
             if !varying[r] {
                 // Only the sync dependence: written under a divergent branch, read after it.
@@ -321,9 +328,25 @@ pub fn analyse(f: &Function, graph: &FlowGraph, ipdom: &[Option<usize>]) -> Dive
                 ));
                 break;
             }
-            let (i, via) = cause[r]?;
+            let (i, via, sync) = cause[r]?;
             match via {
-                Some(next) if next != r => {
+                // Read while it varied only by the sync dependence: say so.
+                Some(next) if sync => {
+                    chain.push(names[next].to_string());
+                    r = next;
+                    block = code[i].block;
+                    seen.push(next);
+                    let k = sync_of[r].iter().copied().find(|&k| !regions[k][block])?;
+                    let line = f.instructions[graph.blocks[region_branch[k]].last]
+                        .span
+                        .line;
+                    chain.push(format!(
+                        "written under the divergent branch of line {line} and read after it reconverges"
+                    ));
+                    break;
+                }
+                Some(next) if !seen.contains(&next) => {
+                    seen.push(next);
                     chain.push(names[next].to_string());
                     r = next;
                     block = code[i].block;

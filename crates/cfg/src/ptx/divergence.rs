@@ -305,6 +305,16 @@ pub fn analyse(f: &Function, graph: &FlowGraph, ipdom: &[Option<usize>]) -> Dive
             break;
         }
     }
+    // Register `r` read in `block` varies because a divergent branch's region writes it.
+    let sync_reason = |r: usize, block: usize| -> Option<String> {
+        let k = sync_of[r].iter().copied().find(|&k| !regions[k][block])?;
+        let line = f.instructions[graph.blocks[region_branch[k]].last]
+            .span
+            .line;
+        Some(format!(
+            "written under the divergent branch of line {line} and read after it reconverges"
+        ))
+    };
     let explain = |b: usize| -> Option<String> {
         if !divergent[b] {
             return None;
@@ -319,13 +329,7 @@ pub fn analyse(f: &Function, graph: &FlowGraph, ipdom: &[Option<usize>]) -> Dive
         for _ in 0..32 {
             if !varying[r] {
                 // Only the sync dependence: written under a divergent branch, read after it.
-                let k = sync_of[r].iter().copied().find(|&k| !regions[k][block])?;
-                let line = f.instructions[graph.blocks[region_branch[k]].last]
-                    .span
-                    .line;
-                chain.push(format!(
-                    "written under the divergent branch of line {line} and read after it reconverges"
-                ));
+                chain.push(sync_reason(r, block)?);
                 break;
             }
             let (i, via, sync) = cause[r]?;
@@ -336,13 +340,7 @@ pub fn analyse(f: &Function, graph: &FlowGraph, ipdom: &[Option<usize>]) -> Dive
                     r = next;
                     block = code[i].block;
                     seen.push(next);
-                    let k = sync_of[r].iter().copied().find(|&k| !regions[k][block])?;
-                    let line = f.instructions[graph.blocks[region_branch[k]].last]
-                        .span
-                        .line;
-                    chain.push(format!(
-                        "written under the divergent branch of line {line} and read after it reconverges"
-                    ));
+                    chain.push(sync_reason(r, block)?);
                     break;
                 }
                 Some(next) if !seen.contains(&next) => {

@@ -7,7 +7,7 @@ use crate::options::Options;
 use crate::regset::RegSet;
 use crate::state::{Key, State, Tag};
 use crate::transfer::{run_block, sanitize, Ctx, Target};
-use crate::warp_cfg::{WarpCfg, WarpNode};
+use crate::warp_cfg::{Resumption, WarpCfg, WarpNode};
 use isa::{BlockGraph, Diagnostic, Kernel, Severity};
 use std::collections::{BTreeSet, HashMap, VecDeque};
 
@@ -28,6 +28,7 @@ pub fn build(
         block_at[b.first] = Some(b.id);
     }
     let mut pushed: BTreeSet<(usize, Tag)> = BTreeSet::new();
+    let known_guards = crate::spin::known_guards(kernel, blocks);
     // With acyclic stacks, pops from "any stack" depend on every activation point pushed;
     // rerun until that set is stable (it only grows, and is finite).
     loop {
@@ -39,6 +40,7 @@ pub fn build(
             pushed: &pushed,
             barriers: crate::barriers::uses_barriers(kernel),
             warp_syncs: crate::barriers::uses_warp_syncs(kernel),
+            known_guards: &known_guards,
         };
         let (cfg, seen) = explore(&ctx)?;
         if seen.is_subset(&pushed) {
@@ -60,6 +62,8 @@ fn explore(ctx: &Ctx) -> Result<(WarpCfg, BTreeSet<(usize, Tag)>), Diagnostic> {
     let mut index: HashMap<Key, usize> = HashMap::new();
     index.insert(initial.key(), 0);
     let mut edges: BTreeSet<(usize, Option<usize>, crate::warp_cfg::WarpEdgeKind)> =
+        BTreeSet::new();
+    let mut resumed: BTreeSet<(usize, Option<usize>, crate::warp_cfg::WarpEdgeKind)> =
         BTreeSet::new();
     let mut queue = VecDeque::from([0usize]);
     let mut queued = vec![true];
@@ -110,6 +114,9 @@ fn explore(ctx: &Ctx) -> Result<(WarpCfg, BTreeSet<(usize, Tag)>), Diagnostic> {
                 }
             };
             edges.insert((id, to, t.kind));
+            if t.resumed.is_some() {
+                resumed.insert((id, to, t.kind));
+            }
         }
     }
     let exit = states.len();
@@ -129,6 +136,7 @@ fn explore(ctx: &Ctx) -> Result<(WarpCfg, BTreeSet<(usize, Tag)>), Diagnostic> {
         stack: Vec::new(),
         agreed_registers: 0,
     });
+    let resumptions = resumptions(ctx, &states, &edges, &resumed);
     let edges = WarpCfg::edges_to(edges, exit);
     Ok((
         WarpCfg {
@@ -136,7 +144,30 @@ fn explore(ctx: &Ctx) -> Result<(WarpCfg, BTreeSet<(usize, Tag)>), Diagnostic> {
             edges,
             entry: 0,
             exit,
+            resumptions,
         },
         seen_points,
     ))
+}
+
+/// The edges (indices in `edges`' order) on which a pending divergent path resumes, each with
+/// the back edges that alone can have left it waiting ([`Resumption::back_edges`]).
+fn resumptions(
+    ctx: &Ctx,
+    states: &[State],
+    edges: &BTreeSet<(usize, Option<usize>, crate::warp_cfg::WarpEdgeKind)>,
+    resumed: &BTreeSet<(usize, Option<usize>, crate::warp_cfg::WarpEdgeKind)>,
+) -> Vec<Resumption> {
+    edges
+        .iter()
+        .enumerate()
+        .filter(|(_, e)| resumed.contains(e))
+        .filter_map(|(edge, &(_, to, _))| {
+            let block = states[to?].block;
+            Some(Resumption {
+                edge,
+                back_edges: crate::barriers::waits_only_after_back_edges(ctx, block),
+            })
+        })
+        .collect()
 }

@@ -202,3 +202,43 @@ pub fn warp_sync_point(st: &State, next: usize) -> Option<usize> {
         .all(|e| !e.is_any() && e.points.iter().all(|p| p.tag == Tag::Nil));
     (waits_here && only_paths_above).then_some(next)
 }
+
+/// The thread-level blocks ending in a divergent backward branch to the block `block` starts,
+/// when only such branches can leave threads waiting there (see
+/// [`crate::warp_cfg::Resumption::back_edges`]); empty otherwise, and always empty outside
+/// barrier code. In barrier code a divergent backward branch at `i` to `t` runs the leaving
+/// group first and leaves the looping group waiting at `t`; a divergent forward branch or a
+/// predicated call at `i` leaves its waiting group at `i + 1` (crate::transfer::diverge).
+pub fn waits_only_after_back_edges(ctx: &Ctx, block: usize) -> Vec<(usize, usize)> {
+    if !ctx.barriers {
+        return Vec::new();
+    }
+    let pc = ctx.blocks.blocks[block].first;
+    let conditional = |ins: &Instruction| ins.guard.as_ref().is_some_and(|g| !g.is_always_true());
+    let forward_wait = pc.checked_sub(1).is_some_and(|i| {
+        let ins = &ctx.kernel.instructions[i];
+        conditional(ins)
+            && match ins.control {
+                ControlKind::Branch(t) => t
+                    .and_then(|t| ctx.kernel.index_of(t))
+                    .is_none_or(|t| t > i && t != pc),
+                ControlKind::Call(_) | ControlKind::Indirect => true,
+                _ => false,
+            }
+    });
+    if forward_wait {
+        return Vec::new();
+    }
+    ctx.blocks
+        .blocks
+        .iter()
+        .filter(|b| {
+            let ins = &ctx.kernel.instructions[b.last];
+            conditional(ins)
+                && matches!(ins.control, ControlKind::Branch(Some(t))
+                    if ctx.kernel.index_of(t) == Some(pc) && pc <= b.last)
+        })
+        .map(|b| Some((b.id, ctx.block_at.get(b.last + 1).copied().flatten()?)))
+        .collect::<Option<Vec<_>>>()
+        .unwrap_or_default()
+}

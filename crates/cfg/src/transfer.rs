@@ -23,6 +23,10 @@ pub enum Target {
 pub struct Transition {
     pub kind: WarpEdgeKind,
     pub target: Target,
+    /// `Some(pc)` when the transition resumes a pending divergent path (a `NIL` entry, or
+    /// any entry of an unknown "any" stack) at instruction `pc`: a group of threads that
+    /// waited starts running ([`crate::WarpCfg::resumptions`]).
+    pub resumed: Option<usize>,
 }
 
 /// Read-only context of one analysis run.
@@ -40,6 +44,8 @@ pub struct Ctx<'a> {
     /// The kernel has a full-warp `WARPSYNC`: a divergence outside any region first saves
     /// the whole warp in a [`Tag::WarpSync`] entry ([`crate::barriers`]).
     pub warp_syncs: bool,
+    /// Per instruction, its guard's value while no other group runs ([`crate::spin`]).
+    pub known_guards: &'a [Option<bool>],
 }
 
 /// A problem the analysis cannot represent, located at an instruction.
@@ -293,6 +299,7 @@ fn control(i: usize, st: State, ctx: &Ctx) -> Result<Vec<Transition>, Unsupporte
             out.push(Transition {
                 kind: WarpEdgeKind::Fallthrough,
                 target: Target::State(goto(st, n, ctx)?),
+                resumed: None,
             });
         }
         ControlKind::Branch(t) => {
@@ -304,15 +311,30 @@ fn control(i: usize, st: State, ctx: &Ctx) -> Result<Vec<Transition>, Unsupporte
                 out.push(Transition {
                     kind: WarpEdgeKind::Taken,
                     target: Target::State(goto(st.clone(), t, ctx)?),
+                    resumed: None,
                 });
                 out.push(Transition {
                     kind: WarpEdgeKind::Fallthrough,
                     target: Target::State(goto(st, n, ctx)?),
+                    resumed: None,
                 });
             } else if !cond {
                 out.push(Transition {
                     kind: WarpEdgeKind::Taken,
                     target: Target::State(goto(st, t, ctx)?),
+                    resumed: None,
+                });
+            } else if let Some(taken) = known_outcome(ins, i, &st, ctx) {
+                // An active-mask test no other group can change (crate::spin): one way only.
+                let (kind, to) = if taken {
+                    (WarpEdgeKind::Taken, t)
+                } else {
+                    (WarpEdgeKind::Fallthrough, next_index(i, ctx)?)
+                };
+                out.push(Transition {
+                    kind,
+                    target: Target::State(goto(st, to, ctx)?),
+                    resumed: None,
                 });
             } else {
                 let n = next_index(i, ctx)?;
@@ -326,6 +348,7 @@ fn control(i: usize, st: State, ctx: &Ctx) -> Result<Vec<Transition>, Unsupporte
                     out.push(Transition {
                         kind: WarpEdgeKind::Taken,
                         target: Target::State(goto(s, t, ctx)?),
+                        resumed: None,
                     });
                 }
                 if ins.opcode.has_modifier("U") {
@@ -335,17 +358,20 @@ fn control(i: usize, st: State, ctx: &Ctx) -> Result<Vec<Transition>, Unsupporte
                     out.push(Transition {
                         kind: WarpEdgeKind::Fallthrough,
                         target: Target::State(goto(st, n, ctx)?),
+                        resumed: None,
                     });
                 } else {
                     out.push(Transition {
                         kind: WarpEdgeKind::Fallthrough,
                         target: Target::State(goto(learn_guard(st.clone(), ins, ctx), n, ctx)?),
+                        resumed: None,
                     });
                     if may_disagree(ins, &st) && t == n {
                         // Alg. 1 line 16: both parts continue at PC+8, disagreeing on the guard.
                         out.push(Transition {
                             kind: WarpEdgeKind::Fallthrough,
                             target: Target::State(goto(st.clone(), n, ctx)?),
+                            resumed: None,
                         });
                     }
                     if may_disagree(ins, &st) && t != n {
@@ -365,6 +391,7 @@ fn control(i: usize, st: State, ctx: &Ctx) -> Result<Vec<Transition>, Unsupporte
                 None => out.push(Transition {
                     kind: WarpEdgeKind::Fallthrough,
                     target: Target::State(goto(st, n, ctx)?),
+                    resumed: None,
                 }),
             }
         }
@@ -374,6 +401,7 @@ fn control(i: usize, st: State, ctx: &Ctx) -> Result<Vec<Transition>, Unsupporte
             out.push(Transition {
                 kind: WarpEdgeKind::Fallthrough,
                 target: Target::State(goto(st, n, ctx)?),
+                resumed: None,
             });
         }
         ControlKind::Sync
@@ -391,6 +419,7 @@ fn control(i: usize, st: State, ctx: &Ctx) -> Result<Vec<Transition>, Unsupporte
                 out.push(Transition {
                     kind: WarpEdgeKind::Fallthrough,
                     target: Target::State(goto(learn_guard(st.clone(), ins, ctx), n, ctx)?),
+                    resumed: None,
                 });
                 if may_disagree(ins, &st) {
                     halt_part(st, ins, tag, n, ctx, &mut out)?;
@@ -407,6 +436,7 @@ fn control(i: usize, st: State, ctx: &Ctx) -> Result<Vec<Transition>, Unsupporte
                 Ok(Transition {
                     kind: WarpEdgeKind::Call,
                     target: Target::State(goto(s, t, ctx)?),
+                    resumed: None,
                 })
             };
             if !cond {
@@ -419,6 +449,7 @@ fn control(i: usize, st: State, ctx: &Ctx) -> Result<Vec<Transition>, Unsupporte
                 out.push(Transition {
                     kind: WarpEdgeKind::Fallthrough,
                     target: Target::State(goto(learn_guard(st.clone(), ins, ctx), n, ctx)?),
+                    resumed: None,
                 });
                 if may_disagree(ins, &st) {
                     let mut s = st;
@@ -453,6 +484,16 @@ fn control(i: usize, st: State, ctx: &Ctx) -> Result<Vec<Transition>, Unsupporte
         }
     }
     Ok(out)
+}
+
+/// Whether the guarded branch at `i` is taken, when its guard is an active-mask test
+/// ([`crate::spin`]) and no pending divergent path (nor an unknown "any" stack) could run
+/// meanwhile.
+fn known_outcome(ins: &Instruction, i: usize, st: &State, ctx: &Ctx) -> Option<bool> {
+    let value = ctx.known_guards.get(i).copied().flatten()?;
+    let alone = st.stack.iter().all(|e| !e.is_any() && !e.has_tag(Tag::Nil));
+    let g = ins.guard.as_ref()?;
+    alone.then_some(value != g.negated)
 }
 
 /// Alg. 1 line 18: a divergent branch at instruction `i` to `t` (fall-through `n`). The skip
@@ -501,6 +542,7 @@ fn diverge(
         out.push(Transition {
             kind: WarpEdgeKind::Divergence,
             target: Target::State(goto(s, run_at, ctx)?),
+            resumed: None,
         });
     }
     Ok(())
@@ -571,6 +613,12 @@ fn resume_kind(tag: Tag) -> WarpEdgeKind {
     }
 }
 
+/// Whether resuming an entry of type `tag` starts a group that was waiting on a divergent
+/// path (rather than rejoining threads at a reconvergence or return point).
+fn resumes(tag: Tag) -> bool {
+    matches!(tag, Tag::Nil | Tag::Any | Tag::Path)
+}
+
 /// All active threads halt (SYNC, BRK, CONT, RET, EXIT): filter, then `pop♯`.
 fn halt_all(
     st: State,
@@ -590,6 +638,7 @@ fn pop(s: State, ctx: &Ctx, out: &mut Vec<Transition>) -> Result<(), Unsupported
         out.push(Transition {
             kind: WarpEdgeKind::Exit,
             target: Target::Exit,
+            resumed: None,
         });
         return Ok(());
     };
@@ -601,6 +650,7 @@ fn pop(s: State, ctx: &Ctx, out: &mut Vec<Transition>) -> Result<(), Unsupported
         out.push(Transition {
             kind: WarpEdgeKind::Exit,
             target: Target::Exit,
+            resumed: None,
         });
     }
     // Points that may be on top: all of a cycle's, or every point pushed for "any".
@@ -618,6 +668,7 @@ fn pop(s: State, ctx: &Ctx, out: &mut Vec<Transition>) -> Result<(), Unsupported
             out.push(Transition {
                 kind: WarpEdgeKind::Exit,
                 target: Target::Exit,
+                resumed: None,
             });
             continue;
         }
@@ -632,6 +683,7 @@ fn pop(s: State, ctx: &Ctx, out: &mut Vec<Transition>) -> Result<(), Unsupported
             out.push(Transition {
                 kind: resume_kind(p.tag),
                 target: Target::State(goto(r, p.pc, ctx)?),
+                resumed: resumes(p.tag).then_some(p.pc),
             });
         }
         // The last entry resumes: it leaves the stack and its group becomes active.
@@ -643,6 +695,7 @@ fn pop(s: State, ctx: &Ctx, out: &mut Vec<Transition>) -> Result<(), Unsupported
         out.push(Transition {
             kind: resume_kind(p.tag),
             target: Target::State(goto(r, p.pc, ctx)?),
+            resumed: resumes(p.tag).then_some(p.pc),
         });
     }
     Ok(())
@@ -674,6 +727,7 @@ fn halt_part(
         out.push(Transition {
             kind: WarpEdgeKind::Divergence,
             target: Target::State(goto(f, next, ctx)?),
+            resumed: None,
         });
     }
     Ok(())

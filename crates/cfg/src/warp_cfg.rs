@@ -59,6 +59,28 @@ pub struct WarpEdge {
     pub kind: WarpEdgeKind,
 }
 
+/// An edge on which a pending divergent path resumes: threads that waited since a divergent
+/// branch (the paper's `NIL` entry) start running. Loop bounds are per thread and per entry
+/// into the loop, so the copies of one program loop in the warp-level CFG together run its
+/// header at most `N` times per *start* — an entry into the loop, or a resumption inside it
+/// by a group that may have run the header apart from the rest (see the facade's
+/// `shared_loops`). Every other edge continues threads already counted: the taken side of a
+/// divergent branch, the rest after a partial exit, a reconvergence or a return.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Resumption {
+    /// Index into [`WarpCfg::edges`].
+    pub edge: usize,
+    /// The divergent backward branches that alone can have left the resumed threads
+    /// waiting, as (block ending in the branch, block after it), in convergence-barrier code,
+    /// which runs the leaving group of a divergent back edge first ([`crate::barriers`]);
+    /// empty when the wait may come from anything else. When every one of them is a back
+    /// edge of the loop whose header is resumed, with the block after it outside the loop,
+    /// the resumed threads are the ones still iterating while the others left the loop (and
+    /// can only come back through an entry edge): they continue the group that entered,
+    /// they do not start a new one.
+    pub back_edges: Vec<(usize, usize)>,
+}
+
 /// The warp-level CFG. Node 0 is the entry; `exit` is the virtual exit node.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct WarpCfg {
@@ -66,6 +88,9 @@ pub struct WarpCfg {
     pub edges: Vec<WarpEdge>,
     pub entry: usize,
     pub exit: usize,
+    /// The edges that resume pending divergent paths.
+    #[serde(default)]
+    pub resumptions: Vec<Resumption>,
 }
 
 impl WarpCfg {
@@ -95,6 +120,23 @@ impl WarpCfg {
         v.sort();
         v.dedup();
         v
+    }
+
+    /// Whether edge `edge`, which lands in the program loop with header block `header` and
+    /// blocks `body` (sorted), starts a group of threads that may run the header apart from
+    /// the others (`Some(true)`), continues threads already counted although it resumes a
+    /// pending path (`Some(false)`, see [`Resumption::back_edges`]), or is no resumption
+    /// (`None`). For `ipet::SharedBound::per_program_loop`.
+    pub fn restarts(&self, edge: usize, header: usize, body: &[usize]) -> Option<bool> {
+        let r = self.resumptions.iter().find(|r| r.edge == edge)?;
+        let to = self.nodes.get(self.edges.get(edge)?.to)?.block;
+        let in_body = |b: usize| body.binary_search(&b).is_ok();
+        let continues = to == Some(header)
+            && !r.back_edges.is_empty()
+            && r.back_edges
+                .iter()
+                .all(|&(branch, after)| in_body(branch) && !in_body(after));
+        Some(!continues)
     }
 
     pub fn count(&self, kind: WarpEdgeKind) -> usize {

@@ -65,3 +65,64 @@ pub struct SharedBound {
     pub from_entry: bool,
     pub bound: u64,
 }
+
+/// A graph whose nodes are copies of a program's nodes (a warp-level CFG, whose blocks are
+/// duplicated per abstract context), for [`SharedBound::per_program_loop`].
+pub struct Copies<'a> {
+    /// The program node each node copies (`None`: a virtual node such as the exit).
+    pub copy_of: &'a [Option<usize>],
+    /// The copy graph's edges.
+    pub edges: &'a [(usize, usize)],
+    /// The copy graph's entry node.
+    pub entry: usize,
+}
+
+impl SharedBound {
+    /// One shared bound per natural loop of `program` that has a bound (`bound_of`): all
+    /// copies of its header together run at most `N` times per start. A start is an edge
+    /// into a copy of the loop's body that `restart(edge, loop)` calls one (`Some(true)`: a
+    /// group of threads that may run the header apart from the others starts running;
+    /// `Some(false)`: threads already counted go on), or, where it says nothing (`None`), an
+    /// edge from a node outside the loop's body. Irreducible regions get none: their copies
+    /// keep the per-copy bounds only.
+    pub fn per_program_loop(
+        program: &crate::Cfg,
+        copies: &Copies,
+        bound_of: impl Fn(&crate::Loop) -> Option<u64>,
+        restart: impl Fn(usize, &crate::Loop) -> Option<bool>,
+    ) -> Vec<SharedBound> {
+        crate::find_loops(program)
+            .into_iter()
+            .filter(|l| !l.irreducible)
+            .filter_map(|l| {
+                let bound = bound_of(&l)?;
+                let inside = |n: usize| {
+                    copies
+                        .copy_of
+                        .get(n)
+                        .copied()
+                        .flatten()
+                        .is_some_and(|b| l.body.binary_search(&b).is_ok())
+                };
+                let nodes: Vec<usize> = (0..copies.copy_of.len())
+                    .filter(|&n| copies.copy_of[n] == Some(l.header))
+                    .collect();
+                let starts: Vec<usize> = copies
+                    .edges
+                    .iter()
+                    .enumerate()
+                    .filter(|&(i, &(from, to))| {
+                        inside(to) && restart(i, &l).unwrap_or(!inside(from))
+                    })
+                    .map(|(i, _)| i)
+                    .collect();
+                Some(SharedBound {
+                    nodes,
+                    starts,
+                    from_entry: inside(copies.entry),
+                    bound,
+                })
+            })
+            .collect()
+    }
+}

@@ -41,7 +41,7 @@ pub mod lp;
 mod problem;
 pub mod solution;
 
-pub use bounds::{LoopBounds, SharedBound};
+pub use bounds::{Copies, LoopBounds, SharedBound};
 pub use budget::Budget;
 pub use cfg::Cfg;
 pub use error::Error;

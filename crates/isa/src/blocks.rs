@@ -231,7 +231,11 @@ pub fn build(kernel: &Kernel, limits: &Limits) -> BlockGraph {
             })),
             _ => None,
         };
-        let mut falls_through = guarded || !last.control.ends_block();
+        // `BRA.DIV` / `BRA.CONV` branch on whether the warp is diverged: a thread may go
+        // either way although the instruction has no guard.
+        let on_convergence = last.opcode.name == "BRA"
+            && (last.opcode.has_modifier("DIV") || last.opcode.has_modifier("CONV"));
+        let mut falls_through = guarded || on_convergence || !last.control.ends_block();
         match last.control {
             ControlKind::Branch(t) => {
                 if let Some(tb) = t.and_then(block_at) {

@@ -6,7 +6,10 @@ use serde::{Deserialize, Serialize};
 /// time. Hitting one is an error diagnostic naming the budget and the parameter that raises it.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Limits {
-    /// Largest accepted input text, in bytes (parameter `max_input_bytes`).
+    /// Largest accepted input text, in bytes (parameter `max_input_bytes`). The whole file
+    /// counts, not the selected function: a `cuobjdump -sass` of one CUDA source holds every
+    /// instantiated kernel (the cuda-samples `reduction` listing is 5.4–6.0 MB on sm_70–sm_90
+    /// for 213 kernels), so the default leaves room for such listings; parsing is linear.
     pub max_input_bytes: usize,
     /// Most instructions accepted in one file (parameter `max_instructions`).
     pub max_instructions: usize,
@@ -20,7 +23,7 @@ pub struct Limits {
 impl Default for Limits {
     fn default() -> Self {
         Limits {
-            max_input_bytes: 4 << 20,
+            max_input_bytes: 32 << 20,
             max_instructions: 100_000,
             max_cfg_states: 50_000,
         }

@@ -35,9 +35,8 @@ pub fn ipdom(graph: &FlowGraph) -> Vec<Option<usize>> {
 pub struct PtxWarp {
     pub graph: FlowGraph,
     pub divergence: Divergence,
+    /// The warp-level CFG; its `resumptions` are the edges that resume a pending path.
     pub warp: WarpCfg,
-    /// Indices into `warp.edges` that resume a pending path ([`pdom::PdomCfg`]).
-    pub resumptions: Vec<usize>,
 }
 
 /// Builds the warp-level CFG of the PTX function `f`.
@@ -49,7 +48,6 @@ pub fn build(f: &Function, options: &Options) -> Result<PtxWarp, Diagnostic> {
     Ok(PtxWarp {
         graph,
         divergence,
-        warp: built.warp,
-        resumptions: built.resumptions,
+        warp: built,
     })
 }

@@ -37,7 +37,7 @@
 
 use super::divergence::Divergence;
 use crate::state::{Entry, Point, Tag};
-use crate::warp_cfg::{WarpCfg, WarpEdgeKind, WarpNode};
+use crate::warp_cfg::{Resumption, WarpCfg, WarpEdgeKind, WarpNode};
 use crate::Options;
 use isa::flow::FlowGraph;
 use isa::ptx::Function;
@@ -74,7 +74,7 @@ struct State {
 }
 
 /// A transition: where it leads, its kind, and whether it resumes a pending path (a new
-/// group of threads starts running: see [`PdomCfg::resumptions`]).
+/// group of threads starts running: see [`WarpCfg::resumptions`]).
 type Step = (To, WarpEdgeKind, bool);
 
 /// Where a transition leads.
@@ -96,18 +96,6 @@ struct Ctx<'a> {
     pending: HashMap<Option<usize>, Vec<usize>>,
 }
 
-/// The warp-level CFG and which of its edges start a new group of threads.
-pub struct PdomCfg {
-    pub warp: WarpCfg,
-    /// Indices into `warp.edges` of the edges that resume a pending path: a group of
-    /// threads that waited starts running (from a divergent branch, a loop exit that
-    /// diverged, ...). With the loop entries, they are the starts of a loop's
-    /// shared bound (`ipet::SharedBound`): a group of threads runs a loop header at most `N`
-    /// times per start, since every thread does (a taken side, a partial exit or a
-    /// reconvergence continues threads already counted).
-    pub resumptions: Vec<usize>,
-}
-
 /// Builds the warp-level CFG of `f` (its flow graph `graph`, the ipdom of each block, the
 /// divergence verdicts). Node 0 is the entry; the last node the virtual exit.
 pub fn build(
@@ -116,7 +104,7 @@ pub fn build(
     ipdom: &[Option<usize>],
     divergence: &Divergence,
     options: &Options,
-) -> Result<PdomCfg, Diagnostic> {
+) -> Result<WarpCfg, Diagnostic> {
     if graph.blocks.is_empty() {
         return Err(Diagnostic::error(
             f.name_span,
@@ -224,16 +212,17 @@ pub fn build(
         .filter(|(_, &(from, to, kind))| {
             kind == WarpEdgeKind::Divergence && resumed.contains(&(from, to))
         })
-        .map(|(i, _)| i)
+        .map(|(edge, _)| Resumption {
+            edge,
+            back_edges: Vec::new(),
+        })
         .collect();
     let edges = WarpCfg::edges_to(edges, exit);
-    Ok(PdomCfg {
-        warp: WarpCfg {
-            nodes,
-            edges,
-            entry: 0,
-            exit,
-        },
+    Ok(WarpCfg {
+        nodes,
+        edges,
+        entry: 0,
+        exit,
         resumptions,
     })
 }

@@ -5,6 +5,7 @@
 
 mod ipet_bound;
 mod ptx;
+mod shared_loops;
 
 use crate::catalog::{ModeInfo, ParamInfo, PresetInfo};
 use crate::kernel_text::{self, Sass};
@@ -540,8 +541,42 @@ fn bound(sass: &Sass, p: &WarpCfgParams, out: &mut ModeOutput) {
             budget: &p.budget,
             cost_model: p.cost.name(),
             components,
-            shared: Vec::new(),
+            shared: sass_shared_bounds(sass, &warp, &p.loop_bounds),
         },
         out,
     );
+}
+
+/// The shared loop bounds ([`shared_loops`]) of a SASS warp-level CFG: loops of the
+/// thread-level block graph, bounds by header address.
+fn sass_shared_bounds(sass: &Sass, warp: &cfg::WarpCfg, lb: &LoopBounds) -> Vec<ipet::SharedBound> {
+    let g = &sass.graph;
+    let thread = ipet::Cfg {
+        costs: vec![0; g.blocks.len()],
+        edges: g
+            .edges()
+            .iter()
+            .filter(|e| !matches!(e.2, isa::EdgeKind::Call | isa::EdgeKind::Return))
+            .map(|&(from, to, _)| (from, to))
+            .collect(),
+        entry: 0,
+        exits: Vec::new(),
+    };
+    let halts_into = |l: &ipet::Loop| {
+        let inside = |b: usize| l.body.binary_search(&b).is_ok();
+        g.edges().iter().any(|&(from, to, kind)| {
+            !matches!(kind, isa::EdgeKind::Fallthrough | isa::EdgeKind::Taken)
+                && !inside(from)
+                && inside(to)
+        })
+    };
+    shared_loops::shared_bounds(
+        &thread,
+        warp,
+        |h| {
+            let address = sass.kernel.instructions[g.blocks[h].first].address;
+            lb.per_address.get(&address).copied().or(lb.default)
+        },
+        halts_into,
+    )
 }

@@ -103,18 +103,11 @@ pub(super) fn run(input: &ModeInput, p: &WarpCfgParams, out: &mut ModeOutput) {
     out.kernel = Some(view);
 }
 
-/// One [`ipet::SharedBound`] per loop of the thread-level graph: all warp-CFG copies of its
-/// header together run at most `N` times per start, a start being an edge that enters the
-/// loop's blocks from outside or that resumes a pending path inside them
-/// ([`cfg::ptx::pdom::PdomCfg::resumptions`]).
-///
-/// Why that is sound under the PDOM stack: a group of threads runs the header at most `N`
-/// times from when it starts, because each of its threads does (the bound is per thread and
-/// per entry). A divergent branch splits a group: the taken side goes on with threads
-/// already counted; the other side waits and resumes later — a new start. A partial exit or
-/// a reconvergence continues threads already counted. So the copies of a loop that the
-/// stack's shapes make (before and after its exit first diverges, say) share `N` instead of
-/// each getting it (issue: "the bound grows with the number of groups, not of states").
+/// The shared loop bounds ([`super::shared_loops`]) of a PTX warp-level CFG: loops of the
+/// function's flow graph, bounds by header PC or label. The paths of a divergent branch
+/// reconverge at its immediate post-dominator, which no path from outside a loop reaches
+/// inside it without passing the header first: no reconvergence brings threads into a loop
+/// from outside.
 fn shared_bounds(
     built: &cfg::ptx::PtxWarp,
     listing: &PtxListing,
@@ -127,40 +120,25 @@ fn shared_bounds(
         entry: 0,
         exits: g.blocks.iter().filter(|b| b.exits).map(|b| b.id).collect(),
     };
-    let warp = &built.warp;
-    let block_of = |n: usize| warp.nodes[n].block;
-    let resumed: std::collections::BTreeSet<usize> = built.resumptions.iter().copied().collect();
-    ipet::find_loops(&thread)
-        .into_iter()
-        .filter(|l| !l.irreducible)
-        .filter_map(|l| {
-            let h = l.header;
-            let by_address = lb.per_address.get(&listing.address(h));
-            let by_label = listing
-                .labels(h)
-                .iter()
-                .find_map(|k| lb.per_label.get(k))
-                .copied();
-            let bound = by_address.copied().or(by_label).or(lb.default)?;
-            let inside = |n: usize| block_of(n).is_some_and(|b| l.body.contains(&b));
-            let nodes: Vec<usize> = (0..warp.nodes.len())
-                .filter(|&n| block_of(n) == Some(h))
-                .collect();
-            let starts: Vec<usize> = warp
-                .edges
-                .iter()
-                .enumerate()
-                .filter(|(i, e)| inside(e.to) && (!inside(e.from) || resumed.contains(i)))
-                .map(|(i, _)| i)
-                .collect();
-            Some(ipet::SharedBound {
-                nodes,
-                starts,
-                from_entry: inside(warp.entry),
-                bound,
-            })
-        })
-        .collect()
+    super::shared_loops::shared_bounds(
+        &thread,
+        &built.warp,
+        |h| {
+            let by_label = || {
+                listing
+                    .labels(h)
+                    .iter()
+                    .find_map(|k| lb.per_label.get(k))
+                    .copied()
+            };
+            lb.per_address
+                .get(&listing.address(h))
+                .copied()
+                .or_else(by_label)
+                .or(lb.default)
+        },
+        |_| false,
+    )
 }
 
 /// The divergence verdicts in the report's terms.

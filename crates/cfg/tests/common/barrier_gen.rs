@@ -1,0 +1,197 @@
+//! The generator of structured sm_70-style kernels (convergence barriers, `BREAK` out of
+//! loops, divergent back edges, predicated calls, `WARPSYNC`, `BRA.DIV`, early `EXIT`), shared
+//! by the soundness properties of `cfg` (concrete paths are warp-CFG paths) and of the facade
+//! (observed ≤ bound with shared loop bounds), which includes this file by path.
+
+/// Structured sm_70-style programs: barrier `B<depth>` for each nesting level.
+pub struct Gen {
+    state: u64,
+    label: usize,
+    out: Vec<String>,
+    subs: usize,
+}
+
+impl Gen {
+    fn next(&mut self, n: u64) -> u64 {
+        self.state = self
+            .state
+            .wrapping_mul(6364136223846793005)
+            .wrapping_add(1442695040888963407);
+        (self.state >> 33) % n
+    }
+
+    fn fresh(&mut self) -> String {
+        self.label += 1;
+        format!("L{}", self.label)
+    }
+
+    fn emit(&mut self, s: impl Into<String>) {
+        self.out.push(s.into());
+    }
+
+    fn data(&mut self) {
+        let (a, b, c, p) = (self.next(6), self.next(6), self.next(6), self.next(3));
+        match self.next(6) {
+            0 => self.emit(format!("S2R R{a}, SR_TID.X ;")),
+            1 => self.emit(format!("ISETP.GE.AND P{p}, PT, R{a}, R{b}, PT ;")),
+            2 => self.emit(format!("@P{p} IADD3 R{a}, R{a}, R{b}, RZ ;")),
+            3 => self.emit("WARPSYNC 0xffffffff ;"),
+            _ => self.emit(format!("IADD3 R{a}, R{b}, R{c}, RZ ;")),
+        }
+    }
+
+    fn cond(&mut self) -> String {
+        let p = self.next(3);
+        if self.next(2) == 0 {
+            format!("@P{p}")
+        } else {
+            format!("@!P{p}")
+        }
+    }
+
+    /// `level`: nesting depth, which names the barrier; `breaks`: the barrier and label a
+    /// `BREAK` may leave to (the enclosing region's `BSYNC`).
+    fn body(&mut self, depth: u32, level: usize, exits: bool, outer: Option<(usize, String)>) {
+        let n = 1 + self.next(3);
+        for _ in 0..n {
+            let pick = if depth == 0 { 0 } else { self.next(12) };
+            let b = level;
+            match pick {
+                1 => {
+                    // if-then-else
+                    let (els, sync, end) = (self.fresh(), self.fresh(), self.fresh());
+                    let c = self.cond();
+                    self.emit(format!("BSSY B{b}, {end} ;"));
+                    self.emit(format!("{c} BRA {els} ;"));
+                    self.body(depth - 1, level + 1, exits, None);
+                    self.emit(format!("BRA {sync} ;"));
+                    self.emit(format!("{els}:"));
+                    self.body(depth - 1, level + 1, exits, None);
+                    self.emit(format!("{sync}:"));
+                    self.emit(format!("BSYNC B{b} ;"));
+                    self.emit(format!("{end}:"));
+                }
+                2 => {
+                    // then-only
+                    let (sync, end) = (self.fresh(), self.fresh());
+                    let c = self.cond();
+                    self.emit(format!("BSSY B{b}, {end} ;"));
+                    self.emit(format!("{c} BRA {sync} ;"));
+                    self.body(depth - 1, level + 1, exits, None);
+                    self.emit(format!("{sync}:"));
+                    self.emit(format!("BSYNC B{b} ;"));
+                    self.emit(format!("{end}:"));
+                }
+                3 => {
+                    // loop whose back edge may diverge
+                    let (head, end) = (self.fresh(), self.fresh());
+                    self.emit(format!("BSSY B{b}, {end} ;"));
+                    self.emit(format!("{head}:"));
+                    self.body(depth - 1, level + 1, false, None);
+                    self.emit("IADD3 R4, R4, 0x1, RZ ;");
+                    let p = self.next(3);
+                    self.emit(format!("ISETP.LT.AND P{p}, PT, R4, R3, PT ;"));
+                    self.emit(format!("@P{p} BRA {head} ;"));
+                    self.emit(format!("BSYNC B{b} ;"));
+                    self.emit(format!("{end}:"));
+                }
+                4 => {
+                    // outer region holding an inner loop that breaks out to the outer BSYNC
+                    let (osync, oend, head, iend) =
+                        (self.fresh(), self.fresh(), self.fresh(), self.fresh());
+                    let inner = b + 1;
+                    self.emit(format!("BSSY B{b}, {oend} ;"));
+                    self.emit(format!("BSSY B{inner}, {iend} ;"));
+                    self.emit(format!("{head}:"));
+                    self.body(depth - 1, level + 2, false, Some((inner, osync.clone())));
+                    self.emit("IADD3 R5, R5, 0x1, RZ ;");
+                    let p = self.next(3);
+                    self.emit(format!("ISETP.GT.AND P{p}, PT, R5, R4, PT ;"));
+                    self.emit(format!("@P{p} BREAK B{inner} ;"));
+                    self.emit(format!("@P{p} BRA {osync} ;"));
+                    let q = self.next(3);
+                    self.emit(format!("@P{q} BRA {head} ;"));
+                    self.emit(format!("BSYNC B{inner} ;"));
+                    self.emit(format!("{iend}:"));
+                    self.data();
+                    self.emit(format!("{osync}:"));
+                    self.emit(format!("BSYNC B{b} ;"));
+                    self.emit(format!("{oend}:"));
+                }
+                5 if exits => {
+                    let c = self.cond();
+                    self.emit(format!("{c} EXIT ;"));
+                }
+                6 if self.subs > 0 => {
+                    let s = self.next(self.subs as u64);
+                    let c = if self.next(2) == 0 {
+                        self.cond()
+                    } else {
+                        String::new()
+                    };
+                    self.emit(format!("{c} CALL.REL.NOINC sub{s} ;"));
+                }
+                8 => {
+                    // paths that diverge outside any region and meet at `__syncwarp()` (not a
+                    // reconvergence point of the model yet: they run on separately)
+                    let join = self.fresh();
+                    let c = self.cond();
+                    self.emit(format!("{c} BRA {join} ;"));
+                    self.body(depth - 1, level, exits, outer.clone());
+                    self.emit(format!("{join}:"));
+                    if self.next(2) == 0 {
+                        self.emit("WARPSYNC.ALL ;");
+                    } else {
+                        self.emit("WARPSYNC 0xffffffff ;");
+                    }
+                }
+                9 => {
+                    // a fast path for a converged warp
+                    let slow = self.fresh();
+                    let done = self.fresh();
+                    self.emit(format!("BRA.DIV {slow} ;"));
+                    self.data();
+                    self.emit(format!("BRA {done} ;"));
+                    self.emit(format!("{slow}:"));
+                    self.data();
+                    self.data();
+                    self.emit(format!("{done}:"));
+                }
+                7 if outer.is_some() => {
+                    // an extra conditional break out of the loop, from inside its body
+                    let Some((ob, label)) = outer.clone() else {
+                        continue;
+                    };
+                    let c = self.cond();
+                    self.emit(format!("{c} BREAK B{ob} ;"));
+                    self.emit(format!("{c} BRA {label} ;"));
+                }
+                _ => self.data(),
+            }
+        }
+    }
+
+    pub fn kernel(seed: u64) -> String {
+        let mut g = Gen {
+            state: seed ^ 0x9E37_79B9_7F4A_7C15,
+            label: 0,
+            out: Vec::new(),
+            subs: 0,
+        };
+        g.subs = g.next(3) as usize;
+        g.emit("S2R R0, SR_TID.X ;");
+        g.emit("S2R R3, SR_TID.X ;");
+        g.body(2, 0, true, None);
+        g.emit("EXIT ;");
+        for s in 0..g.subs {
+            g.emit(format!("sub{s}:"));
+            let saved = g.subs;
+            g.subs = 0;
+            // Callees use barriers above the callers' (as nvcc saves B6 with BMOV).
+            g.body(1, 8, false, None);
+            g.subs = saved;
+            g.emit("RET.REL.NODEC R20 0x0 ;");
+        }
+        g.out.join("\n")
+    }
+}

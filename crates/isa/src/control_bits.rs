@@ -196,12 +196,12 @@ mod tests {
 
     #[test]
     fn cuasm_codes() {
-        let c = ControlBits::from_cuasm("[B01---5:R0:W1:Y:S13]").unwrap();
+        let c = ControlBits::from_cuasm("[B01---5:R0:W1:Y:S13]").expect("a code");
         assert_eq!(c.wait_mask, 0b10_0011);
         assert_eq!((c.read_barrier, c.write_barrier), (Some(0), Some(1)));
         assert!(c.yield_hint);
         assert_eq!((c.stall, c.reuse), (13, 0));
-        let c = ControlBits::from_cuasm("[R-R-:B------:R-:W-:-:S01]").unwrap();
+        let c = ControlBits::from_cuasm("[R-R-:B------:R-:W-:-:S01]").expect("a code");
         assert_eq!((c.reuse, c.wait_mask, c.stall), (0b0101, 0, 1));
         assert_eq!((c.read_barrier, c.write_barrier), (None, None));
         for bad in [

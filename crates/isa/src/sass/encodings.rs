@@ -84,7 +84,8 @@ mod tests {
     fn volta_pairs() {
         // Two instructions at 0x0 and 0x10; the high words carry 0x7e2 and 0x712 at bit 41.
         let words = [1, 0x7e2 << 41, 2, 0x712 << 41];
-        let bits = control_bits(&[0, 0x10], &[0, 2], &words, Some(Family::AmpereAda)).unwrap();
+        let bits =
+            control_bits(&[0, 0x10], &[0, 2], &words, Some(Family::AmpereAda)).expect("lined up");
         assert_eq!((bits[0].stall, bits[0].write_barrier), (2, None));
         assert_eq!((bits[1].stall, bits[1].write_barrier), (2, Some(0)));
         // The same words under the unknown family: found by trying the layouts.
@@ -106,7 +107,7 @@ mod tests {
             &words,
             Some(Family::MaxwellPascal),
         )
-        .unwrap();
+        .expect("lined up");
         let stalls: Vec<u8> = bits.iter().map(|b| b.stall).collect();
         assert_eq!(stalls, vec![6, 1, 15]);
         // An instruction in a control word's slot does not line up.

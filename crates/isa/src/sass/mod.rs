@@ -504,7 +504,17 @@ fn parse_instruction(
         None
     };
     let class = opcodes::resource_class(&opcode, control);
-    let (reads, writes) = opcodes::data_flow(&opcode, &operand_list, guard.as_ref(), class);
+    let (mut reads, writes) = opcodes::data_flow(&opcode, &operand_list, guard.as_ref(), class);
+    if control == ControlKind::Indirect {
+        // `BRX R14 -0x200`, `CALL.REL.NOINC R14 0x0`: the register-plus-offset operand is one
+        // token to the operand parser, but the target register is read (threads that disagree
+        // on it go to different targets).
+        if let Some(r) = opcodes::indirect_target_register(&operand_list) {
+            if !reads.contains(&r) {
+                reads.push(r);
+            }
+        }
+    }
     let instr = Instruction {
         address: 0,
         guard,

@@ -47,6 +47,18 @@ function bugReport(json) {
   return el('details', { class: 'bug-report', open: true }, el('summary', { text: 'Request for the bug report' }), pre, copy);
 }
 
+/** SASS scheduling control bits in CuAssembler's notation (`[R---:]B0-----:R-:W1:Y:S04`):
+ * reuse flags (when any), wait mask, read and write barrier, yield hint, stall cycles. */
+function schedulingText(c) {
+  if (!c) return '';
+  const flags = (mask, n, on) => [...Array(n).keys()].map((k) => ((mask >> k) & 1 ? on(k) : '-')).join('');
+  const barrier = (b) => (b === null || b === undefined ? '-' : String(b));
+  const reuse = c.reuse ? flags(c.reuse, 4, () => 'R') + ':' : '';
+  const wait = flags(c.wait_mask, 6, (b) => String(b));
+  const stall = String(c.stall).padStart(2, '0');
+  return `${reuse}B${wait}:R${barrier(c.read_barrier)}:W${barrier(c.write_barrier)}:${c.yield_hint ? 'Y' : '-'}:S${stall}`;
+}
+
 export function renderInstructions(table, instructions, onPick) {
   const head = el(
     'thead',
@@ -54,7 +66,7 @@ export function renderInstructions(table, instructions, onPick) {
     el(
       'tr',
       {},
-      ...['#', 'address', 'line', 'block', 'instruction', 'class', 'control', 'reads', 'writes'].map(
+      ...['#', 'address', 'line', 'block', 'instruction', 'class', 'control', 'reads', 'writes', 'scheduling'].map(
         (h) => el('th', { text: h }),
       ),
     ),
@@ -75,6 +87,11 @@ export function renderInstructions(table, instructions, onPick) {
       }),
       el('td', { class: 'mono', text: ins.reads.join(' ') }),
       el('td', { class: 'mono', text: ins.writes.join(' ') }),
+      el('td', {
+        class: 'mono',
+        text: schedulingText(ins.control_bits),
+        title: ins.control_bits ? 'wait mask : read barrier : write barrier : yield : stall cycles' : undefined,
+      }),
     );
     row.addEventListener('click', () => onPick(ins));
     body.append(row);

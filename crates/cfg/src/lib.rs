@@ -13,13 +13,15 @@
 //!
 //! Beyond the paper: `CAL`/`RET` are handled context-sensitively by pushing a `CALL`
 //! activation point that `RET` unwinds to (as `BRK` to `PBK`), so a subroutine's blocks are
-//! duplicated per call site; `BAR` ends a block; `BRX` is a located "unsupported" error.
+//! duplicated per call site; `BAR` ends a block; a `BRX` whose candidate targets are known
+//! is a multi-way divergent branch ([`indirect`]), without them a located "unsupported" error.
 
 pub mod activation_stack;
 pub mod analysis;
 pub mod barriers;
 pub mod concrete;
 pub mod groups;
+pub mod indirect;
 pub mod latency;
 pub mod options;
 pub mod ptx;

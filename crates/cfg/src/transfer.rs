@@ -123,7 +123,7 @@ fn push_copy(state: &mut State, pc: usize, tag: Tag, ctx: &Ctx) {
     push_entry(state, pc, tag, ctx, |g| g.add_copy_of(0));
 }
 
-fn push_entry(
+pub(crate) fn push_entry(
     state: &mut State,
     pc: usize,
     tag: Tag,
@@ -208,7 +208,7 @@ fn push_if_preparation(ins: &Instruction, st: &mut State, ctx: &Ctx) -> Result<(
     check_depth(st, ins, ctx)
 }
 
-fn check_depth(st: &State, ins: &Instruction, ctx: &Ctx) -> Result<(), Unsupported> {
+pub(crate) fn check_depth(st: &State, ins: &Instruction, ctx: &Ctx) -> Result<(), Unsupported> {
     if st.stack.len() > ctx.options.max_stack_depth {
         return Err(Diagnostic::error(
             ins.span,
@@ -221,7 +221,7 @@ fn check_depth(st: &State, ins: &Instruction, ctx: &Ctx) -> Result<(), Unsupport
     Ok(())
 }
 
-fn goto(mut st: State, index: usize, ctx: &Ctx) -> Result<State, Unsupported> {
+pub(crate) fn goto(mut st: State, index: usize, ctx: &Ctx) -> Result<State, Unsupported> {
     st.block = ctx.block_at.get(index).copied().flatten().ok_or_else(|| {
         Diagnostic::error(
             ctx.instr(index.min(ctx.kernel.instructions.len() - 1)).span,
@@ -231,7 +231,7 @@ fn goto(mut st: State, index: usize, ctx: &Ctx) -> Result<State, Unsupported> {
     Ok(st)
 }
 
-fn next_index(i: usize, ctx: &Ctx) -> Result<usize, Unsupported> {
+pub(crate) fn next_index(i: usize, ctx: &Ctx) -> Result<usize, Unsupported> {
     if i + 1 < ctx.kernel.instructions.len() {
         Ok(i + 1)
     } else {
@@ -464,6 +464,9 @@ fn control(i: usize, st: State, ctx: &Ctx) -> Result<Vec<Transition>, Unsupporte
                 }
             }
         }
+        ControlKind::Indirect if !ins.indirect_targets.is_empty() => {
+            out = crate::indirect::multi_way(i, st, ctx)?;
+        }
         ControlKind::Indirect => {
             let what = if ins.opcode.name == "CALL" {
                 "an indirect call (a function pointer or virtual call): the callee address is \
@@ -476,8 +479,7 @@ fn control(i: usize, st: State, ctx: &Ctx) -> Result<Vec<Transition>, Unsupporte
                 ins.opcode.span,
                 format!(
                     "`{}` is {what}, so the listing does not say where control goes; the \
-                     warp-level CFG cannot be built (giving candidate targets is not supported \
-                     yet)",
+                     warp-level CFG cannot be built without its candidate targets",
                     ins.text.trim()
                 ),
             ));

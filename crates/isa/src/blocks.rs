@@ -1,10 +1,11 @@
 //! The thread-level basic-block graph: how control can flow for *one* thread.
 //!
-//! Leaders are the first instruction, every static code target (branch, call, and the
-//! reconvergence targets of `SSY`/`PBK`/`PCNT`/`PRET`), and every instruction after one that
-//! ends a block. Edges for `SYNC`, `BRK`, `CONT` and `RET` go where the matching
-//! reconvergence/return entry sends the thread; those entries are found by walking the graph
-//! with the stack of pending entries (bounded by [`Limits::max_cfg_states`]).
+//! Leaders are the first instruction, every static code target (branch, call, the candidate
+//! targets of an indirect branch when known, and the reconvergence targets of
+//! `SSY`/`PBK`/`PCNT`/`PRET`), and every instruction after one that ends a block. Edges for
+//! `SYNC`, `BRK`, `CONT` and `RET` go where the matching reconvergence/return entry sends the
+//! thread; those entries are found by walking the graph with the stack of pending entries
+//! (bounded by [`Limits::max_cfg_states`]).
 //!
 //! This is *not* the warp-level CFG of Jeanmougin et al.: it has no divergence edges and no
 //! per-context duplication; it is the skeleton that analysis starts from.
@@ -136,6 +137,13 @@ pub fn build(kernel: &Kernel, limits: &Limits) -> BlockGraph {
         if let Some(t) = ins.control.target().and_then(|a| kernel.index_of(a)) {
             leaders.insert(t);
         }
+        for t in ins
+            .indirect_targets
+            .iter()
+            .filter_map(|&a| kernel.index_of(a))
+        {
+            leaders.insert(t);
+        }
         if ins.control.ends_block() && i + 1 < instrs.len() {
             leaders.insert(i + 1);
         }
@@ -259,6 +267,12 @@ pub fn build(kernel: &Kernel, limits: &Limits) -> BlockGraph {
             | ControlKind::WarpSync => falls_through = true,
             // `BRX ... (*"INDIRECT_CALL"*)` after `PRET`: an opaque call that comes back
             // to the PRET target.
+            // An indirect branch with known candidates: each is a taken side.
+            ControlKind::Indirect if !last.indirect_targets.is_empty() => {
+                for tb in last.indirect_targets.iter().filter_map(|&a| block_at(a)) {
+                    succ.push((tb, EdgeKind::Taken, stack.clone()));
+                }
+            }
             ControlKind::Indirect if is_indirect_call(last) => {
                 let mut s = stack.clone();
                 while let Some(top) = s.pop() {

@@ -1,5 +1,6 @@
 //! One machine instruction: guard, opcode, operands, data flow and control flow.
 
+use crate::control_bits::ControlBits;
 use crate::operand::{Operand, Register};
 use crate::span::Span;
 use serde::{Deserialize, Serialize};
@@ -165,6 +166,15 @@ pub struct Instruction {
     pub dual_issued: bool,
     /// CuAssembler control code (`[B------:R-:W-:-:S06]`), verbatim.
     pub control_code: Option<String>,
+    /// Scheduling control bits (Maxwell to Hopper), decoded from the listing's encoding
+    /// comments or from `control_code`; absent when the listing carries neither.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub control_bits: Option<ControlBits>,
+    /// Candidate targets (instruction addresses in this function) of an indirect branch
+    /// (`BRX`/`JMX`, [`ControlKind::Indirect`]): from nvdisasm's `BRANCH_TARGETS` annotation,
+    /// or given by the user. Empty when unknown.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub indirect_targets: Vec<u64>,
     /// Disassembler annotation, e.g. `INDIRECT_CALL` or `BRANCH_TARGETS .L_x_1`.
     pub annotation: Option<String>,
     /// The instruction text without address, encoding and annotations.

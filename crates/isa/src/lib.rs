@@ -15,6 +15,7 @@
 //! - Unknown opcodes parse generically (operands, reads, writes), so analyses can still run.
 
 pub mod blocks;
+pub mod control_bits;
 pub mod diagnostic;
 pub mod dominance;
 pub mod flow;
@@ -33,6 +34,7 @@ pub mod span;
 pub mod spelling;
 
 pub use blocks::{Block, BlockGraph, EdgeKind};
+pub use control_bits::ControlBits;
 pub use diagnostic::{Diagnostic, Severity};
 pub use instruction::{ControlKind, Guard, Instruction, Opcode, ResourceClass};
 pub use kernel::{Dialect, Kernel, ParseOutput};

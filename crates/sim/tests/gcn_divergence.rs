@@ -474,6 +474,8 @@ fn sim_run_dispatches_gcn_kernels() {
         sync_flag: false,
         dual_issued: false,
         control_code: None,
+        control_bits: None,
+        indirect_targets: Vec::new(),
         annotation: None,
         text: t.into(),
         span: Span::new(40 + i as u32, 3, t.len() as u32),

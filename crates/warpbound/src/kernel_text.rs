@@ -19,15 +19,33 @@ pub struct Sass {
 /// instruction's block) goes into `out` whenever a kernel was found, with every diagnostic
 /// and the `parse` and `cfg` timings; `None` after any error.
 pub fn sass(input: &ModeInput, out: &mut ModeOutput) -> Option<Sass> {
+    sass_with(input, out, |_, _, _| {})
+}
+
+/// As [`sass`], with `adjust` applied to the parsed kernel (given the listing's function
+/// names) before its block graph is built — a mode's annotation of the code, such as the
+/// targets of indirect branches. The table shows the kernel as parsed; an error from `adjust`
+/// stops there.
+pub fn sass_with(
+    input: &ModeInput,
+    out: &mut ModeOutput,
+    adjust: impl FnOnce(&mut Kernel, &[String], &mut Vec<Diagnostic>),
+) -> Option<Sass> {
     let request = input.request;
     let t = Instant::now();
     let parsed = isa::sass::parse(&request.source, request.function.as_deref(), &input.limits);
     out.time("parse", t);
     let failed = parsed.has_errors();
     out.diagnostics.extend(parsed.diagnostics);
-    let kernel = parsed.kernel?;
+    let mut kernel = parsed.kernel?;
     let mut view = views::kernel::sass(&kernel, parsed.functions);
     if failed {
+        out.kernel = Some(view);
+        return None;
+    }
+    let before = out.diagnostics.len();
+    adjust(&mut kernel, &view.functions, &mut out.diagnostics);
+    if out.diagnostics[before..].iter().any(Diagnostic::is_error) {
         out.kernel = Some(view);
         return None;
     }

@@ -232,6 +232,10 @@ pub struct InstructionView {
     pub class: ResourceClass,
     /// Block of the CFG holding the instruction (absent when no CFG was built).
     pub block: Option<usize>,
+    /// SASS scheduling control bits (Maxwell to Hopper: stall, yield hint, barriers, wait
+    /// mask, reuse flags), when the listing carries the encoding or a CuAssembler code.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub control_bits: Option<isa::ControlBits>,
 }
 
 /// One instruction of a kernel as the makespan model sees it: its letter in the L/C string

@@ -19,6 +19,18 @@ pub(crate) struct LineParts {
     pub annotation: Option<(usize, usize)>,
     /// An address comment that is not valid hex (`/*00g8*/`): reported by the caller.
     pub bad_address: Option<(usize, usize)>,
+    /// The 64-bit words of the encoding comments (`/* 0x000fe400078ec0ff */`), in line order.
+    pub encodings: Vec<u64>,
+}
+
+/// The value of an encoding comment's text (`0x…`, at most 16 hex digits).
+fn encoding_word(inner: &str) -> Option<u64> {
+    let hex = inner
+        .strip_prefix("0x")
+        .or_else(|| inner.strip_prefix("0X"))?;
+    (hex.len() <= 16)
+        .then(|| crate::number::parse_digits(hex, 16))
+        .flatten()
 }
 
 fn skip_ws(b: &[u8], mut i: usize) -> usize {
@@ -52,6 +64,9 @@ pub(crate) fn scan(line: &str) -> LineParts {
         let inner_end = i + 2 + close;
         let inner = line[inner_start..inner_end].trim();
         let is_encoding = inner.starts_with("0x") || inner.starts_with("0X");
+        if let Some(w) = encoding_word(inner).filter(|_| is_encoding) {
+            parts.encodings.push(w);
+        }
         if !is_encoding && parts.address.is_none() && parts.bad_address.is_none() {
             // cuobjdump prints addresses as bare hex digits, at most 16 of them.
             match (inner.len() <= 16)
@@ -83,6 +98,18 @@ pub(crate) fn scan(line: &str) -> LineParts {
     }
     if line[end..].contains('}') {
         parts.closes_pair = true;
+    }
+    // Trailing encoding comments (Maxwell and later print them after the instruction).
+    let mut rest = &line[end..];
+    while let Some(p) = rest.find("/*") {
+        let after = &rest[p + 2..];
+        let Some(q) = after.find("*/") else {
+            break;
+        };
+        if let Some(w) = encoding_word(after[..q].trim()) {
+            parts.encodings.push(w);
+        }
+        rest = &after[q + 2..];
     }
     let mut body = line[i..end].trim_end();
     if let Some(stripped) = body.strip_suffix('}') {
@@ -140,6 +167,18 @@ mod tests {
         let p = scan("                                     /* 0x001cc400e22007f6 */");
         assert_eq!(p.body, None);
         assert_eq!(p.address, None);
+        assert_eq!(p.encodings, vec![0x001c_c400_e220_07f6]);
+    }
+
+    #[test]
+    fn encodings_in_line_order() {
+        let l = "        /*00b8*/         {         XMAD.PSL.CBCC R19, R17.H1, R0.H1, R19 ;         /* 0x5b30099800071113 */";
+        assert_eq!(scan(l).encodings, vec![0x5b30_0998_0007_1113]);
+        let l = "\t/*0040*/     /*0x800001e740000001*/ \t@P0 BRA 0xa8;";
+        assert_eq!(scan(l).encodings, vec![0x8000_01e7_4000_0001]);
+        assert!(scan("/*0008*/ MOV R1, R2 ; /* 0xnothex */")
+            .encodings
+            .is_empty());
     }
 
     #[test]

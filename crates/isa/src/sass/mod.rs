@@ -13,6 +13,7 @@
 //! resolve, and gaps between instruction addresses are reported ([`address_gaps`]).
 
 mod address_gaps;
+mod encodings;
 pub mod isa_table;
 mod line;
 mod opcode_checks;
@@ -21,6 +22,7 @@ mod operand_shapes;
 mod operands;
 pub mod special_registers;
 
+use crate::control_bits::ControlBits;
 use crate::diagnostic::Diagnostic;
 use crate::instruction::{ControlKind, Guard, Instruction, Opcode};
 use crate::kernel::{Dialect, Kernel, ParseOutput};
@@ -44,6 +46,8 @@ struct Pending {
     instr: Instruction,
     explicit_address: bool,
     target: Option<TargetRef>,
+    /// Encoding words of the function printed before this instruction's line.
+    words_before: usize,
 }
 
 #[derive(Default)]
@@ -53,6 +57,8 @@ struct FunctionText {
     instrs: Vec<Pending>,
     /// Label → index of the next instruction (== instrs.len() when it ends the function).
     labels: Vec<(String, usize, Span)>,
+    /// The 64-bit words of its encoding comments, in text order ([`encodings`]).
+    words: Vec<u64>,
 }
 
 /// Parses SASS text and returns the function named `function` (or the first one).
@@ -105,7 +111,14 @@ pub fn parse(text: &str, function: Option<&str>, limits: &Limits) -> ParseOutput
         }
         if parts.address.is_none() && parts.control_code.is_none() {
             if parts.body.is_none() {
-                continue; // encoding-only line or a lone brace
+                // An encoding-only line (a control word, a second instruction word) or a
+                // lone brace.
+                if !parts.encodings.is_empty() {
+                    current(&mut functions, line_no)
+                        .words
+                        .extend(&parts.encodings);
+                }
+                continue;
             }
             match classify_other(trimmed) {
                 Other::Label(name) => {
@@ -176,6 +189,10 @@ pub fn parse(text: &str, function: Option<&str>, limits: &Limits) -> ParseOutput
                 operand_shapes::check(&instr, &mut diagnostics);
                 instr.address = parts.address.map(|a| a.0).unwrap_or(0);
                 instr.control_code = parts.control_code.map(|(s, e)| line[s..e].to_string());
+                instr.control_bits = instr
+                    .control_code
+                    .as_deref()
+                    .and_then(ControlBits::from_cuasm);
                 instr.annotation = parts.annotation.map(|(s, e)| line[s..e].trim().to_string());
                 instr.dual_issued = pair_open && !parts.opens_pair;
                 if parts.opens_pair {
@@ -184,11 +201,14 @@ pub fn parse(text: &str, function: Option<&str>, limits: &Limits) -> ParseOutput
                 if parts.closes_pair {
                     pair_open = false;
                 }
-                current(&mut functions, line_no).instrs.push(Pending {
+                let f = current(&mut functions, line_no);
+                f.instrs.push(Pending {
                     instr,
                     explicit_address: parts.address.is_some(),
                     target,
+                    words_before: f.words.len(),
                 });
+                f.words.extend(&parts.encodings);
             }
             Err(d) => diagnostics.push(d),
         }
@@ -484,7 +504,17 @@ fn parse_instruction(
         None
     };
     let class = opcodes::resource_class(&opcode, control);
-    let (reads, writes) = opcodes::data_flow(&opcode, &operand_list, guard.as_ref(), class);
+    let (mut reads, writes) = opcodes::data_flow(&opcode, &operand_list, guard.as_ref(), class);
+    if control == ControlKind::Indirect {
+        // `BRX R14 -0x200`, `CALL.REL.NOINC R14 0x0`: the register-plus-offset operand is one
+        // token to the operand parser, but the target register is read (threads that disagree
+        // on it go to different targets).
+        if let Some(r) = opcodes::indirect_target_register(&operand_list) {
+            if !reads.contains(&r) {
+                reads.push(r);
+            }
+        }
+    }
     let instr = Instruction {
         address: 0,
         guard,
@@ -497,6 +527,8 @@ fn parse_instruction(
         sync_flag,
         dual_issued: false,
         control_code: None,
+        control_bits: None,
+        indirect_targets: Vec::new(),
         annotation: None,
         text: body.to_string(),
         span: span_of(0, body.len()),
@@ -543,6 +575,15 @@ fn finish_function(f: FunctionText, arch: Option<String>, diags: &mut Vec<Diagno
     let explicit: Vec<bool> = instrs.iter().map(|p| p.explicit_address).collect();
     let family = arch.as_deref().and_then(Family::of_arch);
     address_gaps::check(&refs, &explicit, family, diags);
+    if explicit.iter().all(|e| *e) {
+        let addresses: Vec<u64> = instrs.iter().map(|p| p.instr.address).collect();
+        let before: Vec<usize> = instrs.iter().map(|p| p.words_before).collect();
+        if let Some(bits) = encodings::control_bits(&addresses, &before, &f.words, family) {
+            for (p, b) in instrs.iter_mut().zip(bits) {
+                p.instr.control_bits = Some(b);
+            }
+        }
+    }
     // Addresses must increase so that an address names one instruction.
     for w in instrs.windows(2) {
         if w[1].instr.address <= w[0].instr.address {
@@ -613,6 +654,9 @@ fn finish_function(f: FunctionText, arch: Option<String>, diags: &mut Vec<Diagno
             };
             p.instr.control = with_target(p.instr.control, resolved);
         }
+        if p.instr.control == ControlKind::Indirect && p.instr.opcode.name != "CALL" {
+            p.instr.indirect_targets = branch_targets(&p.instr, &labels, diags);
+        }
         out.push(p.instr);
     }
     Kernel {
@@ -622,6 +666,37 @@ fn finish_function(f: FunctionText, arch: Option<String>, diags: &mut Vec<Diagno
         instructions: out,
         labels,
     }
+}
+
+/// The targets nvdisasm lists for an indirect branch, `(*"BRANCH_TARGETS .L_x_1,.L_x_2"*)`,
+/// as addresses; a label the listing does not define is an error.
+fn branch_targets(
+    ins: &Instruction,
+    labels: &BTreeMap<String, u64>,
+    diags: &mut Vec<Diagnostic>,
+) -> Vec<u64> {
+    let Some(list) = ins
+        .annotation
+        .as_deref()
+        .and_then(|a| a.trim().strip_prefix("BRANCH_TARGETS"))
+    else {
+        return Vec::new();
+    };
+    let mut out = Vec::new();
+    for name in list.split(',').map(str::trim).filter(|n| !n.is_empty()) {
+        match labels.get(name) {
+            Some(&a) if !out.contains(&a) => out.push(a),
+            Some(_) => {}
+            None => diags.push(Diagnostic::error(
+                ins.span,
+                format!(
+                    "`{}`: branch target `{name}` is not a label of this function",
+                    ins.opcode.name
+                ),
+            )),
+        }
+    }
+    out
 }
 
 /// Kepler–Pascal place a scheduling control word at the start of each instruction group

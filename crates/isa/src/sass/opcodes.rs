@@ -42,12 +42,15 @@ pub(crate) fn control_kind(op: &Opcode, sync_flag_allowed: bool) -> ControlKind 
 /// `CALL.REL.NOINC R14 0x0` (Volta and later): the callee is in a register, so the call is
 /// indirect, not a call of the address `0x0`.
 pub(crate) fn is_register_indirect_call(op: &Opcode, operands: &[Operand]) -> bool {
-    op.name == "CALL"
-        && operands.first().is_some_and(|o| {
-            let first_word = o.text.split_whitespace().next().unwrap_or("");
-            super::operands::parse_register(first_word)
-                .is_some_and(|r| matches!(r, Register::Gpr(_) | Register::Uniform(_)))
-        })
+    op.name == "CALL" && indirect_target_register(operands).is_some()
+}
+
+/// The register an indirect branch or call takes its target from: the first word of its
+/// first operand (`BRX R14 -0x200`, `JMX R2`, `CALL.REL.NOINC R14 0x0`), if a register.
+pub(crate) fn indirect_target_register(operands: &[Operand]) -> Option<Register> {
+    let first_word = operands.first()?.text.split_whitespace().next()?;
+    super::operands::parse_register(first_word)
+        .filter(|r| matches!(r, Register::Gpr(_) | Register::Uniform(_)))
 }
 
 /// The barrier instruction with the barrier register its first operand names (`BSSY B1,

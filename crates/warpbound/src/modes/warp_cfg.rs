@@ -3,6 +3,7 @@
 //! the simulator runs the kernel in the analysis's own setting (one warp in isolation, the
 //! cost model's latencies) and the report says whether the bound holds for that run.
 
+mod indirect;
 mod ipet_bound;
 mod ptx;
 mod shared_loops;
@@ -124,6 +125,7 @@ fn describe() -> ModeInfo {
         "also run the simulator in the analysis's setting (one warp in isolation, the cost model's latencies) and show observed vs bound",
     ));
     params.extend(limits::params());
+    params.push(indirect::param());
     ModeInfo {
         name: String::new(),
         aliases: Vec::new(),
@@ -309,6 +311,8 @@ pub(super) struct WarpCfgParams {
     analysis: cfg::Options,
     budget: ipet::Budget,
     simulate: SimRequest,
+    /// Candidate targets of indirect calls and branches (SASS).
+    indirect: indirect::IndirectTargets,
 }
 
 impl WarpCfgParams {
@@ -340,6 +344,7 @@ impl WarpCfgParams {
                 max_bb_nodes: p.usize("max_bb_nodes")?,
             },
             simulate: SimRequest::decode(p, input.request.memory.as_ref(), SimRun::decode)?,
+            indirect: indirect::IndirectTargets::decode(p.text("indirect_targets")?)?,
         })
     }
 }
@@ -365,18 +370,40 @@ fn run(input: &ModeInput) -> ModeOutput {
     };
     let mut out = ModeOutput::default();
     if input.request.dialect == Dialect::Ptx {
+        if !p.indirect.is_empty() {
+            out.diagnostics.push(Diagnostic::global(
+                isa::Severity::Warning,
+                "indirect_targets is read for SASS only: PTX indirect calls take their \
+                 candidates from `.calltargets` or the call's prototype",
+            ));
+        }
         ptx::run(input, &p, &mut out);
         return out;
     }
-    let Some(sass) = kernel_text::sass(input, &mut out) else {
+    let mut functions = Vec::new();
+    // The simulator runs the code as listed: it does not take the annotation's word for
+    // where an indirect branch goes.
+    let mut listed = None;
+    let Some(sass) = kernel_text::sass_with(input, &mut out, |k, names, d| {
+        functions = names.to_vec();
+        if !p.indirect.is_empty() {
+            listed = Some(k.clone());
+        }
+        indirect::annotate(k, &p.indirect, names, true, d);
+    }) else {
         return out;
     };
     let t = Instant::now();
-    bound(&sass, &p, &mut out);
+    bound(&sass, &p, input, &functions, &mut out);
     out.time("warp_cfg+ipet", t);
     if let Some(run) = p.simulate.run(&mut out.diagnostics) {
         let t = Instant::now();
-        simulate(&sass.kernel, run, &p.cost, &mut out);
+        simulate(
+            listed.as_ref().unwrap_or(&sass.kernel),
+            run,
+            &p.cost,
+            &mut out,
+        );
         out.time("simulate", t);
     }
     out
@@ -484,11 +511,15 @@ fn block_cost(kernel: &Kernel, graph: &BlockGraph, b: usize, cost: &Cost) -> u64
 struct SassListing<'a> {
     sass: &'a Sass,
     cost: &'a Cost,
+    /// Cost of a block beyond its instructions: the candidates of the indirect call it ends
+    /// with (`indirect`).
+    extra: BTreeMap<usize, u64>,
 }
 
 impl Listing for SassListing<'_> {
     fn cost(&self, b: usize) -> u64 {
         block_cost(&self.sass.kernel, &self.sass.graph, b, self.cost)
+            .saturating_add(self.extra.get(&b).copied().unwrap_or(0))
     }
 
     fn node(&self, id: usize, b: usize, stack: &[cfg::Entry]) -> CfgNode {
@@ -514,7 +545,16 @@ impl Listing for SassListing<'_> {
 }
 
 /// Builds the SASS warp-level CFG by abstract interpretation (§3) and bounds it.
-fn bound(sass: &Sass, p: &WarpCfgParams, out: &mut ModeOutput) {
+fn bound(
+    sass: &Sass,
+    p: &WarpCfgParams,
+    input: &ModeInput,
+    functions: &[String],
+    out: &mut ModeOutput,
+) {
+    let Some(extra) = indirect::extra_costs(sass, p, input, functions, out) else {
+        return;
+    };
     let warp = match cfg::build(&sass.kernel, &sass.graph, &p.analysis) {
         Ok(w) => w,
         Err(d) => {
@@ -532,6 +572,7 @@ fn bound(sass: &Sass, p: &WarpCfgParams, out: &mut ModeOutput) {
     let listing = SassListing {
         sass,
         cost: &p.cost,
+        extra,
     };
     ipet_bound::bound(
         &warp,

@@ -60,6 +60,7 @@ pub fn sass(kernel: &Kernel, functions: Vec<String>) -> KernelView {
                 target: ins.control.target(),
                 class: ins.class,
                 block: None,
+                control_bits: ins.control_bits,
             }
         })
         .collect();
@@ -125,6 +126,7 @@ pub fn ptx(f: &Function, functions: Vec<String>, source: &str) -> KernelView {
                 ResourceClass::Alu
             },
             block: None,
+            control_bits: None,
         })
         .collect();
     KernelView {
@@ -162,6 +164,7 @@ pub fn gcn(f: &GcnFunction, functions: Vec<String>, target: Option<String>) -> K
                 _ => ResourceClass::Alu,
             },
             block: None,
+            control_bits: None,
         })
         .collect();
     KernelView {
@@ -204,6 +207,7 @@ pub fn simd(program: &Program) -> KernelView {
             target: None,
             class: ResourceClass::Alu,
             block: None,
+            control_bits: None,
         })
         .collect();
     KernelView {
@@ -241,6 +245,7 @@ pub fn lc(program: &isa::lc::LcProgram) -> KernelView {
                 target: None,
                 class,
                 block: Some(0),
+                control_bits: None,
             }
         })
         .collect();

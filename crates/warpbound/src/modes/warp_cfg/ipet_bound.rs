@@ -256,7 +256,7 @@ pub(super) fn bound(
 }
 
 /// Nodes reachable from the entry from which the exit is unreachable, in id order.
-fn never_finishing(warp: &cfg::WarpCfg) -> Vec<usize> {
+pub(super) fn never_finishing(warp: &cfg::WarpCfg) -> Vec<usize> {
     let n = warp.nodes.len();
     let mut succ = vec![Vec::new(); n];
     let mut pred = vec![Vec::new(); n];

@@ -210,7 +210,13 @@ pub fn warp_sync_point(st: &State, next: usize) -> Option<usize> {
 /// group first and leaves the looping group waiting at `t`; a divergent forward branch or a
 /// predicated call at `i` leaves its waiting group at `i + 1` (crate::transfer::diverge).
 pub fn waits_only_after_back_edges(ctx: &Ctx, block: usize) -> Vec<(usize, usize)> {
-    if !ctx.barriers {
+    // An indirect branch leaves its waiting parts at any of its targets (crate::indirect).
+    let indirect = ctx
+        .kernel
+        .instructions
+        .iter()
+        .any(|i| i.control == ControlKind::Indirect);
+    if !ctx.barriers || indirect {
         return Vec::new();
     }
     let pc = ctx.blocks.blocks[block].first;

@@ -71,6 +71,7 @@ pub(crate) fn multi_way(i: usize, st: State, ctx: &Ctx) -> Result<Vec<Transition
         out.push(Transition {
             kind,
             target: Target::State(goto(st.clone(), t, ctx)?),
+            resumed: None,
         });
     }
     let agreed = ins.reads.iter().all(|r| st.groups.agree(0).agrees(r));
@@ -93,6 +94,7 @@ pub(crate) fn multi_way(i: usize, st: State, ctx: &Ctx) -> Result<Vec<Transition
     out.push(Transition {
         kind: WarpEdgeKind::Divergence,
         target: Target::State(goto(s, sides[0].0, ctx)?),
+        resumed: None,
     });
     Ok(out)
 }

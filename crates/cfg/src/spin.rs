@@ -12,6 +12,9 @@
 //!     BRA L ;                         // else wait again
 //! ```
 //!
+//! Turing reads the second mask through the uniform datapath (`VOTEU.ANY UR4, UPT, PT`,
+//! compared by `LOP3.LUT P0, RZ, R4, UR4, RZ, 0xc, !PT`); it is the same mask.
+//!
 //! `VOTE.ANY Rd, PT, PT` writes the mask of the threads executing it (PTX `activemask`). Both
 //! votes of one block are executed by the same threads unless another group of the warp
 //! reaches the same instruction in between and the scheduler merges it — under independent
@@ -76,15 +79,17 @@ fn reg(ins: &Instruction, i: usize) -> Option<&Register> {
     ins.operands.get(i).and_then(|o| o.register())
 }
 
+/// Operand `i` is `PT` (the parser reads the uniform `UPT` as the same), not negated.
 fn is_pt(ins: &Instruction, i: usize) -> bool {
     ins.operands
         .get(i)
         .is_some_and(|o| !o.negated && o.register() == Some(&Register::True))
 }
 
-/// `VOTE.ANY Rd, PT, PT` (unguarded): `Rd` receives the active mask.
+/// `VOTE.ANY Rd, PT, PT` or `VOTEU.ANY URd, UPT, PT` (unguarded): the destination receives
+/// the active mask.
 fn active_mask_vote(ins: &Instruction) -> Option<Register> {
-    if ins.opcode.name != "VOTE"
+    if !matches!(ins.opcode.name.as_str(), "VOTE" | "VOTEU")
         || !ins.opcode.has_modifier("ANY")
         || !unguarded(ins)
         || ins.operands.len() != 3
@@ -94,7 +99,7 @@ fn active_mask_vote(ins: &Instruction) -> Option<Register> {
         return None;
     }
     match reg(ins, 0)? {
-        r @ Register::Gpr(_) => Some(r.clone()),
+        r @ (Register::Gpr(_) | Register::Uniform(_)) => Some(r.clone()),
         _ => None,
     }
 }

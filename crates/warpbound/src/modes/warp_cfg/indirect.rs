@@ -493,21 +493,10 @@ impl Callees<'_> {
                 .block
                 .map(|b| kernel.instructions[graph.blocks[b].first].address)
         };
-        let ipet_cfg = ipet::Cfg {
-            costs: warp
-                .nodes
-                .iter()
-                .map(|n| {
-                    n.block.map_or(0, |b| {
-                        block_cost(&kernel, &graph, b, &self.p.cost)
-                            .saturating_add(extra.get(&b).copied().unwrap_or(0))
-                    })
-                })
-                .collect(),
-            edges: warp.edges.iter().map(|e| (e.from, e.to)).collect(),
-            entry: warp.entry,
-            exits: vec![warp.exit],
-        };
+        let ipet_cfg = super::ipet_bound::ipet_graph(&warp, |b| {
+            block_cost(&kernel, &graph, b, &self.p.cost)
+                .saturating_add(extra.get(&b).copied().unwrap_or(0))
+        });
         // Loop bounds keyed by address hold inside the analysed function only.
         let per_header = if same_function {
             ipet::find_loops(&ipet_cfg)

@@ -48,17 +48,8 @@ pub(super) fn bound(
     req: &BoundRequest,
     out: &mut ModeOutput,
 ) {
-    let costs: Vec<u64> = warp
-        .nodes
-        .iter()
-        .map(|n| n.block.map_or(0, |b| listing.cost(b)))
-        .collect();
-    let ipet_cfg = ipet::Cfg {
-        costs: costs.clone(),
-        edges: warp.edges.iter().map(|e| (e.from, e.to)).collect(),
-        entry: warp.entry,
-        exits: vec![warp.exit],
-    };
+    let ipet_cfg = ipet_graph(warp, |b| listing.cost(b));
+    let costs = ipet_cfg.costs.clone();
     let loops = ipet::find_loops(&ipet_cfg);
     let address_of = |node: usize| warp.nodes[node].block.map(|b| listing.address(b));
     let labels_of = |node: usize| {
@@ -253,6 +244,21 @@ pub(super) fn bound(
     }
     out.graph = Some(draw("warp", nodes, edges));
     out.details = ModeDetails::WarpCfg(Box::new(details));
+}
+
+/// The IPET graph of a warp-level CFG: each node costs its block's `cost_of_block`, the
+/// virtual exit nothing.
+pub(super) fn ipet_graph(warp: &cfg::WarpCfg, cost_of_block: impl Fn(usize) -> u64) -> ipet::Cfg {
+    ipet::Cfg {
+        costs: warp
+            .nodes
+            .iter()
+            .map(|n| n.block.map_or(0, &cost_of_block))
+            .collect(),
+        edges: warp.edges.iter().map(|e| (e.from, e.to)).collect(),
+        entry: warp.entry,
+        exits: vec![warp.exit],
+    }
 }
 
 /// Nodes reachable from the entry from which the exit is unreachable, in id order.

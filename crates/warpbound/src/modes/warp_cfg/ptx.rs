@@ -348,16 +348,7 @@ impl<'a> Calls<'a> {
         };
         let costs = self.block_costs(f, &built.graph, depth)?;
         let warp = &built.warp;
-        let ipet_cfg = ipet::Cfg {
-            costs: warp
-                .nodes
-                .iter()
-                .map(|n| n.block.map_or(0, |b| costs[b]))
-                .collect(),
-            edges: warp.edges.iter().map(|e| (e.from, e.to)).collect(),
-            entry: warp.entry,
-            exits: vec![warp.exit],
-        };
+        let ipet_cfg = super::ipet_bound::ipet_graph(warp, |b| costs[b]);
         let bounds = ipet::LoopBounds {
             per_header: BTreeMap::new(),
             default: self.p.loop_bounds.default,

@@ -292,18 +292,10 @@ fn normalise(program: &IntegerProgram) -> Result<Vec<Row>, BbError> {
                 con.rhs
             )));
         }
-        // Merged here (the LP seam merges too) so that blocks and single-variable rows see
-        // one coefficient per variable.
-        let mut merged: std::collections::BTreeMap<usize, f64> = Default::default();
-        for &(v, c) in &con.terms {
-            if v >= n || !c.is_finite() {
-                return Err(BbError::Invalid(format!(
-                    "constraint {i} has term ({v}, {c}) with {n} variables"
-                )));
-            }
-            *merged.entry(v).or_insert(0.0) += c;
-        }
-        let terms: Vec<(usize, f64)> = merged.into_iter().filter(|&(_, c)| c != 0.0).collect();
+        // Merged here (the LP seam merges too, the same way) so that blocks and
+        // single-variable rows see one coefficient per variable.
+        let terms = crate::lp::merge_terms(&con.terms, n)
+            .map_err(|m| BbError::Invalid(format!("constraint {i}: {m}")))?;
         if terms.is_empty() {
             let holds = match con.relation {
                 Relation::Le => 0.0 <= con.rhs,

@@ -387,19 +387,40 @@ fn holds(lhs: f64, relation: Relation, rhs: f64, tol: f64) -> bool {
 }
 
 /// Sums repeated variables, drops zero coefficients and sorts by variable.
-fn merge_terms(terms: &[(usize, f64)], n: usize) -> Result<Vec<(usize, f64)>, String> {
-    let mut merged: std::collections::BTreeMap<usize, f64> = Default::default();
+///
+/// A sum that cancels is zero, not the rounding noise of the addition: `-0.03 + 0.01 +
+/// 0.02` is `3.5e-18` in floating point, and handing the solver the row `3.5e-18·x <= 0`
+/// would forbid every positive `x` that the caller's row (`0·x <= 0`) allows. A sum within
+/// [`CANCELLATION`] of the magnitude of its parts is therefore dropped; terms given once
+/// keep their value exactly.
+pub(crate) fn merge_terms(terms: &[(usize, f64)], n: usize) -> Result<Vec<(usize, f64)>, String> {
+    // Per variable: the sum and the sum of the parts' magnitudes.
+    let mut merged: std::collections::BTreeMap<usize, (f64, f64)> = Default::default();
     for &(v, c) in terms {
         if v >= n || !c.is_finite() {
             return Err(format!("term ({v}, {c}) with {n} variables"));
         }
-        *merged.entry(v).or_insert(0.0) += c;
+        let e = merged.entry(v).or_insert((0.0, 0.0));
+        e.0 += c;
+        e.1 += c.abs();
     }
-    if let Some((v, c)) = merged.iter().find(|(_, c)| !c.is_finite()) {
+    if let Some((v, (c, _))) = merged
+        .iter()
+        .find(|(_, (c, m))| !c.is_finite() || !m.is_finite())
+    {
         return Err(format!("the coefficients of variable {v} sum to {c}"));
     }
-    Ok(merged.into_iter().filter(|&(_, c)| c != 0.0).collect())
+    Ok(merged
+        .into_iter()
+        .filter(|&(_, (c, m))| c.abs() > CANCELLATION * m)
+        .map(|(v, (c, _))| (v, c))
+        .collect())
 }
+
+/// Relative size below which a sum of a variable's coefficients is cancellation noise:
+/// far above the rounding error of adding a row's few terms (a few `f64::EPSILON`s of
+/// their magnitude), far below the six orders of magnitude the solver is asked to span.
+const CANCELLATION: f64 = 1e-12;
 
 fn op(relation: Relation) -> ComparisonOp {
     match relation {

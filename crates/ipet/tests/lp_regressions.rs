@@ -122,3 +122,37 @@ fn mandelbrot_singular_basis_binary_with_root_lp() {
         assert_eq!(out.lp_bound.is_some(), root_lp);
     }
 }
+
+/// A row whose repeated terms cancel: `-0.03·x + 0.01·x + 0.02·x <= 0` is `0 <= 0`, but the
+/// floating-point sum of the coefficients is `3.5e-18`. Summed naively, the row became
+/// `3.5e-18·x <= 0` and branch and bound answered 0 for `max x, x <= 1` (the proptest of
+/// `lp_degenerate` found it in CI); the optimum is 1, through both the seam and the search.
+#[test]
+fn cancelling_repeated_terms_are_zero() {
+    let cancelling = [(0, -0.03), (0, 0.01), (0, 0.02)];
+    assert_ne!(-0.03 + 0.01 + 0.02, 0.0, "the sum must not cancel exactly");
+    let program = IntegerProgram {
+        objective: vec![1.0],
+        constraints: vec![
+            LinearConstraint {
+                terms: vec![(0, 1.0)],
+                relation: Le,
+                rhs: 1.0,
+            },
+            LinearConstraint {
+                terms: cancelling.to_vec(),
+                relation: Le,
+                rhs: 0.0,
+            },
+        ],
+    };
+    let out = maximize(&program, 100).expect("feasible and bounded");
+    assert_eq!(out.objective, Some(1.0));
+    let mut lp = Lp::new();
+    lp.add_var(1.0, 0.0, 1.0).expect("finite");
+    lp.add_row(&cancelling, Le, 0.0).expect("in range");
+    match lp.solve().expect("solves") {
+        LpAnswer::Optimal(o) => assert_eq!(o.objective(), 1.0),
+        other => panic!("{other:?}"),
+    }
+}

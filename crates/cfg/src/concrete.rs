@@ -56,10 +56,21 @@ struct Warp<'a> {
     kernel: &'a Kernel,
     threads: usize,
     regs: Vec<HashMap<Register, u64>>,
+    /// Per thread, the registers whose value was folded from constants (crate::consts).
+    constant: Vec<std::collections::HashSet<Register>>,
     seed: u64,
 }
 
 impl Warp<'_> {
+    /// The value of `r` in thread `t` if it is a constant (`RZ`, `PT`, or folded from them).
+    fn read_constant(&self, t: usize, r: &Register) -> Option<u64> {
+        match r {
+            Register::Zero => Some(0),
+            Register::True => Some(1),
+            _ => self.constant[t].contains(r).then(|| self.read(t, r)),
+        }
+    }
+
     fn read(&self, t: usize, r: &Register) -> u64 {
         match r {
             Register::Zero => 0,
@@ -102,6 +113,19 @@ impl Warp<'_> {
             if mask >> t & 1 == 0 || !self.guard(t, ins) {
                 continue;
             }
+            // What the analysis folds from constants (crate::consts) gets its real value, so
+            // that a constant the analysis knows is the value the oracle holds; everything
+            // else stays a well-spread function of the inputs (and the seed).
+            if let Some(values) = crate::consts::fold(ins, &|r| self.read_constant(t, r)) {
+                for (w, v) in ins.writes.iter().zip(values) {
+                    self.regs[t].insert(w.clone(), v);
+                    self.constant[t].insert(w.clone());
+                }
+                continue;
+            }
+            for w in &ins.writes {
+                self.constant[t].remove(w);
+            }
             let mut h = mix(self.seed ^ (index as u64).wrapping_mul(0x100_0000_01b3));
             if vote {
                 h = mix(h ^ mask);
@@ -115,6 +139,7 @@ impl Warp<'_> {
             }
             for (k, w) in ins.writes.iter().enumerate() {
                 let v = mix(h ^ k as u64);
+                let v = if w.is_predicate() { v & 1 } else { v };
                 self.regs[t].insert(w.clone(), v);
             }
         }
@@ -144,6 +169,7 @@ pub fn run(
         kernel,
         threads,
         regs: vec![HashMap::new(); threads],
+        constant: vec![Default::default(); threads],
         seed,
     };
     let mut stack = ActivationStack::with_rules(full, Rules::of(kernel));

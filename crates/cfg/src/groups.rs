@@ -8,6 +8,7 @@
 //! Concretely, every slot denotes a non-empty set of threads: an entry whose mask becomes
 //! empty is popped (§2), and a state without active threads is immediately popped.
 
+use crate::consts::Consts;
 use crate::regset::RegSet;
 use serde::{Deserialize, Serialize};
 
@@ -23,6 +24,13 @@ pub struct Groups {
     rel: Vec<Vec<u8>>,
     /// Registers each group agrees on.
     agree: Vec<RegSet>,
+    /// Registers each group holds a known value in ([`crate::consts`]).
+    consts: Vec<Consts>,
+    /// For the slot of a reconvergence entry: the constants every group that halted into it
+    /// held when it halted (`None`: no group has halted into it yet). Registers are private
+    /// to threads, so these are the values the entry's threads resume with
+    /// ([`Groups::resume_with_arrivals`]).
+    arrived: Vec<Option<Consts>>,
     /// Ablation "no group fine analysis": relations are never recorded.
     blind: bool,
 }
@@ -44,6 +52,8 @@ impl Groups {
         Groups {
             rel: vec![vec![SUB]],
             agree: vec![agree],
+            consts: vec![Consts::EMPTY],
+            arrived: vec![None],
             blind,
         }
     }
@@ -62,6 +72,59 @@ impl Groups {
 
     pub fn agree_mut(&mut self, slot: usize) -> &mut RegSet {
         &mut self.agree[slot]
+    }
+
+    /// The registers group `slot` holds a known value in.
+    pub fn consts(&self, slot: usize) -> &Consts {
+        &self.consts[slot]
+    }
+
+    pub fn consts_mut(&mut self, slot: usize) -> &mut Consts {
+        &mut self.consts[slot]
+    }
+
+    /// The group `from` halts into the reconvergence entry whose slot is `entry`: the
+    /// entry's arrivals keep only the constants `from` shares.
+    pub fn record_arrival(&mut self, entry: usize, from: usize) {
+        let c = &self.consts[from];
+        let joined = match &self.arrived[entry] {
+            None => c.clone(),
+            Some(m) => m.meet(c),
+        };
+        self.arrived[entry] = Some(joined);
+    }
+
+    /// Threads may have halted into `slot` without being recorded (a cycle of the stack
+    /// graph, an unknown stack): its arrivals say nothing any more.
+    pub fn forget_arrivals(&mut self, slot: usize) {
+        self.arrived[slot] = Some(Consts::EMPTY);
+    }
+
+    /// Copies the arrivals of slot `from` to slot `to` (a copy of a cyclic entry resumes).
+    pub fn copy_arrivals(&mut self, from: usize, to: usize) {
+        self.arrived[to] = self.arrived[from].clone();
+    }
+
+    /// Slot `slot` resumes as a reconvergence entry whose threads all halted into it (every
+    /// thread of its mask either halted there, exited or left it): what every arrival held
+    /// holds for the resumed group, which therefore agrees on those registers.
+    pub fn resume_with_arrivals(&mut self, slot: usize) {
+        if let Some(m) = self.arrived[slot].take() {
+            self.agree[slot] = self.agree[slot].union(&m.agreed());
+            self.consts[slot].absorb(&m);
+        }
+    }
+
+    /// Forgets the arrivals of `slot` (it resumes as something that is not a reconvergence
+    /// entry, or became active).
+    pub fn clear_arrivals(&mut self, slot: usize) {
+        self.arrived[slot] = None;
+    }
+
+    /// Forgets every constant and arrival of `slot` (the agreement ablations).
+    pub(crate) fn forget_consts(&mut self, slot: usize) {
+        self.consts[slot] = Consts::EMPTY;
+        self.arrived[slot] = None;
     }
 
     pub fn subset(&self, a: usize, b: usize) -> bool {
@@ -93,6 +156,8 @@ impl Groups {
         row[n] = SUB;
         self.rel.push(row);
         self.agree.push(agree);
+        self.consts.push(Consts::EMPTY);
+        self.arrived.push(None);
         n
     }
 
@@ -101,6 +166,7 @@ impl Groups {
     pub fn add_subset_of(&mut self, of: usize) -> usize {
         let agree = self.agree[of];
         let new = self.add_unrelated(agree);
+        self.consts[new] = self.consts[of].clone();
         for x in 0..new {
             let mut f = self.rel[of][x];
             if x == of {
@@ -164,6 +230,8 @@ impl Groups {
             row.remove(slot);
         }
         self.agree.remove(slot);
+        self.consts.remove(slot);
+        self.arrived.remove(slot);
     }
 
     /// Moves slot `from` to position `to` (used to make a resumed entry slot 0).
@@ -176,6 +244,10 @@ impl Groups {
         }
         let a = self.agree.remove(from);
         self.agree.insert(to, a);
+        let c = self.consts.remove(from);
+        self.consts.insert(to, c);
+        let r = self.arrived.remove(from);
+        self.arrived.insert(to, r);
     }
 
     /// Merges slot `b` into slot `a` as their union (a repeated stack entry: a cycle in the
@@ -193,6 +265,8 @@ impl Groups {
             self.set(x, a, down_sub | down_disj);
         }
         self.agree[a] = self.agree[a].intersect(&self.agree[b]);
+        self.consts[a] = self.consts[a].meet(&self.consts[b]);
+        self.arrived[a] = join_arrivals(&self.arrived[a], &self.arrived[b]);
         self.remove_slot(b);
     }
 
@@ -206,6 +280,12 @@ impl Groups {
         }
         for (a, b) in out.agree.iter_mut().zip(other.agree.iter()) {
             *a = a.intersect(b);
+        }
+        for (a, b) in out.consts.iter_mut().zip(other.consts.iter()) {
+            *a = a.meet(b);
+        }
+        for (a, b) in out.arrived.iter_mut().zip(other.arrived.iter()) {
+            *a = join_arrivals(a, b);
         }
         out
     }
@@ -222,6 +302,28 @@ impl Groups {
                 .iter()
                 .zip(other.agree.iter())
                 .all(|(a, b)| a.is_subset(b))
+            && self
+                .consts
+                .iter()
+                .zip(other.consts.iter())
+                .all(|(a, b)| a.is_subset(b))
+            && self
+                .arrived
+                .iter()
+                .zip(other.arrived.iter())
+                .all(|(a, b)| match (a, b) {
+                    (_, None) => true,
+                    (None, Some(_)) => false,
+                    (Some(a), Some(b)) => a.is_subset(b),
+                })
+    }
+}
+
+/// Join of arrivals: no arrival yet is the bottom ("every arrival held m" is vacuous then).
+fn join_arrivals(a: &Option<Consts>, b: &Option<Consts>) -> Option<Consts> {
+    match (a, b) {
+        (None, x) | (x, None) => x.clone(),
+        (Some(a), Some(b)) => Some(a.meet(b)),
     }
 }
 

@@ -20,6 +20,7 @@ pub mod activation_stack;
 pub mod analysis;
 pub mod barriers;
 pub mod concrete;
+pub mod consts;
 pub mod groups;
 pub mod indirect;
 pub mod latency;

@@ -27,6 +27,12 @@ fn index(r: &Register) -> Option<usize> {
     }
 }
 
+/// The tracked-register index of `r` (the bit [`RegSet`] keeps for it), shared with
+/// [`crate::consts::Consts`].
+pub(crate) fn tracked_index(r: &Register) -> Option<usize> {
+    index(r)
+}
+
 /// Special registers whose value differs between the threads of a warp (§3.3: "special
 /// registers: thread-varying vs warp-uniform"). Everything else read through `S2R` — block and
 /// grid coordinates, SM id, warp id — is the same for all threads of a warp.
@@ -84,6 +90,24 @@ impl RegSet {
         if let Some(i) = index(r) {
             self.0[i / 64] &= !(1 << (i % 64));
         }
+    }
+
+    /// The set of the given tracked-register indices (see [`tracked_index`]).
+    pub(crate) fn from_indices(indices: impl IntoIterator<Item = usize>) -> RegSet {
+        let mut s = RegSet::EMPTY;
+        for i in indices.into_iter().filter(|&i| i < BITS) {
+            s.0[i / 64] |= 1 << (i % 64);
+        }
+        s
+    }
+
+    /// Registers agreed in either (two facts about the same threads).
+    pub fn union(&self, other: &RegSet) -> RegSet {
+        let mut out = *self;
+        for (a, b) in out.0.iter_mut().zip(other.0.iter()) {
+            *a |= b;
+        }
+        out
     }
 
     /// Join of the agreement domain: registers agreed in both.

@@ -80,12 +80,24 @@ fn inputs_agree(ins: &Instruction, agree: &RegSet) -> bool {
     !result_varies(ins) && ins.reads.iter().all(|r| agree.agrees(r))
 }
 
-/// Data effect of `ins` on every group (strong / weak / no update, §3.3).
+/// Data effect of `ins` on every group (strong / weak / no update, §3.3), on agreement and
+/// on known constants ([`crate::consts`]).
 pub fn update_agreement(ins: &Instruction, groups: &mut Groups, options: &Options) {
     if ins.writes.is_empty() {
         return;
     }
     let guard = ins.guard.as_ref().filter(|g| !g.is_always_true());
+    // The values the executing threads write, from what the active group is known to hold
+    // (every executing thread is active), and whether they all execute (`Some(true)`), none
+    // does (`Some(false)`) or it is unknown.
+    let folded = {
+        let c = groups.consts(0);
+        crate::consts::fold(ins, &|r| c.get(r))
+    };
+    let executes: Option<bool> = match guard {
+        None => Some(true),
+        Some(g) => groups.consts(0).get(&g.reg).map(|v| (v == 1) != g.negated),
+    };
     for slot in 0..groups.len() {
         let executes_whole = slot == 0 || groups.subset(slot, 0);
         if !executes_whole && groups.disjoint(slot, 0) {
@@ -105,6 +117,28 @@ pub fn update_agreement(ins: &Instruction, groups: &mut Groups, options: &Option
                 agree.remove(w);
             }
         }
+        if executes == Some(false) {
+            continue;
+        }
+        let strong = executes_whole && executes == Some(true);
+        let consts = groups.consts_mut(slot);
+        for (k, w) in ins.writes.iter().enumerate() {
+            let new = folded.as_ref().map(|v| v[k]);
+            // A weak update (some threads of the group may not write) keeps a value only
+            // if the written one is the same.
+            let value = if strong {
+                new
+            } else {
+                new.filter(|&v| consts.get(w) == Some(v))
+            };
+            match value {
+                Some(v) => consts.set(w, v),
+                None => consts.remove(w),
+            }
+        }
+        let known = groups.consts(slot).agreed();
+        let agree = groups.agree_mut(slot);
+        *agree = agree.union(&known);
     }
     sanitize(groups, options);
 }
@@ -114,6 +148,7 @@ pub fn sanitize(groups: &mut Groups, options: &Options) {
     for slot in 0..groups.len() {
         if !options.agreement || (slot > 0 && !options.pending_agreement) {
             *groups.agree_mut(slot) = RegSet::EMPTY;
+            groups.forget_consts(slot);
         }
     }
 }
@@ -567,19 +602,28 @@ fn filter(st: State, halted: usize, tag: Option<Tag>) -> Vec<State> {
         let i = k - 1;
         let e = &s.stack[i];
         if e.is_any() {
-            // The rest of the stack is unknown: it stays "any".
+            // The rest of the stack is unknown: it stays "any". The halting threads may stop
+            // in any entry of it or below it, unrecorded.
+            let mut s = s;
+            for j in 0..=i {
+                s.groups.forget_arrivals(State::slot_of(j));
+            }
             done.push(s);
             continue;
         }
         let matches = tag.is_some_and(|t| e.has_tag(t));
         if matches && e.is_single() {
-            done.push(s); // the matching entry: stop below nothing more
+            // The matching entry: stop below nothing more; the halting threads wait in it.
+            let mut s = s;
+            s.groups.record_arrival(State::slot_of(i), halted);
+            done.push(s);
             continue;
         }
         if matches {
             // Stop inside the cycle: the entries above the match inside it lose threads.
             let mut inside = s.clone();
             inside.groups.remove_threads(State::slot_of(i), halted);
+            inside.groups.forget_arrivals(State::slot_of(i));
             done.push(inside);
         }
         let slot = State::slot_of(i);
@@ -678,9 +722,11 @@ fn pop(s: State, ctx: &Ctx, out: &mut Vec<Transition>) -> Result<(), Unsupported
             // One entry of the cycle resumes and others remain below it.
             let mut r = s.clone();
             let copy = r.groups.add_subset_of(slot);
+            r.groups.copy_arrivals(slot, copy);
             r.groups.remove_threads(slot, copy);
             r.groups.remove_slot(0);
             r.groups.move_slot(copy - 1, 0);
+            resume_arrivals(&mut r, p.tag);
             sanitize(&mut r.groups, ctx.options);
             out.push(Transition {
                 kind: resume_kind(p.tag),
@@ -693,6 +739,7 @@ fn pop(s: State, ctx: &Ctx, out: &mut Vec<Transition>) -> Result<(), Unsupported
         r.stack.pop();
         r.groups.remove_slot(0);
         r.groups.move_slot(slot - 1, 0);
+        resume_arrivals(&mut r, p.tag);
         sanitize(&mut r.groups, ctx.options);
         out.push(Transition {
             kind: resume_kind(p.tag),
@@ -701,6 +748,18 @@ fn pop(s: State, ctx: &Ctx, out: &mut Vec<Transition>) -> Result<(), Unsupported
         });
     }
     Ok(())
+}
+
+/// The resumed entry (now slot 0) of type `tag` starts running. A convergence barrier or a
+/// saved warp (Volta and later, [`crate::barriers`]) resumes with threads that all halted into
+/// it, so it holds what all of them held ([`Groups::resume_with_arrivals`], beyond the paper;
+/// the Fermi–Pascal entries keep the paper's weak updates only).
+fn resume_arrivals(r: &mut State, tag: Tag) {
+    if matches!(tag, Tag::Barrier(_) | Tag::WarpSync) {
+        r.groups.resume_with_arrivals(0);
+    } else {
+        r.groups.clear_arrivals(0);
+    }
 }
 
 /// Alg. 1 lines 11–14: some active threads halt, the others (skip) continue at PC+8.

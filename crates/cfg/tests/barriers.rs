@@ -309,3 +309,49 @@ fn sequential_warpsync_joins_cost_linearly_many_states() {
     assert_eq!(c10 - c1, 9 * (c2 - c1), "{c1} {c2} {c10}");
     assert!(c10 < 100, "{c10}");
 }
+
+/// The shape of `reduce7` on sm_90 (`crate::consts`): two paths set `R4` to `0x20` apart,
+/// compute the shuffle loop's `P0` from it before the `WARPSYNC.ALL` that rejoins them, and
+/// the rejoined warp branches on `P0`.
+const REJOINED_CONSTANTS: &str = "
+    /*0000*/ S2R R0, SR_TID.X ;
+    /*0010*/ ISETP.GE.AND P1, PT, R0, 0x10, PT ;
+    /*0020*/ @P1 BRA 0x50 ;
+    /*0030*/ IMAD.MOV.U32 R4, RZ, RZ, 0x20 ;
+    /*0040*/ BRA 0x60 ;
+    /*0050*/ MOV R4, 0x20 ;
+    /*0060*/ LEA.HI R5, R4, R4, RZ, 0x1 ;
+    /*0070*/ ISETP.GT.AND P0, PT, R4, 0x3, PT ;
+    /*0080*/ SHF.R.S32.HI R5, RZ, 0x1, R5 ;
+    /*0090*/ WARPSYNC.ALL ;
+    /*00a0*/ SHFL.DOWN PT, R7, R6, R5, 0x1f ;
+    /*00b0*/ IMAD.MOV.U32 R4, RZ, RZ, R5 ;
+    /*00c0*/ @P0 BRA 0x60 ;
+    /*00d0*/ EXIT ;
+";
+
+#[test]
+fn equal_constants_set_apart_are_agreed_where_the_paths_rejoin() {
+    let branch_diverges = |src: &str| {
+        let (k, g, w) = common::warp(src, &Options::default());
+        common::edges_of(&k, &g, &w, WarpEdgeKind::Divergence)
+            .iter()
+            .any(|&(from, _)| from == 0xa0)
+    };
+    // Both paths hold R4 = 0x20 and P0 = (0x20 > 3) at the WARPSYNC: the warp agrees on P0.
+    assert!(!branch_diverges(REJOINED_CONSTANTS));
+    // The same through a barrier region instead of the WARPSYNC.
+    let region = REJOINED_CONSTANTS
+        .replace("/*0000*/ S2R R0, SR_TID.X ;", "/*0000*/ BSSY B0, 0xa0 ;")
+        .replace("/*0090*/ WARPSYNC.ALL ;", "/*0090*/ BSYNC B0 ;");
+    assert!(!branch_diverges(&region), "{region}");
+    // Different constants (0x2 is not > 3): P0 differs between the paths, the branch diverges.
+    let different = REJOINED_CONSTANTS.replace("MOV R4, 0x20 ;", "MOV R4, 0x2 ;");
+    assert!(branch_diverges(&different));
+    let region_different = region.replace("MOV R4, 0x20 ;", "MOV R4, 0x2 ;");
+    assert!(branch_diverges(&region_different));
+    for src in [REJOINED_CONSTANTS, &region, &different, &region_different] {
+        let checked = check_kernel(src, &[1, 2, 3], &Options::default()).expect("sound");
+        assert!(checked >= 8);
+    }
+}

@@ -31,11 +31,16 @@ impl Gen {
 
     fn data(&mut self) {
         let (a, b, c, p) = (self.next(6), self.next(6), self.next(6), self.next(3));
-        match self.next(6) {
+        match self.next(9) {
             0 => self.emit(format!("S2R R{a}, SR_TID.X ;")),
             1 => self.emit(format!("ISETP.GE.AND P{p}, PT, R{a}, R{b}, PT ;")),
             2 => self.emit(format!("@P{p} IADD3 R{a}, R{a}, R{b}, RZ ;")),
             3 => self.emit("WARPSYNC 0xffffffff ;"),
+            // Constants (crate::consts): set on separate paths, they may make a guard agreed
+            // when the paths meet again.
+            6 => self.emit(format!("MOV R{a}, 0x{:x} ;", c % 3)),
+            7 => self.emit(format!("IADD3 R{a}, R{b}, 0x1, RZ ;")),
+            8 => self.emit(format!("ISETP.GT.AND P{p}, PT, R{a}, 0x1, PT ;")),
             _ => self.emit(format!("IADD3 R{a}, R{b}, R{c}, RZ ;")),
         }
     }
@@ -156,6 +161,38 @@ impl Gen {
                     self.data();
                     self.data();
                     self.emit(format!("{done}:"));
+                }
+                10 | 11 => {
+                    // The same register set to constants on two paths that meet again at a
+                    // `BSYNC` (10) or a full-warp `WARPSYNC` (11), then a guard computed from
+                    // it: agreed after the join exactly when both constants are equal.
+                    let (els, join, end) = (self.fresh(), self.fresh(), self.fresh());
+                    let (r, p) = (self.next(6), self.next(3));
+                    let (x, y) = (self.next(3), self.next(3));
+                    let c = self.cond();
+                    if pick == 10 {
+                        self.emit(format!("BSSY B{b}, {end} ;"));
+                    }
+                    self.emit(format!("{c} BRA {els} ;"));
+                    self.emit(format!("MOV R{r}, 0x{x:x} ;"));
+                    self.emit(format!("BRA {join} ;"));
+                    self.emit(format!("{els}:"));
+                    self.emit(format!("MOV R{r}, 0x{y:x} ;"));
+                    self.emit(format!("{join}:"));
+                    if pick == 10 {
+                        self.emit(format!("BSYNC B{b} ;"));
+                    } else {
+                        self.emit("WARPSYNC.ALL ;");
+                    }
+                    self.emit(format!("{end}:"));
+                    self.emit(format!("ISETP.GT.AND P{p}, PT, R{r}, 0x1, PT ;"));
+                    let (skip, after) = (self.fresh(), self.fresh());
+                    self.emit(format!("BSSY B{b}, {after} ;"));
+                    self.emit(format!("@P{p} BRA {skip} ;"));
+                    self.emit(format!("IADD3 R{r}, R{r}, 0x1, RZ ;"));
+                    self.emit(format!("{skip}:"));
+                    self.emit(format!("BSYNC B{b} ;"));
+                    self.emit(format!("{after}:"));
                 }
                 7 if outer.is_some() => {
                     // an extra conditional break out of the loop, from inside its body

@@ -58,6 +58,14 @@
 //! one, or one inside a region, runs on alone (allowed by the argument above). If every
 //! pending thread exits instead, the saved warp has nobody left: the warp ends.
 //!
+//! # What a rejoined warp knows
+//! A barrier entry or a saved warp resumes with threads that all halted into it (each either
+//! arrived at its `BSYNC`/`WARPSYNC`, left with `BREAK`, or exited), and registers are private
+//! to threads: so it holds exactly what every arriving group held when it halted. Each halt
+//! records the halting group's known constants in the entry ([`crate::consts`]); the resumed
+//! group agrees on every register all arrivals held the same constant in, on top of what the
+//! weak updates left it.
+//!
 //! # Loops whose exit diverges, and why they stay linear
 //! In barrier code a loop exits by falling out of its back edge (`@P0 BRA head` then
 //! `BSYNC Bn`) or with `@P BREAK Bn; @P BRA out`. On Pascal the back edge's taken group ran

@@ -121,10 +121,19 @@ impl Groups {
         self.arrived[slot] = None;
     }
 
-    /// Forgets every constant and arrival of `slot` (the agreement ablations).
+    /// Whether some group may have halted into the entry whose slot is `slot` (a halt was
+    /// recorded, or one may have gone unrecorded).
+    pub fn has_arrivals(&self, slot: usize) -> bool {
+        self.arrived[slot].is_some()
+    }
+
+    /// Forgets every constant of `slot` and what arrivals held (the agreement ablations);
+    /// whether any group halted into it stays known.
     pub(crate) fn forget_consts(&mut self, slot: usize) {
         self.consts[slot] = Consts::EMPTY;
-        self.arrived[slot] = None;
+        if self.arrived[slot].is_some() {
+            self.arrived[slot] = Some(Consts::EMPTY);
+        }
     }
 
     pub fn subset(&self, a: usize, b: usize) -> bool {

@@ -691,6 +691,12 @@ fn pop(s: State, ctx: &Ctx, out: &mut Vec<Transition>) -> Result<(), Unsupported
     let k = s.stack.len() - 1;
     let slot = State::slot_of(k);
     let any = top.is_any();
+    if !any && top.points.iter().all(|p| p.tag == Tag::Call) && !s.groups.has_arrivals(slot) {
+        // A return point no `RET` halted into (beyond the paper): its threads can only have
+        // left it — exited, e.g. a predicated `CALL` into a tail that ends in `EXIT`, which
+        // nvcc writes for sm_86 loops — so its mask is empty and it is popped unexecuted.
+        return pop(drop_entry(s, k), ctx, out);
+    }
     if any {
         // The stack may also be empty.
         out.push(Transition {

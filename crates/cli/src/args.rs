@@ -30,8 +30,10 @@ pub struct AnalyzeArgs {
     /// Kernel file, or `-` for standard input.
     #[arg(conflicts_with = "request")]
     pub file: Option<String>,
-    /// Input dialect: sass, gcn, ptx, simd or lc.
-    #[arg(long, default_value = "sass")]
+    /// Input dialect: sass, gcn, ptx, simd, lc or pws-csv; `auto` (the default) takes it from
+    /// the text (a `.version` directive, a `Function :` header, ...) or else the file
+    /// extension, falling back to sass, and says on stderr which it chose.
+    #[arg(long, default_value = "auto")]
     pub dialect: String,
     /// Function to analyse when the file holds several (default: the first).
     #[arg(long)]
@@ -95,14 +97,18 @@ impl AnalyzeArgs {
             }
             return Ok((request, Vec::new()));
         }
-        let dialect = Dialect::from_name(&self.dialect).ok_or_else(|| {
-            let names: Vec<&str> = Dialect::ALL.iter().map(|d| d.name()).collect();
-            format!(
-                "unknown dialect `{}` (one of: {})",
-                self.dialect,
-                names.join(", ")
-            )
-        })?;
+        let named = if self.dialect == "auto" {
+            None
+        } else {
+            Some(Dialect::from_name(&self.dialect).ok_or_else(|| {
+                let names: Vec<&str> = Dialect::ALL.iter().map(|d| d.name()).collect();
+                format!(
+                    "unknown dialect `{}` (one of: auto, {})",
+                    self.dialect,
+                    names.join(", ")
+                )
+            })?)
+        };
         let catalog = warpbound::catalog();
         if let Some(mode) = &self.mode {
             if catalog.mode(mode).is_none() {
@@ -115,6 +121,10 @@ impl AnalyzeArgs {
         }
         let path = self.file.as_deref().unwrap_or("-");
         let (source, bad) = read(path)?;
+        let dialect = match named {
+            Some(d) => d,
+            None => detect(path, &source),
+        };
         let mut request = Request::new(source, dialect);
         request.function = self.function.clone();
         request.mode = self.mode.clone();
@@ -143,5 +153,33 @@ impl AnalyzeArgs {
                 .insert("default_loop_bound".into(), serde_json::json!(n));
         }
         Ok((request, bad.into_iter().collect()))
+    }
+}
+
+/// The dialect of a kernel file given without `--dialect`: what its text shows, else its
+/// extension, else SASS; the choice and its reason go to stderr (the report's `dialect`
+/// field names it too).
+fn detect(path: &str, source: &str) -> Dialect {
+    let name = if path == "-" { "" } else { path };
+    match isa::dialect_guess::guess_file(name, source) {
+        Some(g) if g.line > 0 => {
+            eprintln!(
+                "warpbound: reading {} as {} (`{}` on line {}; --dialect overrides)",
+                if path == "-" { "standard input" } else { path },
+                g.dialect.name(),
+                g.evidence,
+                g.line
+            );
+            g.dialect
+        }
+        Some(g) => {
+            eprintln!(
+                "warpbound: reading {path} as {} (file extension {}; --dialect overrides)",
+                g.dialect.name(),
+                g.evidence
+            );
+            g.dialect
+        }
+        None => Dialect::Sass,
     }
 }

@@ -291,3 +291,28 @@ fn non_utf8_input_is_located_and_the_rest_parsed() {
     );
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+#[test]
+fn the_dialect_is_detected_when_not_given() {
+    let path = corpus("../ptx-modern/FunctionPointers.ptx");
+    let out = bin()
+        .args(["analyze", &path, "--no-timings"])
+        .output()
+        .expect("runs");
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert_eq!(json(&out)["dialect"], "ptx");
+    let said = String::from_utf8_lossy(&out.stderr);
+    assert!(said.contains("as ptx (`.version` on line"), "{said}");
+    // Named explicitly, the wrong dialect is kept, and the report says what the text is.
+    let wrong = bin()
+        .args(["analyze", &path, "--dialect", "sass", "--no-timings"])
+        .output()
+        .expect("runs");
+    assert_eq!(wrong.status.code(), Some(1));
+    assert_eq!(json(&wrong)["dialect_hint"]["dialect"], "ptx");
+}

@@ -17,6 +17,7 @@
 pub mod blocks;
 pub mod control_bits;
 pub mod diagnostic;
+pub mod dialect_guess;
 pub mod dominance;
 pub mod flow;
 pub mod gcn;

@@ -31,6 +31,7 @@ pub fn analyze(request: &Request) -> Report {
         preset: None,
         params: Vec::new(),
         diagnostics: Vec::new(),
+        dialect_hint: None,
         kernel: None,
         cfg: None,
         wcet: None,
@@ -146,6 +147,64 @@ fn ms(t: Instant) -> f64 {
     t.elapsed().as_secs_f64() * 1e3
 }
 
+/// A text that fails to parse in the requested dialect but carries the mark of another:
+/// one error, located at the mark and listed first, that names the dialect to choose; the
+/// parse errors are kept (the text may also be a broken kernel of the requested dialect).
+fn hint_other_dialect(report: &mut Report, request: &Request) {
+    if !report.has_errors() {
+        return;
+    }
+    let Some(g) = isa::dialect_guess::guess(&request.source) else {
+        return;
+    };
+    if g.dialect == request.dialect {
+        return;
+    }
+    let (want, got) = (g.dialect.name(), request.dialect.name());
+    let d = Diagnostic {
+        severity: Severity::Error,
+        line: g.line,
+        column: 1,
+        len: 0,
+        message: format!(
+            "this text looks like {} (`{}` on line {}), not {}: choose the `{want}` dialect \
+             (CLI: --dialect {want}, or leave --dialect out to have it detected)",
+            want.to_uppercase(),
+            g.evidence,
+            g.line,
+            got.to_uppercase()
+        ),
+    };
+    // The text is most likely in the other dialect: a few parse errors show the mismatch,
+    // hundreds (one per line) only hide the hint.
+    const KEPT: usize = 20;
+    let errors = report
+        .diagnostics
+        .iter()
+        .filter(|d| d.severity == Severity::Error)
+        .count();
+    if errors > KEPT {
+        let mut seen = 0;
+        report.diagnostics.retain(|d| {
+            if d.severity != Severity::Error {
+                return true;
+            }
+            seen += 1;
+            seen <= KEPT
+        });
+        report.diagnostics.push(Diagnostic::global(
+            Severity::Note,
+            format!(
+                "{} more errors not listed: the text reads as {} at almost every line",
+                errors - KEPT,
+                want.to_uppercase()
+            ),
+        ));
+    }
+    report.diagnostics.insert(0, d);
+    report.dialect_hint = Some(g);
+}
+
 fn finish(mut report: Report, started: Instant, request: &Request) -> Report {
     // A listing of several functions analysed for one the user did not name: say so, and
     // name the others (the page offers them in its function menu, the CLI takes --function).
@@ -183,6 +242,8 @@ fn finish(mut report: Report, started: Instant, request: &Request) -> Report {
         .diagnostics
         .sort_by_key(|d| (d.line, d.column, d.severity));
     report.diagnostics.dedup();
+    // First, whatever its line: it explains the errors after it.
+    hint_other_dialect(&mut report, request);
     if request.timings {
         report.timings_ms.insert("total".into(), ms(started));
     } else {

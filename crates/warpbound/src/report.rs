@@ -28,6 +28,11 @@ pub struct Report {
     pub params: Vec<ResolvedParam>,
     /// Sorted by line, then column; request-level diagnostics (line 0) first.
     pub diagnostics: Vec<Diagnostic>,
+    /// When the text did not parse in the requested dialect but looks like another one: that
+    /// dialect and the mark that shows it (`isa::dialect_guess`), so the page can offer the
+    /// switch and the CLI can name the `--dialect` to pass.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub dialect_hint: Option<isa::dialect_guess::DialectGuess>,
     pub kernel: Option<KernelView>,
     pub cfg: Option<CfgView>,
     /// The main bound of a bounding mode.

@@ -1,0 +1,62 @@
+//! A kernel analysed in the wrong dialect (PTX pasted while SASS is selected): one error at
+//! the mark that shows the real dialect, listed first, a `dialect_hint` the page turns into a
+//! switch, and not hundreds of "unrecognized line" errors.
+
+use isa::Dialect;
+use std::path::PathBuf;
+use warpbound::{analyze, Request};
+
+fn corpus(rel: &str) -> String {
+    let root = std::env::var_os("WARPBOUND_CORPUS")
+        .map(PathBuf::from)
+        .unwrap_or_else(|| {
+            PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../../shared/corpus")
+        });
+    std::fs::read_to_string(root.join(rel)).expect("corpus file")
+}
+
+#[test]
+fn ptx_read_as_sass_names_ptx_first() {
+    let text = corpus("ptx-modern/FunctionPointers.ptx");
+    let r = analyze(&Request::new(text.clone(), Dialect::Sass));
+    let hint = r.dialect_hint.as_ref().expect("a hint");
+    assert_eq!(hint.dialect, Dialect::Ptx);
+    assert_eq!(hint.evidence, ".version");
+    let first = &r.diagnostics[0];
+    assert_eq!(first.line, hint.line);
+    assert!(
+        first.message.contains("looks like PTX"),
+        "{}",
+        first.message
+    );
+    // 20 parse errors kept, the rest counted in one note.
+    let errors = r
+        .diagnostics
+        .iter()
+        .filter(|d| d.severity == isa::Severity::Error)
+        .count();
+    assert_eq!(errors, 21, "the hint and 20 parse errors");
+    assert!(r
+        .diagnostics
+        .iter()
+        .any(|d| d.message.contains("more errors not listed")));
+    // In its own dialect the same text has no hint.
+    let ok = analyze(&Request::new(text, Dialect::Ptx));
+    assert!(ok.dialect_hint.is_none());
+    assert!(!ok.has_errors(), "{:?}", ok.diagnostics);
+}
+
+#[test]
+fn a_typo_in_the_right_dialect_gets_no_hint() {
+    let r = analyze(&Request::new(
+        "S2R R0, SR_TID.X ;\nISETP.GE.AND P0, PT, R0, 0x10 PT ;\nEXIT ;\n".to_string(),
+        Dialect::Sass,
+    ));
+    assert!(r.has_errors());
+    assert!(r.dialect_hint.is_none());
+    let gcn = analyze(&Request::new(
+        "s_mov_b32 s0, 0\ns_endpgm\n".to_string(),
+        Dialect::Sass,
+    ));
+    assert_eq!(gcn.dialect_hint.map(|h| h.dialect), Some(Dialect::Gcn));
+}

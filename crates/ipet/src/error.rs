@@ -34,6 +34,17 @@ pub enum Error {
         /// `limit + 1`, since the search was stopped before it found an integer path).
         needed: usize,
     },
+    /// Branch and bound ran out of [`Budget::max_bb_nodes`](crate::Budget) before it found
+    /// any integer solution. The LP relaxation's optimum is still a safe bound on the WCET
+    /// (it bounds every integer solution); [`Error::safe_bound`] gives it rounded down.
+    NoIntegerSolution {
+        /// The LP optimum (the entry's cost included) rounded down after a small allowance
+        /// for the solver's tolerance, as [`Solution::safe_bound`](crate::Solution::safe_bound)
+        /// does: a safe bound on the WCET.
+        bound: u64,
+        /// The configured `max_bb_nodes`.
+        limit: usize,
+    },
     /// The integer solution does not check out exactly against the graph (numerical
     /// trouble in the LP, e.g. from huge costs or bounds), or the WCET overflows.
     Solver(String),
@@ -42,6 +53,16 @@ pub enum Error {
     Lp(LpError),
     /// The graph itself is malformed (index out of range, no nodes).
     InvalidGraph(String),
+}
+
+impl Error {
+    /// For [`Error::NoIntegerSolution`]: its safe bound; `None` for other errors.
+    pub fn safe_bound(&self) -> Option<u64> {
+        match self {
+            Error::NoIntegerSolution { bound, .. } => Some(*bound),
+            _ => None,
+        }
+    }
 }
 
 impl std::fmt::Display for Error {
@@ -59,6 +80,10 @@ impl std::fmt::Display for Error {
             Error::Budget { what, limit, needed } => write!(
                 f,
                 "budget {what} exceeded: the problem needs {needed} but the limit is {limit}"
+            ),
+            Error::NoIntegerSolution { bound, limit } => write!(
+                f,
+                "branch and bound found no integer solution within {limit} nodes (LP optimum {bound})"
             ),
             Error::Solver(msg) => write!(f, "LP solver failure: {msg}"),
             Error::Lp(e) => e.fmt(f),

@@ -91,8 +91,9 @@ impl LoopStructure<'_> {
     /// # Errors
     /// * [`Error::NoBound`]: a reachable loop or region has no bound and there is no default.
     /// * [`Error::NoPath`]: no execution from the entry can end at an exit within the bounds.
-    /// * [`Error::Budget`]: too many variables or constraints, or the branch-and-bound budget
-    ///   ran out before any integer solution was found.
+    /// * [`Error::Budget`]: too many variables or constraints.
+    /// * [`Error::NoIntegerSolution`]: the branch-and-bound budget ran out before any integer
+    ///   solution was found; it carries the LP optimum, a safe bound.
     /// * [`Error::Unbounded`], [`Error::Solver`]: solver defects or numerical trouble (not
     ///   expected when every loop is bounded).
     /// * [`Error::Lp`]: the LP solver failed (numerical trouble it could not recover from);
@@ -139,10 +140,9 @@ impl LoopStructure<'_> {
             },
         })?;
         let Some(values) = outcome.values else {
-            return Err(Error::Budget {
-                what: "max_bb_nodes",
+            return Err(Error::NoIntegerSolution {
+                bound: solution::lp_floor(outcome.lp_bound + cfg.costs[cfg.entry] as f64),
                 limit: budget.max_bb_nodes,
-                needed: budget.max_bb_nodes.saturating_add(1),
             });
         };
 

@@ -52,10 +52,19 @@ impl Solution {
         if self.integral {
             return self.wcet;
         }
-        let slack = 1e-6 + 1e-12 * self.lp_bound.abs();
-        let lp = (self.lp_bound + slack).floor();
-        // `as` saturates for out-of-range floats, which is the safe direction here.
-        let lp = if lp.is_finite() { lp as u64 } else { u64::MAX };
-        lp.max(self.wcet)
+        lp_floor(self.lp_bound).max(self.wcet)
+    }
+}
+
+/// An LP optimum as a safe integer bound: rounded down after a small allowance for the
+/// solver's tolerance (IPET objectives are integers). Saturates at `u64::MAX`.
+pub(crate) fn lp_floor(lp_bound: f64) -> u64 {
+    let slack = 1e-6 + 1e-12 * lp_bound.abs();
+    let lp = (lp_bound + slack).floor();
+    // `as` saturates for out-of-range floats, which is the safe direction here.
+    if lp.is_finite() {
+        lp as u64
+    } else {
+        u64::MAX
     }
 }

@@ -169,8 +169,9 @@ fn irreducible_region_is_reported_and_bounded() {
 }
 
 /// Test 6 at the IPET level: when the branch-and-bound budget is exhausted before any
-/// integer path is found, the result is a Budget error; the deterministic search on the
-/// graph above finds (and proves) 27 with its second branching solve (third LP solve).
+/// integer path is found, the result is a `NoIntegerSolution` error carrying the LP optimum,
+/// which is still a safe bound (at least the integer optimum); the deterministic search on
+/// the graph above finds (and proves) 27 with its second branching solve (third LP solve).
 #[test]
 fn branch_and_bound_budget_without_incumbent_is_an_error() {
     let g = cfg(
@@ -186,14 +187,12 @@ fn branch_and_bound_budget_without_incumbent_is_an_error() {
         };
         let err = solve(&g, &LoopBounds::with_default(10), &budget)
             .expect_err("the root LP is fractional and no integer path is found yet");
-        assert_eq!(
-            err,
-            Error::Budget {
-                what: "max_bb_nodes",
-                limit: max_bb_nodes,
-                needed: max_bb_nodes + 1
-            }
-        );
+        let Error::NoIntegerSolution { bound, limit } = err else {
+            panic!("{err:?}");
+        };
+        assert_eq!(limit, max_bb_nodes);
+        // The root LP's optimum is 27 as well, at a fractional vertex.
+        assert_eq!(bound, 27);
     }
     let budget = Budget {
         max_bb_nodes: 2,

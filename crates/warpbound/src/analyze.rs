@@ -148,10 +148,16 @@ fn ms(t: Instant) -> f64 {
 }
 
 /// A text that fails to parse in the requested dialect but carries the mark of another:
-/// one error, located at the mark and listed first, that names the dialect to choose; the
-/// parse errors are kept (the text may also be a broken kernel of the requested dialect).
+/// one error, located at the mark and listed before the text's own errors, that names the
+/// dialect to choose; the parse errors are kept (the text may also be a broken kernel of the
+/// requested dialect), the first 20 of them.
 fn hint_other_dialect(report: &mut Report, request: &Request) {
-    if !report.has_errors() {
+    // Only errors in the text (not request errors at line 0) call for another dialect.
+    if !report
+        .diagnostics
+        .iter()
+        .any(|d| d.is_error() && d.line > 0)
+    {
         return;
     }
     let Some(g) = isa::dialect_guess::guess(&request.source) else {
@@ -201,7 +207,13 @@ fn hint_other_dialect(report: &mut Report, request: &Request) {
             ),
         ));
     }
-    report.diagnostics.insert(0, d);
+    // After the request's own diagnostics (line 0), before every located one.
+    let at = report
+        .diagnostics
+        .iter()
+        .take_while(|d| d.line == 0)
+        .count();
+    report.diagnostics.insert(at, d);
     report.dialect_hint = Some(g);
 }
 

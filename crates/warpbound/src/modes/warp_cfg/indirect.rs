@@ -516,6 +516,8 @@ impl Callees<'_> {
         };
         match ipet::solve(&ipet_cfg, &bounds, &self.p.budget) {
             Ok(s) => Some(s.safe_bound()),
+            // No integer solution within the budget: the LP optimum is still safe.
+            Err(e) if e.safe_bound().is_some() => e.safe_bound(),
             Err(e) => {
                 self.diagnostics.push(Diagnostic::error(
                     at,

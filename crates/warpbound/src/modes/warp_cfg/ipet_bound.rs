@@ -237,10 +237,25 @@ pub(super) fn bound(
             details.lp_bound = s.lp_bound;
         }
         Err(None) => {}
-        Err(Some(e)) => out.diagnostics.push(Diagnostic::global(
-            Severity::Error,
-            ipet_message(&e, address_of, labels_of),
-        )),
+        Err(Some(e)) => match e.safe_bound() {
+            // No integer solution within the budget: the LP optimum still bounds the WCET.
+            Some(bound) => {
+                out.diagnostics.push(Diagnostic::global(
+                    Severity::Warning,
+                    format!(
+                        "branch and bound found no integer solution within max_bb_nodes: the bound is the LP optimum {bound} (safe, maybe not tight; no counts per block; raise max_bb_nodes for them)"
+                    ),
+                ));
+                out.wcet = Some(Wcet {
+                    cycles: bound,
+                    cost_model: req.cost_model.to_string(),
+                });
+            }
+            None => out.diagnostics.push(Diagnostic::global(
+                Severity::Error,
+                ipet_message(&e, address_of, labels_of),
+            )),
+        },
     }
     out.graph = Some(draw("warp", nodes, edges));
     out.details = ModeDetails::WarpCfg(Box::new(details));

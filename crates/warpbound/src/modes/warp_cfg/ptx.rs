@@ -168,7 +168,18 @@ fn simulate(f: &Function, run: &simulator::SimRun, out: &mut ModeOutput) {
     };
     machine.latency = cfg::LatencyTable::unit();
     machine.transaction_cycles = 0;
-    let sim = match sim::run_ptx(f, &run.launch, &machine, &run.memory, &run.budget) {
+    // Without `params` (or with `params=auto`) the kernel's parameters are chosen from its
+    // signature, as `simulate` and `rr` do, and listed in the report.
+    let mut launch = run.launch.clone();
+    if run.auto_params && !f.params.is_empty() {
+        use crate::params::kernel_args;
+        let values = kernel_args::auto(f);
+        launch.params = kernel_args::words(f, &values);
+        let args = kernel_args::report(f, &values, crate::report::ArgumentSource::Auto, true);
+        out.diagnostics.push(kernel_args::auto_note(&args, true));
+        out.arguments = Some(args);
+    }
+    let sim = match sim::run_ptx(f, &launch, &machine, &run.memory, &run.budget) {
         Ok(s) => s,
         Err(e) => {
             out.diagnostics.extend(e.diagnostics);

@@ -139,6 +139,30 @@ pub enum Outcome {
     Unsupported(String),
 }
 
+/// An event after which a schedule may issue other (instruction, mask) pairs than the stack
+/// order of [`crate::concrete`] (module doc, "Where the orders differ"). A run without any
+/// issues the same pairs as the stack order (checked by `tests/interleaving.rs`).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Departure {
+    /// A release whose waiters went on as several groups, at these instructions (or with
+    /// different call stacks): full-warp `WARPSYNC`s at different instructions match each
+    /// other, so paths the stack order rejoins at one of them go on apart.
+    ScatteredRelease { wait: Wait, pcs: Vec<usize> },
+    /// A `BSSY Bn` at `pc` added its group to `Bn` while `Bn` still recorded other live
+    /// threads: two groups that diverged without reconverging share one region instance, and
+    /// its `BSYNC` may merge them (the stack order gives each group its own barrier entry).
+    SharedBarrier { barrier: u8, pc: usize },
+    /// `BRA.DIV`/`BRA.CONV` at `pc` evaluated while another group could still run: whether
+    /// the warp is diverged there depends on how far the other groups got (e.g. whether a
+    /// group that exits has exited).
+    ConvergenceTest { pc: usize },
+    /// A full-warp `WARPSYNC` at `pc` released as one group threads that arrived in several
+    /// groups. The stack order rejoins paths there only when they diverged with no region open
+    /// ([`crate::barriers`], "Full-warp WARPSYNC"); otherwise it runs each on alone, which
+    /// issues more.
+    WarpSyncJoin { pc: usize },
+}
+
 /// One execution under one schedule.
 #[derive(Debug, Clone)]
 pub struct Trace {
@@ -146,6 +170,8 @@ pub struct Trace {
     pub issues: Vec<Issue>,
     /// Every block entry, in issue order.
     pub visits: Vec<Visit>,
+    /// The departures from the stack order's assumptions, in order.
+    pub departures: Vec<Departure>,
     pub outcome: Outcome,
 }
 
@@ -162,7 +188,6 @@ impl Trace {
 }
 
 struct Its<'a> {
-    kernel: &'a Kernel,
     warp: Warp<'a>,
     groups: Vec<Group>,
     barriers: [u64; 16],
@@ -171,6 +196,7 @@ struct Its<'a> {
     clock: u64,
     rng: u64,
     last: u64,
+    departures: Vec<Departure>,
 }
 
 impl Its<'_> {
@@ -227,7 +253,12 @@ impl Its<'_> {
                     .iter_mut()
                     .find(|r| r.pc == g.pc + 1 && r.calls == g.calls)
                 {
-                    Some(r) => r.mask |= g.mask,
+                    Some(r) => {
+                        r.mask |= g.mask;
+                        if w == Wait::WarpSync {
+                            self.departures.push(Departure::WarpSyncJoin { pc: g.pc });
+                        }
+                    }
                     None => released.push(Group {
                         pc: g.pc + 1,
                         waiting: None,
@@ -237,6 +268,11 @@ impl Its<'_> {
             } else {
                 k += 1;
             }
+        }
+        if released.len() > 1 {
+            let pcs = released.iter().map(|r| r.pc - 1).collect();
+            self.departures
+                .push(Departure::ScatteredRelease { wait: w, pcs });
         }
         for mut r in released {
             r.born = self.tick();
@@ -307,7 +343,6 @@ pub fn run(
         block_at[b.first] = Some(b.id);
     }
     let mut s = Its {
-        kernel,
         warp: Warp {
             kernel,
             threads,
@@ -325,33 +360,37 @@ pub fn run(
             _ => 0,
         },
         last: 0,
+        departures: Vec::new(),
     };
     s.spawn(full, 0, Vec::new());
     let mut issues = Vec::new();
     let mut visits = Vec::new();
-    let end = |issues, visits, outcome| Trace {
+    let end = |issues, visits, s: Its, outcome| Trace {
         issues,
         visits,
+        departures: s.departures,
         outcome,
     };
     loop {
         if s.live() == 0 {
-            return end(issues, visits, Outcome::Finished);
+            return end(issues, visits, s, Outcome::Finished);
         }
         if s.groups.iter().all(|g| g.waiting.is_some()) {
-            return end(issues, visits, Outcome::Deadlock(s.groups.clone()));
+            let waiting = s.groups.clone();
+            return end(issues, visits, s, Outcome::Deadlock(waiting));
         }
         if issues.len() >= max_steps {
-            return end(issues, visits, Outcome::StepLimit);
+            return end(issues, visits, s, Outcome::StepLimit);
         }
         let gi = s.choose(scheduler);
         let Group {
             mask, pc, calls, ..
         } = s.groups[gi].clone();
-        let Some(ins) = s.kernel.instructions.get(pc) else {
+        let Some(ins) = kernel.instructions.get(pc) else {
             return end(
                 issues,
                 visits,
+                s,
                 Outcome::Unsupported("fell off the end".into()),
             );
         };
@@ -372,19 +411,31 @@ pub fn run(
                 s.groups[gi].pc = next;
             }
             ControlKind::Bssy { barrier, .. } => {
-                s.barriers[barrier as usize & 15] |= mask;
+                let b = barrier & 15;
+                if s.barriers[b as usize] & s.live() & !mask != 0 {
+                    s.departures
+                        .push(Departure::SharedBarrier { barrier: b, pc });
+                }
+                s.barriers[b as usize] |= mask;
                 s.groups[gi].pc = next;
             }
             ControlKind::Branch(t) => {
                 let Some(t) = resolve(t) else {
-                    return end(issues, visits, unsupported("unresolved target".into()));
+                    return end(issues, visits, s, unsupported("unresolved target".into()));
                 };
                 let mut taken = guarded;
-                if ins.guard.is_none()
-                    && on_convergence(ins)
-                    && s.diverged() != ins.opcode.has_modifier("DIV")
-                {
-                    taken = 0;
+                if ins.guard.is_none() && on_convergence(ins) {
+                    let others_run = s
+                        .groups
+                        .iter()
+                        .enumerate()
+                        .any(|(i, g)| i != gi && g.waiting.is_none());
+                    if others_run {
+                        s.departures.push(Departure::ConvergenceTest { pc });
+                    }
+                    if s.diverged() != ins.opcode.has_modifier("DIV") {
+                        taken = 0;
+                    }
                 }
                 if taken != mask && ins.opcode.has_modifier("U") {
                     taken = 0;
@@ -441,7 +492,7 @@ pub fn run(
             }
             ControlKind::Call(Some(t)) => {
                 let Some(t) = resolve(Some(t)) else {
-                    return end(issues, visits, unsupported("unresolved target".into()));
+                    return end(issues, visits, s, unsupported("unresolved target".into()));
                 };
                 if guarded == 0 {
                     s.groups[gi].pc = next;
@@ -464,7 +515,7 @@ pub fn run(
                 } else {
                     let mut back = calls.clone();
                     let Some(r) = back.pop() else {
-                        return end(issues, visits, unsupported("RET outside a call".into()));
+                        return end(issues, visits, s, unsupported("RET outside a call".into()));
                     };
                     if guarded != mask {
                         s.groups[gi].mask = mask & !guarded;
@@ -478,7 +529,7 @@ pub fn run(
             }
             ControlKind::Indirect => {
                 let why = format!("indirect branch `{}`", ins.opcode.name);
-                return end(issues, visits, unsupported(why));
+                return end(issues, visits, s, unsupported(why));
             }
             ControlKind::Ssy(_)
             | ControlKind::Pbk(_)
@@ -488,7 +539,7 @@ pub fn run(
             | ControlKind::Brk
             | ControlKind::Cont => {
                 let why = format!("Fermi–Pascal stack instruction `{}`", ins.opcode.name);
-                return end(issues, visits, unsupported(why));
+                return end(issues, visits, s, unsupported(why));
             }
         }
     }

@@ -52,13 +52,40 @@
 //! optimizer"), which only lowers the number of issues, so never merging is the worst case for
 //! an issue count.
 //!
-//! Not modelled (an [`Outcome::Unsupported`]): the Fermi–Pascal stack (`SSY`/`SYNC`/`PBK`/
-//! `BRK`/`PCNT`/`CONT`/`PRET`: that is [`crate::concrete`]'s domain), indirect branches, `BMOV`
-//! (an ordinary instruction: the save and restore of a barrier register around a call changes
-//! nothing here), `BAR.SYNC` waiting for the other threads of the block (an ordinary
-//! instruction: the executor runs one warp), `YIELD`, `WARPSYNC` with a partial or register
-//! mask and `.COLLECTIVE` forms (ordinary instructions), `BSSY` targets other than the
-//! instruction after the `BSYNC` (the release resumes after the `BSYNC`, never at the target).
+//! Refused (an [`Outcome::Unsupported`]): the Fermi–Pascal stack (`SSY`/`SYNC`/`PBK`/`BRK`/
+//! `PCNT`/`CONT`/`PRET`: [`crate::concrete`]'s domain), indirect branches (`BRX`/`JMX`), a
+//! `RET` with no call to return from, unresolved branch or call targets, and running past the
+//! last instruction.
+//!
+//! Ordinary instructions here, although the hardware may do more: `BMOV` (the save and
+//! restore of a barrier register around a call; a callee's barriers are simply other
+//! registers), `BAR.SYNC` (on Volta it waits per thread for the other threads of the block;
+//! the executor runs one warp, and a diverged `BAR.SYNC` is not modelled), `YIELD`, `WARPSYNC`
+//! with a partial or register mask and the `.COLLECTIVE` forms (no waiting: a group that
+//! would have waited runs on alone). `BSSY`'s target is not used: the release resumes after
+//! the `BSYNC`, which is the target in every `BSSY` of the sm_70–sm_90 corpus.
+//!
+//! # Where the orders differ
+//! The claim of [`crate::barriers`] is that every interleaving issues the stack order's
+//! (group, instruction) pairs. It holds exactly when every divergence reconverges at a `BSYNC`
+//! (`tests/interleaving.rs`, `every_interleaving_issues_the_stack_order_pairs`), and a run
+//! reports in [`Trace::departures`] each event after which it may not:
+//! - [`Departure::ScatteredRelease`] of a full-warp `WARPSYNC`: the two paths of
+//!   `if (p) { __syncwarp(); … } __syncwarp();` match each other's `WARPSYNC` and go on apart
+//!   for good, where the stack order runs the first path on alone and rejoins the warp at the
+//!   second: *more* issues than the stack order, and than the warp-level CFG bound (the
+//!   facade's `tests/interleaving_bounds.rs`, `known_gap_mismatched_warpsyncs_exceed_the_bound`:
+//!   11 against 9);
+//! - [`Departure::ConvergenceTest`]: `BRA.DIV` after the other path exited or not; other
+//!   pairs, possibly more of them, but the warp-level CFG keeps both sides of `BRA.DIV`;
+//! - [`Departure::WarpSyncJoin`], [`Departure::SharedBarrier`]: groups the stack order keeps
+//!   apart are released together (a `WARPSYNC` inside a region, a region entered by two groups
+//!   that diverged without reconverging): fewer issues;
+//! - a [`Outcome::Deadlock`]: a full-warp `WARPSYNC` that threads waiting at a `BSYNC` never
+//!   reach (the stack order lets the `WARPSYNC` side run on alone).
+//!
+//! Whether `BSSY` adds to the barrier (`Bn |= mask`, as here) or overwrites it only matters in
+//! the [`Departure::SharedBarrier`] case; the hardware's choice is not documented.
 //!
 //! Data are those of [`crate::concrete`]: a value is a deterministic function of the
 //! instruction and its inputs (and of the executing mask for `VOTE`), memory a fixed function

@@ -15,7 +15,11 @@
 //! NVIDIA Volta GPU Architecture via Microbenchmarking* (2018), and with `WARPSYNC`, the SASS of
 //! PTX `bar.warp.sync` / CUDA `__syncwarp(mask)`, whose contract is that each thread waits until
 //! every non-exited thread of `mask` executed a `bar.warp.sync` with the same mask (PTX ISA,
-//! "bar.warp.sync"; on sm_70 and later the matching calls need not be the same instruction).
+//! "bar.warp.sync"; only for sm_6x and below must all threads "execute the same
+//! `__syncwarp()` in convergence", CUDA C++ Programming Guide 9.0, "Synchronization
+//! Functions", so on sm_70 and later the matching calls need not be the same instruction).
+//! NVIDIA's debugger API describes the same state per warp: sixteen "convergence barrier
+//! participation masks" and an "exited threads mask" (`CUDBGCbuWarpState`, CUDA debugger API).
 //! The state is a set of groups `{mask, pc, call stack, waiting}`, the barrier registers
 //! `B0..B15` (thread masks) and the set of exited threads. One step issues one instruction of
 //! one runnable (not waiting) group:

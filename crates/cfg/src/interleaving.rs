@@ -183,9 +183,11 @@ pub enum Departure {
     /// threads: two groups that diverged without reconverging share one region instance, and
     /// its `BSYNC` may merge them (the stack order gives each group its own barrier entry).
     SharedBarrier { barrier: u8, pc: usize },
-    /// `BRA.DIV`/`BRA.CONV` at `pc` evaluated while another group could still run: whether
-    /// the warp is diverged there depends on how far the other groups got (e.g. whether a
-    /// group that exits has exited).
+    /// `BRA.DIV`/`BRA.CONV` at `pc` evaluated while another group could still run, or after
+    /// some threads exited: whether the warp is diverged there depends on how far the other
+    /// groups got — has a group that exits exited yet? The stack order may run it before or
+    /// after the test (e.g. callers of a predicated call test while the others wait in the
+    /// stack order, and after the others exited under ITS).
     ConvergenceTest { pc: usize },
     /// A full-warp `WARPSYNC` at `pc` released as one group threads that arrived in several
     /// groups. The stack order rejoins paths there only when they diverged with no region open
@@ -461,7 +463,7 @@ pub fn run(
                         .iter()
                         .enumerate()
                         .any(|(i, g)| i != gi && g.waiting.is_none());
-                    if others_run {
+                    if others_run || s.exited != 0 {
                         s.departures.push(Departure::ConvergenceTest { pc });
                     }
                     if s.diverged() != ins.opcode.has_modifier("DIV") {

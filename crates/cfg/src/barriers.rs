@@ -45,6 +45,23 @@
 //! many instructions. `BRA.DIV`/`BRA.CONV` (branch if the warp is diverged / converged) are
 //! uniform branches, taken or not by the whole warp.
 //!
+//! Checked with [`crate::interleaving`], which runs any interleaving the hardware allows: the
+//! pairs are exactly the stack order's when every divergence reconverges at a `BSYNC`
+//! (`tests/interleaving.rs`). Caveats, each with a kernel in that file:
+//! - Full-warp `WARPSYNC`s at different instructions match each other on sm_70+ (PTX
+//!   `bar.warp.sync`), so "a group reaching a different one runs on alone" (below) is not what
+//!   ITS does: the arrival there releases the waiters, and the paths go on apart for good,
+//!   while the stack order rejoins them at the later `WARPSYNC`. ITS then issues *more*, and
+//!   can exceed the bound (`if (p) { __syncwarp(); … } __syncwarp();`: 11 issues, bound 9,
+//!   the facade's `tests/interleaving_bounds.rs`).
+//! - A full-warp `WARPSYNC` inside a region that part of the warp left for the `BSYNC`
+//!   deadlocks under ITS (the `__syncwarp` contract is broken); the model runs it on alone.
+//! - `BRA.DIV`/`BRA.CONV` see the schedule (has the other path exited yet?), so the pairs
+//!   differ; the warp-level CFG keeps both sides, so the bound covers both.
+//! - Groups the stack order keeps apart (a full-warp `WARPSYNC` inside a region, two groups
+//!   that diverged without reconverging and enter one region) may be released together under
+//!   ITS: fewer issues, harmless for the bound.
+//!
 //! # Full-warp `WARPSYNC`
 //! nvcc also lets paths diverge outside any `BSSY` region and meet again at `WARPSYNC.ALL` /
 //! `WARPSYNC 0xffffffff` (`__syncwarp()`, and before every `BAR.SYNC`): every thread waits there

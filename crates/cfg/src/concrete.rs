@@ -44,7 +44,7 @@ pub struct Trace {
     pub outcome: Outcome,
 }
 
-fn mix(mut x: u64) -> u64 {
+pub(crate) fn mix(mut x: u64) -> u64 {
     // SplitMix64 finaliser: a fixed, well-spread function of its input.
     x = x.wrapping_add(0x9E37_79B9_7F4A_7C15);
     x = (x ^ (x >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
@@ -52,13 +52,13 @@ fn mix(mut x: u64) -> u64 {
     x ^ (x >> 31)
 }
 
-struct Warp<'a> {
-    kernel: &'a Kernel,
-    threads: usize,
-    regs: Vec<HashMap<Register, u64>>,
+pub(crate) struct Warp<'a> {
+    pub(crate) kernel: &'a Kernel,
+    pub(crate) threads: usize,
+    pub(crate) regs: Vec<HashMap<Register, u64>>,
     /// Per thread, the registers whose value was folded from constants (crate::consts).
-    constant: Vec<std::collections::HashSet<Register>>,
-    seed: u64,
+    pub(crate) constant: Vec<std::collections::HashSet<Register>>,
+    pub(crate) seed: u64,
 }
 
 impl Warp<'_> {
@@ -93,14 +93,14 @@ impl Warp<'_> {
         }
     }
 
-    fn guard_mask(&self, mask: u64, ins: &Instruction) -> u64 {
+    pub(crate) fn guard_mask(&self, mask: u64, ins: &Instruction) -> u64 {
         (0..self.threads)
             .filter(|&t| mask >> t & 1 == 1 && self.guard(t, ins))
             .fold(0, |m, t| m | 1 << t)
     }
 
     /// Data effect: every executing thread writes a function of what it read.
-    fn execute(&mut self, index: usize, ins: &Instruction, mask: u64) {
+    pub(crate) fn execute(&mut self, index: usize, ins: &Instruction, mask: u64) {
         if ins.writes.is_empty() {
             return;
         }

@@ -23,6 +23,7 @@ pub mod concrete;
 pub mod consts;
 pub mod groups;
 pub mod indirect;
+pub mod interleaving;
 pub mod latency;
 pub mod options;
 pub mod ptx;

@@ -9,6 +9,9 @@ pub struct Gen {
     label: usize,
     out: Vec<String>,
     subs: usize,
+    /// Whether full-warp `WARPSYNC`s (and the paths that diverge outside any region to meet
+    /// at one) are generated.
+    warp_syncs: bool,
 }
 
 impl Gen {
@@ -35,7 +38,7 @@ impl Gen {
             0 => self.emit(format!("S2R R{a}, SR_TID.X ;")),
             1 => self.emit(format!("ISETP.GE.AND P{p}, PT, R{a}, R{b}, PT ;")),
             2 => self.emit(format!("@P{p} IADD3 R{a}, R{a}, R{b}, RZ ;")),
-            3 => self.emit("WARPSYNC 0xffffffff ;"),
+            3 if self.warp_syncs => self.emit("WARPSYNC 0xffffffff ;"),
             // Constants (crate::consts): set on separate paths, they may make a guard agreed
             // when the paths meet again.
             6 => self.emit(format!("MOV R{a}, 0x{:x} ;", c % 3)),
@@ -134,9 +137,19 @@ impl Gen {
                     } else {
                         String::new()
                     };
-                    self.emit(format!("{c} CALL.REL.NOINC sub{s} ;"));
+                    if self.warp_syncs || c.is_empty() {
+                        self.emit(format!("{c} CALL.REL.NOINC sub{s} ;"));
+                    } else {
+                        // The callers and the others meet again after the call, as nvcc
+                        // brackets a predicated call.
+                        let end = self.fresh();
+                        self.emit(format!("BSSY B{b}, {end} ;"));
+                        self.emit(format!("{c} CALL.REL.NOINC sub{s} ;"));
+                        self.emit(format!("BSYNC B{b} ;"));
+                        self.emit(format!("{end}:"));
+                    }
                 }
-                8 => {
+                8 if self.warp_syncs => {
                     // paths that diverge outside any region and meet at `__syncwarp()` (not a
                     // reconvergence point of the model yet: they run on separately)
                     let join = self.fresh();
@@ -170,7 +183,9 @@ impl Gen {
                     let (r, p) = (self.next(6), self.next(3));
                     let (x, y) = (self.next(3), self.next(3));
                     let c = self.cond();
-                    if pick == 10 {
+                    // Without full-warp `WARPSYNC`s, both shapes meet at a `BSYNC`.
+                    let region = pick == 10 || !self.warp_syncs;
+                    if region {
                         self.emit(format!("BSSY B{b}, {end} ;"));
                     }
                     self.emit(format!("{c} BRA {els} ;"));
@@ -179,7 +194,7 @@ impl Gen {
                     self.emit(format!("{els}:"));
                     self.emit(format!("MOV R{r}, 0x{y:x} ;"));
                     self.emit(format!("{join}:"));
-                    if pick == 10 {
+                    if region {
                         self.emit(format!("BSYNC B{b} ;"));
                     } else {
                         self.emit("WARPSYNC.ALL ;");
@@ -209,11 +224,25 @@ impl Gen {
     }
 
     pub fn kernel(seed: u64) -> String {
+        Self::generate(seed, true)
+    }
+
+    /// As [`Gen::kernel`] without full-warp `WARPSYNC`s, without paths that diverge outside
+    /// any region, and with every predicated call in a region of its own (`BSSY`, call,
+    /// `BSYNC`): every divergence reconverges at a `BSYNC`, the programs for which the
+    /// interleaving argument of `cfg::barriers` holds exactly (see `tests/interleaving.rs`).
+    #[allow(dead_code)]
+    pub fn kernel_without_warp_syncs(seed: u64) -> String {
+        Self::generate(seed, false)
+    }
+
+    fn generate(seed: u64, warp_syncs: bool) -> String {
         let mut g = Gen {
             state: seed ^ 0x9E37_79B9_7F4A_7C15,
             label: 0,
             out: Vec::new(),
             subs: 0,
+            warp_syncs,
         };
         g.subs = g.next(3) as usize;
         g.emit("S2R R0, SR_TID.X ;");

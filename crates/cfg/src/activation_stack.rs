@@ -271,21 +271,36 @@ impl ActivationStack {
 
     /// A full-warp `WARPSYNC` followed by `next`: when only pending paths lie above a saved
     /// warp that waits here (or nowhere yet), the executing group halts and the saved warp
-    /// resumes at `next` once all arrived; otherwise the group runs on alone.
+    /// resumes at `next` once all arrived. When the saved warp's first arrivals wait at
+    /// another full-warp `WARPSYNC`, the two match (sm_70 and later, [`crate::barriers`],
+    /// "Full-warp WARPSYNC"): the arrivals are released apart — they become a pending path
+    /// at their `WARPSYNC`'s next instruction and this group runs on — and nothing rejoins
+    /// any more. Otherwise the group runs on alone.
     pub fn warp_sync(&mut self, next: usize) {
         let Some(top) = self.top() else {
             return;
         };
         let top_i = self.entries.len() - 1;
         let bottom = self.entries[0];
-        let rejoins = top_i > 0
+        let saved = top_i > 0
             && bottom.tag == Tag::WarpSync
-            && (bottom.pc == NOT_ARRIVED || bottom.pc == next)
             && self.entries[1..top_i].iter().all(|e| e.tag == Tag::Nil);
+        let rejoins = saved && (bottom.pc == NOT_ARRIVED || bottom.pc == next);
         self.advance(next);
         if rejoins {
             self.entries[0].pc = next;
             self.halt(top.mask, Some(Tag::WarpSync), next);
+        } else if saved {
+            // The running group's threads are not among the arrivals.
+            let arrived = bottom.mask & !top.mask;
+            self.entries[0] = StackEntry {
+                tag: Tag::Nil,
+                pc: bottom.pc,
+                mask: arrived,
+            };
+            if arrived == 0 {
+                self.entries.remove(0);
+            }
         }
     }
 }

@@ -49,11 +49,11 @@
 //! pairs are exactly the stack order's when every divergence reconverges at a `BSYNC`
 //! (`tests/interleaving.rs`). Caveats, each with a kernel in that file:
 //! - Full-warp `WARPSYNC`s at different instructions match each other on sm_70+ (PTX
-//!   `bar.warp.sync`), so "a group reaching a different one runs on alone" (below) is not what
-//!   ITS does: the arrival there releases the waiters, and the paths go on apart for good,
-//!   while the stack order rejoins them at the later `WARPSYNC`. ITS then issues *more*, and
-//!   can exceed the bound (`if (p) { __syncwarp(); … } __syncwarp();`: 11 issues, bound 9,
-//!   the facade's `tests/interleaving_bounds.rs`).
+//!   `bar.warp.sync`): the arrival at one releases the waiters at the other, and the paths
+//!   go on apart for good. The model used to let the later group run on alone and rejoin
+//!   the warp at the first `WARPSYNC`, which issued fewer instructions than ITS and than the
+//!   bound allowed for (`if (p) { __syncwarp(); … } __syncwarp();`: 11 issues against a
+//!   bound of 9); it now releases the waiters apart ("Full-warp WARPSYNC" below), bound 11.
 //! - A full-warp `WARPSYNC` inside a region that part of the warp left for the `BSYNC`
 //!   deadlocks under ITS (the `__syncwarp` contract is broken); the model runs it on alone.
 //! - `BRA.DIV`/`BRA.CONV` see the schedule (has the other path exited yet?), so the pairs
@@ -71,9 +71,17 @@
 //! updates of pending entries (§3.3), with no union of differently-branched groups. A full-warp
 //! `WARPSYNC` reached while only pending paths are above that entry halts like `BSYNC`: the
 //! next pending path runs, and the saved warp resumes after the `WARPSYNC` once all arrived.
-//! The entry records which `WARPSYNC` the first arrivals wait at; a group reaching a different
-//! one, or one inside a region, runs on alone (allowed by the argument above). If every
-//! pending thread exits instead, the saved warp has nobody left: the warp ends.
+//! The entry records which `WARPSYNC` the first arrivals wait at. A group reaching a
+//! different full-warp `WARPSYNC` matches them: on sm_70 and later `__syncwarp()` calls at
+//! different places synchronise with each other (CUDA C++ Programming Guide 9.0,
+//! "Synchronization Functions": only sm_6x and below require the same `__syncwarp()`), and
+//! each group then goes on after its own `WARPSYNC`, apart. So the saved warp becomes a
+//! pending path of its arrivals (at their `WARPSYNC`'s next instruction), the group runs on,
+//! and nothing rejoins later ([`mismatched_warp_sync`]; found with the interleaving executor,
+//! [`crate::interleaving`], where rejoining issued 9 instructions against 11 under ITS). A
+//! group reaching a full-warp `WARPSYNC` inside a region runs on alone (allowed by the
+//! argument above). If every pending thread exits instead, the saved warp has nobody left:
+//! the warp ends.
 //!
 //! # What a rejoined warp knows
 //! A barrier entry or a saved warp resumes with threads that all halted into it (each either
@@ -226,6 +234,24 @@ pub fn warp_sync_point(st: &State, next: usize) -> Option<usize> {
         .iter()
         .all(|e| !e.is_any() && e.points.iter().all(|p| p.tag == Tag::Nil));
     (waits_here && only_paths_above).then_some(next)
+}
+
+/// For a full-warp `WARPSYNC` followed by `next`: the point the saved warp's first arrivals
+/// wait at, when it is another full-warp `WARPSYNC`'s (only pending paths above the saved
+/// warp). On sm_70 and later the two match: the arrivals are released apart from the group
+/// that arrived here (module doc, "Full-warp WARPSYNC").
+pub fn mismatched_warp_sync(st: &State, next: usize) -> Option<usize> {
+    let bottom = st.stack.first()?;
+    if !bottom.is_single() || bottom.repeated {
+        return None;
+    }
+    let p = bottom.points[0];
+    let waiting_elsewhere =
+        p.tag == Tag::WarpSync && p.pc != next && p.pc != crate::state::NOT_ARRIVED;
+    let only_paths_above = st.stack[1..]
+        .iter()
+        .all(|e| !e.is_any() && e.points.iter().all(|p| p.tag == Tag::Nil));
+    (waiting_elsewhere && only_paths_above).then_some(p.pc)
 }
 
 /// The thread-level blocks ending in a divergent backward branch to the block `block` starts,

@@ -423,11 +423,21 @@ fn control(i: usize, st: State, ctx: &Ctx) -> Result<Vec<Transition>, Unsupporte
                     s.stack[0] = Entry::single(arrived, Tag::WarpSync);
                     halt_all(s, Some(Tag::WarpSync), ctx, &mut out)?;
                 }
-                None => out.push(Transition {
-                    kind: WarpEdgeKind::Fallthrough,
-                    target: Target::State(goto(st, n, ctx)?),
-                    resumed: None,
-                }),
+                None => {
+                    let mut s = st;
+                    if let Some(pc) = barriers::mismatched_warp_sync(&s, n) {
+                        // The first arrivals are released apart: a pending path now, without
+                        // the threads running here.
+                        s.stack[0] = Entry::single(pc, Tag::Nil);
+                        s.groups.remove_threads(State::slot_of(0), 0);
+                        s.groups.clear_arrivals(State::slot_of(0));
+                    }
+                    out.push(Transition {
+                        kind: WarpEdgeKind::Fallthrough,
+                        target: Target::State(goto(s, n, ctx)?),
+                        resumed: None,
+                    });
+                }
             }
         }
         ControlKind::Bsync { barrier } if !barriers::is_open(&st, barrier) => {

@@ -379,3 +379,25 @@ test('the makespan mode: Fig. 2 with its Gantt chart, Fig. 7 with its convergenc
   assert.deepEqual(errors, []);
   await page.close();
 });
+
+test('PTX pasted while SASS is selected offers the switch, which analyses it as PTX', async () => {
+  const source = readFileSync(resolve(CORPUS, 'ptx-modern/simpleAssert.ptx'), 'utf8');
+  const { page, errors } = await openPage('#ex=fig1-if-then-else');
+  await waitText(page, '#stat-wcet', 10);
+  await setSource(page, source);
+  await page.click('#analyze');
+  await page.waitForSelector('#dialect-hint:not([hidden])');
+  assert.match(await text(page, '#dialect-hint'), /looks like PTX \(`\.version` on line \d+\)/);
+  // One error per line is not shown: the hint and 20 parse errors at most.
+  assert.ok((await page.locator('#diagnostics li.error').count()) <= 21);
+  await page.click('#dialect-switch');
+  await page.waitForFunction(() => window.playground.report().dialect === 'ptx');
+  await page.waitForSelector('#dialect-hint[hidden]', { state: 'attached' });
+  assert.equal(await page.inputValue('#dialect'), 'ptx');
+  // warp-cfg reads PTX: a bound, and no error.
+  await page.waitForFunction(() => !!window.playground.report().wcet);
+  const left = await page.evaluate(() => window.playground.report().diagnostics.filter((d) => d.severity === 'error'));
+  assert.deepEqual(left, []);
+  assert.deepEqual(errors, []);
+  await page.close();
+});

@@ -339,11 +339,44 @@ function showStatus(text, bad = false) {
 
 // ---- rendering ----------------------------------------------------------------------------
 
+/**
+ * The report's `dialect_hint` (the text failed in the chosen dialect but shows another):
+ * one button that switches the dialect — and the mode, when the current one does not read
+ * that dialect — and analyses again.
+ */
+function renderDialectHint(hint) {
+  const box = $('dialect-hint');
+  const d = hint && catalog && catalog.dialects.find((x) => x.name === hint.dialect && x.supported);
+  box.hidden = !d;
+  if (!d) {
+    box.replaceChildren();
+    return;
+  }
+  const where = hint.line > 0 ? ` (\`${hint.evidence}\` on line ${hint.line})` : '';
+  const button = el('button', { type: 'button', text: `Switch to ${d.title}`, id: 'dialect-switch' });
+  button.addEventListener('click', () => {
+    state.dialect = d.name;
+    state.example = null;
+    $('dialect').value = d.name;
+    editor.setDialect(d.name);
+    // The settings of the example that was open belong to it, not to the pasted kernel:
+    // the mode's defaults (and a mode that reads the new dialect, if this one does not).
+    const mode = catalog.modes.find((m) => m.name === state.mode);
+    const keep = mode && mode.dialects.includes(d.name);
+    const next = keep ? mode : catalog.modes.find((m) => m.dialects.includes(d.name));
+    state.loopBounds = {};
+    setMode(next ? next.name : state.mode, {});
+    run();
+  });
+  box.replaceChildren(el('span', { text: `This text looks like ${d.title}${where}. ` }), button);
+}
+
 function render() {
   const r = view.report;
   editor.setMarks(r.diagnostics);
   editor.highlightLines(null);
   renderDiagnostics($('diagnostics'), r.diagnostics, (d) => editor.revealLine(d.line, d.column, d.len));
+  renderDialectHint(r.dialect_hint);
   const errors = r.diagnostics.filter((d) => d.severity === 'error').length;
   const k = r.kernel;
   const details = r['warp-cfg'];

@@ -11,7 +11,7 @@ use crate::cycle_loop::{
 };
 use crate::error::SimError;
 use crate::simulation::{LaneMask, Simulation, StackView};
-use cfg::activation_stack::{ActivationStack, StackEntry};
+use cfg::activation_stack::{ActivationStack, Rules, StackEntry};
 use cfg::TimingClass;
 use isa::{Kernel, Span};
 
@@ -62,16 +62,13 @@ pub(crate) fn run(kernel: &Kernel, req: &Request) -> Result<Simulation, SimError
         statics: &statics,
         warps: Vec::new(),
         alu: semantics::AluScratch::default(),
-        gprs: kernel
-            .instructions
-            .iter()
-            .flat_map(|i| i.reads.iter().chain(&i.writes))
-            .filter_map(|r| match r {
-                isa::Register::Gpr(n) => Some(*n as usize + 4),
-                _ => None,
-            })
-            .max()
-            .unwrap_or(4),
+        gprs: decode::register_file(kernel).1,
+        rules: Rules::of(kernel),
+        shared_base: if decode::arch_number(kernel).is_some_and(|v| v >= 90) {
+            SM90_SHARED_BASE
+        } else {
+            0
+        },
     };
     cycle_loop::run(&mut fe, &mut sm)?;
     Ok(sm.finish())
@@ -85,9 +82,22 @@ struct Sass<'a> {
     warps: Vec<Warp>,
     /// Operand rows reused by every ALU instruction.
     alu: semantics::AluScratch,
-    /// Registers per warp: the kernel's highest general register + 4.
+    /// Registers per warp: the kernel's highest general register + 4 (+ 64 uniform ones).
     gprs: usize,
+    /// The rules of divergent branches the kernel's instructions call for (convergence
+    /// barriers, full-warp `WARPSYNC`), as the analysis and `cfg::concrete` use them.
+    rules: Rules,
+    /// The shared-memory address of the block's first byte ([`SM90_SHARED_BASE`] on sm_90).
+    shared_base: u64,
 }
+
+/// sm_90 listings address shared memory from `0x400` in the shared window (`UMOV UR11,
+/// 0x400` then `UPRMT` with `SR_CgaCtaId` in the top byte as the base of every shared array,
+/// e.g. `histogram__histogram256Kernel` and `matrixMul__MatrixMulCUDA_32` of the sass-modern
+/// corpus): the first kilobyte is reserved (CUDA C Programming Guide, compute capability 9.0:
+/// 1 KB of shared memory per block is reserved for system use). The simulator's block memory
+/// starts there. Earlier architectures address it from 0.
+const SM90_SHARED_BASE: u64 = 0x400;
 
 impl FrontEnd for Sass<'_> {
     fn dispatch_block(&mut self, sm: &mut Sm, b: u64, cycle: u64) {
@@ -98,9 +108,7 @@ impl FrontEnd for Sass<'_> {
         for w in 0..sm.shape.warps_per_block {
             let (mask, tid) = sm.threads(w);
             sm.add_timeline(b, w, cycle, usize::from(mask != 0));
-            // The rules of §2 only: convergence barriers are not simulated yet (`decode`), so
-            // neither are the branch rules that go with them (`cfg::activation_stack::Rules`).
-            let stack = ActivationStack::new(mask);
+            let stack = ActivationStack::with_rules(mask, self.rules);
             members.push(sm.add_warp(block_index, cycle, stack.is_empty()));
             self.warps.push(Warp {
                 regs: WarpRegs::new(ws, self.gprs),
@@ -187,7 +195,14 @@ impl FrontEnd for Sass<'_> {
             Op::Barrier => {}
             op => {
                 let warp = &mut self.warps[w];
-                semantics::execute_alu(op, &mut warp.regs, &warp.ids, exec, &mut self.alu)
+                // A uniform instruction computes the same value in every lane from uniform
+                // operands: running it on the whole warp writes its uniform destination there.
+                let lanes = if d.uniform && exec != 0 {
+                    u64::MAX >> (64 - u32::from(ws).clamp(1, 64))
+                } else {
+                    exec
+                };
+                semantics::execute_alu(op, &mut warp.regs, &warp.ids, lanes, &mut self.alu)
                     .map_err(|m| {
                         SimError::at(
                             ins.span,
@@ -215,12 +230,28 @@ impl FrontEnd for Sass<'_> {
         let next = pc + 1;
         match d.control {
             Control::Next => warp.stack.advance(next),
-            Control::Branch { target, uniform } => warp.stack.branch(exec, target, next, uniform),
+            Control::Branch {
+                target,
+                uniform,
+                convergence,
+            } => {
+                // `BRA.DIV`/`BRA.CONV`: taken by all or none, as the warp is (not) diverged.
+                let taken = match convergence {
+                    Some(div) if warp.stack.is_diverged() != div => 0,
+                    _ => exec,
+                };
+                warp.stack.branch(taken, target, next, uniform)
+            }
             Control::Prepare { tag, target } => warp.stack.prepare(tag, target, next),
             Control::Halt(tag) => warp.stack.halt(exec, tag, next),
             // Only unpredicated calls decode, so every active thread calls.
             Control::Call { target } => warp.stack.call(exec, target, next),
+            Control::Bsync(b) => warp.stack.bsync(b, exec, next),
+            Control::Break(b) => warp.stack.break_barrier(b, exec, next),
+            Control::WarpSync => warp.stack.warp_sync(next),
         }
+        // A saved warp none of whose threads reached its `WARPSYNC` has nobody left.
+        while warp.stack.pop_unarrived() {}
         let depth = warp.stack.depth();
         sm.stack_depth(depth, "activation stack", w, cycle)?;
         if depth == 0 {
@@ -254,6 +285,11 @@ impl Sass<'_> {
         let mut addrs = std::mem::take(&mut sm.addr_buf);
         let warp = &mut self.warps[w];
         lane_memory::addresses(&addr, &warp.regs, exec, &mut addrs);
+        if space == Space::Shared && self.shared_base != 0 {
+            for (_, a) in addrs.iter_mut() {
+                *a = a.wrapping_sub(self.shared_base);
+            }
+        }
         let block = sm.warps[w].block;
         let mut words = [0u32; 4];
         let fast = space == Space::Shared

@@ -11,7 +11,8 @@ pub(crate) fn addresses(addr: &AddrSrc, regs: &WarpRegs, mask: u64, out: &mut Ve
     out.clear();
     let ws = regs.ws;
     let full = if ws >= 64 { u64::MAX } else { (1u64 << ws) - 1 };
-    if let (Some(r), false, true) = (addr.base, addr.wide, mask == full) {
+    let plain = addr.scale == 0 && addr.uniform.is_none();
+    if let (Some(r), false, true, true) = (addr.base, addr.wide, mask == full, plain) {
         // Every lane active, 32-bit base register: one pass over the register's row.
         let base = r as usize * ws;
         if let Some(row) = regs.gpr.get(base..base + ws) {
@@ -35,7 +36,8 @@ pub(crate) fn addresses(addr: &AddrSrc, regs: &WarpRegs, mask: u64, out: &mut Ve
                     lo
                 }
             }
-        };
+        } << addr.scale;
+        let base = base.wrapping_add(addr.uniform.map_or(0, |u| u64::from(regs.reg(u, l))));
         let mut a = base.wrapping_add_signed(addr.offset);
         if !addr.wide {
             a &= 0xffff_ffff;

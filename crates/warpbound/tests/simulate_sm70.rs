@@ -302,3 +302,44 @@ fn sm70_to_sm90_listings_run_within_their_bound() {
     println!("{}", table.join("\n"));
     assert!(failures.is_empty(), "{}", failures.join("\n"));
 }
+
+/// The stepper shows convergence-barrier entries with their masks: in `while_break` (sm_86)
+/// the `BSSY B0` entry holds the whole warp while the threads that left the loop wait at
+/// the `BSYNC`, and after it the warp runs as one again.
+#[test]
+fn the_stepper_shows_barrier_entries() {
+    let root = concat!(env!("CARGO_MANIFEST_DIR"), "/../../tests/kernels/sass");
+    let src = std::fs::read_to_string(format!("{root}/sm_86/while_break.sass")).expect("listing");
+    let case = cases()
+        .into_iter()
+        .find(|c| c.name == "while_break")
+        .expect("case");
+    let mut req = Request::new(&src, Dialect::Sass);
+    req.mode = Some("simulate".into());
+    req.params
+        .insert("params".into(), serde_json::json!(case.params));
+    req.params
+        .insert("memory".into(), serde_json::json!(case.memory));
+    let r = analyze(&req);
+    assert!(!r.has_errors(), "{:?}", r.diagnostics);
+    let sim = serde_json::to_value(r.simulation.as_ref().expect("simulation")).expect("json");
+    let steps = sim["stepper"]["steps"].as_array().expect("steps");
+    let full = "1".repeat(32);
+    let barrier_with = |s: &serde_json::Value, mask: &str| {
+        s["stack"].as_array().is_some_and(|st| {
+            st.iter()
+                .any(|e| e["tag"] == serde_json::json!({"barrier": 0}) && e["mask"] == mask)
+        })
+    };
+    // Divergent inside the loop: the barrier entry below holds all 32 threads.
+    assert!(steps
+        .iter()
+        .any(|s| barrier_with(s, &full) && s["stack"].as_array().is_some_and(|st| st.len() > 2)));
+    // The store after the BSYNC runs converged, with no barrier entry left.
+    let store = steps
+        .iter()
+        .find(|s| s["text"].as_str().is_some_and(|t| t.starts_with("STG")))
+        .expect("store");
+    assert_eq!(store["active"], serde_json::json!(full));
+    assert_eq!(store["stack"].as_array().map(Vec::len), Some(1));
+}

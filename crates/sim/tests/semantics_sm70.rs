@@ -362,3 +362,67 @@ MOV R20, R3 ;
         prop_assert_eq!(out[3], ((c as i32) >> s) as u32);
     }
 }
+
+/// Atomics lane by lane in lane order, and `REDUX` over the executing lanes.
+#[test]
+fn atomics_and_warp_reductions() {
+    let setup = "IMAD.MOV.U32 R4, RZ, RZ, 0x1000 ;\nIMAD.MOV.U32 R5, RZ, RZ, RZ ;\nIMAD.MOV.U32 R6, RZ, RZ, 0x1 ;\n";
+    // RED adds every lane's index: 0 + 1 + … + 31 = 496.
+    let out = warp(&format!(
+        "{setup}RED.E.ADD.STRONG.GPU [R4], R0 ;\nLDG.E R20, [R4] ;"
+    ));
+    assert!(out.iter().all(|&v| v == 496), "{out:?}");
+    // ATOMG returns the old word: lane l sees l earlier increments.
+    let out = warp(&format!(
+        "{setup}ATOMG.E.ADD.STRONG.GPU PT, R20, [R4], R6 ;"
+    ));
+    assert!(
+        out.iter().enumerate().all(|(l, &v)| v == l as u32),
+        "{out:?}"
+    );
+    // CAS 0 → lane + 1: only lane 0 finds 0.
+    let out = warp(&format!(
+        "{setup}IADD3 R7, R0, 0x1, RZ ;\nATOMG.E.CAS.STRONG.GPU PT, R20, [R4], RZ, R7 ;"
+    ));
+    assert_eq!(out[0], 0);
+    assert!(out[1..].iter().all(|&v| v == 1), "{out:?}");
+    // INC wraps at the operand: with v = 3 the word cycles 0,1,2,3,0,…
+    let out = warp(&format!(
+        "{setup}IMAD.MOV.U32 R7, RZ, RZ, 0x3 ;\nATOM.E.INC.STRONG.GPU PT, R20, [R4], R7 ;"
+    ));
+    assert!(
+        out.iter().enumerate().all(|(l, &v)| v == (l % 4) as u32),
+        "{out:?}"
+    );
+    // REDUX: the sum and the signed maximum of the lane indices; bare REDUX is AND.
+    let out = warp("REDUX.SUM.S32 UR4, R0 ;\nMOV R20, UR4 ;");
+    assert!(out.iter().all(|&v| v == 496));
+    let out =
+        warp("ISETP.LT.U32.AND P0, PT, R0, 0x4, PT ;\n@P0 REDUX.MAX.S32 UR4, R0 ;\nMOV R20, UR4 ;");
+    assert!(out.iter().all(|&v| v == 3), "{out:?}");
+    let out = warp("IADD3 R3, R0, 0x10, RZ ;\nREDUX UR4, R3 ;\nMOV R20, UR4 ;");
+    assert!(out.iter().all(|&v| v == 0), "{out:?}");
+}
+
+/// Shared-memory atomics: `ATOMS.ADD` and `ATOMS.POPC.INC` (one per lane).
+#[test]
+fn shared_atomics() {
+    let src = "code for sm_86
+S2R R0, SR_TID.X ;
+ATOMS.ADD RZ, [RZ], R0 ;
+ATOMS.POPC.INC.32 RZ, [RZ+0x4] ;
+BAR.SYNC 0x0 ;
+LDS R20, [RZ] ;
+LDS R21, [0x4] ;
+IADD3 R20, R20, R21, RZ ;
+IMAD.SHL.U32 R2, R0, 0x4, RZ ;
+STG [R2+0x2000], R20 ;
+EXIT ;
+";
+    let launch = Launch {
+        shared_bytes: 64,
+        ..Launch::default()
+    };
+    let s = run(src, &launch, &preset("gpgpusim-like"), &memory(&[0], 32)).expect("runs");
+    assert!(array(&s, "out").iter().all(|&v| v == 496 + 32));
+}

@@ -913,6 +913,108 @@ fn decode_volta(c: &Ctx, name: &str, m: &mut Mods) -> DecodeResult<Option<Op>> {
             }
             Op::Nop
         }
+        "ATOM" | "ATOMG" | "ATOMS" | "RED" | "REDG" => {
+            let space = if name == "ATOMS" {
+                Space::Shared
+            } else {
+                Space::Global
+            };
+            let wide = m.take("E");
+            for scope in ["STRONG", "GPU", "SYS", "CTA", "32"] {
+                m.take(scope);
+            }
+            let signed = m.take("S32");
+            m.take("U32");
+            // `ATOMS.POPC.INC` adds one per lane (the hardware counts the lanes at once).
+            let popc_inc = m.take("POPC") && m.take("INC");
+            let op = if popc_inc {
+                AtomOp::Add
+            } else {
+                m.take_any(|t| {
+                    Some(match t {
+                        "ADD" => AtomOp::Add,
+                        "INC" => AtomOp::Inc,
+                        "DEC" => AtomOp::Dec,
+                        "MIN" => AtomOp::Min { signed },
+                        "MAX" => AtomOp::Max { signed },
+                        "AND" => AtomOp::And,
+                        "OR" => AtomOp::Or,
+                        "XOR" => AtomOp::Xor,
+                        "EXCH" => AtomOp::Exch,
+                        "CAS" => AtomOp::Cas,
+                        _ => return None,
+                    })
+                })
+                .ok_or_else(|| cannot(ins, "unknown atomic operation"))?
+            };
+            if m.left
+                .iter()
+                .any(|t| matches!(*t, "64" | "F32" | "F16x2" | "BF16x2"))
+            {
+                return Err(cannot(ins, "only 32-bit integer atomics are modelled"));
+            }
+            // RED [a], v; ATOMS d, [a], v (POPC.INC: d, [a]); ATOM(G) p, d, [a], v (CAS: cmp, v).
+            let reduce = name.starts_with("RED");
+            let k = match name {
+                "RED" | "REDG" => 0,
+                "ATOMS" => 1,
+                _ => {
+                    if c.pred_dest(o(0))? != PT {
+                        return Err(cannot(ins, "a predicate result of an atomic"));
+                    }
+                    2
+                }
+            };
+            let cas = op == AtomOp::Cas;
+            let operands = k + 1 + usize::from(!popc_inc) + usize::from(cas);
+            operand_count(ins, operands)?;
+            let (cmp, v) = if popc_inc {
+                (
+                    zero(),
+                    Src {
+                        kind: SrcKind::Value(1, None),
+                        ..zero()
+                    },
+                )
+            } else if cas {
+                (c.src(o(k + 1))?, c.src(o(k + 2))?)
+            } else {
+                (zero(), c.src(o(k + 1))?)
+            };
+            Op::Atomic {
+                space,
+                op,
+                d: if reduce { RZ_DEST } else { c.dest(o(k - 1))? },
+                addr: c.addr(o(k), wide)?,
+                v,
+                cmp,
+            }
+        }
+        "REDUX" => {
+            operand_count(ins, 2)?;
+            let signed = m.take("S32");
+            m.take("U32");
+            // A bare `REDUX` is `.AND`: the one PTX `redux.sync` operation the corpus's
+            // `simpleAtomicIntrinsics` (which uses all six) never names (*uncertain*).
+            let op = m
+                .take_any(|t| {
+                    Some(match t {
+                        "SUM" => ReduxOp::Sum,
+                        "MIN" => ReduxOp::Min { signed },
+                        "MAX" => ReduxOp::Max { signed },
+                        "AND" => ReduxOp::And,
+                        "OR" => ReduxOp::Or,
+                        "XOR" => ReduxOp::Xor,
+                        _ => return None,
+                    })
+                })
+                .unwrap_or(ReduxOp::And);
+            Op::Redux {
+                d: c.dest(o(0))?,
+                a: c.src(o(1))?,
+                op,
+            }
+        }
         "BMOV" => {
             // Saving and restoring a barrier's threads in a register (around calls) is not
             // modelled; clearing a barrier that is free is nothing to do, as in the analysis.

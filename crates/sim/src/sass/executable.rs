@@ -365,6 +365,90 @@ pub(crate) enum Op {
         bytes: u64,
     },
     Barrier,
+    /// `ATOM`/`ATOMG`/`ATOMS`/`RED`/`REDG`: per executing lane in lane order, `d` gets the
+    /// old word at the address and the word becomes `op(old, v)` (`CAS`: `v` if old = `cmp`).
+    Atomic {
+        space: Space,
+        op: AtomOp,
+        d: u16,
+        addr: AddrSrc,
+        v: Src,
+        cmp: Src,
+    },
+    /// `REDUX.op d, a` (sm_80+): `op` over the executing lanes' `a`, into uniform `d`.
+    Redux {
+        d: u16,
+        a: Src,
+        op: ReduxOp,
+    },
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum AtomOp {
+    Add,
+    /// `INC`: `old >= v ? 0 : old + 1` (PTX `atom.inc`).
+    Inc,
+    /// `DEC`: `old == 0 || old > v ? v : old - 1` (PTX `atom.dec`).
+    Dec,
+    Min {
+        signed: bool,
+    },
+    Max {
+        signed: bool,
+    },
+    And,
+    Or,
+    Xor,
+    Exch,
+    Cas,
+}
+
+impl AtomOp {
+    /// The new word for `old`, the operand `v` and (`CAS`) the comparand `cmp`.
+    pub(crate) fn apply(self, old: u32, v: u32, cmp: u32) -> u32 {
+        match self {
+            AtomOp::Add => old.wrapping_add(v),
+            AtomOp::Inc => {
+                if old >= v {
+                    0
+                } else {
+                    old + 1
+                }
+            }
+            AtomOp::Dec => {
+                if old == 0 || old > v {
+                    v
+                } else {
+                    old - 1
+                }
+            }
+            AtomOp::Min { signed: true } => (old as i32).min(v as i32) as u32,
+            AtomOp::Min { signed: false } => old.min(v),
+            AtomOp::Max { signed: true } => (old as i32).max(v as i32) as u32,
+            AtomOp::Max { signed: false } => old.max(v),
+            AtomOp::And => old & v,
+            AtomOp::Or => old | v,
+            AtomOp::Xor => old ^ v,
+            AtomOp::Exch => v,
+            AtomOp::Cas => {
+                if old == cmp {
+                    v
+                } else {
+                    old
+                }
+            }
+        }
+    }
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum ReduxOp {
+    Sum,
+    Min { signed: bool },
+    Max { signed: bool },
+    And,
+    Or,
+    Xor,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

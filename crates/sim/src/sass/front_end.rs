@@ -187,7 +187,7 @@ impl FrontEnd for Sass<'_> {
         // Data effect.
         let mut latency = st.latency;
         match &d.op {
-            Op::Load { .. } | Op::Store { .. } => {
+            Op::Load { .. } | Op::Store { .. } | Op::Atomic { .. } => {
                 latency = self
                     .memory_op(sm, w, d, Access::of(id, pc, cycle, exec, st.latency))
                     .map_err(|m| SimError::at(ins.span, m))?;
@@ -279,6 +279,7 @@ impl Sass<'_> {
             Op::Store {
                 space, addr, bytes, ..
             } => (*space, *addr, *bytes, true),
+            Op::Atomic { space, addr, .. } => (*space, *addr, 4, false),
             _ => return Err("not a memory operation".into()),
         };
         let (exec, class_latency) = (at.exec, at.class_latency);
@@ -299,7 +300,31 @@ impl Sass<'_> {
                 &mut sm.blocks[block].shared.words,
                 &addrs,
             );
-        for &(lane, a) in addrs.iter().filter(|_| !fast) {
+        if let Op::Atomic {
+            op, d: dst, v, cmp, ..
+        } = &d.op
+        {
+            // Read-modify-write, lane by lane in lane order.
+            for &(lane, a) in &addrs {
+                match space {
+                    Space::Global => sm.memory.read(a, 4, &mut words)?,
+                    Space::Shared => sm.blocks[block].shared.read(a, 4, &mut words)?,
+                }
+                let old = words[0];
+                let (x, y) = (
+                    lane_memory::operand(v, &warp.regs, lane),
+                    lane_memory::operand(cmp, &warp.regs, lane),
+                );
+                words[0] = op.apply(old, x, y);
+                match space {
+                    Space::Global => sm.memory.write(a, 4, &words)?,
+                    Space::Shared => sm.blocks[block].shared.write(a, 4, &words)?,
+                }
+                warp.regs.set(*dst, lane, old);
+            }
+        }
+        let atomic = matches!(d.op, Op::Atomic { .. });
+        for &(lane, a) in addrs.iter().filter(|_| !fast && !atomic) {
             if store {
                 let Op::Store { v, .. } = &d.op else {
                     return Err("not a store".into());

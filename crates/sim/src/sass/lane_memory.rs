@@ -124,6 +124,15 @@ pub(crate) fn write_loaded(
     }
 }
 
+/// The 32-bit value of an atomic's operand for `lane` (a register or an immediate).
+pub(crate) fn operand(v: &Src, regs: &WarpRegs, lane: usize) -> u32 {
+    match v.kind {
+        SrcKind::Reg(r) => regs.reg(r, lane),
+        SrcKind::Value(lo, _) => lo,
+        _ => 0,
+    }
+}
+
 /// The words a store of `lane` writes.
 pub(crate) fn store_words(v: &Src, regs: &WarpRegs, lane: usize, bytes: u64, out: &mut [u32; 4]) {
     let n = (bytes / 4).max(1) as usize;

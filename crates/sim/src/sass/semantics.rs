@@ -49,11 +49,15 @@
 //! - `SHFL` is PTX `shfl.sync` (`c` packs the clamp and the segment mask); a lane reading an
 //!   inactive lane gets that lane's register (PTX: undefined);
 //! - uniform instructions write their uniform destination in every lane (the front end runs
-//!   them on the whole warp), `R2UR` takes the lowest executing lane's value.
+//!   them on the whole warp), `R2UR` takes the lowest executing lane's value;
+//! - atomics (`ATOM`, `ATOMG`, `ATOMS`, `RED`, `REDG`) are PTX `atom`/`red` on 32-bit words,
+//!   applied lane by lane in lane order (the order among a warp's lanes is unspecified; the
+//!   final memory is the same for the commutative operations, `EXCH`/`CAS` take the last/first
+//!   lane); `REDUX` is PTX `redux.sync` over the executing lanes.
 
 use super::decode::{
-    BitsKind, Cmp, FloatKind, Half, LopKind, MadPart, MufuFunc, Op, PredSrc, Round, ShflMode,
-    Special, Src, SrcKind, PT, RZ_DEST,
+    BitsKind, Cmp, FloatKind, Half, LopKind, MadPart, MufuFunc, Op, PredSrc, ReduxOp, Round,
+    ShflMode, Special, Src, SrcKind, PT, RZ_DEST,
 };
 use crate::canonical_nan::{f32_bits, f64_bits};
 use crate::lane_set::lanes;
@@ -564,7 +568,27 @@ pub(crate) fn execute_alu(
         r: r_v,
     } = scratch;
     match *op {
-        Op::Nop | Op::Barrier | Op::Load { .. } | Op::Store { .. } => {}
+        Op::Nop | Op::Barrier | Op::Load { .. } | Op::Store { .. } | Op::Atomic { .. } => {}
+        Op::Redux { d, a, op } => {
+            if mask == 0 {
+                return Ok(());
+            }
+            a.ints(regs, ids, a_v);
+            let vals = lanes(mask).map(|l| a_v[l]);
+            let r = match op {
+                ReduxOp::Sum => vals.fold(0u32, u32::wrapping_add),
+                ReduxOp::And => vals.fold(u32::MAX, |x, y| x & y),
+                ReduxOp::Or => vals.fold(0, |x, y| x | y),
+                ReduxOp::Xor => vals.fold(0, |x, y| x ^ y),
+                ReduxOp::Min { signed: true } => vals.map(|v| v as i32).min().unwrap_or(0) as u32,
+                ReduxOp::Min { signed: false } => vals.min().unwrap_or(0),
+                ReduxOp::Max { signed: true } => vals.map(|v| v as i32).max().unwrap_or(0) as u32,
+                ReduxOp::Max { signed: false } => vals.max().unwrap_or(0),
+            };
+            // The destination is uniform: every lane.
+            r_v[..ws].fill(r);
+            regs.write(d, u64::MAX, r_v);
+        }
         Op::Mov { d, a } => {
             a.ints(regs, ids, a_v);
             regs.write(d, mask, a_v);

@@ -6,7 +6,6 @@
 //! model's latencies).
 //!
 //! Listings that cannot run, and why:
-//! - `atomic_loop`: `RED`/`ATOM` (global atomics) have no simulated semantics;
 //! - `func_pointer`: `CALL.REL.NOINC R…` calls through a register (indirect);
 //! - `printf_divergent`: `STL` (local memory is not simulated) and the `vprintf` call is
 //!   outside the listing (`CALL.ABS.NOINC`);
@@ -39,10 +38,23 @@ fn words(values: impl Iterator<Item = u32>) -> String {
     values.map(|w| w.to_string()).collect::<Vec<_>>().join(" ")
 }
 
+/// The bytes `atomic_loop` counts: `in[i] = 3i mod 7`.
+fn histogram_byte(i: u32) -> u32 {
+    3 * i % 7
+}
+
 fn cases() -> Vec<Case> {
     // Thirty-two values around the clamp interval [0.25, 0.75] of `data_if_else`.
     let mixed = floats((0..32).map(|i| (i as f32 - 8.0) / 16.0));
+    let bytes = words((0..16).map(|w| (0..4).map(|b| histogram_byte(4 * w + b) << (8 * b)).sum()));
     vec![
+        Case {
+            // Two bytes per thread, n = 60: the last two threads' bytes past 60 are skipped.
+            name: "atomic_loop",
+            params: "0x10000,0,0x20000,0,60,2",
+            memory: format!("in@0x10000 16 words {bytes}; bins@0x20000 8 const 0"),
+            loop_bound: 4,
+        },
         Case {
             // a[row * 3 + j], three iterations, every value non-negative (the assert holds).
             name: "assert_loop",
@@ -127,6 +139,13 @@ fn mixed(i: usize) -> f32 {
 fn expected(name: &str) -> Vec<Expect> {
     let (lo, hi) = (0.25f32, 0.75f32);
     match name {
+        "atomic_loop" => {
+            let mut bins = vec![0u32; 8];
+            for i in 0..60 {
+                bins[histogram_byte(i) as usize] += 1;
+            }
+            vec![Expect::Words("bins", bins)]
+        }
         "assert_loop" => vec![Expect::Words("sum", (0..32).map(|r| 9 * r + 3).collect())],
         "data_if_else" => vec![Expect::Floats(
             "y",

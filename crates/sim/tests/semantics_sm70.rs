@@ -426,3 +426,41 @@ EXIT ;
     let s = run(src, &launch, &preset("gpgpusim-like"), &memory(&[0], 32)).expect("runs");
     assert!(array(&s, "out").iter().all(|&v| v == 496 + 32));
 }
+
+/// Directed rounding (`FFMA.RZ/.RM/.RP`, the division slow path of `fdiv_sqrt`), `P2R` and
+/// `MATCH.ANY`.
+#[test]
+fn directed_rounding_p2r_and_match() {
+    // 1 + 2^-30 is not a float: RZ/RM give 1, RP the next float up; -(1 + 2^-30) under RM
+    // gives the next float down from -1.
+    let tiny = 2f32.powi(-30);
+    let out = eval(
+        "FFMA.RZ R20, R10, R11, R12 ;\nFFMA.RM R21, R10, R11, R12 ;\nFFMA.RP R22, R10, R11, R12 ;\nFFMA.RM R23, R10, -R11, -R12 ;\n",
+        &[tiny.to_bits(), 1.0f32.to_bits(), 1.0f32.to_bits()],
+    )
+    .expect("runs");
+    assert_eq!(
+        out,
+        vec![
+            1.0f32.to_bits(),
+            1.0f32.to_bits(),
+            1.0f32.next_up().to_bits(),
+            (-1.0f32).next_down().to_bits()
+        ]
+    );
+    // P2R of P1 (mask 0x2) into 0xf0: 0xf2; P0 set, P1 set.
+    let out = eval(
+        "ISETP.EQ.AND P0, PT, RZ, RZ, PT ;\nISETP.EQ.AND P1, PT, RZ, RZ, PT ;\nP2R R20, PR, R10, 0x2 ;\nP2R R21, PR, RZ, 0x7f ;\n",
+        &[0xf0],
+    )
+    .expect("runs");
+    assert_eq!(out[..2], [0xf2, 0x3]);
+    // MATCH.ANY of lane / 8: the eight lanes of each group.
+    let out = warp("SHF.R.U32.HI R3, RZ, 0x3, R0 ;\nMATCH.ANY R20, R3 ;");
+    assert!(
+        out.iter()
+            .enumerate()
+            .all(|(l, &v)| v == 0xff << (8 * (l / 8))),
+        "{out:?}"
+    );
+}

@@ -1015,6 +1015,27 @@ fn decode_volta(c: &Ctx, name: &str, m: &mut Mods) -> DecodeResult<Option<Op>> {
                 op,
             }
         }
+        "P2R" => {
+            operand_count(ins, 4)?;
+            if o(1).is_none_or(|x| x.text != "PR") {
+                return Err(cannot(ins, "only `P2R d, PR, a, mask` is modelled"));
+            }
+            Op::P2R {
+                d: c.dest(o(0))?,
+                a: c.src(o(2))?,
+                mask: imm(o(3), "mask")?,
+            }
+        }
+        "MATCH" => {
+            operand_count(ins, 2)?;
+            if !m.take("ANY") {
+                return Err(cannot(ins, "only MATCH.ANY is modelled"));
+            }
+            Op::MatchAny {
+                d: c.dest(o(0))?,
+                a: c.src(o(1))?,
+            }
+        }
         "BMOV" => {
             // Saving and restoring a barrier's threads in a register (around calls) is not
             // modelled; clearing a barrier that is free is nothing to do, as in the analysis.
@@ -1298,7 +1319,10 @@ fn decode_op(c: &Ctx) -> DecodeResult<(Op, bool)> {
             let fma = kind == FloatKind::Fma;
             let mnmx = kind == FloatKind::MinMax;
             operand_count(ins, if fma || mnmx { 4 } else { 3 })?;
-            m.take("RN");
+            let round = rounding(&mut m);
+            if round != Round::Nearest && (double || mnmx) {
+                return Err(cannot(ins, "directed rounding of this operation"));
+            }
             let ftz = m.take("FTZ");
             let sat = m.take("SAT");
             let (cc, p) = if mnmx {
@@ -1339,6 +1363,7 @@ fn decode_op(c: &Ctx) -> DecodeResult<(Op, bool)> {
                 sat,
                 double,
                 p,
+                round,
             }
         }
         "I2F" | "I2FP" => {
@@ -1587,14 +1612,10 @@ fn control(
             Control::Halt(cfg::Tag::unwound_by(ins.control))
         }
         ControlKind::Exit => Control::Halt(None),
-        ControlKind::Call(Some(t)) => {
-            if ins.guard.as_ref().is_some_and(|g| !g.is_always_true()) {
-                return Err(cannot(ins, "a predicated call is not modelled"));
-            }
-            Control::Call {
-                target: idx(Some(t))?,
-            }
-        }
+        // A predicated call splits the callers from the others (`ActivationStack::call`).
+        ControlKind::Call(Some(t)) => Control::Call {
+            target: idx(Some(t))?,
+        },
         ControlKind::Call(None) => {
             return Err(cannot(ins, "the callee is outside this listing"));
         }

@@ -318,6 +318,8 @@ pub(crate) enum Op {
         sat: bool,
         double: bool,
         p: PredSrc,
+        /// `.RM`/`.RP`/`.RZ` (single precision `FADD`/`FMUL`/`FFMA`); else to nearest.
+        round: Round,
     },
     I2F {
         d: u16,
@@ -365,6 +367,17 @@ pub(crate) enum Op {
         bytes: u64,
     },
     Barrier,
+    /// `P2R d, PR, a, mask`: `d = (a & !mask) | (P0..P6 as bits 0..6 & mask)`.
+    P2R {
+        d: u16,
+        a: Src,
+        mask: u32,
+    },
+    /// `MATCH.ANY d, a`: the executing lanes whose `a` equals this lane's.
+    MatchAny {
+        d: u16,
+        a: Src,
+    },
     /// `ATOM`/`ATOMG`/`ATOMS`/`RED`/`REDG`: per executing lane in lane order, `d` gets the
     /// old word at the address and the word becomes `op(old, v)` (`CAS`: `v` if old = `cmp`).
     Atomic {

@@ -244,7 +244,7 @@ impl FrontEnd for Sass<'_> {
             }
             Control::Prepare { tag, target } => warp.stack.prepare(tag, target, next),
             Control::Halt(tag) => warp.stack.halt(exec, tag, next),
-            // Only unpredicated calls decode, so every active thread calls.
+            // The threads whose guard holds call; the others wait at the return point.
             Control::Call { target } => warp.stack.call(exec, target, next),
             Control::Bsync(b) => warp.stack.bsync(b, exec, next),
             Control::Break(b) => warp.stack.break_barrier(b, exec, next),

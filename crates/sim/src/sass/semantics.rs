@@ -366,6 +366,51 @@ fn round_f64_to_f32(x: f64, r: Round) -> f32 {
     }
 }
 
+/// `s + err` (exactly, `err` the rounding error of `s`) rounded to f32 in mode `r`: the
+/// nearest f32 of `s`, stepped one ulp when it lies on the wrong side of the exact value.
+fn round_exact_to_f32(s: f64, err: f64, r: Round) -> f32 {
+    let n = s as f32;
+    if !s.is_finite() {
+        return n;
+    }
+    // Exact: `n` is `s` rounded, so the two are within a factor of two (or `n` is infinite).
+    let d = f64::from(n) - s;
+    let positive = s > 0.0 || (s == 0.0 && err > 0.0);
+    let down = match r {
+        Round::Nearest => return n,
+        Round::Down => true,
+        Round::Up => false,
+        Round::Zero => positive,
+    };
+    if down && d > err {
+        n.next_down()
+    } else if !down && d < err {
+        n.next_up()
+    } else {
+        n
+    }
+}
+
+/// `a + b` in f64 and its exact rounding error (Knuth's TwoSum).
+fn two_sum(a: f64, b: f64) -> (f64, f64) {
+    let s = a + b;
+    let bb = s - a;
+    (s, (a - (s - bb)) + (b - bb))
+}
+
+/// Single-precision `FADD`/`FMUL`/`FFMA` rounded in mode `r` (`.RM`/`.RP`/`.RZ`): the
+/// product of two f32 is exact in f64, the sum's error is carried exactly.
+fn directed_f32(kind: FloatKind, x: f32, y: f32, z: f32, r: Round) -> f32 {
+    let (x, y, z) = (f64::from(x), f64::from(y), f64::from(z));
+    let (s, err) = match kind {
+        FloatKind::Add => two_sum(x, y),
+        FloatKind::Mul => (x * y, 0.0),
+        FloatKind::Fma => two_sum(x * y, z),
+        FloatKind::MinMax => return x.min(y) as f32,
+    };
+    round_exact_to_f32(s, err, r)
+}
+
 fn f2i(f: f32, signed: bool, r: Round) -> u32 {
     let f = f64::from(f);
     let v = match r {
@@ -569,6 +614,29 @@ pub(crate) fn execute_alu(
     } = scratch;
     match *op {
         Op::Nop | Op::Barrier | Op::Load { .. } | Op::Store { .. } | Op::Atomic { .. } => {}
+        Op::P2R { d, a, mask: m } => {
+            a.ints(regs, ids, a_v);
+            for l in 0..ws {
+                let mut pr = 0u32;
+                for i in 0..7 {
+                    pr |= ((regs.pred[i] >> l & 1) as u32) << i;
+                }
+                r_v[l] = (a_v[l] & !m) | (pr & m);
+            }
+            regs.write(d, mask, r_v);
+        }
+        Op::MatchAny { d, a } => {
+            a.ints(regs, ids, a_v);
+            for l in lanes(mask) {
+                let mut same = 0u64;
+                for j in lanes(mask) {
+                    same |= u64::from(a_v[j] == a_v[l]) << j;
+                }
+                // A 32-bit lane mask (SASS warps have 32 lanes).
+                r_v[l] = same as u32;
+            }
+            regs.write(d, mask, r_v);
+        }
         Op::Redux { d, a, op } => {
             if mask == 0 {
                 return Ok(());
@@ -912,6 +980,7 @@ pub(crate) fn execute_alu(
             sat,
             double: false,
             p,
+            round,
         } => {
             let pm = regs.pred_mask(p, mask);
             let mut fa = [0f32; 64];
@@ -925,6 +994,7 @@ pub(crate) fn execute_alu(
             for l in 0..ws {
                 let (x, y) = (fa[l], fb[l]);
                 let mut r = match kind {
+                    _ if round != Round::Nearest => directed_f32(kind, x, y, fc[l], round),
                     FloatKind::Add => x + y,
                     FloatKind::Mul => x * y,
                     FloatKind::Fma => x.mul_add(y, fc[l]),

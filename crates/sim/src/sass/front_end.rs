@@ -300,30 +300,13 @@ impl Sass<'_> {
                 &mut sm.blocks[block].shared.words,
                 &addrs,
             );
-        if let Op::Atomic {
-            op, d: dst, v, cmp, ..
-        } = &d.op
-        {
-            // Read-modify-write, lane by lane in lane order.
-            for &(lane, a) in &addrs {
-                match space {
-                    Space::Global => sm.memory.read(a, 4, &mut words)?,
-                    Space::Shared => sm.blocks[block].shared.read(a, 4, &mut words)?,
-                }
-                let old = words[0];
-                let (x, y) = (
-                    lane_memory::operand(v, &warp.regs, lane),
-                    lane_memory::operand(cmp, &warp.regs, lane),
-                );
-                words[0] = op.apply(old, x, y);
-                match space {
-                    Space::Global => sm.memory.write(a, 4, &words)?,
-                    Space::Shared => sm.blocks[block].shared.write(a, 4, &words)?,
-                }
-                warp.regs.set(*dst, lane, old);
+        let atomic = matches!(d.op, Op::Atomic { .. });
+        if atomic {
+            if let Err(e) = atomic_lanes(sm, &mut warp.regs, block, &d.op, space, &addrs) {
+                sm.addr_buf = addrs;
+                return Err(e);
             }
         }
-        let atomic = matches!(d.op, Op::Atomic { .. });
         for &(lane, a) in addrs.iter().filter(|_| !fast && !atomic) {
             if store {
                 let Op::Store { v, .. } = &d.op else {
@@ -368,4 +351,42 @@ impl Sass<'_> {
         sm.addr_buf = addrs;
         latency
     }
+}
+
+/// The read-modify-write of atomic `op` at `addrs` (lane, address), lane by lane in lane
+/// order; the old word goes to the destination.
+#[inline(never)]
+fn atomic_lanes(
+    sm: &mut Sm,
+    regs: &mut WarpRegs,
+    block: usize,
+    op: &Op,
+    space: Space,
+    addrs: &[(usize, u64)],
+) -> Result<(), String> {
+    let Op::Atomic {
+        op, d: dst, v, cmp, ..
+    } = op
+    else {
+        return Err("not an atomic".into());
+    };
+    let mut words = [0u32; 4];
+    for &(lane, a) in addrs {
+        match space {
+            Space::Global => sm.memory.read(a, 4, &mut words)?,
+            Space::Shared => sm.blocks[block].shared.read(a, 4, &mut words)?,
+        }
+        let old = words[0];
+        let (x, y) = (
+            lane_memory::operand(v, regs, lane),
+            lane_memory::operand(cmp, regs, lane),
+        );
+        words[0] = op.apply(old, x, y);
+        match space {
+            Space::Global => sm.memory.write(a, 4, &words)?,
+            Space::Shared => sm.blocks[block].shared.write(a, 4, &words)?,
+        }
+        regs.set(*dst, lane, old);
+    }
+    Ok(())
 }

@@ -411,6 +411,28 @@ fn directed_f32(kind: FloatKind, x: f32, y: f32, z: f32, r: Round) -> f32 {
     round_exact_to_f32(s, err, r)
 }
 
+/// [`directed_f32`] for every lane, then `.FTZ` and `.SAT`.
+#[inline(never)]
+fn directed_lanes(
+    kind: FloatKind,
+    [fa, fb, fc]: [&[f32; 64]; 3],
+    round: Round,
+    ftz: bool,
+    sat: bool,
+    out: &mut [u32],
+) {
+    for (l, o) in out.iter_mut().enumerate() {
+        let mut r = directed_f32(kind, fa[l], fb[l], fc[l], round);
+        if ftz {
+            r = flush(r);
+        }
+        if sat {
+            r = if r.is_nan() { 0.0 } else { r.clamp(0.0, 1.0) };
+        }
+        *o = f32_bits(r);
+    }
+}
+
 fn f2i(f: f32, signed: bool, r: Round) -> u32 {
     let f = f64::from(f);
     let v = match r {
@@ -614,49 +636,23 @@ pub(crate) fn execute_alu(
     } = scratch;
     match *op {
         Op::Nop | Op::Barrier | Op::Load { .. } | Op::Store { .. } | Op::Atomic { .. } => {}
-        Op::P2R { d, a, mask: m } => {
-            a.ints(regs, ids, a_v);
-            for l in 0..ws {
-                let mut pr = 0u32;
-                for i in 0..7 {
-                    pr |= ((regs.pred[i] >> l & 1) as u32) << i;
-                }
-                r_v[l] = (a_v[l] & !m) | (pr & m);
-            }
-            regs.write(d, mask, r_v);
-        }
-        Op::MatchAny { d, a } => {
-            a.ints(regs, ids, a_v);
-            for l in lanes(mask) {
-                let mut same = 0u64;
-                for j in lanes(mask) {
-                    same |= u64::from(a_v[j] == a_v[l]) << j;
-                }
-                // A 32-bit lane mask (SASS warps have 32 lanes).
-                r_v[l] = same as u32;
-            }
-            regs.write(d, mask, r_v);
-        }
-        Op::Redux { d, a, op } => {
-            if mask == 0 {
-                return Ok(());
-            }
-            a.ints(regs, ids, a_v);
-            let vals = lanes(mask).map(|l| a_v[l]);
-            let r = match op {
-                ReduxOp::Sum => vals.fold(0u32, u32::wrapping_add),
-                ReduxOp::And => vals.fold(u32::MAX, |x, y| x & y),
-                ReduxOp::Or => vals.fold(0, |x, y| x | y),
-                ReduxOp::Xor => vals.fold(0, |x, y| x ^ y),
-                ReduxOp::Min { signed: true } => vals.map(|v| v as i32).min().unwrap_or(0) as u32,
-                ReduxOp::Min { signed: false } => vals.min().unwrap_or(0),
-                ReduxOp::Max { signed: true } => vals.map(|v| v as i32).max().unwrap_or(0) as u32,
-                ReduxOp::Max { signed: false } => vals.max().unwrap_or(0),
-            };
-            // The destination is uniform: every lane.
-            r_v[..ws].fill(r);
-            regs.write(d, u64::MAX, r_v);
-        }
+        Op::P2R { .. }
+        | Op::MatchAny { .. }
+        | Op::Redux { .. }
+        | Op::VImad { .. }
+        | Op::VIAdd3 { .. }
+        | Op::Lea { .. }
+        | Op::Shf { .. }
+        | Op::Prmt { .. }
+        | Op::IAbs { .. }
+        | Op::Bits { .. }
+        | Op::Plop3 { .. }
+        | Op::Mufu { .. }
+        | Op::FChk { .. }
+        | Op::Const64 { .. }
+        | Op::Vote { .. }
+        | Op::R2Ur { .. }
+        | Op::Shfl { .. } => return execute_sm70(op, regs, ids, mask, scratch),
         Op::Mov { d, a } => {
             a.ints(regs, ids, a_v);
             regs.write(d, mask, a_v);
@@ -991,10 +987,16 @@ pub(crate) fn execute_alu(
             if kind == FloatKind::Fma {
                 c.floats(regs, ids, ftz, &mut fc);
             }
+            if round != Round::Nearest {
+                // `.RZ`/`.RM`/`.RP` (sm_70+ division slow path): rare, so apart.
+                let operands = [&fa, &fb, &fc];
+                directed_lanes(kind, operands, round, ftz, sat, &mut r_v[..ws]);
+                regs.write(d, mask, r_v);
+                return Ok(());
+            }
             for l in 0..ws {
                 let (x, y) = (fa[l], fb[l]);
                 let mut r = match kind {
-                    _ if round != Round::Nearest => directed_f32(kind, x, y, fc[l], round),
                     FloatKind::Add => x + y,
                     FloatKind::Mul => x * y,
                     FloatKind::Fma => x.mul_add(y, fc[l]),
@@ -1115,6 +1117,83 @@ pub(crate) fn execute_alu(
                     }
                 }
             }
+        }
+        Op::S2R { d, sr } => {
+            let s = Src {
+                kind: SrcKind::Special(sr),
+                neg: false,
+                inv: false,
+                abs: false,
+                half: Half::Whole,
+                float_imm: None,
+            };
+            s.fetch_all(regs, ids, r_v);
+            regs.write(d, mask, r_v);
+        }
+    }
+    Ok(())
+}
+
+/// The operations of sm_70 and later, apart from [`execute_alu`] so that the Kepler–Pascal
+/// path stays as the compiler laid it out (same contract).
+#[inline(never)]
+fn execute_sm70(
+    op: &Op,
+    regs: &mut WarpRegs,
+    ids: &ThreadIds,
+    mask: u64,
+    scratch: &mut AluScratch,
+) -> Result<(), String> {
+    let ws = regs.ws;
+    let AluScratch {
+        a: a_v,
+        b: b_v,
+        c: c_v,
+        r: r_v,
+    } = scratch;
+    match *op {
+        Op::P2R { d, a, mask: m } => {
+            a.ints(regs, ids, a_v);
+            for l in 0..ws {
+                let mut pr = 0u32;
+                for i in 0..7 {
+                    pr |= ((regs.pred[i] >> l & 1) as u32) << i;
+                }
+                r_v[l] = (a_v[l] & !m) | (pr & m);
+            }
+            regs.write(d, mask, r_v);
+        }
+        Op::MatchAny { d, a } => {
+            a.ints(regs, ids, a_v);
+            for l in lanes(mask) {
+                let mut same = 0u64;
+                for j in lanes(mask) {
+                    same |= u64::from(a_v[j] == a_v[l]) << j;
+                }
+                // A 32-bit lane mask (SASS warps have 32 lanes).
+                r_v[l] = same as u32;
+            }
+            regs.write(d, mask, r_v);
+        }
+        Op::Redux { d, a, op } => {
+            if mask == 0 {
+                return Ok(());
+            }
+            a.ints(regs, ids, a_v);
+            let vals = lanes(mask).map(|l| a_v[l]);
+            let r = match op {
+                ReduxOp::Sum => vals.fold(0u32, u32::wrapping_add),
+                ReduxOp::And => vals.fold(u32::MAX, |x, y| x & y),
+                ReduxOp::Or => vals.fold(0, |x, y| x | y),
+                ReduxOp::Xor => vals.fold(0, |x, y| x ^ y),
+                ReduxOp::Min { signed: true } => vals.map(|v| v as i32).min().unwrap_or(0) as u32,
+                ReduxOp::Min { signed: false } => vals.min().unwrap_or(0),
+                ReduxOp::Max { signed: true } => vals.map(|v| v as i32).max().unwrap_or(0) as u32,
+                ReduxOp::Max { signed: false } => vals.max().unwrap_or(0),
+            };
+            // The destination is uniform: every lane.
+            r_v[..ws].fill(r);
+            regs.write(d, u64::MAX, r_v);
         }
         Op::VImad {
             d,
@@ -1375,18 +1454,7 @@ pub(crate) fn execute_alu(
             regs.write(d, mask, r_v);
             regs.set_pred(p, mask, in_range);
         }
-        Op::S2R { d, sr } => {
-            let s = Src {
-                kind: SrcKind::Special(sr),
-                neg: false,
-                inv: false,
-                abs: false,
-                half: Half::Whole,
-                float_imm: None,
-            };
-            s.fetch_all(regs, ids, r_v);
-            regs.write(d, mask, r_v);
-        }
+        _ => return Err("not an sm_70+ operation".into()),
     }
     Ok(())
 }

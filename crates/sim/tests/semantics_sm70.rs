@@ -464,3 +464,45 @@ fn directed_rounding_p2r_and_match() {
         "{out:?}"
     );
 }
+
+/// sm_90 addresses shared memory from 0x400 (`UMOV UR11, 0x400`, the cluster rank from
+/// `SR_CgaCtaId` in the top byte, as `histogram256Kernel` builds its base): the block's
+/// first word is at 0x400; below it is outside the block.
+#[test]
+fn sm90_shared_window_starts_at_0x400() {
+    let body = "S2R R0, SR_TID.X ;
+S2UR UR12, SR_CgaCtaId ;
+UMOV UR11, 0x400 ;
+UPRMT UR4, UR12, 0x654, UR11 ;
+LEA R3, R0, UR4, 0x2 ;
+IADD3 R5, R0, 0x7, RZ ;
+STS [R3], R5 ;
+LDS R20, [R0.X4+UR4] ;
+IMAD.SHL.U32 R2, R0, 0x4, RZ ;
+STG [R2+0x2000], R20 ;
+EXIT ;
+";
+    let launch = Launch {
+        shared_bytes: 128,
+        ..Launch::default()
+    };
+    let s = run(
+        &format!("code for sm_90\n{body}"),
+        &launch,
+        &preset("gpgpusim-like"),
+        &memory(&[0], 32),
+    )
+    .expect("runs");
+    assert!(array(&s, "out")
+        .iter()
+        .enumerate()
+        .all(|(l, &v)| v == l as u32 + 7));
+    // The same code on sm_86 addresses byte 0x400 of a 128-byte block: outside it.
+    let e = run(
+        &format!("code for sm_86\n{body}"),
+        &launch,
+        &preset("gpgpusim-like"),
+        &memory(&[0], 32),
+    );
+    assert!(e.is_err());
+}

@@ -94,9 +94,11 @@ struct Sass<'a> {
 /// sm_90 listings address shared memory from `0x400` in the shared window (`UMOV UR11,
 /// 0x400` then `UPRMT` with `SR_CgaCtaId` in the top byte as the base of every shared array,
 /// e.g. `histogram__histogram256Kernel` and `matrixMul__MatrixMulCUDA_32` of the sass-modern
-/// corpus): the first kilobyte is reserved (CUDA C Programming Guide, compute capability 9.0:
-/// 1 KB of shared memory per block is reserved for system use). The simulator's block memory
-/// starts there. Earlier architectures address it from 0.
+/// corpus). The offset is read from the listings; that the driver keeps the first kilobyte
+/// for itself fits the runtime's "shared memory reserved by the driver per block" device
+/// attribute (`cudaDevAttrReservedSharedMemoryPerBlock`), whose 1 KB value we have not
+/// checked against NVIDIA's documentation. The simulator's block memory starts there;
+/// sm_70–sm_89 listings address it from 0.
 const SM90_SHARED_BASE: u64 = 0x400;
 
 impl FrontEnd for Sass<'_> {

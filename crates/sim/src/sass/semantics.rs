@@ -41,8 +41,8 @@
 //!   lp, lq` applies `lp` to `p` and `lq` to `q` (`PLOP3.LUT P0, PT, P0, P1, PT, 0xa8, 0x0`
 //!   computes `P0 | P1`);
 //! - `MUFU` is the hardware's approximation; it is computed here correctly rounded, which is
-//!   one of the values within the documented error (CUDA C Programming Guide, intrinsic
-//!   functions: `__frcp`-class results within 1 ulp) but not necessarily the hardware's;
+//!   not necessarily the hardware's value (*uncertain*: NVIDIA gives error bounds for the
+//!   intrinsics that use it, not its results; the bounds were not rechecked here);
 //! - `FCHK p, a, b` (*uncertain*, undocumented): `p` holds when the fast `a / b` may lose
 //!   accuracy — `b` zero, subnormal, infinite or NaN, `a` infinite, NaN or subnormal, or the
 //!   exponents more than 125 apart — and the slow path then computes the same quotient;

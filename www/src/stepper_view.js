@@ -15,6 +15,28 @@ export function laneBits(mask) {
   return out;
 }
 
+/**
+ * An entry's type as the report writes it: a name (`nil`, `sync`, `warp_sync`, …) or, for
+ * types with a value, an object — `{barrier: n}` for the convergence barrier `Bn` of sm_70+,
+ * `{ipdom: {arrived}}` for PTX's post-dominator entries.
+ */
+export function tagText(tag) {
+  if (typeof tag === 'string') return tag;
+  if (tag && typeof tag === 'object') {
+    if (typeof tag.barrier === 'number') return `barrier B${tag.barrier}`;
+    if (tag.ipdom) return tag.ipdom.arrived ? 'ipdom (arrived)' : 'ipdom';
+    const [k] = Object.keys(tag);
+    if (k) return k;
+  }
+  return String(tag);
+}
+
+/** An entry's next PC: a saved warp (`warp_sync`) no thread has reached a `WARPSYNC` for has none. */
+function nextPc(e) {
+  if (e.tag === 'warp_sync' && e.pc > Number.MAX_SAFE_INTEGER) return 'not arrived';
+  return hex(e.address);
+}
+
 function lanesRow(mask, executed) {
   const bits = laneBits(mask);
   const ran = laneBits(executed);
@@ -91,8 +113,8 @@ export function renderStepper(host, stepper, at, onMove) {
           el(
             'tr',
             { class: k === 0 ? 'executing' : '' },
-            el('td', { text: `${e.tag}${k === 0 ? ' (executing)' : ''}` }),
-            el('td', { class: 'mono', text: hex(e.address) }),
+            el('td', { text: `${tagText(e.tag)}${k === 0 ? ' (executing)' : ''}` }),
+            el('td', { class: 'mono', text: nextPc(e) }),
             ...(rpc ? [el('td', { class: 'mono', text: e.reconverges_at === undefined ? 'exit' : hex(e.reconverges_at) })] : []),
             el('td', {}, lanesRow(e.mask, null)),
           ),

@@ -87,6 +87,30 @@ impl Launch {
 ///   and `c[0x0][0x44]` as the stack pointer; `gridDim` follows at `0x34` (three words after
 ///   `blockDim`, as on Maxwell); parameters at `0x140`.
 /// - Fermi (sm_2x): parameters at `0x20` (`FERMI_sm20_mgpu_*`), dimensions as on Maxwell.
+/// - Volta to Ada (sm_70–sm_89), from `tests/kernels/sass/sm_{70,75,86}` and their sources in
+///   `tests/kernels/src`: `data_if_else(const float *x, float *y, float lo, float hi, int n)`
+///   reads `x` at `0x160` (`IMAD.WIDE R2, R4, R5, c[0x0][0x160]`, then `LDG`), `y` at `0x168`
+///   (the `STG` address), `lo`/`hi` at `0x170`/`0x174` (`FSETP … c[0x0][0x170]`) and `n` at
+///   `0x178` (`ISETP.GE.AND P0, PT, R4, c[0x0][0x178]` for `i >= n`), and computes
+///   `blockIdx.x * blockDim.x + threadIdx.x` as `IMAD R4, R4, c[0x0][0x0], R3`: `blockDim` at
+///   `0x0`. `grid_stride_divmod` steps `i += blockDim.x * gridDim.x` as
+///   `IMAD R2, R7, c[0x0][0xc], R2` with `R7 = c[0x0][0x0]`: `gridDim` at `0xc`. Every
+///   listing starts with `MOV R1, c[0x0][0x28]`, the stack pointer kept in `R1`.
+///   `printf_divergent` forms the generic address of its local `printf` buffer as
+///   `IADD3 R6, P1, R1, c[0x0][0x20]` / `IMAD.X R7, RZ, RZ, c[0x0][0x24], P1`: a 64-bit
+///   local-window base at `0x20`. sm_80+ listings load `ULDC.64 URn, c[0x0][0x118]` before
+///   their global accesses: the memory descriptor that `LDG`/`STG` name as `desc[URn]` (newer
+///   disassemblers print it; `cuobjdump` 11.8 does not).
+/// - Hopper (sm_90), from `tests/kernels/sass/sm_90`: the same `data_if_else` reads `x`/`y`
+///   with `LDC.64 c[0x0][0x210]`/`c[0x0][0x218]`, `lo`/`hi` at `0x220`/`0x224` and `n` at
+///   `0x228` (`ULDC UR4, c[0x0][0x228]` compared with `i`): parameters from `0x210`;
+///   `blockDim.x` is `LDC R7, c[0x0][RZ]` (offset 0), `gridDim.x` `ULDC UR5, c[0x0][0xc]`
+///   in `grid_stride_divmod`, the stack pointer `LDC R1, c[0x0][0x28]`; the memory
+///   descriptor moved to `0x208` (`ULDC.64 UR4, c[0x0][0x208]` right before the `LDG`s).
+///
+/// The local window and the memory descriptor have no simulated meaning (local memory is not
+/// simulated, and loads and stores ignore the descriptor): they read as
+/// [`LOCAL_WINDOW_BASE`] and [`MEMORY_DESCRIPTOR`], so that code computing with them runs.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 pub struct ConstantLayout {
     pub ntid: u32,
@@ -94,36 +118,68 @@ pub struct ConstantLayout {
     pub params: u32,
     /// Offset of the local-memory stack pointer, if the architecture has one there.
     pub local_stack: Option<u32>,
+    /// Offset of the 64-bit generic-address base of the local window (sm_70+).
+    pub local_window: Option<u32>,
+    /// Offset of the 64-bit global memory descriptor (sm_80+: `0x118`, sm_90: `0x208`).
+    pub memory_descriptor: Option<u32>,
 }
 
 /// The value `c[0x0][stack pointer]` reads as. Local memory is not simulated (`LDL`/`STL`
 /// stop the run), so this only has to be a plausible stack top; it is never dereferenced.
 pub const LOCAL_STACK_TOP: u32 = 0x00ff_fc00;
 
+/// The value of the sm_70+ local-window base `c[0x0][0x20..0x28]` (low word first). Only
+/// plausible: it is added to the stack pointer to form generic addresses of local buffers,
+/// which nothing simulated dereferences (`printf`'s callee is outside the listing).
+pub const LOCAL_WINDOW_BASE: [u32; 2] = [0, 0x0000_7ff0];
+
+/// The value of the sm_80+ global memory descriptor (`c[0x0][0x118]`, sm_90 `c[0x0][0x208]`).
+/// The driver fills it with an opaque cache-policy descriptor that NVIDIA does not document;
+/// the simulator's loads and stores do not read it, so zero stands for "default policy".
+pub const MEMORY_DESCRIPTOR: [u32; 2] = [0, 0];
+
 impl ConstantLayout {
     pub fn for_arch(arch: Option<&str>) -> Self {
         let sm = arch
             .and_then(|a| a.strip_prefix("sm_"))
             .and_then(|v| v.parse::<u32>().ok());
+        let none = ConstantLayout {
+            ntid: 0x8,
+            nctaid: 0x14,
+            params: 0x140,
+            local_stack: Some(0x20),
+            local_window: None,
+            memory_descriptor: None,
+        };
         match sm {
             Some(v) if (30..50).contains(&v) => ConstantLayout {
                 ntid: 0x28,
                 nctaid: 0x34,
-                params: 0x140,
                 local_stack: Some(0x44),
+                ..none
             },
             Some(v) if v < 30 => ConstantLayout {
-                ntid: 0x8,
-                nctaid: 0x14,
                 params: 0x20,
                 local_stack: None,
+                ..none
             },
-            _ => ConstantLayout {
-                ntid: 0x8,
-                nctaid: 0x14,
-                params: 0x140,
-                local_stack: Some(0x20),
+            Some(v) if (70..90).contains(&v) => ConstantLayout {
+                ntid: 0x0,
+                nctaid: 0xc,
+                params: 0x160,
+                local_stack: Some(0x28),
+                local_window: Some(0x20),
+                memory_descriptor: (v >= 80).then_some(0x118),
             },
+            Some(v) if v >= 90 => ConstantLayout {
+                ntid: 0x0,
+                nctaid: 0xc,
+                params: 0x210,
+                local_stack: Some(0x28),
+                local_window: Some(0x20),
+                memory_descriptor: Some(0x208),
+            },
+            _ => none,
         }
     }
 
@@ -146,7 +202,23 @@ impl ConstantLayout {
         if self.local_stack == Some(off) {
             return Some(LOCAL_STACK_TOP);
         }
+        if let Some(v) = self.local_window.and_then(|b| word(b, &LOCAL_WINDOW_BASE)) {
+            return Some(v);
+        }
+        if let Some(v) = self
+            .memory_descriptor
+            .and_then(|b| word(b, &MEMORY_DESCRIPTOR))
+        {
+            return Some(v);
+        }
         word(self.params, &launch.params)
+    }
+
+    /// The byte at `c[0x0][offset]` (`LDC.U8`/`ULDC.U8` of a `bool` or `char` parameter,
+    /// little-endian within its word), or `None` when the launch does not define it.
+    pub fn read_byte(&self, launch: &Launch, offset: i64) -> Option<u8> {
+        let word = self.read(launch, offset & !3)?;
+        Some((word >> (8 * (offset & 3))) as u8)
     }
 }
 
@@ -173,6 +245,46 @@ mod tests {
         let k = ConstantLayout::for_arch(Some("sm_35"));
         assert_eq!(k.read(&l, 0x28), Some(64));
         assert_eq!(k.read(&l, 0x34), Some(7));
+    }
+
+    #[test]
+    fn volta_to_hopper_layouts_match_data_if_else() {
+        let l = Launch {
+            grid: [7, 2, 1],
+            block: [64, 3, 1],
+            params: vec![0x1000, 0, 0x2000, 0, 0x3f80_0000, 0x4000_0000, 100, 0x0100],
+            ..Launch::default()
+        };
+        for arch in ["sm_70", "sm_75", "sm_86"] {
+            let c = ConstantLayout::for_arch(Some(arch));
+            assert_eq!(c.read(&l, 0x0), Some(64));
+            assert_eq!(c.read(&l, 0x4), Some(3));
+            assert_eq!(c.read(&l, 0xc), Some(7));
+            assert_eq!(c.read(&l, 0x10), Some(2));
+            assert_eq!(c.read(&l, 0x28), Some(LOCAL_STACK_TOP));
+            assert_eq!(c.read(&l, 0x24), Some(LOCAL_WINDOW_BASE[1]));
+            // x, y, lo, hi, n of `data_if_else`.
+            assert_eq!(c.read(&l, 0x160), Some(0x1000));
+            assert_eq!(c.read(&l, 0x168), Some(0x2000));
+            assert_eq!(c.read(&l, 0x178), Some(100));
+            assert_eq!(c.read_byte(&l, 0x17d), Some(1));
+            assert_eq!(c.read(&l, 0x180), None);
+        }
+        assert_eq!(
+            ConstantLayout::for_arch(Some("sm_75")).read(&l, 0x118),
+            None
+        );
+        assert_eq!(
+            ConstantLayout::for_arch(Some("sm_86")).read(&l, 0x11c),
+            Some(0)
+        );
+        let h = ConstantLayout::for_arch(Some("sm_90"));
+        assert_eq!(h.read(&l, 0x0), Some(64));
+        assert_eq!(h.read(&l, 0xc), Some(7));
+        assert_eq!(h.read(&l, 0x208), Some(MEMORY_DESCRIPTOR[0]));
+        assert_eq!(h.read(&l, 0x210), Some(0x1000));
+        assert_eq!(h.read(&l, 0x228), Some(100));
+        assert_eq!(h.read(&l, 0x160), None);
     }
 
     #[test]

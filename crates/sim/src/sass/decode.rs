@@ -15,6 +15,35 @@ struct Ctx<'a> {
     ins: &'a Instruction,
     launch: &'a Launch,
     layout: ConstantLayout,
+    /// Volta or later (sm_70+): the `IMAD`/`IADD3`/`LOP3`… forms with predicate carries.
+    volta: bool,
+    /// Row of `UR0` in the register file (uniform registers follow the general ones).
+    ubase: u16,
+}
+
+/// The register file of `kernel`'s warps: the row of `UR0` (4 past the highest general
+/// register, so that pairs and quads fit) and the number of rows (64 more when the kernel
+/// uses uniform registers).
+pub(crate) fn register_file(kernel: &Kernel) -> (u16, usize) {
+    let regs = || {
+        kernel
+            .instructions
+            .iter()
+            .flat_map(|i| i.reads.iter().chain(&i.writes))
+    };
+    let ubase = regs()
+        .filter_map(|r| match r {
+            Register::Gpr(n) => Some((*n as usize).min(251) + 4),
+            _ => None,
+        })
+        .max()
+        .unwrap_or(4);
+    let uniform = regs().any(|r| matches!(r, Register::Uniform(_)))
+        || kernel
+            .instructions
+            .iter()
+            .any(|i| i.operands.iter().any(|o| o.text.contains("UR")));
+    (ubase as u16, ubase + if uniform { 64 } else { 0 })
 }
 
 fn cannot(ins: &Instruction, why: &str) -> (Span, String) {
@@ -39,16 +68,16 @@ fn gpr(op: &Operand, ins: &Instruction) -> DecodeResult<u16> {
     }
 }
 
-/// A destination GPR; `RZ` discards (encoded as `None` → slot 255 is never read).
-fn dest(op: Option<&Operand>, ins: &Instruction) -> DecodeResult<u16> {
-    let Some(op) = op else {
-        return Err(cannot(ins, "missing destination operand"));
-    };
-    if op.register() == Some(&Register::Zero) {
-        return Ok(RZ_DEST);
+/// A uniform register's row: `URn` is `ubase + n`.
+fn uniform_row(op: &Operand, n: u32, ubase: u16) -> DecodeResult<u16> {
+    if n < 63 {
+        Ok(ubase + n as u16)
+    } else {
+        Err((
+            op.span,
+            format!("register UR{n} is out of range (UR0..UR62)"),
+        ))
     }
-    check_suffixes(op, ins, &["reuse", "CC"])?;
-    gpr(op, ins)
 }
 
 /// Destination index meaning "discard" (`RZ`).
@@ -67,6 +96,11 @@ fn check_suffixes(op: &Operand, ins: &Instruction, allowed: &[&str]) -> DecodeRe
 }
 
 fn special(name: &str) -> Option<Special> {
+    match name {
+        "SR_LTMASK" => return Some(Special::LtMask),
+        "SR_CGACTAID" => return Some(Special::CgaCtaId),
+        _ => {}
+    }
     let n = name.replace('_', ".");
     let axis = |s: &str| match s {
         "X" => Some(0),
@@ -84,6 +118,24 @@ fn special(name: &str) -> Option<Special> {
 }
 
 impl Ctx<'_> {
+    /// A destination register (general or uniform); `RZ`/`URZ` discard.
+    fn dest(&self, op: Option<&Operand>) -> DecodeResult<u16> {
+        let ins = self.ins;
+        let Some(op) = op else {
+            return Err(cannot(ins, "missing destination operand"));
+        };
+        match op.register() {
+            Some(Register::Zero) => return Ok(RZ_DEST),
+            Some(Register::Uniform(n)) => {
+                check_suffixes(op, ins, &["reuse"])?;
+                return uniform_row(op, *n, self.ubase);
+            }
+            _ => {}
+        }
+        check_suffixes(op, ins, &["reuse", "CC"])?;
+        gpr(op, ins)
+    }
+
     fn src(&self, op: Option<&Operand>) -> DecodeResult<Src> {
         let ins = self.ins;
         let Some(op) = op else {
@@ -107,6 +159,7 @@ impl Ctx<'_> {
         let kind = match &op.kind {
             OperandKind::Register { reg } => match reg {
                 Register::Gpr(_) => SrcKind::Reg(gpr(op, ins)?),
+                Register::Uniform(n) => SrcKind::Reg(uniform_row(op, *n, self.ubase)?),
                 Register::Zero => SrcKind::Zero,
                 Register::Special(s) => match special(s) {
                     Some(sr) => SrcKind::Special(sr),
@@ -189,6 +242,7 @@ impl Ctx<'_> {
     fn pred_dest(&self, op: Option<&Operand>) -> DecodeResult<u8> {
         match op.and_then(Operand::register) {
             Some(Register::Pred(n)) if *n < 7 => Ok(*n as u8),
+            Some(Register::UniformPred(n)) if *n < 7 => Ok(UPRED + *n as u8),
             Some(Register::True) => Ok(PT),
             _ => Err(cannot(
                 self.ins,
@@ -206,6 +260,10 @@ impl Ctx<'_> {
                 idx: *n as u8,
                 neg: o.negated,
             }),
+            Some(Register::UniformPred(n)) if *n < 7 => Ok(PredSrc {
+                idx: UPRED + *n as u8,
+                neg: o.negated,
+            }),
             Some(Register::True) => Ok(PredSrc {
                 idx: PT,
                 neg: o.negated,
@@ -217,31 +275,96 @@ impl Ctx<'_> {
         }
     }
 
+    /// A memory operand, read from its text: `[R2]`, `[R2.64+0x8]`, `[R0.X4+UR4+-0x10]`,
+    /// `[UR4]`, `[0x10]` (the IR keeps neither the scale nor a second register).
     fn addr(&self, op: Option<&Operand>, wide: bool) -> DecodeResult<AddrSrc> {
         let Some(o) = op else {
             return Err(cannot(self.ins, "missing address operand"));
         };
-        match &o.kind {
-            OperandKind::Memory { address } => {
-                let base = match &address.base {
-                    None | Some(Register::Zero) => None,
-                    Some(Register::Gpr(n)) if *n < 251 => Some(*n as u16),
-                    Some(r) => {
-                        return Err(cannot(self.ins, &format!("address register {r}")));
-                    }
-                };
-                Ok(AddrSrc {
-                    base,
-                    wide,
-                    offset: address.offset,
-                })
-            }
-            _ => Err(cannot(
+        let bad = || {
+            cannot(
                 self.ins,
-                &format!("`{}` is not a memory operand", o.text),
-            )),
+                &format!("`{}` is not a memory operand the simulator reads", o.text),
+            )
+        };
+        let inner = o
+            .text
+            .trim()
+            .strip_prefix('[')
+            .and_then(|t| t.strip_suffix(']'))
+            .ok_or_else(bad)?;
+        let mut a = AddrSrc {
+            base: None,
+            wide,
+            scale: 0,
+            uniform: None,
+            offset: 0,
+        };
+        let mut seen_base = false;
+        for term in inner.split('+').map(str::trim) {
+            if term.is_empty() {
+                return Err(bad());
+            }
+            if let Some(v) = int_text(term) {
+                a.offset = a.offset.checked_add(v).ok_or_else(bad)?;
+                continue;
+            }
+            let mut parts = term.split('.');
+            let head = parts.next().unwrap_or_default().to_ascii_uppercase();
+            let suffixes: Vec<&str> = parts.collect();
+            if let Some(u) = head.strip_prefix("UR") {
+                if a.uniform.is_some() || !suffixes.is_empty() {
+                    return Err(bad());
+                }
+                if u != "Z" {
+                    let n: u32 = u.parse().map_err(|_| bad())?;
+                    a.uniform = Some(uniform_row(o, n, self.ubase)?);
+                }
+                continue;
+            }
+            let Some(r) = head.strip_prefix('R') else {
+                return Err(bad());
+            };
+            if seen_base {
+                return Err(bad());
+            }
+            seen_base = true;
+            if r != "Z" {
+                let n: u16 = r.parse().map_err(|_| bad())?;
+                if n >= 251 {
+                    return Err(cannot(self.ins, &format!("address register R{n}")));
+                }
+                a.base = Some(n);
+            }
+            for sfx in suffixes {
+                match sfx {
+                    "64" => a.wide = true,
+                    "U32" => {}
+                    "X4" => a.scale = 2,
+                    "X8" => a.scale = 3,
+                    "X16" => a.scale = 4,
+                    _ => return Err(bad()),
+                }
+            }
         }
+        Ok(a)
     }
+}
+
+/// An integer written like the listings do: `0x10`, `-0x4`, `16`.
+fn int_text(t: &str) -> Option<i64> {
+    let (neg, body) = match t.strip_prefix('-') {
+        Some(b) => (true, b),
+        None => (false, t),
+    };
+    let v = match body.strip_prefix("0x").or_else(|| body.strip_prefix("0X")) {
+        Some(h) => i64::from_str_radix(h, 16).ok()?,
+        None if !body.is_empty() && body.bytes().all(|b| b.is_ascii_digit()) => {
+            body.parse().ok()?
+        }
+        None => return None,
+    };
+    Some(if neg { -v } else { v })
 }
 
 fn zero() -> Src {
@@ -335,13 +458,611 @@ fn operand_count(ins: &Instruction, n: usize) -> DecodeResult<()> {
     Ok(())
 }
 
-/// Decodes the data effect of one instruction.
-fn decode_op(c: &Ctx) -> DecodeResult<Op> {
+/// The uniform-datapath opcodes (Turing and later) that compute what their vector namesake
+/// computes, on uniform operands: `UIADD3` is `IADD3`, …
+const UNIFORM_TWINS: &[&str] = &[
+    "UMOV", "UIADD3", "ULOP3", "USHF", "UPRMT", "UIMAD", "ULEA", "UFLO", "ULDC", "UISETP", "USEL",
+    "UPOPC", "UPLOP3", "UBREV",
+];
+
+/// The opcode's name as the decoder matches it, and whether it is a uniform-datapath
+/// instruction whose destination is uniform ([`Decoded::uniform`]).
+fn op_name(ins: &Instruction) -> (&str, bool) {
+    let name = ins.opcode.name.as_str();
+    if UNIFORM_TWINS.contains(&name) {
+        return (&name[1..], true);
+    }
+    match name {
+        "S2UR" => ("S2R", true),
+        _ => (name, false),
+    }
+}
+
+/// The bits of the IEEE-754 half-precision number `x`, when `x` is one exactly.
+fn half_bits(x: f64) -> Option<u16> {
+    let sign = if x.is_sign_negative() { 0x8000u16 } else { 0 };
+    let a = x.abs();
+    if a == 0.0 {
+        return Some(sign);
+    }
+    if a.is_infinite() {
+        return Some(sign | 0x7c00);
+    }
+    if a.is_nan() {
+        return Some(0x7e00);
+    }
+    // Subnormal halves are multiples of 2^-24; normal ones have 11 significant bits.
+    let sub = a * f64::from(1u32 << 24);
+    if sub < 1024.0 {
+        return (sub.fract() == 0.0).then_some(sign | sub as u16);
+    }
+    let e = a.log2().floor() as i32;
+    if e > 15 {
+        return None;
+    }
+    let mant = a / 2f64.powi(e) * 1024.0 - 1024.0;
+    (mant.fract() == 0.0 && (0.0..1024.0).contains(&mant))
+        .then(|| sign | (((e + 15) as u16) << 10) | mant as u16)
+}
+
+/// The predicate `!PT` that sm_70+ `LOP3`/`PLOP3`/`IADD3.X` forms end with: required,
+/// because what another predicate there would do is not modelled.
+fn require_not_pt(c: &Ctx, op: Option<&Operand>) -> DecodeResult<()> {
+    let p = c.pred_src(op)?;
+    if p.idx == PT && p.neg {
+        Ok(())
+    } else {
+        Err(cannot(
+            c.ins,
+            "only `!PT` is modelled as the trailing predicate operand",
+        ))
+    }
+}
+
+/// The sm_70+ forms whose operands or meaning differ from the Kepler–Pascal ones, and the
+/// opcodes only Volta and later have; `None` for the others.
+fn decode_volta(c: &Ctx, name: &str, m: &mut Mods) -> DecodeResult<Option<Op>> {
+    let ins = c.ins;
+    let o = |i: usize| ins.operands.get(i);
+    let n = ins.operands.len();
+    let imm = |op: Option<&Operand>, what: &str| -> DecodeResult<u32> {
+        match c.src(op)?.kind {
+            SrcKind::Value(v, _) => Ok(v),
+            _ => Err(cannot(ins, &format!("the {what} must be an immediate"))),
+        }
+    };
+    Ok(Some(match name {
+        "IMAD" => {
+            for hint in ["MOV", "IADD", "SHL"] {
+                m.take(hint);
+            }
+            let wide = m.take("WIDE");
+            let hi = m.take("HI");
+            let x = m.take("X");
+            let unsigned = m.take("U32");
+            m.take("S32");
+            if (wide || hi) && x {
+                return Err(cannot(ins, "a carry into .WIDE/.HI is not modelled"));
+            }
+            operand_count(ins, if x { 5 } else { 4 })?;
+            Op::VImad {
+                d: c.dest(o(0))?,
+                a: c.src(o(1))?,
+                b: c.src(o(2))?,
+                c: c.src(o(3))?,
+                part: if wide {
+                    MadPart::Wide
+                } else if hi {
+                    MadPart::Hi
+                } else {
+                    MadPart::Lo
+                },
+                signed: !unsigned,
+                cin: if x { Some(c.pred_src(o(4))?) } else { None },
+            }
+        }
+        "IADD3" => {
+            let x = m.take("X");
+            // Operands: d [, carry-out] , a, b, c [, carry-in, carry-in].
+            let carries_in = if x { 2 } else { 0 };
+            let cout = match n.checked_sub(carries_in) {
+                Some(4) => None,
+                Some(5) => Some(c.pred_dest(o(1))?),
+                _ => {
+                    return Err(cannot(
+                        ins,
+                        "expected `IADD3[.X] d, [carry,] a, b, c[, carry-in, carry-in]`",
+                    ))
+                }
+            };
+            let k = usize::from(cout.is_some());
+            Op::VIAdd3 {
+                d: c.dest(o(0))?,
+                a: c.src(o(1 + k))?,
+                b: c.src(o(2 + k))?,
+                c: c.src(o(3 + k))?,
+                cin: if x {
+                    Some([c.pred_src(o(4 + k))?, c.pred_src(o(5 + k))?])
+                } else {
+                    None
+                },
+                cout,
+            }
+        }
+        "LEA" => {
+            let hi = m.take("HI");
+            let x = m.take("X");
+            let sx32 = m.take("SX32");
+            if sx32 && !hi {
+                return Err(cannot(ins, ".SX32 without .HI"));
+            }
+            // d [, carry-out], a, b [, hi-word (HI without SX32)], shift [, carry-in (X)].
+            let fixed = 4 + usize::from(hi && !sx32) + usize::from(x);
+            let cout = match n.checked_sub(fixed) {
+                Some(0) => None,
+                Some(1) => Some(c.pred_dest(o(1))?),
+                _ => return Err(cannot(ins, "unexpected operands")),
+            };
+            let k = usize::from(cout.is_some());
+            let (hi_src, s_at) = if hi && !sx32 {
+                (c.src(o(3 + k))?, 4 + k)
+            } else {
+                (zero(), 3 + k)
+            };
+            let shift = imm(o(s_at), "shift")?;
+            if shift >= 32 {
+                return Err(cannot(ins, "a shift of 32 or more"));
+            }
+            Op::Lea {
+                d: c.dest(o(0))?,
+                a: c.src(o(1 + k))?,
+                b: c.src(o(2 + k))?,
+                hi_src,
+                shift,
+                hi,
+                sx32,
+                cin: if x {
+                    Some(c.pred_src(o(s_at + 1))?)
+                } else {
+                    None
+                },
+                cout,
+            }
+        }
+        "SHF" => {
+            operand_count(ins, 4)?;
+            let left = if m.take("L") {
+                true
+            } else if m.take("R") {
+                false
+            } else {
+                return Err(cannot(ins, "missing direction .L/.R"));
+            };
+            let (signed, wide) = if m.take("U32") {
+                (false, false)
+            } else if m.take("S32") {
+                (true, false)
+            } else if m.take("U64") {
+                (false, true)
+            } else if m.take("S64") {
+                (true, true)
+            } else {
+                return Err(cannot(ins, "missing type .U32/.S32/.U64/.S64"));
+            };
+            Op::Shf {
+                d: c.dest(o(0))?,
+                a: c.src(o(1))?,
+                s: c.src(o(2))?,
+                c: c.src(o(3))?,
+                left,
+                hi: m.take("HI"),
+                signed,
+                wide,
+            }
+        }
+        "PRMT" => {
+            operand_count(ins, 4)?;
+            Op::Prmt {
+                d: c.dest(o(0))?,
+                a: c.src(o(1))?,
+                sel: c.src(o(2))?,
+                b: c.src(o(3))?,
+            }
+        }
+        "IABS" => {
+            operand_count(ins, 2)?;
+            Op::IAbs {
+                d: c.dest(o(0))?,
+                a: c.src(o(1))?,
+            }
+        }
+        "POPC" | "FLO" | "BREV" => {
+            operand_count(ins, 2)?;
+            let kind = match name {
+                "POPC" => BitsKind::Popc,
+                "BREV" => BitsKind::Brev,
+                _ => {
+                    let unsigned = m.take("U32");
+                    m.take("S32");
+                    BitsKind::Flo {
+                        signed: !unsigned,
+                        sh: m.take("SH"),
+                    }
+                }
+            };
+            Op::Bits {
+                d: c.dest(o(0))?,
+                a: c.src(o(1))?,
+                kind,
+            }
+        }
+        "PLOP3" => {
+            operand_count(ins, 7)?;
+            m.take("LUT");
+            let lut_p = imm(o(5), "lookup table")?;
+            let lut_q = imm(o(6), "lookup table")?;
+            if lut_p > 0xff || lut_q > 0xff {
+                return Err(cannot(ins, "a lookup table beyond a byte"));
+            }
+            Op::Plop3 {
+                p: c.pred_dest(o(0))?,
+                q: c.pred_dest(o(1))?,
+                a: c.pred_src(o(2))?,
+                b: c.pred_src(o(3))?,
+                c: c.pred_src(o(4))?,
+                lut_p: lut_p as u8,
+                lut_q: lut_q as u8,
+            }
+        }
+        "MUFU" => {
+            operand_count(ins, 2)?;
+            let func = m
+                .take_any(|f| {
+                    Some(match f {
+                        "RCP" => MufuFunc::Rcp,
+                        "RSQ" => MufuFunc::Rsq,
+                        "SQRT" => MufuFunc::Sqrt,
+                        "EX2" => MufuFunc::Ex2,
+                        "LG2" => MufuFunc::Lg2,
+                        "SIN" => MufuFunc::Sin,
+                        "COS" => MufuFunc::Cos,
+                        _ => return None,
+                    })
+                })
+                .ok_or_else(|| cannot(ins, "unknown function"))?;
+            Op::Mufu {
+                d: c.dest(o(0))?,
+                a: c.float_src(o(1))?,
+                func,
+            }
+        }
+        "FCHK" => {
+            operand_count(ins, 3)?;
+            Op::FChk {
+                p: c.pred_dest(o(0))?,
+                a: c.src(o(1))?,
+                b: c.src(o(2))?,
+            }
+        }
+        "LDC" => {
+            operand_count(ins, 2)?;
+            let d = c.dest(o(0))?;
+            let byte = m.take_any(|t| match t {
+                "U8" => Some(false),
+                "S8" => Some(true),
+                _ => None,
+            });
+            if let Some(signed) = byte {
+                let off = match o(1).map(|x| &x.kind) {
+                    Some(OperandKind::Constant { bank: 0, address })
+                        if address.base.as_ref().is_none_or(|b| *b == Register::Zero) =>
+                    {
+                        address.offset
+                    }
+                    _ => return Err(cannot(ins, "only bank 0 at a fixed offset is simulated")),
+                };
+                let b = c.layout.read_byte(c.launch, off).ok_or_else(|| {
+                    cannot(
+                        ins,
+                        &format!("`c[0x0][{off:#x}]` is not defined by the launch"),
+                    )
+                })?;
+                let v = if signed {
+                    b as i8 as i32 as u32
+                } else {
+                    u32::from(b)
+                };
+                Op::Mov {
+                    d,
+                    a: Src {
+                        kind: SrcKind::Value(v, None),
+                        ..zero()
+                    },
+                }
+            } else if m.take("64") {
+                match c.src(o(1))?.kind {
+                    SrcKind::Value(lo, Some(hi)) => Op::Const64 { d, lo, hi },
+                    _ => return Err(cannot(ins, "the high word is not defined by the launch")),
+                }
+            } else {
+                let a = c.src(o(1))?;
+                if !matches!(a.kind, SrcKind::Value(..)) {
+                    return Err(cannot(ins, "the source must be a constant"));
+                }
+                Op::Mov { d, a }
+            }
+        }
+        "CS2R" => {
+            operand_count(ins, 2)?;
+            m.take("32");
+            if o(1).is_none_or(|x| x.text != "SRZ") {
+                return Err(cannot(ins, "only `CS2R d, SRZ` is modelled"));
+            }
+            Op::Const64 {
+                d: c.dest(o(0))?,
+                lo: 0,
+                hi: 0,
+            }
+        }
+        "HFMA2" => {
+            // `HFMA2.MMA d, -RZ, RZ, hi, lo`: 0·0 + (hi, lo), the compiler's way of loading a
+            // 32-bit constant written as two halves, high half first (`0, 9.5367431640625e-07`
+            // is 16, the `SHFL.DOWN` offset it feeds in `reduction__reduce4_256`, sm_90).
+            m.take("MMA");
+            operand_count(ins, 5)?;
+            let zero_reg = |i: usize| o(i).and_then(Operand::register) == Some(&Register::Zero);
+            let half = |i: usize| -> DecodeResult<u16> {
+                match o(i).map(|x| &x.kind) {
+                    Some(OperandKind::Immediate {
+                        value: Immediate::Float(f),
+                    }) => half_bits(*f),
+                    Some(OperandKind::Immediate {
+                        value: Immediate::Int(v),
+                    }) => half_bits(*v as f64),
+                    _ => None,
+                }
+                .ok_or_else(|| cannot(ins, "expected a half-precision immediate"))
+            };
+            if !(zero_reg(1) && zero_reg(2)) {
+                return Err(cannot(
+                    ins,
+                    "only the constant form `HFMA2.MMA d, -RZ, RZ, h, l`",
+                ));
+            }
+            let v = u32::from(half(3)?) << 16 | u32::from(half(4)?);
+            Op::Mov {
+                d: c.dest(o(0))?,
+                a: Src {
+                    kind: SrcKind::Value(v, None),
+                    ..zero()
+                },
+            }
+        }
+        "VOTE" | "VOTEU" => {
+            let all = if m.take("ALL") {
+                true
+            } else if m.take("ANY") {
+                false
+            } else {
+                return Err(cannot(ins, "only .ANY and .ALL are modelled"));
+            };
+            let (d, k) = match n {
+                3 => (c.dest(o(0))?, 1),
+                2 => (RZ_DEST, 0),
+                _ => return Err(cannot(ins, "expected `VOTE d, p, q` or `VOTE p, q`")),
+            };
+            Op::Vote {
+                d,
+                p: c.pred_dest(o(k))?,
+                src: c.pred_src(o(k + 1))?,
+                all,
+                uniform: name == "VOTEU",
+            }
+        }
+        "R2UR" => {
+            operand_count(ins, 2)?;
+            Op::R2Ur {
+                d: c.dest(o(0))?,
+                a: c.src(o(1))?,
+            }
+        }
+        "SHFL" => {
+            operand_count(ins, 5)?;
+            let mode = m
+                .take_any(|t| {
+                    Some(match t {
+                        "IDX" => ShflMode::Idx,
+                        "UP" => ShflMode::Up,
+                        "DOWN" => ShflMode::Down,
+                        "BFLY" => ShflMode::Bfly,
+                        _ => return None,
+                    })
+                })
+                .ok_or_else(|| cannot(ins, "missing mode"))?;
+            Op::Shfl {
+                p: c.pred_dest(o(0))?,
+                d: c.dest(o(1))?,
+                a: c.src(o(2))?,
+                b: c.src(o(3))?,
+                c: c.src(o(4))?,
+                mode,
+            }
+        }
+        "FSEL" => {
+            operand_count(ins, 4)?;
+            Op::Sel {
+                d: c.dest(o(0))?,
+                a: c.float_src(o(1))?,
+                b: c.float_src(o(2))?,
+                p: c.pred_src(o(3))?,
+            }
+        }
+        "MOV" if n == 3 => {
+            // `MOV d, a, 0xf`: the byte-lane mask of all four bytes.
+            if imm(o(2), "lane mask")? != 0xf {
+                return Err(cannot(ins, "a partial byte-lane mask"));
+            }
+            Op::Mov {
+                d: c.dest(o(0))?,
+                a: c.src(o(1))?,
+            }
+        }
+        "BSSY" | "BSYNC" | "BREAK" | "YIELD" | "WARPSYNC" | "CALL" | "RET" | "BRA" | "EXIT" => {
+            for hint in ["REL", "NOINC", "NODEC", "ABS", "DIV", "CONV", "U", "ALL"] {
+                m.take(hint);
+            }
+            Op::Nop
+        }
+        "ATOM" | "ATOMG" | "ATOMS" | "RED" | "REDG" => {
+            let space = if name == "ATOMS" {
+                Space::Shared
+            } else {
+                Space::Global
+            };
+            let wide = m.take("E");
+            for scope in ["STRONG", "GPU", "SYS", "CTA", "32"] {
+                m.take(scope);
+            }
+            let signed = m.take("S32");
+            m.take("U32");
+            // `ATOMS.POPC.INC` adds one per lane (the hardware counts the lanes at once).
+            let popc_inc = m.take("POPC") && m.take("INC");
+            let op = if popc_inc {
+                AtomOp::Add
+            } else {
+                m.take_any(|t| {
+                    Some(match t {
+                        "ADD" => AtomOp::Add,
+                        "INC" => AtomOp::Inc,
+                        "DEC" => AtomOp::Dec,
+                        "MIN" => AtomOp::Min { signed },
+                        "MAX" => AtomOp::Max { signed },
+                        "AND" => AtomOp::And,
+                        "OR" => AtomOp::Or,
+                        "XOR" => AtomOp::Xor,
+                        "EXCH" => AtomOp::Exch,
+                        "CAS" => AtomOp::Cas,
+                        _ => return None,
+                    })
+                })
+                .ok_or_else(|| cannot(ins, "unknown atomic operation"))?
+            };
+            if m.left
+                .iter()
+                .any(|t| matches!(*t, "64" | "F32" | "F16x2" | "BF16x2"))
+            {
+                return Err(cannot(ins, "only 32-bit integer atomics are modelled"));
+            }
+            // RED [a], v; ATOMS d, [a], v (POPC.INC: d, [a]); ATOM(G) p, d, [a], v (CAS: cmp, v).
+            let reduce = name.starts_with("RED");
+            let k = match name {
+                "RED" | "REDG" => 0,
+                "ATOMS" => 1,
+                _ => {
+                    if c.pred_dest(o(0))? != PT {
+                        return Err(cannot(ins, "a predicate result of an atomic"));
+                    }
+                    2
+                }
+            };
+            let cas = op == AtomOp::Cas;
+            let operands = k + 1 + usize::from(!popc_inc) + usize::from(cas);
+            operand_count(ins, operands)?;
+            let (cmp, v) = if popc_inc {
+                (
+                    zero(),
+                    Src {
+                        kind: SrcKind::Value(1, None),
+                        ..zero()
+                    },
+                )
+            } else if cas {
+                (c.src(o(k + 1))?, c.src(o(k + 2))?)
+            } else {
+                (zero(), c.src(o(k + 1))?)
+            };
+            Op::Atomic {
+                space,
+                op,
+                d: if reduce { RZ_DEST } else { c.dest(o(k - 1))? },
+                addr: c.addr(o(k), wide)?,
+                v,
+                cmp,
+            }
+        }
+        "REDUX" => {
+            operand_count(ins, 2)?;
+            let signed = m.take("S32");
+            m.take("U32");
+            // A bare `REDUX` is `.AND`: the one PTX `redux.sync` operation the corpus's
+            // `simpleAtomicIntrinsics` (which uses all six) never names (*uncertain*).
+            let op = m
+                .take_any(|t| {
+                    Some(match t {
+                        "SUM" => ReduxOp::Sum,
+                        "MIN" => ReduxOp::Min { signed },
+                        "MAX" => ReduxOp::Max { signed },
+                        "AND" => ReduxOp::And,
+                        "OR" => ReduxOp::Or,
+                        "XOR" => ReduxOp::Xor,
+                        _ => return None,
+                    })
+                })
+                .unwrap_or(ReduxOp::And);
+            Op::Redux {
+                d: c.dest(o(0))?,
+                a: c.src(o(1))?,
+                op,
+            }
+        }
+        "P2R" => {
+            operand_count(ins, 4)?;
+            if o(1).is_none_or(|x| x.text != "PR") {
+                return Err(cannot(ins, "only `P2R d, PR, a, mask` is modelled"));
+            }
+            Op::P2R {
+                d: c.dest(o(0))?,
+                a: c.src(o(2))?,
+                mask: imm(o(3), "mask")?,
+            }
+        }
+        "MATCH" => {
+            operand_count(ins, 2)?;
+            if !m.take("ANY") {
+                return Err(cannot(ins, "only MATCH.ANY is modelled"));
+            }
+            Op::MatchAny {
+                d: c.dest(o(0))?,
+                a: c.src(o(1))?,
+            }
+        }
+        "BMOV" => {
+            // Saving and restoring a barrier's threads in a register (around calls) is not
+            // modelled; clearing a barrier that is free is nothing to do, as in the analysis.
+            m.take("32");
+            if !(m.take("CLEAR") && o(0).and_then(Operand::register) == Some(&Register::Zero)) {
+                return Err(cannot(ins, "only `BMOV.32.CLEAR RZ, Bn` is modelled"));
+            }
+            Op::Nop
+        }
+        _ => return Ok(None),
+    }))
+}
+
+/// Decodes the data effect of one instruction, and whether it is uniform.
+fn decode_op(c: &Ctx) -> DecodeResult<(Op, bool)> {
     let ins = c.ins;
     let o = |i: usize| ins.operands.get(i);
     let mut m = Mods::new(ins);
+    let (name, uniform) = op_name(ins);
+    if c.volta {
+        if let Some(op) = decode_volta(c, name, &mut m)? {
+            m.done()?;
+            return Ok((op, uniform));
+        }
+    }
     let cc_dest = o(0).is_some_and(|d| d.suffixes.iter().any(|s| s == "CC"));
-    let op = match ins.opcode.name.as_str() {
+    let op = match name {
         "NOP" | "MEMBAR" | "DEPBAR" => {
             m.left.clear();
             Op::Nop
@@ -352,6 +1073,7 @@ fn decode_op(c: &Ctx) -> DecodeResult<Op> {
             Op::Nop
         }
         "BAR" => {
+            m.take("DEFER_BLOCKING");
             if !m.take("SYNC") || ins.operands.len() != 1 {
                 return Err(cannot(ins, "only `BAR.SYNC <barrier>` is modelled"));
             }
@@ -360,7 +1082,7 @@ fn decode_op(c: &Ctx) -> DecodeResult<Op> {
         "MOV" | "MOV32I" => {
             operand_count(ins, 2)?;
             Op::Mov {
-                d: dest(o(0), ins)?,
+                d: c.dest(o(0))?,
                 a: c.src(o(1))?,
             }
         }
@@ -372,7 +1094,7 @@ fn decode_op(c: &Ctx) -> DecodeResult<Op> {
                 b.neg = !b.neg;
             }
             Op::IAdd {
-                d: dest(o(0), ins)?,
+                d: c.dest(o(0))?,
                 a: c.src(o(1))?,
                 b,
                 c: zero(),
@@ -383,7 +1105,7 @@ fn decode_op(c: &Ctx) -> DecodeResult<Op> {
         "IADD3" => {
             operand_count(ins, 4)?;
             Op::IAdd {
-                d: dest(o(0), ins)?,
+                d: c.dest(o(0))?,
                 a: c.src(o(1))?,
                 b: c.src(o(2))?,
                 c: c.src(o(3))?,
@@ -398,7 +1120,7 @@ fn decode_op(c: &Ctx) -> DecodeResult<Op> {
                 _ => return Err(cannot(ins, "the shift must be an immediate below 32")),
             };
             Op::IScAdd {
-                d: dest(o(0), ins)?,
+                d: c.dest(o(0))?,
                 a: c.src(o(1))?,
                 b: c.src(o(2))?,
                 shift,
@@ -421,7 +1143,7 @@ fn decode_op(c: &Ctx) -> DecodeResult<Op> {
                 return Err(cannot(ins, ".HI without an explicit .U32/.S32 type"));
             }
             Op::IMad {
-                d: dest(o(0), ins)?,
+                d: c.dest(o(0))?,
                 a: c.src(o(1))?,
                 b: c.src(o(2))?,
                 c: if is_mad { c.src(o(3))? } else { zero() },
@@ -434,7 +1156,7 @@ fn decode_op(c: &Ctx) -> DecodeResult<Op> {
         "XMAD" => {
             operand_count(ins, 4)?;
             Op::XMad {
-                d: dest(o(0), ins)?,
+                d: c.dest(o(0))?,
                 a: c.src(o(1))?,
                 b: c.src(o(2))?,
                 c: c.src(o(3))?,
@@ -445,13 +1167,15 @@ fn decode_op(c: &Ctx) -> DecodeResult<Op> {
             }
         }
         "ISETP" => {
-            operand_count(ins, 5)?;
+            let ex = m.take("EX");
+            operand_count(ins, if ex { 6 } else { 5 })?;
             let cmp = m
                 .take_any(cmp_of)
                 .ok_or_else(|| cannot(ins, "missing comparison"))?;
             let signed = !m.take("U32");
             m.take("S32");
             let bop = m.take_any(bool_of).unwrap_or(BoolOp::And);
+            let ex = if ex { Some(c.pred_src(o(5))?) } else { None };
             Op::ISetP {
                 p: c.pred_dest(o(0))?,
                 q: c.pred_dest(o(1))?,
@@ -461,6 +1185,7 @@ fn decode_op(c: &Ctx) -> DecodeResult<Op> {
                 b: c.src(o(3))?,
                 bop,
                 c: c.pred_src(o(4))?,
+                ex,
             }
         }
         "FSETP" | "DSETP" => {
@@ -504,7 +1229,7 @@ fn decode_op(c: &Ctx) -> DecodeResult<Op> {
             let signed = !left && !unsigned;
             m.take("S32");
             Op::Shift {
-                d: dest(o(0), ins)?,
+                d: c.dest(o(0))?,
                 a: c.src(o(1))?,
                 b: c.src(o(2))?,
                 left,
@@ -525,31 +1250,45 @@ fn decode_op(c: &Ctx) -> DecodeResult<Op> {
                 return Err(cannot(ins, "missing logic operation"));
             };
             Op::Lop {
-                d: dest(o(0), ins)?,
+                d: c.dest(o(0))?,
                 a: c.src(o(1))?,
                 b: c.src(o(2))?,
                 op,
             }
         }
         "LOP3" => {
-            operand_count(ins, 5)?;
+            // Kepler–Pascal: `d, a, b, c, lut`; sm_70+: `[p,] d, a, b, c, lut, !PT`, where `p`
+            // is set where the result is not zero.
+            let n = ins.operands.len();
+            let k = usize::from(n == 7);
+            if !(n == 5 || (c.volta && (n == 6 || n == 7))) {
+                return Err(cannot(ins, &format!("unexpected {n} operands")));
+            }
+            if n > 5 {
+                require_not_pt(c, o(n - 1))?;
+            }
             m.take("LUT");
-            let lut = match c.src(o(4))?.kind {
+            let lut = match c.src(o(4 + k))?.kind {
                 SrcKind::Value(v, _) if v < 256 => v as u8,
                 _ => return Err(cannot(ins, "the lookup table must be an immediate byte")),
             };
             Op::Lop3 {
-                d: dest(o(0), ins)?,
-                a: c.src(o(1))?,
-                b: c.src(o(2))?,
-                c: c.src(o(3))?,
+                p: if k == 1 {
+                    Some(c.pred_dest(o(0))?)
+                } else {
+                    None
+                },
+                d: c.dest(o(k))?,
+                a: c.src(o(1 + k))?,
+                b: c.src(o(2 + k))?,
+                c: c.src(o(3 + k))?,
                 lut,
             }
         }
         "SEL" => {
             operand_count(ins, 4)?;
             Op::Sel {
-                d: dest(o(0), ins)?,
+                d: c.dest(o(0))?,
                 a: c.src(o(1))?,
                 b: c.src(o(2))?,
                 p: c.pred_src(o(3))?,
@@ -560,7 +1299,7 @@ fn decode_op(c: &Ctx) -> DecodeResult<Op> {
             let unsigned = m.take("U32");
             m.take("S32");
             Op::IMnMx {
-                d: dest(o(0), ins)?,
+                d: c.dest(o(0))?,
                 a: c.src(o(1))?,
                 b: c.src(o(2))?,
                 p: c.pred_src(o(3))?,
@@ -580,7 +1319,10 @@ fn decode_op(c: &Ctx) -> DecodeResult<Op> {
             let fma = kind == FloatKind::Fma;
             let mnmx = kind == FloatKind::MinMax;
             operand_count(ins, if fma || mnmx { 4 } else { 3 })?;
-            m.take("RN");
+            let round = rounding(&mut m);
+            if round != Round::Nearest && (double || mnmx) {
+                return Err(cannot(ins, "directed rounding of this operation"));
+            }
             let ftz = m.take("FTZ");
             let sat = m.take("SAT");
             let (cc, p) = if mnmx {
@@ -609,7 +1351,7 @@ fn decode_op(c: &Ctx) -> DecodeResult<Op> {
             }
             Op::Float {
                 kind: if mnmx { FloatKind::MinMax } else { kind },
-                d: dest(o(0), ins)?,
+                d: c.dest(o(0))?,
                 a: c.float_src(o(1))?,
                 b: if raw_bits {
                     c.src(o(2))?
@@ -621,24 +1363,42 @@ fn decode_op(c: &Ctx) -> DecodeResult<Op> {
                 sat,
                 double,
                 p,
+                round,
             }
         }
-        "I2F" => {
+        "I2F" | "I2FP" => {
             operand_count(ins, 2)?;
-            if !m.take("F32") {
+            // The destination type comes first and is .F32 by default (sm_70+ listings
+            // write `I2F.U32.RP`); `.F64`/`.F16` are not modelled.
+            let f32_first = m.left.first() == Some(&"F32");
+            if f32_first {
+                m.take("F32");
+            }
+            if !(f32_first || c.volta) {
                 return Err(cannot(ins, "only conversions to .F32 are modelled"));
             }
-            let signed = if m.take("U32") {
-                false
-            } else {
-                m.take("S32");
-                true
-            };
+            if m.left.iter().any(|x| matches!(*x, "F64" | "F16")) {
+                return Err(cannot(ins, "only conversions to .F32 are modelled"));
+            }
+            let (signed, src_bits) = m
+                .take_any(|t| {
+                    Some(match t {
+                        "U32" => (false, 32),
+                        "S32" => (true, 32),
+                        "U16" => (false, 16),
+                        "S16" => (true, 16),
+                        "U8" => (false, 8),
+                        "S8" => (true, 8),
+                        _ => return None,
+                    })
+                })
+                .unwrap_or((true, 32));
             let round = rounding(&mut m);
             Op::I2F {
-                d: dest(o(0), ins)?,
+                d: c.dest(o(0))?,
                 a: c.src(o(1))?,
                 signed,
+                src_bits,
                 round,
             }
         }
@@ -652,6 +1412,8 @@ fn decode_op(c: &Ctx) -> DecodeResult<Op> {
             };
             m.take("F32");
             let ftz = m.take("FTZ");
+            // `.NTZ` (sm_70+): no documented effect on the value.
+            m.take("NTZ");
             let round = if m.take("TRUNC") {
                 Round::Zero
             } else if m.take("FLOOR") {
@@ -663,7 +1425,7 @@ fn decode_op(c: &Ctx) -> DecodeResult<Op> {
                 Round::Nearest
             };
             Op::F2I {
-                d: dest(o(0), ins)?,
+                d: c.dest(o(0))?,
                 a: c.src(o(1))?,
                 signed,
                 round,
@@ -690,7 +1452,7 @@ fn decode_op(c: &Ctx) -> DecodeResult<Op> {
             };
             m.take("RN");
             Op::F2F {
-                d: dest(o(0), ins)?,
+                d: c.dest(o(0))?,
                 a: c.src(o(1))?,
                 to_double,
                 from_double,
@@ -704,7 +1466,7 @@ fn decode_op(c: &Ctx) -> DecodeResult<Op> {
                 _ => return Err(cannot(ins, "the source must be a special register")),
             };
             Op::S2R {
-                d: dest(o(0), ins)?,
+                d: c.dest(o(0))?,
                 sr,
             }
         }
@@ -716,14 +1478,18 @@ fn decode_op(c: &Ctx) -> DecodeResult<Op> {
                 Space::Global
             };
             let wide = m.take("E");
-            // Cache operators change where the data is cached, not its value.
-            for op in ["CG", "CA", "CS", "CV", "CI", "LU", "U"] {
+            // Cache operators, scopes and orderings change where the data is cached and
+            // whom it is visible to, not its value in a one-SM run without other writers.
+            for op in [
+                "CG", "CA", "CS", "CV", "CI", "LU", "U", "SYS", "STRONG", "GPU", "CTA", "CONSTANT",
+                "EF", "EL", "NA", "LTC64B", "LTC128B",
+            ] {
                 m.take(op);
             }
             let (bytes, sign_extend) = size(&mut m);
             Op::Load {
                 space,
-                d: dest(o(0), ins)?,
+                d: c.dest(o(0))?,
                 addr: c.addr(o(1), wide)?,
                 bytes,
                 sign_extend,
@@ -737,7 +1503,9 @@ fn decode_op(c: &Ctx) -> DecodeResult<Op> {
                 Space::Global
             };
             let wide = m.take("E");
-            for op in ["CG", "CS", "WB", "WT", "U"] {
+            for op in [
+                "CG", "CS", "WB", "WT", "U", "SYS", "STRONG", "GPU", "CTA", "EF", "EL", "NA",
+            ] {
                 m.take(op);
             }
             let (bytes, _) = size(&mut m);
@@ -751,7 +1519,7 @@ fn decode_op(c: &Ctx) -> DecodeResult<Op> {
         other => return Err(cannot(ins, &format!("no semantics for {other}"))),
     };
     m.done()?;
-    Ok(op)
+    Ok((op, uniform))
 }
 
 fn rounding(m: &mut Mods) -> Round {
@@ -785,20 +1553,33 @@ fn size(m: &mut Mods) -> (u64, bool) {
     (4, false)
 }
 
-fn control(ins: &Instruction, kernel: &Kernel) -> DecodeResult<Control> {
+/// The control effect of instruction `i` (`block_at[i]`: the block starting at `i`, for the
+/// `BREAK`s fused with their branch). Convergence barriers and `WARPSYNC` drive the shared
+/// activation stack as `cfg::concrete::run` does, so the simulated warp takes the paths the
+/// analysis predicts.
+fn control(
+    ins: &Instruction,
+    kernel: &Kernel,
+    block_at: &[Option<usize>],
+    i: usize,
+) -> DecodeResult<Control> {
     let idx = |t: Option<u64>| -> DecodeResult<usize> {
         t.and_then(|a| kernel.index_of(a))
             .ok_or_else(|| cannot(ins, "the target is not an instruction of this listing"))
     };
     Ok(match ins.control {
-        // Convergence barriers are not simulated yet: threads run on without waiting, as
-        // before the IR typed these instructions.
-        ControlKind::Fallthrough
-        | ControlKind::Barrier
-        | ControlKind::Bssy { .. }
-        | ControlKind::Bsync { .. }
-        | ControlKind::Break { .. }
-        | ControlKind::WarpSync => Control::Next,
+        ControlKind::Fallthrough | ControlKind::Barrier => Control::Next,
+        ControlKind::Bsync { barrier } => Control::Bsync(barrier),
+        ControlKind::Break { barrier } => {
+            if cfg::barriers::fused_break_at(kernel, block_at, i).is_none() {
+                return Err(cannot(
+                    ins,
+                    "a BREAK not followed by a branch on the same guard is not modelled",
+                ));
+            }
+            Control::Break(barrier)
+        }
+        ControlKind::WarpSync => Control::WarpSync,
         ControlKind::Branch(t) => {
             if ins
                 .operands
@@ -810,9 +1591,15 @@ fn control(ins: &Instruction, kernel: &Kernel) -> DecodeResult<Control> {
             Control::Branch {
                 target: idx(t)?,
                 uniform: ins.opcode.has_modifier("U"),
+                convergence: (ins.guard.is_none() && cfg::barriers::on_convergence(ins))
+                    .then(|| ins.opcode.has_modifier("DIV")),
             }
         }
-        ControlKind::Ssy(_) | ControlKind::Pbk(_) | ControlKind::Pcnt(_) | ControlKind::Pret(_) => {
+        ControlKind::Ssy(_)
+        | ControlKind::Pbk(_)
+        | ControlKind::Pcnt(_)
+        | ControlKind::Pret(_)
+        | ControlKind::Bssy { .. } => {
             let Some((tag, t)) = cfg::Tag::pushed_by(ins.control) else {
                 return Err(cannot(ins, "not a reconvergence instruction"));
             };
@@ -825,14 +1612,10 @@ fn control(ins: &Instruction, kernel: &Kernel) -> DecodeResult<Control> {
             Control::Halt(cfg::Tag::unwound_by(ins.control))
         }
         ControlKind::Exit => Control::Halt(None),
-        ControlKind::Call(Some(t)) => {
-            if ins.guard.as_ref().is_some_and(|g| !g.is_always_true()) {
-                return Err(cannot(ins, "a predicated call is not modelled"));
-            }
-            Control::Call {
-                target: idx(Some(t))?,
-            }
-        }
+        // A predicated call splits the callers from the others (`ActivationStack::call`).
+        ControlKind::Call(Some(t)) => Control::Call {
+            target: idx(Some(t))?,
+        },
         ControlKind::Call(None) => {
             return Err(cannot(ins, "the callee is outside this listing"));
         }
@@ -844,22 +1627,48 @@ fn slot(r: &Register) -> Option<u16> {
     match r {
         Register::Gpr(n) if *n < 256 => Some(*n as u16),
         Register::Pred(n) if *n < 8 => Some((PRED_SLOT + *n as usize) as u16),
+        Register::Uniform(n) if *n < 64 => Some((UNIFORM_SLOT + *n as usize) as u16),
+        Register::UniformPred(n) if *n < 8 => Some((UPRED_SLOT + *n as usize) as u16),
         Register::CarryFlag => Some(CC_SLOT as u16),
         _ => None,
     }
 }
 
+/// The `NN` of the kernel's `sm_NN` architecture, if it names one.
+pub(crate) fn arch_number(kernel: &Kernel) -> Option<u32> {
+    kernel
+        .arch
+        .as_deref()
+        .and_then(|a| a.strip_prefix("sm_"))
+        .and_then(|v| {
+            v.trim_end_matches(|c: char| c.is_ascii_alphabetic())
+                .parse()
+                .ok()
+        })
+}
+
 /// Decodes every instruction of `kernel` for `launch`: one result per instruction.
 pub(crate) fn decode(kernel: &Kernel, launch: &Launch) -> Vec<Result<Decoded, (Span, String)>> {
     let layout = ConstantLayout::for_arch(kernel.arch.as_deref());
+    let volta = arch_number(kernel).is_some_and(|v| v >= 70);
+    let (ubase, _) = register_file(kernel);
+    let mut block_at = vec![None; kernel.instructions.len()];
+    for b in &isa::blocks::build(kernel, &isa::Limits::default()).blocks {
+        if let Some(slot) = block_at.get_mut(b.first) {
+            *slot = Some(b.id);
+        }
+    }
     kernel
         .instructions
         .iter()
-        .map(|ins| {
+        .enumerate()
+        .map(|(i, ins)| {
             let ctx = Ctx {
                 ins,
                 launch,
                 layout,
+                volta,
+                ubase,
             };
             let guard = match &ins.guard {
                 None => PredSrc {
@@ -871,6 +1680,10 @@ pub(crate) fn decode(kernel: &Kernel, launch: &Launch) -> Vec<Result<Decoded, (S
                         idx: *n as u8,
                         neg: g.negated,
                     },
+                    Register::UniformPred(n) if *n < 7 => PredSrc {
+                        idx: UPRED + *n as u8,
+                        neg: g.negated,
+                    },
                     Register::True => PredSrc {
                         idx: PT,
                         neg: g.negated,
@@ -878,12 +1691,18 @@ pub(crate) fn decode(kernel: &Kernel, launch: &Launch) -> Vec<Result<Decoded, (S
                     _ => return Err(cannot(ins, "guard predicate")),
                 },
             };
-            let op = decode_op(&ctx)?;
-            let control = control(ins, kernel)?;
+            // `@!PT SHFL.IDX PT, RZ, RZ, RZ, RZ` (sm_70 prologues): never executes.
+            let (op, uniform) = if guard.idx == PT && guard.neg {
+                (Op::Nop, false)
+            } else {
+                decode_op(&ctx)?
+            };
+            let control = control(ins, kernel, &block_at, i)?;
             let reads = ins.reads.iter().filter_map(slot).collect();
             let writes = ins.writes.iter().filter_map(slot).collect();
             Ok(Decoded {
                 op,
+                uniform,
                 control,
                 guard,
                 reads,

@@ -5,12 +5,18 @@
 pub(crate) use crate::bool_op::BoolOp;
 pub(crate) use crate::comparison::Cmp;
 pub(crate) use crate::rounding::Round;
-/// Scoreboard slots: GPRs `0..256`, predicates `256..264`, the carry flag 264.
+/// Scoreboard slots: GPRs `0..256`, predicates `256..264`, the carry flag 264, uniform
+/// registers `265..329`, uniform predicates `329..337`.
 pub(crate) const PRED_SLOT: usize = 256;
 pub(crate) const CC_SLOT: usize = 264;
-pub(crate) const SLOTS: usize = 265;
+pub(crate) const UNIFORM_SLOT: usize = 265;
+pub(crate) const UPRED_SLOT: usize = 329;
+pub(crate) const SLOTS: usize = 337;
 /// Index of the always-true predicate `PT` in a warp's predicate file.
 pub(crate) const PT: u8 = 7;
+/// Index of the uniform predicate `UP0` in a warp's predicate file (`UPn` is `UPRED + n`; a
+/// uniform predicate holds the same bit in every lane).
+pub(crate) const UPRED: u8 = 8;
 
 /// Which half of a 32-bit value a source reads (`.H0`/`.H1`, XMAD only).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -25,6 +31,10 @@ pub(crate) enum Special {
     Tid(usize),
     Ctaid(usize),
     LaneId,
+    /// `SR_LTMASK`: the lanes below this one.
+    LtMask,
+    /// `SR_CgaCtaId` (sm_90): the block's rank in its cluster, 0 without clusters.
+    CgaCtaId,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -66,6 +76,10 @@ pub(crate) struct AddrSrc {
     pub base: Option<u16>,
     /// `.E`: the base is a 64-bit register pair.
     pub wide: bool,
+    /// `.X4`/`.X8`/`.X16` on the base register: it is shifted left this much (0: unscaled).
+    pub scale: u8,
+    /// A uniform register added to the address (`[R0.X4+UR4+0x10]`, `[UR4]`), 32-bit.
+    pub uniform: Option<u16>,
     pub offset: i64,
 }
 
@@ -131,6 +145,9 @@ pub(crate) enum Op {
         b: Src,
         bop: BoolOp,
         c: PredSrc,
+        /// `.EX` (sm_70+): the high words of a 64-bit comparison; where they are equal the
+        /// result is this predicate (the low words' comparison).
+        ex: Option<PredSrc>,
     },
     FSetP {
         p: u8,
@@ -171,12 +188,118 @@ pub(crate) enum Op {
         b: Src,
         c: Src,
         lut: u8,
+        /// sm_70+ predicate destination: set where the result is not zero.
+        p: Option<u8>,
     },
     Sel {
         d: u16,
         a: Src,
         b: Src,
         p: PredSrc,
+    },
+    /// Volta+ `IMAD`: `a·b + c` (32-bit, `.HI`: the high word of `a·b + c:c+1`, `.WIDE`:
+    /// 64-bit into `d:d+1` with a 64-bit `c`), plus a carry-in predicate (`.X`).
+    VImad {
+        d: u16,
+        a: Src,
+        b: Src,
+        c: Src,
+        part: MadPart,
+        signed: bool,
+        cin: Option<PredSrc>,
+    },
+    /// Volta+ `IADD3`: `a + b + c` (`.X`: plus two carry-in predicates), with an optional
+    /// carry-out predicate.
+    VIAdd3 {
+        d: u16,
+        a: Src,
+        b: Src,
+        c: Src,
+        cin: Option<[PredSrc; 2]>,
+        cout: Option<u8>,
+    },
+    /// `LEA d, a, b, s` = `(a << s) + b`; `.HI`: `(hi:a << s) >> 32` + `b`, where `hi` is
+    /// the source `hi` or (`.SX32`) the sign of `a`; optional carry in and out.
+    Lea {
+        d: u16,
+        a: Src,
+        b: Src,
+        hi_src: Src,
+        shift: u32,
+        hi: bool,
+        sx32: bool,
+        cin: Option<PredSrc>,
+        cout: Option<u8>,
+    },
+    /// Funnel shift of the 64-bit `c:a` by `s` (`.L`/`.R`), the low or (`.HI`) high word.
+    Shf {
+        d: u16,
+        a: Src,
+        s: Src,
+        c: Src,
+        left: bool,
+        hi: bool,
+        signed: bool,
+        wide: bool,
+    },
+    /// `PRMT d, a, sel, b`: byte `i` of `d` is byte `sel[4i..4i+3] & 7` of `b:a`, replicated
+    /// sign when bit 3 of the nibble is set.
+    Prmt {
+        d: u16,
+        a: Src,
+        sel: Src,
+        b: Src,
+    },
+    IAbs {
+        d: u16,
+        a: Src,
+    },
+    Bits {
+        d: u16,
+        a: Src,
+        kind: BitsKind,
+    },
+    /// `PLOP3.LUT p, q, a, b, c, lut_p, lut_q`.
+    Plop3 {
+        p: u8,
+        q: u8,
+        a: PredSrc,
+        b: PredSrc,
+        c: PredSrc,
+        lut_p: u8,
+        lut_q: u8,
+    },
+    Mufu {
+        d: u16,
+        a: Src,
+        func: MufuFunc,
+    },
+    /// A 64-bit constant into `d:d+1` (`LDC.64`, `ULDC.64`, `CS2R d, SRZ`).
+    Const64 {
+        d: u16,
+        lo: u32,
+        hi: u32,
+    },
+    /// `VOTE.ANY/ALL d, p, src` (`VOTEU`: `d`/`p` are uniform and every lane is written).
+    Vote {
+        d: u16,
+        p: u8,
+        src: PredSrc,
+        all: bool,
+        uniform: bool,
+    },
+    /// `R2UR d, a`: the value of the lowest executing lane, in every lane of uniform `d`.
+    R2Ur {
+        d: u16,
+        a: Src,
+    },
+    Shfl {
+        d: u16,
+        p: u8,
+        a: Src,
+        b: Src,
+        c: Src,
+        mode: ShflMode,
     },
     IMnMx {
         d: u16,
@@ -195,12 +318,22 @@ pub(crate) enum Op {
         sat: bool,
         double: bool,
         p: PredSrc,
+        /// `.RM`/`.RP`/`.RZ` (single precision `FADD`/`FMUL`/`FFMA`); else to nearest.
+        round: Round,
     },
     I2F {
         d: u16,
         a: Src,
         signed: bool,
+        /// Width of the integer source (`.U8`/`.S16`…: 8 or 16; else 32).
+        src_bits: u32,
         round: Round,
+    },
+    /// `FCHK p, a, b`: whether `a / b` needs the slow path of the division idiom.
+    FChk {
+        p: u8,
+        a: Src,
+        b: Src,
     },
     F2I {
         d: u16,
@@ -234,6 +367,139 @@ pub(crate) enum Op {
         bytes: u64,
     },
     Barrier,
+    /// `P2R d, PR, a, mask`: `d = (a & !mask) | (P0..P6 as bits 0..6 & mask)`.
+    P2R {
+        d: u16,
+        a: Src,
+        mask: u32,
+    },
+    /// `MATCH.ANY d, a`: the executing lanes whose `a` equals this lane's.
+    MatchAny {
+        d: u16,
+        a: Src,
+    },
+    /// `ATOM`/`ATOMG`/`ATOMS`/`RED`/`REDG`: per executing lane in lane order, `d` gets the
+    /// old word at the address and the word becomes `op(old, v)` (`CAS`: `v` if old = `cmp`).
+    Atomic {
+        space: Space,
+        op: AtomOp,
+        d: u16,
+        addr: AddrSrc,
+        v: Src,
+        cmp: Src,
+    },
+    /// `REDUX.op d, a` (sm_80+): `op` over the executing lanes' `a`, into uniform `d`.
+    Redux {
+        d: u16,
+        a: Src,
+        op: ReduxOp,
+    },
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum AtomOp {
+    Add,
+    /// `INC`: `old >= v ? 0 : old + 1` (PTX `atom.inc`).
+    Inc,
+    /// `DEC`: `old == 0 || old > v ? v : old - 1` (PTX `atom.dec`).
+    Dec,
+    Min {
+        signed: bool,
+    },
+    Max {
+        signed: bool,
+    },
+    And,
+    Or,
+    Xor,
+    Exch,
+    Cas,
+}
+
+impl AtomOp {
+    /// The new word for `old`, the operand `v` and (`CAS`) the comparand `cmp`.
+    pub(crate) fn apply(self, old: u32, v: u32, cmp: u32) -> u32 {
+        match self {
+            AtomOp::Add => old.wrapping_add(v),
+            AtomOp::Inc => {
+                if old >= v {
+                    0
+                } else {
+                    old + 1
+                }
+            }
+            AtomOp::Dec => {
+                if old == 0 || old > v {
+                    v
+                } else {
+                    old - 1
+                }
+            }
+            AtomOp::Min { signed: true } => (old as i32).min(v as i32) as u32,
+            AtomOp::Min { signed: false } => old.min(v),
+            AtomOp::Max { signed: true } => (old as i32).max(v as i32) as u32,
+            AtomOp::Max { signed: false } => old.max(v),
+            AtomOp::And => old & v,
+            AtomOp::Or => old | v,
+            AtomOp::Xor => old ^ v,
+            AtomOp::Exch => v,
+            AtomOp::Cas => {
+                if old == cmp {
+                    v
+                } else {
+                    old
+                }
+            }
+        }
+    }
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum ReduxOp {
+    Sum,
+    Min { signed: bool },
+    Max { signed: bool },
+    And,
+    Or,
+    Xor,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum MadPart {
+    Lo,
+    Hi,
+    Wide,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum BitsKind {
+    Popc,
+    /// `FLO`: position of the most significant one (of the first bit differing from the sign
+    /// when signed), `.SH`: 31 minus it; `0xffffffff` when there is none.
+    Flo {
+        signed: bool,
+        sh: bool,
+    },
+    Brev,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum MufuFunc {
+    Rcp,
+    Rsq,
+    Sqrt,
+    Ex2,
+    Lg2,
+    Sin,
+    Cos,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum ShflMode {
+    Idx,
+    Up,
+    Down,
+    Bfly,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -251,6 +517,9 @@ pub(crate) enum Control {
     Branch {
         target: usize,
         uniform: bool,
+        /// `BRA.DIV` (`Some(true)`) / `BRA.CONV` (`Some(false)`) without a guard: taken only
+        /// when the warp is diverged (resp. converged), as `cfg::concrete` runs them.
+        convergence: Option<bool>,
     },
     Prepare {
         tag: cfg::Tag,
@@ -261,12 +530,21 @@ pub(crate) enum Control {
     Call {
         target: usize,
     },
+    /// `BSYNC Bn`.
+    Bsync(u8),
+    /// `BREAK Bn` (always fused with the branch after it, `cfg::barriers::fused_break_at`).
+    Break(u8),
+    /// Full-warp `WARPSYNC`.
+    WarpSync,
 }
 
 /// One decoded instruction.
 #[derive(Debug, Clone)]
 pub(crate) struct Decoded {
     pub op: Op,
+    /// A uniform-datapath instruction (`U…`, `S2UR`): it writes its uniform destination in
+    /// every lane when any lane executes it.
+    pub uniform: bool,
     pub control: Control,
     pub guard: PredSrc,
     /// Scoreboard slots read (guard included) and written.

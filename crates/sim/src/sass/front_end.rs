@@ -11,7 +11,7 @@ use crate::cycle_loop::{
 };
 use crate::error::SimError;
 use crate::simulation::{LaneMask, Simulation, StackView};
-use cfg::activation_stack::{ActivationStack, StackEntry};
+use cfg::activation_stack::{ActivationStack, Rules, StackEntry};
 use cfg::TimingClass;
 use isa::{Kernel, Span};
 
@@ -62,16 +62,13 @@ pub(crate) fn run(kernel: &Kernel, req: &Request) -> Result<Simulation, SimError
         statics: &statics,
         warps: Vec::new(),
         alu: semantics::AluScratch::default(),
-        gprs: kernel
-            .instructions
-            .iter()
-            .flat_map(|i| i.reads.iter().chain(&i.writes))
-            .filter_map(|r| match r {
-                isa::Register::Gpr(n) => Some(*n as usize + 4),
-                _ => None,
-            })
-            .max()
-            .unwrap_or(4),
+        gprs: decode::register_file(kernel).1,
+        rules: Rules::of(kernel),
+        shared_base: if decode::arch_number(kernel).is_some_and(|v| v >= 90) {
+            SM90_SHARED_BASE
+        } else {
+            0
+        },
     };
     cycle_loop::run(&mut fe, &mut sm)?;
     Ok(sm.finish())
@@ -85,9 +82,24 @@ struct Sass<'a> {
     warps: Vec<Warp>,
     /// Operand rows reused by every ALU instruction.
     alu: semantics::AluScratch,
-    /// Registers per warp: the kernel's highest general register + 4.
+    /// Registers per warp: the kernel's highest general register + 4 (+ 64 uniform ones).
     gprs: usize,
+    /// The rules of divergent branches the kernel's instructions call for (convergence
+    /// barriers, full-warp `WARPSYNC`), as the analysis and `cfg::concrete` use them.
+    rules: Rules,
+    /// The shared-memory address of the block's first byte ([`SM90_SHARED_BASE`] on sm_90).
+    shared_base: u64,
 }
+
+/// sm_90 listings address shared memory from `0x400` in the shared window (`UMOV UR11,
+/// 0x400` then `UPRMT` with `SR_CgaCtaId` in the top byte as the base of every shared array,
+/// e.g. `histogram__histogram256Kernel` and `matrixMul__MatrixMulCUDA_32` of the sass-modern
+/// corpus). The offset is read from the listings; that the driver keeps the first kilobyte
+/// for itself fits the runtime's "shared memory reserved by the driver per block" device
+/// attribute (`cudaDevAttrReservedSharedMemoryPerBlock`), whose 1 KB value we have not
+/// checked against NVIDIA's documentation. The simulator's block memory starts there;
+/// sm_70–sm_89 listings address it from 0.
+const SM90_SHARED_BASE: u64 = 0x400;
 
 impl FrontEnd for Sass<'_> {
     fn dispatch_block(&mut self, sm: &mut Sm, b: u64, cycle: u64) {
@@ -98,9 +110,7 @@ impl FrontEnd for Sass<'_> {
         for w in 0..sm.shape.warps_per_block {
             let (mask, tid) = sm.threads(w);
             sm.add_timeline(b, w, cycle, usize::from(mask != 0));
-            // The rules of §2 only: convergence barriers are not simulated yet (`decode`), so
-            // neither are the branch rules that go with them (`cfg::activation_stack::Rules`).
-            let stack = ActivationStack::new(mask);
+            let stack = ActivationStack::with_rules(mask, self.rules);
             members.push(sm.add_warp(block_index, cycle, stack.is_empty()));
             self.warps.push(Warp {
                 regs: WarpRegs::new(ws, self.gprs),
@@ -179,7 +189,7 @@ impl FrontEnd for Sass<'_> {
         // Data effect.
         let mut latency = st.latency;
         match &d.op {
-            Op::Load { .. } | Op::Store { .. } => {
+            Op::Load { .. } | Op::Store { .. } | Op::Atomic { .. } => {
                 latency = self
                     .memory_op(sm, w, d, Access::of(id, pc, cycle, exec, st.latency))
                     .map_err(|m| SimError::at(ins.span, m))?;
@@ -187,7 +197,14 @@ impl FrontEnd for Sass<'_> {
             Op::Barrier => {}
             op => {
                 let warp = &mut self.warps[w];
-                semantics::execute_alu(op, &mut warp.regs, &warp.ids, exec, &mut self.alu)
+                // A uniform instruction computes the same value in every lane from uniform
+                // operands: running it on the whole warp writes its uniform destination there.
+                let lanes = if d.uniform && exec != 0 {
+                    u64::MAX >> (64 - u32::from(ws).clamp(1, 64))
+                } else {
+                    exec
+                };
+                semantics::execute_alu(op, &mut warp.regs, &warp.ids, lanes, &mut self.alu)
                     .map_err(|m| {
                         SimError::at(
                             ins.span,
@@ -215,12 +232,28 @@ impl FrontEnd for Sass<'_> {
         let next = pc + 1;
         match d.control {
             Control::Next => warp.stack.advance(next),
-            Control::Branch { target, uniform } => warp.stack.branch(exec, target, next, uniform),
+            Control::Branch {
+                target,
+                uniform,
+                convergence,
+            } => {
+                // `BRA.DIV`/`BRA.CONV`: taken by all or none, as the warp is (not) diverged.
+                let taken = match convergence {
+                    Some(div) if warp.stack.is_diverged() != div => 0,
+                    _ => exec,
+                };
+                warp.stack.branch(taken, target, next, uniform)
+            }
             Control::Prepare { tag, target } => warp.stack.prepare(tag, target, next),
             Control::Halt(tag) => warp.stack.halt(exec, tag, next),
-            // Only unpredicated calls decode, so every active thread calls.
+            // The threads whose guard holds call; the others wait at the return point.
             Control::Call { target } => warp.stack.call(exec, target, next),
+            Control::Bsync(b) => warp.stack.bsync(b, exec, next),
+            Control::Break(b) => warp.stack.break_barrier(b, exec, next),
+            Control::WarpSync => warp.stack.warp_sync(next),
         }
+        // A saved warp none of whose threads reached its `WARPSYNC` has nobody left.
+        while warp.stack.pop_unarrived() {}
         let depth = warp.stack.depth();
         sm.stack_depth(depth, "activation stack", w, cycle)?;
         if depth == 0 {
@@ -248,12 +281,18 @@ impl Sass<'_> {
             Op::Store {
                 space, addr, bytes, ..
             } => (*space, *addr, *bytes, true),
+            Op::Atomic { space, addr, .. } => (*space, *addr, 4, false),
             _ => return Err("not a memory operation".into()),
         };
         let (exec, class_latency) = (at.exec, at.class_latency);
         let mut addrs = std::mem::take(&mut sm.addr_buf);
         let warp = &mut self.warps[w];
         lane_memory::addresses(&addr, &warp.regs, exec, &mut addrs);
+        if space == Space::Shared && self.shared_base != 0 {
+            for (_, a) in addrs.iter_mut() {
+                *a = a.wrapping_sub(self.shared_base);
+            }
+        }
         let block = sm.warps[w].block;
         let mut words = [0u32; 4];
         let fast = space == Space::Shared
@@ -263,7 +302,14 @@ impl Sass<'_> {
                 &mut sm.blocks[block].shared.words,
                 &addrs,
             );
-        for &(lane, a) in addrs.iter().filter(|_| !fast) {
+        let atomic = matches!(d.op, Op::Atomic { .. });
+        if atomic {
+            if let Err(e) = atomic_lanes(sm, &mut warp.regs, block, &d.op, space, &addrs) {
+                sm.addr_buf = addrs;
+                return Err(e);
+            }
+        }
+        for &(lane, a) in addrs.iter().filter(|_| !fast && !atomic) {
             if store {
                 let Op::Store { v, .. } = &d.op else {
                     return Err("not a store".into());
@@ -307,4 +353,42 @@ impl Sass<'_> {
         sm.addr_buf = addrs;
         latency
     }
+}
+
+/// The read-modify-write of atomic `op` at `addrs` (lane, address), lane by lane in lane
+/// order; the old word goes to the destination.
+#[inline(never)]
+fn atomic_lanes(
+    sm: &mut Sm,
+    regs: &mut WarpRegs,
+    block: usize,
+    op: &Op,
+    space: Space,
+    addrs: &[(usize, u64)],
+) -> Result<(), String> {
+    let Op::Atomic {
+        op, d: dst, v, cmp, ..
+    } = op
+    else {
+        return Err("not an atomic".into());
+    };
+    let mut words = [0u32; 4];
+    for &(lane, a) in addrs {
+        match space {
+            Space::Global => sm.memory.read(a, 4, &mut words)?,
+            Space::Shared => sm.blocks[block].shared.read(a, 4, &mut words)?,
+        }
+        let old = words[0];
+        let (x, y) = (
+            lane_memory::operand(v, regs, lane),
+            lane_memory::operand(cmp, regs, lane),
+        );
+        words[0] = op.apply(old, x, y);
+        match space {
+            Space::Global => sm.memory.write(a, 4, &words)?,
+            Space::Shared => sm.blocks[block].shared.write(a, 4, &words)?,
+        }
+        regs.set(*dst, lane, old);
+    }
+    Ok(())
 }

@@ -11,6 +11,9 @@ pub(crate) fn addresses(addr: &AddrSrc, regs: &WarpRegs, mask: u64, out: &mut Ve
     out.clear();
     let ws = regs.ws;
     let full = if ws >= 64 { u64::MAX } else { (1u64 << ws) - 1 };
+    if addr.scale != 0 || addr.uniform.is_some() {
+        return scaled_addresses(addr, regs, mask, out);
+    }
     if let (Some(r), false, true) = (addr.base, addr.wide, mask == full) {
         // Every lane active, 32-bit base register: one pass over the register's row.
         let base = r as usize * ws;
@@ -37,6 +40,31 @@ pub(crate) fn addresses(addr: &AddrSrc, regs: &WarpRegs, mask: u64, out: &mut Ve
             }
         };
         let mut a = base.wrapping_add_signed(addr.offset);
+        if !addr.wide {
+            a &= 0xffff_ffff;
+        }
+        out.push((l, a));
+    }
+}
+
+/// [`addresses`] of an sm_70+ operand with a scaled base (`[R0.X4+…]`) or a uniform register
+/// (`[R2+UR4]`): `(base << scale) + uniform + offset`.
+#[inline(never)]
+fn scaled_addresses(addr: &AddrSrc, regs: &WarpRegs, mask: u64, out: &mut Vec<(usize, u64)>) {
+    for l in lanes(mask) {
+        let base = match addr.base {
+            None => 0u64,
+            Some(r) => {
+                let lo = u64::from(regs.reg(r, l));
+                if addr.wide {
+                    lo | u64::from(regs.reg(r + 1, l)) << 32
+                } else {
+                    lo
+                }
+            }
+        } << addr.scale;
+        let uniform = addr.uniform.map_or(0, |u| u64::from(regs.reg(u, l)));
+        let mut a = base.wrapping_add(uniform).wrapping_add_signed(addr.offset);
         if !addr.wide {
             a &= 0xffff_ffff;
         }
@@ -119,6 +147,15 @@ pub(crate) fn write_loaded(
     }
     for (k, &w) in words.iter().take((bytes / 4) as usize).enumerate() {
         regs.set(d + k as u16, lane, w);
+    }
+}
+
+/// The 32-bit value of an atomic's operand for `lane` (a register or an immediate).
+pub(crate) fn operand(v: &Src, regs: &WarpRegs, lane: usize) -> u32 {
+    match v.kind {
+        SrcKind::Reg(r) => regs.reg(r, lane),
+        SrcKind::Value(lo, _) => lo,
+        _ => 0,
     }
 }
 

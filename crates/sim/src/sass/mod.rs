@@ -1,7 +1,8 @@
-//! SASS simulation (issue #7): Kepler–Pascal SASS kernels ([`isa::Kernel`]) decoded once
+//! SASS simulation (issue #7): Kepler–Hopper SASS kernels ([`isa::Kernel`]) decoded once
 //! (`decode`: operands, constant bank 0, control), executed per active lane (`semantics`),
-//! and run by the shared cycle loop through the SASS front end (`front_end`: general and
-//! predicate registers, the activation stack of `cfg::activation_stack`).
+//! and run by the shared cycle loop through the SASS front end (`front_end`: general,
+//! predicate and (sm_75+) uniform registers, the activation stack of
+//! `cfg::activation_stack` with the convergence barriers and `WARPSYNC` of sm_70+).
 
 mod decode;
 mod executable;

@@ -22,10 +22,11 @@
 //! Volta and later ([`crate::barriers`], beyond the paper): `BSSY Bn` pushes like `SSY` with a
 //! barrier entry, `BSYNC Bn` halts like `SYNC` (or waits for nobody when no entry of `Bn` is
 //! pending), `BREAK Bn` removes threads from `Bn`'s entry, and a full-warp `WARPSYNC` rejoins
-//! the warp saved at its first divergence. Two of these change the rules of `BRA` and so are
-//! chosen per kernel ([`Rules`]); the others apply only when their instructions run, so a
-//! Pascal kernel (or a run that treats those instructions as ordinary ones, as the simulator
-//! does for now) never meets them.
+//! the warp saved at its first divergence (or releases its first arrivals apart when they
+//! wait at another one). Two of these change the rules of `BRA` and so are chosen per kernel
+//! ([`Rules`]); the others apply only when their instructions run, so a Pascal kernel never
+//! meets them. The SASS simulator drives them for sm_70 and later listings as
+//! [`crate::concrete`] does.
 
 use crate::state::{Tag, NOT_ARRIVED};
 use serde::{Deserialize, Serialize};

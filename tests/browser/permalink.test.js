@@ -167,3 +167,31 @@ test('a v2 link holds the Request as it is and restores tab, selected node and s
   assert.deepEqual(third.errors, []);
   await third.page.close();
 });
+
+test('a link with its=round-robin shows the interleaved issue order next to the stack order', async () => {
+  // `if (p) { __syncwarp(); … } __syncwarp();`: the two WARPSYNCs match on sm_70+ (the
+  // facade's tests/its_param.rs derives the counts: 11, or 8 when the branch does not split).
+  const source = [
+    '/*0000*/ S2R R0, SR_TID.X ;',
+    '/*0010*/ ISETP.GE.AND P0, PT, R0, 0x10, PT ;',
+    '/*0020*/ @P0 BRA 0x50 ;',
+    '/*0030*/ WARPSYNC.ALL ;',
+    '/*0040*/ IADD3 R1, R0, 0x1, RZ ;',
+    '/*0050*/ WARPSYNC.ALL ;',
+    '/*0060*/ IADD3 R2, R0, 0x2, RZ ;',
+    '/*0070*/ EXIT ;',
+  ].join('\n');
+  const request = { schema_version: 1, source, dialect: 'sass', mode: 'warp-cfg', params: { its: 'round-robin' } };
+  const { page, errors } = await openPage(site, encodeV2({ request, view: { tab: 'summary' } }));
+  await settled(page);
+  const its = await page.evaluate(() => window.playground.report()['warp-cfg'].interleaving);
+  assert.equal(its.scheduler, 'round-robin');
+  assert.equal(its.issues, its.stack_order_issues);
+  const summary = await page.textContent('#its-summary');
+  assert.match(summary, new RegExp(`^${its.issues} instructions issued \\(finished\\) against ${its.stack_order_issues} in the stack order`));
+  // Every issue is in the table, runs of one group folded into a row.
+  const issued = await page.$$eval('#its-order tbody tr td:first-child', (tds) => tds.reduce((n, td) => n + Number(td.textContent), 0));
+  assert.equal(issued, its.issues);
+  assert.deepEqual(errors, []);
+  await page.close();
+});

@@ -402,6 +402,35 @@ pub struct WarpCfgDetails {
     /// leaves it empty: there the abstract interpretation decides per context).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub divergent_branches: Vec<DivergentBranch>,
+    /// SASS with `its` set: one warp under independent thread scheduling next to the stack
+    /// order (`cfg::interleaving`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub interleaving: Option<InterleavingView>,
+}
+
+/// One warp run under independent thread scheduling, next to the stack order.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct InterleavingView {
+    /// `round-robin`, `newest` or `random:SEED`.
+    pub scheduler: String,
+    /// `finished`, or why the run stopped (a step limit, a deadlock, something not modelled).
+    pub outcome: String,
+    pub threads: usize,
+    /// Instructions issued under ITS (each by one group of threads).
+    pub issues: usize,
+    /// Instructions issued in the stack order the warp-level CFG follows, same data.
+    pub stack_order_issues: usize,
+    /// Where the ITS run may part from the stack order (empty: the same pairs, reordered).
+    pub departures: Vec<String>,
+    /// The issue order (the first 2000).
+    pub order: Vec<IssueView>,
+}
+
+/// One issued instruction: its address and the threads that issued it.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct IssueView {
+    pub address: u64,
+    pub mask: u64,
 }
 
 /// A branch (or `ret`/`exit`) the divergence analysis found may split a warp, and why.

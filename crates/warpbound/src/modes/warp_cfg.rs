@@ -5,12 +5,13 @@
 
 mod indirect;
 mod ipet_bound;
+mod its;
 mod ptx;
 mod shared_loops;
 
 use crate::catalog::{ModeInfo, ParamInfo, PresetInfo};
 use crate::kernel_text::{self, Sass};
-use crate::mode::{Mode, ModeInput, ModeOutput};
+use crate::mode::{Mode, ModeDetails, ModeInput, ModeOutput};
 use crate::params::limits::{self, budget};
 use crate::params::{LoopBounds, Params};
 use crate::report::{CfgNode, SimulationReport};
@@ -126,6 +127,7 @@ fn describe() -> ModeInfo {
     ));
     params.extend(limits::params());
     params.push(indirect::param());
+    params.push(its::param());
     ModeInfo {
         name: String::new(),
         aliases: Vec::new(),
@@ -313,6 +315,8 @@ pub(super) struct WarpCfgParams {
     simulate: SimRequest,
     /// Candidate targets of indirect calls and branches (SASS).
     indirect: indirect::IndirectTargets,
+    /// The scheduler of an extra run under independent thread scheduling (SASS), if any.
+    its: Option<cfg::interleaving::Scheduler>,
 }
 
 impl WarpCfgParams {
@@ -345,6 +349,7 @@ impl WarpCfgParams {
             },
             simulate: SimRequest::decode(p, input.request.memory.as_ref(), SimRun::decode)?,
             indirect: indirect::IndirectTargets::decode(p.text("indirect_targets")?)?,
+            its: its::decode(p.text("its")?)?,
         })
     }
 }
@@ -377,6 +382,13 @@ fn run(input: &ModeInput) -> ModeOutput {
                  candidates from `.calltargets` or the call's prototype",
             ));
         }
+        if p.its.is_some() {
+            out.diagnostics.push(Diagnostic::global(
+                isa::Severity::Warning,
+                "its is read for SASS only: the PTX warp-level CFG follows the post-dominator \
+                 stack, which has no independent thread scheduling",
+            ));
+        }
         ptx::run(input, &p, &mut out);
         return out;
     }
@@ -396,6 +408,12 @@ fn run(input: &ModeInput) -> ModeOutput {
     let t = Instant::now();
     bound(&sass, &p, input, &functions, &mut out);
     out.time("warp_cfg+ipet", t);
+    if let Some(scheduler) = p.its {
+        let view = its::run(&sass.kernel, &sass.graph, scheduler, &mut out.diagnostics);
+        if let ModeDetails::WarpCfg(d) = &mut out.details {
+            d.interleaving = Some(view);
+        }
+    }
     if let Some(run) = p.simulate.run(&mut out.diagnostics) {
         let t = Instant::now();
         simulate(

@@ -154,6 +154,7 @@ pub(super) fn bound(
         branch_and_bound_nodes: 0,
         lp_bound: 0.0,
         divergent_branches: Vec::new(),
+        interleaving: None,
     };
     match solution {
         Ok(s) => {

@@ -35,24 +35,25 @@ pub(super) fn param() -> ParamInfo {
 /// The scheduler `its` names, `None` for off.
 pub(super) fn decode(text: &str) -> Result<Option<Scheduler>, Diagnostic> {
     let t = text.trim();
-    let s =
-        match t {
-            "" | "off" => return Ok(None),
-            "round-robin" => Scheduler::RoundRobin,
-            "newest" => Scheduler::Newest,
-            _ => match t
-                .strip_prefix("random:")
-                .and_then(crate::params::number::unsigned)
-            {
-                Some(seed) => Scheduler::Random(seed),
-                None => return Err(Diagnostic::global(
+    let s = match t {
+        "" | "off" => return Ok(None),
+        "round-robin" => Scheduler::RoundRobin,
+        "newest" => Scheduler::Newest,
+        _ => match t
+            .strip_prefix("random:")
+            .and_then(crate::params::number::unsigned)
+        {
+            Some(seed) => Scheduler::Random(seed),
+            None => {
+                return Err(Diagnostic::global(
                     Severity::Error,
                     format!(
                         "its: `{t}` is not a scheduler (round-robin, newest, random:SEED or empty)"
                     ),
-                )),
-            },
-        };
+                ))
+            }
+        },
+    };
     Ok(Some(s))
 }
 

@@ -401,3 +401,21 @@ test('PTX pasted while SASS is selected offers the switch, which analyses it as 
   assert.deepEqual(errors, []);
   await page.close();
 });
+
+test('only the modes that read the chosen dialect can be chosen; a mode that cannot gives way', async () => {
+  const { page, errors } = await openPage('#ex=fig1-if-then-else');
+  await waitText(page, '#stat-wcet', 10);
+  const disabled = () => page.$$eval('#mode option', (os) => os.filter((o) => o.disabled).map((o) => o.value).sort());
+  // SASS: rr (PTX), pws (GCN3 and PWS graphs) and simd (Sim-D) cannot read it.
+  const sass = await disabled();
+  assert.ok(sass.includes('pws') && sass.includes('simd'), sass.join(' '));
+  assert.ok(!sass.includes('warp-cfg') && !sass.includes('thread-cfg'));
+  // GCN3: warp-cfg does not read it, so the page moves to a mode that does.
+  await page.selectOption('#dialect', 'gcn');
+  const mode = await page.inputValue('#mode');
+  assert.notEqual(mode, 'warp-cfg');
+  const gcn = await disabled();
+  assert.ok(gcn.includes('warp-cfg') && !gcn.includes(mode) && !gcn.includes('pws'), `${mode}: ${gcn.join(' ')}`);
+  assert.deepEqual(errors, []);
+  await page.close();
+});

@@ -80,6 +80,13 @@ function wireControls() {
     state.dialect = e.target.value;
     state.example = null;
     editor.setDialect(state.dialect);
+    // A mode that does not read the new dialect gives way to the first one that does.
+    const mode = findMode(state.mode);
+    if (mode && !mode.dialects.includes(state.dialect)) {
+      const other = catalog.modes.find((m) => m.dialects.includes(state.dialect));
+      if (other) setMode(other.name, {});
+    }
+    markModes();
   });
   $('mode').addEventListener('change', (e) => {
     setMode(e.target.value, {});
@@ -227,10 +234,22 @@ function findMode(name) {
   return catalog.modes.find((m) => m.name === name || (m.aliases || []).includes(name));
 }
 
+/** Only the modes that read the current dialect can be chosen (the others are greyed). */
+function markModes() {
+  if (!catalog) return;
+  for (const option of $('mode').options) {
+    const m = catalog.modes.find((x) => x.name === option.value);
+    const reads = !m || m.dialects.includes(state.dialect);
+    option.disabled = !reads && option.value !== state.mode;
+    option.title = reads ? (m ? m.description : '') : `reads ${m.dialects.join(', ')}, not ${state.dialect}`;
+  }
+}
+
 function setMode(name, params, preset = null) {
   // A former name (from an old link or example) is written back under the current one.
   const mode = findMode(name);
   state.mode = mode ? mode.name : name;
+  markModes();
   state.params = { ...params };
   state.preset = { name: preset };
   $('mode').value = state.mode;

@@ -419,3 +419,32 @@ test('only the modes that read the chosen dialect can be chosen; a mode that can
   assert.deepEqual(errors, []);
   await page.close();
 });
+
+test('a kernel pasted over an example drops the example settings (no simulator error from Fig. 1)', async () => {
+  const source = readFileSync(resolve(CORPUS, 'sass-modern/sm_86/histogram__histogram256Kernel.sass'), 'utf8');
+  const { page, errors } = await openPage('#ex=fig1-if-then-else');
+  await waitText(page, '#stat-wcet', 10);
+  assert.equal((await page.evaluate(() => window.playground.request())).params.simulate, true);
+  // A user paste: select all in the editor and insert the new text.
+  await page.click('.cm-content');
+  await page.keyboard.press('Control+A');
+  await page.keyboard.insertText(source);
+  const request = await page.evaluate(() => window.playground.request());
+  assert.equal(request.params, undefined, JSON.stringify(request.params));
+  await page.click('#analyze');
+  await page.waitForFunction(() => window.playground.report().kernel?.function?.includes('histogram256Kernel'));
+  const report = await page.evaluate(() => window.playground.report());
+  assert.deepEqual(report.diagnostics.filter((d) => d.severity === 'error'), []);
+  assert.ok(report.wcet && !report.simulation);
+  // A small edit of an example keeps its settings.
+  const again = await openPage('#ex=fig1-if-then-else');
+  await waitText(again.page, '#stat-wcet', 10);
+  await again.page.locator('.cm-line').nth(0).click();
+  await again.page.keyboard.press('End');
+  await again.page.keyboard.insertText(' ');
+  assert.equal((await again.page.evaluate(() => window.playground.request())).params.simulate, true);
+  assert.deepEqual(errors, []);
+  assert.deepEqual(again.errors, []);
+  await page.close();
+  await again.page.close();
+});

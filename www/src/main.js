@@ -29,7 +29,19 @@ const state = {
   example: null, // gallery alias while the state is exactly that example
 };
 
-const view = { report: null, zoom: 1, ganttZoom: 1, selected: null, runId: 0, step: 0 };
+const view = { report: null, zoom: 1, ganttZoom: 1, selected: null, runId: 0, step: 0, origin: null };
+
+/**
+ * Whether `now` is another kernel than `before`: fewer than half of its non-blank lines are
+ * lines of `before` (an edited example keeps most of its lines; a pasted kernel keeps none).
+ */
+function isNewKernel(before, now) {
+  const old = new Set(before.split('\n').map((l) => l.trim()).filter(Boolean));
+  const lines = now.split('\n').map((l) => l.trim()).filter(Boolean);
+  if (!lines.length) return false;
+  const kept = lines.filter((l) => old.has(l)).length;
+  return kept * 2 < lines.length;
+}
 
 /** The node and stepper position of an opened link, applied once its report is shown. */
 let pendingView = null;
@@ -46,6 +58,14 @@ async function main() {
   editor.onCursorLine(cursorToNode);
   editor.onChange(() => {
     state.example = null;
+    // Settings that came with an example or a link belong to its kernel: once the editor
+    // holds mostly other lines (a pasted or newly typed kernel), the mode's defaults apply.
+    if (view.origin !== null && isNewKernel(view.origin, editor.value)) {
+      view.origin = null;
+      state.loopBounds = {};
+      state.function = null;
+      setMode(state.mode, {});
+    }
   });
   wireControls();
   engine = new Engine();
@@ -172,6 +192,7 @@ async function restoreFromHash() {
   if (decoded.link) {
     const { request: r, view: v } = decoded.link;
     editor.value = r.source;
+    view.origin = r.source;
     state.dialect = r.dialect || 'sass';
     state.function = r.function || null;
     state.loopBounds = { ...(r.loop_bounds || {}) };
@@ -268,6 +289,7 @@ function setMode(name, params, preset = null) {
 
 async function loadExample(ex) {
   editor.value = ex.source;
+  view.origin = ex.source;
   state.dialect = ex.dialect;
   state.function = null;
   state.loopBounds = { ...(ex.loop_bounds || {}) };

@@ -147,6 +147,26 @@ impl Warp<'_> {
     }
 }
 
+/// `threads` clamped to 1..=64, and the mask of all of them.
+pub(crate) fn warp_of(threads: usize) -> (usize, u64) {
+    let threads = threads.clamp(1, 64);
+    let full = if threads == 64 {
+        u64::MAX
+    } else {
+        (1u64 << threads) - 1
+    };
+    (threads, full)
+}
+
+/// Per instruction index, the block that starts there.
+pub(crate) fn block_starts(kernel: &Kernel, blocks: &BlockGraph) -> Vec<Option<usize>> {
+    let mut block_at = vec![None; kernel.instructions.len()];
+    for b in &blocks.blocks {
+        block_at[b.first] = Some(b.id);
+    }
+    block_at
+}
+
 /// Runs `kernel` for a warp of `threads` threads (1..=64), all active at entry.
 pub fn run(
     kernel: &Kernel,
@@ -155,16 +175,8 @@ pub fn run(
     seed: u64,
     max_steps: usize,
 ) -> Trace {
-    let threads = threads.clamp(1, 64);
-    let full = if threads == 64 {
-        u64::MAX
-    } else {
-        (1u64 << threads) - 1
-    };
-    let mut block_at = vec![None; kernel.instructions.len()];
-    for b in &blocks.blocks {
-        block_at[b.first] = Some(b.id);
-    }
+    let (threads, full) = warp_of(threads);
+    let block_at = block_starts(kernel, blocks);
     let mut warp = Warp {
         kernel,
         threads,

@@ -365,16 +365,8 @@ pub fn run(
     scheduler: Scheduler,
     max_steps: usize,
 ) -> Trace {
-    let threads = threads.clamp(1, 64);
-    let full = if threads == 64 {
-        u64::MAX
-    } else {
-        (1u64 << threads) - 1
-    };
-    let mut block_at = vec![None; kernel.instructions.len()];
-    for b in &blocks.blocks {
-        block_at[b.first] = Some(b.id);
-    }
+    let (threads, full) = crate::concrete::warp_of(threads);
+    let block_at = crate::concrete::block_starts(kernel, blocks);
     let mut s = Its {
         warp: Warp {
             kernel,

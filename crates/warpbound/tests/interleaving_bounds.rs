@@ -7,81 +7,15 @@
 
 #[path = "../../cfg/tests/common/barrier_gen.rs"]
 mod barrier_gen;
+#[path = "common/observed.rs"]
+mod observed;
 
 use barrier_gen::Gen;
 use cfg::concrete;
 use cfg::interleaving::{self, Departure, Outcome, Scheduler, Visit, Wait};
-use isa::{blocks, sass, BlockGraph, Dialect, EdgeKind, Kernel, Limits};
+use observed::{bound, observed_loop_bounds, parse};
 use proptest::prelude::*;
 use std::collections::BTreeMap;
-use warpbound::{analyze, Request};
-
-fn bound(src: &str, loop_bounds: &BTreeMap<String, u64>, default: u64) -> Result<u64, String> {
-    let mut req = Request::new(src, Dialect::Sass);
-    req.mode = Some("warp-cfg".into());
-    req.loop_bounds = loop_bounds.clone();
-    req.params
-        .insert("default_loop_bound".into(), serde_json::json!(default));
-    let r = analyze(&req);
-    r.wcet
-        .as_ref()
-        .map(|w| w.cycles)
-        .ok_or_else(|| format!("no WCET: {:?}", r.diagnostics))
-}
-
-fn parse(src: &str) -> (Kernel, BlockGraph) {
-    let out = sass::parse(src, None, &Limits::default());
-    let k = out.kernel.expect("kernel");
-    let g = blocks::build(&k, &Limits::default());
-    (k, g)
-}
-
-/// Per loop header address, the most times one thread ran the header in one entry into the
-/// loop, at least 1 (as `shared_loop_bounds.rs`, on the block entries of an interleaved run:
-/// each thread's own entries keep their order whatever the interleaving).
-fn observed_loop_bounds(
-    k: &Kernel,
-    g: &BlockGraph,
-    visits: &[Visit],
-    threads: usize,
-) -> BTreeMap<String, u64> {
-    let program = |with_calls: bool| ipet::Cfg {
-        costs: vec![0; g.blocks.len()],
-        edges: g
-            .edges()
-            .iter()
-            .filter(|e| with_calls || !matches!(e.2, EdgeKind::Call | EdgeKind::Return))
-            .map(|&(a, b, _)| (a, b))
-            .collect(),
-        entry: 0,
-        exits: Vec::new(),
-    };
-    let mut out = BTreeMap::new();
-    for l in [false, true]
-        .into_iter()
-        .flat_map(|with_calls| ipet::find_loops(&program(with_calls)))
-    {
-        let mut most = 1;
-        for t in 0..threads {
-            let (mut inside, mut count) = (false, 0u64);
-            for v in visits.iter().filter(|v| v.active >> t & 1 == 1) {
-                let now = l.body.binary_search(&v.block).is_ok();
-                if now && !inside {
-                    count = 0;
-                }
-                if v.block == l.header {
-                    count += 1;
-                    most = most.max(count);
-                }
-                inside = now;
-            }
-        }
-        let address = k.instructions[g.blocks[l.header].first].address;
-        let e = out.entry(format!("{address:#x}")).or_insert(1);
-        *e = (*e).max(most);
-    }
-    out
-}
 
 /// A run whose `WARPSYNC` released its waiters at several instructions (they go on apart,
 /// where the stack order rejoins them later) or whose convergence test saw the schedule:
@@ -116,7 +50,7 @@ fn check(src: &str, seeds: &[u64], all: bool) -> Result<(usize, usize), String> 
                     continue;
                 }
                 let observed = t.issues.len() as u64;
-                let bounds = observed_loop_bounds(&k, &g, &t.visits, threads);
+                let bounds = observed_loop_bounds(&k, &g, &entries(&t.visits), threads);
                 let most = bounds.values().copied().max().unwrap_or(1);
                 let b = match bound(src, &bounds, most.max(threads as u64)) {
                     Err(e)
@@ -289,4 +223,9 @@ fn the_full_generator_interleavings_are_compared() {
     }
     assert!(compared >= 200, "{compared}");
     assert_eq!(excused, 0, "interleavings above the bound");
+}
+
+/// A run's block entries as `(block, active mask)`.
+fn entries(visits: &[Visit]) -> Vec<(usize, u64)> {
+    visits.iter().map(|v| (v.block, v.active)).collect()
 }

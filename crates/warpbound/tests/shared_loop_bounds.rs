@@ -5,26 +5,14 @@
 
 #[path = "../../cfg/tests/common/barrier_gen.rs"]
 mod barrier_gen;
+#[path = "common/observed.rs"]
+mod observed;
 
 use barrier_gen::Gen;
 use cfg::concrete::{self, Outcome};
-use isa::{blocks, sass, BlockGraph, Dialect, EdgeKind, Kernel, Limits};
+use observed::{bound, observed_loop_bounds, parse};
 use proptest::prelude::*;
 use std::collections::BTreeMap;
-use warpbound::{analyze, Request};
-
-fn bound(src: &str, loop_bounds: &BTreeMap<String, u64>, default: u64) -> Result<u64, String> {
-    let mut req = Request::new(src, Dialect::Sass);
-    req.mode = Some("warp-cfg".into());
-    req.loop_bounds = loop_bounds.clone();
-    req.params
-        .insert("default_loop_bound".into(), serde_json::json!(default));
-    let r = analyze(&req);
-    r.wcet
-        .as_ref()
-        .map(|w| w.cycles)
-        .ok_or_else(|| format!("no WCET: {:?}", r.diagnostics))
-}
 
 /// A loop whose exit diverges on the Pascal stack: every iteration may leave a group pending
 /// at the `EXIT`, so the warp-level CFG holds three copies of the loop (stack `[]`, `[NIL]`,
@@ -66,61 +54,6 @@ EXIT ;";
     assert_eq!(bound(src, &BTreeMap::new(), 10), Ok(44));
 }
 
-fn parse(src: &str) -> (Kernel, BlockGraph) {
-    let out = sass::parse(src, None, &Limits::default());
-    let k = out.kernel.expect("kernel");
-    let g = blocks::build(&k, &Limits::default());
-    (k, g)
-}
-
-/// Per loop header address, the most times one thread ran the header in one entry into the
-/// loop, at least 1. Loops as the mode's shared bounds see them (the thread-level block graph
-/// without call and return edges) and with those edges (so that loops inside subroutines,
-/// which only the per-copy bounds keyed by address limit, get their counts too).
-fn observed_loop_bounds(
-    k: &Kernel,
-    g: &BlockGraph,
-    visits: &[concrete::BlockVisit],
-    threads: usize,
-) -> BTreeMap<String, u64> {
-    let program = |with_calls: bool| ipet::Cfg {
-        costs: vec![0; g.blocks.len()],
-        edges: g
-            .edges()
-            .iter()
-            .filter(|e| with_calls || !matches!(e.2, EdgeKind::Call | EdgeKind::Return))
-            .map(|&(a, b, _)| (a, b))
-            .collect(),
-        entry: 0,
-        exits: Vec::new(),
-    };
-    let mut out = BTreeMap::new();
-    for l in [false, true]
-        .into_iter()
-        .flat_map(|with_calls| ipet::find_loops(&program(with_calls)))
-    {
-        let mut most = 1;
-        for t in 0..threads {
-            let (mut inside, mut count) = (false, 0u64);
-            for v in visits.iter().filter(|v| v.active >> t & 1 == 1) {
-                let now = l.body.binary_search(&v.block).is_ok();
-                if now && !inside {
-                    count = 0;
-                }
-                if v.block == l.header {
-                    count += 1;
-                    most = most.max(count);
-                }
-                inside = now;
-            }
-        }
-        let address = k.instructions[g.blocks[l.header].first].address;
-        let e = out.entry(format!("{address:#x}")).or_insert(1);
-        *e = (*e).max(most);
-    }
-    out
-}
-
 /// Runs `src` on the concrete executor and checks observed ≤ bound for every finished run;
 /// returns how many runs were compared. `per_group`: warp-level loops whose header is not a
 /// program loop's header — cycles through the resumptions of pending paths, at most one turn
@@ -139,7 +72,7 @@ fn check(src: &str, seeds: &[u64], per_group: bool) -> Result<usize, String> {
                 .iter()
                 .map(|v| (g.blocks[v.block].last - g.blocks[v.block].first + 1) as u64)
                 .sum();
-            let bounds = observed_loop_bounds(&k, &g, &t.visits, threads);
+            let bounds = observed_loop_bounds(&k, &g, &entries(&t.visits), threads);
             let most = bounds.values().copied().max().unwrap_or(1);
             let default = if per_group {
                 most.max(threads as u64)
@@ -217,7 +150,7 @@ fn the_generated_runs_loop_and_are_compared() {
         let (k, g) = parse(&src);
         let t = concrete::run(&k, &g, 32, seed, 20_000);
         if t.outcome == Outcome::Finished
-            && observed_loop_bounds(&k, &g, &t.visits, 32)
+            && observed_loop_bounds(&k, &g, &entries(&t.visits), 32)
                 .values()
                 .any(|&n| n > 1)
         {
@@ -227,4 +160,9 @@ fn the_generated_runs_loop_and_are_compared() {
     }
     assert!(compared >= 60, "{compared} runs compared");
     assert!(looped >= 5, "{looped} kernels looped");
+}
+
+/// A run's block entries as `(block, active mask)`.
+fn entries(visits: &[concrete::BlockVisit]) -> Vec<(usize, u64)> {
+    visits.iter().map(|v| (v.block, v.active)).collect()
 }

@@ -190,7 +190,16 @@ fn verify(
     exit_counts: &[(usize, u64)],
 ) -> Result<(Vec<u64>, u64), Error> {
     let n = cfg.node_count();
-    let bad = |what: String| Error::Solver(format!("the integer solution fails a check: {what}"));
+    // A rounded point the LP solver accepted but the exact check rejects is numerical
+    // trouble (counts beyond the solver's precision, e.g. a region nested twenty deep):
+    // the message says so, like [`LpError::Numerical`](crate::lp::LpError), so a caller
+    // can tell it from a modelling error.
+    let largest = edge_counts.iter().copied().max().unwrap_or(0);
+    let bad = |what: String| {
+        Error::Solver(format!(
+            "numerical trouble: the integer solution fails a check: {what} (execution counts up to {largest})"
+        ))
+    };
     let mut inflow = vec![0u128; n];
     let mut outflow = vec![0u128; n];
     for (&(u, v), &c) in cfg.edges.iter().zip(edge_counts) {

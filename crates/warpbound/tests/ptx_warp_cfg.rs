@@ -386,11 +386,14 @@ proptest! {
                 ("memory", format!("a@0x1000 32 random {seed} 16").into()),
             ]);
             // A kernel whose `exit`s inside loops leave the warp unreconverged until the end
-            // can outgrow the ILP budgets or the LP solver's numerics (a located error, no
-            // bound to check): rejected, not passed.
+            // can outgrow the ILP budgets or the LP solver's numerics (execution counts of
+            // 1e13 in a region nested twenty deep; a located error, no bound to check):
+            // rejected, not passed.
             prop_assume!(!errors(&r)
                 .iter()
-                .any(|e| e.contains("budget") || e.contains("LP solver failed")));
+                .any(|e| e.contains("budget")
+                    || e.contains("LP solver failed")
+                    || e.contains("numerical trouble")));
             prop_assert!(errors(&r).is_empty(), "{:?}\n{src}", errors(&r));
             let bound = wcet(&r);
             let sim = r.simulation.as_ref().expect("simulation");

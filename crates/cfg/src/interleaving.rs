@@ -97,48 +97,10 @@
 //! instruction observes the others: `BRA.DIV`/`BRA.CONV` and `VOTE` (and the barriers, which
 //! only delay). A schedule changes nothing else.
 
-use crate::barriers::on_convergence;
-use crate::concrete::{mix, Warp};
-use isa::{BlockGraph, ControlKind, Kernel};
+use crate::concrete::Warp;
+pub use crate::thread_groups::{Departure, Group, Scheduler, ThreadGroups, Wait};
+use isa::{BlockGraph, Kernel};
 use std::collections::HashMap;
-
-/// Which runnable group issues the next instruction. Every choice is one the hardware may
-/// make under ITS (module doc), so a property that holds for one must hold for all.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Scheduler {
-    /// The most recently created or released group, a deterministic depth-first order close to
-    /// [`crate::concrete`]'s stack order: at a divergent forward branch the taken group is the
-    /// newer, at a divergent backward branch the one that leaves the loop (as
-    /// [`crate::activation_stack::Rules::leaving_first`]).
-    Newest,
-    /// One instruction of each runnable group in turn, oldest first: the finest interleaving.
-    RoundRobin,
-    /// Any runnable group, chosen pseudo-randomly at every instruction from the seed.
-    Random(u64),
-}
-
-/// What a group waits for.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Wait {
-    /// At a `BSYNC Bn`, for the other threads of `Bn`.
-    Bsync(u8),
-    /// At a full-warp `WARPSYNC`, for every thread of the warp.
-    WarpSync,
-}
-
-/// A group of threads of the warp that issue together.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Group {
-    pub mask: u64,
-    /// The next instruction (index), or the waiting instruction while `waiting` is set.
-    pub pc: usize,
-    /// Return points (instruction indices), innermost last.
-    pub calls: Vec<usize>,
-    pub waiting: Option<Wait>,
-    /// When the group was created or released, for [`Scheduler::Newest`] and
-    /// [`Scheduler::RoundRobin`].
-    born: u64,
-}
 
 /// One issued instruction: its index and the threads that issued it (the group's mask, guard
 /// included: a guarded-off thread still occupies the issue slot).
@@ -170,32 +132,6 @@ pub enum Outcome {
     Unsupported(String),
 }
 
-/// An event after which a schedule may issue other (instruction, mask) pairs than the stack
-/// order of [`crate::concrete`] (module doc, "Where the orders differ"). A run without any
-/// issues the same pairs as the stack order (checked by `tests/interleaving.rs`).
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub enum Departure {
-    /// A release whose waiters went on as several groups, at these instructions (or with
-    /// different call stacks): full-warp `WARPSYNC`s at different instructions match each
-    /// other, so paths the stack order rejoins at one of them go on apart.
-    ScatteredRelease { wait: Wait, pcs: Vec<usize> },
-    /// A `BSSY Bn` at `pc` added its group to `Bn` while `Bn` still recorded other live
-    /// threads: two groups that diverged without reconverging share one region instance, and
-    /// its `BSYNC` may merge them (the stack order gives each group its own barrier entry).
-    SharedBarrier { barrier: u8, pc: usize },
-    /// `BRA.DIV`/`BRA.CONV` at `pc` evaluated while another group could still run, or after
-    /// some threads exited: whether the warp is diverged there depends on how far the other
-    /// groups got — has a group that exits exited yet? The stack order may run it before or
-    /// after the test (e.g. callers of a predicated call test while the others wait in the
-    /// stack order, and after the others exited under ITS).
-    ConvergenceTest { pc: usize },
-    /// A full-warp `WARPSYNC` at `pc` released as one group threads that arrived in several
-    /// groups. The stack order rejoins paths there only when they diverged with no region open
-    /// ([`crate::barriers`], "Full-warp WARPSYNC"); otherwise it runs each on alone, which
-    /// issues more.
-    WarpSyncJoin { pc: usize },
-}
-
 /// One execution under one schedule.
 #[derive(Debug, Clone)]
 pub struct Trace {
@@ -220,140 +156,6 @@ impl Trace {
     }
 }
 
-struct Its<'a> {
-    warp: Warp<'a>,
-    groups: Vec<Group>,
-    barriers: [u64; 16],
-    exited: u64,
-    full: u64,
-    clock: u64,
-    rng: u64,
-    last: u64,
-    departures: Vec<Departure>,
-}
-
-impl Its<'_> {
-    fn live(&self) -> u64 {
-        self.full & !self.exited
-    }
-
-    fn tick(&mut self) -> u64 {
-        self.clock += 1;
-        self.clock
-    }
-
-    fn spawn(&mut self, mask: u64, pc: usize, calls: Vec<usize>) {
-        let born = self.tick();
-        self.groups.push(Group {
-            mask,
-            pc,
-            calls,
-            waiting: None,
-            born,
-        });
-    }
-
-    fn waiting_mask(&self, w: Wait) -> u64 {
-        self.groups
-            .iter()
-            .filter(|g| g.waiting == Some(w))
-            .fold(0, |m, g| m | g.mask)
-    }
-
-    /// Releases the waiters of `w` if nobody they wait for is missing; whether it did.
-    fn try_release(&mut self, w: Wait) -> bool {
-        let waiting = self.waiting_mask(w);
-        if waiting == 0 {
-            return false;
-        }
-        let needed = match w {
-            Wait::Bsync(b) => self.barriers[b as usize],
-            Wait::WarpSync => self.full,
-        } & self.live();
-        if needed & !waiting != 0 {
-            return false;
-        }
-        if let Wait::Bsync(b) = w {
-            self.barriers[b as usize] = 0;
-        }
-        // The waiters at one instruction with one call stack leave as one group.
-        let mut released: Vec<Group> = Vec::new();
-        let mut k = 0;
-        while k < self.groups.len() {
-            if self.groups[k].waiting == Some(w) {
-                let g = self.groups.remove(k);
-                match released
-                    .iter_mut()
-                    .find(|r| r.pc == g.pc + 1 && r.calls == g.calls)
-                {
-                    Some(r) => {
-                        r.mask |= g.mask;
-                        if w == Wait::WarpSync {
-                            self.departures.push(Departure::WarpSyncJoin { pc: g.pc });
-                        }
-                    }
-                    None => released.push(Group {
-                        pc: g.pc + 1,
-                        waiting: None,
-                        ..g
-                    }),
-                }
-            } else {
-                k += 1;
-            }
-        }
-        if released.len() > 1 {
-            let pcs = released.iter().map(|r| r.pc - 1).collect();
-            self.departures
-                .push(Departure::ScatteredRelease { wait: w, pcs });
-        }
-        for mut r in released {
-            r.born = self.tick();
-            self.groups.push(r);
-        }
-        true
-    }
-
-    fn release_all(&mut self) {
-        for b in 0..16u8 {
-            self.try_release(Wait::Bsync(b));
-        }
-        self.try_release(Wait::WarpSync);
-    }
-
-    fn diverged(&self) -> bool {
-        let live = self.live();
-        !self.groups.iter().any(|g| g.mask == live)
-    }
-
-    fn choose(&mut self, scheduler: Scheduler) -> usize {
-        let runnable: Vec<usize> = (0..self.groups.len())
-            .filter(|&i| self.groups[i].waiting.is_none())
-            .collect();
-        let pick = match scheduler {
-            Scheduler::Newest => *runnable
-                .iter()
-                .max_by_key(|&&i| self.groups[i].born)
-                .expect("runnable"),
-            Scheduler::RoundRobin => {
-                let after = runnable
-                    .iter()
-                    .filter(|&&i| self.groups[i].born > self.last)
-                    .min_by_key(|&&i| self.groups[i].born);
-                *after
-                    .or_else(|| runnable.iter().min_by_key(|&&i| self.groups[i].born))
-                    .expect("runnable")
-            }
-            Scheduler::Random(_) => {
-                self.rng = mix(self.rng);
-                runnable[(self.rng % runnable.len() as u64) as usize]
-            }
-        };
-        self.last = self.groups[pick].born;
-        pick
-    }
-}
-
 /// Runs `kernel` for a warp of `threads` threads (1..=64), all at instruction 0, data from
 /// `seed` exactly as [`crate::concrete::run`] with the same seed, the interleaving chosen by
 /// `scheduler`, for at most `max_steps` issues.
@@ -367,50 +169,34 @@ pub fn run(
 ) -> Trace {
     let (threads, full) = crate::concrete::warp_of(threads);
     let block_at = crate::concrete::block_starts(kernel, blocks);
-    let mut s = Its {
-        warp: Warp {
-            kernel,
-            threads,
-            regs: vec![HashMap::new(); threads],
-            constant: vec![Default::default(); threads],
-            seed,
-        },
-        groups: Vec::new(),
-        barriers: [0; 16],
-        exited: 0,
-        full,
-        clock: 0,
-        rng: match scheduler {
-            Scheduler::Random(r) => r,
-            _ => 0,
-        },
-        last: 0,
-        departures: Vec::new(),
+    let mut warp = Warp {
+        kernel,
+        threads,
+        regs: vec![HashMap::new(); threads],
+        constant: vec![Default::default(); threads],
+        seed,
     };
-    s.spawn(full, 0, Vec::new());
+    let mut s = ThreadGroups::new(full, scheduler);
     let mut issues = Vec::new();
     let mut visits = Vec::new();
-    let end = |issues, visits, s: Its, outcome| Trace {
+    let end = |issues, visits, mut s: ThreadGroups, outcome| Trace {
         issues,
         visits,
-        departures: s.departures,
+        departures: s.take_departures(),
         outcome,
     };
     loop {
-        if s.live() == 0 {
+        if s.finished() {
             return end(issues, visits, s, Outcome::Finished);
         }
-        if s.groups.iter().all(|g| g.waiting.is_some()) {
-            let waiting = s.groups.clone();
-            return end(issues, visits, s, Outcome::Deadlock(waiting));
-        }
-        if issues.len() >= max_steps {
+        if issues.len() >= max_steps && !s.deadlocked() {
             return end(issues, visits, s, Outcome::StepLimit);
         }
-        let gi = s.choose(scheduler);
-        let Group {
-            mask, pc, calls, ..
-        } = s.groups[gi].clone();
+        let Some(gi) = s.choose() else {
+            let waiting = s.groups().to_vec();
+            return end(issues, visits, s, Outcome::Deadlock(waiting));
+        };
+        let Group { mask, pc, .. } = s.groups()[gi].clone();
         let Some(ins) = kernel.instructions.get(pc) else {
             return end(
                 issues,
@@ -426,146 +212,10 @@ pub fn run(
                 active: mask,
             });
         }
-        s.warp.execute(pc, ins, mask);
-        let next = pc + 1;
-        let guarded = s.warp.guard_mask(mask, ins);
-        let resolve = |t: Option<u64>| t.and_then(|a| kernel.index_of(a));
-        let unsupported = |why: String| Outcome::Unsupported(format!("{why} at {pc}"));
-        match ins.control {
-            ControlKind::Fallthrough | ControlKind::Barrier | ControlKind::Call(None) => {
-                s.groups[gi].pc = next;
-            }
-            ControlKind::Bssy { barrier, .. } => {
-                let b = barrier & 15;
-                if s.barriers[b as usize] & s.live() & !mask != 0 {
-                    s.departures
-                        .push(Departure::SharedBarrier { barrier: b, pc });
-                }
-                s.barriers[b as usize] |= mask;
-                s.groups[gi].pc = next;
-            }
-            ControlKind::Branch(t) => {
-                let Some(t) = resolve(t) else {
-                    return end(issues, visits, s, unsupported("unresolved target".into()));
-                };
-                let mut taken = guarded;
-                if ins.guard.is_none() && on_convergence(ins) {
-                    let others_run = s
-                        .groups
-                        .iter()
-                        .enumerate()
-                        .any(|(i, g)| i != gi && g.waiting.is_none());
-                    if others_run || s.exited != 0 {
-                        s.departures.push(Departure::ConvergenceTest { pc });
-                    }
-                    if s.diverged() != ins.opcode.has_modifier("DIV") {
-                        taken = 0;
-                    }
-                }
-                if taken != mask && ins.opcode.has_modifier("U") {
-                    taken = 0;
-                }
-                if taken == mask {
-                    s.groups[gi].pc = t;
-                } else if taken == 0 {
-                    s.groups[gi].pc = next;
-                } else if t <= pc {
-                    // Backward: the looping group waits, the leaving one is the newer.
-                    s.groups[gi].mask = taken;
-                    s.groups[gi].pc = t;
-                    s.spawn(mask & !taken, next, calls);
-                } else {
-                    s.groups[gi].mask = mask & !taken;
-                    s.groups[gi].pc = next;
-                    s.spawn(taken, t, calls);
-                }
-            }
-            ControlKind::Bsync { barrier } => {
-                let b = barrier & 15;
-                if guarded != mask {
-                    s.groups[gi].mask = mask & !guarded;
-                    s.groups[gi].pc = next;
-                    if guarded != 0 {
-                        s.spawn(guarded, pc, calls);
-                        let last = s.groups.len() - 1;
-                        s.groups[last].waiting = Some(Wait::Bsync(b));
-                    }
-                } else {
-                    s.groups[gi].waiting = Some(Wait::Bsync(b));
-                }
-                s.try_release(Wait::Bsync(b));
-            }
-            ControlKind::Break { barrier } => {
-                let b = barrier & 15;
-                s.barriers[b as usize] &= !guarded;
-                s.groups[gi].pc = next;
-                s.try_release(Wait::Bsync(b));
-            }
-            ControlKind::WarpSync => {
-                s.groups[gi].waiting = Some(Wait::WarpSync);
-                s.try_release(Wait::WarpSync);
-            }
-            ControlKind::Exit => {
-                s.exited |= guarded;
-                if guarded == mask {
-                    s.groups.remove(gi);
-                } else {
-                    s.groups[gi].mask = mask & !guarded;
-                    s.groups[gi].pc = next;
-                }
-                s.release_all();
-            }
-            ControlKind::Call(Some(t)) => {
-                let Some(t) = resolve(Some(t)) else {
-                    return end(issues, visits, s, unsupported("unresolved target".into()));
-                };
-                if guarded == 0 {
-                    s.groups[gi].pc = next;
-                } else {
-                    if guarded != mask {
-                        s.spawn(mask & !guarded, next, calls);
-                    }
-                    // The callers are the newer group, as in the stack order.
-                    let born = s.tick();
-                    let g = &mut s.groups[gi];
-                    g.mask = guarded;
-                    g.pc = t;
-                    g.calls.push(next);
-                    g.born = born;
-                }
-            }
-            ControlKind::Ret => {
-                if guarded == 0 {
-                    s.groups[gi].pc = next;
-                } else {
-                    let mut back = calls.clone();
-                    let Some(r) = back.pop() else {
-                        return end(issues, visits, s, unsupported("RET outside a call".into()));
-                    };
-                    if guarded != mask {
-                        s.groups[gi].mask = mask & !guarded;
-                        s.groups[gi].pc = next;
-                        s.spawn(guarded, r, back);
-                    } else {
-                        s.groups[gi].pc = r;
-                        s.groups[gi].calls = back;
-                    }
-                }
-            }
-            ControlKind::Indirect => {
-                let why = format!("indirect branch `{}`", ins.opcode.name);
-                return end(issues, visits, s, unsupported(why));
-            }
-            ControlKind::Ssy(_)
-            | ControlKind::Pbk(_)
-            | ControlKind::Pcnt(_)
-            | ControlKind::Pret(_)
-            | ControlKind::Sync
-            | ControlKind::Brk
-            | ControlKind::Cont => {
-                let why = format!("Fermi–Pascal stack instruction `{}`", ins.opcode.name);
-                return end(issues, visits, s, unsupported(why));
-            }
+        warp.execute(pc, ins, mask);
+        let guarded = warp.guard_mask(mask, ins);
+        if let Err(why) = s.step(kernel, gi, guarded) {
+            return end(issues, visits, s, Outcome::Unsupported(why));
         }
     }
 }

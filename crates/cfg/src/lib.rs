@@ -30,6 +30,7 @@ pub mod ptx;
 pub mod regset;
 pub mod spin;
 pub mod state;
+pub mod thread_groups;
 pub mod transfer;
 pub mod warp_cfg;
 

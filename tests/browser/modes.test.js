@@ -253,3 +253,36 @@ test('simulator: observed vs bound on Fig. 1, the stepper, and a vector add', as
   assert.deepEqual(errors, []);
   await page.close();
 });
+
+test('independent thread scheduling: the stepper shows thread groups and barriers, and its switches back to the stack', async () => {
+  const { page, errors } = await openPage(site, '#ex=its-sm86-interleaved');
+  const native = await nativeFor(page);
+  const steps = native.simulation.stepper.steps;
+  await page.waitForFunction((c) => window.playground.report()?.simulation?.cycles === c, native.simulation.cycles);
+  assert.equal(await page.textContent('#stepper-pos'), `step 1 / ${steps.length}`);
+  // The first step where the warp is split: one row per group, the issuing one marked, and
+  // the barrier registers that hold threads.
+  const k = steps.findIndex((s) => s.groups.groups.length > 1);
+  assert.ok(k > 0);
+  await page.focus('#stepper');
+  for (let i = 0; i < k; i++) await page.keyboard.press('ArrowRight');
+  assert.equal(await page.textContent('#stepper-pos'), `step ${k + 1} / ${steps.length}`);
+  assert.equal(await page.locator('#stepper-groups tbody tr').count(), steps[k].groups.groups.length);
+  assert.equal(await page.locator('#stepper-groups tbody tr.executing').count(), 1);
+  assert.match(await page.textContent('#stepper-groups tbody tr.executing'), /issues/);
+  assert.equal(await page.locator('#stepper-barriers tbody tr').count(), steps[k].groups.barriers.length);
+  assert.equal(await page.locator('#stepper-stack').count(), 0);
+  await page.screenshot({ path: join(ARTIFACTS, 'stepper-its.png') });
+  // Observed within the bound, in the Summary.
+  await page.click('[data-view="summary"]');
+  assert.match(await page.textContent('#observed-vs-bound'), new RegExp(`observed ${native.simulation.cycles} cycles ≤ bound`));
+  // The switch: its empty is the stack order, whose stepper shows the activation stack.
+  await page.fill('#param-its', '');
+  await page.dispatchEvent('#param-its', 'change');
+  await page.waitForFunction(() => window.playground.report()?.simulation?.stepper?.steps?.[0]?.groups === undefined);
+  await page.click('[data-view="stepper"]');
+  assert.equal(await page.locator('#stepper-stack').count(), 1);
+  assert.equal(await page.locator('#stepper-groups').count(), 0);
+  assert.deepEqual(errors, []);
+  await page.close();
+});

@@ -129,7 +129,10 @@ function fieldFor(p, base, values, onChange) {
       spellcheck: 'false',
     });
     control.addEventListener('change', () => keep(control.value.trim()));
-    node = el('label', { class: 'param', title: p.meaning, for: id }, label(p), control, tag);
+    // Suggested values (e.g. `its`: the schedulers) as a list the field offers.
+    const list = p.choices && p.choices.length ? el('datalist', { id: `${id}-values` }, ...p.choices.map((c) => el('option', { value: c, label: c || '(off)' }))) : null;
+    if (list) control.setAttribute('list', list.id);
+    node = el('label', { class: 'param', title: p.meaning, for: id }, label(p), control, ...(list ? [list] : []), tag);
   } else {
     control = el('input', {
       type: 'number',

@@ -1,7 +1,10 @@
 // The divergence stepper: one warp of a simulation, one instruction at a time — each lane's
 // active bit, the activation stack (type, mask, next PC), and the current line in the editor,
-// so divergence and reconvergence can be watched as they happen. Every step comes from the
-// report's `simulation.stepper`.
+// so divergence and reconvergence can be watched as they happen. Under independent thread
+// scheduling (SASS sm_70+, parameter `its`) there is no stack: the warp's thread groups (the
+// one the scheduler chose, the others running or waiting at a BSYNC/WARPSYNC) and the
+// convergence-barrier registers take its place. Every step comes from the report's
+// `simulation.stepper`.
 
 import { el, hex } from './dom.js';
 
@@ -97,6 +100,52 @@ export function renderStepper(host, stepper, at, onMove) {
     ),
     el('h3', { text: 'Lanes (filled: active; dark: the guard holds, the lane executes)' }),
     lanesRow(s.active, s.executed),
+    ...(s.groups ? groupsTables(s.groups) : stackTable(stack, rpc)),
+  );
+}
+
+/** Independent thread scheduling: the thread groups and the barrier registers of a step. */
+function groupsTables(g) {
+  return [
+    el('h3', { text: 'Thread groups (independent thread scheduling: the scheduler picks one per instruction)' }),
+    el(
+      'table',
+      { class: 'grid', id: 'stepper-groups' },
+      el('thead', {}, el('tr', {}, ...['group', 'next PC', 'state', 'mask'].map((h) => el('th', { text: h })))),
+      el(
+        'tbody',
+        {},
+        ...g.groups.map((x, k) =>
+          el(
+            'tr',
+            { class: x.issuing ? 'executing' : '' },
+            el('td', { text: `G${k}` }),
+            el('td', { class: 'mono', text: hex(x.address) }),
+            el('td', { text: x.issuing ? 'issues' : x.waiting ? `waits at ${x.waiting}` : 'ready' }),
+            el('td', {}, lanesRow(x.mask, null)),
+          ),
+        ),
+      ),
+    ),
+    el('h3', { text: 'Convergence barriers (threads each BSYNC waits for)' }),
+    g.barriers.length
+      ? el(
+          'table',
+          { class: 'grid', id: 'stepper-barriers' },
+          el('thead', {}, el('tr', {}, el('th', { text: 'register' }), el('th', { text: 'mask' }))),
+          el(
+            'tbody',
+            {},
+            ...g.barriers.map((b) => el('tr', {}, el('td', { class: 'mono', text: `B${b.barrier}` }), el('td', {}, lanesRow(b.mask, null)))),
+          ),
+        )
+      : el('p', { class: 'muted', id: 'stepper-barriers', text: 'No barrier register records a thread.' }),
+  ];
+}
+
+/** The activation stack of a step, top first. */
+function stackTable(stack, rpc) {
+  return [
     el('h3', { text: 'Activation stack (top first)' }),
     el(
       'table',
@@ -121,5 +170,5 @@ export function renderStepper(host, stepper, at, onMove) {
         ),
       ),
     ),
-  );
+  ];
 }

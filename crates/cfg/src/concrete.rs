@@ -61,6 +61,19 @@ pub(crate) struct Warp<'a> {
     pub(crate) seed: u64,
 }
 
+impl<'a> Warp<'a> {
+    /// `threads` threads of `kernel` with no register written yet, data from `seed`.
+    pub(crate) fn new(kernel: &'a Kernel, threads: usize, seed: u64) -> Self {
+        Warp {
+            kernel,
+            threads,
+            regs: vec![HashMap::new(); threads],
+            constant: vec![Default::default(); threads],
+            seed,
+        }
+    }
+}
+
 impl Warp<'_> {
     /// The value of `r` in thread `t` if it is a constant (`RZ`, `PT`, or folded from them).
     fn read_constant(&self, t: usize, r: &Register) -> Option<u64> {
@@ -177,13 +190,7 @@ pub fn run(
 ) -> Trace {
     let (threads, full) = warp_of(threads);
     let block_at = block_starts(kernel, blocks);
-    let mut warp = Warp {
-        kernel,
-        threads,
-        regs: vec![HashMap::new(); threads],
-        constant: vec![Default::default(); threads],
-        seed,
-    };
+    let mut warp = Warp::new(kernel, threads, seed);
     let mut stack = ActivationStack::with_rules(full, Rules::of(kernel));
     let mut visits = Vec::new();
     let mut steps = 0;

@@ -169,13 +169,7 @@ pub fn run(
 ) -> Trace {
     let (threads, full) = crate::concrete::warp_of(threads);
     let block_at = crate::concrete::block_starts(kernel, blocks);
-    let mut warp = Warp {
-        kernel,
-        threads,
-        regs: vec![HashMap::new(); threads],
-        constant: vec![Default::default(); threads],
-        seed,
-    };
+    let mut warp = Warp::new(kernel, threads, seed);
     let mut s = ThreadGroups::new(full, scheduler);
     let mut issues = Vec::new();
     let mut visits = Vec::new();

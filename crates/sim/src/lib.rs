@@ -65,6 +65,7 @@ mod scheduler;
 pub mod simulation;
 pub mod splitting;
 mod step_cache;
+pub mod thread_scheduling;
 mod timing_facts;
 
 pub use budget::Budget;
@@ -73,10 +74,11 @@ pub use launch::{ConstantLayout, Launch};
 pub use machine::{presets, L1Config, Machine, Preset, Scheduler, Unit};
 pub use memory::{ArrayInit, Fill, FinalArray, MemoryInit, SplitMix64};
 pub use simulation::{
-    Busy, CacheStats, DepthChange, Issue, LaneMask, Simulation, StackView, Step, Stepper,
-    Transaction, UnitLane, WarpTimeline,
+    BarrierView, Busy, CacheStats, DepthChange, GroupView, GroupsView, Issue, LaneMask, Simulation,
+    StackView, Step, Stepper, Transaction, UnitLane, WarpTimeline,
 };
 pub use splitting::{SplitCosts, Splitting};
+pub use thread_scheduling::ThreadScheduling;
 
 /// Simulates `kernel` launched as `launch` on `machine`, global memory initialised from
 /// `memory`, within `budget`.

@@ -5,6 +5,7 @@
 //! result was computed with.
 
 use crate::splitting::Splitting;
+use crate::thread_scheduling::ThreadScheduling;
 use cfg::{LatencyTable, TimingClass};
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
@@ -97,6 +98,10 @@ pub struct Machine {
     /// Wavefront splitting (GCN3 only; PWS §3–4, see [`crate::splitting`]).
     #[serde(default)]
     pub splitting: Splitting,
+    /// SASS: the order a diverged warp's paths issue in (stack order, or independent
+    /// thread scheduling on sm_70+; see [`crate::thread_scheduling`]).
+    #[serde(default)]
+    pub thread_scheduling: ThreadScheduling,
 }
 
 impl Machine {
@@ -195,6 +200,7 @@ pub fn unit_cost() -> Machine {
         transaction_cycles: 0,
         l1: None,
         splitting: Splitting::None,
+        thread_scheduling: ThreadScheduling::StackOrder,
     }
 }
 
@@ -235,6 +241,7 @@ pub fn makespan() -> Machine {
         transaction_cycles: 0,
         l1: None,
         splitting: Splitting::None,
+        thread_scheduling: ThreadScheduling::StackOrder,
     }
 }
 
@@ -271,6 +278,7 @@ pub fn gpgpusim_like() -> Machine {
             hit_latency: 82,
         }),
         splitting: Splitting::None,
+        thread_scheduling: ThreadScheduling::StackOrder,
     }
 }
 
@@ -323,6 +331,7 @@ pub fn gcn3() -> Machine {
         transaction_cycles: 0,
         l1: None,
         splitting: Splitting::None,
+        thread_scheduling: ThreadScheduling::StackOrder,
     }
 }
 

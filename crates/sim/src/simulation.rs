@@ -190,8 +190,44 @@ pub struct Step {
     /// Active lanes whose guard holds.
     pub executed: LaneMask,
     /// The activation stack, bottom first; the last entry is the executing one. Shared
-    /// with the previous step when unchanged.
+    /// with the previous step when unchanged. Empty under independent thread scheduling,
+    /// which has no stack: see `groups`.
     pub stack: Arc<[StackView]>,
+    /// Under independent thread scheduling (SASS sm_70+, [`crate::ThreadScheduling`]): the
+    /// warp's thread groups and barrier registers before the instruction.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub groups: Option<Arc<GroupsView>>,
+}
+
+/// A warp under independent thread scheduling, as the stepper shows it: the thread groups
+/// that issue independently, and the convergence-barrier registers they reconverge by.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct GroupsView {
+    /// Oldest first; exactly one has `issuing` set.
+    pub groups: Vec<GroupView>,
+    /// The barrier registers that record threads, by number.
+    pub barriers: Vec<BarrierView>,
+}
+
+/// One thread group under independent thread scheduling.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct GroupView {
+    /// Its next instruction (index and address), or the one it waits at.
+    pub pc: usize,
+    pub address: u64,
+    pub mask: LaneMask,
+    /// What it waits for (`BSYNC B0`, `WARPSYNC`); absent when it can run.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub waiting: Option<String>,
+    /// The scheduler chose it for this step.
+    pub issuing: bool,
+}
+
+/// A convergence-barrier register `Bn` and the threads it records.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct BarrierView {
+    pub barrier: u8,
+    pub mask: LaneMask,
 }
 
 /// The stepper data for one warp (issue #7 item 6): steps forward/back are indices here.

@@ -36,6 +36,8 @@ pub struct ParamInfo {
     pub min: f64,
     pub max: f64,
     pub default: serde_json::Value,
+    /// For a choice, its values; for a text parameter, common values a form may suggest
+    /// (any other valid text is accepted too).
     pub choices: Vec<String>,
     /// Fold the parameter belongs to in a form (`""`: always shown; `"budgets"`, …), so the
     /// page can keep rarely changed numbers out of the way without knowing their names.
@@ -66,6 +68,12 @@ impl ParamInfo {
             default: serde_json::json!(default),
             ..ParamInfo::number(name, meaning, "", 0.0, 0.0, 0.0)
         }
+    }
+
+    /// The same text parameter with values a form suggests (others stay valid).
+    pub fn suggesting(mut self, values: &[&str]) -> Self {
+        self.choices = values.iter().map(|v| v.to_string()).collect();
+        self
     }
 
     /// The same parameter in form fold `group`.

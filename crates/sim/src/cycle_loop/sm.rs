@@ -11,8 +11,8 @@ use crate::launch::Launch;
 use crate::machine::{Machine, Unit};
 use crate::memory::{GlobalMemory, SharedMemory};
 use crate::simulation::{
-    unit_lanes, Busy, CacheStats, DepthChange, Issue, LaneMask, Simulation, StackView, Step,
-    Stepper, Transaction, WarpTimeline,
+    unit_lanes, Busy, CacheStats, DepthChange, GroupsView, Issue, LaneMask, Simulation, StackView,
+    Step, Stepper, Transaction, WarpTimeline,
 };
 use crate::step_cache::{StackCache, StepTexts};
 use crate::timing_facts::Timing;
@@ -334,8 +334,16 @@ impl<'a> Sm<'a> {
                 lanes,
             },
             stack,
+            groups: None,
         });
         Ok(())
+    }
+
+    /// Attaches the thread groups of independent thread scheduling to the step just recorded.
+    pub(crate) fn record_groups(&mut self, groups: GroupsView) {
+        if let Some(step) = self.steps.last_mut() {
+            step.groups = Some(std::sync::Arc::new(groups));
+        }
     }
 
     /// A lower bound on the cycle warp `w` can issue an instruction with timing facts `st`

@@ -10,8 +10,9 @@ use crate::cycle_loop::{
     self, written_back, Access, Block, FrontEnd, IssuedAt, Request, Shape, Sm, StepAt, Timing, CUDA,
 };
 use crate::error::SimError;
-use crate::simulation::{LaneMask, Simulation, StackView};
-use cfg::activation_stack::{ActivationStack, Rules, StackEntry};
+use crate::simulation::{BarrierView, GroupView, GroupsView, LaneMask, Simulation, StackView};
+use cfg::activation_stack::{ActivationStack, Rules};
+use cfg::thread_groups::{ThreadGroups, Wait};
 use cfg::TimingClass;
 use isa::{Kernel, Span};
 
@@ -19,7 +20,7 @@ use isa::{Kernel, Span};
 struct Warp {
     regs: WarpRegs,
     ids: ThreadIds,
-    stack: ActivationStack,
+    paths: Paths,
     /// Per scoreboard slot: the cycle its value is written back.
     ready: Vec<u64>,
 }
@@ -106,17 +107,25 @@ impl FrontEnd for Sass<'_> {
         let ws = sm.machine.warp_size as usize;
         let ctaid = sm.launch.block_index(b);
         let block_index = sm.blocks.len();
+        let its = sm.machine.thread_scheduling.its();
         let mut members = Vec::new();
         for w in 0..sm.shape.warps_per_block {
             let (mask, tid) = sm.threads(w);
             sm.add_timeline(b, w, cycle, usize::from(mask != 0));
-            let stack = ActivationStack::with_rules(mask, self.rules);
-            members.push(sm.add_warp(block_index, cycle, stack.is_empty()));
+            let paths = match its {
+                None => Paths::Stack(ActivationStack::with_rules(mask, self.rules)),
+                Some(scheduler) => {
+                    let mut groups = Box::new(ThreadGroups::new(mask, scheduler));
+                    let next = groups.choose();
+                    Paths::Groups { groups, next }
+                }
+            };
+            members.push(sm.add_warp(block_index, cycle, paths.current().is_none()));
             self.warps.push(Warp {
                 regs: WarpRegs::new(ws, self.gprs),
                 ids: ThreadIds { tid, ctaid },
                 ready: vec![0; SLOTS],
-                stack,
+                paths,
             });
         }
         let live = members.len() as u32;
@@ -126,16 +135,13 @@ impl FrontEnd for Sass<'_> {
 
     fn pending(&self, w: usize) -> Option<(&Timing, u64)> {
         let warp = &self.warps[w];
-        let pc = warp.stack.top()?.pc;
+        let (pc, _) = warp.paths.current()?;
         let d = self.decoded.get(pc)?.as_ref().ok()?;
         Some((self.statics.get(pc)?, written_back(&warp.ready, d.slots())))
     }
 
     fn issue(&mut self, sm: &mut Sm, w: usize, cycle: u64) -> Result<bool, SimError> {
-        let Some(StackEntry {
-            pc, mask: active, ..
-        }) = self.warps[w].stack.top()
-        else {
+        let Some((pc, active)) = self.warps[w].paths.current() else {
             return Ok(false);
         };
         let kernel = self.kernel;
@@ -177,14 +183,22 @@ impl FrontEnd for Sass<'_> {
                 active,
                 executed: exec,
             };
-            let stack = self.warps[w].stack.entries().iter().map(|e| StackView {
-                reconverges_at: None,
-                tag: e.tag,
-                pc: e.pc,
-                address: kernel.instructions.get(e.pc).map_or(0, |i| i.address),
-                mask: LaneMask::new(e.mask, ws),
-            });
-            sm.record_step(at, stack)?;
+            match &self.warps[w].paths {
+                Paths::Stack(stack) => {
+                    let stack = stack.entries().iter().map(|e| StackView {
+                        reconverges_at: None,
+                        tag: e.tag,
+                        pc: e.pc,
+                        address: kernel.instructions.get(e.pc).map_or(0, |i| i.address),
+                        mask: LaneMask::new(e.mask, ws),
+                    });
+                    sm.record_step(at, stack)?;
+                }
+                Paths::Groups { groups, next } => {
+                    sm.record_step(at, std::iter::empty())?;
+                    sm.record_groups(groups_view(kernel, groups, *next, ws));
+                }
+            }
         }
         // Data effect.
         let mut latency = st.latency;
@@ -228,10 +242,36 @@ impl FrontEnd for Sass<'_> {
         for &s in &d.writes {
             warp.ready[s as usize] = complete;
         }
-        // Control effect (Jeanmougin et al. §2, the stack of cfg::concrete).
+        // Control effect (Jeanmougin et al. §2, the stack of cfg::concrete; or the ITS rules
+        // of cfg::thread_groups).
         let next = pc + 1;
+        let stack = match &mut warp.paths {
+            Paths::Stack(stack) => stack,
+            Paths::Groups { groups, next } => {
+                let gi = next.unwrap_or_default();
+                groups.step(kernel, gi, exec).map_err(|why| {
+                    SimError::at(
+                        ins.span,
+                        format!("independent thread scheduling does not model this: {why}"),
+                    )
+                })?;
+                *next = groups.choose();
+                if next.is_none() && !groups.finished() {
+                    return Err(SimError::at(
+                        ins.span,
+                        format!(
+                            "warp {id} deadlocks under independent thread scheduling: every \
+                             thread group waits at a BSYNC or WARPSYNC that the others never \
+                             reach (the stack order lets one path run on alone)"
+                        ),
+                    ));
+                }
+                let depth = (groups.groups().len(), "thread groups");
+                return self.after_control(sm, w, d, st, cycle, complete, depth);
+            }
+        };
         match d.control {
-            Control::Next => warp.stack.advance(next),
+            Control::Next => stack.advance(next),
             Control::Branch {
                 target,
                 uniform,
@@ -239,23 +279,43 @@ impl FrontEnd for Sass<'_> {
             } => {
                 // `BRA.DIV`/`BRA.CONV`: taken by all or none, as the warp is (not) diverged.
                 let taken = match convergence {
-                    Some(div) if warp.stack.is_diverged() != div => 0,
+                    Some(div) if stack.is_diverged() != div => 0,
                     _ => exec,
                 };
-                warp.stack.branch(taken, target, next, uniform)
+                stack.branch(taken, target, next, uniform)
             }
-            Control::Prepare { tag, target } => warp.stack.prepare(tag, target, next),
-            Control::Halt(tag) => warp.stack.halt(exec, tag, next),
+            Control::Prepare { tag, target } => stack.prepare(tag, target, next),
+            Control::Halt(tag) => stack.halt(exec, tag, next),
             // The threads whose guard holds call; the others wait at the return point.
-            Control::Call { target } => warp.stack.call(exec, target, next),
-            Control::Bsync(b) => warp.stack.bsync(b, exec, next),
-            Control::Break(b) => warp.stack.break_barrier(b, exec, next),
-            Control::WarpSync => warp.stack.warp_sync(next),
+            Control::Call { target } => stack.call(exec, target, next),
+            Control::Bsync(b) => stack.bsync(b, exec, next),
+            Control::Break(b) => stack.break_barrier(b, exec, next),
+            Control::WarpSync => stack.warp_sync(next),
         }
         // A saved warp none of whose threads reached its `WARPSYNC` has nobody left.
-        while warp.stack.pop_unarrived() {}
-        let depth = warp.stack.depth();
-        sm.stack_depth(depth, "activation stack", w, cycle)?;
+        while stack.pop_unarrived() {}
+        let depth = (stack.depth(), "activation stack");
+        self.after_control(sm, w, d, st, cycle, complete, depth)
+    }
+}
+
+impl Sass<'_> {
+    /// After the control effect: the warp's paths number `depth.0` (entries of the
+    /// activation stack or thread groups, as `depth.1` says; 0: finished). Checks the depth budget, then retires the warp, parks it at a
+    /// block barrier, or wakes it when its instruction is done.
+    #[allow(clippy::too_many_arguments)]
+    fn after_control(
+        &mut self,
+        sm: &mut Sm,
+        w: usize,
+        d: &Decoded,
+        st: &Timing,
+        cycle: u64,
+        complete: u64,
+        (depth, what): (usize, &'static str),
+    ) -> Result<bool, SimError> {
+        let warp = &mut self.warps[w];
+        sm.stack_depth(depth, what, w, cycle)?;
         if depth == 0 {
             // A finished warp keeps only its timeline: registers and scoreboard go.
             warp.regs.gpr = Vec::new();
@@ -269,9 +329,7 @@ impl FrontEnd for Sass<'_> {
         }
         Ok(true)
     }
-}
 
-impl Sass<'_> {
     /// Executes the load or store `d` of warp `w` (`at`: the access); returns its latency.
     fn memory_op(&mut self, sm: &mut Sm, w: usize, d: &Decoded, at: Access) -> Result<u64, String> {
         let (space, addr, bytes, store) = match &d.op {
@@ -391,4 +449,61 @@ fn atomic_lanes(
         regs.set(*dst, lane, old);
     }
     Ok(())
+}
+
+/// A warp's paths: the activation stack, or the thread groups of independent thread
+/// scheduling ([`crate::thread_scheduling`]) with the group the scheduler chose to issue
+/// next (chosen once after each issue, so a warp that waits for its operands keeps it).
+enum Paths {
+    Stack(ActivationStack),
+    Groups {
+        groups: Box<ThreadGroups>,
+        next: Option<usize>,
+    },
+}
+
+impl Paths {
+    /// The next instruction and the threads that issue it; `None`: the warp finished (or,
+    /// under ITS, every group waits).
+    fn current(&self) -> Option<(usize, u64)> {
+        match self {
+            Paths::Stack(stack) => stack.top().map(|e| (e.pc, e.mask)),
+            Paths::Groups { groups, next } => {
+                let g = groups.groups().get((*next)?)?;
+                Some((g.pc, g.mask))
+            }
+        }
+    }
+}
+
+/// The stepper's view of `groups` before the chosen group `next` issues.
+fn groups_view(kernel: &Kernel, groups: &ThreadGroups, next: Option<usize>, ws: u8) -> GroupsView {
+    let address = |pc: usize| kernel.instructions.get(pc).map_or(0, |i| i.address);
+    GroupsView {
+        groups: groups
+            .groups()
+            .iter()
+            .enumerate()
+            .map(|(i, g)| GroupView {
+                pc: g.pc,
+                address: address(g.pc),
+                mask: LaneMask::new(g.mask, ws),
+                waiting: g.waiting.map(|w| match w {
+                    Wait::Bsync(b) => format!("BSYNC B{b}"),
+                    Wait::WarpSync => "WARPSYNC".to_string(),
+                }),
+                issuing: Some(i) == next,
+            })
+            .collect(),
+        barriers: groups
+            .barriers()
+            .iter()
+            .enumerate()
+            .filter(|&(_, &m)| m != 0)
+            .map(|(b, &m)| BarrierView {
+                barrier: b as u8,
+                mask: LaneMask::new(m, ws),
+            })
+            .collect(),
+    }
 }

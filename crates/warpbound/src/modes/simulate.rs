@@ -3,10 +3,10 @@
 //! steps and the final memory. No bound: the bounding modes take `simulate=true` to put a
 //! run next to their bound.
 
-use crate::catalog::ModeInfo;
+use crate::catalog::{ModeInfo, ParamInfo};
 use crate::kernel_text;
 use crate::mode::{Mode, ModeInput, ModeOutput};
-use crate::params::limits;
+use crate::params::{its, limits};
 use crate::report::SimulationReport;
 use crate::simulator::{self, KernelText, SimRun};
 use crate::views;
@@ -24,6 +24,18 @@ pub const MODE: Mode = Mode {
 
 fn describe() -> ModeInfo {
     let mut params = simulator::params();
+    params.push(
+        ParamInfo::text(
+            "its",
+            "SASS, sm_70 and later: run diverged warps under independent thread scheduling — \
+         their paths as thread groups that interleave at every instruction and reconverge at \
+         BSYNC and WARPSYNC — with this scheduler: round-robin (one instruction of each ready \
+         group in turn), newest (depth first) or random:SEED; the stepper shows the groups \
+         and barrier registers. Empty: the stack order (one path at a time).",
+            "",
+        )
+        .suggesting(&its::SUGGESTED),
+    );
     params.extend(limits::params());
     ModeInfo {
         name: String::new(),
@@ -50,14 +62,27 @@ fn describe() -> ModeInfo {
 fn run(input: &ModeInput) -> ModeOutput {
     let request = input.request;
     let run = SimRun::decode(input.params, request.memory.as_ref());
-    let machine = match simulator::preset_machine(input.preset)
+    let mut machine = match simulator::preset_machine(input.preset)
         .map(|base| simulator::machine(input.params, base))
     {
         Some(Ok(m)) => m,
         Some(Err(d)) => return ModeOutput::failed([d]),
         None => return ModeOutput::default(),
     };
+    let its = match input.params.text("its").and_then(its::decode) {
+        Ok(its) => its,
+        Err(d) => return ModeOutput::failed([d]),
+    };
     let mut out = ModeOutput::default();
+    if request.dialect == Dialect::Sass {
+        machine.thread_scheduling = its::thread_scheduling(its);
+    } else if its.is_some() {
+        out.diagnostics.push(isa::Diagnostic::global(
+            isa::Severity::Warning,
+            "its is read for SASS only: the other dialects' warps follow their own \
+             reconvergence (PTX's post-dominator stack, GCN3's exec masks)",
+        ));
+    }
     if request.dialect == Dialect::Sass {
         let Some(s) = kernel_text::sass(input, &mut out) else {
             return out;

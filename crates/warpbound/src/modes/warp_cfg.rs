@@ -349,7 +349,7 @@ impl WarpCfgParams {
             },
             simulate: SimRequest::decode(p, input.request.memory.as_ref(), SimRun::decode)?,
             indirect: indirect::IndirectTargets::decode(p.text("indirect_targets")?)?,
-            its: its::decode(p.text("its")?)?,
+            its: crate::params::its::decode(p.text("its")?)?,
         })
     }
 }
@@ -420,6 +420,7 @@ fn run(input: &ModeInput) -> ModeOutput {
             listed.as_ref().unwrap_or(&sass.kernel),
             run,
             &p.cost,
+            p.its,
             &mut out,
         );
         out.time("simulate", t);
@@ -430,7 +431,15 @@ fn run(input: &ModeInput) -> ModeOutput {
 /// Runs the kernel in the analysis's own setting: one warp in isolation, in-order issue with
 /// the cost model's latencies (all 1 for cost=unit), no contention — so for a launch of one
 /// warp the observed time can never exceed the bound.
-fn simulate(kernel: &Kernel, run: &SimRun, cost: &Cost, out: &mut ModeOutput) {
+/// With `its` set the warp's diverged paths interleave under that scheduler instead of the
+/// stack order (the bound is meant to hold for both, see `cfg::barriers`).
+fn simulate(
+    kernel: &Kernel,
+    run: &SimRun,
+    cost: &Cost,
+    its: Option<cfg::interleaving::Scheduler>,
+    out: &mut ModeOutput,
+) {
     let Some(mut machine) = simulator::preset_machine(Some("unit-cost")) else {
         return;
     };
@@ -439,6 +448,7 @@ fn simulate(kernel: &Kernel, run: &SimRun, cost: &Cost, out: &mut ModeOutput) {
         Cost::Unit => cfg::LatencyTable::unit(),
     };
     machine.transaction_cycles = 0;
+    machine.thread_scheduling = crate::params::its::thread_scheduling(its);
     let sim = match simulator::run_kernel(kernel, run, &machine) {
         Ok(s) => s,
         Err(d) => {

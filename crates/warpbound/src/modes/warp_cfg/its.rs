@@ -8,6 +8,7 @@
 //! alone.
 
 use crate::catalog::ParamInfo;
+use crate::params::its::name;
 use crate::report::{InterleavingView, IssueView};
 use cfg::interleaving::{self, Outcome, Scheduler};
 use isa::{BlockGraph, Diagnostic, Kernel, Severity};
@@ -27,42 +28,12 @@ pub(super) fn param() -> ParamInfo {
          scheduling with this scheduler — round-robin (one instruction of each ready group in \
          turn), newest (depth first, close to the stack order) or random:SEED — next to the \
          stack order the warp-level CFG follows, and report both issue orders and where they \
-         part (warp-cfg.interleaving). Empty: off.",
+         part (warp-cfg.interleaving). With simulate on, the simulator runs the warp under \
+         the same scheduler and the stepper shows its thread groups and barrier registers. \
+         Empty: off.",
         "",
     )
-}
-
-/// The scheduler `its` names, `None` for off.
-pub(super) fn decode(text: &str) -> Result<Option<Scheduler>, Diagnostic> {
-    let t = text.trim();
-    let s = match t {
-        "" | "off" => return Ok(None),
-        "round-robin" => Scheduler::RoundRobin,
-        "newest" => Scheduler::Newest,
-        _ => match t
-            .strip_prefix("random:")
-            .and_then(crate::params::number::unsigned)
-        {
-            Some(seed) => Scheduler::Random(seed),
-            None => {
-                return Err(Diagnostic::global(
-                    Severity::Error,
-                    format!(
-                        "its: `{t}` is not a scheduler (round-robin, newest, random:SEED or empty)"
-                    ),
-                ))
-            }
-        },
-    };
-    Ok(Some(s))
-}
-
-fn name(s: Scheduler) -> String {
-    match s {
-        Scheduler::RoundRobin => "round-robin".into(),
-        Scheduler::Newest => "newest".into(),
-        Scheduler::Random(seed) => format!("random:{seed}"),
-    }
+    .suggesting(&crate::params::its::SUGGESTED)
 }
 
 /// Runs both orders and describes them; a note says what changed.
@@ -116,7 +87,7 @@ pub(super) fn run(
     diagnostics.push(Diagnostic::global(
         Severity::Note,
         format!(
-            "independent thread scheduling ({}, one warp of {THREADS} threads): {} instructions issued ({}), against {} in the stack order the warp-level CFG follows{}",
+            "independent thread scheduling ({}, one warp of {THREADS} threads on the executors' model of data, not the launch's): {} instructions issued ({}), against {} in the stack order the warp-level CFG follows{}",
             name(scheduler),
             t.issues.len(),
             outcome,

@@ -1,8 +1,8 @@
 //! The sm_70–sm_90 listings of `tests/kernels/sass` (sources in `tests/kernels/src`) run on
 //! the simulator next to their warp-cfg bound: one warp of 32 threads, pointer parameters
 //! given buffers, loop trip counts kept at or below the loop bound the analysis is given.
-//! Every run must finish, and observed cycles must not exceed the bound under the same cost
-//! model (the simulator runs the analysis's setting: one warp, in-order issue, the cost
+//! Every run must finish, in the stack order and under independent thread scheduling, and
+//! observed cycles must not exceed the bound under the same cost model (the simulator runs the analysis's setting: one warp, in-order issue, the cost
 //! model's latencies).
 //!
 //! Listings that cannot run, and why:
@@ -262,12 +262,13 @@ fn wrong_memory(r: &Report, name: &str) -> Option<String> {
     None
 }
 
-fn run(src: &str, case: &Case, preset: Option<&str>) -> Report {
+fn run(src: &str, case: &Case, preset: Option<&str>, its: &str) -> Report {
     let mut req = Request::new(src, Dialect::Sass);
     req.mode = Some("warp-cfg".into());
     req.preset = preset.map(str::to_string);
     for (k, v) in [
         ("simulate", serde_json::json!(true)),
+        ("its", serde_json::json!(its)),
         ("params", serde_json::json!(case.params)),
         ("memory", serde_json::json!(case.memory)),
         ("default_loop_bound", serde_json::json!(case.loop_bound)),
@@ -286,9 +287,20 @@ fn sm70_to_sm90_listings_run_within_their_bound() {
         for case in cases() {
             let path = format!("{root}/{arch}/{}.sass", case.name);
             let src = std::fs::read_to_string(&path).expect("listing");
-            for preset in [Some(preset), Some("paper-unit")] {
-                let r = run(&src, &case, preset);
-                let label = format!("{arch}/{} ({})", case.name, preset.unwrap_or("default"));
+            // The stack order, and independent thread scheduling under two schedulers: the
+            // bound is meant for every interleaving (cfg::barriers), and the data results
+            // must not depend on the order.
+            let runs = [Some(preset), Some("paper-unit")]
+                .into_iter()
+                .flat_map(|p| ["", "round-robin", "random:5"].map(|its| (p, its)));
+            for (preset, its) in runs {
+                let r = run(&src, &case, preset, its);
+                let label = format!(
+                    "{arch}/{} ({}{}{its})",
+                    case.name,
+                    preset.unwrap_or("default"),
+                    if its.is_empty() { "" } else { ", its=" }
+                );
                 let errors: Vec<&str> = r
                     .diagnostics
                     .iter()

@@ -256,7 +256,18 @@ pub(crate) fn check_alignment(addr: u64, bytes: u64) -> Result<(), String> {
 }
 
 fn outside(addr: u64, bytes: u64) -> String {
-    format!("{bytes}-byte access at address {addr:#x} is outside every array of the request")
+    format!("{bytes}-byte access at address {addr:#x} {OUTSIDE}")
+}
+
+const OUTSIDE: &str = "is outside every array of the request";
+
+/// The address of the access a run stopped at because it was outside every array, read back
+/// from the error's message (the one this module writes); `None` for any other message. An
+/// automatic launch grows its buffers by it.
+pub fn outside_address(message: &str) -> Option<u64> {
+    let rest = message.strip_suffix(OUTSIDE)?.trim_end();
+    let hex = rest.rsplit(' ').next()?.strip_prefix("0x")?;
+    u64::from_str_radix(hex, 16).ok()
 }
 
 /// One block's shared memory: `shared_bytes` zero-initialised bytes from address 0.
@@ -327,6 +338,15 @@ impl SharedMemory {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn an_access_outside_reads_back_its_address() {
+        assert_eq!(outside_address(&outside(0x10_2000, 4)), Some(0x10_2000));
+        assert_eq!(
+            outside_address("misaligned 4-byte access at address 0x3"),
+            None
+        );
+    }
 
     #[test]
     fn splitmix64_reference_values() {

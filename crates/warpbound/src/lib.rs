@@ -26,10 +26,12 @@
 //! adding fields does not change it.
 
 pub mod analyze;
+mod auto_memory;
 pub mod catalog;
 mod kernel_text;
 pub mod mode;
 pub mod modes;
+pub mod observed_loops;
 pub mod params;
 pub mod report;
 pub mod request;

@@ -155,6 +155,11 @@ pub struct KernelArgument {
 pub struct KernelArguments {
     pub values: Vec<KernelArgument>,
     pub params: String,
+    /// With automatic memory (`params` and `memory` both left empty): the `memory` text of
+    /// the buffers made for the pointers, at the sizes the run needed (they grow on demand),
+    /// so the page can copy it into its `memory` field to edit it. Empty otherwise.
+    #[serde(default, skip_serializing_if = "String::is_empty")]
+    pub memory: String,
 }
 
 /// A simulator run as the report carries it: the run itself (its fields at the top level,
@@ -171,6 +176,10 @@ pub struct SimulationReport {
     /// there is no bound to compare with. A `false` is a soundness bug to report.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub holds: Option<bool>,
+    /// SASS, traced runs: per loop header, the most iterations one thread made per entry
+    /// ([`crate::observed_loops`]); what `warp-cfg --set loop_bounds=observed` bounds with.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub loop_iterations: Vec<crate::observed_loops::ObservedLoop>,
 }
 
 impl SimulationReport {
@@ -180,6 +189,7 @@ impl SimulationReport {
             run,
             bound: None,
             holds: None,
+            loop_iterations: Vec::new(),
         }
     }
 
@@ -193,6 +203,7 @@ impl SimulationReport {
                 what: what.into(),
             }),
             holds,
+            loop_iterations: Vec::new(),
         }
     }
 }

@@ -8,10 +8,11 @@
 //! FILL one of `const V`, `iota START STEP`, `random SEED BELOW`, `words V V …`,
 //! `floats X X …` — e.g. `x@0x1000 256 iota 0 1; y@0x2000 256 const 0`.
 
+use crate::auto_memory;
 use crate::catalog::{ParamInfo, PresetInfo};
 use crate::kernel_text;
-use crate::params::{kernel_args, number, Params};
-use crate::report::{ArgumentSource, KernelArguments};
+use crate::params::{kernel_args, number, sass_args, Params};
+use crate::report::{ArgumentKind, ArgumentSource, KernelArguments};
 use cfg::TimingClass;
 use isa::{Diagnostic, Dialect, Kernel, Limits, Severity};
 use std::collections::BTreeMap;
@@ -454,13 +455,84 @@ pub fn parse_memory(text: &str) -> Result<sim::MemoryInit, Diagnostic> {
     Ok(sim::MemoryInit { arrays })
 }
 
-/// Runs a SASS kernel.
+/// Runs a SASS kernel. With `params` empty or `auto` its parameters are inferred from the
+/// listing and chosen automatically ([`crate::params::sass_args`]), and with `memory` empty
+/// too every pointer gets a buffer that grows as the run needs ([`crate::auto_memory`]); the
+/// arguments used (and the buffers' final sizes) go to `arguments`, a note says so.
 pub fn run_kernel(
     kernel: &Kernel,
     run: &SimRun,
     machine: &sim::Machine,
-) -> Result<sim::Simulation, Vec<Diagnostic>> {
-    sim::run(kernel, &run.launch, machine, &run.memory, &run.budget).map_err(|e| e.diagnostics)
+    diags: &mut Vec<Diagnostic>,
+    arguments: &mut Option<KernelArguments>,
+) -> Option<sim::Simulation> {
+    let simulate = |launch: &sim::Launch, memory: &sim::MemoryInit| {
+        sim::run(kernel, launch, machine, memory, &run.budget).map_err(|e| e.diagnostics)
+    };
+    let layout = sass_args::infer(kernel);
+    if !run.auto_params || layout.slots.is_empty() {
+        return simulate(&run.launch, &run.memory)
+            .map_err(|d| diags.extend(d))
+            .ok();
+    }
+    let (words, pointers) = sass_args::auto_words(&layout);
+    let mut launch = run.launch.clone();
+    launch.params = words;
+    let shared = launch.shared_bytes == 0 && sass_args::uses_shared(kernel);
+    if shared {
+        launch.shared_bytes = sass_args::AUTO_SHARED_BYTES;
+    }
+    let mut args = sass_args::report(&layout, &launch.params, ArgumentSource::Auto);
+    let buffers = run.memory.arrays.is_empty() && !pointers.is_empty();
+    let result = if buffers {
+        let named: Vec<(String, u64)> = pointers
+            .iter()
+            .map(|&(o, a)| (sass_args::name(&layout, o), a))
+            .collect();
+        let (result, memory) =
+            auto_memory::run_growing(auto_memory::buffers(&named), |m| simulate(&launch, m));
+        args.memory = auto_memory::text(&memory);
+        result
+    } else {
+        simulate(&launch, &run.memory)
+    };
+    diags.push(sass_args_note(&args, buffers, shared));
+    *arguments = Some(args);
+    result.map_err(|d| diags.extend(d)).ok()
+}
+
+/// The note that says a SASS kernel's parameters (and buffers) were chosen automatically.
+fn sass_args_note(args: &KernelArguments, buffers: bool, shared: bool) -> Diagnostic {
+    let shown: Vec<String> = args
+        .values
+        .iter()
+        .map(|a| format!("{} = {} ({})", a.name, a.text, a.ty))
+        .collect();
+    let mut m = format!(
+        "no `params` given: the kernel's parameters were inferred from the constant-bank words \
+         it reads and chosen automatically (params=auto: pointers at 0x100000, 0x200000, … \
+         (1 MiB apart), integers {}, floats {:.1}): {}; they are in the report's `arguments`, \
+         and `params` sets others",
+        kernel_args::AUTO_INTEGER,
+        kernel_args::AUTO_FLOAT,
+        shown.join(", ")
+    );
+    if buffers {
+        m.push_str(&format!(
+            "; with `memory` empty too, each pointer got a buffer of numbers below {} that grew \
+             as the run needed: memory = `{}`",
+            auto_memory::AUTO_BELOW,
+            args.memory
+        ));
+    }
+    if shared {
+        m.push_str(&format!(
+            "; the kernel uses shared memory and `shared_bytes` is 0: each block got {} bytes \
+             (48 KiB, the static maximum)",
+            sass_args::AUTO_SHARED_BYTES
+        ));
+    }
+    Diagnostic::global(Severity::Note, m)
 }
 
 /// A kernel as the request wrote it: dialect, text, and the function to run.
@@ -506,19 +578,39 @@ pub fn run_text(
             } else {
                 kernel_args::from_words(f, &launch.params)
             };
-            if values.len() == f.params.len() {
+            let mut args = (values.len() == f.params.len()).then(|| {
                 let source = if auto {
                     ArgumentSource::Auto
                 } else {
                     ArgumentSource::Request
                 };
-                let args = kernel_args::report(f, &values, source, true);
-                if auto {
-                    diags.push(kernel_args::auto_note(&args, true));
+                kernel_args::report(f, &values, source, true)
+            });
+            // Automatic buffers for the automatic pointers when `memory` is empty too.
+            let named: Vec<(String, u64)> = args
+                .iter()
+                .flat_map(|a| &a.values)
+                .filter(|a| auto && a.kind == ArgumentKind::Pointer)
+                .filter_map(|a| Some((kernel_args::short(&a.name).to_string(), a.value.as_u64()?)))
+                .collect();
+            let result = if memory.arrays.is_empty() && !named.is_empty() {
+                let (result, grown) = auto_memory::run_growing(auto_memory::buffers(&named), |m| {
+                    sim::run_ptx(f, &launch, machine, m, budget).map_err(|e| e.diagnostics)
+                });
+                if let Some(a) = &mut args {
+                    a.memory = auto_memory::text(&grown);
                 }
-                *arguments = Some(args);
+                result.map_err(|diagnostics| sim::SimError { diagnostics })
+            } else {
+                sim::run_ptx(f, &launch, machine, memory, budget)
+            };
+            if let Some(a) = args {
+                if auto {
+                    diags.push(kernel_args::auto_note(&a, true));
+                }
+                *arguments = Some(a);
             }
-            sim::run_ptx(f, &launch, machine, memory, budget)
+            result
         }
         Dialect::Gcn => {
             let (launch, memory, budget) = ready(diags)?;
@@ -571,7 +663,18 @@ impl SimRequest {
         memory: Option<&sim::MemoryInit>,
         decode: fn(&Params, Option<&sim::MemoryInit>) -> Result<SimRun, Vec<Diagnostic>>,
     ) -> Result<SimRequest, Diagnostic> {
-        let on = p.flag("simulate")?;
+        Self::decode_or_force(p, memory, decode, false)
+    }
+
+    /// [`SimRequest::decode`], the run made even with `simulate` off when `force` (a mode
+    /// that needs a run, e.g. for `loop_bounds=observed`).
+    pub fn decode_or_force(
+        p: &Params,
+        memory: Option<&sim::MemoryInit>,
+        decode: fn(&Params, Option<&sim::MemoryInit>) -> Result<SimRun, Vec<Diagnostic>>,
+        force: bool,
+    ) -> Result<SimRequest, Diagnostic> {
+        let on = p.flag("simulate")? || force;
         let run = decode(p, memory);
         Ok(match (on, run) {
             (false, _) => SimRequest::Off,

@@ -88,12 +88,22 @@ fn run(input: &ModeInput) -> ModeOutput {
             return out;
         };
         let t = Instant::now();
-        match run.and_then(|run| simulator::run_kernel(&s.kernel, &run, &machine)) {
-            Ok(sim) => {
-                out.schedule = Some(views::schedule::simulated(&s.kernel, &sim));
-                out.simulation = Some(SimulationReport::alone(sim));
+        let sim = match run {
+            Ok(run) => simulator::run_kernel(
+                &s.kernel,
+                &run,
+                &machine,
+                &mut out.diagnostics,
+                &mut out.arguments,
+            ),
+            Err(d) => {
+                out.diagnostics.extend(d);
+                None
             }
-            Err(d) => out.diagnostics.extend(d),
+        };
+        if let Some(sim) = sim {
+            out.schedule = Some(views::schedule::simulated(&s.kernel, &sim));
+            out.simulation = Some(SimulationReport::alone(sim));
         }
         out.graph = Some(views::graph::thread(&s.kernel, &s.graph));
         out.time("simulate", t);

@@ -98,16 +98,19 @@ fn sass(input: &ModeInput, simulate: &SimRequest, out: &mut ModeOutput) {
     let Some(machine) = simulator::preset_machine(Some("unit-cost")) else {
         return;
     };
-    match simulator::run_kernel(&s.kernel, run, &machine) {
-        Ok(sim) => {
-            out.schedule = Some(views::schedule::simulated(&s.kernel, &sim));
-            out.simulation = Some(SimulationReport::against(
-                sim,
-                None,
-                "this mode computes no bound (the warp-cfg mode does)",
-            ));
-        }
-        Err(d) => out.diagnostics.extend(d),
+    if let Some(sim) = simulator::run_kernel(
+        &s.kernel,
+        run,
+        &machine,
+        &mut out.diagnostics,
+        &mut out.arguments,
+    ) {
+        out.schedule = Some(views::schedule::simulated(&s.kernel, &sim));
+        out.simulation = Some(SimulationReport::against(
+            sim,
+            None,
+            "this mode computes no bound (the warp-cfg mode does)",
+        ));
     }
     out.time("simulate", t);
 }

@@ -12,6 +12,7 @@ mod shared_loops;
 use crate::catalog::{ModeInfo, ParamInfo, PresetInfo};
 use crate::kernel_text::{self, Sass};
 use crate::mode::{Mode, ModeDetails, ModeInput, ModeOutput};
+use crate::observed_loops;
 use crate::params::limits::{self, budget};
 use crate::params::{LoopBounds, Params};
 use crate::report::{CfgNode, SimulationReport};
@@ -128,6 +129,15 @@ fn describe() -> ModeInfo {
     params.extend(limits::params());
     params.push(indirect::param());
     params.push(its::param());
+    params.push(ParamInfo::choice(
+        "loop_bounds",
+        "SASS: `observed` bounds every loop the request gives no bound of its own by the most \
+         iterations one thread made per entry in the simulation (simulation.loop_iterations; \
+         the run is made even with simulate off, a loop no thread entered gets 1): the bound \
+         of the run just watched. `given`: the request's loop bounds and default_loop_bound.",
+        &["given", "observed"],
+        "given",
+    ));
     ModeInfo {
         name: String::new(),
         aliases: Vec::new(),
@@ -317,6 +327,9 @@ pub(super) struct WarpCfgParams {
     indirect: indirect::IndirectTargets,
     /// The scheduler of an extra run under independent thread scheduling (SASS), if any.
     its: Option<cfg::interleaving::Scheduler>,
+    /// `loop_bounds=observed` (SASS): loops without a bound of the request's are bounded by
+    /// the iterations the simulation observed ([`crate::observed_loops`]).
+    observed: bool,
 }
 
 impl WarpCfgParams {
@@ -327,6 +340,7 @@ impl WarpCfgParams {
             "latency" => Cost::Latency(table),
             _ => Cost::Unit,
         };
+        let observed = p.text("loop_bounds")? == "observed";
         Ok(WarpCfgParams {
             loop_bounds: LoopBounds::decode(
                 &input.request.loop_bounds,
@@ -347,9 +361,15 @@ impl WarpCfgParams {
                 max_lp_size: p.usize("max_lp_size")?,
                 max_bb_nodes: p.usize("max_bb_nodes")?,
             },
-            simulate: SimRequest::decode(p, input.request.memory.as_ref(), SimRun::decode)?,
+            simulate: SimRequest::decode_or_force(
+                p,
+                input.request.memory.as_ref(),
+                SimRun::decode,
+                observed,
+            )?,
             indirect: indirect::IndirectTargets::decode(p.text("indirect_targets")?)?,
             its: crate::params::its::decode(p.text("its")?)?,
+            observed,
         })
     }
 }
@@ -382,6 +402,13 @@ fn run(input: &ModeInput) -> ModeOutput {
                  candidates from `.calltargets` or the call's prototype",
             ));
         }
+        if p.observed {
+            out.diagnostics.push(Diagnostic::global(
+                isa::Severity::Warning,
+                "loop_bounds=observed is read for SASS only: PTX loops keep the request's \
+                 bounds (the rr mode bounds PTX loops from the data it is given)",
+            ));
+        }
         if p.its.is_some() {
             out.diagnostics.push(Diagnostic::global(
                 isa::Severity::Warning,
@@ -405,6 +432,27 @@ fn run(input: &ModeInput) -> ModeOutput {
     }) else {
         return out;
     };
+    // The run comes first when its loop counts are the bounds.
+    let mut sim = None;
+    if let Some(run) = p.simulate.run(&mut out.diagnostics) {
+        let t = Instant::now();
+        sim = simulate(
+            listed.as_ref().unwrap_or(&sass.kernel),
+            run,
+            &p.cost,
+            p.its,
+            &mut out,
+        );
+        out.time("simulate", t);
+    }
+    let loops = sim
+        .as_ref()
+        .map(|s| observed_loops::of_run(&sass.kernel, &sass.graph, s))
+        .unwrap_or_default();
+    let mut p = p;
+    if p.observed && !observe_bounds(&loops, sim.is_some(), input, &mut p.loop_bounds, &mut out) {
+        return out;
+    }
     let t = Instant::now();
     bound(&sass, &p, input, &functions, &mut out);
     out.time("warp_cfg+ipet", t);
@@ -414,18 +462,66 @@ fn run(input: &ModeInput) -> ModeOutput {
             d.interleaving = Some(view);
         }
     }
-    if let Some(run) = p.simulate.run(&mut out.diagnostics) {
-        let t = Instant::now();
-        simulate(
-            listed.as_ref().unwrap_or(&sass.kernel),
-            run,
-            &p.cost,
-            p.its,
+    if let Some(sim) = sim {
+        against_bound(
+            sim,
+            "the warp-cfg bound: one warp in isolation, the cost model's latencies",
             &mut out,
         );
-        out.time("simulate", t);
+        if let Some(s) = &mut out.simulation {
+            s.loop_iterations = loops;
+        }
     }
     out
+}
+
+/// `loop_bounds=observed`: every loop header without a bound of the request's gets the
+/// observed count (at least 1); whether the analysis can go on (there was a run).
+fn observe_bounds(
+    loops: &[observed_loops::ObservedLoop],
+    ran: bool,
+    input: &ModeInput,
+    bounds: &mut LoopBounds,
+    out: &mut ModeOutput,
+) -> bool {
+    if !ran {
+        out.diagnostics.push(Diagnostic::global(
+            isa::Severity::Error,
+            "loop_bounds=observed takes the loop counts of a simulation, and the simulation \
+             did not run (see its errors)",
+        ));
+        return false;
+    }
+    let mut taken = Vec::new();
+    for l in loops {
+        let Some(address) = crate::params::number::unsigned(&l.header) else {
+            continue;
+        };
+        if input.request.loop_bounds.contains_key(&l.header)
+            || bounds.per_address.contains_key(&address)
+        {
+            continue;
+        }
+        let n = l.iterations.max(1);
+        bounds.per_address.insert(address, n);
+        taken.push(format!("{} = {n}", l.header));
+    }
+    out.diagnostics.push(Diagnostic::global(
+        isa::Severity::Note,
+        if taken.is_empty() {
+            "loop_bounds=observed: no loop took its bound from the run (no loops, every loop \
+             bounded by the request, or a run without trace)"
+                .to_string()
+        } else {
+            format!(
+                "loop_bounds=observed: loop bounds from the iterations the simulation observed \
+                 (most per entry by one thread; the bound holds for this run, not for every \
+                 input): {}",
+                taken.join(", ")
+            )
+        },
+    ));
+    true
 }
 
 /// Runs the kernel in the analysis's own setting: one warp in isolation, in-order issue with
@@ -439,28 +535,21 @@ fn simulate(
     cost: &Cost,
     its: Option<cfg::interleaving::Scheduler>,
     out: &mut ModeOutput,
-) {
-    let Some(mut machine) = simulator::preset_machine(Some("unit-cost")) else {
-        return;
-    };
+) -> Option<sim::Simulation> {
+    let mut machine = simulator::preset_machine(Some("unit-cost"))?;
     machine.latency = match cost {
         Cost::Latency(table) => table.clone(),
         Cost::Unit => cfg::LatencyTable::unit(),
     };
     machine.transaction_cycles = 0;
     machine.thread_scheduling = crate::params::its::thread_scheduling(its);
-    let sim = match simulator::run_kernel(kernel, run, &machine) {
-        Ok(s) => s,
-        Err(d) => {
-            out.diagnostics.extend(d);
-            return;
-        }
-    };
-    against_bound(
-        sim,
-        "the warp-cfg bound: one warp in isolation, the cost model's latencies",
-        out,
-    );
+    simulator::run_kernel(
+        kernel,
+        run,
+        &machine,
+        &mut out.diagnostics,
+        &mut out.arguments,
+    )
 }
 
 /// Puts a run next to the mode's bound: compared when the launch is the one warp the bound

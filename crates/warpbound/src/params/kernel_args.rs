@@ -282,6 +282,7 @@ pub fn report(
     KernelArguments {
         values: list,
         params,
+        memory: String::new(),
     }
 }
 
@@ -298,7 +299,13 @@ pub fn auto_note(args: &KernelArguments, simulate: bool) -> Diagnostic {
          {AUTO_FLOAT:.1}): {}; they are in the report's `arguments`, and `params` sets others",
         shown.join(", ")
     );
-    if simulate {
+    if simulate && !args.memory.is_empty() {
+        m.push_str(&format!(
+            "; with `memory` empty too, each pointer got a buffer of small numbers that grew as \
+             the run needed: memory = `{}`",
+            args.memory
+        ));
+    } else if simulate {
         let arrays: Vec<String> = args
             .values
             .iter()
@@ -316,7 +323,7 @@ pub fn auto_note(args: &KernelArguments, simulate: bool) -> Diagnostic {
 }
 
 /// A short array name for a parameter (`_Z6kernelPfS_i_param_0` → `param_0`).
-fn short(name: &str) -> &str {
+pub fn short(name: &str) -> &str {
     name.rfind("param_").map_or(name, |i| &name[i..])
 }
 

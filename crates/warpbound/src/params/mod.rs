@@ -15,6 +15,7 @@ pub mod kernel_args;
 pub mod limits;
 pub mod loop_bounds;
 pub mod number;
+pub mod sass_args;
 
 pub use loop_bounds::LoopBounds;
 

@@ -2,7 +2,7 @@
 //! `interleaving_bounds.rs`): the warp-cfg bound of a SASS text, parsing, and the loop counts
 //! a concrete run observed. Included by path (`#[path = "common/observed.rs"]`).
 
-use isa::{blocks, sass, BlockGraph, Dialect, EdgeKind, Kernel, Limits};
+use isa::{blocks, sass, BlockGraph, Dialect, Kernel, Limits};
 use std::collections::BTreeMap;
 use warpbound::{analyze, Request};
 
@@ -28,50 +28,16 @@ pub fn parse(src: &str) -> (Kernel, BlockGraph) {
 }
 
 /// Per loop header address, the most times one thread ran the header in one entry into the
-/// loop, at least 1, from a run's block entries `(block, active mask)` (each thread's own
-/// entries keep their order whatever the interleaving). Loops as the mode's shared bounds see them (the thread-level block graph
-/// without call and return edges) and with those edges (so that loops inside subroutines,
-/// which only the per-copy bounds keyed by address limit, get their counts too).
+/// loop, at least 1, from a run's block entries `(block, active mask)`: the facade's own
+/// count (`warpbound::observed_loops`), which `loop_bounds=observed` uses.
 pub fn observed_loop_bounds(
     k: &Kernel,
     g: &BlockGraph,
     visits: &[(usize, u64)],
     threads: usize,
 ) -> BTreeMap<String, u64> {
-    let program = |with_calls: bool| ipet::Cfg {
-        costs: vec![0; g.blocks.len()],
-        edges: g
-            .edges()
-            .iter()
-            .filter(|e| with_calls || !matches!(e.2, EdgeKind::Call | EdgeKind::Return))
-            .map(|&(a, b, _)| (a, b))
-            .collect(),
-        entry: 0,
-        exits: Vec::new(),
-    };
-    let mut out = BTreeMap::new();
-    for l in [false, true]
+    warpbound::observed_loops::count(k, g, &[visits.to_vec()], threads)
         .into_iter()
-        .flat_map(|with_calls| ipet::find_loops(&program(with_calls)))
-    {
-        let mut most = 1;
-        for t in 0..threads {
-            let (mut inside, mut count) = (false, 0u64);
-            for &(block, _) in visits.iter().filter(|v| v.1 >> t & 1 == 1) {
-                let now = l.body.binary_search(&block).is_ok();
-                if now && !inside {
-                    count = 0;
-                }
-                if block == l.header {
-                    count += 1;
-                    most = most.max(count);
-                }
-                inside = now;
-            }
-        }
-        let address = k.instructions[g.blocks[l.header].first].address;
-        let e = out.entry(format!("{address:#x}")).or_insert(1);
-        *e = (*e).max(most);
-    }
-    out
+        .map(|l| (l.header, l.iterations.max(1)))
+        .collect()
 }

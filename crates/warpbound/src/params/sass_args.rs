@@ -1,0 +1,422 @@
+//! A SASS kernel's parameters inferred from its listing, for an automatic launch (issue #26
+//! item 2): a listing has no signature, only the constant-bank words it reads from the
+//! parameter area (`c[0x0][0x140…]` up to Pascal, `0x160…` Volta to Ada, `0x210…` Hopper:
+//! `sim::ConstantLayout`). How each word is used says what it holds:
+//!
+//! - a **pointer**: a word that flows (through any arithmetic, `MOV`, `IMAD.WIDE`, `LEA`, …)
+//!   into the base register of a load, store or atomic. With 64-bit addressing (`.E`,
+//!   `[R2.64]`) the pointer is the 8-byte pair at an 8-aligned offset that is read as 64 bits
+//!   (`IMAD.WIDE … c[0x0][o]`, `LDC.64`, `ULDC.64`) or whose two halves are both read
+//!   (`IADD R2.CC, R0, c[0x0][o]` / `IADD.X R3, RZ, c[0x0][o+4]`); with 32-bit addressing (Fermi
+//!   listings) the word itself. The k-th pointer gets the base address
+//!   [`kernel_args::POINTER_BASE`] + k · [`kernel_args::POINTER_STRIDE`], as for PTX;
+//! - a **float** scalar: a word a floating-point instruction (`F…`, `D…` opcodes, `MUFU`)
+//!   reads directly: 1.0 ([`kernel_args::AUTO_FLOAT`]; a `D…` pair: the double 1.0);
+//! - every other word read: an **integer** [`kernel_args::AUTO_INTEGER`] = 64. Words never
+//!   read are 0.
+//!
+//! The flow is followed in program order, twice (so values carried around a loop are seen),
+//! with each written register taking what its sources carry: an approximation that can call
+//! an index parameter added to an address a pointer (it then points far away and the run
+//! reports the access outside its arrays).
+
+use super::kernel_args::{AUTO_FLOAT, AUTO_INTEGER, POINTER_BASE, POINTER_STRIDE};
+use crate::report::{ArgumentKind, ArgumentSource, KernelArgument, KernelArguments};
+use isa::{Instruction, Kernel, OperandKind, Register};
+use std::collections::{BTreeMap, BTreeSet};
+
+/// What a parameter word (or pair) holds.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Slot {
+    /// An 8-byte address at this offset (two words).
+    Pointer64,
+    /// A 4-byte address (32-bit addressing).
+    Pointer32,
+    /// A 4-byte float.
+    Float,
+    /// An 8-byte double (two words).
+    Double,
+    /// A 4-byte integer.
+    Integer,
+}
+
+/// The parameter area as the listing uses it: each slot by its byte offset from the first
+/// parameter.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Layout {
+    /// Offset of the first parameter in constant bank 0.
+    pub base: u32,
+    /// Slots by offset from `base`, ascending; words not listed are unread.
+    pub slots: BTreeMap<u32, Slot>,
+}
+
+impl Layout {
+    /// The words of the area, up to the last one read.
+    pub fn len_words(&self) -> usize {
+        self.slots
+            .iter()
+            .map(|(&o, s)| {
+                let n = if matches!(s, Slot::Pointer64 | Slot::Double) {
+                    8
+                } else {
+                    4
+                };
+                (o + n) as usize / 4
+            })
+            .max()
+            .unwrap_or(0)
+    }
+
+    /// The pointers' offsets, in order.
+    pub fn pointers(&self) -> impl Iterator<Item = u32> + '_ {
+        self.slots
+            .iter()
+            .filter(|(_, s)| matches!(s, Slot::Pointer64 | Slot::Pointer32))
+            .map(|(&o, _)| o)
+    }
+}
+
+/// The constant-bank-0 word offsets an operand reads directly, as offsets into the area.
+fn param_words(ins: &Instruction, base: u32) -> Vec<(u32, bool)> {
+    let wide = ins.opcode.has_modifier("64")
+        || (ins.opcode.name.starts_with("IMAD") && ins.opcode.has_modifier("WIDE"));
+    ins.operands
+        .iter()
+        .filter_map(|op| match &op.kind {
+            OperandKind::Constant { bank: 0, address } if address.base.is_none() => {
+                let off = u32::try_from(address.offset).ok()?;
+                Some((off.checked_sub(base)?, wide))
+            }
+            _ => None,
+        })
+        .collect()
+}
+
+/// The register after `r` (the high half of a 64-bit pair).
+fn next(r: &Register) -> Option<Register> {
+    match r {
+        Register::Gpr(n) => Some(Register::Gpr(n + 1)),
+        Register::Uniform(n) => Some(Register::Uniform(n + 1)),
+        _ => None,
+    }
+}
+
+/// Whether a memory operand of `ins` addresses with a 64-bit register pair.
+fn wide_address(ins: &Instruction, suffixes: &[String]) -> bool {
+    ins.opcode.has_modifier("E") || suffixes.iter().any(|s| s == "64")
+}
+
+/// Infers the layout of `kernel`'s parameters (module doc).
+pub fn infer(kernel: &Kernel) -> Layout {
+    let base = sim::ConstantLayout::for_arch(kernel.arch.as_deref()).params;
+    let mut read: BTreeSet<u32> = BTreeSet::new();
+    let mut read64: BTreeSet<u32> = BTreeSet::new();
+    let mut float: BTreeSet<u32> = BTreeSet::new();
+    let mut double: BTreeSet<u32> = BTreeSet::new();
+    let mut to_wide: BTreeSet<u32> = BTreeSet::new();
+    let mut to_narrow: BTreeSet<u32> = BTreeSet::new();
+    let mut carries: BTreeMap<Register, BTreeSet<u32>> = BTreeMap::new();
+    // Registers holding a plain copy of one parameter word (`LDC`, `ULDC`, `MOV`,
+    // `IMAD.MOV`): a float instruction reading them makes that word a float (sm_90 loads
+    // its float parameters with `LDC` first).
+    let mut copies: BTreeMap<Register, u32> = BTreeMap::new();
+    for pass in 0..2 {
+        for ins in &kernel.instructions {
+            let direct = param_words(ins, base);
+            let mut from: BTreeSet<u32> = BTreeSet::new();
+            for &(o, wide) in &direct {
+                from.insert(o);
+                if wide {
+                    from.insert(o + 4);
+                }
+            }
+            for r in &ins.reads {
+                if let Some(c) = carries.get(r) {
+                    from.extend(c.iter().copied());
+                }
+            }
+            for op in &ins.operands {
+                if let OperandKind::Memory { address } = &op.kind {
+                    let Some(r) = &address.base else { continue };
+                    let wide = wide_address(ins, &op.suffixes);
+                    let regs = [Some(r.clone()), if wide { next(r) } else { None }];
+                    let target = if wide { &mut to_wide } else { &mut to_narrow };
+                    for reg in regs.iter().flatten() {
+                        if let Some(c) = carries.get(reg) {
+                            target.extend(c.iter().copied());
+                        }
+                    }
+                }
+            }
+            let name = ins.opcode.name.as_str();
+            let is_float = (name.starts_with('F') && name != "FLO") || name == "MUFU";
+            if pass == 0 && is_float {
+                for r in &ins.reads {
+                    if let Some(&o) = copies.get(r) {
+                        float.insert(o);
+                    }
+                }
+            }
+            let copy = matches!(name, "LDC" | "ULDC" | "MOV" | "UMOV")
+                || (name == "IMAD" && ins.opcode.has_modifier("MOV"));
+            for w in &ins.writes {
+                carries.insert(w.clone(), from.clone());
+                match (copy, direct.as_slice()) {
+                    (true, [(o, false)]) => copies.insert(w.clone(), *o),
+                    _ => copies.remove(w),
+                };
+            }
+            if pass == 0 {
+                for &(o, wide) in &direct {
+                    read.insert(o);
+                    if wide {
+                        read64.insert(o);
+                        read.insert(o + 4);
+                    }
+                    if name.starts_with('D') && name != "DEPBAR" {
+                        double.insert(o & !7);
+                    } else if is_float {
+                        float.insert(o);
+                    }
+                }
+            }
+        }
+    }
+    let mut slots: BTreeMap<u32, Slot> = BTreeMap::new();
+    let mut covered: BTreeSet<u32> = BTreeSet::new();
+    for &o in read.iter().filter(|&&o| o % 8 == 0) {
+        let flows = to_wide.contains(&o) || to_wide.contains(&(o + 4));
+        let pair = read64.contains(&o) || read.contains(&(o + 4));
+        if flows && pair {
+            slots.insert(o, Slot::Pointer64);
+            covered.extend([o, o + 4]);
+        } else if double.contains(&o) {
+            slots.insert(o, Slot::Double);
+            covered.extend([o, o + 4]);
+        }
+    }
+    for &o in read.iter().filter(|o| !covered.contains(o)) {
+        let slot = if to_narrow.contains(&o) && !to_wide.contains(&o) {
+            Slot::Pointer32
+        } else if float.contains(&o) {
+            Slot::Float
+        } else {
+            Slot::Integer
+        };
+        slots.insert(o, slot);
+    }
+    Layout { base, slots }
+}
+
+/// Shared memory an automatic launch gives a kernel that accesses shared memory when the
+/// request gives none: 48 KiB, the most a block may declare statically on every architecture
+/// from Fermi to Hopper (CUDA C++ Programming Guide, "Technical Specifications per Compute
+/// Capability": "Maximum amount of shared memory per thread block" without opt-in). A listing
+/// does not say how much its block declares.
+pub const AUTO_SHARED_BYTES: u32 = 48 * 1024;
+
+/// Whether `kernel` reads or writes shared memory (`LDS`, `STS`, `ATOMS`, `LDSM`, Fermi's
+/// `LD.S`/`ST.S` spelled as `LDS`/`STS` too).
+pub fn uses_shared(kernel: &Kernel) -> bool {
+    kernel.instructions.iter().any(|i| {
+        let n = i.opcode.name.as_str();
+        matches!(n, "LDS" | "STS" | "ATOMS" | "LDSM" | "REDS")
+    })
+}
+
+/// The automatic values of `layout` as parameter words, and each pointer's base address by
+/// offset.
+pub fn auto_words(layout: &Layout) -> (Vec<u32>, Vec<(u32, u64)>) {
+    let mut words = vec![0u32; layout.len_words()];
+    let mut pointers = Vec::new();
+    for (&o, &slot) in &layout.slots {
+        let i = o as usize / 4;
+        match slot {
+            Slot::Pointer64 | Slot::Pointer32 => {
+                let k = pointers.len() as u64;
+                let a = POINTER_BASE.saturating_add(k.saturating_mul(POINTER_STRIDE));
+                pointers.push((o, a));
+                words[i] = a as u32;
+                if slot == Slot::Pointer64 {
+                    words[i + 1] = (a >> 32) as u32;
+                }
+            }
+            Slot::Float => words[i] = (AUTO_FLOAT as f32).to_bits(),
+            Slot::Double => {
+                let b = AUTO_FLOAT.to_bits();
+                words[i] = b as u32;
+                words[i + 1] = (b >> 32) as u32;
+            }
+            Slot::Integer => words[i] = AUTO_INTEGER as u32,
+        }
+    }
+    (words, pointers)
+}
+
+/// The name the report and the automatic memory give the parameter at `offset` (`p0x160`:
+/// its constant-bank address, which is how the listing names it).
+pub fn name(layout: &Layout, offset: u32) -> String {
+    format!("p{:#x}", layout.base + offset)
+}
+
+/// The report's `arguments` for `words` laid out as `layout` says.
+pub fn report(layout: &Layout, words: &[u32], source: ArgumentSource) -> KernelArguments {
+    let word = |i: usize| words.get(i).copied().unwrap_or(0);
+    let values = layout
+        .slots
+        .iter()
+        .map(|(&o, &slot)| {
+            let i = o as usize / 4;
+            let pair = u64::from(word(i)) | u64::from(word(i + 1)) << 32;
+            let (ty, kind, value, text) = match slot {
+                Slot::Pointer64 => (
+                    "64-bit pointer",
+                    ArgumentKind::Pointer,
+                    serde_json::json!(pair),
+                    format!("{pair:#x}"),
+                ),
+                Slot::Pointer32 => (
+                    "32-bit pointer",
+                    ArgumentKind::Pointer,
+                    serde_json::json!(word(i)),
+                    format!("{:#x}", word(i)),
+                ),
+                Slot::Float => {
+                    let x = f32::from_bits(word(i));
+                    (
+                        "32-bit float",
+                        ArgumentKind::Float,
+                        serde_json::json!(x),
+                        x.to_string(),
+                    )
+                }
+                Slot::Double => {
+                    let x = f64::from_bits(pair);
+                    (
+                        "64-bit float",
+                        ArgumentKind::Float,
+                        serde_json::json!(x),
+                        x.to_string(),
+                    )
+                }
+                Slot::Integer => (
+                    "32-bit word",
+                    ArgumentKind::Integer,
+                    serde_json::json!(word(i) as i32),
+                    (word(i) as i32).to_string(),
+                ),
+            };
+            KernelArgument {
+                name: name(layout, o),
+                ty: ty.into(),
+                kind,
+                value,
+                text,
+                source,
+            }
+        })
+        .collect();
+    KernelArguments {
+        values,
+        params: words
+            .iter()
+            .map(|w| format!("{w:#x}"))
+            .collect::<Vec<_>>()
+            .join(","),
+        memory: String::new(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn kernel(src: &str) -> Kernel {
+        let out = isa::sass::parse(src, None, &isa::Limits::default());
+        assert!(!out.has_errors(), "{:?}", out.diagnostics);
+        out.kernel.expect("kernel")
+    }
+
+    /// sm_86 `data_if_else(const float *x, float *y, float lo, float hi, int n)` as nvcc lays
+    /// it out (see `sim::ConstantLayout`): x through `IMAD.WIDE`, y as the store's base, lo
+    /// and hi compared as floats, n as an integer.
+    #[test]
+    fn volta_pointers_floats_and_integers() {
+        let k = kernel(
+            "code for sm_86
+/*0000*/ S2R R4, SR_TID.X ;
+/*0010*/ ISETP.GE.AND P0, PT, R4, c[0x0][0x178], PT ;
+/*0020*/ @P0 EXIT ;
+/*0030*/ IMAD.MOV.U32 R5, RZ, RZ, 0x4 ;
+/*0040*/ IMAD.WIDE R2, R4, R5, c[0x0][0x160] ;
+/*0050*/ LDG.E R0, [R2.64] ;
+/*0060*/ FSETP.GT.AND P0, PT, R0, c[0x0][0x170], PT ;
+/*0070*/ FSETP.LT.AND P1, PT, R0, c[0x0][0x174], PT ;
+/*0080*/ IMAD.WIDE R6, R4, R5, c[0x0][0x168] ;
+/*0090*/ STG.E [R6.64], R0 ;
+/*00a0*/ EXIT ;
+",
+        );
+        let l = infer(&k);
+        assert_eq!(l.base, 0x160);
+        use Slot::*;
+        assert_eq!(
+            l.slots.iter().map(|(&o, &s)| (o, s)).collect::<Vec<_>>(),
+            vec![
+                (0, Pointer64),
+                (8, Pointer64),
+                (0x10, Float),
+                (0x14, Float),
+                (0x18, Integer)
+            ]
+        );
+        let (words, pointers) = auto_words(&l);
+        assert_eq!(
+            words,
+            vec![0x10_0000, 0, 0x20_0000, 0, 0x3f80_0000, 0x3f80_0000, 64]
+        );
+        assert_eq!(pointers, vec![(0, 0x10_0000), (8, 0x20_0000)]);
+        let r = report(&l, &words, ArgumentSource::Auto);
+        assert_eq!(
+            r.values.iter().map(|a| a.name.as_str()).collect::<Vec<_>>(),
+            ["p0x160", "p0x168", "p0x170", "p0x174", "p0x178"]
+        );
+        assert_eq!(r.values[1].text, "0x200000");
+        assert_eq!(r.values[2].text, "1");
+        assert_eq!(r.values[4].text, "64");
+    }
+
+    /// Pascal: the pointer's halves read by an `IADD`/`IADD.X` carry chain, then a `.E`
+    /// load; a scalar added to the index (not to the pointer's high half) stays an integer.
+    #[test]
+    fn pascal_carry_chains_make_pointers_and_index_scalars_stay_integers() {
+        let k = kernel(
+            "code for sm_61
+/*0008*/ S2R R0, SR_TID.X ;
+/*0010*/ IADD R0, R0, c[0x0][0x148] ;
+/*0018*/ SHL R2, R0, 0x2 ;
+/*0020*/ IADD R2.CC, R2, c[0x0][0x140] ;
+/*0028*/ IADD.X R3, RZ, c[0x0][0x144] ;
+/*0030*/ LDG.E R4, [R2] ;
+/*0038*/ EXIT ;
+",
+        );
+        let l = infer(&k);
+        assert_eq!(l.base, 0x140);
+        // 0x148 flows into R2 (the low half) too, but its pair word 0x14c is never read.
+        assert_eq!(
+            l.slots.iter().map(|(&o, &s)| (o, s)).collect::<Vec<_>>(),
+            vec![(0, Slot::Pointer64), (8, Slot::Integer)]
+        );
+        assert_eq!(auto_words(&l).0, vec![0x10_0000, 0, 64]);
+    }
+
+    /// A kernel that reads no parameter has an empty area.
+    #[test]
+    fn no_parameters() {
+        let k = kernel("code for sm_86\n/*0000*/ S2R R0, SR_TID.X ;\n/*0010*/ EXIT ;\n");
+        let l = infer(&k);
+        assert!(l.slots.is_empty());
+        assert_eq!(auto_words(&l).0, Vec::<u32>::new());
+    }
+}

@@ -1,0 +1,214 @@
+//! Automatic launches and observed loop bounds (issue #26 items 2 and 3): a SASS kernel
+//! pasted without `params` or `memory` runs with parameters inferred from its listing and
+//! buffers that grow as the run needs; a run's loop counts become `loop_bounds=observed`.
+//! Values derived by hand in each test's comment.
+
+use isa::Dialect;
+use warpbound::report::ArgumentKind;
+use warpbound::{analyze, Report, Request};
+
+fn request(src: &str, mode: &str, params: &[(&str, serde_json::Value)]) -> Report {
+    let mut req = Request::new(src, Dialect::Sass);
+    req.mode = Some(mode.into());
+    for (k, v) in params {
+        req.params.insert((*k).into(), v.clone());
+    }
+    analyze(&req)
+}
+
+fn array<'a>(r: &'a Report, name: &str) -> &'a [u32] {
+    &r.simulation
+        .as_ref()
+        .expect("simulation")
+        .run
+        .memory
+        .iter()
+        .find(|a| a.name == name)
+        .expect("array")
+        .words
+}
+
+/// `data_if_else(const float *x, float *y, float lo, float hi, int n)` (tests/kernels/src)
+/// on sm_61, sm_86 and sm_90: x and y are pointers, lo and hi floats (1.0), n an integer
+/// (64). x holds integers below 64, as floats denormals far below lo = 1, so every thread
+/// takes `v = lo + (lo - v) * 0.5 = 1.5` and stores `y[i] = v * v = 2.25` for its i < 32.
+#[test]
+fn data_if_else_runs_with_inferred_parameters_and_buffers() {
+    let root = concat!(env!("CARGO_MANIFEST_DIR"), "/../../tests/kernels/sass");
+    for (arch, base) in [("sm_61", 0x140), ("sm_86", 0x160), ("sm_90", 0x210)] {
+        let Ok(src) = std::fs::read_to_string(format!("{root}/{arch}/data_if_else.sass")) else {
+            panic!("{arch}: listing missing");
+        };
+        let r = request(&src, "simulate", &[]);
+        assert!(!r.has_errors(), "{arch}: {:?}", r.diagnostics);
+        let args = r.arguments.as_ref().expect("arguments");
+        let names: Vec<String> = args.values.iter().map(|a| a.name.clone()).collect();
+        let expect: Vec<String> = [0, 8, 0x10, 0x14, 0x18]
+            .iter()
+            .map(|o| format!("p{:#x}", base + o))
+            .collect();
+        assert_eq!(names, expect, "{arch}");
+        let kinds: Vec<ArgumentKind> = args.values.iter().map(|a| a.kind).collect();
+        use ArgumentKind::*;
+        assert_eq!(kinds, [Pointer, Pointer, Float, Float, Integer], "{arch}");
+        assert_eq!(
+            args.memory,
+            format!(
+                "p{:#x}@0x100000 1024 random 1 64; p{:#x}@0x200000 1024 random 2 64",
+                base,
+                base + 8
+            ),
+            "{arch}"
+        );
+        let y = array(&r, &format!("p{:#x}", base + 8));
+        assert!(
+            y[..32].iter().all(|&w| f32::from_bits(w) == 2.25),
+            "{arch}: {:?}",
+            &y[..32]
+        );
+        assert!(r
+            .diagnostics
+            .iter()
+            .any(|d| d.message.contains("inferred from the constant-bank words")));
+    }
+}
+
+/// `y[1000 i] = x[1000 i]` for the 32 threads: the last access is word 31 000, so each
+/// buffer grows from 1024 words to the power of two that covers word 31 003: 32 768.
+#[test]
+fn buffers_grow_to_the_accesses_the_run_makes() {
+    let src = "code for sm_86
+/*0000*/ S2R R0, SR_TID.X ;
+/*0010*/ IMAD R0, R0, 0x3e8, RZ ;
+/*0020*/ IMAD.MOV.U32 R3, RZ, RZ, 0x4 ;
+/*0030*/ IMAD.WIDE R4, R0, R3, c[0x0][0x160] ;
+/*0040*/ LDG.E R8, [R4.64] ;
+/*0050*/ IMAD.WIDE R6, R0, R3, c[0x0][0x168] ;
+/*0060*/ STG.E [R6.64], R8 ;
+/*0070*/ EXIT ;
+";
+    let r = request(src, "simulate", &[]);
+    assert!(!r.has_errors(), "{:?}", r.diagnostics);
+    assert_eq!(
+        r.arguments.as_ref().expect("arguments").memory,
+        "p0x160@0x100000 32768 random 1 64; p0x168@0x200000 32768 random 2 64"
+    );
+    let (x, y) = (array(&r, "p0x160"), array(&r, "p0x168"));
+    for i in 0..32 {
+        assert_eq!(y[1000 * i], x[1000 * i], "thread {i}");
+    }
+    // Given parameters and memory are used as given: no inference, no growth.
+    let r = request(
+        src,
+        "simulate",
+        &[
+            ("params", serde_json::json!("0x1000,0,0x2000,0")),
+            (
+                "memory",
+                serde_json::json!("x@0x1000 8 const 1; y@0x2000 8 const 0"),
+            ),
+        ],
+    );
+    assert!(r.arguments.is_none());
+    assert!(r
+        .diagnostics
+        .iter()
+        .any(|d| d.message.contains("outside every array")));
+}
+
+/// `for (r = 1; r < tid; r++)` in a `BSSY` region: thread t runs the header at 0x30
+/// max(1, t) times, so the run observes 31. Unit cost, stack order: 3 instructions before
+/// the loop, 31 iterations of 3, one `BSYNC` per group that leaves (lanes 0–1 after the
+/// first iteration, then one lane per iteration: 31 groups), and `EXIT`: 3 + 93 + 31 + 1 =
+/// 128 cycles, which is also the bound with the observed loop bound 31.
+#[test]
+fn observed_loop_counts_become_the_bounds() {
+    let src = "code for sm_86
+/*0000*/ S2R R0, SR_TID.X ;
+/*0010*/ MOV R1, RZ ;
+/*0020*/ BSSY B0, 0x70 ;
+/*0030*/ IADD3 R1, R1, 0x1, RZ ;
+/*0040*/ ISETP.GE.U32.AND P0, PT, R1, R0, PT ;
+/*0050*/ @!P0 BRA 0x30 ;
+/*0060*/ BSYNC B0 ;
+/*0070*/ EXIT ;
+";
+    let r = request(
+        src,
+        "warp-cfg",
+        &[("loop_bounds", serde_json::json!("observed"))],
+    );
+    assert!(!r.has_errors(), "{:?}", r.diagnostics);
+    let sim = r
+        .simulation
+        .as_ref()
+        .expect("simulation (made with simulate off)");
+    assert_eq!(sim.loop_iterations.len(), 1);
+    assert_eq!(sim.loop_iterations[0].header, "0x30");
+    assert_eq!(sim.loop_iterations[0].iterations, 31);
+    assert_eq!(sim.run.cycles, 128);
+    assert_eq!(r.wcet.as_ref().map(|w| w.cycles), Some(128));
+    assert_eq!(sim.holds, Some(true));
+    // A bound of the request's own wins over the observed count: 40 iterations allowed.
+    let mut req = Request::new(src, Dialect::Sass);
+    req.mode = Some("warp-cfg".into());
+    req.params
+        .insert("loop_bounds".into(), serde_json::json!("observed"));
+    req.loop_bounds.insert("0x30".into(), 40);
+    let r = analyze(&req);
+    assert!(
+        r.wcet.as_ref().is_some_and(|w| w.cycles > 128),
+        "{:?}",
+        r.wcet
+    );
+    // Given (the default): the default bound of 10 is below what the run made, and the
+    // bound says nothing about this run (no comparison is unsafe: 10 < 31 is the user's call).
+    let r = request(src, "warp-cfg", &[("simulate", serde_json::json!(true))]);
+    assert_eq!(
+        r.simulation
+            .as_ref()
+            .map(|s| s.loop_iterations[0].iterations),
+        Some(31)
+    );
+    assert_eq!(r.simulation.as_ref().and_then(|s| s.holds), Some(false));
+}
+
+/// PTX: the automatic pointers (1 MiB apart) get buffers too, and `y[i] = x[i] + 1`
+/// holds for the 32 threads.
+#[test]
+fn ptx_pointers_get_buffers() {
+    let src = "
+.version 7.8
+.target sm_52
+.address_size 64
+.visible .entry inc(.param .u64 inc_param_0, .param .u64 inc_param_1)
+{
+  .reg .b32 %r<4>; .reg .b64 %rd<8>;
+  ld.param.u64 %rd1, [inc_param_0];
+  ld.param.u64 %rd2, [inc_param_1];
+  cvta.to.global.u64 %rd3, %rd1;
+  cvta.to.global.u64 %rd4, %rd2;
+  mov.u32 %r1, %tid.x;
+  mul.wide.u32 %rd5, %r1, 4;
+  add.s64 %rd6, %rd3, %rd5;
+  ld.global.u32 %r2, [%rd6];
+  add.s32 %r3, %r2, 1;
+  add.s64 %rd7, %rd4, %rd5;
+  st.global.u32 [%rd7], %r3;
+  ret;
+}
+";
+    let mut req = Request::new(src, Dialect::Ptx);
+    req.mode = Some("simulate".into());
+    let r = analyze(&req);
+    assert!(!r.has_errors(), "{:?}", r.diagnostics);
+    assert_eq!(
+        r.arguments.as_ref().expect("arguments").memory,
+        "param_0@0x100000 1024 random 1 64; param_1@0x200000 1024 random 2 64"
+    );
+    let (x, y) = (array(&r, "param_0"), array(&r, "param_1"));
+    for i in 0..32 {
+        assert_eq!(y[i], x[i] + 1, "thread {i}");
+    }
+    assert!(x[..32].iter().all(|&v| v < 64));
+}

@@ -25,8 +25,15 @@
 //! - `NOP`, `MEMBAR`, `DEPBAR`, `BAR.SYNC`, and the control instructions `BRA` (`.U`), `SSY`,
 //!   `PBK`, `PCNT`, `PRET`, `SYNC`, `BRK`, `CONT`, `EXIT`, `KIL`, `CAL`, `RET`, `.S` flags.
 //!
-//! Anything else (an opcode, a modifier, an operand form) stops the run with a located
-//! "cannot simulate …" diagnostic at the instruction — never a guess.
+//! - and the forms of real Kepler–Pascal listings (`sass::decode::kepler_pascal`): `LEA`,
+//!   `BFE`, `BFI`, `ICMP`/`FCMP`, `ISET`/`FSET`, `I2I`, `I2F.F64`, `ISETP.X`, `IADD3.RS`,
+//!   `LOP….NZ`, `SHF`, `SHFL`, `VOTE`, `MUFU`/`RRO`, `FCHK`, atomics and `RED`; sm_70+
+//!   opcodes as listed in `sass::semantics`. `docs/simulator-coverage.md` has the table and
+//!   the corpus numbers ([`sass_coverage`] measures them).
+//!
+//! Anything else (an opcode, a modifier, an operand form, a constant bank other than 0, a
+//! texture) stops the run with a located "cannot simulate …" diagnostic at the instruction
+//! — never a guess.
 //!
 //! PTX runs through [`run_ptx`] (module `ptx`: typed virtual registers, parameters from the
 //! launch words, post-dominator reconvergence from [`reconvergence`], the same machine and
@@ -117,6 +124,15 @@ pub fn run(
             }
         }
     }
+}
+
+/// The instructions of the SASS `kernel` that the simulator cannot run under `launch`, each
+/// with the located "cannot simulate …" diagnostic a warp reaching it would stop with
+/// (decoding is static: it needs the launch only for constant bank 0). Empty: every
+/// instruction has semantics. Used to measure the simulator's coverage of real listings
+/// (`tests/corpus_decode.rs`, `docs/simulator-coverage.md`); it runs nothing.
+pub fn sass_coverage(kernel: &isa::Kernel, launch: &Launch) -> Vec<(isa::Span, String)> {
+    sass::undecodable(kernel, launch)
 }
 
 /// Simulates the PTX kernel `function` (from [`isa::ptx::parse`]) launched as `launch`:

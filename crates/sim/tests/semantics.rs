@@ -139,10 +139,10 @@ fn double_precision_pairs() {
 
 #[test]
 fn unmodelled_modifier_is_refused() {
-    // `.X` on ISETP (64-bit compare through the carry flag) has no semantics here.
-    let err = eval("ISETP.NE.X.AND P0, PT, R10, R11, PT;\n", &[]).expect_err("refused");
+    // `.XHI` on IMNMX (Fermi's 64-bit minimum, high word) has no semantics here.
+    let err = eval("IMNMX.XHI R20, R10, R11, PT;\n", &[]).expect_err("refused");
     assert!(
-        err.contains("cannot simulate ISETP.NE.X.AND: modifier .X"),
+        err.contains("cannot simulate IMNMX.XHI: modifier .XHI"),
         "{err}"
     );
     assert!(err.starts_with("9:"), "{err}");

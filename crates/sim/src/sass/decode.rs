@@ -9,6 +9,8 @@ use isa::{ControlKind, Immediate, Instruction, Kernel, Operand, OperandKind, Reg
 
 pub(crate) use super::executable::*;
 
+mod kepler_pascal;
+
 type DecodeResult<T> = Result<T, (Span, String)>;
 
 struct Ctx<'a> {
@@ -183,13 +185,7 @@ impl Ctx<'_> {
             },
             OperandKind::Constant { bank, address } => {
                 if *bank != 0 || address.base.as_ref().is_some_and(|b| *b != Register::Zero) {
-                    return Err(cannot(
-                        ins,
-                        &format!(
-                            "`{}`: only constant bank 0 at a fixed offset is simulated",
-                            op.text
-                        ),
-                    ));
+                    return Err(cannot(ins, &bank_refusal(&op.text, *bank)));
                 }
                 let lo = self.layout.read(self.launch, address.offset).ok_or_else(|| {
                     (
@@ -348,6 +344,28 @@ impl Ctx<'_> {
             }
         }
         Ok(a)
+    }
+}
+
+/// Why a constant operand other than bank 0 at a fixed offset is not read: banks 1–3 hold
+/// what the compiler and driver put there (Fermi's stack pointer in bank 1, the compiler's
+/// constant tables in banks 2 and 3: literals of math functions, switch tables), which a
+/// `cuobjdump -sass` listing does not print; an indexed read of bank 0 reads beyond the
+/// fixed words the launch defines.
+fn bank_refusal(text: &str, bank: u32) -> String {
+    match bank {
+        0 => format!("`{text}`: an indexed read of constant bank 0 is not modelled"),
+        1 => format!(
+            "`{text}` reads constant bank 1 (the driver's, e.g. Fermi's stack pointer), whose \
+             contents the listing does not give"
+        ),
+        2 | 3 => format!(
+            "`{text}` reads constant bank {bank} (the compiler's constant table), whose \
+             contents the listing does not give"
+        ),
+        _ => {
+            format!("`{text}` reads constant bank {bank}, whose contents the listing does not give")
+        }
     }
 }
 
@@ -627,6 +645,8 @@ fn decode_volta(c: &Ctx, name: &str, m: &mut Mods) -> DecodeResult<Option<Op>> {
                     None
                 },
                 cout,
+                cc_in: false,
+                cc: false,
             }
         }
         "SHF" => {
@@ -646,16 +666,23 @@ fn decode_volta(c: &Ctx, name: &str, m: &mut Mods) -> DecodeResult<Option<Op>> {
                 (false, true)
             } else if m.take("S64") {
                 (true, true)
+            } else if !c.volta {
+                // Kepler's `SHF.L R2, RZ, 0x9, R0`: 32-bit, clamped.
+                (false, false)
             } else {
                 return Err(cannot(ins, "missing type .U32/.S32/.U64/.S64"));
             };
+            // Kepler–Pascal `SHF.L` gives the high word (`SHL R6, R4, 0x2; SHF.L.U64 R7, R4,
+            // 0x2, R7` shifts R7:R4 left, sm_61 listings), `SHF.R` the low word; sm_70+
+            // says `.HI` where it wants the high word.
+            let hi = m.take("HI") || (!c.volta && left);
             Op::Shf {
                 d: c.dest(o(0))?,
                 a: c.src(o(1))?,
                 s: c.src(o(2))?,
                 c: c.src(o(3))?,
                 left,
-                hi: m.take("HI"),
+                hi,
                 signed,
                 wide,
             }
@@ -714,6 +741,16 @@ fn decode_volta(c: &Ctx, name: &str, m: &mut Mods) -> DecodeResult<Option<Op>> {
                 lut_q: lut_q as u8,
             }
         }
+        "MUFU" if m.left.iter().any(|f| matches!(*f, "RCP64H" | "RSQ64H")) => {
+            operand_count(ins, 2)?;
+            let rsq = m.take("RSQ64H");
+            m.take("RCP64H");
+            Op::Mufu64H {
+                d: c.dest(o(0))?,
+                a: c.src(o(1))?,
+                rsq,
+            }
+        }
         "MUFU" => {
             operand_count(ins, 2)?;
             let func = m
@@ -738,6 +775,8 @@ fn decode_volta(c: &Ctx, name: &str, m: &mut Mods) -> DecodeResult<Option<Op>> {
         }
         "FCHK" => {
             operand_count(ins, 3)?;
+            // `.DIVIDE` (Pascal listings) names the only check there is.
+            m.take("DIVIDE");
             Op::FChk {
                 p: c.pred_dest(o(0))?,
                 a: c.src(o(1))?,
@@ -759,7 +798,11 @@ fn decode_volta(c: &Ctx, name: &str, m: &mut Mods) -> DecodeResult<Option<Op>> {
                     {
                         address.offset
                     }
-                    _ => return Err(cannot(ins, "only bank 0 at a fixed offset is simulated")),
+                    Some(OperandKind::Constant { bank, .. }) => {
+                        let text = o(1).map_or("", |x| x.text.as_str());
+                        return Err(cannot(ins, &bank_refusal(text, *bank)));
+                    }
+                    _ => return Err(cannot(ins, "the source must be a constant")),
                 };
                 let b = c.layout.read_byte(c.launch, off).ok_or_else(|| {
                     cannot(
@@ -958,6 +1001,8 @@ fn decode_volta(c: &Ctx, name: &str, m: &mut Mods) -> DecodeResult<Option<Op>> {
             let k = match name {
                 "RED" | "REDG" => 0,
                 "ATOMS" => 1,
+                // Kepler–Pascal `ATOM d, [a], v` has no predicate destination.
+                _ if !c.volta => 1,
                 _ => {
                     if c.pred_dest(o(0))? != PT {
                         return Err(cannot(ins, "a predicate result of an atomic"));
@@ -1015,6 +1060,8 @@ fn decode_volta(c: &Ctx, name: &str, m: &mut Mods) -> DecodeResult<Option<Op>> {
                 op,
             }
         }
+        "TEX" | "TLD" | "TLD4" | "TXQ" | "TEXS" | "TLDS" | "TLD4S" | "SULD" | "SUST" | "SURED"
+        | "SUATOM" | "SUQ" => return Err(kepler_pascal::texture_refusal(ins)),
         "P2R" => {
             operand_count(ins, 4)?;
             if o(1).is_none_or(|x| x.text != "PR") {
@@ -1062,6 +1109,12 @@ fn decode_op(c: &Ctx) -> DecodeResult<(Op, bool)> {
         }
     }
     let cc_dest = o(0).is_some_and(|d| d.suffixes.iter().any(|s| s == "CC"));
+    if !c.volta {
+        if let Some(op) = kepler_pascal::decode(c, name, &mut m)? {
+            m.done()?;
+            return Ok((op, uniform));
+        }
+    }
     let op = match name {
         "NOP" | "MEMBAR" | "DEPBAR" => {
             m.left.clear();
@@ -1071,6 +1124,15 @@ fn decode_op(c: &Ctx) -> DecodeResult<(Op, bool)> {
         | "CAL" | "KIL" => {
             m.take("U");
             Op::Nop
+        }
+        // Fermi's `__syncthreads()`: a barrier whose thread count goes nowhere.
+        "BAR" if m.take("RED") => {
+            m.take("POPC");
+            let discarded = |i: usize| o(i).and_then(Operand::register) == Some(&Register::Zero);
+            if !(ins.operands.len() == 2 && discarded(0) && discarded(1)) {
+                return Err(cannot(ins, "only `BAR.RED.POPC RZ, RZ` is modelled"));
+            }
+            Op::Barrier
         }
         "BAR" => {
             m.take("DEFER_BLOCKING");
@@ -1164,10 +1226,12 @@ fn decode_op(c: &Ctx) -> DecodeResult<(Op, bool)> {
                 psl: m.take("PSL"),
                 cbcc: m.take("CBCC"),
                 chi: m.take("CHI"),
+                clo: m.take("CLO"),
             }
         }
         "ISETP" => {
             let ex = m.take("EX");
+            let x = !c.volta && m.take("X");
             operand_count(ins, if ex { 6 } else { 5 })?;
             let cmp = m
                 .take_any(cmp_of)
@@ -1185,6 +1249,7 @@ fn decode_op(c: &Ctx) -> DecodeResult<(Op, bool)> {
                 b: c.src(o(3))?,
                 bop,
                 c: c.pred_src(o(4))?,
+                x,
                 ex,
             }
         }
@@ -1234,10 +1299,24 @@ fn decode_op(c: &Ctx) -> DecodeResult<(Op, bool)> {
                 b: c.src(o(2))?,
                 left,
                 signed,
+                wrap: m.take("W"),
             }
         }
         "LOP" | "LOP32I" => {
-            operand_count(ins, 3)?;
+            // `LOP.op d, a, b`, or `LOP.op.NZ p, d, a, b` (`.Z`) with a predicate result.
+            let test = if m.take("NZ") {
+                Some(true)
+            } else if m.take("Z") {
+                Some(false)
+            } else {
+                None
+            };
+            operand_count(ins, if test.is_some() { 4 } else { 3 })?;
+            let k = usize::from(test.is_some());
+            let p = match test {
+                Some(nz) => Some((c.pred_dest(o(0))?, nz)),
+                None => None,
+            };
             let op = if m.take("AND") {
                 LopKind::And
             } else if m.take("OR") {
@@ -1250,10 +1329,11 @@ fn decode_op(c: &Ctx) -> DecodeResult<(Op, bool)> {
                 return Err(cannot(ins, "missing logic operation"));
             };
             Op::Lop {
-                d: c.dest(o(0))?,
-                a: c.src(o(1))?,
-                b: c.src(o(2))?,
+                d: c.dest(o(k))?,
+                a: c.src(o(1 + k))?,
+                b: c.src(o(2 + k))?,
                 op,
+                p,
             }
         }
         "LOP3" => {
@@ -1470,8 +1550,8 @@ fn decode_op(c: &Ctx) -> DecodeResult<(Op, bool)> {
                 sr,
             }
         }
-        "LDG" | "LD" | "LDS" => {
-            operand_count(ins, 2)?;
+        "LDG" | "LD" | "LDS" | "LDU" => {
+            memory_operands(c)?;
             let space = if ins.opcode.name == "LDS" {
                 Space::Shared
             } else {
@@ -1496,7 +1576,7 @@ fn decode_op(c: &Ctx) -> DecodeResult<(Op, bool)> {
             }
         }
         "STG" | "ST" | "STS" => {
-            operand_count(ins, 2)?;
+            memory_operands(c)?;
             let space = if ins.opcode.name == "STS" {
                 Space::Shared
             } else {
@@ -1520,6 +1600,24 @@ fn decode_op(c: &Ctx) -> DecodeResult<(Op, bool)> {
     };
     m.done()?;
     Ok((op, uniform))
+}
+
+/// A load or store has an address and a register; Kepler–Pascal generic `LD`/`ST` may end
+/// with a predicate (`ST.E.64 [R8], R6, P0`, set by the `LEA.HI.X P0, …` that formed the
+/// address), ignored: *uncertain* — NVIDIA does not document it; the value moved does not
+/// depend on it for an address inside the simulated arrays.
+fn memory_operands(c: &Ctx) -> DecodeResult<()> {
+    let ins = c.ins;
+    let trailing_pred = !c.volta
+        && ins.operands.len() == 3
+        && matches!(
+            ins.operands[2].register(),
+            Some(Register::Pred(_) | Register::True)
+        );
+    if trailing_pred {
+        return Ok(());
+    }
+    operand_count(ins, 2)
 }
 
 fn rounding(m: &mut Mods) -> Round {

@@ -135,6 +135,8 @@ pub(crate) enum Op {
         psl: bool,
         cbcc: bool,
         chi: bool,
+        /// `.CLO`: `C`'s low half.
+        clo: bool,
     },
     ISetP {
         p: u8,
@@ -145,6 +147,9 @@ pub(crate) enum Op {
         b: Src,
         bop: BoolOp,
         c: PredSrc,
+        /// `.X` (Kepler–Pascal): the high words of a 64-bit comparison whose low words were
+        /// subtracted by the `.CC` instruction before it (its carry and zero flags).
+        x: bool,
         /// `.EX` (sm_70+): the high words of a 64-bit comparison; where they are equal the
         /// result is this predicate (the low words' comparison).
         ex: Option<PredSrc>,
@@ -175,12 +180,16 @@ pub(crate) enum Op {
         b: Src,
         left: bool,
         signed: bool,
+        /// `.W` (Fermi): the shift amount wraps modulo 32 instead of clamping.
+        wrap: bool,
     },
     Lop {
         d: u16,
         a: Src,
         b: Src,
         op: LopKind,
+        /// `LOP.op.NZ p, d, a, b` (`.Z`): `p` is set where the result is not zero (zero).
+        p: Option<(u8, bool)>,
     },
     Lop3 {
         d: u16,
@@ -230,6 +239,10 @@ pub(crate) enum Op {
         sx32: bool,
         cin: Option<PredSrc>,
         cout: Option<u8>,
+        /// Kepler–Pascal `.X`: the carry in is the carry flag (`cin` is then `None`).
+        cc_in: bool,
+        /// Kepler–Pascal `d.CC`: the carry out goes to the carry flag.
+        cc: bool,
     },
     /// Funnel shift of the 64-bit `c:a` by `s` (`.L`/`.R`), the low or (`.HI`) high word.
     Shf {
@@ -328,6 +341,80 @@ pub(crate) enum Op {
         /// Width of the integer source (`.U8`/`.S16`…: 8 or 16; else 32).
         src_bits: u32,
         round: Round,
+    },
+    /// `IADD3.RS d, a, b, c` (Maxwell–Pascal): `((a + b) >> 16) + c`, the 33-bit sum of `a`
+    /// and `b` shifted right by 16 (`.LS`: left by 16, `((a + b) << 16) + c`).
+    IAdd3Shift {
+        d: u16,
+        a: Src,
+        b: Src,
+        c: Src,
+        right: bool,
+    },
+    /// `BFE d, a, ctl` (PTX `bfe`): the `len` bits of `a` from bit `pos` (`ctl` = `pos |
+    /// len << 8`), sign-extended when signed; `.BREV`: of `a` bit-reversed.
+    Bfe {
+        d: u16,
+        a: Src,
+        ctl: Src,
+        signed: bool,
+        brev: bool,
+    },
+    /// `BFI d, a, ctl, c` (PTX `bfi`): `c` with the field `pos, len` of `ctl` replaced by
+    /// the low bits of `a`.
+    Bfi {
+        d: u16,
+        a: Src,
+        ctl: Src,
+        c: Src,
+    },
+    /// `ICMP.cmp d, a, b, c` / `FCMP.cmp d, a, b, c`: `c cmp 0 ? a : b` (PTX `slct`).
+    CmpSel {
+        d: u16,
+        a: Src,
+        b: Src,
+        c: Src,
+        cmp: Cmp,
+        signed: bool,
+        float: bool,
+        ftz: bool,
+    },
+    /// `ISET/FSET.cmp.bop d, a, b, p`: all ones (`.BF`: 1.0) where `(a cmp b) bop p`,
+    /// else 0 (PTX `set`).
+    SetReg {
+        d: u16,
+        a: Src,
+        b: Src,
+        p: PredSrc,
+        cmp: Cmp,
+        signed: bool,
+        float: bool,
+        bop: BoolOp,
+        bf: bool,
+        ftz: bool,
+    },
+    /// `I2I.dst.src d, a` (PTX `cvt` between integer types): `a` read as `src` (`|a|`, `-a`
+    /// applied), then truncated to `dst` (`.SAT`: clamped to its range).
+    I2I {
+        d: u16,
+        a: Src,
+        dst: IntType,
+        src: IntType,
+        sat: bool,
+    },
+    /// `I2F.F64.src d, a`: an integer (32 or 64 bits) to a double in `d:d+1`.
+    I2F64 {
+        d: u16,
+        a: Src,
+        src: IntType,
+        round: Round,
+    },
+    /// `MUFU.RCP64H`/`MUFU.RSQ64H d, a`: the high word of `1/x` (`1/sqrt(x)`) for the double
+    /// `x` whose high word is `a` and low word 0.
+    Mufu64H {
+        d: u16,
+        a: Src,
+        rsq: bool,
     },
     /// `FCHK p, a, b`: whether `a / b` needs the slow path of the division idiom.
     FChk {
@@ -452,6 +539,13 @@ impl AtomOp {
             }
         }
     }
+}
+
+/// An integer type of a conversion: its width in bits and signedness.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) struct IntType {
+    pub bits: u32,
+    pub signed: bool,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

@@ -11,3 +11,14 @@ mod lane_memory;
 mod semantics;
 
 pub(crate) use front_end::run;
+
+/// The instructions of `kernel` that do not decode for `launch` (see [`crate::sass_coverage`]).
+pub(crate) fn undecodable(
+    kernel: &isa::Kernel,
+    launch: &crate::Launch,
+) -> Vec<(isa::Span, String)> {
+    decode::decode(kernel, launch)
+        .into_iter()
+        .filter_map(Result::err)
+        .collect()
+}

@@ -40,9 +40,9 @@
 //!   the result is not zero (the trailing predicate must be `!PT`); `PLOP3.LUT p, q, a, b, c,
 //!   lp, lq` applies `lp` to `p` and `lq` to `q` (`PLOP3.LUT P0, PT, P0, P1, PT, 0xa8, 0x0`
 //!   computes `P0 | P1`);
-//! - `MUFU` is the hardware's approximation; it is computed here correctly rounded, which is
-//!   not necessarily the hardware's value (*uncertain*: NVIDIA gives error bounds for the
-//!   intrinsics that use it, not its results; the bounds were not rechecked here);
+//! - `MUFU` is the hardware's approximation; it is computed here in double precision and
+//!   rounded once (`kepler_pascal::mufu`, with the error bounds NVIDIA documents), `SIN`/`COS`
+//!   taking their argument in turns;
 //! - `FCHK p, a, b` (*uncertain*, undocumented): `p` holds when the fast `a / b` may lose
 //!   accuracy — `b` zero, subnormal, infinite or NaN, `a` infinite, NaN or subnormal, or the
 //!   exponents more than 125 apart — and the slow path then computes the same quotient;
@@ -62,6 +62,8 @@ use super::decode::{
 use crate::canonical_nan::{f32_bits, f64_bits};
 use crate::lane_set::lanes;
 
+mod kepler_pascal;
+
 /// The architectural state of one warp: registers `[reg][lane]`, predicate masks, carry.
 #[derive(Debug, Clone)]
 pub(crate) struct WarpRegs {
@@ -69,7 +71,11 @@ pub(crate) struct WarpRegs {
     pub gpr: Vec<u32>,
     /// Lane masks of P0..P6; index 7 is PT (all ones, never written); 8..15 are UP0..UP6.
     pub pred: [u64; 16],
+    /// Carry flag per lane (Kepler–Pascal `.CC`).
     pub cc: u64,
+    /// Zero flag per lane: set by the `.CC` forms where their result is 0, read by
+    /// `ISETP.X` (64-bit comparisons).
+    pub zf: u64,
 }
 
 /// Registers R0..R255 and UR0..UR63 at most (the decoder refuses R252 and above, so pairs
@@ -87,6 +93,7 @@ impl WarpRegs {
             gpr: vec![0; gprs.min(MAX_GPRS) * ws],
             pred,
             cc: 0,
+            zf: 0,
         }
     }
 
@@ -613,8 +620,18 @@ impl WarpRegs {
     fn write_with_carry(&mut self, d: u16, mask: u64, vals: &Lanes, carry: Option<u64>) {
         self.write(d, mask, vals);
         if let Some(c) = carry {
-            self.cc = (self.cc & !mask) | (c & mask);
+            self.set_flags(mask, c, vals);
         }
+    }
+
+    /// The carry flag of the lanes of `mask` from `carry`, their zero flag from `vals`.
+    fn set_flags(&mut self, mask: u64, carry: u64, vals: &Lanes) {
+        self.cc = (self.cc & !mask) | (carry & mask);
+        let mut z = 0u64;
+        for (l, &v) in vals[..self.ws].iter().enumerate() {
+            z |= u64::from(v == 0) << l;
+        }
+        self.zf = (self.zf & !mask) | (z & mask);
     }
 }
 
@@ -653,6 +670,14 @@ pub(crate) fn execute_alu(
         | Op::Vote { .. }
         | Op::R2Ur { .. }
         | Op::Shfl { .. } => return execute_sm70(op, regs, ids, mask, scratch),
+        Op::IAdd3Shift { .. }
+        | Op::Bfe { .. }
+        | Op::Bfi { .. }
+        | Op::CmpSel { .. }
+        | Op::SetReg { .. }
+        | Op::I2I { .. }
+        | Op::I2F64 { .. }
+        | Op::Mufu64H { .. } => return kepler_pascal::execute(op, regs, ids, mask, scratch),
         Op::Mov { d, a } => {
             a.ints(regs, ids, a_v);
             regs.write(d, mask, a_v);
@@ -759,6 +784,7 @@ pub(crate) fn execute_alu(
             psl,
             cbcc,
             chi,
+            clo,
         } => {
             // `a` with its half selected; `b` raw (its half is applied here); `c` as integer.
             a.fetch_all(regs, ids, a_v);
@@ -782,6 +808,8 @@ pub(crate) fn execute_alu(
                 let mut cv = c_v[l];
                 if chi {
                     cv >>= 16;
+                } else if clo {
+                    cv &= 0xffff;
                 }
                 if cbcc {
                     cv = cv.wrapping_add(braw << 16);
@@ -803,8 +831,22 @@ pub(crate) fn execute_alu(
             b,
             bop,
             c,
+            x,
             ex,
         } => {
+            if x {
+                return kepler_pascal::isetp_x(
+                    regs,
+                    ids,
+                    mask,
+                    [p, q],
+                    cmp,
+                    signed,
+                    [a, b],
+                    bop,
+                    c,
+                );
+            }
             let cm = regs.pred_mask(c, mask);
             let low = ex.map(|e| regs.pred_mask(e, u64::MAX));
             let (ax, bx) = (a.int_view(regs, ids, a_v), b.int_view(regs, ids, b_v));
@@ -879,9 +921,13 @@ pub(crate) fn execute_alu(
             b,
             left,
             signed,
+            wrap,
         } => {
             a.ints(regs, ids, a_v);
             b.ints(regs, ids, b_v);
+            if wrap {
+                b_v[..ws].iter_mut().for_each(|s| *s &= 31);
+            }
             for l in 0..ws {
                 let (av, s) = (a_v[l], b_v[l]);
                 r_v[l] = if left {
@@ -900,7 +946,7 @@ pub(crate) fn execute_alu(
             }
             regs.write(d, mask, r_v);
         }
-        Op::Lop { d, a, b, op } => {
+        Op::Lop { d, a, b, op, p } => {
             let (ax, bx) = (a.int_view(regs, ids, a_v), b.int_view(regs, ids, b_v));
             for l in 0..ws {
                 let (av, bv) = (ax[l], bx[l]);
@@ -912,6 +958,13 @@ pub(crate) fn execute_alu(
                 };
             }
             regs.write(d, mask, r_v);
+            if let Some((p, nz)) = p {
+                let mut bits = 0u64;
+                for (l, &v) in r_v[..ws].iter().enumerate() {
+                    bits |= u64::from((v != 0) == nz) << l;
+                }
+                regs.set_pred(p, mask, bits);
+            }
         }
         Op::Lop3 { d, a, b, c, lut, p } => {
             a.ints(regs, ids, a_v);
@@ -1284,12 +1337,18 @@ fn execute_sm70(
             sx32,
             cin,
             cout,
+            cc_in,
+            cc,
         } => {
             a.ints(regs, ids, a_v);
             b.fetch_all(regs, ids, b_v);
             hi_src.ints(regs, ids, c_v);
-            let tb = b.term(cin.is_some());
-            let cin_mask = cin.map_or(0, |p| regs.pred_mask(p, u64::MAX));
+            let tb = b.term(cin.is_some() || cc_in);
+            let cin_mask = if cc_in {
+                regs.cc
+            } else {
+                cin.map_or(0, |p| regs.pred_mask(p, u64::MAX))
+            };
             let mut carry = 0u64;
             for l in 0..ws {
                 let shifted = if hi {
@@ -1309,6 +1368,9 @@ fn execute_sm70(
             regs.write(d, mask, r_v);
             if let Some(p) = cout {
                 regs.set_pred(p, mask, carry);
+            }
+            if cc {
+                regs.set_flags(mask, carry, r_v);
             }
         }
         Op::Shf {
@@ -1378,17 +1440,7 @@ fn execute_sm70(
             let mut fa = [0f32; 64];
             a.floats(regs, ids, false, &mut fa);
             for l in 0..ws {
-                let x = fa[l];
-                let r = match func {
-                    MufuFunc::Rcp => 1.0 / x,
-                    MufuFunc::Rsq => 1.0 / x.sqrt(),
-                    MufuFunc::Sqrt => x.sqrt(),
-                    MufuFunc::Ex2 => x.exp2(),
-                    MufuFunc::Lg2 => x.log2(),
-                    MufuFunc::Sin => x.sin(),
-                    MufuFunc::Cos => x.cos(),
-                };
-                r_v[l] = f32_bits(r);
+                r_v[l] = f32_bits(kepler_pascal::mufu(func, fa[l]));
             }
             regs.write(d, mask, r_v);
         }

@@ -1,0 +1,284 @@
+//! Decoding of the Kepler–Pascal (and Fermi) forms that the common decoder does not cover
+//! (issue #26 item 1): the opcodes measured in the real listings of the corpus
+//! (`tests/corpus_decode.rs`). `None`: not one of them, the common decoder goes on.
+//!
+//! Where an opcode has the same operands as on sm_70+ (`SHFL`, `VOTE`, `MUFU`, `FCHK`,
+//! `FLO`, `POPC`, `SHF`, atomics, `LDC`), the sm_70+ decoder is used; the differences
+//! (carries through the carry flag, no predicate result of `ATOM`) are handled there or
+//! here.
+
+use super::*;
+
+/// `1/(2π)` in single precision (the factor `RRO.SINCOS` applies here).
+const INV_TWO_PI: f32 = 0.159_154_94;
+
+/// Texture and surface opcodes: refused with the same reason.
+const TEXTURE: &[&str] = &[
+    "TEX", "TEXS", "TLD", "TLDS", "TLD4", "TLD4S", "TXQ", "TXD", "TMML", "SULD", "SUST", "SURED",
+    "SUATOM", "SUQ",
+];
+
+fn int_type(t: &str) -> Option<IntType> {
+    Some(match t {
+        "U8" => IntType {
+            bits: 8,
+            signed: false,
+        },
+        "S8" => IntType {
+            bits: 8,
+            signed: true,
+        },
+        "U16" => IntType {
+            bits: 16,
+            signed: false,
+        },
+        "S16" => IntType {
+            bits: 16,
+            signed: true,
+        },
+        "U32" => IntType {
+            bits: 32,
+            signed: false,
+        },
+        "S32" => IntType {
+            bits: 32,
+            signed: true,
+        },
+        "U64" => IntType {
+            bits: 64,
+            signed: false,
+        },
+        "S64" => IntType {
+            bits: 64,
+            signed: true,
+        },
+        _ => return None,
+    })
+}
+
+/// The texture refusal (shared with sm_70+ `TEX`, `TLD`, …).
+pub(super) fn texture_refusal(ins: &Instruction) -> (Span, String) {
+    cannot(
+        ins,
+        "not modelled: a texture or surface access needs a texture binding (the host's \
+         cudaBindTexture/texture object: base address, format, filtering), which a listing \
+         does not carry",
+    )
+}
+
+pub(super) fn decode(c: &Ctx, name: &str, m: &mut Mods) -> DecodeResult<Option<Op>> {
+    let ins = c.ins;
+    let o = |i: usize| ins.operands.get(i);
+    let n = ins.operands.len();
+    if TEXTURE.contains(&name) {
+        return Err(texture_refusal(ins));
+    }
+    Ok(Some(match name {
+        "SHFL" | "VOTE" | "MUFU" | "FCHK" | "FLO" | "SHF" | "PRMT" | "ATOM" | "ATOMS" | "RED"
+        | "LDC" => return decode_volta(c, name, m),
+        "POPC" if n == 2 => return decode_volta(c, name, m),
+        "TEXDEPBAR" => {
+            // Waits for texture results: none are produced (textures are refused).
+            m.left.clear();
+            Op::Nop
+        }
+        "LEA" => {
+            // Pascal prints `LEA d(.CC), a, b[, shift]` and `LEA.HI(.X) [P,] d, a, b, hi[,
+            // shift]`; an omitted shift is 0 (`LEA R8.CC, R4, RZ; LEA.HI.X P0, R9, R4, RZ,
+            // R5` copies R5:R4). `P` is written with the carry out of the high word; `.X`
+            // adds the carry flag.
+            let hi = m.take("HI");
+            let x = m.take("X");
+            let k = usize::from(matches!(
+                o(0).and_then(Operand::register),
+                Some(Register::Pred(_) | Register::True)
+            ));
+            let cout = if k == 1 {
+                Some(c.pred_dest(o(0))?)
+            } else {
+                None
+            };
+            let fixed = k + if hi { 4 } else { 3 };
+            let shift = match n.checked_sub(fixed) {
+                Some(0) => 0,
+                Some(1) => match c.src(o(fixed))?.kind {
+                    SrcKind::Value(v, _) if v < 32 => v,
+                    _ => return Err(cannot(ins, "the shift must be an immediate below 32")),
+                },
+                _ => return Err(cannot(ins, "unexpected operands")),
+            };
+            let cc = o(k).is_some_and(|d| d.suffixes.iter().any(|s| s == "CC"));
+            Op::Lea {
+                d: c.dest(o(k))?,
+                a: c.src(o(k + 1))?,
+                b: c.src(o(k + 2))?,
+                hi_src: if hi { c.src(o(k + 3))? } else { zero() },
+                shift,
+                hi,
+                sx32: false,
+                cin: None,
+                cout,
+                cc_in: x,
+                cc,
+            }
+        }
+        "IADD3" if m.left.iter().any(|t| matches!(*t, "RS" | "LS")) => {
+            operand_count(ins, 4)?;
+            let right = m.take("RS");
+            m.take("LS");
+            Op::IAdd3Shift {
+                d: c.dest(o(0))?,
+                a: c.src(o(1))?,
+                b: c.src(o(2))?,
+                c: c.src(o(3))?,
+                right,
+            }
+        }
+        "BFE" => {
+            operand_count(ins, 3)?;
+            let unsigned = m.take("U32");
+            m.take("S32");
+            Op::Bfe {
+                d: c.dest(o(0))?,
+                a: c.src(o(1))?,
+                ctl: c.src(o(2))?,
+                signed: !unsigned,
+                brev: m.take("BREV"),
+            }
+        }
+        "BFI" => {
+            operand_count(ins, 4)?;
+            Op::Bfi {
+                d: c.dest(o(0))?,
+                a: c.src(o(1))?,
+                ctl: c.src(o(2))?,
+                c: c.src(o(3))?,
+            }
+        }
+        "ICMP" | "FCMP" => {
+            operand_count(ins, 4)?;
+            let cmp = m
+                .take_any(cmp_of)
+                .ok_or_else(|| cannot(ins, "missing comparison"))?;
+            let float = name == "FCMP";
+            let unsigned = m.take("U32");
+            m.take("S32");
+            let ftz = m.take("FTZ");
+            let src = |i: usize| {
+                if float {
+                    c.float_src(o(i))
+                } else {
+                    c.src(o(i))
+                }
+            };
+            Op::CmpSel {
+                d: c.dest(o(0))?,
+                a: c.src(o(1))?,
+                b: src(2)?,
+                c: src(3)?,
+                cmp,
+                signed: !unsigned,
+                float,
+                ftz,
+            }
+        }
+        "ISET" | "FSET" => {
+            operand_count(ins, 4)?;
+            let cmp = m
+                .take_any(cmp_of)
+                .ok_or_else(|| cannot(ins, "missing comparison"))?;
+            let float = name == "FSET";
+            let unsigned = m.take("U32");
+            m.take("S32");
+            let bop = m.take_any(bool_of).unwrap_or(BoolOp::And);
+            let src = |i: usize| {
+                if float {
+                    c.float_src(o(i))
+                } else {
+                    c.src(o(i))
+                }
+            };
+            Op::SetReg {
+                d: c.dest(o(0))?,
+                a: src(1)?,
+                b: src(2)?,
+                p: c.pred_src(o(3))?,
+                cmp,
+                signed: !unsigned,
+                float,
+                bop,
+                bf: m.take("BF"),
+                ftz: m.take("FTZ"),
+            }
+        }
+        "I2I" => {
+            operand_count(ins, 2)?;
+            let dst = m
+                .take_any(int_type)
+                .ok_or_else(|| cannot(ins, "missing destination type"))?;
+            let src = m.take_any(int_type).unwrap_or(IntType {
+                bits: 32,
+                signed: true,
+            });
+            if dst.bits > 32 || src.bits > 32 {
+                return Err(cannot(ins, "64-bit integer conversions are not modelled"));
+            }
+            Op::I2I {
+                d: c.dest(o(0))?,
+                a: c.src(o(1))?,
+                dst,
+                src,
+                sat: m.take("SAT"),
+            }
+        }
+        "I2F" if m.left.first() == Some(&"F64") => {
+            operand_count(ins, 2)?;
+            m.take("F64");
+            let src = m.take_any(int_type).unwrap_or(IntType {
+                bits: 32,
+                signed: true,
+            });
+            Op::I2F64 {
+                d: c.dest(o(0))?,
+                a: c.src(o(1))?,
+                src,
+                round: rounding(m),
+            }
+        }
+        // Range reduction before `MUFU` (Maxwell–Pascal; Fermi–Kepler name it `RRO`):
+        // `.EX2` passes the value on (`MUFU.EX2` takes the float itself), `.SINCOS`
+        // divides by 2π (`MUFU.SIN`/`COS` take turns, see the semantics).
+        "RRO" => {
+            operand_count(ins, 2)?;
+            if m.take("EX2") {
+                Op::Mov {
+                    d: c.dest(o(0))?,
+                    a: c.src(o(1))?,
+                }
+            } else if m.take("SINCOS") {
+                Op::Float {
+                    kind: FloatKind::Mul,
+                    d: c.dest(o(0))?,
+                    a: c.float_src(o(1))?,
+                    b: Src {
+                        kind: SrcKind::Value(INV_TWO_PI.to_bits(), None),
+                        float_imm: Some(f64::from(INV_TWO_PI)),
+                        ..zero()
+                    },
+                    c: zero(),
+                    ftz: false,
+                    sat: false,
+                    double: false,
+                    p: PredSrc {
+                        idx: PT,
+                        neg: false,
+                    },
+                    round: Round::Nearest,
+                }
+            } else {
+                return Err(cannot(ins, "only .EX2 and .SINCOS are modelled"));
+            }
+        }
+        _ => return Ok(None),
+    }))
+}

@@ -21,6 +21,13 @@ pub struct Launch {
     /// transactions, stepper). Off, a run reports only cycles, counts, per-warp start and
     /// end, and the final memory — for long runs whose detail nobody will look at.
     pub trace: bool,
+    /// SASS: read constant banks 1–3 (the driver's and the compiler's tables, which a
+    /// `cuobjdump -sass` listing does not print) as zero words instead of stopping at them.
+    /// A stand-in an automatic launch uses so that such kernels run at all: their results
+    /// are then not the kernel's, but the run is still one the analyses must bound (they
+    /// read those words as unknown). Off: such a read stops the run with a located error.
+    #[serde(default)]
+    pub unknown_banks_zero: bool,
 }
 
 impl Default for Launch {
@@ -32,6 +39,7 @@ impl Default for Launch {
             shared_bytes: 0,
             stepper_warp: 0,
             trace: true,
+            unknown_banks_zero: false,
         }
     }
 }

@@ -235,6 +235,10 @@ pub struct BarrierView {
 pub struct Stepper {
     pub warp: u32,
     pub steps: Vec<Step>,
+    /// The warp issued more than `max_stepper_steps` instructions: `steps` holds the first
+    /// ones, and the run went on without recording the rest.
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub truncated: bool,
 }
 
 /// L1 statistics over the run.

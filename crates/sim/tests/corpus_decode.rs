@@ -51,13 +51,8 @@ const EXCEPTIONS: &[(&str, &str, &str)] = &[
     ),
     (
         "XMAD",
-        "modifier .S16",
-        "signed XMAD halves (.S16, .CSFU) are not modelled",
-    ),
-    (
-        "XMAD",
-        "modifier .U16",
-        "signed XMAD halves (.S16, .CSFU) are not modelled",
+        "modifier .CSFU",
+        "XMAD's .CSFU (C shifted by the sign of A·B?) is not modelled",
     ),
     (
         "LOP3",

@@ -268,3 +268,17 @@ ISUB RZ.CC, R10, R12 ;\nISETP.NE.U32.X.AND P0, PT, R11, R13, PT ;\nSEL R23, 0x1,
         prop_assert_eq!(out[3], u32::from(x != y));
     }
 }
+
+#[test]
+fn xmad_signed_halves() {
+    // R10 = 0x1234_ffff (low half -1 as S16), R11 = 0x0000_0003, R12 = 10.
+    // XMAD.S16.S16: -1 * 3 + 10 = 7. XMAD (unsigned): 0xffff * 3 + 10 = 0x3_0007.
+    // XMAD.S16.U16 R22, R11, R10, RZ: 3 * 0xffff (B unsigned) = 0x2_fffd.
+    // XMAD.U16.S16 R23, R11, R10, RZ: 3 * -1 = -3 = 0xffff_fffd.
+    let out = eval(
+        "XMAD.S16.S16 R20, R10, R11, R12 ;\nXMAD R21, R10, R11, R12 ;\nXMAD.S16.U16 R22, R11, R10, RZ ;\nXMAD.U16.S16 R23, R11, R10, RZ ;\n",
+        &[0x1234_ffff, 3, 10],
+    )
+    .expect("runs");
+    assert_eq!(out, vec![7, 0x3_0007, 0x2_fffd, 0xffff_fffd]);
+}

@@ -130,6 +130,17 @@ fn assemble(report: &mut Report, out: ModeOutput) {
     report.wcet = out.wcet;
     report.schedule = out.schedule;
     report.plots = out.plots;
+    if let Some(s) = out.simulation.as_ref().filter(|s| s.run.stepper.truncated) {
+        report.diagnostics.push(Diagnostic::global(
+            Severity::Warning,
+            format!(
+                "the stepper recorded the first {} instructions of warp {} (max_stepper_steps); \
+                 the run went on to the end",
+                s.run.stepper.steps.len(),
+                s.run.stepper.warp
+            ),
+        ));
+    }
     report.simulation = out.simulation;
     report.arguments = out.arguments;
     report.timings_ms.extend(out.timings_ms);

@@ -63,7 +63,7 @@ pub fn params() -> Vec<ParamInfo> {
         ParamInfo::text("block", "block dimensions X,Y,Z (threads)", "32,1,1"),
         ParamInfo::text(
             "params",
-            "kernel parameters as 32-bit words, comma-separated (kernel parameter k is the word at c[0x0][0x140 + 4k]; decimals are stored as floats); for a PTX kernel, empty or `auto` chooses them (pointers 1 MiB apart from 0x100000, integers 64, floats 1.0, listed in the report's arguments)",
+            "kernel parameters as 32-bit words, comma-separated (kernel parameter k is the word at c[0x0][0x140 + 4k]; decimals are stored as floats); empty or `auto` chooses them (a SASS kernel's layout inferred from the constant-bank words it reads; pointers 1 MiB apart from 0x100000, integers 64, floats 1.0, listed in the report's arguments; with `memory` empty too, each pointer gets a seeded buffer that grows as the run needs)",
             "",
         ),
         ParamInfo::text(
@@ -466,11 +466,30 @@ pub fn run_kernel(
     diags: &mut Vec<Diagnostic>,
     arguments: &mut Option<KernelArguments>,
 ) -> Option<sim::Simulation> {
+    let guessed;
+    let kernel = match sass_args::arch_guess(kernel).filter(|_| run.auto_params) {
+        Some(arch) => {
+            let mut k = kernel.clone();
+            k.arch = Some(arch.to_string());
+            diags.push(Diagnostic::global(
+                Severity::Note,
+                format!(
+                    "the listing names no architecture and reads Fermi's stack pointer \
+                     c[0x1][0x100]: the automatic launch lays out constant bank 0 as {arch} \
+                     does (parameters from 0x20)"
+                ),
+            ));
+            guessed = k;
+            &guessed
+        }
+        None => kernel,
+    };
     let simulate = |launch: &sim::Launch, memory: &sim::MemoryInit| {
         sim::run(kernel, launch, machine, memory, &run.budget).map_err(|e| e.diagnostics)
     };
     let layout = sass_args::infer(kernel);
-    if !run.auto_params || layout.slots.is_empty() {
+    let unknown = sass_args::unknown_bank_reads(kernel);
+    if !run.auto_params || (layout.slots.is_empty() && unknown.is_empty()) {
         return simulate(&run.launch, &run.memory)
             .map_err(|d| diags.extend(d))
             .ok();
@@ -478,6 +497,19 @@ pub fn run_kernel(
     let (words, pointers) = sass_args::auto_words(&layout);
     let mut launch = run.launch.clone();
     launch.params = words;
+    launch.unknown_banks_zero = true;
+    if !unknown.is_empty() {
+        diags.push(Diagnostic::global(
+            Severity::Warning,
+            format!(
+                "the kernel reads constant words a listing does not give (the driver's bank 1, \
+                 the compiler's constant tables in banks 2 and 3): {}; this automatic launch \
+                 reads them as 0, so its results are not the kernel's (the analyses treat them \
+                 as unknown, so the run is still one their bounds cover)",
+                unknown.join(", ")
+            ),
+        ));
+    }
     let shared = launch.shared_bytes == 0 && sass_args::uses_shared(kernel);
     if shared {
         launch.shared_bytes = sass_args::AUTO_SHARED_BYTES;

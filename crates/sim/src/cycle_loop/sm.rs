@@ -187,6 +187,8 @@ pub(crate) struct Sm<'a> {
     pub recorded: usize,
     pub transactions: Vec<Transaction>,
     pub steps: Vec<Step>,
+    /// More steps than `max_stepper_steps` were issued (the rest are not recorded).
+    pub stepper_truncated: bool,
     pub step_texts: StepTexts,
     pub stack_cache: StackCache,
     pub issued: u64,
@@ -236,6 +238,7 @@ impl<'a> Sm<'a> {
                 budget.trace_room(launch.trace, budget.max_timeline_entries),
             ),
             steps: Vec::with_capacity(budget.trace_room(launch.trace, budget.max_stepper_steps)),
+            stepper_truncated: false,
             step_texts: StepTexts::default(),
             stack_cache: StackCache::default(),
             issued: 0,
@@ -311,11 +314,9 @@ impl<'a> Sm<'a> {
         I: Iterator<Item = StackView> + Clone,
     {
         if self.steps.len() >= self.budget.max_stepper_steps {
-            return Err(SimError::budget(
-                "max_stepper_steps",
-                self.budget.max_stepper_steps,
-                "the stepper's steps",
-            ));
+            // The stepper is for looking at: past its budget the run goes on unrecorded.
+            self.stepper_truncated = true;
+            return Ok(());
         }
         let lanes = self.machine.warp_size as u8;
         let stack = self.stack_cache.get(stack);
@@ -550,6 +551,7 @@ impl<'a> Sm<'a> {
             stepper: Stepper {
                 warp: self.launch.stepper_warp,
                 steps: self.steps,
+                truncated: self.stepper_truncated,
             },
             l1: self.l1.map(|_| self.l1_stats),
         }

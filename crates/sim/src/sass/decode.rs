@@ -184,10 +184,14 @@ impl Ctx<'_> {
                 }
             },
             OperandKind::Constant { bank, address } => {
-                if *bank != 0 || address.base.as_ref().is_some_and(|b| *b != Register::Zero) {
+                let fixed = address.base.as_ref().is_none_or(|b| *b == Register::Zero);
+                if (1..=3).contains(bank) && fixed && self.launch.unknown_banks_zero {
+                    // An automatic launch's stand-in (`Launch::unknown_banks_zero`).
+                    SrcKind::Value(0, Some(0))
+                } else if *bank != 0 || !fixed {
                     return Err(cannot(ins, &bank_refusal(&op.text, *bank)));
-                }
-                let lo = self.layout.read(self.launch, address.offset).ok_or_else(|| {
+                } else {
+                    let lo = self.layout.read(self.launch, address.offset).ok_or_else(|| {
                     (
                         op.span,
                         format!(
@@ -200,8 +204,9 @@ impl Ctx<'_> {
                         ),
                     )
                 })?;
-                let hi = self.layout.read(self.launch, address.offset + 4);
-                SrcKind::Value(lo, hi)
+                    let hi = self.layout.read(self.launch, address.offset + 4);
+                    SrcKind::Value(lo, hi)
+                }
             }
             _ => return Err(cannot(ins, &format!("operand `{}`", op.text))),
         };
@@ -428,6 +433,15 @@ fn bool_of(m: &str) -> Option<BoolOp> {
 }
 
 /// Modifier bookkeeping: every modifier must be consumed by the opcode's decoder.
+/// Whether an XMAD half-type modifier is signed (`.S16`) or not (`.U16`).
+fn half_type(m: &str) -> Option<bool> {
+    match m {
+        "S16" => Some(true),
+        "U16" => Some(false),
+        _ => None,
+    }
+}
+
 struct Mods<'a> {
     ins: &'a Instruction,
     left: Vec<&'a str>,
@@ -1217,7 +1231,12 @@ fn decode_op(c: &Ctx) -> DecodeResult<(Op, bool)> {
         }
         "XMAD" => {
             operand_count(ins, 4)?;
+            // `.S16`/`.U16` name A's then B's type (unsigned when absent).
+            let a_signed = m.take_any(half_type).unwrap_or(false);
+            let b_signed = m.take_any(half_type).unwrap_or(false);
             Op::XMad {
+                a_signed,
+                b_signed,
                 d: c.dest(o(0))?,
                 a: c.src(o(1))?,
                 b: c.src(o(2))?,

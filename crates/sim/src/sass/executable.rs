@@ -131,6 +131,9 @@ pub(crate) enum Op {
         a: Src,
         b: Src,
         c: Src,
+        /// `.S16` on A (first) and B (second): the 16-bit halves are sign-extended.
+        a_signed: bool,
+        b_signed: bool,
         mrg: bool,
         psl: bool,
         cbcc: bool,

@@ -785,6 +785,8 @@ pub(crate) fn execute_alu(
             cbcc,
             chi,
             clo,
+            a_signed,
+            b_signed,
         } => {
             // `a` with its half selected; `b` raw (its half is applied here); `c` as integer.
             a.fetch_all(regs, ids, a_v);
@@ -801,7 +803,14 @@ pub(crate) fn execute_alu(
                 } else {
                     braw & 0xffff
                 };
-                let mut prod = (a_v[l] & 0xffff).wrapping_mul(bsel);
+                let half = |v: u32, signed: bool| {
+                    if signed {
+                        v as u16 as i16 as i32 as u32
+                    } else {
+                        v & 0xffff
+                    }
+                };
+                let mut prod = half(a_v[l], a_signed).wrapping_mul(half(bsel, b_signed));
                 if psl {
                     prod <<= 16;
                 }

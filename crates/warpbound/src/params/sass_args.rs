@@ -4,10 +4,12 @@
 //! `sim::ConstantLayout`). How each word is used says what it holds:
 //!
 //! - a **pointer**: a word that flows (through any arithmetic, `MOV`, `IMAD.WIDE`, `LEA`, …)
-//!   into the base register of a load, store or atomic. With 64-bit addressing (`.E`,
+//!   into the base register of a global load, store or atomic (not a shared or local one). With 64-bit addressing (`.E`,
 //!   `[R2.64]`) the pointer is the 8-byte pair at an 8-aligned offset that is read as 64 bits
-//!   (`IMAD.WIDE … c[0x0][o]`, `LDC.64`, `ULDC.64`) or whose two halves are both read
-//!   (`IADD R2.CC, R0, c[0x0][o]` / `IADD.X R3, RZ, c[0x0][o+4]`); with 32-bit addressing (Fermi
+//!   (`IMAD.WIDE … c[0x0][o]`, `LDC.64`, `ULDC.64`) or whose high half is read by a carry-in
+//!   sum (`IADD R2.CC, R0, c[0x0][o]` / `IADD.X R3, RZ, c[0x0][o+4]`) or only copied (`MOV R3,
+//!   c[0x0][o+4]`): two 32-bit counts side by side, the second one computed with, are not a
+//!   pointer; with 32-bit addressing (Fermi
 //!   listings) the word itself. The k-th pointer gets the base address
 //!   [`kernel_args::POINTER_BASE`] + k · [`kernel_args::POINTER_STRIDE`], as for PTX;
 //! - a **float** scalar: a word a floating-point instruction (`F…`, `D…` opcodes, `MUFU`)
@@ -115,6 +117,10 @@ pub fn infer(kernel: &Kernel) -> Layout {
     let mut double: BTreeSet<u32> = BTreeSet::new();
     let mut to_wide: BTreeSet<u32> = BTreeSet::new();
     let mut to_narrow: BTreeSet<u32> = BTreeSet::new();
+    // Words read as the high half of a 64-bit sum (`IADD.X`, `IADD3.X`, `IMAD.X`,
+    // `LEA.HI.X`: the carry-in forms), and words read other than by a plain copy.
+    let mut read_x: BTreeSet<u32> = BTreeSet::new();
+    let mut computed: BTreeSet<u32> = BTreeSet::new();
     let mut carries: BTreeMap<Register, BTreeSet<u32>> = BTreeMap::new();
     // Registers holding a plain copy of one parameter word (`LDC`, `ULDC`, `MOV`,
     // `IMAD.MOV`): a float instruction reading them makes that word a float (sm_90 loads
@@ -135,7 +141,13 @@ pub fn infer(kernel: &Kernel) -> Layout {
                     from.extend(c.iter().copied());
                 }
             }
-            for op in &ins.operands {
+            // Pointer parameters address global memory: shared and local accesses (whose
+            // addresses may add a size or an index parameter) do not count.
+            let global = !matches!(
+                ins.opcode.name.as_str(),
+                "LDS" | "STS" | "ATOMS" | "LDSM" | "REDS" | "LDL" | "STL"
+            );
+            for op in ins.operands.iter().filter(|_| global) {
                 if let OperandKind::Memory { address } = &op.kind {
                     let Some(r) = &address.base else { continue };
                     let wide = wide_address(ins, &op.suffixes);
@@ -167,6 +179,13 @@ pub fn infer(kernel: &Kernel) -> Layout {
                 };
             }
             if pass == 0 {
+                for &(o, _) in &direct {
+                    if ins.opcode.has_modifier("X") {
+                        read_x.insert(o);
+                    } else if !copy {
+                        computed.insert(o);
+                    }
+                }
                 for &(o, wide) in &direct {
                     read.insert(o);
                     if wide {
@@ -186,7 +205,13 @@ pub fn infer(kernel: &Kernel) -> Layout {
     let mut covered: BTreeSet<u32> = BTreeSet::new();
     for &o in read.iter().filter(|&&o| o % 8 == 0) {
         let flows = to_wide.contains(&o) || to_wide.contains(&(o + 4));
-        let pair = read64.contains(&o) || read.contains(&(o + 4));
+        // The high word of a pointer is read as 64 bits with the low one, by a carry-in
+        // sum, or only copied (`MOV R3, c[0x0][o+4]` to the address's high register); a
+        // high word that is computed with (`IADD R4, -R2, c[0x0][0x174]`) is a count.
+        let high = o + 4;
+        let pair = read64.contains(&o)
+            || read_x.contains(&high)
+            || (read.contains(&high) && !computed.contains(&high));
         if flows && pair {
             slots.insert(o, Slot::Pointer64);
             covered.extend([o, o + 4]);
@@ -222,6 +247,45 @@ pub fn uses_shared(kernel: &Kernel) -> bool {
         let n = i.opcode.name.as_str();
         matches!(n, "LDS" | "STS" | "ATOMS" | "LDSM" | "REDS")
     })
+}
+
+/// The architecture an automatic launch takes for a listing without a `code for sm_XX` line:
+/// `sm_20` when it reads `c[0x1][0x100]`, where Fermi keeps the stack pointer (the
+/// `FERMI_sm20_mgpu_*` listings of the corpus start with `MOV R1, c [0x1] [0x100]`; Kepler
+/// and later read it from bank 0), so that its parameters are found at Fermi's `0x20`
+/// (`sim::ConstantLayout`). `None`: keep the listing's (or the default Pascal layout).
+pub fn arch_guess(kernel: &Kernel) -> Option<&'static str> {
+    if kernel.arch.is_some() {
+        return None;
+    }
+    let fermi_stack = kernel.instructions.iter().any(|i| {
+        i.operands.iter().any(|op| {
+            matches!(&op.kind, OperandKind::Constant { bank: 1, address }
+                if address.base.is_none() && address.offset == 0x100)
+        })
+    });
+    fermi_stack.then_some("sm_20")
+}
+
+/// The constant-bank 1–3 words `kernel` reads at fixed offsets (`c[0x2][0x10]`, …), in
+/// order and once each: what an automatic launch reads as zero
+/// (`sim::Launch::unknown_banks_zero`).
+pub fn unknown_bank_reads(kernel: &Kernel) -> Vec<String> {
+    let mut seen = BTreeSet::new();
+    let mut out = Vec::new();
+    for ins in &kernel.instructions {
+        for op in &ins.operands {
+            if let OperandKind::Constant { bank, address } = &op.kind {
+                if (1..=3).contains(bank) && address.base.is_none() {
+                    let text = format!("c[{bank:#x}][{:#x}]", address.offset);
+                    if seen.insert(text.clone()) {
+                        out.push(text);
+                    }
+                }
+            }
+        }
+    }
+    out
 }
 
 /// The automatic values of `layout` as parameter words, and each pointer's base address by
@@ -409,6 +473,35 @@ mod tests {
             vec![(0, Slot::Pointer64), (8, Slot::Integer)]
         );
         assert_eq!(auto_words(&l).0, vec![0x10_0000, 0, 64]);
+    }
+
+    /// Two counts side by side (`mergeElementaryIntervals`, sm_61: a stride at 0x170 added
+    /// to an index, a length at 0x174 subtracted from): both read, the first flows into an
+    /// address, but the second is computed with, so neither is a pointer.
+    #[test]
+    fn adjacent_counts_are_not_a_pointer() {
+        let k = kernel(
+            "code for sm_61
+/*0008*/ S2R R0, SR_TID.X ;
+/*0010*/ IADD R4, -R0, c[0x0][0x174] ;
+/*0018*/ IADD R6, R0, c[0x0][0x170] ;
+/*0020*/ SHR R9, R6, 0x1e ;
+/*0028*/ ISCADD R6, R6, RZ, 0x2 ;
+/*0030*/ IADD R2.CC, R6, c[0x0][0x140] ;
+/*0038*/ IADD.X R3, R9, c[0x0][0x144] ;
+/*0040*/ STG.E [R2], R4 ;
+/*0048*/ EXIT ;
+",
+        );
+        let l = infer(&k);
+        assert_eq!(
+            l.slots.iter().map(|(&o, &s)| (o, s)).collect::<Vec<_>>(),
+            vec![
+                (0, Slot::Pointer64),
+                (0x30, Slot::Integer),
+                (0x34, Slot::Integer)
+            ]
+        );
     }
 
     /// A kernel that reads no parameter has an empty area.

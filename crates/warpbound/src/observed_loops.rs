@@ -51,36 +51,64 @@ fn loops(graph: &BlockGraph) -> Vec<(usize, Vec<usize>)> {
         .collect()
 }
 
-/// Per loop header, from block entries `(block, mask of the threads entering it)` of runs of
-/// `threads`-thread warps: one list per warp, in issue order (module doc).
+/// The most iterations per entry one thread made of each loop `(header block, in body?)`,
+/// from block entries `(block, mask of the threads entering it)` of runs of `threads`-thread
+/// warps: one list per warp, in issue order (module doc); 0 for a loop nobody entered.
+fn most_iterations(
+    loops: &[(usize, Vec<bool>)],
+    warps: &[Vec<(usize, u64)>],
+    threads: usize,
+) -> Vec<u64> {
+    loops
+        .iter()
+        .map(|(header, body)| {
+            let mut most = 0;
+            for visits in warps {
+                for t in 0..threads.min(64) {
+                    let (mut inside, mut n) = (false, 0u64);
+                    for &(block, _) in visits.iter().filter(|v| v.1 >> t & 1 == 1) {
+                        let now = body.get(block).copied().unwrap_or(false);
+                        if now && !inside {
+                            n = 0;
+                        }
+                        if block == *header {
+                            n += 1;
+                            most = most.max(n);
+                        }
+                        inside = now;
+                    }
+                }
+            }
+            most
+        })
+        .collect()
+}
+
+/// Per loop header of the SASS `graph`, from block entries of runs (see
+/// [`most_iterations`]).
 pub fn count(
     kernel: &Kernel,
     graph: &BlockGraph,
     warps: &[Vec<(usize, u64)>],
     threads: usize,
 ) -> Vec<ObservedLoop> {
-    let mut out: BTreeMap<u64, ObservedLoop> = BTreeMap::new();
-    for (header, body) in loops(graph) {
-        let mut most = 0;
-        for visits in warps {
-            for t in 0..threads.min(64) {
-                let (mut inside, mut n) = (false, 0u64);
-                for &(block, _) in visits.iter().filter(|v| v.1 >> t & 1 == 1) {
-                    let now = body.binary_search(&block).is_ok();
-                    if now && !inside {
-                        n = 0;
-                    }
-                    if block == header {
-                        n += 1;
-                        most = most.max(n);
-                    }
-                    inside = now;
-                }
+    let n = graph.blocks.len();
+    let loops: Vec<(usize, Vec<bool>)> = loops(graph)
+        .into_iter()
+        .map(|(h, body)| {
+            let mut inside = vec![false; n];
+            for b in body.into_iter().filter(|&b| b < n) {
+                inside[b] = true;
             }
-        }
+            (h, inside)
+        })
+        .collect();
+    let most = most_iterations(&loops, warps, threads);
+    let mut out: BTreeMap<u64, ObservedLoop> = BTreeMap::new();
+    for ((header, _), most) in loops.iter().zip(most) {
         let Some(ins) = graph
             .blocks
-            .get(header)
+            .get(*header)
             .and_then(|b| kernel.instructions.get(b.first))
         else {
             continue;
@@ -93,6 +121,55 @@ pub fn count(
         e.iterations = e.iterations.max(most);
     }
     out.into_values().collect()
+}
+
+/// Per loop of the PTX function `f` (its natural loops, named by their header's label as the
+/// `rr` mode's `loop_bounds` key them: `roundrobin::loops`), from a traced run of it.
+pub fn of_ptx_run(f: &isa::ptx::Function, run: &sim::Simulation) -> Vec<ObservedLoop> {
+    let Ok(cf) = roundrobin::control_flow::build(f) else {
+        return Vec::new();
+    };
+    let found = roundrobin::loops::find(f, &cf);
+    let loops: Vec<(usize, Vec<bool>)> = found
+        .loops
+        .iter()
+        .map(|l| (l.header, l.body.clone()))
+        .collect();
+    let warps: Vec<Vec<(usize, u64)>> = run
+        .warps
+        .iter()
+        .map(|w| {
+            w.issues
+                .iter()
+                .filter_map(|i| {
+                    let pc = i.index as usize;
+                    let b = *cf.block_of.get(pc)?;
+                    (cf.blocks.get(b)?.start == pc).then_some((b, i.active))
+                })
+                .collect()
+        })
+        .collect();
+    let most = most_iterations(&loops, &warps, lanes(run));
+    found
+        .loops
+        .iter()
+        .zip(most)
+        .map(|(l, most)| ObservedLoop {
+            header: l.label.clone(),
+            line: l.span.line,
+            iterations: most,
+        })
+        .collect()
+}
+
+/// The warp width of a run (32 when it issued nothing).
+fn lanes(run: &sim::Simulation) -> usize {
+    run.warps
+        .iter()
+        .flat_map(|w| w.issues.first())
+        .map(|i| usize::from(i.lanes))
+        .max()
+        .unwrap_or(32)
 }
 
 /// [`count`] for a traced simulation of `kernel`: each warp's issues of a block's first
@@ -112,15 +189,8 @@ pub fn of_run(kernel: &Kernel, graph: &BlockGraph, run: &sim::Simulation) -> Vec
                 .collect()
         })
         .collect();
-    let threads = run
-        .warps
-        .iter()
-        .flat_map(|w| w.issues.first())
-        .map(|i| usize::from(i.lanes))
-        .max()
-        .unwrap_or(32);
     if warps.iter().all(Vec::is_empty) {
         return Vec::new();
     }
-    count(kernel, graph, &warps, threads)
+    count(kernel, graph, &warps, lanes(run))
 }

@@ -14,12 +14,14 @@
 //! result, with per-warp traces cut to the first [`MAX_TRACES`] warps; the T_ij schedule is
 //! the Gantt chart (one lane per warp, one box per code-segment instance).
 
+use crate::auto_memory;
 use crate::catalog::{ModeInfo, ParamInfo, PresetInfo};
 use crate::kernel_text;
 use crate::mode::{Mode, ModeDetails, ModeInput, ModeOutput};
+use crate::observed_loops;
 use crate::params::kernel_args;
 use crate::params::{limits, LoopBounds, Params};
-use crate::report::ArgumentSource;
+use crate::report::{ArgumentKind, ArgumentSource};
 use crate::report::{SimulationReport, Wcet};
 use crate::simulator::{self, SimRequest, SimRun};
 use crate::views;
@@ -192,6 +194,12 @@ fn describe() -> ModeInfo {
             "also run the simulator in the model's setting (pure round-robin, the model's latencies, one SM) on this launch and show observed vs the model",
             false,
         ),
+        ParamInfo::choice(
+            "loop_bounds",
+            "`observed`: loops the request gives no bound take the most iterations one thread made per entry in the simulation of this launch (simulation.loop_iterations; the run is made even with simulate off; a loop nobody entered gets 1): the bound of the run just watched. `given`: loop_bounds and default_loop_bound",
+            &["given", "observed"],
+            "given",
+        ),
         ParamInfo::number("n_coal", "override N_coal (Eq. 5.5–5.6) for what-if exploration; 0 = the analyzer's value", "transactions", 0.0, 1e6, 0.0),
         ParamInfo::number("competing_sms", "override N_CompetingSM; 0 = the Alg. 6 estimate", "SMs", 0.0, 1e4, 0.0),
         ParamInfo::number("active_warps", "override N, the active warps of Eq. 5.4; 0 = from the launch", "warps", 0.0, 1e6, 0.0),
@@ -290,6 +298,8 @@ struct RrParams {
     simulate: SimRequest,
     /// `loop_bounds` keys written as numbers: PTX names loops by label, so these match none.
     bound_keys: Vec<u64>,
+    /// `loop_bounds=observed`.
+    observed: bool,
 }
 
 impl RrParams {
@@ -312,6 +322,7 @@ impl RrParams {
             (g, b, v) => Err(g.err().into_iter().chain(b.err()).chain(v.err()).collect()),
         };
         let mut config = config(p, input.preset)?;
+        let observed = p.text("loop_bounds")? == "observed";
         let bounds = LoopBounds::decode(&input.request.loop_bounds, p.u64("default_loop_bound")?);
         config.loop_bounds = roundrobin::LoopBounds {
             per_label: bounds.per_label,
@@ -327,7 +338,13 @@ impl RrParams {
                 competing_sms: nonzero("competing_sms")?,
                 active_warps: nonzero("active_warps")?,
             },
-            simulate: SimRequest::decode(p, input.request.memory.as_ref(), SimRun::decode_rest)?,
+            simulate: SimRequest::decode_or_force(
+                p,
+                input.request.memory.as_ref(),
+                SimRun::decode_rest,
+                observed,
+            )?,
+            observed,
         })
     }
 }
@@ -471,7 +488,49 @@ fn analyse(input: &ModeInput, p: &RrParams, out: &mut ModeOutput) {
         out.arguments = Some(args);
     }
     let launch = &launch;
-    let mut result = match roundrobin::analyze(f, launch, &p.config, &p.overrides) {
+    // The run first: its loop counts may be the bounds.
+    let sim = match p.simulate.run(&mut out.diagnostics) {
+        Some(run) => run_simulator(f, launch, &p.config, run, out),
+        None => None,
+    };
+    let loops = sim
+        .as_ref()
+        .map(|s| observed_loops::of_ptx_run(f, s))
+        .unwrap_or_default();
+    let mut config = p.config.clone();
+    if p.observed {
+        if sim.is_none() {
+            out.diagnostics.push(Diagnostic::global(
+                Severity::Error,
+                "loop_bounds=observed takes the loop counts of a simulation, and the simulation \
+                 did not run (see its errors)",
+            ));
+            return;
+        }
+        let mut taken = Vec::new();
+        for l in &loops {
+            if input.request.loop_bounds.contains_key(&l.header) {
+                continue;
+            }
+            let n = l.iterations.max(1);
+            config.loop_bounds.per_label.insert(l.header.clone(), n);
+            taken.push(format!("{} = {n}", l.header));
+        }
+        out.diagnostics.push(Diagnostic::global(
+            Severity::Note,
+            format!(
+                "loop_bounds=observed: loop bounds from the iterations the simulation observed \
+                 (most per entry by one thread; the bound holds for this run, not for every \
+                 input): {}",
+                if taken.is_empty() {
+                    "none (no loops)".to_string()
+                } else {
+                    taken.join(", ")
+                }
+            ),
+        ));
+    }
+    let mut result = match roundrobin::analyze(f, launch, &config, &p.overrides) {
         Ok(r) => r,
         Err(d) => {
             out.diagnostics.push(d);
@@ -511,8 +570,11 @@ fn analyse(input: &ModeInput, p: &RrParams, out: &mut ModeOutput) {
         },
     });
     out.schedule = Some(views::schedule::round_robin(&result));
-    if let Some(run) = p.simulate.run(&mut out.diagnostics) {
-        simulate(f, launch, &p.config, run, &result, out);
+    if let Some(s) = sim {
+        compare(s, launch, &config, &result, out);
+        if let Some(r) = &mut out.simulation {
+            r.loop_iterations = loops;
+        }
     }
     out.details = ModeDetails::Rr(Box::new(result));
 }
@@ -550,20 +612,16 @@ fn model_machine(c: &roundrobin::Config) -> Option<sim::Machine> {
     Some(m)
 }
 
-/// `simulate=true`: runs the kernel on the simulator in the model's setting
-/// ([`model_machine`]) for the same launch. The model's WCET is checked against it only where
-/// the two agree on what they describe: max mode, per-instruction segments (with dependency
-/// segments the model lets a warp issue a whole segment back to back, which pure
-/// round-robin does not), and one block (the model spreads blocks over all SMs, the
-/// simulator has one).
-fn simulate(
+/// `simulate=true` (or `loop_bounds=observed`): runs the kernel on the simulator in the
+/// model's setting ([`model_machine`]) for the same launch; automatic pointers with no
+/// `memory` given get automatic buffers ([`crate::auto_memory`]).
+fn run_simulator(
     f: &Function,
     launch: &roundrobin::Launch,
     config: &roundrobin::Config,
     run: &SimRun,
-    r: &roundrobin::RrResult,
     out: &mut ModeOutput,
-) {
+) -> Option<sim::Simulation> {
     let d = |x: &roundrobin::Dim3| [x.x, x.y, x.z];
     let sim_launch = sim::Launch {
         grid: d(&launch.grid),
@@ -571,16 +629,39 @@ fn simulate(
         params: kernel_args::words(f, &launch.params),
         ..run.launch.clone()
     };
-    let Some(machine) = model_machine(config) else {
-        return;
-    };
-    let s = match sim::run_ptx(f, &sim_launch, &machine, &run.memory, &run.budget) {
-        Ok(s) => s,
-        Err(e) => {
-            out.diagnostics.extend(e.diagnostics);
-            return;
+    let machine = model_machine(config)?;
+    let named: Vec<(String, u64)> = out
+        .arguments
+        .iter()
+        .flat_map(|a| &a.values)
+        .filter(|a| a.kind == ArgumentKind::Pointer && a.source == ArgumentSource::Auto)
+        .filter_map(|a| Some((kernel_args::short(&a.name).to_string(), a.value.as_u64()?)))
+        .collect();
+    let result = if run.memory.arrays.is_empty() && !named.is_empty() {
+        let (result, grown) = auto_memory::run_growing(auto_memory::buffers(&named), |m| {
+            sim::run_ptx(f, &sim_launch, &machine, m, &run.budget).map_err(|e| e.diagnostics)
+        });
+        if let Some(a) = &mut out.arguments {
+            a.memory = auto_memory::text(&grown);
         }
+        result
+    } else {
+        sim::run_ptx(f, &sim_launch, &machine, &run.memory, &run.budget).map_err(|e| e.diagnostics)
     };
+    result.map_err(|d| out.diagnostics.extend(d)).ok()
+}
+
+/// The run next to the model's WCET, compared only where the two agree on what they
+/// describe: max mode, per-instruction segments (with dependency segments the model lets a
+/// warp issue a whole segment back to back, which pure round-robin does not), and one block
+/// (the model spreads blocks over all SMs, the simulator has one).
+fn compare(
+    s: sim::Simulation,
+    launch: &roundrobin::Launch,
+    config: &roundrobin::Config,
+    r: &roundrobin::RrResult,
+    out: &mut ModeOutput,
+) {
     let why_not = if !r.wcet.safe {
         Some("the model runs in avg mode: an estimate, not a bound")
     } else if config.segmentation != roundrobin::Segmentation::PerInstruction {

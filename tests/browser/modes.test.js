@@ -8,6 +8,7 @@ import { mkdirSync, writeFileSync, mkdtempSync } from 'node:fs';
 import { execFileSync } from 'node:child_process';
 import { resolve, join } from 'node:path';
 import { tmpdir } from 'node:os';
+import { deflateRawSync } from 'node:zlib';
 import { ROOT, useSite, openPage, waitText } from './harness.js';
 
 const CLI = process.env.WARPBOUND_CLI || resolve(ROOT, 'target/debug/warpbound');
@@ -283,6 +284,61 @@ test('independent thread scheduling: the stepper shows thread groups and barrier
   await page.click('[data-view="stepper"]');
   assert.equal(await page.locator('#stepper-stack').count(), 1);
   assert.equal(await page.locator('#stepper-groups').count(), 0);
+  assert.deepEqual(errors, []);
+  await page.close();
+});
+
+/** A `#v2.` link of `request`, opening on `tab`. */
+function v2Link(request, tab) {
+  const json = JSON.stringify({ request: { schema_version: 1, ...request }, view: { tab } });
+  return '#v2.' + deflateRawSync(Buffer.from(json)).toString('base64url');
+}
+
+test('automatic launch and observed loop bounds: buffers shown, counts become the bound with one click', async () => {
+  // `for (r = 1; r < tid; r++)`: 31 iterations for lane 31, above the default bound of 10.
+  const loop = [
+    'code for sm_86',
+    '/*0000*/ S2R R0, SR_TID.X ;',
+    '/*0010*/ MOV R1, RZ ;',
+    '/*0020*/ BSSY B0, 0x70 ;',
+    '/*0030*/ IADD3 R1, R1, 0x1, RZ ;',
+    '/*0040*/ ISETP.GE.U32.AND P0, PT, R1, R0, PT ;',
+    '/*0050*/ @!P0 BRA 0x30 ;',
+    '/*0060*/ BSYNC B0 ;',
+    '/*0070*/ EXIT ;',
+    '',
+  ].join('\n');
+  const { page, errors } = await openPage(
+    site,
+    v2Link({ source: loop, dialect: 'sass', mode: 'warp-cfg', params: { simulate: true } }, 'summary'),
+  );
+  await page.waitForFunction(() => window.playground.report()?.simulation?.loop_iterations?.length === 1);
+  assert.match(await page.textContent('#observed-vs-bound'), /exceeds the bound\. If a loop ran more often/);
+  assert.deepEqual(await page.locator('#loop-iterations tbody td').allTextContents(), ['0x30', '5', '31']);
+  await page.click('#use-observed-bounds');
+  await page.waitForFunction(() => window.playground.report()?.wcet?.cycles === 128);
+  assert.equal(await page.evaluate(() => window.playground.request().params.loop_bounds), 'observed');
+  assert.match(await page.textContent('#observed-vs-bound'), /observed 128 cycles ≤ bound 128/);
+  // A kernel that reads parameters, pasted without params or memory: the inferred arguments
+  // and the buffers, grown to the run's last access (word 31 000 → 32 768 words).
+  const gather = [
+    'code for sm_86',
+    '/*0000*/ S2R R0, SR_TID.X ;',
+    '/*0010*/ IMAD R0, R0, 0x3e8, RZ ;',
+    '/*0020*/ IMAD.MOV.U32 R3, RZ, RZ, 0x4 ;',
+    '/*0030*/ IMAD.WIDE R4, R0, R3, c[0x0][0x160] ;',
+    '/*0040*/ LDG.E R8, [R4.64] ;',
+    '/*0050*/ IMAD.WIDE R6, R0, R3, c[0x0][0x168] ;',
+    '/*0060*/ STG.E [R6.64], R8 ;',
+    '/*0070*/ EXIT ;',
+    '',
+  ].join('\n');
+  await page.evaluate((h) => (location.hash = h), v2Link({ source: gather, dialect: 'sass', mode: 'simulate' }, 'summary'));
+  await page.waitForFunction(() => window.playground.report()?.arguments?.memory);
+  assert.equal(await page.locator('#arguments tbody tr').count(), 2);
+  assert.match(await page.textContent('#arguments-memory'), /p0x160@0x100000 32768 random 1 64/);
+  await page.click('#edit-memory');
+  await page.waitForFunction(() => window.playground.request().params.memory?.includes('32768'));
   assert.deepEqual(errors, []);
   await page.close();
 });

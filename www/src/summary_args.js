@@ -29,6 +29,23 @@ export function argumentsSummary(r, onSetParams) {
       ['parameter', 'type', 'kind', 'value', 'from'],
       a.values.map((v) => [v.name, v.type, v.kind, v.text, v.source]),
     ),
+    ...buffers(a, onSetParams),
+  ];
+}
+
+/** The automatic buffers the run made for the pointers, at the sizes it needed. */
+function buffers(a, onSetParams) {
+  if (!a.memory) return [];
+  const edit = el('button', { type: 'button', id: 'edit-memory', text: 'Edit in memory' });
+  edit.addEventListener('click', () => onSetParams({ params: a.params, memory: a.memory }));
+  return [
+    el(
+      'p',
+      { class: 'muted', id: 'arguments-memory-note' },
+      'No memory given: each pointer got a buffer of small seeded numbers that grew as the run needed. ',
+      edit,
+    ),
+    el('p', { class: 'mono', id: 'arguments-memory', text: a.memory }),
   ];
 }
 

@@ -5,7 +5,24 @@ import { el, grid, hex } from './dom.js';
 
 const SHOWN = 64;
 
-export function simSummary(r) {
+/** The loops the run iterated: per header, the most iterations one thread made per entry. */
+function loopIterations(s, onSetParams) {
+  if (!s.loop_iterations || !s.loop_iterations.length) return [];
+  const use = el('button', { type: 'button', id: 'use-observed-bounds', text: 'Bound with these counts' });
+  use.addEventListener('click', () => onSetParams({ loop_bounds: 'observed' }));
+  return [
+    el('h3', { text: 'Loop iterations observed (most per entry, one thread)' }),
+    grid(
+      'loop-iterations',
+      ['loop header', 'line', 'iterations'],
+      s.loop_iterations.map((l) => [l.header, l.line, l.iterations]),
+    ),
+    el('p', { class: 'muted' }, 'loop_bounds = observed bounds each loop by its count here: the bound of this run. ', use),
+  ];
+}
+
+/** `onSetParams(values)` sets mode parameters and re-runs (absent: no buttons). */
+export function simSummary(r, onSetParams = () => {}) {
   const s = r.simulation;
   const parts = [el('h3', { text: 'Simulation' })];
   // The report decides: `bound` names what this run is checked against (or why there is
@@ -18,7 +35,11 @@ export function simSummary(r) {
         'p',
         { class: s.holds ? 'observed good' : 'observed bad', id: 'observed-vs-bound' },
         `observed ${s.cycles} cycles ${s.holds ? '≤' : '>'} bound ${b.cycles} (${b.what})`,
-        s.holds ? ' — the bound holds for this execution.' : ' — this execution exceeds the bound: please report it.',
+        s.holds
+          ? ' — the bound holds for this execution.'
+          : (s.loop_iterations || []).length
+            ? ' — this execution exceeds the bound. If a loop ran more often than its bound (see the loop iterations below), the bound does not cover this input; otherwise please report it.'
+            : ' — this execution exceeds the bound: please report it.',
       ),
     );
   } else if (s.bound) {
@@ -53,5 +74,6 @@ export function simSummary(r) {
       ),
     );
   }
+  parts.push(...loopIterations(s, onSetParams));
   return parts;
 }

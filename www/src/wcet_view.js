@@ -44,7 +44,7 @@ export function renderWcet(host, report, loopBounds, onChange, onPickNode, onSet
   } else if (!report.simulation) {
     parts.push(el('p', { class: 'empty', text: 'No bound: see the diagnostics.' }));
   }
-  if (report.simulation) parts.push(...simSummary(report));
+  if (report.simulation) parts.push(...simSummary(report, onSetParams));
   if (details && details.interleaving) parts.push(...itsSummary(details.interleaving));
   parts.push(...argumentsSummary(report, onSetParams));
   if (report.rr) {

@@ -105,3 +105,79 @@ fn observed_cycles_stay_within_the_bound_on_real_kernels() {
         files.len()
     );
 }
+
+/// Observed above the bound on Volta and Turing, unit cost (found by this test's sweep,
+/// 2026-11-27; see the note of issue #26). `oddEvenCountAndSumCG` (cooperative groups,
+/// `binary_partition`) iterates the loop at 0xc70 once per thread but once per *group* of
+/// the warp: the simulator issues its header 10 times where the warp-level IPET solution
+/// counts 2, with or without the shared loop bounds, so the per-copy bound of the warp-level
+/// loop (N per entry into the copy, N the per-thread count) does not cover groups that run
+/// the same iterations one after the other. The latency presets hide it in their slack.
+/// Kept as a regression case: when the analysis is fixed, this list must shrink.
+const KNOWN_GAPS: [(&str, &str); 2] = [
+    ("sm_70", "binaryPartitionCG__oddEvenCountAndSumCG.sass"),
+    ("sm_75", "binaryPartitionCG__oddEvenCountAndSumCG.sass"),
+];
+
+/// The same check on the Volta-to-Hopper listings of `sass-modern`, unit cost and each
+/// architecture's latency preset (its simulation uses the same latencies).
+#[test]
+fn volta_to_hopper_runs_stay_within_the_bound_but_for_known_gaps() {
+    let root = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/../../../shared/corpus/sass-modern"
+    );
+    let mut failures = Vec::new();
+    let mut simulated = 0;
+    for (arch, preset) in [
+        ("sm_70", "volta-qv100"),
+        ("sm_75", "turing-rtx2060"),
+        ("sm_86", "ampere-rtx3070"),
+        ("sm_90", "hopper-h100"),
+    ] {
+        let Ok(entries) = std::fs::read_dir(format!("{root}/{arch}")) else {
+            continue;
+        };
+        let mut files: Vec<_> = entries.flatten().map(|e| e.path()).collect();
+        files.sort();
+        for path in files
+            .iter()
+            .filter(|p| p.extension().is_some_and(|x| x == "sass"))
+        {
+            let name = path
+                .file_name()
+                .map_or(String::new(), |n| n.to_string_lossy().into());
+            let src = std::fs::read_to_string(path).expect("listing");
+            for preset in [None, Some(preset)] {
+                let mut req = Request::new(&src, Dialect::Sass);
+                req.mode = Some("warp-cfg".into());
+                req.preset = preset.map(str::to_string);
+                req.params
+                    .insert("loop_bounds".into(), serde_json::json!("observed"));
+                let r = analyze(&req);
+                let (Some(sim), Some(wcet)) = (r.simulation.as_ref(), r.wcet.as_ref()) else {
+                    break;
+                };
+                simulated += usize::from(preset.is_none());
+                let (o, b) = (sim.run.cycles, wcet.cycles);
+                let gap = preset.is_none() && KNOWN_GAPS.contains(&(arch, name.as_str()));
+                if gap && o <= b {
+                    failures.push(format!(
+                        "{arch}/{name}: observed {o} ≤ bound {b} now: remove it from KNOWN_GAPS"
+                    ));
+                } else if !gap && o > b {
+                    failures.push(format!(
+                        "{arch}/{name} ({}): observed {o} > bound {b}",
+                        preset.unwrap_or("unit")
+                    ));
+                }
+            }
+        }
+    }
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+    // 21 + 17 + 20 + 14 listings ran on 2026-11-27.
+    assert!(
+        simulated >= 72,
+        "only {simulated} Volta-to-Hopper listings simulated"
+    );
+}

@@ -65,17 +65,22 @@ fn most_iterations(
             let mut most = 0;
             for visits in warps {
                 for t in 0..threads.min(64) {
-                    let (mut inside, mut n) = (false, 0u64);
+                    // An entry is an arrival at the header from outside the body (or the
+                    // thread's first block): a path that leaves the body and comes back in
+                    // below the header (a call's excursion, `BRA.DIV` to a slow path that
+                    // jumps back) continues the same entry, which can only count more.
+                    let (mut prev, mut n): (Option<usize>, u64) = (None, 0);
                     for &(block, _) in visits.iter().filter(|v| v.1 >> t & 1 == 1) {
-                        let now = body.get(block).copied().unwrap_or(false);
-                        if now && !inside {
-                            n = 0;
-                        }
                         if block == *header {
+                            let inside =
+                                prev.is_some_and(|p| body.get(p).copied().unwrap_or(false));
+                            if !inside {
+                                n = 0;
+                            }
                             n += 1;
                             most = most.max(n);
                         }
-                        inside = now;
+                        prev = Some(block);
                     }
                 }
             }
@@ -193,4 +198,49 @@ pub fn of_run(kernel: &Kernel, graph: &BlockGraph, run: &sim::Simulation) -> Vec
         return Vec::new();
     }
     count(kernel, graph, &warps, lanes(run))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Loop header 1, body {1, 2}; block 5 is outside (a call's excursion or a slow path that
+    /// jumps back in at 2). Thread 0: 0 1 2 5 2 1 2 1 3 → one entry, 3 header runs. Thread 1:
+    /// enters twice (0 1 2 1 3 … 4 1 3): 2 runs, then 1. Most: 3. A loop nobody enters: 0.
+    #[test]
+    fn an_excursion_out_of_the_body_continues_the_entry() {
+        let body = vec![false, true, true, false, false, false];
+        let t0 = 0b01;
+        let t1 = 0b10;
+        let both = t0 | t1;
+        let warp = vec![
+            (0, both),
+            (1, both),
+            (2, both),
+            (5, t0),
+            (2, t0),
+            (1, both),
+            (2, t0),
+            (3, t1),
+            (1, t0),
+            (3, t0),
+            (4, t1),
+            (1, t1),
+            (3, t1),
+        ];
+        assert_eq!(
+            most_iterations(&[(1, body.clone())], &[warp.clone()], 2),
+            vec![3]
+        );
+        // Thread 1 alone: entries of 2 and 1 runs.
+        let only_t1: Vec<(usize, u64)> = warp.iter().filter(|v| v.1 & t1 != 0).copied().collect();
+        assert_eq!(
+            most_iterations(&[(1, body.clone())], &[only_t1], 2),
+            vec![2]
+        );
+        assert_eq!(
+            most_iterations(&[(4, vec![false; 6])], &[vec![(0, both)]], 2),
+            vec![0]
+        );
+    }
 }

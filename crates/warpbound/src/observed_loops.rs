@@ -229,7 +229,7 @@ mod tests {
             (3, t1),
         ];
         assert_eq!(
-            most_iterations(&[(1, body.clone())], &[warp.clone()], 2),
+            most_iterations(&[(1, body.clone())], std::slice::from_ref(&warp), 2),
             vec![3]
         );
         // Thread 1 alone: entries of 2 and 1 runs.

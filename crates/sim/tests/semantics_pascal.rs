@@ -5,30 +5,9 @@
 
 mod common;
 
-use common::{array, preset, run};
+use common::{array, in_out_memory as memory, preset, run};
 use proptest::prelude::*;
-use sim::{ArrayInit, Fill, Launch, MemoryInit};
-
-fn memory(inputs: &[u32], out_words: u32) -> MemoryInit {
-    MemoryInit {
-        arrays: vec![
-            ArrayInit {
-                name: "in".into(),
-                address: 0x1000,
-                words: inputs.len().max(1) as u32,
-                fill: Fill::Words {
-                    values: inputs.to_vec(),
-                },
-            },
-            ArrayInit {
-                name: "out".into(),
-                address: 0x2000,
-                words: out_words,
-                fill: Fill::Constant { value: 0 },
-            },
-        ],
-    }
-}
+use sim::Launch;
 
 fn eval(body: &str, inputs: &[u32]) -> Result<Vec<u32>, String> {
     let mut src = String::from("code for sm_61\n");

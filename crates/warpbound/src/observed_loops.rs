@@ -140,20 +140,10 @@ pub fn of_ptx_run(f: &isa::ptx::Function, run: &sim::Simulation) -> Vec<Observed
         .iter()
         .map(|l| (l.header, l.body.clone()))
         .collect();
-    let warps: Vec<Vec<(usize, u64)>> = run
-        .warps
-        .iter()
-        .map(|w| {
-            w.issues
-                .iter()
-                .filter_map(|i| {
-                    let pc = i.index as usize;
-                    let b = *cf.block_of.get(pc)?;
-                    (cf.blocks.get(b)?.start == pc).then_some((b, i.active))
-                })
-                .collect()
-        })
-        .collect();
+    let warps = entries(run, |pc| {
+        let b = *cf.block_of.get(pc)?;
+        (cf.blocks.get(b)?.start == pc).then_some(b)
+    });
     let most = most_iterations(&loops, &warps, lanes(run));
     found
         .loops
@@ -163,6 +153,23 @@ pub fn of_ptx_run(f: &isa::ptx::Function, run: &sim::Simulation) -> Vec<Observed
             header: l.label.clone(),
             line: l.span.line,
             iterations: most,
+        })
+        .collect()
+}
+
+/// Each warp's block entries `(block, active threads)` in issue order: the issues of an
+/// instruction that `block_at` names the first of a block.
+fn entries(
+    run: &sim::Simulation,
+    block_at: impl Fn(usize) -> Option<usize>,
+) -> Vec<Vec<(usize, u64)>> {
+    run.warps
+        .iter()
+        .map(|w| {
+            w.issues
+                .iter()
+                .filter_map(|i| Some((block_at(i.index as usize)?, i.active)))
+                .collect()
         })
         .collect()
 }
@@ -184,16 +191,7 @@ pub fn of_run(kernel: &Kernel, graph: &BlockGraph, run: &sim::Simulation) -> Vec
     for (b, block) in graph.blocks.iter().enumerate() {
         first.insert(block.first, b);
     }
-    let warps: Vec<Vec<(usize, u64)>> = run
-        .warps
-        .iter()
-        .map(|w| {
-            w.issues
-                .iter()
-                .filter_map(|i| Some((*first.get(&(i.index as usize))?, i.active)))
-                .collect()
-        })
-        .collect();
+    let warps = entries(run, |pc| first.get(&pc).copied());
     if warps.iter().all(Vec::is_empty) {
         return Vec::new();
     }

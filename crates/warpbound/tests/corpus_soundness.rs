@@ -12,6 +12,9 @@
 //! instruction, while the bound charges each instruction its full latency; memory
 //! transactions cost nothing extra in this setting (`transaction_cycles = 0`).
 
+#[path = "common/corpus.rs"]
+mod corpus;
+
 use isa::Dialect;
 use warpbound::{analyze, Request};
 
@@ -19,28 +22,9 @@ use warpbound::{analyze, Request};
 /// lists what stops the others).
 const MIN_SIMULATED: usize = 33;
 
-fn listings() -> Vec<std::path::PathBuf> {
-    let root = concat!(env!("CARGO_MANIFEST_DIR"), "/../../../shared/corpus");
-    let mut out = Vec::new();
-    for dir in ["sass", "sass-modern/sm_61"] {
-        let Ok(entries) = std::fs::read_dir(format!("{root}/{dir}")) else {
-            eprintln!("corpus directory {root}/{dir} is missing: skipped");
-            continue;
-        };
-        let mut files: Vec<_> = entries
-            .flatten()
-            .map(|e| e.path())
-            .filter(|p| p.extension().is_some_and(|x| x == "sass"))
-            .collect();
-        files.sort();
-        out.extend(files);
-    }
-    out
-}
-
 #[test]
 fn observed_cycles_stay_within_the_bound_on_real_kernels() {
-    let files = listings();
+    let files = corpus::files(&["sass", "sass-modern/sm_61"], "sass");
     if files.is_empty() {
         return;
     }
@@ -63,17 +47,7 @@ fn observed_cycles_stay_within_the_bound_on_real_kernels() {
             let r = analyze(&req);
             let (Some(sim), Some(wcet)) = (r.simulation.as_ref(), r.wcet.as_ref()) else {
                 ran = false;
-                let why = r
-                    .diagnostics
-                    .iter()
-                    .filter(|d| d.severity == isa::Severity::Error)
-                    .map(|d| d.message.as_str())
-                    .next_back()
-                    .unwrap_or("no bound");
-                row.push_str(&format!(
-                    " | not run: {}",
-                    why.chars().take(80).collect::<String>()
-                ));
+                row.push_str(&format!(" | not run: {}", corpus::stop(&r, 80)));
                 break;
             };
             let (o, b) = (sim.run.cycles, wcet.cycles);
@@ -115,10 +89,6 @@ fn observed_cycles_stay_within_the_bound_on_real_kernels() {
 /// outside the body (`warpbound::observed_loops`).
 #[test]
 fn volta_to_hopper_runs_stay_within_the_bound() {
-    let root = concat!(
-        env!("CARGO_MANIFEST_DIR"),
-        "/../../../shared/corpus/sass-modern"
-    );
     let mut failures = Vec::new();
     let mut simulated = 0;
     for (arch, preset) in [
@@ -127,19 +97,9 @@ fn volta_to_hopper_runs_stay_within_the_bound() {
         ("sm_86", "ampere-rtx3070"),
         ("sm_90", "hopper-h100"),
     ] {
-        let Ok(entries) = std::fs::read_dir(format!("{root}/{arch}")) else {
-            continue;
-        };
-        let mut files: Vec<_> = entries.flatten().map(|e| e.path()).collect();
-        files.sort();
-        for path in files
-            .iter()
-            .filter(|p| p.extension().is_some_and(|x| x == "sass"))
-        {
-            let name = path
-                .file_name()
-                .map_or(String::new(), |n| n.to_string_lossy().into());
-            let src = std::fs::read_to_string(path).expect("listing");
+        for path in corpus::files(&[&format!("sass-modern/{arch}")], "sass") {
+            let name = corpus::name(&path);
+            let src = std::fs::read_to_string(&path).expect("listing");
             for preset in [None, Some(preset)] {
                 let mut req = Request::new(&src, Dialect::Sass);
                 req.mode = Some("warp-cfg".into());

@@ -10,31 +10,15 @@
 //! exceeds the "bound" (53 670 > 28 898 cycles): a bound is for the loop bounds it is given,
 //! which is why this check takes them from the run.
 
+#[path = "common/corpus.rs"]
+mod corpus;
+
 use isa::Dialect;
 use warpbound::{analyze, Request};
 
 /// The kernels that run today; fewer is a regression (the note of issue #26 lists why the
 /// others stop).
 const MIN_SIMULATED: usize = 23;
-
-fn kernels() -> Vec<std::path::PathBuf> {
-    let root = concat!(env!("CARGO_MANIFEST_DIR"), "/../../../shared/corpus");
-    let mut out = Vec::new();
-    for dir in ["ptx", "ptx-modern"] {
-        let Ok(entries) = std::fs::read_dir(format!("{root}/{dir}")) else {
-            eprintln!("corpus directory {root}/{dir} is missing: skipped");
-            continue;
-        };
-        let mut files: Vec<_> = entries
-            .flatten()
-            .map(|e| e.path())
-            .filter(|p| p.extension().is_some_and(|x| x == "ptx"))
-            .collect();
-        files.sort();
-        out.extend(files);
-    }
-    out
-}
 
 fn rr(src: &str, observed: bool) -> warpbound::Report {
     let mut req = Request::new(src, Dialect::Ptx);
@@ -52,29 +36,17 @@ fn rr(src: &str, observed: bool) -> warpbound::Report {
 
 #[test]
 fn observed_cycles_stay_within_the_round_robin_bound_on_real_kernels() {
-    let files = kernels();
+    let files = corpus::files(&["ptx", "ptx-modern"], "ptx");
     if files.is_empty() {
         return;
     }
     let (mut table, mut failures, mut simulated) = (Vec::new(), Vec::new(), 0);
     for path in &files {
         let src = std::fs::read_to_string(path).expect("kernel");
-        let name = path
-            .file_name()
-            .map_or(String::new(), |n| n.to_string_lossy().into());
+        let name = corpus::name(path);
         let r = rr(&src, true);
         let (Some(sim), Some(wcet)) = (r.simulation.as_ref(), r.wcet.as_ref()) else {
-            let why = r
-                .diagnostics
-                .iter()
-                .filter(|d| d.severity == isa::Severity::Error)
-                .map(|d| d.message.as_str())
-                .next_back()
-                .unwrap_or("no bound");
-            table.push(format!(
-                "{name:60} | not run: {}",
-                why.chars().take(90).collect::<String>()
-            ));
+            table.push(format!("{name:60} | not run: {}", corpus::stop(&r, 90)));
             continue;
         };
         simulated += 1;

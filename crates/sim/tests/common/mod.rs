@@ -35,3 +35,26 @@ pub fn array<'a>(s: &'a Simulation, name: &str) -> &'a [u32] {
         .expect("array")
         .words
 }
+
+/// Global memory of the semantics tests: `in` at 0x1000 holding `inputs`, `out` at 0x2000
+/// of `out_words` zero words.
+pub fn in_out_memory(inputs: &[u32], out_words: u32) -> MemoryInit {
+    MemoryInit {
+        arrays: vec![
+            sim::ArrayInit {
+                name: "in".into(),
+                address: 0x1000,
+                words: inputs.len().max(1) as u32,
+                fill: sim::Fill::Words {
+                    values: inputs.to_vec(),
+                },
+            },
+            sim::ArrayInit {
+                name: "out".into(),
+                address: 0x2000,
+                words: out_words,
+                fill: sim::Fill::Constant { value: 0 },
+            },
+        ],
+    }
+}

@@ -19,6 +19,8 @@ export function renderDiagnostics(list, diagnostics, onPick) {
           tabindex: d.line ? 0 : -1,
         },
         el('span', { class: 'sev', text: d.severity }),
+        // Which step said it: request, parse, analysis or simulation.
+        ...(d.stage ? [el('span', { class: 'stage', text: d.stage, title: `from the ${d.stage} step` })] : []),
         el('span', { class: 'where', text: where }),
         el('span', { class: 'msg', text: d.message }),
       );

@@ -13,6 +13,22 @@ pub enum Severity {
     Note,
 }
 
+/// Which step of a request a diagnostic comes from, so a user can tell "my kernel does not
+/// parse" from "the analysis cannot bound it" from "the simulator cannot run it". Set by the
+/// facade; `None` where no one said.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize, PartialOrd, Ord)]
+#[serde(rename_all = "lowercase")]
+pub enum Stage {
+    /// The request itself: a parameter, a mode, a dialect.
+    Request,
+    /// Reading the kernel text.
+    Parse,
+    /// The mode's analysis (graphs, bounds, schedules).
+    Analysis,
+    /// A simulator run.
+    Simulation,
+}
+
 /// A message tied to a place in the input. Line and column are 1-based; a diagnostic about
 /// the request as a whole (not about the text) uses line 0, column 0.
 #[derive(Debug, Clone, PartialEq, Eq, Hash, Serialize, Deserialize)]
@@ -23,6 +39,9 @@ pub struct Diagnostic {
     /// Length of the offending text in characters (0 when it is a point).
     pub len: u32,
     pub message: String,
+    /// The step it comes from ([`Stage`]).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub stage: Option<Stage>,
 }
 
 impl Diagnostic {
@@ -50,7 +69,14 @@ impl Diagnostic {
             column: span.column,
             len: span.len,
             message: message.into(),
+            stage: None,
         }
+    }
+
+    /// The same diagnostic labelled with `stage`, unless it has one already.
+    pub fn in_stage(mut self, stage: Stage) -> Self {
+        self.stage.get_or_insert(stage);
+        self
     }
 
     pub fn is_error(&self) -> bool {

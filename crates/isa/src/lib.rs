@@ -36,7 +36,7 @@ pub mod spelling;
 
 pub use blocks::{Block, BlockGraph, EdgeKind};
 pub use control_bits::ControlBits;
-pub use diagnostic::{Diagnostic, Severity};
+pub use diagnostic::{Diagnostic, Severity, Stage};
 pub use instruction::{ControlKind, Guard, Instruction, Opcode, ResourceClass};
 pub use kernel::{Dialect, Kernel, ParseOutput};
 pub use limits::Limits;

@@ -9,7 +9,7 @@ use crate::params::{self, limits};
 use crate::report::Report;
 use crate::request::Request;
 use crate::schema::SCHEMA_VERSION;
-use isa::{Diagnostic, Severity};
+use isa::{Diagnostic, Severity, Stage};
 use std::collections::BTreeMap;
 use web_time::Instant;
 
@@ -117,7 +117,18 @@ pub fn analyze(request: &Request) -> Report {
         preset: preset.map(|p| p.name.as_str()),
         limits,
     };
-    let out = (mode.run)(&input);
+    let mut out = (mode.run)(&input);
+    // What the mode said that no step labelled is its analysis (a `simulate` run's, the
+    // simulation); parsers and the simulator label theirs where they are made.
+    let own = if mode.name == "simulate" {
+        Stage::Simulation
+    } else {
+        Stage::Analysis
+    };
+    out.diagnostics = std::mem::take(&mut out.diagnostics)
+        .into_iter()
+        .map(|d| d.in_stage(own))
+        .collect();
     assemble(&mut report, out);
     finish(report, started, request)
 }
@@ -131,15 +142,18 @@ fn assemble(report: &mut Report, out: ModeOutput) {
     report.schedule = out.schedule;
     report.plots = out.plots;
     if let Some(s) = out.simulation.as_ref().filter(|s| s.run.stepper.truncated) {
-        report.diagnostics.push(Diagnostic::global(
-            Severity::Warning,
-            format!(
-                "the stepper recorded the first {} instructions of warp {} (max_stepper_steps); \
-                 the run went on to the end",
-                s.run.stepper.steps.len(),
-                s.run.stepper.warp
-            ),
-        ));
+        report.diagnostics.push(
+            Diagnostic::global(
+                Severity::Warning,
+                format!(
+                    "the stepper recorded the first {} instructions of warp {} \
+                     (max_stepper_steps); the run went on to the end",
+                    s.run.stepper.steps.len(),
+                    s.run.stepper.warp
+                ),
+            )
+            .in_stage(Stage::Simulation),
+        );
     }
     report.simulation = out.simulation;
     report.arguments = out.arguments;
@@ -191,6 +205,7 @@ fn hint_other_dialect(report: &mut Report, request: &Request) {
             g.line,
             got.to_uppercase()
         ),
+        stage: Some(isa::Stage::Parse),
     };
     // The text is most likely in the other dialect: a few parse errors show the mismatch,
     // hundreds (one per line) only hide the hint.
@@ -209,14 +224,17 @@ fn hint_other_dialect(report: &mut Report, request: &Request) {
             seen += 1;
             seen <= KEPT
         });
-        report.diagnostics.push(Diagnostic::global(
-            Severity::Note,
-            format!(
-                "{} more errors not listed: the text reads as {} at almost every line",
-                errors - KEPT,
-                want.to_uppercase()
-            ),
-        ));
+        report.diagnostics.push(
+            Diagnostic::global(
+                Severity::Note,
+                format!(
+                    "{} more errors not listed: the text reads as {} at almost every line",
+                    errors - KEPT,
+                    want.to_uppercase()
+                ),
+            )
+            .in_stage(Stage::Parse),
+        );
     }
     // After the request's own diagnostics (line 0), before every located one.
     let at = report
@@ -260,6 +278,11 @@ fn finish(mut report: Report, started: Instant, request: &Request) -> Report {
                 ));
             }
         }
+    }
+    // Whatever is still unlabelled is about the request (its schema, mode, preset,
+    // dialect, parameters, the function chosen).
+    for d in &mut report.diagnostics {
+        d.stage.get_or_insert(Stage::Request);
     }
     report
         .diagnostics

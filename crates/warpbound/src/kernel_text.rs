@@ -36,7 +36,7 @@ pub fn sass_with(
     let parsed = isa::sass::parse(&request.source, request.function.as_deref(), &input.limits);
     out.time("parse", t);
     let failed = parsed.has_errors();
-    out.diagnostics.extend(parsed.diagnostics);
+    out.diagnostics.extend(parse_stage(parsed.diagnostics));
     let mut kernel = parsed.kernel?;
     let mut view = views::kernel::sass(&kernel, parsed.functions);
     if failed {
@@ -101,7 +101,7 @@ pub fn ptx(
 ) -> Option<Ptx> {
     let parsed = isa::ptx::parse(source, limits);
     let failed = parsed.has_errors();
-    diags.extend(parsed.diagnostics.iter().cloned());
+    diags.extend(parse_stage(parsed.diagnostics.iter().cloned()));
     let names: Vec<String> = parsed
         .module
         .functions
@@ -162,7 +162,7 @@ pub fn gcn(
 ) -> Option<Gcn> {
     let program = isa::gcn::parse(source, limits);
     let failed = program.has_errors();
-    diags.extend(program.diagnostics.iter().cloned());
+    diags.extend(parse_stage(program.diagnostics.iter().cloned()));
     let names: Vec<String> = program.functions.iter().map(|f| f.name.clone()).collect();
     let index = index_of(
         &program.functions,
@@ -208,6 +208,11 @@ pub fn simd(
 ) -> Option<(isa::simd::Program, bool)> {
     let parsed = isa::simd::parse(source, limits);
     let failed = parsed.has_errors();
-    diags.extend(parsed.diagnostics);
+    diags.extend(parse_stage(parsed.diagnostics));
     parsed.program.map(|p| (p, failed))
+}
+
+/// Labels a parser's diagnostics as the parse stage's.
+fn parse_stage(d: impl IntoIterator<Item = Diagnostic>) -> impl Iterator<Item = Diagnostic> {
+    d.into_iter().map(|d| d.in_stage(isa::Stage::Parse))
 }

@@ -466,6 +466,27 @@ pub fn run_kernel(
     diags: &mut Vec<Diagnostic>,
     arguments: &mut Option<KernelArguments>,
 ) -> Option<sim::Simulation> {
+    let from = diags.len();
+    let sim = run_sass(kernel, run, machine, diags, arguments);
+    simulation_stage(diags, from);
+    sim
+}
+
+/// Labels `diags[from..]` (what a run said) as the simulation's.
+pub fn simulation_stage(diags: &mut [Diagnostic], from: usize) {
+    for d in diags.iter_mut().skip(from) {
+        d.stage.get_or_insert(isa::Stage::Simulation);
+    }
+}
+
+/// [`run_kernel`] before its diagnostics are labelled.
+fn run_sass(
+    kernel: &Kernel,
+    run: &SimRun,
+    machine: &sim::Machine,
+    diags: &mut Vec<Diagnostic>,
+    arguments: &mut Option<KernelArguments>,
+) -> Option<sim::Simulation> {
     let guessed;
     let kernel = match sass_args::arch_guess(kernel).filter(|_| run.auto_params) {
         Some(arch) => {
@@ -581,6 +602,21 @@ pub struct KernelText<'a> {
 /// read) and the simulator's go to `diags`. A PTX kernel's arguments (the request's words
 /// decoded, or chosen automatically when `params` is empty or `auto`) go to `arguments`.
 pub fn run_text(
+    kernel: &KernelText,
+    limits: &Limits,
+    run: Result<&SimRun, &[Diagnostic]>,
+    machine: &sim::Machine,
+    diags: &mut Vec<Diagnostic>,
+    arguments: &mut Option<KernelArguments>,
+) -> Option<sim::Simulation> {
+    let from = diags.len();
+    let sim = run_other(kernel, limits, run, machine, diags, arguments);
+    simulation_stage(diags, from);
+    sim
+}
+
+/// [`run_text`] before its diagnostics are labelled (parse errors keep their own label).
+fn run_other(
     kernel: &KernelText,
     limits: &Limits,
     run: Result<&SimRun, &[Diagnostic]>,
@@ -726,7 +762,9 @@ impl SimRequest {
             SimRequest::Off => None,
             SimRequest::Run(run) => Some(run),
             SimRequest::Invalid(d) => {
+                let from = diags.len();
                 diags.extend(d.iter().cloned());
+                simulation_stage(diags, from);
                 None
             }
         }

@@ -467,6 +467,10 @@ fn simulate(
             };
             out.simulation = Some(SimulationReport::against(s, Some(bound), what));
         }
-        Err(e) => out.diagnostics.extend(e.diagnostics),
+        Err(e) => out.diagnostics.extend(
+            e.diagnostics
+                .into_iter()
+                .map(|d| d.in_stage(isa::Stage::Simulation)),
+        ),
     }
 }

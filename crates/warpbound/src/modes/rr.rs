@@ -648,7 +648,13 @@ fn run_simulator(
     } else {
         sim::run_ptx(f, &sim_launch, &machine, &run.memory, &run.budget).map_err(|e| e.diagnostics)
     };
-    result.map_err(|d| out.diagnostics.extend(d)).ok()
+    result
+        .map_err(|d| {
+            let from = out.diagnostics.len();
+            out.diagnostics.extend(d);
+            simulator::simulation_stage(&mut out.diagnostics, from);
+        })
+        .ok()
 }
 
 /// The run next to the model's WCET, compared only where the two agree on what they

@@ -170,21 +170,44 @@ fn simulate(f: &Function, run: &simulator::SimRun, out: &mut ModeOutput) {
     machine.transaction_cycles = 0;
     // Without `params` (or with `params=auto`) the kernel's parameters are chosen from its
     // signature, as `simulate` and `rr` do, and listed in the report.
+    // With `memory` empty too, the automatic pointers get automatic buffers.
+    let from = out.diagnostics.len();
     let mut launch = run.launch.clone();
+    let mut named = Vec::new();
     if run.auto_params && !f.params.is_empty() {
         use crate::params::kernel_args;
         let values = kernel_args::auto(f);
         launch.params = kernel_args::words(f, &values);
         let args = kernel_args::report(f, &values, crate::report::ArgumentSource::Auto, true);
-        out.diagnostics.push(kernel_args::auto_note(&args, true));
+        named = args
+            .values
+            .iter()
+            .filter(|a| a.kind == crate::report::ArgumentKind::Pointer)
+            .filter_map(|a| Some((kernel_args::short(&a.name).to_string(), a.value.as_u64()?)))
+            .collect();
         out.arguments = Some(args);
     }
-    let sim = match sim::run_ptx(f, &launch, &machine, &run.memory, &run.budget) {
-        Ok(s) => s,
-        Err(e) => {
-            out.diagnostics.extend(e.diagnostics);
-            return;
+    let simulate = |m: &sim::MemoryInit| {
+        sim::run_ptx(f, &launch, &machine, m, &run.budget).map_err(|e| e.diagnostics)
+    };
+    let result = if run.memory.arrays.is_empty() && !named.is_empty() {
+        let (result, grown) =
+            crate::auto_memory::run_growing(crate::auto_memory::buffers(&named), simulate);
+        if let Some(a) = &mut out.arguments {
+            a.memory = crate::auto_memory::text(&grown);
         }
+        result
+    } else {
+        simulate(&run.memory)
+    };
+    if let Some(a) = &out.arguments {
+        let note = crate::params::kernel_args::auto_note(a, true);
+        out.diagnostics.push(note);
+    }
+    let result = result.map_err(|d| out.diagnostics.extend(d));
+    simulator::simulation_stage(&mut out.diagnostics, from);
+    let Ok(sim) = result else {
+        return;
     };
     super::against_bound(
         sim,

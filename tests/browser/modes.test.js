@@ -337,6 +337,9 @@ test('automatic launch and observed loop bounds: buffers shown, counts become th
   await page.waitForFunction(() => window.playground.report()?.arguments?.memory);
   assert.equal(await page.locator('#arguments tbody tr').count(), 2);
   assert.match(await page.textContent('#arguments-memory'), /p0x160@0x100000 32768 random 1 64/);
+  // The note about the automatic launch comes from the simulation step, and says so.
+  const stages = await page.locator('#diagnostics .diag .stage').allTextContents();
+  assert.ok(stages.includes('simulation'), stages.join(','));
   await page.click('#edit-memory');
   await page.waitForFunction(() => window.playground.request().params.memory?.includes('32768'));
   assert.deepEqual(errors, []);

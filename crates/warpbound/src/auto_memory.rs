@@ -12,7 +12,8 @@
 //! possible and, as on the GPU, not an error). Growing keeps every word already there (a
 //! longer draw from the same seed starts with the same words).
 
-use crate::params::kernel_args::POINTER_STRIDE;
+use crate::params::kernel_args::{self, POINTER_STRIDE};
+use crate::report::{ArgumentKind, ArgumentSource, KernelArguments};
 use isa::Diagnostic;
 
 /// Words of a buffer before it grows: 4 KiB.
@@ -101,6 +102,32 @@ pub fn run_growing<T>(
         }
     }
     (result, memory)
+}
+
+/// Runs `run` on the request's `memory`, or — when that is empty and `arguments` holds
+/// pointers chosen automatically — on a buffer per pointer, grown as the run needs
+/// ([`run_growing`]); the buffers' final `memory` text goes to `arguments.memory`. The one
+/// entry point of every mode that simulates with automatic arguments.
+pub fn run_on<T>(
+    memory: &sim::MemoryInit,
+    arguments: Option<&mut KernelArguments>,
+    mut run: impl FnMut(&sim::MemoryInit) -> Result<T, Vec<Diagnostic>>,
+) -> Result<T, Vec<Diagnostic>> {
+    let Some(args) = arguments.filter(|_| memory.arrays.is_empty()) else {
+        return run(memory);
+    };
+    let named: Vec<(String, u64)> = args
+        .values
+        .iter()
+        .filter(|a| a.kind == ArgumentKind::Pointer && a.source == ArgumentSource::Auto)
+        .filter_map(|a| Some((kernel_args::short(&a.name).to_string(), a.value.as_u64()?)))
+        .collect();
+    if named.is_empty() {
+        return run(memory);
+    }
+    let (result, grown) = run_growing(buffers(&named), run);
+    args.memory = text(&grown);
+    result
 }
 
 #[cfg(test)]

@@ -12,7 +12,7 @@ use crate::auto_memory;
 use crate::catalog::{ParamInfo, PresetInfo};
 use crate::kernel_text;
 use crate::params::{kernel_args, number, sass_args, Params};
-use crate::report::{ArgumentKind, ArgumentSource, KernelArguments};
+use crate::report::{ArgumentSource, KernelArguments};
 use cfg::TimingClass;
 use isa::{Diagnostic, Dialect, Kernel, Limits, Severity};
 use std::collections::BTreeMap;
@@ -466,10 +466,15 @@ pub fn run_kernel(
     diags: &mut Vec<Diagnostic>,
     arguments: &mut Option<KernelArguments>,
 ) -> Option<sim::Simulation> {
+    in_simulation(diags, |d| run_sass(kernel, run, machine, d, arguments))
+}
+
+/// Runs `f`, labelling what it adds to `diags` as the simulation's.
+fn in_simulation<T>(diags: &mut Vec<Diagnostic>, f: impl FnOnce(&mut Vec<Diagnostic>) -> T) -> T {
     let from = diags.len();
-    let sim = run_sass(kernel, run, machine, diags, arguments);
+    let out = f(diags);
     simulation_stage(diags, from);
-    sim
+    out
 }
 
 /// Labels `diags[from..]` (what a run said) as the simulation's.
@@ -515,7 +520,7 @@ fn run_sass(
             .map_err(|d| diags.extend(d))
             .ok();
     }
-    let (words, pointers) = sass_args::auto_words(&layout);
+    let words = sass_args::auto_words(&layout);
     let mut launch = run.launch.clone();
     launch.params = words;
     launch.unknown_banks_zero = true;
@@ -536,26 +541,14 @@ fn run_sass(
         launch.shared_bytes = sass_args::AUTO_SHARED_BYTES;
     }
     let mut args = sass_args::report(&layout, &launch.params, ArgumentSource::Auto);
-    let buffers = run.memory.arrays.is_empty() && !pointers.is_empty();
-    let result = if buffers {
-        let named: Vec<(String, u64)> = pointers
-            .iter()
-            .map(|&(o, a)| (sass_args::name(&layout, o), a))
-            .collect();
-        let (result, memory) =
-            auto_memory::run_growing(auto_memory::buffers(&named), |m| simulate(&launch, m));
-        args.memory = auto_memory::text(&memory);
-        result
-    } else {
-        simulate(&launch, &run.memory)
-    };
-    diags.push(sass_args_note(&args, buffers, shared));
+    let result = auto_memory::run_on(&run.memory, Some(&mut args), |m| simulate(&launch, m));
+    diags.push(sass_args_note(&args, shared));
     *arguments = Some(args);
     result.map_err(|d| diags.extend(d)).ok()
 }
 
 /// The note that says a SASS kernel's parameters (and buffers) were chosen automatically.
-fn sass_args_note(args: &KernelArguments, buffers: bool, shared: bool) -> Diagnostic {
+fn sass_args_note(args: &KernelArguments, shared: bool) -> Diagnostic {
     let shown: Vec<String> = args
         .values
         .iter()
@@ -570,7 +563,7 @@ fn sass_args_note(args: &KernelArguments, buffers: bool, shared: bool) -> Diagno
         kernel_args::AUTO_FLOAT,
         shown.join(", ")
     );
-    if buffers {
+    if !args.memory.is_empty() {
         m.push_str(&format!(
             "; with `memory` empty too, each pointer got a buffer of numbers below {} that grew \
              as the run needed: memory = `{}`",
@@ -609,10 +602,9 @@ pub fn run_text(
     diags: &mut Vec<Diagnostic>,
     arguments: &mut Option<KernelArguments>,
 ) -> Option<sim::Simulation> {
-    let from = diags.len();
-    let sim = run_other(kernel, limits, run, machine, diags, arguments);
-    simulation_stage(diags, from);
-    sim
+    in_simulation(diags, |d| {
+        run_other(kernel, limits, run, machine, d, arguments)
+    })
 }
 
 /// [`run_text`] before its diagnostics are labelled (parse errors keep their own label).
@@ -655,23 +647,10 @@ fn run_other(
                 kernel_args::report(f, &values, source, true)
             });
             // Automatic buffers for the automatic pointers when `memory` is empty too.
-            let named: Vec<(String, u64)> = args
-                .iter()
-                .flat_map(|a| &a.values)
-                .filter(|a| auto && a.kind == ArgumentKind::Pointer)
-                .filter_map(|a| Some((kernel_args::short(&a.name).to_string(), a.value.as_u64()?)))
-                .collect();
-            let result = if memory.arrays.is_empty() && !named.is_empty() {
-                let (result, grown) = auto_memory::run_growing(auto_memory::buffers(&named), |m| {
-                    sim::run_ptx(f, &launch, machine, m, budget).map_err(|e| e.diagnostics)
-                });
-                if let Some(a) = &mut args {
-                    a.memory = auto_memory::text(&grown);
-                }
-                result.map_err(|diagnostics| sim::SimError { diagnostics })
-            } else {
-                sim::run_ptx(f, &launch, machine, memory, budget)
-            };
+            let result = auto_memory::run_on(memory, args.as_mut(), |m| {
+                sim::run_ptx(f, &launch, machine, m, budget).map_err(|e| e.diagnostics)
+            })
+            .map_err(|diagnostics| sim::SimError { diagnostics });
             if let Some(a) = args {
                 if auto {
                     diags.push(kernel_args::auto_note(&a, true));
@@ -762,9 +741,7 @@ impl SimRequest {
             SimRequest::Off => None,
             SimRequest::Run(run) => Some(run),
             SimRequest::Invalid(d) => {
-                let from = diags.len();
-                diags.extend(d.iter().cloned());
-                simulation_stage(diags, from);
+                in_simulation(diags, |diags| diags.extend(d.iter().cloned()));
                 None
             }
         }

@@ -21,7 +21,7 @@ use crate::mode::{Mode, ModeDetails, ModeInput, ModeOutput};
 use crate::observed_loops;
 use crate::params::kernel_args;
 use crate::params::{limits, LoopBounds, Params};
-use crate::report::{ArgumentKind, ArgumentSource};
+use crate::report::ArgumentSource;
 use crate::report::{SimulationReport, Wcet};
 use crate::simulator::{self, SimRequest, SimRun};
 use crate::views;
@@ -630,24 +630,9 @@ fn run_simulator(
         ..run.launch.clone()
     };
     let machine = model_machine(config)?;
-    let named: Vec<(String, u64)> = out
-        .arguments
-        .iter()
-        .flat_map(|a| &a.values)
-        .filter(|a| a.kind == ArgumentKind::Pointer && a.source == ArgumentSource::Auto)
-        .filter_map(|a| Some((kernel_args::short(&a.name).to_string(), a.value.as_u64()?)))
-        .collect();
-    let result = if run.memory.arrays.is_empty() && !named.is_empty() {
-        let (result, grown) = auto_memory::run_growing(auto_memory::buffers(&named), |m| {
-            sim::run_ptx(f, &sim_launch, &machine, m, &run.budget).map_err(|e| e.diagnostics)
-        });
-        if let Some(a) = &mut out.arguments {
-            a.memory = auto_memory::text(&grown);
-        }
-        result
-    } else {
-        sim::run_ptx(f, &sim_launch, &machine, &run.memory, &run.budget).map_err(|e| e.diagnostics)
-    };
+    let result = auto_memory::run_on(&run.memory, out.arguments.as_mut(), |m| {
+        sim::run_ptx(f, &sim_launch, &machine, m, &run.budget).map_err(|e| e.diagnostics)
+    });
     result
         .map_err(|d| {
             let from = out.diagnostics.len();

@@ -68,14 +68,6 @@ impl Layout {
             .max()
             .unwrap_or(0)
     }
-
-    /// The pointers' offsets, in order.
-    pub fn pointers(&self) -> impl Iterator<Item = u32> + '_ {
-        self.slots
-            .iter()
-            .filter(|(_, s)| matches!(s, Slot::Pointer64 | Slot::Pointer32))
-            .map(|(&o, _)| o)
-    }
 }
 
 /// The constant-bank-0 word offsets an operand reads directly, as offsets into the area.
@@ -288,18 +280,17 @@ pub fn unknown_bank_reads(kernel: &Kernel) -> Vec<String> {
     out
 }
 
-/// The automatic values of `layout` as parameter words, and each pointer's base address by
-/// offset.
-pub fn auto_words(layout: &Layout) -> (Vec<u32>, Vec<(u32, u64)>) {
+/// The automatic values of `layout` as parameter words (the k-th pointer at
+/// `POINTER_BASE + k · POINTER_STRIDE`).
+pub fn auto_words(layout: &Layout) -> Vec<u32> {
     let mut words = vec![0u32; layout.len_words()];
-    let mut pointers = Vec::new();
+    let mut pointers = 0u64;
     for (&o, &slot) in &layout.slots {
         let i = o as usize / 4;
         match slot {
             Slot::Pointer64 | Slot::Pointer32 => {
-                let k = pointers.len() as u64;
-                let a = POINTER_BASE.saturating_add(k.saturating_mul(POINTER_STRIDE));
-                pointers.push((o, a));
+                let a = POINTER_BASE.saturating_add(pointers.saturating_mul(POINTER_STRIDE));
+                pointers += 1;
                 words[i] = a as u32;
                 if slot == Slot::Pointer64 {
                     words[i + 1] = (a >> 32) as u32;
@@ -314,12 +305,12 @@ pub fn auto_words(layout: &Layout) -> (Vec<u32>, Vec<(u32, u64)>) {
             Slot::Integer => words[i] = AUTO_INTEGER as u32,
         }
     }
-    (words, pointers)
+    words
 }
 
 /// The name the report and the automatic memory give the parameter at `offset` (`p0x160`:
 /// its constant-bank address, which is how the listing names it).
-pub fn name(layout: &Layout, offset: u32) -> String {
+fn name(layout: &Layout, offset: u32) -> String {
     format!("p{:#x}", layout.base + offset)
 }
 
@@ -434,12 +425,11 @@ mod tests {
                 (0x18, Integer)
             ]
         );
-        let (words, pointers) = auto_words(&l);
+        let words = auto_words(&l);
         assert_eq!(
             words,
             vec![0x10_0000, 0, 0x20_0000, 0, 0x3f80_0000, 0x3f80_0000, 64]
         );
-        assert_eq!(pointers, vec![(0, 0x10_0000), (8, 0x20_0000)]);
         let r = report(&l, &words, ArgumentSource::Auto);
         assert_eq!(
             r.values.iter().map(|a| a.name.as_str()).collect::<Vec<_>>(),
@@ -472,7 +462,7 @@ mod tests {
             l.slots.iter().map(|(&o, &s)| (o, s)).collect::<Vec<_>>(),
             vec![(0, Slot::Pointer64), (8, Slot::Integer)]
         );
-        assert_eq!(auto_words(&l).0, vec![0x10_0000, 0, 64]);
+        assert_eq!(auto_words(&l), vec![0x10_0000, 0, 64]);
     }
 
     /// Two counts side by side (`mergeElementaryIntervals`, sm_61: a stride at 0x170 added
@@ -510,6 +500,6 @@ mod tests {
         let k = kernel("code for sm_86\n/*0000*/ S2R R0, SR_TID.X ;\n/*0010*/ EXIT ;\n");
         let l = infer(&k);
         assert!(l.slots.is_empty());
-        assert_eq!(auto_words(&l).0, Vec::<u32>::new());
+        assert_eq!(auto_words(&l), Vec::<u32>::new());
     }
 }

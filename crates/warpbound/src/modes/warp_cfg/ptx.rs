@@ -173,33 +173,16 @@ fn simulate(f: &Function, run: &simulator::SimRun, out: &mut ModeOutput) {
     // With `memory` empty too, the automatic pointers get automatic buffers.
     let from = out.diagnostics.len();
     let mut launch = run.launch.clone();
-    let mut named = Vec::new();
     if run.auto_params && !f.params.is_empty() {
         use crate::params::kernel_args;
         let values = kernel_args::auto(f);
         launch.params = kernel_args::words(f, &values);
         let args = kernel_args::report(f, &values, crate::report::ArgumentSource::Auto, true);
-        named = args
-            .values
-            .iter()
-            .filter(|a| a.kind == crate::report::ArgumentKind::Pointer)
-            .filter_map(|a| Some((kernel_args::short(&a.name).to_string(), a.value.as_u64()?)))
-            .collect();
         out.arguments = Some(args);
     }
-    let simulate = |m: &sim::MemoryInit| {
+    let result = crate::auto_memory::run_on(&run.memory, out.arguments.as_mut(), |m| {
         sim::run_ptx(f, &launch, &machine, m, &run.budget).map_err(|e| e.diagnostics)
-    };
-    let result = if run.memory.arrays.is_empty() && !named.is_empty() {
-        let (result, grown) =
-            crate::auto_memory::run_growing(crate::auto_memory::buffers(&named), simulate);
-        if let Some(a) = &mut out.arguments {
-            a.memory = crate::auto_memory::text(&grown);
-        }
-        result
-    } else {
-        simulate(&run.memory)
-    };
+    });
     if let Some(a) = &out.arguments {
         let note = crate::params::kernel_args::auto_note(a, true);
         out.diagnostics.push(note);

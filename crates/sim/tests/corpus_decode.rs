@@ -64,10 +64,6 @@ const EXCEPTIONS: &[(&str, &str, &str)] = &[
         "condition-code branches",
         "branches on the condition code (BRA CC.NEU)",
     ),
-    ("IMNMX", "modifier .X", "Fermi's 64-bit IMNMX.XLO/.XHI"),
-    ("POPC", "", "Fermi's two-source POPC"),
-    ("VADD", "", "Fermi video instructions"),
-    ("VMNMX", "", "Fermi video instructions"),
 ];
 
 /// Undecodable instructions per sm_70+ directory as measured (see the doc's table).

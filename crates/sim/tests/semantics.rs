@@ -139,10 +139,10 @@ fn double_precision_pairs() {
 
 #[test]
 fn unmodelled_modifier_is_refused() {
-    // `.XHI` on IMNMX (Fermi's 64-bit minimum, high word) has no semantics here.
-    let err = eval("IMNMX.XHI R20, R10, R11, PT;\n", &[]).expect_err("refused");
+    // `.CSFU` on XMAD (Maxwell–Pascal; its meaning is not documented) has no semantics here.
+    let err = eval("XMAD.CSFU R20, R10, R11, R12;\n", &[]).expect_err("refused");
     assert!(
-        err.contains("cannot simulate IMNMX.XHI: modifier .XHI"),
+        err.contains("cannot simulate XMAD.CSFU: modifier .CSFU"),
         "{err}"
     );
     assert!(err.starts_with("9:"), "{err}");

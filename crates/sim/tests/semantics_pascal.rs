@@ -246,6 +246,60 @@ ISUB RZ.CC, R10, R12 ;\nISETP.NE.U32.X.AND P0, PT, R11, R13, PT ;\nSEL R23, 0x1,
         prop_assert_eq!(out[2], u32::from((x as i64) >= (y as i64)));
         prop_assert_eq!(out[3], u32::from(x != y));
     }
+
+    /// 64-bit minimum and maximum through `IMNMX.XHI` + `IMNMX.XLO` (signed and unsigned
+    /// high words), against Rust's `i64`/`u64` `min`/`max`.
+    #[test]
+    fn imnmx_pairs_are_64_bit_min_and_max(x in any::<u64>(), y in any::<u64>(), same_high in any::<bool>()) {
+        let y = if same_high { (x & !0xffff_ffff) | (y & 0xffff_ffff) } else { y };
+        let body = "IMNMX.XHI R21.CC, R11, R13, PT ;\nIMNMX.U32.XLO R20, R10, R12, PT ;\n\
+IMNMX.U32.XHI R23.CC, R11, R13, !PT ;\nIMNMX.U32.XLO R22, R10, R12, !PT ;\n";
+        let ins = [x as u32, (x >> 32) as u32, y as u32, (y >> 32) as u32];
+        let out = eval(body, &ins).map_err(TestCaseError::fail)?;
+        let min = (x as i64).min(y as i64) as u64;
+        let max = x.max(y);
+        prop_assert_eq!((out[0], out[1]), (min as u32, (min >> 32) as u32));
+        prop_assert_eq!((out[2], out[3]), (max as u32, (max >> 32) as u32));
+    }
+}
+
+#[test]
+fn thrusts_min_of_a_64_bit_count_and_512() {
+    // The pair in celer's thrust fill: R11:R10 = n, min(n, 0:0x200) signed.
+    // n = 0:0x1000 → 0x200; n = 0:0x10 → 0x10; n = 1:0 (2^32) → 0x200; n = -1 → -1.
+    let body = "IMNMX.XHI R21.CC, R11, RZ, PT ;\nIMNMX.U32.XLO R20, R10, 0x200, PT ;\n\
+IMNMX.XHI R23.CC, R13, RZ, PT ;\nIMNMX.U32.XLO R22, R12, 0x200, PT ;\n";
+    let out = eval(body, &[0x1000, 0, 0x10, 0]).expect("runs");
+    assert_eq!(out, vec![0x200, 0, 0x10, 0]);
+    let out = eval(body, &[0, 1, u32::MAX, u32::MAX]).expect("runs");
+    assert_eq!(out, vec![0x200, 0, u32::MAX, u32::MAX]);
+}
+
+#[test]
+fn fermi_video_three_operand_add_and_max() {
+    // R10 = 7, R11 = -2, R12 = 0xffff_fff0, R13 = 5.
+    // VADD.ACC: 7 + -2 + 0xffff_fff0 = 0xffff_fff5 (wrapping, sign irrelevant).
+    // VMNMX.MX.MAX (signed, nothing printed): max(max(7, -2), -16) = 7.
+    // VMNMX.MAX (min then max): max(min(7, -2), 5) = 5.
+    // VMNMX.U32.U32.MX.MIN: min(max(7, 0xffff_fffe), 5) = 5; max unsigned picks -2 first.
+    let out = eval(
+        "VADD.ACC R20, R10, R11, R12 ;\nVMNMX.MX.MAX R21, R10, R11, R12 ;\nVMNMX.MAX R22, R10, R11, R13 ;\nVMNMX.U32.U32.MX.MIN R23, R10, R11, R13 ;\n",
+        &[7, (-2i32) as u32, 0xffff_fff0, 5],
+    )
+    .expect("runs");
+    assert_eq!(out, vec![0xffff_fff5, 7, 5, 5]);
+    // Fermi's two-source POPC: popc(0xf0f0 & 0xff00) = 4, POPC R, R, R = popc(R) = 8.
+    let out = eval(
+        "POPC R20, R10, R11 ;\nPOPC R21, R10, R10 ;\n",
+        &[0xf0f0, 0xff00],
+    )
+    .expect("runs");
+    assert_eq!(&out[..2], &[4, 8]);
+    // Forms without a secondary operation and sub-word selects are refused by name.
+    let err = eval("VADD R20, R10, R11, R12 ;\n", &[1, 2, 3]).expect_err("refused");
+    assert!(err.contains("secondary operation"), "{err}");
+    let err = eval("VMNMX.MX.MAX R20, R10.B1, R11, R12 ;\n", &[1, 2, 3]).expect_err("refused");
+    assert!(err.contains("sub-word"), "{err}");
 }
 
 #[test]

@@ -11,7 +11,7 @@
 use crate::auto_memory;
 use crate::catalog::{ParamInfo, PresetInfo};
 use crate::kernel_text;
-use crate::params::{kernel_args, number, sass_args, Params};
+use crate::params::{gcn_args, kernel_args, number, sass_args, Params};
 use crate::report::{ArgumentSource, KernelArguments};
 use cfg::TimingClass;
 use isa::{Diagnostic, Dialect, Kernel, Limits, Severity};
@@ -266,7 +266,19 @@ pub struct SimRun {
     pub auto_params: bool,
     pub memory: sim::MemoryInit,
     pub budget: sim::Budget,
+    /// An automatic SASS launch whose one warp does not finish within the budgets runs again
+    /// with [`COOPERATIVE_BLOCK`] threads when the kernel synchronises its threads (see
+    /// [`SimRun::cooperative_retry`]). On for the modes whose launch comes from `grid` and
+    /// `block` ([`SimRun::decode`]) when the request does not set `block`; a mode that
+    /// compares the run with a one-warp bound then says the launch has more warps instead of
+    /// comparing.
+    pub block_retry: bool,
 }
+
+/// The block an automatic launch retries with (8 warps of 32): kernels whose warps wait for
+/// each other (cooperative-groups tiles of 128 threads, `multi_warp_cg_reduce<256, 128>`
+/// spinning on a shared word until the tile's other warps arrive) cannot finish with one.
+pub const COOPERATIVE_BLOCK: u32 = 256;
 
 impl SimRun {
     /// The run the launch parameters (`grid`, `block`, `params`, `shared_bytes`, `warp`,
@@ -287,6 +299,8 @@ impl SimRun {
                 run.launch.block = block;
                 run.launch.params = words;
                 run.auto_params = auto;
+                run.block_retry =
+                    p.source("block").ok() == Some(crate::report::ParamSource::Default);
                 Ok(run)
             }
             (g, b, w) => Err(g.err().into_iter().chain(b.err()).chain(w.err()).collect()),
@@ -325,7 +339,26 @@ impl SimRun {
             auto_params: false,
             memory,
             budget,
+            block_retry: false,
         })
+    }
+
+    /// Whether a run of `kernel` that stopped with `errors` is retried with a block of
+    /// [`COOPERATIVE_BLOCK`] threads: [`SimRun::block_retry`] is on (`block` not set), the
+    /// launch is one warp in one block, a budget stopped the run (a warp spinning for partners that do not
+    /// exist never ends), and the kernel synchronises threads (`BAR` or shared memory).
+    fn cooperative_retry(&self, kernel: &Kernel, errors: &[Diagnostic]) -> bool {
+        self.block_retry
+            && self.launch.block == sim::Launch::default().block
+            && self.launch.grid == [1, 1, 1]
+            && errors
+                .iter()
+                .any(|d| d.message.contains("exceeds the budget max_"))
+            && (sass_args::uses_shared(kernel)
+                || kernel
+                    .instructions
+                    .iter()
+                    .any(|i| i.opcode.name.starts_with("BAR")))
     }
 }
 
@@ -541,10 +574,69 @@ fn run_sass(
         launch.shared_bytes = sass_args::AUTO_SHARED_BYTES;
     }
     let mut args = sass_args::report(&layout, &launch.params, ArgumentSource::Auto);
-    let result = auto_memory::run_on(&run.memory, Some(&mut args), |m| simulate(&launch, m));
+    let mut result = auto_memory::run_on(&run.memory, Some(&mut args), |m| simulate(&launch, m));
+    if let Err(errors) = &result {
+        if run.cooperative_retry(kernel, errors) {
+            let mut wide = launch.clone();
+            wide.block = [COOPERATIVE_BLOCK, 1, 1];
+            let mut wide_args = args.clone();
+            let retried =
+                auto_memory::run_on(&run.memory, Some(&mut wide_args), |m| simulate(&wide, m));
+            if retried.is_ok() {
+                diags.push(Diagnostic::global(
+                    Severity::Note,
+                    format!(
+                        "one warp did not finish within the budgets, and the kernel \
+                         synchronises its threads (barriers or shared memory): its warps may \
+                         wait for each other (e.g. cooperative-groups tiles of several warps), \
+                         so the automatic launch ran a block of {COOPERATIVE_BLOCK} threads \
+                         instead (set `block` to choose)"
+                    ),
+                ));
+                result = retried;
+                args = wide_args;
+            }
+        }
+    }
     diags.push(sass_args_note(&args, shared));
     *arguments = Some(args);
     result.map_err(|d| diags.extend(d)).ok()
+}
+
+/// LDS an automatic GCN3 launch gives a kernel that uses LDS without declaring it: 64 KiB,
+/// the most one work-group may have on GCN3 (AMD, "Vega ISA", §2.5 Local Data Share).
+pub const GCN_AUTO_LDS_BYTES: u32 = 64 * 1024;
+
+/// The note that says a GCN3 kernel's arguments (and buffers) were chosen automatically.
+fn gcn_args_note(args: &KernelArguments, lds: Option<u32>) -> Diagnostic {
+    let shown: Vec<String> = args
+        .values
+        .iter()
+        .map(|a| format!("{} = {} ({})", a.name, a.text, a.ty))
+        .collect();
+    let mut m = format!(
+        "no `params` given: the kernel's arguments were read from its mangled name and laid out \
+         in the kernarg segment at their natural alignment (params=auto: pointers at 0x100000, \
+         0x200000, … (1 MiB apart), integers {}, floats {:.1}): {}; they are in the report's \
+         `arguments`, and `params` sets the kernarg words",
+        kernel_args::AUTO_INTEGER,
+        kernel_args::AUTO_FLOAT,
+        shown.join(", ")
+    );
+    if !args.memory.is_empty() {
+        m.push_str(&format!(
+            "; with `memory` empty too, each pointer got a buffer of small numbers that grew as \
+             the run needed: memory = `{}`",
+            args.memory
+        ));
+    }
+    if let Some(bytes) = lds {
+        m.push_str(&format!(
+            "; the kernel uses LDS its descriptor does not declare (dynamic shared memory): \
+             each work-group got {bytes} bytes"
+        ));
+    }
+    Diagnostic::global(Severity::Note, m)
 }
 
 /// The note that says a SASS kernel's parameters (and buffers) were chosen automatically.
@@ -661,14 +753,47 @@ fn run_other(
         }
         Dialect::Gcn => {
             let (launch, memory, budget) = ready(diags)?;
-            sim::gcn::run_source(
-                kernel.source,
-                kernel.function,
-                launch,
-                machine,
-                memory,
-                budget,
-            )
+            let auto = run.is_ok_and(|r| r.auto_params);
+            let program = isa::gcn::parse(kernel.source, limits);
+            let f = program.function(kernel.function);
+            let signature = f
+                .filter(|_| auto)
+                .and_then(|f| gcn_args::signature(&f.name))
+                .filter(|p| !p.is_empty());
+            let Some(params) = signature else {
+                return sim::gcn::run_source(
+                    kernel.source,
+                    kernel.function,
+                    launch,
+                    machine,
+                    memory,
+                    budget,
+                )
+                .map_err(|e| diags.extend(e.diagnostics))
+                .ok();
+            };
+            let (words, mut args) = gcn_args::auto(&params);
+            let mut launch = launch.clone();
+            launch.params = words;
+            // Dynamic LDS (`extern __shared__`): the descriptor declares none, the launch
+            // gives it; an automatic launch gives the most a work-group may have.
+            let lds = f.is_some_and(|f| {
+                f.descriptor
+                    .get(".amdhsa_group_segment_fixed_size")
+                    .is_none_or(|&n| n == 0)
+                    && f.instructions.iter().any(|i| i.opcode.starts_with("ds_"))
+            });
+            if lds && launch.shared_bytes == 0 {
+                launch.shared_bytes = GCN_AUTO_LDS_BYTES;
+            }
+            let result = auto_memory::run_on(memory, Some(&mut args), |m| {
+                sim::gcn::run_source(kernel.source, kernel.function, &launch, machine, m, budget)
+                    .map_err(|e| e.diagnostics)
+            })
+            .map_err(|diagnostics| sim::SimError { diagnostics });
+            diags.push(gcn_args_note(&args, lds.then_some(launch.shared_bytes)));
+            *arguments = Some(args);
+            result
         }
         Dialect::Lc => {
             let (prog, d) = isa::lc::parse(kernel.source);

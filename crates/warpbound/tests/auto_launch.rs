@@ -212,3 +212,59 @@ fn ptx_pointers_get_buffers() {
     }
     assert!(x[..32].iter().all(|&v| v < 64));
 }
+
+/// A kernel whose warps wait for each other: warp 0 spins on the shared word 0 until
+/// another warp stores 7 there, then stores it to the pointer parameter. One warp spins
+/// until a budget stops it; the automatic launch then runs 256 threads (8 warps), and
+/// `out[0] = 7`. A `block` the request sets is kept (the run stops at the budget).
+#[test]
+fn warps_that_wait_for_each_other_get_a_block() {
+    let src = "code for sm_61
+/*0000*/ S2R R0, SR_TID.X ;
+/*0008*/ ISETP.GE.AND P0, PT, R0, 0x20, PT ;
+/*0010*/ @P0 BRA 0x58 ;
+/*0018*/ LDS R1, [0x0] ;
+/*0020*/ ISETP.EQ.AND P1, PT, R1, RZ, PT ;
+/*0028*/ @P1 BRA 0x18 ;
+/*0030*/ MOV R2, c[0x0][0x140] ;
+/*0038*/ MOV R3, c[0x0][0x144] ;
+/*0040*/ STG.E [R2], R1 ;
+/*0048*/ EXIT ;
+/*0050*/ NOP ;
+/*0058*/ MOV32I R4, 0x7 ;
+/*0060*/ STS [0x0], R4 ;
+/*0068*/ EXIT ;
+";
+    let r = request(src, "simulate", &[]);
+    assert!(!r.has_errors(), "{:?}", r.diagnostics);
+    let sim = r.simulation.as_ref().expect("simulation");
+    assert_eq!(sim.run.warps.len(), 8);
+    assert_eq!(array(&r, "p0x140")[0], 7);
+    assert!(
+        r.diagnostics
+            .iter()
+            .any(|d| d.message.contains("block of 256 threads")),
+        "{:?}",
+        r.diagnostics
+    );
+    // warp-cfg: loop counts over the 8 warps (warp 0 spun), the run not compared with the
+    // one-warp bound.
+    let r = request(
+        src,
+        "warp-cfg",
+        &[("loop_bounds", serde_json::json!("observed"))],
+    );
+    assert!(!r.has_errors(), "{:?}", r.diagnostics);
+    let sim = r.simulation.as_ref().expect("simulation");
+    assert_eq!(sim.run.warps.len(), 8);
+    assert_eq!(sim.holds, None);
+    assert!(sim.loop_iterations[0].iterations >= 1);
+    let r = request(src, "simulate", &[("block", serde_json::json!("32,1,1"))]);
+    assert!(
+        r.diagnostics
+            .iter()
+            .any(|d| d.message.contains("exceeds the budget")),
+        "{:?}",
+        r.diagnostics
+    );
+}

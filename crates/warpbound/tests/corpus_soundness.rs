@@ -11,6 +11,17 @@
 //! issues one instruction per cycle with the cost model's latency before a dependent
 //! instruction, while the bound charges each instruction its full latency; memory
 //! transactions cost nothing extra in this setting (`transaction_cycles = 0`).
+//!
+//! A kernel whose one warp cannot finish alone (its warps wait for each other:
+//! `multi_warp_cg_reduce<256, 128>`) runs as a block of 8 warps
+//! (`simulator::COOPERATIVE_BLOCK`), its loop counts taken over all of them; the report then
+//! does not compare, and the test checks the block against W × the one-warp bound. Why that
+//! is safe here: one instruction issues per cycle; a cycle where none issues has some warp
+//! waiting for the latency of one of its own instructions (a barrier alone never stalls
+//! everybody: the last warp to arrive releases it); so each cycle lies in the latency
+//! window of an instruction of some warp, and the cycles are at most the sum over warps of
+//! their instructions' latencies — which each warp's bound covers, its path being within the
+//! observed loop counts. Hence makespan ≤ Σ bounds ≤ W × bound.
 
 #[path = "common/corpus.rs"]
 mod corpus;
@@ -20,7 +31,17 @@ use warpbound::{analyze, Request};
 
 /// The listings the simulator runs today; fewer is a regression (the note of issue #26
 /// lists what stops the others).
-const MIN_SIMULATED: usize = 33;
+const MIN_SIMULATED: usize = 38;
+
+/// The run's cycles and what bounds them: the warp-cfg bound, times the warps when the
+/// automatic launch had to run a block (module doc).
+fn observed_and_bound(
+    sim: &warpbound::report::SimulationReport,
+    wcet: &warpbound::report::Wcet,
+) -> (u64, u64) {
+    let warps = sim.run.warps.len().max(1) as u64;
+    (sim.run.cycles, wcet.cycles * warps)
+}
 
 #[test]
 fn observed_cycles_stay_within_the_bound_on_real_kernels() {
@@ -50,7 +71,7 @@ fn observed_cycles_stay_within_the_bound_on_real_kernels() {
                 row.push_str(&format!(" | not run: {}", corpus::stop(&r, 80)));
                 break;
             };
-            let (o, b) = (sim.run.cycles, wcet.cycles);
+            let (o, b) = observed_and_bound(sim, wcet);
             row.push_str(&format!(
                 " | {o:>6} ≤ {b:>7} ({:.2}×)",
                 b as f64 / o.max(1) as f64
@@ -61,7 +82,7 @@ fn observed_cycles_stay_within_the_bound_on_real_kernels() {
                     preset.unwrap_or("unit")
                 ));
             }
-            if sim.holds != Some(true) {
+            if sim.run.warps.len() == 1 && sim.holds != Some(true) {
                 failures.push(format!("{name}: the report does not say the bound holds"));
             }
         }
@@ -111,7 +132,7 @@ fn volta_to_hopper_runs_stay_within_the_bound() {
                     break;
                 };
                 simulated += usize::from(preset.is_none());
-                let (o, b) = (sim.run.cycles, wcet.cycles);
+                let (o, b) = observed_and_bound(sim, wcet);
                 if o > b {
                     failures.push(format!(
                         "{arch}/{name} ({}): observed {o} > bound {b}",

@@ -83,6 +83,14 @@ pub(crate) struct AddrSrc {
     pub offset: i64,
 }
 
+/// The operations of a video instruction ([`Op::Video3`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum VideoOp {
+    Add,
+    Min,
+    Max,
+}
+
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(crate) enum FloatKind {
     Add,
@@ -370,6 +378,42 @@ pub(crate) enum Op {
         a: Src,
         ctl: Src,
         c: Src,
+    },
+    /// `IMNMX.XHI d.CC, a, b, p` / `IMNMX.XLO d, a, b, p` (Maxwell–Pascal): the two
+    /// halves of a 64-bit minimum (`p` true) or maximum. `.XHI` picks between the high
+    /// words (signed unless `.U32`) and leaves in the flags whether they were equal (zero
+    /// flag) and, if not, whether `a`'s was picked (carry flag); `.XLO` then picks the low
+    /// word of the same side, comparing the low words (unsigned) only where the high words
+    /// were equal. Reading: the compiler's pairs (`IMNMX.XHI R6.CC, R6, RZ, PT;
+    /// IMNMX.U32.XLO R5, R5, 0x200, PT` is thrust's `min(n, 512)` on a 64-bit `n`);
+    /// NVIDIA documents the mnemonic only.
+    IMnMx64 {
+        d: u16,
+        a: Src,
+        b: Src,
+        p: PredSrc,
+        signed: bool,
+        high: bool,
+    },
+    /// Fermi–Kepler `POPC d, a, b`: the number of bits set in `a & b` (the compiler's
+    /// `__popc(ballot & lane_mask)`; `POPC d, a, a` is `__popc(a)`). Reading: the two-source
+    /// form Fermi listings print (envytools' Fermi tables name it the same way).
+    PopcAnd {
+        d: u16,
+        a: Src,
+        b: Src,
+    },
+    /// Fermi–Pascal video instructions with a secondary operation, PTX `vadd`/`vmax`/
+    /// `vmin` `.op2 d, a, b, c`: `op2(op(a, b), c)` on whole 32-bit words (`VADD.ACC`:
+    /// `a + b + c`, the compiler's three-operand add; `VMNMX.MX.MAX`: `max(max(a, b), c)`).
+    Video3 {
+        d: u16,
+        a: Src,
+        b: Src,
+        c: Src,
+        first: VideoOp,
+        second: VideoOp,
+        signed: bool,
     },
     /// `ICMP.cmp d, a, b, c` / `FCMP.cmp d, a, b, c`: `c cmp 0 ? a : b` (PTX `slct`).
     CmpSel {

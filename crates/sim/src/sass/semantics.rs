@@ -677,7 +677,10 @@ pub(crate) fn execute_alu(
         | Op::SetReg { .. }
         | Op::I2I { .. }
         | Op::I2F64 { .. }
-        | Op::Mufu64H { .. } => return kepler_pascal::execute(op, regs, ids, mask, scratch),
+        | Op::Mufu64H { .. }
+        | Op::IMnMx64 { .. }
+        | Op::Video3 { .. }
+        | Op::PopcAnd { .. } => return kepler_pascal::execute(op, regs, ids, mask, scratch),
         Op::Mov { d, a } => {
             a.ints(regs, ids, a_v);
             regs.write(d, mask, a_v);

@@ -502,7 +502,7 @@ fn simulate(
         Ok(run),
         &machine,
         &mut out.diagnostics,
-        &mut None,
+        &mut out.arguments,
     ) else {
         return;
     };

@@ -6,6 +6,7 @@
 use crate::catalog::{ModeInfo, ParamInfo};
 use crate::kernel_text;
 use crate::mode::{Mode, ModeInput, ModeOutput};
+use crate::observed_loops;
 use crate::params::{its, limits};
 use crate::report::SimulationReport;
 use crate::simulator::{self, KernelText, SimRun};
@@ -103,7 +104,10 @@ fn run(input: &ModeInput) -> ModeOutput {
         };
         if let Some(sim) = sim {
             out.schedule = Some(views::schedule::simulated(&s.kernel, &sim));
-            out.simulation = Some(SimulationReport::alone(sim));
+            let loops = observed_loops::of_run(&s.kernel, &s.graph, &sim);
+            let mut report = SimulationReport::alone(sim);
+            report.loop_iterations = loops;
+            out.simulation = Some(report);
         }
         out.graph = Some(views::graph::thread(&s.kernel, &s.graph));
         out.time("simulate", t);

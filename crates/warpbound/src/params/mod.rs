@@ -10,6 +10,7 @@
 //! run. Reading a name the mode did not declare is an internal error, never a silent zero;
 //! and a test runs every mode to check that it reads each parameter it declares.
 
+pub mod gcn_args;
 pub mod its;
 pub mod kernel_args;
 pub mod limits;

@@ -77,6 +77,14 @@ pub(super) fn decode(c: &Ctx, name: &str, m: &mut Mods) -> DecodeResult<Option<O
         "SHFL" | "VOTE" | "MUFU" | "FCHK" | "FLO" | "SHF" | "PRMT" | "ATOM" | "ATOMS" | "RED"
         | "LDC" => return decode_volta(c, name, m),
         "POPC" if n == 2 => return decode_volta(c, name, m),
+        "POPC" => {
+            operand_count(ins, 3)?;
+            Op::PopcAnd {
+                d: c.dest(o(0))?,
+                a: c.src(o(1))?,
+                b: c.src(o(2))?,
+            }
+        }
         "TEXDEPBAR" => {
             // Waits for texture results: none are produced (textures are refused).
             m.left.clear();
@@ -132,6 +140,73 @@ pub(super) fn decode(c: &Ctx, name: &str, m: &mut Mods) -> DecodeResult<Option<O
                 b: c.src(o(2))?,
                 c: c.src(o(3))?,
                 right,
+            }
+        }
+        "IMNMX" if m.left.iter().any(|t| matches!(*t, "XHI" | "XLO")) => {
+            operand_count(ins, 4)?;
+            let high = m.take("XHI");
+            m.take("XLO");
+            let unsigned = m.take("U32");
+            m.take("S32");
+            Op::IMnMx64 {
+                d: c.dest(o(0))?,
+                a: c.src(o(1))?,
+                b: c.src(o(2))?,
+                p: c.pred_src(o(3))?,
+                signed: !unsigned,
+                high,
+            }
+        }
+        "VADD" | "VMNMX" => {
+            // Whole-word forms with a secondary operation only (sub-word selects, `.SAT`
+            // and the merge modes are refused by the leftover-modifier check or here).
+            // Signedness: `.S32`/`.U32` when printed; Fermi listings print none, and
+            // then the operands are read as signed (the compiler's `max3` of ints, e.g.
+            // mgpu's segmented scans, mirrored by the signed `IMNMX` beside them; for
+            // `VADD` without `.SAT` the sign does not change the sum).
+            operand_count(ins, 4)?;
+            let mut signed = true;
+            while let Some(s) = m.take_any(|t| match t {
+                "U32" | "UD" => Some(false),
+                "S32" | "SD" => Some(true),
+                _ => None,
+            }) {
+                signed = s;
+            }
+            let first = if name == "VADD" {
+                VideoOp::Add
+            } else if m.take("MX") {
+                VideoOp::Max
+            } else {
+                VideoOp::Min
+            };
+            let second = if m.take("ACC") {
+                VideoOp::Add
+            } else if m.take("MAX") {
+                VideoOp::Max
+            } else if m.take("MIN") {
+                VideoOp::Min
+            } else {
+                return Err(cannot(
+                    ins,
+                    "only the forms with a secondary operation (.ACC, .MIN, .MAX) are modelled",
+                ));
+            };
+            if ins
+                .operands
+                .iter()
+                .any(|op| op.suffixes.iter().any(|s| !s.eq_ignore_ascii_case("reuse")))
+            {
+                return Err(cannot(ins, "sub-word operand selects are not modelled"));
+            }
+            Op::Video3 {
+                d: c.dest(o(0))?,
+                a: c.src(o(1))?,
+                b: c.src(o(2))?,
+                c: c.src(o(3))?,
+                first,
+                second,
+                signed,
             }
         }
         "BFE" => {

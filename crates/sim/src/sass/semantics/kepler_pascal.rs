@@ -16,7 +16,7 @@
 //! - `MUFU`: see [`mufu`].
 
 use super::*;
-use crate::sass::decode::{BoolOp, IntType};
+use crate::sass::decode::{BoolOp, IntType, VideoOp};
 
 /// `MUFU.func` of `x`, computed in double precision and rounded once to single precision:
 /// correctly rounded except in double-rounding ties (at most half an ulp off then), where
@@ -182,6 +182,73 @@ pub(super) fn execute(
                 let s = ta.apply(a_v[l]) + tb.apply(b_v[l]);
                 let s = if right { s >> 16 } else { s << 16 };
                 r_v[l] = (s + tc.apply(c_v[l])) as u32;
+            }
+            regs.write(d, mask, r_v);
+        }
+        Op::IMnMx64 {
+            d,
+            a,
+            b,
+            p,
+            signed,
+            high,
+        } => {
+            let pm = regs.pred_mask(p, mask);
+            a.ints(regs, ids, a_v);
+            b.ints(regs, ids, b_v);
+            let (mut equal, mut took_a) = (0u64, 0u64);
+            for l in 0..ws {
+                let (x, y) = (a_v[l], b_v[l]);
+                let min = pm >> l & 1 == 1;
+                let pick_a = if high || regs.zf >> l & 1 == 1 {
+                    let less = if signed && high {
+                        (x as i32) < (y as i32)
+                    } else {
+                        x < y
+                    };
+                    equal |= u64::from(x == y) << l;
+                    x == y || less == min
+                } else {
+                    regs.cc >> l & 1 == 1
+                };
+                took_a |= u64::from(pick_a && x != y) << l;
+                r_v[l] = if pick_a { x } else { y };
+            }
+            regs.write(d, mask, r_v);
+            if high {
+                regs.cc = (regs.cc & !mask) | (took_a & mask);
+                regs.zf = (regs.zf & !mask) | (equal & mask);
+            }
+        }
+        Op::PopcAnd { d, a, b } => {
+            a.ints(regs, ids, a_v);
+            b.ints(regs, ids, b_v);
+            for l in 0..ws {
+                r_v[l] = (a_v[l] & b_v[l]).count_ones();
+            }
+            regs.write(d, mask, r_v);
+        }
+        Op::Video3 {
+            d,
+            a,
+            b,
+            c,
+            first,
+            second,
+            signed,
+        } => {
+            a.ints(regs, ids, a_v);
+            b.ints(regs, ids, b_v);
+            c.ints(regs, ids, c_v);
+            let apply = |op: VideoOp, x: u32, y: u32| match op {
+                VideoOp::Add => x.wrapping_add(y),
+                VideoOp::Min if signed => (x as i32).min(y as i32) as u32,
+                VideoOp::Max if signed => (x as i32).max(y as i32) as u32,
+                VideoOp::Min => x.min(y),
+                VideoOp::Max => x.max(y),
+            };
+            for l in 0..ws {
+                r_v[l] = apply(second, apply(first, a_v[l], b_v[l]), c_v[l]);
             }
             regs.write(d, mask, r_v);
         }

@@ -706,6 +706,9 @@ fn vector_with(
                     VFn::FmaF64 => f64_bits(da().mul_add(db(), dc())),
                     VFn::MinF64 => f64_bits(da().min(db())),
                     VFn::MaxF64 => f64_bits(da().max(db())),
+                    VFn::DivScaleF => fbits(fa()),
+                    VFn::DivFmasF => fbits(fa().mul_add(fb(), fc())),
+                    VFn::DivFixupF => fbits(fc() / fb()),
                 };
                 vf.set(dv, l, v as u32);
                 if f.wide() {

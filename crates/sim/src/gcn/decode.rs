@@ -152,6 +152,21 @@ pub enum VFn {
     FmaF64,
     MinF64,
     MaxF64,
+    /// `v_div_scale_f32 d, vcc, a, b, c` (GCN3 ISA §12.7): the first step of the
+    /// compiler's IEEE single-precision division. The hardware scales `a` by 2^±64 when the
+    /// operands' exponents are far apart or denormal, and says so in VCC, so that the Newton
+    /// steps between stay in range; this model never scales (`d = a`, VCC 0): the steps
+    /// then run on the operands themselves, and [`VFn::DivFixupF`] returns the quotient the
+    /// whole sequence computes (correctly rounded), so only the intermediate registers of
+    /// such extreme operands differ from the hardware's.
+    DivScaleF,
+    /// `v_div_fmas_f32 d, a, b, c`: `fma(a, b, c)`, scaled back by 2^±64 when VCC says
+    /// `v_div_scale_f32` scaled — which this model's never does.
+    DivFmasF,
+    /// `v_div_fixup_f32 d, q, den, num`: the special cases of `num / den` (zeros,
+    /// infinities, NaNs, overflow) and otherwise `q`; modelled as the IEEE quotient
+    /// `num / den` itself, which is what the sequence computes.
+    DivFixupF,
 }
 
 impl VFn {
@@ -866,6 +881,9 @@ fn decode_vector(
         "fma_f64" => (FmaF64, 3, false, false),
         "min_f64" => (MinF64, 2, false, false),
         "max_f64" => (MaxF64, 2, false, false),
+        "div_scale_f32" => (DivScaleF, 3, true, false),
+        "div_fmas_f32" => (DivFmasF, 3, false, false),
+        "div_fixup_f32" => (DivFixupF, 3, false, false),
         _ => return err(full, "no semantics for this vector opcode"),
     };
     let d = arg(0)?;
@@ -911,6 +929,9 @@ fn decode_vector(
             | FmaF64
             | MinF64
             | MaxF64
+            | DivScaleF
+            | DivFmasF
+            | DivFixupF
     );
     if !float && src.iter().any(|s| s.neg || s.abs) {
         return err(full, "source modifiers on an integer operation");

@@ -19,7 +19,8 @@
 //!   `class` tests), f32
 //!   `add`/`sub`/`subrev`/`mul`/`mac`/`mad`/`fma`/`min`/`max`/`min3`/`max3`/`rcp`/`sqrt`/
 //!   `rndne`/`floor`/`trunc`/`ldexp`, conversions between f32, f64, i32 and u32, f64
-//!   `add`/`mul`/`fma`/`min`/`max`;
+//!   `add`/`mul`/`fma`/`min`/`max`; the f32 division steps `v_div_scale`/`v_div_fmas`/
+//!   `v_div_fixup` without the hardware's 2^±64 scaling ([`decode::VFn::DivScaleF`]);
 //! - memory: `s_load_dword{,x2,x4,x8,x16}` (kernel arguments, dispatch packet, global
 //!   memory), `flat_load`/`flat_store` and `global_load`/`global_store` (byte, short, dword,
 //!   x2, x4; `saddr` and `offset:`), `ds_read`/`ds_write` (including `read2`/`write2`,
@@ -33,7 +34,7 @@
 //!   entry function — and a tail call jumps; `s_getpc_b64` and the relocated literals of the
 //!   call sequence run on the code addresses of module [`code`].
 //!
-//! Anything else (`v_div_scale`, DPP/SDWA, output modifiers, atomics, buffer and image
+//! Anything else (DPP/SDWA, output modifiers, atomics, buffer and image
 //! instructions, scratch) stops the run with "cannot simulate OPCODE: why" at its span when
 //! a wavefront reaches it — never a guess.
 //!

@@ -348,10 +348,7 @@ fn unsupported_instruction_is_located() {
     let e = run(src, &gcn3(), 64, &MemoryInit::default(), vec![])
         .err()
         .unwrap_or_else(|| panic!("ran"));
-    assert!(
-        e.message().starts_with("cannot simulate v_sin_f32"),
-        "{e}"
-    );
+    assert!(e.message().starts_with("cannot simulate v_sin_f32"), "{e}");
     assert_eq!(e.diagnostics[0].line, 3);
     // Running off the end and an access outside the arrays are located too.
     let e = run(
@@ -513,10 +510,7 @@ fn sim_run_dispatches_gcn_kernels() {
     .err()
     .unwrap_or_else(|| panic!("ran"));
     assert_eq!(e.diagnostics[0].line, 43);
-    assert!(
-        e.message().starts_with("cannot simulate v_exp_f32"),
-        "{e}"
-    );
+    assert!(e.message().starts_with("cannot simulate v_exp_f32"), "{e}");
 }
 
 /// An if-else whose else-path holds another if-else followed by more code: under DWS with

@@ -143,9 +143,10 @@ fn volta_to_hopper_runs_stay_within_the_bound() {
         }
     }
     assert!(failures.is_empty(), "{}", failures.join("\n"));
-    // 21 + 17 + 20 + 14 listings ran on 2026-11-27.
+    // 22 + 18 + 21 + 16 listings ran on 2026-11-27 (21 + 17 + 20 + 14 before the 8-warp
+    // retry and the count pairs of sm_70+ `LDC`s).
     assert!(
-        simulated >= 72,
+        simulated >= 77,
         "only {simulated} Volta-to-Hopper listings simulated"
     );
 }

@@ -163,6 +163,26 @@ pub fn infer(kernel: &Kernel) -> Layout {
             }
             let copy = matches!(name, "LDC" | "ULDC" | "MOV" | "UMOV")
                 || (name == "IMAD" && ins.opcode.has_modifier("MOV"));
+            if pass == 0 && !copy {
+                // A word first copied to a register (sm_70+ `LDC R8, c[0x0][0x22c]`) and then
+                // computed with (`SHF.L.U32 R16, R8, 0x5`) is a count, as if read directly;
+                // carry-in and wide forms and addresses read a pointer's high word.
+                let carry = ins.opcode.has_modifier("X")
+                    || ins.opcode.has_modifier("WIDE")
+                    || ins
+                        .operands
+                        .iter()
+                        .any(|op| matches!(op.kind, OperandKind::Memory { .. }));
+                for r in &ins.reads {
+                    if let Some(&o) = copies.get(r) {
+                        if carry {
+                            read_x.insert(o);
+                        } else {
+                            computed.insert(o);
+                        }
+                    }
+                }
+            }
             for w in &ins.writes {
                 carries.insert(w.clone(), from.clone());
                 match (copy, direct.as_slice()) {
@@ -490,6 +510,36 @@ mod tests {
                 (0, Slot::Pointer64),
                 (0x30, Slot::Integer),
                 (0x34, Slot::Integer)
+            ]
+        );
+    }
+
+    /// Hopper's `matrixMul` loads its two counts `wA` (0x228) and `wB` (0x22c) with 32-bit
+    /// `LDC`s and computes with them: `wA` flows into an address (`IMAD.WIDE` of an index),
+    /// but `wB` is shifted, so the pair is two integers, not a pointer; the pointer pair at
+    /// 0x210 read by `LDC.64` stays one (its high register summed by `IMAD.WIDE`).
+    #[test]
+    fn counts_copied_then_computed_are_not_a_pointer() {
+        let k = kernel(
+            "code for sm_90
+/*0000*/ LDC R4, c[0x0][0x228] ;
+/*0010*/ S2R R2, SR_TID.X ;
+/*0020*/ LDC R8, c[0x0][0x22c] ;
+/*0030*/ LDC.64 R18, c[0x0][0x210] ;
+/*0040*/ SHF.L.U32 R16, R8, 0x5, RZ ;
+/*0050*/ IMAD R3, R2, R4, R16 ;
+/*0060*/ IMAD.WIDE R18, R3, 0x4, R18 ;
+/*0070*/ STG.E [R18.64], R2 ;
+/*0080*/ EXIT ;
+",
+        );
+        let l = infer(&k);
+        assert_eq!(
+            l.slots.iter().map(|(&o, &s)| (o, s)).collect::<Vec<_>>(),
+            vec![
+                (0, Slot::Pointer64),
+                (0x18, Slot::Integer),
+                (0x1c, Slot::Integer)
             ]
         );
     }

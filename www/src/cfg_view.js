@@ -40,6 +40,7 @@ function nodeTitle(n, prefix) {
     t += `\nexecuted ${n.count}× on the worst-case path`;
   }
   if (!n.reachable) t += '\n(unreachable from the entry)';
+  if (n.code && n.code.length) t += '\n\n' + n.code.join('\n');
   return t;
 }
 
@@ -134,6 +135,13 @@ export function renderCfg(container, cfg, onSelect, zoom = 1) {
     );
     n.label.forEach((line, i) => {
       g.append(svg('text', { x: 10, y: 17 + i * 16, class: i ? 'sub' : 'head', text: line }));
+    });
+    // The block's instructions under the label, 14 px apart (the sizes the Rust layout
+    // gave the box: views::graph::draw); a `⋯ N more` line stands for a long block's middle.
+    const codeTop = 19 + n.label.length * 16;
+    (n.code || []).forEach((line, i) => {
+      const more = /^⋯ \d+ more$/.test(line);
+      g.append(svg('text', { x: 10, y: codeTop + i * 14, class: more ? 'code more' : 'code', text: line }));
     });
     const pick = () => onSelect(n);
     g.addEventListener('click', pick);

@@ -529,7 +529,7 @@ function drawGraph() {
     ...kindsIn(r.cfg).map((k) => el('span', { class: `key ${k}`, title: EDGE_KINDS[k] }, el('i'), k)),
     r.wcet ? el('span', { class: 'key hot', title: 'nodes and edges on the worst-case path' }, el('i'), 'worst case') : '',
   );
-  graph = renderCfg(host, r.cfg, (n) => selectNode(n.id, true), view.zoom);
+  graph = renderCfg(host, r.cfg, (n) => selectNode(n.id, true), view.zoom * graphScale());
   if (view.selected !== null) graph.select(view.selected);
 }
 
@@ -608,11 +608,21 @@ function setZoom(z) {
   if (view.report) drawGraph();
 }
 
+/**
+ * How much larger than the zoom the graph is drawn: projector mode scales the whole drawing
+ * (boxes, text and edges together) instead of the text alone, which would spill out of boxes
+ * the layout sized for 12 px.
+ */
+function graphScale() {
+  return document.body.classList.contains('projector') ? 1.3 : 1;
+}
+
 function fitZoom() {
   const r = view.report;
   if (!r || !r.cfg) return;
   const host = $('cfg');
-  setZoom(Math.min(1.5, (host.clientWidth - 8) / r.cfg.layout.width, (host.clientHeight - 8) / r.cfg.layout.height));
+  const fit = Math.min((host.clientWidth - 8) / r.cfg.layout.width, (host.clientHeight - 8) / r.cfg.layout.height);
+  setZoom(Math.min(1.5, fit / graphScale()));
 }
 
 /** Drag the graph to pan it. */
@@ -698,6 +708,7 @@ function toggleProjector() {
   const on = !document.body.classList.contains('projector');
   localStorage.setItem('warpbound-projector', on ? 'on' : 'off');
   applyTheme();
+  if (view.report) drawGraph();
 }
 
 function shortcut(e) {

@@ -497,6 +497,12 @@ pub struct CfgNode {
     pub reachable: bool,
     /// Text lines to show in the node.
     pub label: Vec<String>,
+    /// The block's instructions as the node shows them under its label, one per line (a
+    /// block longer than `views::graph::MAX_CODE_LINES` shows its first and last ones around
+    /// a `⋯ N more` line; the instruction table has them all). Empty for the exit node and
+    /// the graphs whose nodes are not instruction ranges.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub code: Vec<String>,
     /// Space-separated roles the page styles (PWS: `branch`, `branch-fixed`, `bsb`,
     /// `reconv`, `split`, `marked`); empty for ordinary blocks.
     #[serde(default, skip_serializing_if = "String::is_empty")]

@@ -455,7 +455,7 @@ fn analyse(input: &ModeInput, p: &RrParams, out: &mut ModeOutput) {
         for (i, ins) in view.instructions.iter_mut().enumerate() {
             ins.block = cf.block_of.get(i).copied();
         }
-        out.graph = Some(views::graph::rr(f, &cf));
+        out.graph = Some(views::graph::rr(f, &cf, &view));
     }
     out.kernel = Some(view);
     let mut launch = match &p.launch {

@@ -9,10 +9,19 @@ use isa::flow::FlowGraph;
 use isa::{BlockGraph, Kernel};
 use std::collections::BTreeSet;
 
-/// Pixel metrics the layout uses to size node boxes for their labels (monospace 12px text).
+/// Pixel metrics the layout uses to size node boxes for their labels (monospace 12px text)
+/// and their code lines (monospace 11px, 14px apart; the page draws them so).
 const CHAR_WIDTH: f64 = 7.4;
 const LINE_HEIGHT: f64 = 16.0;
+const CODE_CHAR_WIDTH: f64 = 6.7;
+const CODE_LINE_HEIGHT: f64 = 14.0;
 const NODE_PADDING: f64 = 10.0;
+
+/// Most instruction lines a node shows (issue #25: nodes show their instructions, long
+/// blocks collapsed): the first [`MAX_CODE_LINES`] − 3, a `⋯ N more` line, the last two.
+pub const MAX_CODE_LINES: usize = 8;
+/// Characters of an instruction line before it is cut with `…`.
+pub const CODE_CHARS: usize = 36;
 
 /// Lays out `nodes` and `edges` (coordinates for the page).
 pub fn draw(kind: &str, nodes: Vec<CfgNode>, edges: Vec<CfgEdge>) -> CfgView {
@@ -20,9 +29,15 @@ pub fn draw(kind: &str, nodes: Vec<CfgNode>, edges: Vec<CfgEdge>) -> CfgView {
         .iter()
         .map(|n| {
             let chars = n.label.iter().map(|l| l.chars().count()).max().unwrap_or(0);
+            let code = n.code.iter().map(|l| l.chars().count()).max().unwrap_or(0);
+            let gap = if n.code.is_empty() { 0.0 } else { 4.0 };
             layout::NodeSize {
-                width: chars as f64 * CHAR_WIDTH + 2.0 * NODE_PADDING,
-                height: n.label.len() as f64 * LINE_HEIGHT + NODE_PADDING,
+                width: (chars as f64 * CHAR_WIDTH).max(code as f64 * CODE_CHAR_WIDTH)
+                    + 2.0 * NODE_PADDING,
+                height: n.label.len() as f64 * LINE_HEIGHT
+                    + n.code.len() as f64 * CODE_LINE_HEIGHT
+                    + gap
+                    + NODE_PADDING,
             }
         })
         .collect();
@@ -34,6 +49,52 @@ pub fn draw(kind: &str, nodes: Vec<CfgNode>, edges: Vec<CfgEdge>) -> CfgView {
         nodes,
         edges,
         layout: drawing,
+    }
+}
+
+/// The code lines of instructions `first..=last` whose text `text(i)` gives (see
+/// [`MAX_CODE_LINES`], [`CODE_CHARS`]).
+pub fn code_lines(first: usize, last: usize, text: impl Fn(usize) -> String) -> Vec<String> {
+    let cut = |i: usize| {
+        let t = text(i);
+        let t = t.trim();
+        if t.chars().count() > CODE_CHARS {
+            let mut s: String = t.chars().take(CODE_CHARS - 1).collect();
+            s.push('…');
+            s
+        } else {
+            t.to_string()
+        }
+    };
+    if last < first {
+        return Vec::new();
+    }
+    let n = last + 1 - first;
+    if n <= MAX_CODE_LINES {
+        return (first..=last).map(cut).collect();
+    }
+    let head = MAX_CODE_LINES - 3;
+    let mut out: Vec<String> = (first..first + head).map(cut).collect();
+    out.push(format!("⋯ {} more", n - head - 2));
+    out.extend((last - 1..=last).map(cut));
+    out
+}
+
+/// A SASS instruction as a listing writes it: guard, opcode with modifiers, operands.
+fn sass_text(ins: &isa::Instruction) -> String {
+    let guard = ins.guard.as_ref().map_or(String::new(), |g| {
+        format!("@{}{} ", if g.negated { "!" } else { "" }, g.reg)
+    });
+    let mut op = ins.opcode.name.clone();
+    for m in &ins.opcode.modifiers {
+        op.push('.');
+        op.push_str(m);
+    }
+    let operands: Vec<&str> = ins.operands.iter().map(|o| o.text.as_str()).collect();
+    if operands.is_empty() {
+        format!("{guard}{op}")
+    } else {
+        format!("{guard}{op} {}", operands.join(", "))
     }
 }
 
@@ -55,6 +116,7 @@ fn node(id: usize, label: Vec<String>) -> CfgNode {
         line_end: 0,
         reachable: true,
         label,
+        code: Vec::new(),
         role: String::new(),
     }
 }
@@ -106,6 +168,9 @@ pub fn block_node(
         line_start: kernel.instructions[blk.first].span.line,
         line_end: kernel.instructions[blk.last].span.line,
         reachable: blk.reachable,
+        code: code_lines(blk.first, blk.last, |i| {
+            kernel.instructions.get(i).map_or(String::new(), sass_text)
+        }),
         ..node(id, label)
     }
 }
@@ -165,6 +230,9 @@ pub fn line_block_node(
         line_start: line(first),
         line_end: line(last),
         reachable,
+        code: code_lines(first, last, |i| {
+            ins(i).map_or(String::new(), |x| x.text.clone())
+        }),
         ..node(
             id,
             vec![format!("B{id}  {lines}"), format!("{n} instr · {tail}")],
@@ -349,7 +417,16 @@ pub fn pws(r: &pws::PwsResult, view: Option<&KernelView>) -> CfgView {
                 ""
             };
             let (first, last) = instruction_range(view, n.lines);
+            let code = match (view, n.lines) {
+                (Some(v), Some(_)) => code_lines(first, last, |i| {
+                    v.instructions
+                        .get(i)
+                        .map_or(String::new(), |x| x.text.clone())
+                }),
+                _ => Vec::new(),
+            };
             CfgNode {
+                code,
                 cost: Some(n.cost),
                 start: n.id as u64,
                 end: n.id as u64,
@@ -383,7 +460,11 @@ pub fn pws(r: &pws::PwsResult, view: Option<&KernelView>) -> CfgView {
 
 /// The round-robin analyzer's basic blocks of a PTX function (post-dominator analysis),
 /// labelled by program counter.
-pub fn rr(f: &isa::ptx::Function, cf: &roundrobin::control_flow::ControlFlow) -> CfgView {
+pub fn rr(
+    f: &isa::ptx::Function,
+    cf: &roundrobin::control_flow::ControlFlow,
+    view: &KernelView,
+) -> CfgView {
     use isa::ptx::Function;
     let nodes = cf
         .blocks
@@ -413,6 +494,11 @@ pub fn rr(f: &isa::ptx::Function, cf: &roundrobin::control_flow::ControlFlow) ->
                 last,
                 line_start: line(b.start),
                 line_end: line(last),
+                code: code_lines(b.start, last, |i| {
+                    view.instructions
+                        .get(i)
+                        .map_or(String::new(), |x| x.text.clone())
+                }),
                 ..node(b.id, label)
             }
         })

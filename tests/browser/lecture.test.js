@@ -1,0 +1,63 @@
+// The lecture layout (issue #25): graph nodes show their instructions, a long block shows
+// its first and last ones around a `⋯ N more` line, and in projector mode the drawing scales
+// as a whole, so no node text leaves its box.
+
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { useSite, openPage, waitText } from './harness.js';
+
+const site = useSite();
+
+/** Per node: its code lines, and whether every text element lies inside the node's box. */
+function nodeFacts(page) {
+  return page.evaluate(() =>
+    [...document.querySelectorAll('#cfg-svg g.node')].map((g) => {
+      const box = g.querySelector('rect').getBoundingClientRect();
+      const texts = [...g.querySelectorAll('text')];
+      const inside = texts.every((t) => {
+        const r = t.getBoundingClientRect();
+        return r.left >= box.left - 0.5 && r.right <= box.right + 0.5 && r.top >= box.top - 0.5 && r.bottom <= box.bottom + 0.5;
+      });
+      return {
+        code: [...g.querySelectorAll('text.code')].map((t) => t.textContent),
+        inside,
+        height: box.height,
+        font: texts.length ? parseFloat(getComputedStyle(texts[0]).fontSize) : 0,
+      };
+    }),
+  );
+}
+
+test('graph nodes show their instructions and projector text stays inside the boxes', async () => {
+  const { page, errors } = await openPage(site, '#ex=fig1-if-then-else');
+  await waitText(page, '#stat-wcet', 10);
+  const plain = await nodeFacts(page);
+  // Fig. 1's entry block: S2R, ISETP, SSY, @P0 BRA (the listing's own text).
+  assert.deepEqual(plain[0].code, ['S2R R0, SR_TID.X', 'ISETP.GE.AND P0, PT, R0, 0x10, PT', 'SSY 0x40', '@P0 BRA 0x30']);
+  assert.ok(plain.every((n) => n.inside), 'every node text inside its box');
+  await page.click('#projector');
+  await page.waitForFunction(() => document.body.classList.contains('projector'));
+  const big = await nodeFacts(page);
+  assert.ok(big.every((n) => n.inside), 'projector: every node text inside its box');
+  // The drawing scales as a whole: boxes grow with the text (1.3×).
+  assert.ok(big[0].height > plain[0].height * 1.2, `${big[0].height} vs ${plain[0].height}`);
+  await page.click('#projector');
+  assert.deepEqual(errors, []);
+  await page.close();
+});
+
+test('a long block shows its first and last instructions around a count of the rest', async () => {
+  const { page, errors } = await openPage(site, '#ex=fig1-if-then-else');
+  await waitText(page, '#stat-wcet', 10);
+  // Twelve instructions in one block: the first five, `⋯ 5 more`, the last two.
+  const body = Array.from({ length: 11 }, (_, i) => `/*${(i * 8).toString(16).padStart(4, '0')}*/ IADD R${i % 8}, R${i % 8}, 0x${(i + 1).toString(16)} ;`);
+  body.push('/*0058*/ EXIT ;');
+  await page.evaluate((t) => window.playground.setSource(t), 'code for sm_61\n' + body.join('\n') + '\n');
+  await page.click('#analyze');
+  await page.waitForFunction(() => [...document.querySelectorAll('#cfg-svg text.code')].some((t) => t.textContent === '⋯ 5 more'));
+  const facts = await nodeFacts(page);
+  const code = facts.find((n) => n.code.length)?.code;
+  assert.deepEqual(code, ['IADD R0, R0, 0x1', 'IADD R1, R1, 0x2', 'IADD R2, R2, 0x3', 'IADD R3, R3, 0x4', 'IADD R4, R4, 0x5', '⋯ 5 more', 'IADD R2, R2, 0xb', 'EXIT']);
+  assert.deepEqual(errors, []);
+  await page.close();
+});

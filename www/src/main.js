@@ -53,6 +53,8 @@ let graph = null;
 
 async function main() {
   applyTheme();
+  // The module downloads while the rest of the page is set up (it started with the HTML).
+  engine = new Engine(showLoading);
   editor = new Editor($('editor-host'));
   editor.onRun(run);
   editor.onCursorLine(cursorToNode);
@@ -68,8 +70,12 @@ async function main() {
     }
   });
   wireControls();
-  engine = new Engine();
+  // First paint: the kernel the page opens with is readable while the engine loads.
+  const opening = await openingKernel();
+  editor.value = opening.source;
+  editor.setDialect(opening.dialect);
   catalog = await engine.catalog();
+  $('loading').hidden = true;
   $('version').textContent = 'v' + catalog.version;
   $('dialect').replaceChildren(
     ...catalog.dialects.map((d) =>
@@ -92,6 +98,18 @@ async function main() {
   performance.mark('warpbound:first-result');
   document.body.classList.add('ready');
   $('analyze').disabled = false;
+}
+
+/** The kernel a page opens with: its link's, its example's, else the first example's. */
+async function openingKernel() {
+  const decoded = await decodeHash(location.hash);
+  if (decoded.link) return { source: decoded.link.request.source, dialect: decoded.link.request.dialect || 'sass' };
+  return EXAMPLES.find((x) => x.id === decoded.example) || EXAMPLES[0];
+}
+
+/** The engine's download: the loaded fraction on the bar (indeterminate if the size is unknown). */
+function showLoading(loaded, total) {
+  if (total) $('loading').value = Math.min(1, loaded / total);
 }
 
 function wireControls() {
@@ -747,5 +765,6 @@ window.playground = {
 
 main().catch((err) => {
   console.error(err);
+  $('loading').hidden = true;
   showStatus('failed to start: ' + err.message, true);
 });

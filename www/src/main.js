@@ -14,6 +14,7 @@ import { downloadSvg, downloadDot } from './export.js';
 import { renderGantt } from './gantt_view.js';
 import { renderPlots } from './plot_view.js';
 import { renderStepper } from './stepper_view.js';
+import { keepOffline } from './offline.js';
 
 const $ = (id) => document.getElementById(id);
 
@@ -98,6 +99,15 @@ async function main() {
   performance.mark('warpbound:first-result');
   document.body.classList.add('ready');
   $('analyze').disabled = false;
+  // Only now: the service worker's first download of the build (mostly answered by the HTTP
+  // cache) must not compete with the page's own on a slow link.
+  keepOffline((apply) => {
+    $('update').hidden = false;
+    $('update').onclick = async () => {
+      await updateHash(); // the reloaded page opens the same state, edits included
+      apply();
+    };
+  });
 }
 
 /** The kernel a page opens with: its link's, its example's, else the first example's. */

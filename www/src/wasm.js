@@ -4,8 +4,9 @@
 //
 // The module is downloaded and compiled here, once, and handed to every worker: the download
 // uses the page's preload (which starts while the HTML is parsed; a worker fetching it again
-// would load the 3 MB twice), it can report its progress, and a worker replaced after a
-// cancel or a failure starts without downloading or compiling again.
+// asks the host for the 3 MB a second time — a 304 from a host that sends validators, the
+// whole module again from one that does not), it can report its progress, and a worker
+// replaced after a cancel or a failure starts without downloading or compiling again.
 
 function assetUrls() {
   const js = document.querySelector('link[rel="modulepreload"][href*="warpbound"]');

@@ -15,12 +15,10 @@ cargo clippy -p warpbound-wasm --target wasm32-unknown-unknown --locked -- -D wa
 step "cargo test"
 cargo test --workspace --locked
 
-step "release build of the site (trunk) and of pkg/ (wasm-bindgen)"
-trunk build --release
+step "release build of the site (scripts/build-site.sh) and of pkg/ (wasm-bindgen)"
+bash scripts/build-site.sh
 wasm-bindgen --target web --out-dir pkg --out-name warpbound \
   target/wasm32-unknown-unknown/release/warpbound_wasm.wasm
-wasm_gz=$(gzip -9 -c dist/*_bg.wasm | wc -c)
-echo "site wasm: $(wc -c < dist/*_bg.wasm) bytes, $wasm_gz gzipped"
 
 step "JavaScript package, ILP oracle (HiGHS) and browser tests"
 cargo build -p warpbound-cli --locked

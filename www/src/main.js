@@ -14,6 +14,7 @@ import { downloadSvg, downloadDot } from './export.js';
 import { renderGantt } from './gantt_view.js';
 import { renderPlots } from './plot_view.js';
 import { renderStepper } from './stepper_view.js';
+import { keepOffline } from './offline.js';
 
 const $ = (id) => document.getElementById(id);
 
@@ -53,6 +54,8 @@ let graph = null;
 
 async function main() {
   applyTheme();
+  // The module downloads while the rest of the page is set up (it started with the HTML).
+  engine = new Engine(showLoading);
   editor = new Editor($('editor-host'));
   editor.onRun(run);
   editor.onCursorLine(cursorToNode);
@@ -68,8 +71,12 @@ async function main() {
     }
   });
   wireControls();
-  engine = new Engine();
+  // First paint: the kernel the page opens with is readable while the engine loads.
+  const opening = await openingKernel();
+  editor.value = opening.source;
+  editor.setDialect(opening.dialect);
   catalog = await engine.catalog();
+  $('loading').hidden = true;
   $('version').textContent = 'v' + catalog.version;
   $('dialect').replaceChildren(
     ...catalog.dialects.map((d) =>
@@ -92,6 +99,27 @@ async function main() {
   performance.mark('warpbound:first-result');
   document.body.classList.add('ready');
   $('analyze').disabled = false;
+  // Only now: the service worker's first download of the build (mostly answered by the HTTP
+  // cache) must not compete with the page's own on a slow link.
+  keepOffline((apply) => {
+    $('update').hidden = false;
+    $('update').onclick = async () => {
+      await updateHash(); // the reloaded page opens the same state, edits included
+      apply();
+    };
+  });
+}
+
+/** The kernel a page opens with: its link's, its example's, else the first example's. */
+async function openingKernel() {
+  const decoded = await decodeHash(location.hash);
+  if (decoded.link) return { source: decoded.link.request.source, dialect: decoded.link.request.dialect || 'sass' };
+  return EXAMPLES.find((x) => x.id === decoded.example) || EXAMPLES[0];
+}
+
+/** The engine's download: the loaded fraction on the bar (indeterminate if the size is unknown). */
+function showLoading(loaded, total) {
+  if (total) $('loading').value = Math.min(1, loaded / total);
 }
 
 function wireControls() {
@@ -758,5 +786,6 @@ window.playground = {
 
 main().catch((err) => {
   console.error(err);
+  $('loading').hidden = true;
   showStatus('failed to start: ' + err.message, true);
 });

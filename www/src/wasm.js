@@ -1,6 +1,12 @@
 // The analysis engine as seen by the page: a Web Worker running the wasm module, so long
 // analyses never block the UI. Requests are answered in order; a newer request supersedes
 // the result of an older one.
+//
+// The module is downloaded and compiled here, once, and handed to every worker: the download
+// uses the page's preload (which starts while the HTML is parsed; a worker fetching it again
+// asks the host for the 3 MB a second time — a 304 from a host that sends validators, the
+// whole module again from one that does not), it can report its progress, and a worker
+// replaced after a cancel or a failure starts without downloading or compiling again.
 
 function assetUrls() {
   const js = document.querySelector('link[rel="modulepreload"][href*="warpbound"]');
@@ -9,7 +15,33 @@ function assetUrls() {
   return {
     js: new URL(js.getAttribute('href'), document.baseURI).href,
     wasm: new URL(wasm.getAttribute('href'), document.baseURI).href,
+    // The module's size, written in by the build (www/tools/wasm-size.mjs).
+    bytes: Number(wasm.dataset.bytes) || null,
   };
+}
+
+/**
+ * Downloads and compiles the module, calling `progress(loaded, total)` as bytes arrive
+ * (`total` null when unknown). Compiles while downloading, as instantiateStreaming would.
+ */
+async function compileModule(urls, progress) {
+  // Credentials as the preload's `crossorigin="anonymous"`, so the preload answers it. No
+  // `integrity`: it would hold the whole body back until checked, so no progress could show
+  // (Chrome ignores integrity on such preloads anyway, and the worker never checked it).
+  const response = await fetch(urls.wasm, { credentials: 'same-origin' });
+  if (!response.ok) throw new Error(`the analysis engine could not be loaded (HTTP ${response.status})`);
+  let loaded = 0;
+  const counter = new TransformStream({
+    transform(chunk, controller) {
+      loaded += chunk.byteLength;
+      progress(loaded, urls.bytes);
+      controller.enqueue(chunk);
+    },
+  });
+  const counted = new Response(response.body.pipeThrough(counter), {
+    headers: { 'content-type': 'application/wasm' },
+  });
+  return WebAssembly.compileStreaming(counted);
 }
 
 /**
@@ -34,17 +66,19 @@ export class Cancelled extends Error {
 }
 
 export class Engine {
-  constructor() {
+  /** `progress(loaded, total)` is called while the module downloads (`total` may be null). */
+  constructor(progress = () => {}) {
     this.pending = new Map();
     this.next = 1;
     this.urls = assetUrls();
+    this.module = compileModule(this.urls, progress);
     this.start();
   }
 
   /** Starts a worker and loads the module in it. */
   start() {
     this.worker = new Worker(new URL('./worker.js', document.baseURI), { type: 'module' });
-    this.ready = new Promise((resolve, reject) => {
+    const loaded = new Promise((resolve, reject) => {
       this.worker.onmessage = (e) => {
         const m = e.data;
         if (m.type === 'ready') resolve(m.catalog);
@@ -65,7 +99,10 @@ export class Engine {
         this.fail(message);
       };
     });
-    this.worker.postMessage({ type: 'init', ...this.urls });
+    // A module that could not be loaded fails every start (and the catalog with its reason).
+    this.ready = this.module.then(() => loaded);
+    const worker = this.worker;
+    this.module.then((module) => worker.postMessage({ type: 'init', js: this.urls.js, module }), () => {});
   }
 
   /** Resolves with the catalog once the module is loaded in the worker. */

@@ -1,5 +1,6 @@
 // Runs the analyses off the main thread so the page never freezes. The main thread sends the
-// URLs of the wasm-bindgen glue and module (Trunk gives them content hashes), then requests.
+// URL of the wasm-bindgen glue (Trunk gives it a content hash) and the compiled module, then
+// requests.
 
 let api = null;
 
@@ -8,7 +9,7 @@ self.onmessage = async (event) => {
   if (msg.type === 'init') {
     try {
       const glue = await import(msg.js);
-      await glue.default({ module_or_path: msg.wasm });
+      await glue.default({ module_or_path: msg.module });
       api = glue;
       self.postMessage({ type: 'ready', catalog: api.catalog() });
     } catch (err) {

@@ -1,0 +1,59 @@
+// What the page shows before its engine is ready: the kernel it opens with and how much of
+// the wasm module has arrived — not an empty editor.
+
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import { resolve } from 'node:path';
+import { ROOT, useSite, waitText } from './harness.js';
+
+const site = useSite();
+
+/** The first gallery example's kernel text, read from the gallery's files. */
+function firstExample() {
+  const manifest = JSON.parse(readFileSync(resolve(ROOT, 'www/examples/manifest.json'), 'utf8'));
+  const ex = manifest.examples[0];
+  return (ex.kernel_header || '') + readFileSync(resolve(ROOT, 'www/examples', ex.kernel), 'utf8');
+}
+
+test('while the engine loads, the editor shows the first example and a bar shows the download', async () => {
+  const context = await site.browser.newContext({ viewport: { width: 1440, height: 900 } });
+  const page = await context.newPage();
+  const errors = [];
+  page.on('pageerror', (e) => errors.push(String(e)));
+  page.on('console', (m) => m.type() === 'error' && errors.push(m.text()));
+  // A slow link (8 Mbit/s): the 3 MB module takes seconds, long enough to look at the page.
+  const cdp = await context.newCDPSession(page);
+  await cdp.send('Network.enable');
+  await cdp.send('Network.emulateNetworkConditions', {
+    offline: false,
+    latency: 40,
+    downloadThroughput: 1e6,
+    uploadThroughput: 1e6,
+  });
+  await page.goto(site.server.url);
+  // Part of the module is in, and no result yet.
+  await page.waitForFunction(
+    () => {
+      const bar = document.querySelector('#loading');
+      return !document.body.classList.contains('ready') && bar.value > 0 && bar.value < 1;
+    },
+    null,
+    { timeout: 60000 },
+  );
+  assert.equal(await page.isVisible('#loading'), true);
+  assert.equal(await page.textContent('#stat-wcet'), '—');
+  const shown = await page.innerText('.cm-content');
+  const lines = firstExample()
+    .split('\n')
+    .map((l) => l.trim())
+    .filter(Boolean)
+    .slice(0, 5);
+  for (const line of lines) assert.ok(shown.includes(line), `the editor shows "${line}"`);
+  // Then the result, and the bar is gone.
+  await page.waitForSelector('body.ready', { timeout: 120000 });
+  await waitText(page, '#stat-wcet', 10);
+  assert.equal(await page.isVisible('#loading'), false);
+  assert.deepEqual(errors, []);
+  await context.close();
+});

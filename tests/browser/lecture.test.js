@@ -61,3 +61,40 @@ test('a long block shows its first and last instructions around a count of the r
   assert.deepEqual(errors, []);
   await page.close();
 });
+
+test('the stepper numbers the lanes, shows their register values, marks divergence and reconvergence, plays, and picks a warp', async () => {
+  const { page, errors } = await openPage(site, '#ex=fig1-if-then-else');
+  await waitText(page, '#stat-wcet', 10);
+  await page.click('[data-view="stepper"]');
+  assert.equal(await page.locator('#stepper-lane-numbers span').count(), 32);
+  // Step 1, S2R R0, SR_TID.X: R0 written, lane l holds l.
+  const row = (name) => page.locator('#stepper-registers tbody tr', { has: page.locator(`th:text-is("${name}")`) });
+  assert.deepEqual((await row('R0 ←').locator('td').allTextContents()).map(Number), [...Array(32).keys()]);
+  await page.focus('#stepper');
+  for (let i = 0; i < 4; i++) await page.keyboard.press('ArrowRight');
+  // Step 5: the taken side (lanes 16..31) runs IADD R1, R0, -0x1: diverged, lane 16 gets
+  // 15, lane 0 is inactive (greyed).
+  assert.equal(await page.textContent('#stepper-pos'), 'step 5 / 10');
+  assert.match(await page.textContent('#stepper-event'), /diverges: 32 → 16 active lanes/);
+  const r1 = row('R1 ←').locator('td');
+  assert.equal(await r1.nth(16).textContent(), '15');
+  assert.match(await r1.nth(0).getAttribute('class'), /off/);
+  for (let i = 0; i < 4; i++) await page.keyboard.press('ArrowRight');
+  // Step 9: the store after SYNC, all 32 lanes again.
+  assert.match(await page.textContent('#stepper-event'), /reconverges: 16 → 32 active lanes/);
+  // Play from the first step at 30 steps/s: it runs to the last and stops there.
+  await page.keyboard.press('Home');
+  await page.selectOption('#stepper-speed', '30');
+  await page.click('#stepper-play');
+  await page.waitForFunction(() => document.querySelector('#stepper-pos').textContent === 'step 10 / 10');
+  await page.waitForFunction(() => document.querySelector('#stepper-play').textContent.includes('play'));
+  // A launch of several warps offers the others: the vector add (2 blocks of 64 threads).
+  await page.evaluate(() => (location.hash = '#ex=sim-vector-add'));
+  await page.waitForFunction(() => window.playground.report()?.simulation?.warps?.length === 4);
+  await page.click('[data-view="stepper"]');
+  await page.selectOption('#stepper-warp', '2');
+  await page.waitForFunction(() => window.playground.report()?.simulation?.stepper?.warp === 2);
+  assert.match(await page.textContent('#stepper-instruction'), /^warp 2 /);
+  assert.deepEqual(errors, []);
+  await page.close();
+});

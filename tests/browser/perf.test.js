@@ -41,7 +41,8 @@ function nativeMs(cli, request) {
   for (let i = 0; i < RUNS; i++) {
     let out;
     try {
-      out = execFileSync(cli, ['analyze', '--request', file]).toString();
+      // Reports of traced runs exceed execFileSync's default 1 MiB buffer (its-sm86-interleaved).
+      out = execFileSync(cli, ['analyze', '--request', file], { maxBuffer: 64 << 20 }).toString();
     } catch (e) {
       out = e.stdout.toString();
     }

@@ -520,11 +520,27 @@ function ganttFit(schedule) {
 /** Shows step `view.step` of the simulation's stepper and highlights its line. */
 function drawStepper() {
   const sim = view.report && view.report.simulation;
-  renderStepper($('stepper'), sim && sim.stepper, view.step, (i) => {
-    view.step = i;
-    drawStepper();
-    updateHash();
-  });
+  // The picker only where the mode reads `warp` (the modes that take a launch).
+  const mode = findMode(state.mode);
+  const picks = mode && mode.params.some((p) => p.name === 'warp');
+  const warps = picks && sim && sim.warps ? sim.warps.length : 1;
+  renderStepper(
+    $('stepper'),
+    sim && sim.stepper,
+    view.step,
+    (i) => {
+      view.step = i;
+      drawStepper();
+      updateHash();
+    },
+    warps,
+    (k) => {
+      // Another warp's steps: the run records one warp (parameter `warp`).
+      setMode(state.mode, { ...state.params, warp: k }, state.preset.name);
+      view.step = 0;
+      run();
+    },
+  );
   const s = sim && sim.stepper && sim.stepper.steps[view.step];
   if (s && state.view === 'stepper') editor.highlightLines(s.line, s.line);
 }

@@ -40,6 +40,83 @@ function nextPc(e) {
   return hex(e.address);
 }
 
+/** Lane numbers above a lanes row: the same cell widths, so both wrap alike. */
+function laneNumbers(count) {
+  return el(
+    'div',
+    { class: 'lane-numbers', id: 'stepper-lane-numbers', 'aria-hidden': 'true' },
+    ...Array.from({ length: count }, (_, i) => el('span', { class: 'lane-number', text: String(i) })),
+  );
+}
+
+/** The number of set bits of a lane mask. */
+const active = (mask) => laneBits(mask).filter(Boolean).length;
+
+/**
+ * What happens to the warp at step `i` compared with the step before: a divergence (fewer
+ * active lanes: the others wait on the stack or in another thread group) or a reconvergence
+ * (more lanes active again). `null` when the active lanes did not change.
+ */
+export function laneEvent(steps, i) {
+  if (i === 0) return null;
+  const [before, now] = [active(steps[i - 1].active), active(steps[i].active)];
+  if (now < before) return { kind: 'diverges', text: `diverges: ${before} → ${now} active lanes (the others wait)` };
+  if (now > before) return { kind: 'reconverges', text: `reconverges: ${before} → ${now} active lanes` };
+  return null;
+}
+
+/** A register value as the table shows it: small numbers in decimal, the rest in hex. */
+function valueText(v) {
+  return v < 0x10000 ? String(v) : '0x' + v.toString(16);
+}
+
+/**
+ * Per-lane values of the registers the instruction reads (before it) and writes (after it);
+ * inactive lanes greyed. SASS only: other dialects' steps carry none.
+ */
+function registersTable(step) {
+  const regs = step.registers || [];
+  if (!regs.length) return [];
+  const on = laneBits(step.active);
+  const lanes = regs[0].values.length;
+  return [
+    el('h3', { text: 'Registers (read: before the instruction; written: after it), per lane' }),
+    el(
+      'div',
+      { class: 'scroll-x' },
+      el(
+        'table',
+        { class: 'grid registers', id: 'stepper-registers' },
+        el(
+          'thead',
+          {},
+          el('tr', {}, el('th', { text: 'register' }), ...Array.from({ length: lanes }, (_, l) => el('th', { text: String(l) }))),
+        ),
+        el(
+          'tbody',
+          {},
+          ...regs.map((r) =>
+            el(
+              'tr',
+              { class: r.written ? 'written' : 'read' },
+              el('th', { class: 'mono', text: `${r.name} ${r.written ? '←' : '→'}`, title: r.written ? 'written' : 'read' }),
+              ...r.values.map((v, l) => el('td', { class: `mono${on[l] ? '' : ' off'}`, text: valueText(v) })),
+            ),
+          ),
+        ),
+      ),
+    ),
+  ];
+}
+
+/** Play/pause: one timer for the page; it asks for the next step until the last. */
+const player = { timer: null, speed: 4 };
+
+function stopPlaying() {
+  clearInterval(player.timer);
+  player.timer = null;
+}
+
 function lanesRow(mask, executed) {
   const bits = laneBits(mask);
   const ran = laneBits(executed);
@@ -57,10 +134,12 @@ function lanesRow(mask, executed) {
 
 /**
  * Renders step `at` of `stepper` into `host`; `onMove(i)` asks for another step (the caller
- * re-renders and highlights the line).
+ * re-renders and highlights the line). With `warps` > 1 a picker offers the run's other
+ * warps: `onWarp(k)` asks for a run that records warp `k`.
  */
-export function renderStepper(host, stepper, at, onMove) {
+export function renderStepper(host, stepper, at, onMove, warps = 1, onWarp = null) {
   if (!stepper || !stepper.steps.length) {
+    stopPlaying();
     host.replaceChildren(el('p', { class: 'empty', text: 'No steps: run the simulate mode (or set simulate on).' }));
     return;
   }
@@ -78,6 +157,49 @@ export function renderStepper(host, stepper, at, onMove) {
     'aria-label': 'step',
   });
   slider.addEventListener('input', () => onMove(Number(slider.value)));
+  if (player.timer && i >= n - 1) stopPlaying();
+  const play = el('button', {
+    id: 'stepper-play',
+    text: player.timer ? '⏸ pause' : '▶ play',
+    'aria-label': player.timer ? 'pause' : 'play the steps',
+    disabled: !player.timer && i >= n - 1,
+    onclick: () => {
+      if (player.timer) {
+        stopPlaying();
+        onMove(i);
+        return;
+      }
+      let k = i;
+      player.timer = setInterval(() => {
+        k += 1;
+        if (k >= n) stopPlaying();
+        onMove(Math.min(k, n - 1));
+      }, 1000 / player.speed);
+      onMove(i);
+    },
+  });
+  const speed = el(
+    'select',
+    { id: 'stepper-speed', 'aria-label': 'steps per second' },
+    ...[1, 2, 4, 10, 30].map((v) => el('option', { value: v, text: `${v}/s`, selected: v === player.speed })),
+  );
+  speed.addEventListener('change', () => {
+    player.speed = Number(speed.value);
+    if (player.timer) {
+      stopPlaying();
+      play.click();
+    }
+  });
+  const picker =
+    warps > 1 && onWarp
+      ? el(
+          'select',
+          { id: 'stepper-warp', 'aria-label': 'warp the stepper records' },
+          ...Array.from({ length: warps }, (_, k) => el('option', { value: k, text: `warp ${k}`, selected: k === stepper.warp })),
+        )
+      : null;
+  if (picker) picker.addEventListener('change', () => onWarp(Number(picker.value)));
+  const event = laneEvent(stepper.steps, i);
   const stack = [...s.stack].reverse();
   // PTX (post-dominator reconvergence): where each entry is popped.
   const rpc = stack.some((e) => e.reconverges_at !== undefined);
@@ -91,6 +213,9 @@ export function renderStepper(host, stepper, at, onMove) {
       button('▶', i + 1, 'next step (→)'),
       button('▶|', n - 1, 'last step (End)'),
       slider,
+      play,
+      speed,
+      ...(picker ? [picker] : []),
     ),
     el(
       'p',
@@ -98,8 +223,11 @@ export function renderStepper(host, stepper, at, onMove) {
       `warp ${stepper.warp} · cycle ${s.cycle} · ${hex(s.address)} · line ${s.line}: `,
       el('b', { text: s.text }),
     ),
+    event ? el('p', { id: 'stepper-event', class: `lane-event ${event.kind}`, text: event.text }) : '',
     el('h3', { text: 'Lanes (filled: active; dark: the guard holds, the lane executes)' }),
+    laneNumbers(laneBits(s.active).length),
     lanesRow(s.active, s.executed),
+    ...registersTable(s),
     ...(s.groups ? groupsTables(s.groups) : stackTable(stack, rpc)),
   );
 }

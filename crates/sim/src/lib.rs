@@ -81,8 +81,9 @@ pub use launch::{ConstantLayout, Launch};
 pub use machine::{presets, L1Config, Machine, Preset, Scheduler, Unit};
 pub use memory::{ArrayInit, Fill, FinalArray, MemoryInit, SplitMix64};
 pub use simulation::{
-    BarrierView, Busy, CacheStats, DepthChange, GroupView, GroupsView, Issue, LaneMask, Simulation,
-    StackView, Step, Stepper, Transaction, UnitLane, WarpTimeline,
+    BarrierView, Busy, CacheStats, DepthChange, GroupView, GroupsView, Issue, LaneMask,
+    RegisterValues, Simulation, StackView, Step, Stepper, Transaction, UnitLane, WarpTimeline,
+    MAX_STEPS_WITH_REGISTERS, MAX_STEP_REGISTERS,
 };
 pub use splitting::{SplitCosts, Splitting};
 pub use thread_scheduling::ThreadScheduling;

@@ -308,15 +308,16 @@ impl<'a> Sm<'a> {
     }
 
     /// The stepper's warp issued `at`: records its step (within `max_stepper_steps`), the
-    /// stack from `stack`.
-    pub(crate) fn record_step<I>(&mut self, at: StepAt, stack: I) -> Result<(), SimError>
+    /// stack from `stack`; whether it did (past the budget the step is not recorded, and
+    /// nothing may be attached to the last recorded one).
+    pub(crate) fn record_step<I>(&mut self, at: StepAt, stack: I) -> Result<bool, SimError>
     where
         I: Iterator<Item = StackView> + Clone,
     {
         if self.steps.len() >= self.budget.max_stepper_steps {
             // The stepper is for looking at: past its budget the run goes on unrecorded.
             self.stepper_truncated = true;
-            return Ok(());
+            return Ok(false);
         }
         let lanes = self.machine.warp_size as u8;
         let stack = self.stack_cache.get(stack);
@@ -336,8 +337,28 @@ impl<'a> Sm<'a> {
             },
             stack,
             groups: None,
+            registers: Vec::new(),
         });
-        Ok(())
+        Ok(true)
+    }
+
+    /// Adds register values to the step just recorded (call only when `record_step` said it
+    /// recorded one).
+    /// Within the first [`crate::MAX_STEPS_WITH_REGISTERS`] steps only
+    /// ([`Sm::wants_registers`]).
+    pub(crate) fn record_registers(&mut self, values: Vec<crate::RegisterValues>) {
+        if !self.wants_registers() {
+            return;
+        }
+        if let Some(step) = self.steps.last_mut() {
+            step.registers.extend(values);
+        }
+    }
+
+    /// Whether the step just recorded may carry register values (it is one of the first
+    /// [`crate::MAX_STEPS_WITH_REGISTERS`]).
+    pub(crate) fn wants_registers(&self) -> bool {
+        self.steps.len() <= crate::MAX_STEPS_WITH_REGISTERS
     }
 
     /// Attaches the thread groups of independent thread scheduling to the step just recorded.

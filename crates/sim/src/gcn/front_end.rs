@@ -764,6 +764,6 @@ impl Gcn<'_> {
         };
         let recorded = sm.record_step(at, stack.iter().copied());
         self.stack_buf = stack;
-        recorded
+        recorded.map(|_| ())
     }
 }

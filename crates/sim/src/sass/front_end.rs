@@ -6,6 +6,7 @@
 use super::decode::{self, Control, Decoded, Op, Space, SLOTS};
 use super::lane_memory;
 use super::semantics::{self, ThreadIds, WarpRegs};
+use super::step_values;
 use crate::cycle_loop::{
     self, written_back, Access, Block, FrontEnd, IssuedAt, Request, Shape, Sm, StepAt, Timing, CUDA,
 };
@@ -64,6 +65,7 @@ pub(crate) fn run(kernel: &Kernel, req: &Request) -> Result<Simulation, SimError
         warps: Vec::new(),
         alu: semantics::AluScratch::default(),
         gprs: decode::register_file(kernel).1,
+        ubase: decode::register_file(kernel).0,
         rules: Rules::of(kernel),
         shared_base: if decode::arch_number(kernel).is_some_and(|v| v >= 90) {
             SM90_SHARED_BASE
@@ -85,6 +87,8 @@ struct Sass<'a> {
     alu: semantics::AluScratch,
     /// Registers per warp: the kernel's highest general register + 4 (+ 64 uniform ones).
     gprs: usize,
+    /// Row of `UR0` in the register file (the stepper reads uniform registers there).
+    ubase: u16,
     /// The rules of divergent branches the kernel's instructions call for (convergence
     /// barriers, full-warp `WARPSYNC`), as the analysis and `cfg::concrete` use them.
     rules: Rules,
@@ -173,6 +177,8 @@ impl FrontEnd for Sass<'_> {
         let ws = sm.machine.warp_size as u8;
         let exec = self.warps[w].regs.pred_mask(d.guard, active);
         let trace = sm.launch.trace;
+        // The step is recorded, and may carry register values (`Sm::wants_registers`).
+        let mut with_values = false;
         if trace && id == sm.launch.stepper_warp {
             let at = StepAt {
                 cycle,
@@ -192,12 +198,19 @@ impl FrontEnd for Sass<'_> {
                         address: kernel.instructions.get(e.pc).map_or(0, |i| i.address),
                         mask: LaneMask::new(e.mask, ws),
                     });
-                    sm.record_step(at, stack)?;
+                    with_values = sm.record_step(at, stack)?;
                 }
                 Paths::Groups { groups, next } => {
-                    sm.record_step(at, std::iter::empty())?;
-                    sm.record_groups(groups_view(kernel, groups, *next, ws));
+                    with_values = sm.record_step(at, std::iter::empty())?;
+                    if with_values {
+                        sm.record_groups(groups_view(kernel, groups, *next, ws));
+                    }
                 }
+            }
+            with_values &= sm.wants_registers();
+            if with_values {
+                let values = step_values::of(&self.warps[w].regs, self.ubase, &ins.reads, false);
+                sm.record_registers(values);
             }
         }
         // Data effect.
@@ -226,6 +239,10 @@ impl FrontEnd for Sass<'_> {
                         )
                     })?;
             }
+        }
+        if with_values {
+            let values = step_values::of(&self.warps[w].regs, self.ubase, &ins.writes, true);
+            sm.record_registers(values);
         }
         // Timing.
         let warp = &mut self.warps[w];

@@ -9,6 +9,7 @@ mod executable;
 mod front_end;
 mod lane_memory;
 mod semantics;
+mod step_values;
 
 pub(crate) use front_end::run;
 

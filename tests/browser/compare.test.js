@@ -176,3 +176,76 @@ test('a link with a damaged pinned request gets a clear message; links without o
   assert.deepEqual(plain.errors, []);
   await plain.page.close();
 });
+
+/** Waits until the page shows example `id` (loadExample marks the state once it is shown). */
+const showsExample = (page, id) =>
+  page.waitForFunction((x) => window.playground.state().example === x, id, { timeout: 60000 });
+
+/**
+ * Checks the comparison against the two reports the page holds: the bounds and observed
+ * cycles each side shows, the differences, and no placeholder text leaking from absent
+ * fields.
+ */
+async function checkComparison(page, what) {
+  const { pinned, current, text } = await page.evaluate(() => ({
+    pinned: window.playground.pinned().report,
+    current: window.playground.report(),
+    text: document.getElementById('compare-panel').textContent,
+  }));
+  assert.doesNotMatch(text, /undefined|NaN|null|\[object/, what);
+  const shown = await shownFigures(page);
+  const figure = (r, f) => (f === 'bound' ? r.wcet?.cycles : r.simulation?.cycles);
+  for (const f of ['bound', 'observed']) {
+    const [a, b] = [figure(pinned, f), figure(current, f)];
+    // A figure either side has is a row on both sides (`—` where it is absent).
+    assert.equal(shown[`pinned-${f}`], a === undefined ? (b === undefined ? null : '—') : String(a), `${what}: pinned ${f}`);
+    assert.equal(shown[`current-${f}`], b === undefined ? (a === undefined ? null : '—') : String(b), `${what}: current ${f}`);
+    if (a !== undefined && b !== undefined) {
+      assert.equal(shown[`diff-${f}`], signed(b - a), `${what}: ${f} difference`);
+      assert.equal(shown[`diff-${f}-pct`], a === 0 ? '—' : percent(a, b), `${what}: ${f} difference in %`);
+    } else if (a !== undefined || b !== undefined) {
+      assert.match(shown[`diff-${f}`], new RegExp(`only the ${a === undefined ? 'current' : 'pinned'} result has one`), what);
+    } else {
+      assert.equal(shown[`diff-${f}`], null, what);
+    }
+  }
+  return { pinned, current };
+}
+
+test('every mode compares: what a report lacks is absent, never "undefined"', async () => {
+  const { page, errors } = await openPage(site, '#ex=its-sm61');
+  // Pascal vs Ampere listing of one kernel: both warp-cfg bounds.
+  await page.click('#compare');
+  await page.selectOption('#example', 'its-sm86');
+  await showsExample(page, 'its-sm86');
+  await checkComparison(page, 'its-sm61 → its-sm86');
+  await page.screenshot({ path: join(ARTIFACTS, 'compare-its.png') });
+
+  // PWS with the optimal split pinned, then no split: E_kernel without splitting is larger.
+  await page.selectOption('#example', 'pws-fig2');
+  await showsExample(page, 'pws-fig2');
+  await page.click('#compare');
+  await page.selectOption('#param-split', 'none');
+  await page.waitForFunction(() => window.playground.report().pws?.mode === 'none', null, { timeout: 60000 });
+  const pws = await checkComparison(page, 'pws optimal → none');
+  assert.ok(pws.current.wcet.cycles >= pws.pinned.wcet.cycles);
+
+  // No bound (thread-cfg) against a plain simulation: neither has a bound, one has cycles.
+  await page.selectOption('#example', 'thread-cfg');
+  await showsExample(page, 'thread-cfg');
+  await page.click('#compare');
+  await page.selectOption('#example', 'sim-vector-add');
+  await showsExample(page, 'sim-vector-add');
+  await checkComparison(page, 'thread-cfg → simulate');
+
+  // Two modes' bounds: shown, but not named as one quantity.
+  await page.selectOption('#example', 'makespan-fig2');
+  await showsExample(page, 'makespan-fig2');
+  await page.click('#compare');
+  await page.selectOption('#example', 'simd-phases');
+  await showsExample(page, 'simd-phases');
+  await checkComparison(page, 'makespan → simd');
+  assert.match(await page.textContent('#compare-panel .compare-diff'), /^bound: pinned/);
+  assert.deepEqual(errors, []);
+  await page.close();
+});

@@ -47,17 +47,27 @@ function nodeTitle(n, prefix) {
 /**
  * Renders `cfg` into `container`. `onSelect(node)` is called when a block is clicked.
  * Returns a handle to highlight a block from outside (`select(id)`).
+ *
+ * `options.id` names the drawing (another id for a second drawing on the page, such as the
+ * comparison's); `options.interactive: false` draws a picture only: no focus stops, no
+ * clicks, one name for the whole drawing (`options.label`, else the default one).
  */
-export function renderCfg(container, cfg, onSelect, zoom = 1) {
+export function renderCfg(container, cfg, onSelect, zoom = 1, options = {}) {
+  const { id = 'cfg-svg', interactive = true, label = null } = options;
   const { layout } = cfg;
   const prefix = cfg.kind === 'warp' ? 'n' : 'B';
+  // Marker ids carry the drawing's id: `url(#…)` takes the first element of that id in the
+  // document, which could be in another drawing, or in a hidden one.
+  const markerId = (name) => `${id}-${name}`;
   const root = svg('svg', {
-    id: 'cfg-svg',
+    id,
     viewBox: `0 0 ${layout.width} ${layout.height}`,
     width: Math.ceil(layout.width * zoom),
     height: Math.ceil(layout.height * zoom),
-    role: 'group',
-    'aria-label': `Control-flow graph with ${cfg.nodes.length} nodes: Tab to a node, Enter to select it`,
+    role: interactive ? 'group' : 'img',
+    'aria-label':
+      label ||
+      `Control-flow graph with ${cfg.nodes.length} nodes` + (interactive ? ': Tab to a node, Enter to select it' : ''),
   });
   const defs = svg('defs');
   for (const kind of Object.keys(EDGE_KINDS)) {
@@ -65,7 +75,7 @@ export function renderCfg(container, cfg, onSelect, zoom = 1) {
       svg(
         'marker',
         {
-          id: `arrow-${kind}`,
+          id: markerId(`arrow-${kind}`),
           viewBox: '0 0 10 10',
           refX: 9,
           refY: 5,
@@ -80,7 +90,7 @@ export function renderCfg(container, cfg, onSelect, zoom = 1) {
   defs.append(
     svg(
       'marker',
-      { id: 'back-start', viewBox: '0 0 10 10', refX: 5, refY: 5, markerWidth: 6, markerHeight: 6 },
+      { id: markerId('back-start'), viewBox: '0 0 10 10', refX: 5, refY: 5, markerWidth: 6, markerHeight: 6 },
       svg('circle', { cx: 5, cy: 5, r: 4, class: 'back-dot' }),
     ),
   );
@@ -95,8 +105,8 @@ export function renderCfg(container, cfg, onSelect, zoom = 1) {
       {
         d: pathOf(routed.points),
         class: `edge ${e.kind}${routed.back ? ' back' : ''}${hot ? ' hot' : ''}`,
-        'marker-end': `url(#arrow-${e.kind})`,
-        'marker-start': routed.back ? 'url(#back-start)' : null,
+        'marker-end': `url(#${markerId(`arrow-${e.kind}`)})`,
+        'marker-start': routed.back ? `url(#${markerId('back-start')})` : null,
         'data-from': e.from,
         'data-to': e.to,
         'data-kind': e.kind,
@@ -124,9 +134,9 @@ export function renderCfg(container, cfg, onSelect, zoom = 1) {
         (n.count > 0 ? ' hot' : '') +
         (n.role ? ' ' + n.role.split(' ').map((r) => `role-${r}`).join(' ') : ''),
       'data-id': n.id,
-      tabindex: 0,
-      role: 'button',
-      'aria-label': nodeTitle(n, prefix),
+      tabindex: interactive ? 0 : null,
+      role: interactive ? 'button' : null,
+      'aria-label': interactive ? nodeTitle(n, prefix) : null,
       transform: `translate(${placed.x},${placed.y})`,
     });
     g.append(
@@ -143,14 +153,16 @@ export function renderCfg(container, cfg, onSelect, zoom = 1) {
       const more = /^⋯ \d+ more$/.test(line);
       g.append(svg('text', { x: 10, y: codeTop + i * 14, class: more ? 'code more' : 'code', text: line }));
     });
-    const pick = () => onSelect(n);
-    g.addEventListener('click', pick);
-    g.addEventListener('keydown', (ev) => {
-      if (ev.key === 'Enter' || ev.key === ' ') {
-        ev.preventDefault();
-        pick();
-      }
-    });
+    if (interactive) {
+      const pick = () => onSelect(n);
+      g.addEventListener('click', pick);
+      g.addEventListener('keydown', (ev) => {
+        if (ev.key === 'Enter' || ev.key === ' ') {
+          ev.preventDefault();
+          pick();
+        }
+      });
+    }
     nodeLayer.append(g);
     byId.set(n.id, g);
   }

@@ -9,12 +9,13 @@ import { renderDiagnostics, renderInstructions, markRows } from './tables.js';
 import { renderParams, showResolved } from './params_form.js';
 import { renderWcet } from './wcet_view.js';
 import { EXAMPLES, PAPERS } from './examples.js';
-import { encodeLink, decodeHash } from './permalink.js';
+import { encodeLink, decodeHash, MAX_FRAGMENT } from './permalink.js';
 import { downloadSvg, downloadDot } from './export.js';
 import { renderGantt } from './gantt_view.js';
 import { renderPlots } from './plot_view.js';
 import { renderStepper } from './stepper_view.js';
 import { keepOffline } from './offline.js';
+import { renderComparison } from './compare_view.js';
 
 const $ = (id) => document.getElementById(id);
 
@@ -30,7 +31,19 @@ const state = {
   example: null, // gallery alias while the state is exactly that example
 };
 
-const view = { report: null, zoom: 1, ganttZoom: 1, selected: null, runId: 0, step: 0, origin: null };
+// `request`: the request `report` answers (the editor may hold edits made since); `pinned`:
+// the result the Compare button pinned, `{ request, report }`, shown next to the current one.
+const view = {
+  report: null,
+  request: null,
+  pinned: null,
+  zoom: 1,
+  ganttZoom: 1,
+  selected: null,
+  runId: 0,
+  step: 0,
+  origin: null,
+};
 
 /**
  * Whether `now` is another kernel than `before`: fewer than half of its non-blank lines are
@@ -99,6 +112,7 @@ async function main() {
   performance.mark('warpbound:first-result');
   document.body.classList.add('ready');
   $('analyze').disabled = false;
+  $('compare').disabled = false;
   // Only now: the service worker's first download of the build (mostly answered by the HTTP
   // cache) must not compete with the page's own on a slow link.
   keepOffline((apply) => {
@@ -124,6 +138,7 @@ function showLoading(loaded, total) {
 
 function wireControls() {
   $('analyze').addEventListener('click', run);
+  $('compare').addEventListener('click', pin);
   $('dialect').addEventListener('change', (e) => {
     state.dialect = e.target.value;
     state.example = null;
@@ -205,20 +220,29 @@ function wireControls() {
 
 // ---- state ↔ URL -------------------------------------------------------------------------
 
-/** What a `#v2.` permalink holds: the request and what is shown of its report. */
+/** What a `#v2.` permalink holds: the request, what is shown of its report, the pinned request. */
 function snapshot() {
   const v = { tab: state.view };
   if (view.selected !== null) v.node = view.selected;
   if (view.step > 0) v.step = view.step;
-  return { request: request(), view: v };
+  const link = { request: request(), view: v };
+  if (view.pinned) link.pinned = view.pinned.request;
+  return link;
 }
 
 const TABS = () => [...document.querySelectorAll('[role=tab]')].map((t) => t.dataset.view);
 
 async function restoreFromHash() {
   const decoded = await decodeHash(location.hash);
+  // A link is a whole state: it brings its own pinned result, or none.
+  view.pinned = null;
   if (decoded.link) {
-    const { request: r, view: v } = decoded.link;
+    const { request: r, view: v, pinned } = decoded.link;
+    // The pinned request first, as the comparison was made; the current one is run below.
+    if (pinned) {
+      const report = await analyzeAside(pinned);
+      if (report) view.pinned = { request: pinned, report };
+    }
     editor.value = r.source;
     view.origin = r.source;
     state.dialect = r.dialect || 'sass';
@@ -260,7 +284,18 @@ let hashes = 0;
 /** Writes the current state's link into the address bar (the newest state's, if several). */
 async function updateHash() {
   const n = ++hashes;
-  const hash = state.example ? `#ex=${state.example}` : await encodeLink(snapshot());
+  // An example's alias cannot hold a pinned result.
+  let hash = state.example && !view.pinned ? `#ex=${state.example}` : await encodeLink(snapshot());
+  if (view.pinned && hash.length - 1 > MAX_FRAGMENT) {
+    // A link longer than a page reads back would open nothing: it keeps the current result.
+    const alone = snapshot();
+    delete alone.pinned;
+    hash = await encodeLink(alone);
+    if (n === hashes) {
+      const why = `the comparison does not fit in a link (at most ${MAX_FRAGMENT} characters)`;
+      showStatus(`${why}: the link holds the current result only`, true);
+    }
+  }
   if (n !== hashes) return;
   if (location.hash !== hash) history.replaceState(null, '', hash);
 }
@@ -353,9 +388,10 @@ async function run() {
     tick();
     ticker = setInterval(tick, 100);
   }, 200);
+  const sent = request();
   let report;
   try {
-    report = await engine.analyze(request());
+    report = await engine.analyze(sent);
   } catch (err) {
     if (err instanceof Cancelled) {
       if (id === view.runId) {
@@ -367,26 +403,7 @@ async function run() {
       }
       return;
     }
-    const failure = err instanceof EngineFailure;
-    const message = failure
-      ? `internal error: the analysis engine failed (${err.message}) and was restarted. ` +
-        'This is a bug in Warpbound, not in your kernel: please report it with the request below.'
-      : String(err.message || err);
-    report = {
-      diagnostics: [
-        {
-          severity: 'error',
-          line: 0,
-          column: 0,
-          len: 0,
-          message,
-          bug_report: failure ? JSON.stringify(err.request, null, 2) : undefined,
-        },
-      ],
-      kernel: null,
-      cfg: null,
-      timings_ms: {},
-    };
+    report = failureReport(err);
   } finally {
     clearTimeout(spin);
     clearInterval(ticker);
@@ -395,10 +412,74 @@ async function run() {
   $('spinner').hidden = true;
   $('cancel').hidden = true;
   view.report = report;
+  view.request = sent;
   view.selected = null;
   render();
   restoreView();
   await updateHash();
+}
+
+/** A report with one error saying why the engine gave none (`err`, not a cancellation). */
+function failureReport(err) {
+  const failure = err instanceof EngineFailure;
+  const message = failure
+    ? `internal error: the analysis engine failed (${err.message}) and was restarted. ` +
+      'This is a bug in Warpbound, not in your kernel: please report it with the request below.'
+    : String(err.message || err);
+  return {
+    diagnostics: [
+      {
+        severity: 'error',
+        line: 0,
+        column: 0,
+        len: 0,
+        message,
+        bug_report: failure ? JSON.stringify(err.request, null, 2) : undefined,
+      },
+    ],
+    kernel: null,
+    cfg: null,
+    timings_ms: {},
+  };
+}
+
+/** The report of `req` without showing it (a link's pinned request); null if cancelled. */
+async function analyzeAside(req) {
+  try {
+    return await engine.analyze(req);
+  } catch (err) {
+    if (err instanceof Cancelled) return null;
+    return failureReport(err);
+  }
+}
+
+// ---- comparison ---------------------------------------------------------------------------
+
+/** Pins the result on screen: from now on the current result is shown next to it. */
+function pin() {
+  if (!view.report || !view.request) return;
+  view.pinned = { request: view.request, report: view.report };
+  drawComparison();
+  showStatus('result pinned: change anything and analyse to compare');
+  updateHash();
+}
+
+function unpin() {
+  view.pinned = null;
+  drawComparison();
+  // The Unpin button is gone with the panel: the focus goes back to where pinning started.
+  $('compare').focus();
+  updateHash();
+}
+
+function drawComparison() {
+  const host = $('compare-panel');
+  host.hidden = !view.pinned;
+  if (!view.pinned) {
+    host.replaceChildren();
+    return;
+  }
+  renderComparison(host, view.pinned, { request: view.request, report: view.report }, unpin);
 }
 
 function showStatus(text, bad = false) {
@@ -508,6 +589,7 @@ function render() {
   drawStepper();
   if (state.view === 'json') renderJson();
   drawGraph();
+  drawComparison();
 }
 
 /** The zoom at which `schedule` fills the results pane, at most 1. */
@@ -791,6 +873,8 @@ window.playground = {
   link: () => snapshot(),
   state: () => ({ ...state }),
   report: () => view.report,
+  /** The pinned result `{ request, report }` of a comparison, or null. */
+  pinned: () => view.pinned,
   run,
   /** The request the page sends for its current state. */
   request: () => request(),

@@ -6,6 +6,8 @@
 // `request` is exactly the Request JSON the page sends to the facade (`warpbound analyze
 // --request` reads it as it is) and `view` what the page shows of the report:
 // `{ tab, node?, step? }` — the selected tab, the selected graph node, the stepper position.
+// A comparison (the Compare button) adds `pinned`: the pinned result's Request, in the same
+// form as `request`; a link without it is a single result, as before.
 // Format v1 (read, never written): `#v1.` + the same encoding of the page's own state object
 // `{ dialect, source, mode, function, params, preset, loopBounds, view }`; a v1 link is
 // converted to `{ request, view }` when it is opened, so old links keep working.
@@ -108,31 +110,39 @@ export function stateProblem(s) {
 /** The Request fields a link may hold: those the page sets (see `request()` in main.js). */
 const REQUEST_FIELDS = ['schema_version', 'source', 'dialect', 'mode', 'function', 'preset', 'params', 'loop_bounds'];
 
-/**
- * Checks the shape of a decoded v2 link `{ request, view }`; returns a message naming the
- * first bad field, or null.
- */
-export function linkProblem(link) {
-  if (!isPlainObject(link)) return 'it does not hold a {request, view} object';
-  const outer = unknownField(link, ['request', 'view']);
-  if (outer) return outer;
-  const r = link.request;
-  if (!isPlainObject(r)) return 'field "request" is not an object';
-  if (r.schema_version !== 1) return 'field "request.schema_version" is not 1';
-  if (typeof r.source !== 'string') return 'field "request.source" is not text';
+/** The problem with the Request held in the link's field `field`, or null. */
+function requestProblem(r, field) {
+  if (!isPlainObject(r)) return `field "${field}" is not an object`;
+  if (r.schema_version !== 1) return `field "${field}.schema_version" is not 1`;
+  if (typeof r.source !== 'string') return `field "${field}.source" is not text`;
   for (const k of ['dialect', 'mode', 'function', 'preset']) {
-    if (k in r && typeof r[k] !== 'string') return `field "request.${k}" is not text`;
+    if (k in r && typeof r[k] !== 'string') return `field "${field}.${k}" is not text`;
   }
   if ('params' in r) {
-    const p = paramsProblem(r.params, 'request.params');
+    const p = paramsProblem(r.params, `${field}.params`);
     if (p) return p;
   }
   if ('loop_bounds' in r) {
-    const p = loopBoundsProblem(r.loop_bounds, 'request.loop_bounds');
+    const p = loopBoundsProblem(r.loop_bounds, `${field}.loop_bounds`);
     if (p) return p;
   }
-  const inner = unknownField(r, REQUEST_FIELDS, 'request.');
+  return unknownField(r, REQUEST_FIELDS, `${field}.`);
+}
+
+/**
+ * Checks the shape of a decoded v2 link `{ request, view, pinned? }`; returns a message
+ * naming the first bad field, or null.
+ */
+export function linkProblem(link) {
+  if (!isPlainObject(link)) return 'it does not hold a {request, view} object';
+  const outer = unknownField(link, ['request', 'view', 'pinned']);
+  if (outer) return outer;
+  const inner = requestProblem(link.request, 'request');
   if (inner) return inner;
+  if ('pinned' in link) {
+    const p = requestProblem(link.pinned, 'pinned');
+    if (p) return p;
+  }
   const v = link.view;
   if (!isPlainObject(v)) return 'field "view" is not an object';
   if (typeof v.tab !== 'string') return 'field "view.tab" is not text';
@@ -157,9 +167,11 @@ export function fromV1(s) {
   return { request, view: { tab: s.view || 'graph' } };
 }
 
-/** `#v2.<deflated JSON>` for a link `{ request, view }`. */
+/** `#v2.<deflated JSON>` for a link `{ request, view, pinned? }`. */
 export async function encodeLink(link) {
-  const json = new TextEncoder().encode(JSON.stringify({ request: link.request, view: link.view }));
+  const fields = { request: link.request, view: link.view };
+  if (link.pinned) fields.pinned = link.pinned;
+  const json = new TextEncoder().encode(JSON.stringify(fields));
   const deflated = await pipe(json, new CompressionStream('deflate-raw'));
   return '#' + PREFIX + toBase64Url(deflated);
 }
@@ -171,7 +183,7 @@ async function inflateJson(text) {
 }
 
 /**
- * Reads a fragment: `{ link: { request, view } }` for a `#v2.` or `#v1.` link, `{ example }`
+ * Reads a fragment: `{ link: { request, view, pinned? } }` for a `#v2.` or `#v1.` link, `{ example }`
  * for `#ex=`, `{}` for none. A damaged or foreign link gives `{ error }`.
  */
 export async function decodeHash(hash) {

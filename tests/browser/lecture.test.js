@@ -98,3 +98,44 @@ test('the stepper numbers the lanes, shows their register values, marks divergen
   assert.deepEqual(errors, []);
   await page.close();
 });
+
+test('on a 390 px phone no tab, parameter or result is wider than the screen', async () => {
+  const { page, errors } = await openPage(site, '#ex=fig1-if-then-else', { width: 390, height: 844 });
+  await waitText(page, '#stat-wcet', 10);
+  for (const tab of ['graph', 'summary', 'stepper', 'instructions', 'json']) {
+    await page.click(`[data-view="${tab}"]`);
+    const [client, scroll] = await page.evaluate(() => [document.documentElement.clientWidth, document.documentElement.scrollWidth]);
+    assert.ok(scroll <= client, `${tab}: the page is ${scroll} px wide on a ${client} px screen`);
+  }
+  // Every tab button is on the screen (the row wraps).
+  const rights = await page.$$eval('.tabs [role=tab]', (tabs) => tabs.filter((t) => !t.hidden).map((t) => t.getBoundingClientRect().right));
+  assert.ok(rights.every((r) => r <= 390), JSON.stringify(rights));
+  assert.deepEqual(errors, []);
+  await page.close();
+});
+
+test('the graph beside the stepper selects the node of the current instruction', async () => {
+  const { page, errors } = await openPage(site, '#ex=fig1-if-then-else');
+  await waitText(page, '#stat-wcet', 10);
+  await page.click('[data-view="stepper"]');
+  await page.check('#stepper-beside');
+  const [g, st] = await page.evaluate(() =>
+    ['#panel-graph', '#panel-stepper'].map((s) => {
+      const e = document.querySelector(s);
+      const r = e.getBoundingClientRect();
+      return { hidden: e.hidden, left: r.left, top: r.top, width: r.width };
+    }),
+  );
+  assert.equal(g.hidden, false);
+  assert.ok(g.left < st.left && Math.abs(g.top - st.top) < 2, JSON.stringify([g, st]));
+  // Step 5 runs IADD R1, R0, -0x1 (block B2 at 0x30): its node is selected.
+  await page.focus('#stepper');
+  for (let i = 0; i < 4; i++) await page.keyboard.press('ArrowRight');
+  const selected = await page.$$eval('#cfg-svg g.node.selected text.code', (t) => t.map((x) => x.textContent));
+  assert.ok(selected.includes('IADD R1, R0, -0x1'), JSON.stringify(selected));
+  // Off again: one panel at a time.
+  await page.uncheck('#stepper-beside');
+  assert.equal(await page.evaluate(() => document.querySelector('#panel-graph').hidden), true);
+  assert.deepEqual(errors, []);
+  await page.close();
+});

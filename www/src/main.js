@@ -214,6 +214,11 @@ function wireControls() {
   $('copy-link').addEventListener('click', copyLink);
   $('theme').addEventListener('click', toggleTheme);
   $('projector').addEventListener('click', toggleProjector);
+  $('stepper-beside').checked = localStorage.getItem('warpbound-beside') === 'on';
+  $('stepper-beside').addEventListener('change', (e) => {
+    localStorage.setItem('warpbound-beside', e.target.checked ? 'on' : 'off');
+    showView(state.view);
+  });
   document.addEventListener('keydown', shortcut);
   enablePan($('cfg'));
 }
@@ -625,6 +630,9 @@ function drawStepper() {
   );
   const s = sim && sim.stepper && sim.stepper.steps[view.step];
   if (s && state.view === 'stepper') editor.highlightLines(s.line, s.line);
+  // The current instruction's node, shown when the graph is beside the stepper.
+  const node = s && graph && nodeOfInstruction(s.index);
+  if (node) graph.select(node.id);
 }
 
 function setGanttZoom(z) {
@@ -778,6 +786,10 @@ function showView(name) {
     tab.tabIndex = on ? 0 : -1;
     $(tab.dataset.panel).hidden = !on;
   }
+  // Lecture layout: the graph stays beside the stepper when asked (the choice is kept).
+  const beside = name === 'stepper' && $('stepper-beside').checked;
+  $('panels').classList.toggle('beside', beside);
+  if (beside) $('panel-graph').hidden = false;
   if (name === 'json') renderJson();
   if (name === 'stepper') drawStepper();
 }

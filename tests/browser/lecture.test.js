@@ -2,11 +2,16 @@
 // its first and last ones around a `⋯ N more` line, and in projector mode the drawing scales
 // as a whole, so no node text leaves its box.
 
-import { test } from 'node:test';
+import { test, before } from 'node:test';
 import assert from 'node:assert/strict';
+import { mkdirSync } from 'node:fs';
+import { join, resolve } from 'node:path';
 import { useSite, openPage, waitText } from './harness.js';
 
 const site = useSite();
+// Screenshots of the lecture layout for the issue notes (git-ignored, like the others).
+const ARTIFACTS = resolve(import.meta.dirname, 'artifacts');
+before(() => mkdirSync(ARTIFACTS, { recursive: true }));
 
 /** Per node: its code lines, and whether every text element lies inside the node's box. */
 function nodeFacts(page) {
@@ -39,6 +44,7 @@ test('graph nodes show their instructions and projector text stays inside the bo
   await page.waitForFunction(() => document.body.classList.contains('projector'));
   const big = await nodeFacts(page);
   assert.ok(big.every((n) => n.inside), 'projector: every node text inside its box');
+  await page.screenshot({ path: join(ARTIFACTS, 'projector.png') });
   // The drawing scales as a whole: boxes grow with the text (1.3×).
   assert.ok(big[0].height > plain[0].height * 1.2, `${big[0].height} vs ${plain[0].height}`);
   await page.click('#projector');
@@ -79,6 +85,7 @@ test('the stepper numbers the lanes, shows their register values, marks divergen
   const r1 = row('R1 ←').locator('td');
   assert.equal(await r1.nth(16).textContent(), '15');
   assert.match(await r1.nth(0).getAttribute('class'), /off/);
+  await page.screenshot({ path: join(ARTIFACTS, 'stepper-values.png') });
   for (let i = 0; i < 4; i++) await page.keyboard.press('ArrowRight');
   // Step 9: the store after SYNC, all 32 lanes again.
   assert.match(await page.textContent('#stepper-event'), /reconverges: 16 → 32 active lanes/);
@@ -107,6 +114,7 @@ test('on a 390 px phone no tab, parameter or result is wider than the screen', a
     const [client, scroll] = await page.evaluate(() => [document.documentElement.clientWidth, document.documentElement.scrollWidth]);
     assert.ok(scroll <= client, `${tab}: the page is ${scroll} px wide on a ${client} px screen`);
   }
+  await page.screenshot({ path: join(ARTIFACTS, 'phone-390.png'), fullPage: true });
   // Every tab button is on the screen (the row wraps).
   const rights = await page.$$eval('.tabs [role=tab]', (tabs) => tabs.filter((t) => !t.hidden).map((t) => t.getBoundingClientRect().right));
   assert.ok(rights.every((r) => r <= 390), JSON.stringify(rights));
@@ -133,9 +141,39 @@ test('the graph beside the stepper selects the node of the current instruction',
   for (let i = 0; i < 4; i++) await page.keyboard.press('ArrowRight');
   const selected = await page.$$eval('#cfg-svg g.node.selected text.code', (t) => t.map((x) => x.textContent));
   assert.ok(selected.includes('IADD R1, R0, -0x1'), JSON.stringify(selected));
+  await page.screenshot({ path: join(ARTIFACTS, 'lecture-beside.png') });
   // Off again: one panel at a time.
   await page.uncheck('#stepper-beside');
   assert.equal(await page.evaluate(() => document.querySelector('#panel-graph').hidden), true);
+  assert.deepEqual(errors, []);
+  await page.close();
+});
+
+test('parameters and statistics collapse, and zoom to selection centres the selected node', async () => {
+  const { page, errors } = await openPage(site, '#ex=fig3-tiled-matmul');
+  await page.waitForFunction(() => document.querySelectorAll('#cfg-svg g.node').length > 3);
+  const graphHeight = () => page.evaluate(() => document.querySelector('#cfg').getBoundingClientRect().height);
+  const before = await graphHeight();
+  await page.click('#toggle-params');
+  await page.click('#toggle-stats');
+  assert.equal(await page.getAttribute('#toggle-params', 'aria-expanded'), 'false');
+  assert.equal(await page.isVisible('#mode-bar'), false);
+  assert.equal(await page.isVisible('#stats'), false);
+  assert.ok((await graphHeight()) > before, 'the graph gets the room');
+  // Zoom to a node: it ends up in the middle of the pane, larger than before.
+  const node = page.locator('#cfg-svg g.node:not(.exit)').nth(3);
+  await node.click();
+  const w0 = (await node.boundingBox()).width;
+  await page.click('#zoom-selection');
+  const box = await node.boundingBox();
+  const pane = await page.locator('#cfg').boundingBox();
+  assert.ok(box.width > w0, `${box.width} > ${w0}`);
+  const [cx, px] = [box.x + box.width / 2, pane.x + pane.width / 2];
+  assert.ok(Math.abs(cx - px) < pane.width / 4, `node centre ${cx}, pane centre ${px}`);
+  await page.screenshot({ path: join(ARTIFACTS, 'lecture-collapsed-zoomed.png') });
+  // Open again for the next tests (the choice is remembered).
+  await page.click('#toggle-params');
+  await page.click('#toggle-stats');
   assert.deepEqual(errors, []);
   await page.close();
 });

@@ -170,6 +170,24 @@ function wireControls() {
   $('zoom-in').addEventListener('click', () => setZoom(view.zoom * 1.25));
   $('zoom-out').addEventListener('click', () => setZoom(view.zoom / 1.25));
   $('zoom-fit').addEventListener('click', fitZoom);
+  $('zoom-selection').addEventListener('click', zoomToSelection);
+  for (const [button, pane] of [
+    ['toggle-params', 'mode-bar'],
+    ['toggle-stats', 'stats'],
+  ]) {
+    // Collapsed panes stay collapsed across visits (a lecture keeps its layout).
+    const key = `warpbound-collapsed-${pane}`;
+    const apply = (collapsed) => {
+      $(pane).hidden = collapsed;
+      $(button).setAttribute('aria-expanded', String(!collapsed));
+    };
+    apply(localStorage.getItem(key) === 'on');
+    $(button).addEventListener('click', () => {
+      const collapsed = !$(pane).hidden;
+      localStorage.setItem(key, collapsed ? 'on' : 'off');
+      apply(collapsed);
+    });
+  }
   $('gantt-in').addEventListener('click', () => setGanttZoom(view.ganttZoom * 1.25));
   $('gantt-out').addEventListener('click', () => setGanttZoom(view.ganttZoom / 1.25));
   $('gantt-fit').addEventListener('click', () => setGanttZoom(ganttFit(view.report && view.report.schedule)));
@@ -749,6 +767,22 @@ function setZoom(z) {
  */
 function graphScale() {
   return document.body.classList.contains('projector') ? 1.3 : 1;
+}
+
+/**
+ * Zooms so the selected node is large (half the pane's width, at most 2×) and scrolls it to
+ * the middle of the pane: a way into an 87-block graph that "fit" shrinks to 10 %.
+ */
+function zoomToSelection() {
+  const r = view.report;
+  if (!r || !r.cfg || view.selected === null) return;
+  const placed = r.cfg.layout.nodes.find((p) => p.id === view.selected);
+  if (!placed) return;
+  const host = $('cfg');
+  setZoom(Math.min(2, (host.clientWidth * 0.5) / placed.width) / graphScale());
+  const z = view.zoom * graphScale();
+  host.scrollLeft = (placed.x + placed.width / 2) * z - host.clientWidth / 2;
+  host.scrollTop = (placed.y + placed.height / 2) * z - host.clientHeight / 2;
 }
 
 function fitZoom() {

@@ -607,29 +607,40 @@ fn run_sass(
 /// the most one work-group may have on GCN3 (AMD, "Vega ISA", §2.5 Local Data Share).
 pub const GCN_AUTO_LDS_BYTES: u32 = 64 * 1024;
 
-/// The note that says a GCN3 kernel's arguments (and buffers) were chosen automatically.
-fn gcn_args_note(args: &KernelArguments, lds: Option<u32>) -> Diagnostic {
-    let shown: Vec<String> = args
-        .values
+/// The automatic arguments as the notes list them: `name = value (type)`, comma-separated.
+fn shown_arguments(args: &KernelArguments) -> String {
+    args.values
         .iter()
         .map(|a| format!("{} = {} ({})", a.name, a.text, a.ty))
-        .collect();
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
+/// The notes' sentence on the automatic buffers (empty when the request gave `memory`).
+fn grown_buffers(args: &KernelArguments) -> String {
+    if args.memory.is_empty() {
+        return String::new();
+    }
+    format!(
+        "; with `memory` empty too, each pointer got a buffer of numbers below {} that grew as \
+         the run needed: memory = `{}`",
+        auto_memory::AUTO_BELOW,
+        args.memory
+    )
+}
+
+/// The note that says a GCN3 kernel's arguments (and buffers) were chosen automatically.
+fn gcn_args_note(args: &KernelArguments, lds: Option<u32>) -> Diagnostic {
     let mut m = format!(
         "no `params` given: the kernel's arguments were read from its mangled name and laid out \
          in the kernarg segment at their natural alignment (params=auto: pointers at 0x100000, \
          0x200000, … (1 MiB apart), integers {}, floats {:.1}): {}; they are in the report's \
-         `arguments`, and `params` sets the kernarg words",
+         `arguments`, and `params` sets the kernarg words{}",
         kernel_args::AUTO_INTEGER,
         kernel_args::AUTO_FLOAT,
-        shown.join(", ")
+        shown_arguments(args),
+        grown_buffers(args)
     );
-    if !args.memory.is_empty() {
-        m.push_str(&format!(
-            "; with `memory` empty too, each pointer got a buffer of small numbers that grew as \
-             the run needed: memory = `{}`",
-            args.memory
-        ));
-    }
     if let Some(bytes) = lds {
         m.push_str(&format!(
             "; the kernel uses LDS its descriptor does not declare (dynamic shared memory): \
@@ -641,28 +652,16 @@ fn gcn_args_note(args: &KernelArguments, lds: Option<u32>) -> Diagnostic {
 
 /// The note that says a SASS kernel's parameters (and buffers) were chosen automatically.
 fn sass_args_note(args: &KernelArguments, shared: bool) -> Diagnostic {
-    let shown: Vec<String> = args
-        .values
-        .iter()
-        .map(|a| format!("{} = {} ({})", a.name, a.text, a.ty))
-        .collect();
     let mut m = format!(
         "no `params` given: the kernel's parameters were inferred from the constant-bank words \
          it reads and chosen automatically (params=auto: pointers at 0x100000, 0x200000, … \
          (1 MiB apart), integers {}, floats {:.1}): {}; they are in the report's `arguments`, \
-         and `params` sets others",
+         and `params` sets others{}",
         kernel_args::AUTO_INTEGER,
         kernel_args::AUTO_FLOAT,
-        shown.join(", ")
+        shown_arguments(args),
+        grown_buffers(args)
     );
-    if !args.memory.is_empty() {
-        m.push_str(&format!(
-            "; with `memory` empty too, each pointer got a buffer of numbers below {} that grew \
-             as the run needed: memory = `{}`",
-            auto_memory::AUTO_BELOW,
-            args.memory
-        ));
-    }
     if shared {
         m.push_str(&format!(
             "; the kernel uses shared memory and `shared_bytes` is 0: each block got {} bytes \

@@ -6,6 +6,7 @@ import { simdSummary } from './summary_simd.js';
 import { pwsSummary } from './summary_pws.js';
 import { rrSummary } from './summary_rr.js';
 import { simSummary } from './summary_sim.js';
+import { blockSummary } from './summary_block.js';
 import { argumentsSummary, assumptionsSummary } from './summary_args.js';
 import { download } from './export.js';
 
@@ -44,6 +45,7 @@ export function renderWcet(host, report, loopBounds, onChange, onPickNode, onSet
   } else if (!report.simulation) {
     parts.push(el('p', { class: 'empty', text: 'No bound: see the diagnostics.' }));
   }
+  if (report.block) parts.push(...blockSummary(report));
   if (report.simulation) parts.push(...simSummary(report, onSetParams));
   if (details && details.interleaving) parts.push(...itsSummary(details.interleaving));
   parts.push(...argumentsSummary(report, onSetParams));

@@ -44,6 +44,7 @@ pub fn analyze(request: &Request) -> Report {
         arguments: None,
         simulation: None,
         warp_cfg: None,
+        block: None,
         timings_ms: BTreeMap::new(),
     };
     let diags = &mut report.diagnostics;
@@ -165,6 +166,10 @@ fn assemble(report: &mut Report, out: ModeOutput) {
         ModeDetails::Simd(d) => report.simd = Some(*d),
         ModeDetails::Pws(d) => report.pws = Some(*d),
         ModeDetails::Rr(d) => report.rr = Some(*d),
+        ModeDetails::Block(mut d) => {
+            report.warp_cfg = d.warp_cfg.take().map(|w| *w);
+            report.block = Some(*d);
+        }
     }
 }
 

@@ -77,6 +77,8 @@ pub enum ModeDetails {
     Pws(Box<pws::PwsResult>),
     /// `rr` (the `roundrobin` crate's result).
     Rr(Box<roundrobin::RrResult>),
+    /// `block`.
+    Block(Box<crate::report::BlockDetails>),
 }
 
 /// Everything a mode produces; each field becomes the report field of the same name.

@@ -71,6 +71,9 @@ pub struct Report {
     /// Details of the `warp-cfg` mode.
     #[serde(rename = "warp-cfg", default, skip_serializing_if = "Option::is_none")]
     pub warp_cfg: Option<WarpCfgDetails>,
+    /// `block` mode details.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub block: Option<BlockDetails>,
     /// Wall-clock time of each stage, in milliseconds (`parse`, `cfg`, `layout`, `total`).
     pub timings_ms: BTreeMap<String, f64>,
 }
@@ -389,6 +392,59 @@ pub struct CostTerm {
     pub count: u64,
     pub cost: u64,
     pub total: u64,
+}
+
+/// What the `block` mode found: the thread block's bound and its parts (crate `block`).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct BlockDetails {
+    /// The block's bound (= `wcet.cycles`).
+    pub wcet: u64,
+    /// Warps in the block: threads / warp size, rounded up.
+    pub warps: usize,
+    pub threads: u64,
+    /// One warp's warp-CFG bound under the cost model (its time in isolation).
+    pub warp_wcet: u64,
+    /// One warp's warp-CFG bound under cost `unit`: the warp-instructions it issues at most.
+    pub warp_issues: u64,
+    /// Whether the kernel synchronises at barriers (then the bound is the serialised one).
+    pub barriers: bool,
+    /// The response-time bound, per warp, the critical warp and the contention term.
+    pub bound: block::BlockBound,
+    /// The schedulers the simulator ran the block under (`any`: lrr and gto).
+    pub scheduler: String,
+    /// The SM model: `issue-slot` (one warp-instruction per cycle, the cost model's
+    /// latencies) or `makespan` (Berezovskyi et al.'s unit machine).
+    pub sm: String,
+    /// One entry per simulated scheduler: the observed cycles and whether the bound held.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub runs: Vec<BlockRun>,
+    /// The bound for 1, 2, … warps of this kernel, and what was observed for as many as
+    /// were simulated.
+    pub growth: Vec<BlockGrowth>,
+    /// The one-warp analysis (warp-level CFG, loops, cost breakdown): the report's
+    /// `warp-cfg` field, moved there by `analyze`.
+    #[serde(skip)]
+    pub warp_cfg: Option<Box<WarpCfgDetails>>,
+}
+
+/// One simulated execution of the block.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct BlockRun {
+    pub scheduler: String,
+    pub cycles: u64,
+    /// The warp that finished last.
+    pub last_warp: usize,
+    pub holds: bool,
+}
+
+/// The bound (and the serialised bound, and a run when made) for `warps` warps.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct BlockGrowth {
+    pub warps: usize,
+    pub bound: u64,
+    pub serialised: u64,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub observed: Option<u64>,
 }
 
 /// What the `warp-cfg` mode found besides the bound.

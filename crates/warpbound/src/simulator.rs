@@ -362,7 +362,7 @@ impl SimRun {
     }
 }
 
-fn dim3(p: &Params, name: &str) -> Result<[u32; 3], Diagnostic> {
+pub(crate) fn dim3(p: &Params, name: &str) -> Result<[u32; 3], Diagnostic> {
     let v = p.numbers(name, 1, 3)?;
     let mut out = [1u32; 3];
     for (i, x) in v.iter().enumerate() {

@@ -6,7 +6,7 @@
 //! straight-line path, memory accesses → L and every other instruction → C (see
 //! [`lc_reduction`], which also fills the report's instruction-to-letter `mapping`).
 
-mod lc_reduction;
+pub(super) mod lc_reduction;
 
 use crate::catalog::{ModeInfo, ParamInfo, PresetInfo};
 use crate::kernel_text;

@@ -3,6 +3,7 @@
 //! `--mode`, the page's mode menu and parameter form, request validation and the corpus
 //! sweep all read this table.
 
+mod block;
 mod makespan;
 mod pws;
 mod rr;
@@ -19,6 +20,7 @@ use crate::schema::SCHEMA_VERSION;
 pub const ALL: &[Mode] = &[
     thread_cfg::MODE,
     warp_cfg::MODE,
+    block::MODE,
     makespan::MODE,
     simulate::MODE,
     rr::MODE,

@@ -37,6 +37,27 @@ pub const MODE: Mode = Mode {
 const PIPELINED: [TimingClass; 2] = [TimingClass::DoublePrecision, TimingClass::Sfu];
 
 fn describe() -> ModeInfo {
+    ModeInfo {
+        name: String::new(),
+        aliases: Vec::new(),
+        title: "Warp-level CFG and WCET (Jeanmougin et al.)".into(),
+        description: "Builds the warp-level control-flow graph by abstract interpretation \
+                      of the SIMT activation stack (stack graph, thread groups, agreement), \
+                      with an edge wherever thread divergence can take the warp, then bounds \
+                      the WCET by IPET (ILP solved with branch and bound). PTX (beyond the \
+                      paper): a divergence analysis finds the branches lanes can disagree on, \
+                      the post-dominator stack (GPGPU-Sim) gives the reconvergence points, \
+                      every PTX instruction costs one cycle (cost=unit)."
+            .into(),
+        dialects: vec!["sass".into(), "ptx".into()],
+        params: params(),
+        presets: presets(),
+        default_presets: BTreeMap::new(),
+    }
+}
+
+/// The mode's parameters (the `block` mode reads the same ones, plus its own).
+pub(super) fn params() -> Vec<ParamInfo> {
     let d = cfg::Options::default();
     let b = ipet::Budget::default();
     let mut params = vec![
@@ -138,23 +159,7 @@ fn describe() -> ModeInfo {
         &["given", "observed"],
         "given",
     ));
-    ModeInfo {
-        name: String::new(),
-        aliases: Vec::new(),
-        title: "Warp-level CFG and WCET (Jeanmougin et al.)".into(),
-        description: "Builds the warp-level control-flow graph by abstract interpretation \
-                      of the SIMT activation stack (stack graph, thread groups, agreement), \
-                      with an edge wherever thread divergence can take the warp, then bounds \
-                      the WCET by IPET (ILP solved with branch and bound). PTX (beyond the \
-                      paper): a divergence analysis finds the branches lanes can disagree on, \
-                      the post-dominator stack (GPGPU-Sim) gives the reconvergence points, \
-                      every PTX instruction costs one cycle (cost=unit)."
-            .into(),
-        dialects: vec!["sass".into(), "ptx".into()],
-        params,
-        presets: presets(),
-        default_presets: BTreeMap::new(),
-    }
+    params
 }
 
 /// `latency_<class>` and `interval_<class>` parameters of the `latency` cost model, with the
@@ -210,7 +215,7 @@ fn class_meaning(c: TimingClass) -> &'static str {
 
 /// Named settings: the paper's unit costs, and per-architecture latencies (read from the
 /// `cfg::LatencyTable` constructors, whose docs cite the files and commits they come from).
-fn presets() -> Vec<PresetInfo> {
+pub(super) fn presets() -> Vec<PresetInfo> {
     vec![
         PresetInfo {
             name: "paper-unit".into(),
@@ -300,40 +305,45 @@ fn latency_preset(name: &str, source: &str, t: cfg::LatencyTable) -> PresetInfo 
 }
 
 /// The block cost model.
+#[derive(Clone)]
 pub(super) enum Cost {
     /// §4.1: every instruction one cycle.
     Unit,
     /// In-order issue with these latencies, drained at block ends (`cfg::latency`).
     Latency(cfg::LatencyTable),
+    /// The `block` mode's unit machine (Berezovskyi et al. §3): a memory instruction costs
+    /// `load_store` cycles (its load/store-unit occupancy), any other `core`.
+    Units { load_store: u64, core: u64 },
 }
 
 impl Cost {
-    fn name(&self) -> &'static str {
+    pub(super) fn name(&self) -> &'static str {
         match self {
             Cost::Unit => "unit",
             Cost::Latency(_) => "latency",
+            Cost::Units { .. } => "units",
         }
     }
 }
 
 /// The mode's parameters, decoded once.
 pub(super) struct WarpCfgParams {
-    loop_bounds: LoopBounds,
-    cost: Cost,
-    analysis: cfg::Options,
-    budget: ipet::Budget,
-    simulate: SimRequest,
+    pub(super) loop_bounds: LoopBounds,
+    pub(super) cost: Cost,
+    pub(super) analysis: cfg::Options,
+    pub(super) budget: ipet::Budget,
+    pub(super) simulate: SimRequest,
     /// Candidate targets of indirect calls and branches (SASS).
     indirect: indirect::IndirectTargets,
     /// The scheduler of an extra run under independent thread scheduling (SASS), if any.
-    its: Option<cfg::interleaving::Scheduler>,
+    pub(super) its: Option<cfg::interleaving::Scheduler>,
     /// `loop_bounds=observed` (SASS): loops without a bound of the request's are bounded by
     /// the iterations the simulation observed ([`crate::observed_loops`]).
-    observed: bool,
+    pub(super) observed: bool,
 }
 
 impl WarpCfgParams {
-    fn decode(input: &ModeInput) -> Result<Self, Diagnostic> {
+    pub(super) fn decode(input: &ModeInput) -> Result<Self, Diagnostic> {
         let p = input.params;
         let table = latency_table(p)?;
         let cost = match p.text("cost")? {
@@ -419,17 +429,12 @@ fn run(input: &ModeInput) -> ModeOutput {
         ptx::run(input, &p, &mut out);
         return out;
     }
-    let mut functions = Vec::new();
-    // The simulator runs the code as listed: it does not take the annotation's word for
-    // where an indirect branch goes.
-    let mut listed = None;
-    let Some(sass) = kernel_text::sass_with(input, &mut out, |k, names, d| {
-        functions = names.to_vec();
-        if !p.indirect.is_empty() {
-            listed = Some(k.clone());
-        }
-        indirect::annotate(k, &p.indirect, names, true, d);
-    }) else {
+    let Some(ParsedSass {
+        sass,
+        functions,
+        listed,
+    }) = parse_sass(input, &p, &mut out)
+    else {
         return out;
     };
     // The run comes first when its loop counts are the bounds.
@@ -475,9 +480,47 @@ fn run(input: &ModeInput) -> ModeOutput {
     out
 }
 
+/// A SASS kernel as the analysis reads it (indirect targets annotated), the names of its
+/// functions, and the kernel as listed when the annotation changed it (what the simulator
+/// runs: it does not take the annotation's word for where an indirect branch goes).
+pub(super) struct ParsedSass {
+    pub sass: Sass,
+    pub functions: Vec<String>,
+    pub listed: Option<Kernel>,
+}
+
+impl ParsedSass {
+    /// The kernel the simulator runs.
+    pub(super) fn runnable(&self) -> &Kernel {
+        self.listed.as_ref().unwrap_or(&self.sass.kernel)
+    }
+}
+
+/// Parses the request's SASS for the analysis ([`ParsedSass`]).
+pub(super) fn parse_sass(
+    input: &ModeInput,
+    p: &WarpCfgParams,
+    out: &mut ModeOutput,
+) -> Option<ParsedSass> {
+    let mut functions = Vec::new();
+    let mut listed = None;
+    let sass = kernel_text::sass_with(input, out, |k, names, d| {
+        functions = names.to_vec();
+        if !p.indirect.is_empty() {
+            listed = Some(k.clone());
+        }
+        indirect::annotate(k, &p.indirect, names, true, d);
+    })?;
+    Some(ParsedSass {
+        sass,
+        functions,
+        listed,
+    })
+}
+
 /// `loop_bounds=observed`: every loop header without a bound of the request's gets the
 /// observed count (at least 1); whether the analysis can go on (there was a run).
-fn observe_bounds(
+pub(super) fn observe_bounds(
     loops: &[observed_loops::ObservedLoop],
     ran: bool,
     input: &ModeInput,
@@ -539,7 +582,7 @@ fn simulate(
     let mut machine = simulator::preset_machine(Some("unit-cost"))?;
     machine.latency = match cost {
         Cost::Latency(table) => table.clone(),
-        Cost::Unit => cfg::LatencyTable::unit(),
+        Cost::Unit | Cost::Units { .. } => cfg::LatencyTable::unit(),
     };
     machine.transaction_cycles = 0;
     machine.thread_scheduling = crate::params::its::thread_scheduling(its);
@@ -554,7 +597,7 @@ fn simulate(
 
 /// Puts a run next to the mode's bound: compared when the launch is the one warp the bound
 /// is for, otherwise shown with the reason it is not compared.
-fn against_bound(sim: sim::Simulation, what: &str, out: &mut ModeOutput) {
+pub(super) fn against_bound(sim: sim::Simulation, what: &str, out: &mut ModeOutput) {
     let bound = out.wcet.as_ref().map(|w| w.cycles);
     out.simulation = Some(match (bound, sim.warps.len()) {
         (Some(b), 1) => SimulationReport::against(sim, Some(b), what),
@@ -621,7 +664,21 @@ fn block_cost(kernel: &Kernel, graph: &BlockGraph, b: usize, cost: &Cost) -> u64
     match cost {
         Cost::Latency(t) => cfg::latency::block_cycles(instrs, t),
         Cost::Unit => cfg::latency::unit_cycles(instrs),
+        Cost::Units { load_store, core } => instrs
+            .iter()
+            .map(|i| if is_memory(i) { *load_store } else { *core })
+            .sum(),
     }
+}
+
+/// Whether `i` runs on the load/store units in the makespan model (the `L` of the L/C
+/// reduction: global, shared, local, constant and texture accesses).
+pub(super) fn is_memory(i: &isa::Instruction) -> bool {
+    use isa::ResourceClass as R;
+    matches!(
+        i.class,
+        R::LoadStoreGlobal | R::LoadStoreShared | R::LoadStoreLocal | R::Constant | R::Texture
+    )
 }
 
 /// A SASS kernel's blocks as the IPET bound sees them.
@@ -669,14 +726,26 @@ fn bound(
     functions: &[String],
     out: &mut ModeOutput,
 ) {
-    let Some(extra) = indirect::extra_costs(sass, p, input, functions, out) else {
-        return;
-    };
+    bound_with_extras(sass, p, input, functions, &[], out);
+}
+
+/// [`bound`] under `p.cost`, and the IPET bound of the same warp-level CFG under each cost
+/// model of `extra` (the `block` mode's issue count and per-unit work). `None` when there is
+/// no bound (see the diagnostics).
+pub(super) fn bound_with_extras(
+    sass: &Sass,
+    p: &WarpCfgParams,
+    input: &ModeInput,
+    functions: &[String],
+    extras: &[Cost],
+    out: &mut ModeOutput,
+) -> Option<(u64, Vec<u64>)> {
+    let extra = indirect::extra_costs(sass, p, input, functions, out)?;
     let warp = match cfg::build(&sass.kernel, &sass.graph, &p.analysis) {
         Ok(w) => w,
         Err(d) => {
             out.diagnostics.push(d);
-            return;
+            return None;
         }
     };
     let a = &p.analysis;
@@ -686,23 +755,35 @@ fn bound(
         ("groups".to_string(), a.groups),
         ("cyclic_stacks".to_string(), a.cyclic_stacks),
     ]);
+    let shared = sass_shared_bounds(sass, &warp, &p.loop_bounds);
+    let request = |cost: &Cost| BoundRequest {
+        loop_bounds: &p.loop_bounds,
+        budget: &p.budget,
+        cost_model: cost.name(),
+        components: components.clone(),
+        shared: shared.clone(),
+    };
     let listing = SassListing {
         sass,
         cost: &p.cost,
-        extra,
+        extra: extra.clone(),
     };
-    ipet_bound::bound(
-        &warp,
-        &listing,
-        &BoundRequest {
-            loop_bounds: &p.loop_bounds,
-            budget: &p.budget,
-            cost_model: p.cost.name(),
-            components,
-            shared: sass_shared_bounds(sass, &warp, &p.loop_bounds),
-        },
-        out,
-    );
+    ipet_bound::bound(&warp, &listing, &request(&p.cost), out);
+    let main = out.wcet.as_ref()?.cycles;
+    let mut values = Vec::with_capacity(extras.len());
+    for cost in extras {
+        // The indirect candidates' extra stays in the main cost model's cycles: at least
+        // their instructions, so still a bound on what is counted here.
+        let listing = SassListing {
+            sass,
+            cost,
+            extra: extra.clone(),
+        };
+        let mut scratch = ModeOutput::default();
+        ipet_bound::bound(&warp, &listing, &request(cost), &mut scratch);
+        values.push(scratch.wcet?.cycles);
+    }
+    Some((main, values))
 }
 
 /// The shared loop bounds ([`shared_loops`]) of a SASS warp-level CFG: loops of the

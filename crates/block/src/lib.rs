@@ -1,0 +1,397 @@
+//! The WCET of a GPU thread block: W warps of one kernel, each on its own path through the
+//! warp-level CFG, sharing one streaming multiprocessor.
+//!
+//! **Whose idea.** Jeanmougin, Carle and Rochange ("Bounding the WCET of a GPU Thread Block
+//! with a Multi-Phase Representation of Warps Execution", ECRTS 2025) bound a block as the
+//! worst-case *response time* of its warps: a warp's execution time in isolation plus an
+//! interference term for the cycles other warps take from it, safe under the greedy
+//! schedulers GTO and LRR. Only the paper's abstract was available to us, so the argument
+//! below is our own, in that shape, and proved here for the two machines this crate models.
+//! What this crate is not: a per-phase analysis (the paper separates execution phases from
+//! latency phases inside a warp; here the whole path is one phase), and it does no IPET: the
+//! per-warp numbers come from the warp-CFG analysis of the caller (crate `cfg` + `ipet`).
+//!
+//! # The single-issue machine ([`response_time`])
+//! One warp-instruction issues per cycle, warps issue in order, an instruction waits until
+//! the registers it reads or writes are written back (per-class latencies) and for its
+//! class's per-warp initiation interval — the `latency` cost model of the warp-CFG analysis
+//! (`cfg::latency`), `unit` being all latencies 1. The scheduler is work-conserving: a cycle
+//! in which some warp could issue is never left empty (GPGPU-Sim's `lrr` and `gto` are).
+//!
+//! **Theorem** (no barriers). Let `I_w` bound the warp-instructions warp `w` issues and
+//! `C_w` its time in isolation. Every warp `c` finishes by `R_c = C_c + Σ_{w≠c} I_w`, and
+//! the block by `max_c R_c`.
+//!
+//! *Proof.* Split the cycles until `c` finishes into those where `c` issues, those where it
+//! is *blocked* (its next instruction waits for a latency or an interval of its own), and
+//! those where it is *interfered* (its next instruction could issue, but the slot went to
+//! another warp — with one slot and a work-conserving scheduler some other warp issued).
+//! Interfered cycles number at most `Σ_{w≠c} I_w`. Now remove the interfered cycles: the
+//! *virtual* time `v(t)` counts only issue and blocked cycles before `t`. Instruction `j`
+//! of `c` issues at `a_j`; it is ready at `r_j = max(a_{j-1} + 1, a_p + lat_p, a_q + ii_q)`
+//! over its producers `p` and its class's previous instruction `q`, and after `r_j` the warp
+//! only waits for the slot (interfered), so `v(a_j) = max(v(a_{j-1}) + 1, v(r_j))` and, the
+//! virtual clock never running faster than the real one, `v(a_p + lat_p) ≤ v(a_p) + lat_p`.
+//! So `v(a_j) ≤ max(v(a_{j-1}) + 1, v(a_p) + lat_p, v(a_q) + ii_q)`, the recurrence of the
+//! isolated schedule `a*_j`, and by induction `v(a_j) ≤ a*_j`: in virtual time the warp is
+//! never later than alone. Its completion is then at most `C_c` in virtual time, and the
+//! real time adds the interfered cycles: `R_c`. ∎
+//!
+//! With identical bounds for every warp (one kernel, the same analysis) the block bound is
+//! `C + (W − 1)·I`: under cost `unit` (`C = I`) that is `W·I`, met exactly when every warp
+//! takes the worst path, and under `latency` it is at most `W·C` (`I ≤ C`), the serialised
+//! bound — the latencies of different warps overlap, only the issue slots add up.
+//!
+//! **Barriers.** A warp waiting at a barrier is neither blocked by its own latencies nor
+//! interfered, so the theorem does not cover those cycles. The bound then falls back to the
+//! serialised `Σ_w C_w`, safe by a separate argument: a cycle where nobody issues has some
+//! unfinished warp blocked on a latency of its own (were all waiting at the barrier, the last
+//! arrival would have released it), so the cycles are at most the issue cycles plus the
+//! union of the warps' blocked cycles, `≤ Σ_w (I_w + blocked_w) ≤ Σ_w C_w` by the virtual-time
+//! argument per warp. Refining this per barrier phase is left open (see [`Rule`]).
+//!
+//! # The unit machine of the makespan model ([`units_response_time`])
+//! Berezovskyi, Bletsas and Andersson (ECRTS 2012, §2–3): memory instructions run on the
+//! load/store units (`L`), the others on the CUDA cores (`C`); a warp-instruction occupies
+//! one of the `σ_u` lanes of its unit for `k_u` cycles; any number of warps issue in a cycle
+//! as long as lanes are free; latencies are one cycle. The same decomposition holds with
+//! "interfered" meaning: the warp's next instruction is ready but every lane of its unit is
+//! taken. At most `k_u − 1` of those lanes hold instructions of the warp itself (one issue
+//! per cycle, each holding a lane `k_u` cycles), so such a cycle consumes at least
+//! `d_u = max(1, σ_u − k_u + 1)` lane-cycles of other warps' work on `u`, and
+//! `R_c = C_c + Σ_u ⌊Σ_{w≠c} work_w(u) / d_u⌋`, where `work_w(u)` is `k_u` times the
+//! warp's instructions on `u`. On straight-line code the caller can do better and take the
+//! exact worst-case makespan of the paper's search (crate `makespan`); this bound is then
+//! its safe, closed-form companion (`tests` check it against the exact values).
+
+use serde::{Deserialize, Serialize};
+
+/// What is known of one warp: bounds from its own analysis, in cycles of the cost model.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+pub struct WarpProfile {
+    /// Time in isolation (the warp-CFG WCET bound under the cost model).
+    pub isolated: u64,
+    /// Warp-instructions issued (the warp-CFG bound under cost `unit`): the issue slots the
+    /// warp can take from the others.
+    pub issues: u64,
+}
+
+/// Which argument the block bound comes from.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Rule {
+    /// Isolated time of the critical warp plus the issue slots of the others (the theorem).
+    ResponseTime,
+    /// The kernel synchronises at barriers: the serialised bound `Σ_w C_w` (module doc).
+    Serialised,
+    /// Unit machine: isolated time plus the others' work on each unit over its lanes.
+    UnitResponseTime,
+    /// Straight-line code on the unit machine: the exact worst-case makespan of the paper's
+    /// search (crate `makespan`), at most the closed form.
+    ExactMakespan,
+}
+
+/// One warp's share of the block bound.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+pub struct WarpBound {
+    /// Warp index in the block (dispatch order: 0 is the oldest).
+    pub warp: usize,
+    pub isolated: u64,
+    /// Cycles other warps can take from it.
+    pub interference: u64,
+    /// `isolated + interference`: when it has finished at the latest.
+    pub response: u64,
+}
+
+/// The block's bound and how it was made.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct BlockBound {
+    /// Cycles until the last warp finishes, at most.
+    pub cycles: u64,
+    pub rule: Rule,
+    pub warps: Vec<WarpBound>,
+    /// The warp whose response time is the bound (ties: the youngest, which GTO serves
+    /// last).
+    pub critical: usize,
+    /// `cycles` minus the critical warp's isolated time: what sharing the SM costs.
+    pub contention: u64,
+    /// `Σ_w C_w`: running the warps one after the other, always an upper bound.
+    pub serialised: u64,
+}
+
+impl BlockBound {
+    fn from_warps(warps: Vec<WarpBound>, rule: Rule, serialised: u64) -> Self {
+        let critical = warps
+            .iter()
+            .enumerate()
+            .max_by_key(|&(i, w)| (w.response, i))
+            .map_or(0, |(i, _)| i);
+        let (cycles, isolated) = warps
+            .get(critical)
+            .map_or((0, 0), |w| (w.response, w.isolated));
+        BlockBound {
+            cycles,
+            rule,
+            critical,
+            contention: cycles.saturating_sub(isolated),
+            serialised,
+            warps,
+        }
+    }
+}
+
+impl BlockBound {
+    /// This bound with `exact`, the exact worst-case makespan of the same warps (straight-line
+    /// code on the unit machine), when it is lower: the bound of every warp becomes it.
+    pub fn capped_by_exact(mut self, exact: u64) -> Self {
+        if exact < self.cycles {
+            self.cycles = exact;
+            self.rule = Rule::ExactMakespan;
+            for w in &mut self.warps {
+                w.response = w.response.min(exact);
+                w.interference = w.response.saturating_sub(w.isolated);
+            }
+            let isolated = self.warps.get(self.critical).map_or(0, |w| w.isolated);
+            self.contention = exact.saturating_sub(isolated);
+        }
+        self
+    }
+}
+
+fn serialised(isolated: impl Iterator<Item = u64>) -> u64 {
+    isolated.fold(0u64, u64::saturating_add)
+}
+
+/// The block bound on the single-issue machine (module doc, theorem); with `barriers` the
+/// serialised bound. Every warp's response time is also capped by the serialised bound,
+/// which holds for any work-conserving schedule.
+pub fn response_time(profiles: &[WarpProfile], barriers: bool) -> BlockBound {
+    let total_issues = serialised(profiles.iter().map(|p| p.issues));
+    let all = serialised(profiles.iter().map(|p| p.isolated));
+    let warps = profiles
+        .iter()
+        .enumerate()
+        .map(|(warp, p)| {
+            let response = if barriers {
+                all
+            } else {
+                let others = total_issues.saturating_sub(p.issues);
+                p.isolated.saturating_add(others).min(all)
+            };
+            WarpBound {
+                warp,
+                isolated: p.isolated,
+                interference: response.saturating_sub(p.isolated),
+                response,
+            }
+        })
+        .collect();
+    let rule = if barriers {
+        Rule::Serialised
+    } else {
+        Rule::ResponseTime
+    };
+    BlockBound::from_warps(warps, rule, all)
+}
+
+/// One unit kind of the makespan machine: `lanes` (σ) lanes, each warp-instruction holding
+/// one for `cycles` (k) cycles (Berezovskyi et al. §3).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+pub struct UnitKind {
+    pub lanes: u32,
+    pub cycles: u32,
+}
+
+impl UnitKind {
+    /// Lane-cycles of other warps one interfered cycle consumes at least (module doc).
+    pub fn divisor(self) -> u64 {
+        u64::from(
+            self.lanes
+                .saturating_sub(self.cycles.saturating_sub(1))
+                .max(1),
+        )
+    }
+}
+
+/// A warp on the unit machine: its isolated time and its work (lane-cycles) per unit kind,
+/// in the order of the `units` slice given to [`units_response_time`].
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct UnitProfile {
+    pub isolated: u64,
+    pub work: Vec<u64>,
+}
+
+/// The block bound on the unit machine of the makespan model (module doc).
+pub fn units_response_time(profiles: &[UnitProfile], units: &[UnitKind]) -> BlockBound {
+    let all = serialised(profiles.iter().map(|p| p.isolated));
+    let totals: Vec<u64> = (0..units.len())
+        .map(|u| serialised(profiles.iter().map(|p| p.work.get(u).copied().unwrap_or(0))))
+        .collect();
+    let warps = profiles
+        .iter()
+        .enumerate()
+        .map(|(warp, p)| {
+            let interference = units
+                .iter()
+                .zip(&totals)
+                .enumerate()
+                .map(|(u, (kind, &total))| {
+                    let own = p.work.get(u).copied().unwrap_or(0);
+                    total.saturating_sub(own) / kind.divisor()
+                })
+                .fold(0u64, u64::saturating_add);
+            let response = p.isolated.saturating_add(interference).min(all);
+            WarpBound {
+                warp,
+                isolated: p.isolated,
+                interference: response.saturating_sub(p.isolated),
+                response,
+            }
+        })
+        .collect();
+    BlockBound::from_warps(warps, Rule::UnitResponseTime, all)
+}
+
+/// The bound for `1..=max_warps` identical warps of `profile` (the page's plot of how the
+/// bound grows with the block): `(warps, bound, serialised)`.
+pub fn growth(profile: WarpProfile, barriers: bool, max_warps: usize) -> Vec<(usize, u64, u64)> {
+    (1..=max_warps)
+        .map(|w| {
+            let b = response_time(&vec![profile; w], barriers);
+            (w, b.cycles, b.serialised)
+        })
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn same(w: usize, isolated: u64, issues: u64) -> Vec<WarpProfile> {
+        vec![WarpProfile { isolated, issues }; w]
+    }
+
+    #[test]
+    fn unit_cost_warps_add_up_exactly() {
+        // Cost unit: C = I = 10, four warps: 10 + 3·10 = 40 = the serialised bound.
+        let b = response_time(&same(4, 10, 10), false);
+        assert_eq!(b.cycles, 40);
+        assert_eq!(b.serialised, 40);
+        assert_eq!(b.contention, 30);
+        assert_eq!(b.rule, Rule::ResponseTime);
+    }
+
+    #[test]
+    fn latencies_of_different_warps_overlap() {
+        // A warp of 6 instructions that takes 300 cycles alone (a global load's latency):
+        // four of them take at most 300 + 3·6 = 318, not 1200.
+        let b = response_time(&same(4, 300, 6), false);
+        assert_eq!(b.cycles, 318);
+        assert_eq!(b.serialised, 1200);
+        assert_eq!(b.contention, 18);
+        // Ties go to the youngest warp.
+        assert_eq!(b.critical, 3);
+    }
+
+    #[test]
+    fn barriers_fall_back_to_serialising() {
+        let b = response_time(&same(4, 300, 6), true);
+        assert_eq!(b.cycles, 1200);
+        assert_eq!(b.rule, Rule::Serialised);
+    }
+
+    #[test]
+    fn the_critical_warp_is_the_one_with_the_latest_response() {
+        // Warp 1 is long alone (100) but issues little; warp 0 issues much (50 of 60).
+        let b = response_time(
+            &[
+                WarpProfile {
+                    isolated: 60,
+                    issues: 50,
+                },
+                WarpProfile {
+                    isolated: 100,
+                    issues: 5,
+                },
+            ],
+            false,
+        );
+        // R0 = 60 + 5 = 65; R1 = 100 + 50 = 150.
+        assert_eq!(b.critical, 1);
+        assert_eq!(b.cycles, 150);
+        assert_eq!(b.warps[0].response, 65);
+    }
+
+    #[test]
+    fn never_above_the_serialised_bound() {
+        // Issues above the isolated time cannot happen for a real warp, but the cap keeps
+        // the bound at Σ C even then.
+        let b = response_time(&same(3, 5, 9), false);
+        assert_eq!(b.cycles, 15);
+    }
+
+    #[test]
+    fn unit_divisors() {
+        // Fermi cc 2.0: L σ=1 k=2 → 1; C σ=1 k=1 → 1. cc 2.1: C σ=3 k=2 → 2.
+        assert_eq!(
+            UnitKind {
+                lanes: 1,
+                cycles: 2
+            }
+            .divisor(),
+            1
+        );
+        assert_eq!(
+            UnitKind {
+                lanes: 1,
+                cycles: 1
+            }
+            .divisor(),
+            1
+        );
+        assert_eq!(
+            UnitKind {
+                lanes: 3,
+                cycles: 2
+            }
+            .divisor(),
+            2
+        );
+    }
+
+    #[test]
+    fn unit_machine_adds_the_others_work_per_unit() {
+        // Two warps of "LC" on Fermi cc 2.0: each takes 2 (L) + 1 (C) = 3 alone; the other
+        // warp's work is 2 on L and 1 on C: R = 3 + 2 + 1 = 6.
+        let units = [
+            UnitKind {
+                lanes: 1,
+                cycles: 2,
+            },
+            UnitKind {
+                lanes: 1,
+                cycles: 1,
+            },
+        ];
+        let p = UnitProfile {
+            isolated: 3,
+            work: vec![2, 1],
+        };
+        let b = units_response_time(&[p.clone(), p], &units);
+        assert_eq!(b.cycles, 6);
+        assert_eq!(b.rule, Rule::UnitResponseTime);
+    }
+
+    #[test]
+    fn growth_is_linear_in_the_issues() {
+        let g = growth(
+            WarpProfile {
+                isolated: 300,
+                issues: 6,
+            },
+            false,
+            3,
+        );
+        assert_eq!(g, vec![(1, 300, 300), (2, 306, 600), (3, 312, 900)]);
+    }
+}

@@ -1,0 +1,78 @@
+// Summary of the `block` mode: the thread block's bound as the worst-case response time of
+// its warps (crate `block`), its parts, the runs under each scheduler, and a slider over the
+// number of warps reading the report's growth table — every number from the report.
+
+import { el, grid } from './dom.js';
+
+const fmt = (n) => (typeof n === 'number' ? n.toLocaleString('en-US') : '—');
+
+/** The slider: pick a number of warps, read its bound (and serialised bound, and run). */
+function growthSlider(b) {
+  const g = b.growth || [];
+  if (!g.length) return [];
+  const out = el('output', { id: 'block-growth-value', for: 'block-growth' });
+  const slider = el('input', {
+    type: 'range',
+    id: 'block-growth',
+    min: String(g[0].warps),
+    max: String(g[g.length - 1].warps),
+    step: '1',
+    value: String(b.warps),
+    'aria-label': 'number of warps in the block',
+  });
+  const show = () => {
+    const row = g.find((x) => x.warps === Number(slider.value)) || g[0];
+    const observed = typeof row.observed === 'number' ? `; observed ${fmt(row.observed)}` : '';
+    out.textContent = `${row.warps} warp${row.warps === 1 ? '' : 's'}: bound ${fmt(row.bound)} cycles (serialised ${fmt(row.serialised)}${observed})`;
+  };
+  slider.addEventListener('input', show);
+  show();
+  return [
+    el('h3', { text: 'How the bound grows with the block' }),
+    el('p', { class: 'block-growth' }, el('label', { for: 'block-growth', text: 'warps ' }), slider, ' ', out),
+    el('p', { class: 'muted', text: 'The Plots tab draws the same table: bound, serialised bound and the runs made.' }),
+  ];
+}
+
+export function blockSummary(r) {
+  const b = r.block;
+  const x = b.bound;
+  const critical = x.warps[x.critical] || { isolated: b.warp_wcet, interference: 0 };
+  const formula =
+    x.rule === 'serialised'
+      ? `Barriers: the block bound is the serialised one, W × C = ${b.warps} × ${fmt(b.warp_wcet)} = ${fmt(b.wcet)} cycles. ` +
+        'While a warp waits at a barrier the others may be waiting for their own latencies, one after another, so only running the warps one after the other is proved safe here.'
+      : `Block bound = C + (W − 1) · I = ${fmt(b.warp_wcet)} + ${b.warps - 1} × ${fmt(b.warp_issues)} = ${fmt(b.wcet)} cycles. ` +
+        'Each warp alone takes at most C (the warp-cfg bound); the other warps can only take issue slots from it, at most I each (their warp-instructions). ' +
+        'Their latencies overlap with its own, so W warps take far less than W × C when C is mostly waiting.';
+  const parts = [
+    el('h3', { text: `Thread block: ${b.warps} warp${b.warps === 1 ? '' : 's'} (${b.threads} threads)` }),
+    el('p', { class: 'formula', id: 'block-formula', text: formula }),
+    grid('block-terms', ['quantity', 'value'], [
+      ['C: one warp alone (warp-cfg bound)', fmt(b.warp_wcet)],
+      ['I: warp-instructions one warp issues (bound under unit cost)', fmt(b.warp_issues)],
+      ['contention (bound − C of the critical warp)', fmt(x.contention)],
+      ['critical warp (ties: the youngest, served last by GTO)', `warp ${x.critical} (alone ${fmt(critical.isolated)}, others ${fmt(critical.interference)})`],
+      ['serialised bound Σ C', fmt(x.serialised)],
+      ['barriers', b.barriers ? 'yes (serialised bound)' : 'no'],
+    ]),
+  ];
+  if (b.runs && b.runs.length) {
+    parts.push(
+      el('h3', { text: 'Runs of the block (the simulator, the bound\u2019s setting)' }),
+      grid(
+        'block-runs',
+        ['scheduler', 'observed cycles', 'last warp to finish', 'bound / observed', 'holds'],
+        b.runs.map((run) => [
+          run.scheduler,
+          fmt(run.cycles),
+          `warp ${run.last_warp}`,
+          `${(b.wcet / Math.max(1, run.cycles)).toFixed(2)}×`,
+          run.holds ? 'yes' : 'NO — a soundness bug',
+        ]),
+      ),
+    );
+  }
+  parts.push(...growthSlider(b));
+  return parts;
+}

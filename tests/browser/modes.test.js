@@ -345,3 +345,34 @@ test('automatic launch and observed loop bounds: buffers shown, counts become th
   assert.deepEqual(errors, []);
   await page.close();
 });
+
+test('block: the response-time bound, its runs, the warps slider, one Gantt lane per warp and the growth plot', async () => {
+  const { page, errors } = await openPage(site, '#ex=block-overlap');
+  const native = await nativeFor(page);
+  const b = native.block;
+  assert.equal(b.warps, 4);
+  assert.equal(b.bound.rule, 'response_time');
+  assert.equal(b.wcet, b.warp_wcet + 3 * b.warp_issues);
+  await waitText(page, '#stat-wcet', native.wcet.cycles);
+  await page.click('[data-view="summary"]');
+  assert.match(await page.textContent('#block-formula'), /C \+ \(W − 1\) · I/);
+  assert.ok((await page.textContent('#block-formula')).includes(b.wcet.toLocaleString('en-US')));
+  assert.equal(await page.locator('#block-runs tbody tr').count(), b.runs.length);
+  assert.deepEqual(b.runs.map((r) => r.scheduler), ["lrr", "gto", "random-1", "random-2"]);
+  // The slider reads the report's growth table: 8 warps.
+  await page.evaluate(() => {
+    const s = document.getElementById('block-growth');
+    s.value = '8';
+    s.dispatchEvent(new Event('input'));
+  });
+  const eight = b.growth.find((g) => g.warps === 8);
+  assert.ok((await page.textContent('#block-growth-value')).includes(eight.bound.toLocaleString('en-US')));
+  await page.click('[data-view="schedule"]');
+  const lanes = await page.locator('#gantt-svg text.gantt-lane').allTextContents();
+  assert.deepEqual(lanes, ['warp 0', 'warp 1', 'warp 2', 'warp 3', 'bound']);
+  await page.screenshot({ path: join(ARTIFACTS, 'block-schedule.png') });
+  await page.click('[data-view="plots"]');
+  assert.ok((await page.locator('svg.plot text.plot-title').allTextContents()).includes('Block bound by number of warps'));
+  assert.deepEqual(errors, []);
+  await page.close();
+});

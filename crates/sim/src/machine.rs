@@ -28,6 +28,10 @@ pub enum Scheduler {
     /// Greedy-then-round-robin: keep issuing from the last warp while it can, otherwise
     /// loose round-robin from it.
     GreedyThenRoundRobin,
+    /// Each cycle a random order of the candidates drawn from this seed and the cycle: a
+    /// work-conserving scheduler that makes arbitrary choices (what "any work-conserving
+    /// scheduler" means for a bound; the `block` mode checks its bound against it).
+    Random(u64),
 }
 
 /// A kind of execution unit. An instruction of a warp of `S` threads on `U` units of its

@@ -7,15 +7,32 @@ use crate::machine::Scheduler;
 /// Appends to `out` (cleared first) the warps of `live` (ascending indices of the warps that
 /// are neither finished nor waiting at a barrier) in `policy`'s order of preference.
 /// `last_issued` is the warp that issued most recently; `turn` the warp whose turn it is
-/// under pure round-robin.
+/// under pure round-robin; `cycle` the current cycle (the random order's draw).
 pub(crate) fn order(
     policy: Scheduler,
     live: &[usize],
     last_issued: Option<usize>,
     turn: usize,
+    cycle: u64,
     out: &mut Vec<usize>,
 ) {
     out.clear();
+    if let Scheduler::Random(seed) = policy {
+        // A fresh permutation every cycle (Fisher–Yates on a SplitMix64 stream of the seed
+        // and the cycle): any work-conserving choice can come up, and the same seed gives
+        // the same run.
+        out.extend_from_slice(live);
+        let mut state = seed ^ cycle.wrapping_mul(0x9E37_79B9_7F4A_7C15);
+        for i in (1..out.len()).rev() {
+            state = state.wrapping_add(0x9E37_79B9_7F4A_7C15);
+            let mut z = state;
+            z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+            z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+            z ^= z >> 31;
+            out.swap(i, (z % (i as u64 + 1)) as usize);
+        }
+        return;
+    }
     let first_at_or_after = |w: usize| live.iter().position(|&i| i >= w).unwrap_or(0);
     // The rotation of `live` that starts at this position. (This runs every cycle: plain
     // slice copies, no iterator chains.)
@@ -39,6 +56,7 @@ pub(crate) fn order(
         // Huangfu §5.3.1: strictly the warp whose turn it is (the engine stops at the first
         // candidate that cannot issue).
         Scheduler::PureRoundRobin => first_at_or_after(turn),
+        Scheduler::Random(_) => 0,
     };
     out.extend_from_slice(&live[start..]);
     out.extend_from_slice(&live[..start]);
@@ -50,8 +68,28 @@ mod tests {
 
     fn run(policy: Scheduler, live: &[usize], last: Option<usize>, turn: usize) -> Vec<usize> {
         let mut out = Vec::new();
-        order(policy, live, last, turn, &mut out);
+        order(policy, live, last, turn, 0, &mut out);
         out
+    }
+
+    #[test]
+    fn the_random_order_is_a_permutation_that_changes_with_the_cycle() {
+        let live = [0, 2, 3, 5, 7, 9];
+        let mut seen = std::collections::BTreeSet::new();
+        for cycle in 0..50 {
+            let mut out = Vec::new();
+            order(Scheduler::Random(7), &live, Some(3), 0, cycle, &mut out);
+            let mut sorted = out.clone();
+            sorted.sort_unstable();
+            assert_eq!(sorted, live);
+            seen.insert(out);
+        }
+        // 50 draws of 720 orders: at least 30 distinct (a fixed order would give 1).
+        assert!(seen.len() >= 30, "{}", seen.len());
+        let (mut a, mut b) = (Vec::new(), Vec::new());
+        order(Scheduler::Random(7), &live, None, 0, 11, &mut a);
+        order(Scheduler::Random(7), &live, None, 0, 11, &mut b);
+        assert_eq!(a, b);
     }
 
     #[test]

@@ -142,6 +142,7 @@ pub(crate) fn run<F: FrontEnd>(fe: &mut F, sm: &mut Sm) -> Result<(), SimError> 
             &live,
             sm.last_issued,
             sm.turn,
+            cycle,
             &mut order,
         );
         if order.is_empty() {

@@ -97,10 +97,11 @@ fn describe() -> ModeInfo {
         3,
         ParamInfo::choice(
             "scheduler",
-            "warp scheduler the simulator runs the block under (simulate=true): any = both \
-             loose round-robin (lrr) and greedy-then-oldest (gto); the bound holds for every \
-             work-conserving scheduler, these included",
-            &["any", "lrr", "gto"],
+            "warp scheduler the simulator runs the block under (simulate=true): any = loose \
+             round-robin (lrr), greedy-then-oldest (gto) and two random work-conserving \
+             schedulers (a random order of the ready warps every cycle, seeds 1 and 2); random = \
+             four of those; the bound holds for every work-conserving scheduler",
+            &["any", "lrr", "gto", "random"],
             "any",
         ),
     );
@@ -123,14 +124,23 @@ fn describe() -> ModeInfo {
     }
 }
 
-/// The schedulers `scheduler` names, with their short names.
+/// The schedulers `scheduler` names, with their short names: `any` runs loose round-robin,
+/// greedy-then-oldest and two random work-conserving schedulers (a random order of the
+/// ready warps every cycle, seeds 1 and 2); `random` four of those.
 fn schedulers(name: &str) -> Vec<(&'static str, sim::Scheduler)> {
     let lrr = ("lrr", sim::Scheduler::LooseRoundRobin);
     let gto = ("gto", sim::Scheduler::GreedyThenOldest);
+    let random = [
+        ("random-1", sim::Scheduler::Random(1)),
+        ("random-2", sim::Scheduler::Random(2)),
+        ("random-3", sim::Scheduler::Random(3)),
+        ("random-4", sim::Scheduler::Random(4)),
+    ];
     match name {
         "lrr" => vec![lrr],
         "gto" => vec![gto],
-        _ => vec![lrr, gto],
+        "random" => random.to_vec(),
+        _ => vec![lrr, gto, random[0], random[1]],
     }
 }
 
@@ -637,10 +647,10 @@ fn gantt(s: &sim::Simulation, bound: u64, warps: usize) -> ScheduleView {
     });
     ScheduleView {
         cycles: bound.max(s.cycles),
+        group_labels: lanes.clone(),
         lanes,
         items,
         group_name: "warp".into(),
-        group_labels: Vec::new(),
     }
 }
 

@@ -443,6 +443,9 @@ pub struct BlockGrowth {
     pub warps: usize,
     pub bound: u64,
     pub serialised: u64,
+    /// `sm=makespan` on straight-line code: the exact worst-case makespan (up to 8 warps).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub exact: Option<u64>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub observed: Option<u64>,
 }

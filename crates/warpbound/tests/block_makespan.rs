@@ -74,6 +74,9 @@ fn straight_line_code_gets_the_exact_makespan() {
                 if warps > 1 {
                     assert_eq!(b.bound.rule, block::Rule::ExactMakespan);
                 }
+                // The growth plot's exact series holds the same value at this many warps.
+                let row = &b.growth[warps as usize - 1];
+                assert_eq!((row.warps, row.exact), (warps as usize, Some(exact)));
             }
         }
     }

@@ -40,6 +40,9 @@ const MAX_PLOT_WARPS: usize = 32;
 /// Most blocks (1, 2, … warps) simulated for the growth plot's observed points.
 const MAX_OBSERVED_GROWTH: usize = 8;
 
+/// Most warps the growth plot gets the exact makespan for (straight-line code, `sm=makespan`).
+const MAX_EXACT_GROWTH: usize = 8;
+
 /// Most boxes in the block's Gantt chart (issues close in time merge beyond it).
 const MAX_GANTT_ITEMS: usize = 4000;
 
@@ -292,17 +295,36 @@ fn run(input: &ModeInput) -> ModeOutput {
     let (bound, growth_of) = match &units {
         None => (
             block::response_time(&vec![profile; warps], barriers),
-            block::growth(profile, barriers, MAX_PLOT_WARPS.max(warps)),
+            block::growth(profile, barriers, MAX_PLOT_WARPS.max(warps))
+                .into_iter()
+                .map(|(w, b, s)| (w, b, s, None))
+                .collect(),
         ),
         Some(u) => {
             let t = Instant::now();
-            let b = units_bound(&parsed, u, isolated, &extra, warps, barriers, &mut out);
-            let growth = (1..=MAX_PLOT_WARPS.max(warps))
-                .map(|w| {
-                    let g = units_formula(u, isolated, &extra, w, barriers);
-                    (w, g.cycles, g.serialised)
-                })
-                .collect();
+            let string = straight_line_string(&parsed, u, barriers);
+            let (b, exact) = units_bound(string.as_ref(), u, isolated, &extra, warps, barriers);
+            if let Some(Err(e)) = exact {
+                out.diagnostics.push(Diagnostic::global(
+                    Severity::Note,
+                    format!(
+                        "straight-line code: the exact makespan was not computed ({e}); the \
+                         bound is the closed-form one"
+                    ),
+                ));
+            }
+            // Exact values for the plot up to MAX_EXACT_GROWTH warps, stopping at the first
+            // search that runs out of budget (more warps only cost more).
+            let mut searching = true;
+            let mut growth: Vec<(usize, u64, u64, Option<u64>)> = Vec::new();
+            for w in 1..=MAX_PLOT_WARPS.max(warps) {
+                let s = string
+                    .as_ref()
+                    .filter(|_| searching && w <= MAX_EXACT_GROWTH);
+                let (g, exact) = units_bound(s, u, isolated, &extra, w, barriers);
+                searching &= !matches!(exact, Some(Err(_)));
+                growth.push((w, g.cycles, g.serialised, exact.and_then(Result::ok)));
+            }
             out.time("makespan", t);
             (b, growth)
         }
@@ -322,10 +344,11 @@ fn run(input: &ModeInput) -> ModeOutput {
     });
     let mut growth: Vec<BlockGrowth> = growth_of
         .into_iter()
-        .map(|(w, b, s)| BlockGrowth {
+        .map(|(w, b, s, exact)| BlockGrowth {
             warps: w,
             bound: b,
             serialised: s,
+            exact,
             observed: None,
         })
         .collect();
@@ -432,22 +455,16 @@ fn is_straight_line(graph: &isa::BlockGraph) -> bool {
     }
 }
 
-/// [`units_formula`], and on straight-line code (one path, [`is_straight_line`]) the exact worst-case makespan of the L/C reduction when it is lower — which
-/// it always is or equal (the formula is a bound on it), so on such code the block mode
-/// gives the makespan mode's exact value.
-fn units_bound(
+/// The L/C string of a straight-line kernel (one path, [`is_straight_line`], no barriers)
+/// on the unit machine, ready for the exact makespan search; `None` for other code.
+fn straight_line_string(
     parsed: &ParsedSass,
     u: &Units,
-    isolated: u64,
-    extra: &[u64],
-    warps: usize,
     barriers: bool,
-    out: &mut ModeOutput,
-) -> block::BlockBound {
-    let formula = units_formula(u, isolated, extra, warps, barriers);
+) -> Option<Result<makespan::Transformed, makespan::Error>> {
     let graph = &parsed.sass.graph;
     if barriers || !is_straight_line(graph) {
-        return formula;
+        return None;
     }
     let (ops, _) = super::makespan::lc_reduction::sass(&parsed.sass.kernel, graph);
     let machine = makespan::Machine {
@@ -455,20 +472,32 @@ fn units_bound(
         cores: u.cores,
         warp_size: WARP_SIZE as u32,
     };
-    let exact = makespan::transform(&ops, &machine)
-        .and_then(|t| makespan::exact_makespan(&t, warps as u32, &exact_budget()).map(|(v, _)| v));
+    Some(makespan::transform(&ops, &machine))
+}
+
+/// [`units_formula`], and on straight-line code the exact worst-case makespan of the L/C
+/// reduction (crate `makespan`) — never above the formula, which bounds it — so that on such
+/// code the block mode gives the makespan mode's exact value. `exact` is that value, if
+/// computed.
+fn units_bound(
+    string: Option<&Result<makespan::Transformed, makespan::Error>>,
+    u: &Units,
+    isolated: u64,
+    extra: &[u64],
+    warps: usize,
+    barriers: bool,
+) -> (block::BlockBound, Option<Result<u64, makespan::Error>>) {
+    let formula = units_formula(u, isolated, extra, warps, barriers);
+    let Some(string) = string else {
+        return (formula, None);
+    };
+    let exact = match string {
+        Ok(t) => makespan::exact_makespan(t, warps as u32, &exact_budget()).map(|(v, _)| v),
+        Err(e) => Err(e.clone()),
+    };
     match exact {
-        Ok(v) => formula.capped_by_exact(v),
-        Err(e) => {
-            out.diagnostics.push(Diagnostic::global(
-                Severity::Note,
-                format!(
-                    "straight-line code: the exact makespan was not computed ({e}); the bound \
-                     is the closed-form one"
-                ),
-            ));
-            formula
-        }
+        Ok(v) => (formula.capped_by_exact(v), Some(Ok(v))),
+        Err(e) => (formula, Some(Err(e))),
     }
 }
 
@@ -705,6 +734,14 @@ fn growth_plot(growth: &[BlockGrowth], cost_model: &str) -> PlotView {
             points: points(&|g| Some(g.serialised)),
         },
     ];
+    let exact = points(&|g| g.exact);
+    if !exact.is_empty() {
+        series.push(Series {
+            name: "exact makespan (Berezovskyi et al., straight-line code)".into(),
+            style: "line".into(),
+            points: exact,
+        });
+    }
     let observed = points(&|g| g.observed);
     if !observed.is_empty() {
         series.push(Series {

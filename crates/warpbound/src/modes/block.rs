@@ -111,7 +111,7 @@ fn describe() -> ModeInfo {
     ModeInfo {
         name: String::new(),
         aliases: Vec::new(),
-        title: "Thread-block WCET (warp CFGs + response time)".into(),
+        title: "Thread-block WCET (response time)".into(),
         description: "Bounds a thread block of W warps of the kernel, sharing one issue slot: \
                       each warp's time alone (the warp-cfg bound) plus the issue slots the \
                       other W − 1 warps can take from it (their warp-instructions, the IPET \

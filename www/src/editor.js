@@ -1,6 +1,6 @@
 // The kernel editor (CodeMirror 6): dialect highlighting, diagnostics as underlines + gutter
-// markers + hover messages, the selected graph node's lines highlighted, and cursor moves
-// reported so the graph can follow.
+// markers + hover messages, opcode documentation on hover, the selected graph node's lines
+// highlighted, and cursor moves reported so the graph can follow.
 
 import { EditorState, StateEffect, StateField, Compartment } from '@codemirror/state';
 import {
@@ -11,12 +11,56 @@ import {
   highlightActiveLine,
   highlightActiveLineGutter,
   drawSelection,
+  hoverTooltip,
 } from '@codemirror/view';
 import { defaultKeymap, history, historyKeymap } from '@codemirror/commands';
 import { syntaxHighlighting, HighlightStyle } from '@codemirror/language';
 import { lintGutter, setDiagnostics } from '@codemirror/lint';
 import { tags as t } from '@lezer/highlight';
 import { languageFor } from './syntax.js';
+import { mnemonicIn, opcodeText } from './opcode_docs.js';
+
+/**
+ * Hovering an opcode shows its documentation (`OPCODE — description (latency class: X)`);
+ * in an L/C string, each letter. `dialect()` is the editor's current dialect.
+ */
+function opcodeHover(dialect) {
+  return hoverTooltip((view, pos, side) => {
+    const line = view.state.doc.lineAt(pos);
+    const at = pos - line.from;
+    const d = dialect();
+    let range = null;
+    let text = null;
+    if (d === 'lc') {
+      // Letters of the kernel string; not comments or `key = value` lines.
+      const offset = side < 0 ? at - 1 : at;
+      const ch = line.text[offset];
+      const code = line.text.split(/#|\/\//)[0];
+      if ((ch === 'L' || ch === 'C') && offset < code.length && !/^\s*\w+\s*[:=]/.test(code)) {
+        range = { from: offset, to: offset + 1 };
+        text = opcodeText(d, ch);
+      }
+    } else {
+      const m = mnemonicIn(d, line.text);
+      if (m && at >= m.from && at <= m.to && !(at === m.from && side < 0) && !(at === m.to && side > 0)) {
+        range = m;
+        text = opcodeText(d, m.word);
+      }
+    }
+    if (!range || !text) return null;
+    return {
+      pos: line.from + range.from,
+      end: line.from + range.to,
+      above: true,
+      create() {
+        const dom = document.createElement('div');
+        dom.className = 'cm-opcode-doc';
+        dom.textContent = text;
+        return { dom };
+      },
+    };
+  });
+}
 
 const style = HighlightStyle.define([
   { tag: t.comment, class: 'tok-comment' },
@@ -60,6 +104,7 @@ export class Editor {
     this.quiet = false;
     this.lastLine = 0;
     this.language = new Compartment();
+    this.dialect = 'sass';
     const run = () => {
       this.runListeners.forEach((f) => f());
       return true;
@@ -78,6 +123,7 @@ export class Editor {
           highlightField,
           this.language.of(languageFor('sass')),
           syntaxHighlighting(style),
+          opcodeHover(() => this.dialect),
           // No Tab binding: Tab must leave the editor (no keyboard trap, WCAG 2.1.2); indent with
           // Ctrl+] / Ctrl+[.
           keymap.of([{ key: 'Mod-Enter', run }, ...defaultKeymap, ...historyKeymap]),
@@ -112,6 +158,7 @@ export class Editor {
   }
 
   setDialect(dialect) {
+    this.dialect = dialect;
     this.view.dispatch({ effects: this.language.reconfigure(languageFor(dialect)) });
   }
 

@@ -53,6 +53,15 @@ test('hovering a SASS opcode shows its description and class in the editor, tabl
   const bra = await hoverEditorWord(page, 'BRA');
   assert.match(bra, /^BRA — .*\(latency class: control\)$/);
 
+  // From the keyboard: Alt+I on the caret's line, read out (role=status), closed by Escape.
+  await page.locator('.cm-content .tok-keyword', { hasText: 'SSY' }).first().click();
+  await page.keyboard.press('Alt+i');
+  const tip = page.locator('.cm-opcode-doc[role=status]');
+  await tip.waitFor({ timeout: 10000 });
+  assert.match(await tip.textContent(), /^SSY — .*\(latency class: control\)$/);
+  await page.keyboard.press('Escape');
+  await tip.waitFor({ state: 'detached', timeout: 10000 });
+
   // The instruction table: the instruction cell carries the text as title and description.
   const cell = await page.evaluate(() => {
     const td = [...document.querySelectorAll('#instructions td.has-doc')].find((t) => t.textContent.startsWith('S2R'));

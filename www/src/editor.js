@@ -12,6 +12,7 @@ import {
   highlightActiveLineGutter,
   drawSelection,
   hoverTooltip,
+  showTooltip,
 } from '@codemirror/view';
 import { defaultKeymap, history, historyKeymap } from '@codemirror/commands';
 import { syntaxHighlighting, HighlightStyle } from '@codemirror/language';
@@ -19,6 +20,34 @@ import { lintGutter, setDiagnostics } from '@codemirror/lint';
 import { tags as t } from '@lezer/highlight';
 import { languageFor } from './syntax.js';
 import { mnemonicIn, opcodeText } from './opcode_docs.js';
+
+/** An L/C letter at `offset` of a line: `{from, to, word}`, or null (comments and
+ * `key = value` lines hold no kernel letters). */
+function lcLetterAt(text, offset) {
+  const ch = text[offset];
+  const code = text.split(/#|\/\//)[0];
+  if ((ch !== 'L' && ch !== 'C') || offset >= code.length || /^\s*\w+\s*[:=]/.test(code)) return null;
+  return { from: offset, to: offset + 1, word: ch };
+}
+
+/** The opcode tooltip for `range` (`{from, to, word}`) of `line`, or null. */
+function opcodeTooltip(line, range, dialect, announce = false) {
+  const text = range && opcodeText(dialect, range.word);
+  if (!text) return null;
+  return {
+    pos: line.from + range.from,
+    end: line.from + range.to,
+    above: true,
+    create() {
+      const dom = document.createElement('div');
+      dom.className = 'cm-opcode-doc';
+      // Opened from the keyboard: read out by screen readers.
+      if (announce) dom.setAttribute('role', 'status');
+      dom.textContent = text;
+      return { dom };
+    },
+  };
+}
 
 /**
  * Hovering an opcode shows its documentation (`OPCODE — description (latency class: X)`);
@@ -29,37 +58,49 @@ function opcodeHover(dialect) {
     const line = view.state.doc.lineAt(pos);
     const at = pos - line.from;
     const d = dialect();
-    let range = null;
-    let text = null;
-    if (d === 'lc') {
-      // Letters of the kernel string; not comments or `key = value` lines.
-      const offset = side < 0 ? at - 1 : at;
-      const ch = line.text[offset];
-      const code = line.text.split(/#|\/\//)[0];
-      if ((ch === 'L' || ch === 'C') && offset < code.length && !/^\s*\w+\s*[:=]/.test(code)) {
-        range = { from: offset, to: offset + 1 };
-        text = opcodeText(d, ch);
-      }
-    } else {
-      const m = mnemonicIn(d, line.text);
-      if (m && at >= m.from && at <= m.to && !(at === m.from && side < 0) && !(at === m.to && side > 0)) {
-        range = m;
-        text = opcodeText(d, m.word);
-      }
-    }
-    if (!range || !text) return null;
-    return {
-      pos: line.from + range.from,
-      end: line.from + range.to,
-      above: true,
-      create() {
-        const dom = document.createElement('div');
-        dom.className = 'cm-opcode-doc';
-        dom.textContent = text;
-        return { dom };
-      },
-    };
+    if (d === 'lc') return opcodeTooltip(line, lcLetterAt(line.text, side < 0 ? at - 1 : at), d);
+    const m = mnemonicIn(d, line.text);
+    const inside = m && at >= m.from && at <= m.to && !(at === m.from && side < 0) && !(at === m.to && side > 0);
+    return inside ? opcodeTooltip(line, m, d) : null;
   });
+}
+
+/** The same tooltip from the keyboard (Alt+I: the opcode of the caret's line, or the L/C
+ * letter at the caret); it closes when the caret moves, the text changes, or on Escape. */
+const setOpcodeTip = StateEffect.define();
+const opcodeTipField = StateField.define({
+  create: () => null,
+  update(tip, tr) {
+    for (const e of tr.effects) if (e.is(setOpcodeTip)) return e.value;
+    return tr.docChanged || tr.selection ? null : tip;
+  },
+  provide: (f) => showTooltip.from(f),
+});
+
+function opcodeKeys(dialect) {
+  return [
+    {
+      key: 'Alt-i',
+      run(view) {
+        const head = view.state.selection.main.head;
+        const line = view.state.doc.lineAt(head);
+        const d = dialect();
+        const at = head - line.from;
+        const range =
+          d === 'lc' ? lcLetterAt(line.text, at) || lcLetterAt(line.text, at - 1) : mnemonicIn(d, line.text);
+        view.dispatch({ effects: setOpcodeTip.of(opcodeTooltip(line, range, d, true)) });
+        return true;
+      },
+    },
+    {
+      key: 'Escape',
+      run(view) {
+        if (!view.state.field(opcodeTipField, false)) return false;
+        view.dispatch({ effects: setOpcodeTip.of(null) });
+        return true;
+      },
+    },
+  ];
 }
 
 const style = HighlightStyle.define([
@@ -124,9 +165,10 @@ export class Editor {
           this.language.of(languageFor('sass')),
           syntaxHighlighting(style),
           opcodeHover(() => this.dialect),
+          opcodeTipField,
           // No Tab binding: Tab must leave the editor (no keyboard trap, WCAG 2.1.2); indent with
           // Ctrl+] / Ctrl+[.
-          keymap.of([{ key: 'Mod-Enter', run }, ...defaultKeymap, ...historyKeymap]),
+          keymap.of([{ key: 'Mod-Enter', run }, ...opcodeKeys(() => this.dialect), ...defaultKeymap, ...historyKeymap]),
           EditorView.contentAttributes.of({ 'aria-label': 'Kernel source', id: 'editor' }),
           EditorView.updateListener.of((u) => {
             if (u.docChanged && !this.quiet) this.changeListeners.forEach((f) => f());

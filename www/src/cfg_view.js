@@ -2,6 +2,7 @@
 // layout (computed in Rust); this module only turns it into elements.
 
 import { svg, hex } from './dom.js';
+import { lineOpcodeText } from './opcode_docs.js';
 
 export const EDGE_KINDS = {
   fallthrough: 'to the next block (or: no thread took the branch)',
@@ -53,7 +54,7 @@ function nodeTitle(n, prefix) {
  * clicks, one name for the whole drawing (`options.label`, else the default one).
  */
 export function renderCfg(container, cfg, onSelect, zoom = 1, options = {}) {
-  const { id = 'cfg-svg', interactive = true, label = null } = options;
+  const { id = 'cfg-svg', interactive = true, label = null, dialect = null } = options;
   const { layout } = cfg;
   const prefix = cfg.kind === 'warp' ? 'n' : 'B';
   // Marker ids carry the drawing's id: `url(#…)` takes the first element of that id in the
@@ -151,7 +152,11 @@ export function renderCfg(container, cfg, onSelect, zoom = 1, options = {}) {
     const codeTop = 19 + n.label.length * 16;
     (n.code || []).forEach((line, i) => {
       const more = /^⋯ \d+ more$/.test(line);
-      g.append(svg('text', { x: 10, y: codeTop + i * 14, class: more ? 'code more' : 'code', text: line }));
+      const text = svg('text', { x: 10, y: codeTop + i * 14, class: more ? 'code more' : 'code', text: line });
+      // Hovering an instruction line shows its opcode's documentation instead of the node's
+      // (a group holds the line and its title, so the line's text stays the instruction).
+      const doc = more || !dialect ? null : lineOpcodeText(dialect, line);
+      g.append(doc ? svg('g', { class: 'code-line' }, svg('title', { text: doc }), text) : text);
     });
     if (interactive) {
       const pick = () => onSelect(n);

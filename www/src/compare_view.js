@@ -129,6 +129,7 @@ function side(which, title, result, rows) {
     renderCfg(drawing, cfg, () => {}, 1, {
       id: `compare-${which}-svg`,
       interactive: false,
+      dialect: result.report.dialect,
       label: `${title} result: control-flow graph with ${cfg.nodes.length} nodes`,
     });
   } else {

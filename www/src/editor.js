@@ -1,6 +1,6 @@
 // The kernel editor (CodeMirror 6): dialect highlighting, diagnostics as underlines + gutter
-// markers + hover messages, the selected graph node's lines highlighted, and cursor moves
-// reported so the graph can follow.
+// markers + hover messages, opcode documentation on hover, the selected graph node's lines
+// highlighted, and cursor moves reported so the graph can follow.
 
 import { EditorState, StateEffect, StateField, Compartment } from '@codemirror/state';
 import {
@@ -11,12 +11,97 @@ import {
   highlightActiveLine,
   highlightActiveLineGutter,
   drawSelection,
+  hoverTooltip,
+  showTooltip,
 } from '@codemirror/view';
 import { defaultKeymap, history, historyKeymap } from '@codemirror/commands';
 import { syntaxHighlighting, HighlightStyle } from '@codemirror/language';
 import { lintGutter, setDiagnostics } from '@codemirror/lint';
 import { tags as t } from '@lezer/highlight';
 import { languageFor } from './syntax.js';
+import { mnemonicIn, opcodeText } from './opcode_docs.js';
+
+/** An L/C letter at `offset` of a line: `{from, to, word}`, or null (comments and
+ * `key = value` lines hold no kernel letters). */
+function lcLetterAt(text, offset) {
+  const ch = text[offset];
+  const code = text.split(/#|\/\//)[0];
+  if ((ch !== 'L' && ch !== 'C') || offset >= code.length || /^\s*\w+\s*[:=]/.test(code)) return null;
+  return { from: offset, to: offset + 1, word: ch };
+}
+
+/** The opcode tooltip for `range` (`{from, to, word}`) of `line`, or null. */
+function opcodeTooltip(line, range, dialect, announce = false) {
+  const text = range && opcodeText(dialect, range.word);
+  if (!text) return null;
+  return {
+    pos: line.from + range.from,
+    end: line.from + range.to,
+    above: true,
+    create() {
+      const dom = document.createElement('div');
+      dom.className = 'cm-opcode-doc';
+      // Opened from the keyboard: read out by screen readers.
+      if (announce) dom.setAttribute('role', 'status');
+      dom.textContent = text;
+      return { dom };
+    },
+  };
+}
+
+/**
+ * Hovering an opcode shows its documentation (`OPCODE — description (latency class: X)`);
+ * in an L/C string, each letter. `dialect()` is the editor's current dialect.
+ */
+function opcodeHover(dialect) {
+  return hoverTooltip((view, pos, side) => {
+    const line = view.state.doc.lineAt(pos);
+    const at = pos - line.from;
+    const d = dialect();
+    if (d === 'lc') return opcodeTooltip(line, lcLetterAt(line.text, side < 0 ? at - 1 : at), d);
+    const m = mnemonicIn(d, line.text);
+    const inside = m && at >= m.from && at <= m.to && !(at === m.from && side < 0) && !(at === m.to && side > 0);
+    return inside ? opcodeTooltip(line, m, d) : null;
+  });
+}
+
+/** The same tooltip from the keyboard (Alt+I: the opcode of the caret's line, or the L/C
+ * letter at the caret); it closes when the caret moves, the text changes, or on Escape. */
+const setOpcodeTip = StateEffect.define();
+const opcodeTipField = StateField.define({
+  create: () => null,
+  update(tip, tr) {
+    for (const e of tr.effects) if (e.is(setOpcodeTip)) return e.value;
+    return tr.docChanged || tr.selection ? null : tip;
+  },
+  provide: (f) => showTooltip.from(f),
+});
+
+function opcodeKeys(dialect) {
+  return [
+    {
+      key: 'Alt-i',
+      run(view) {
+        const head = view.state.selection.main.head;
+        const line = view.state.doc.lineAt(head);
+        const d = dialect();
+        const at = head - line.from;
+        const range =
+          d === 'lc' ? lcLetterAt(line.text, at) || lcLetterAt(line.text, at - 1) : mnemonicIn(d, line.text);
+        view.dispatch({ effects: setOpcodeTip.of(opcodeTooltip(line, range, d, true)) });
+        return true;
+      },
+    },
+    {
+      key: 'Escape',
+      run(view) {
+        if (!view.state.field(opcodeTipField, false)) return false;
+        view.dispatch({ effects: setOpcodeTip.of(null) });
+        return true;
+      },
+    },
+  ];
+}
 
 const style = HighlightStyle.define([
   { tag: t.comment, class: 'tok-comment' },
@@ -60,6 +145,7 @@ export class Editor {
     this.quiet = false;
     this.lastLine = 0;
     this.language = new Compartment();
+    this.dialect = 'sass';
     const run = () => {
       this.runListeners.forEach((f) => f());
       return true;
@@ -78,9 +164,11 @@ export class Editor {
           highlightField,
           this.language.of(languageFor('sass')),
           syntaxHighlighting(style),
+          opcodeHover(() => this.dialect),
+          opcodeTipField,
           // No Tab binding: Tab must leave the editor (no keyboard trap, WCAG 2.1.2); indent with
           // Ctrl+] / Ctrl+[.
-          keymap.of([{ key: 'Mod-Enter', run }, ...defaultKeymap, ...historyKeymap]),
+          keymap.of([{ key: 'Mod-Enter', run }, ...opcodeKeys(() => this.dialect), ...defaultKeymap, ...historyKeymap]),
           EditorView.contentAttributes.of({ 'aria-label': 'Kernel source', id: 'editor' }),
           EditorView.updateListener.of((u) => {
             if (u.docChanged && !this.quiet) this.changeListeners.forEach((f) => f());
@@ -112,6 +200,7 @@ export class Editor {
   }
 
   setDialect(dialect) {
+    this.dialect = dialect;
     this.view.dispatch({ effects: this.language.reconfigure(languageFor(dialect)) });
   }
 

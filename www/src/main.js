@@ -6,6 +6,7 @@ import { el } from './dom.js';
 import { Editor } from './editor.js';
 import { renderCfg, EDGE_KINDS, kindsIn } from './cfg_view.js';
 import { renderDiagnostics, renderInstructions, markRows } from './tables.js';
+import { setOpcodeTables } from './opcode_docs.js';
 import { renderParams, showResolved } from './params_form.js';
 import { renderWcet } from './wcet_view.js';
 import { EXAMPLES, PAPERS } from './examples.js';
@@ -68,7 +69,7 @@ let graph = null;
 async function main() {
   applyTheme();
   // The module downloads while the rest of the page is set up (it started with the HTML).
-  engine = new Engine(showLoading);
+  engine = new Engine(showLoading, setOpcodeTables);
   editor = new Editor($('editor-host'));
   editor.onRun(run);
   editor.onCursorLine(cursorToNode);
@@ -570,11 +571,16 @@ function render() {
 
   showResolved($('params'), r.params, r.preset);
 
-  renderInstructions($('instructions'), k ? k.instructions : [], (ins) => {
-    editor.revealLine(ins.line, ins.column);
-    const node = nodeOfInstruction(ins.index);
-    if (node) selectNode(node.id, false);
-  });
+  renderInstructions(
+    $('instructions'),
+    k ? k.instructions : [],
+    (ins) => {
+      editor.revealLine(ins.line, ins.column);
+      const node = nodeOfInstruction(ins.index);
+      if (node) selectNode(node.id, false);
+    },
+    r.dialect,
+  );
   renderWcet(
     $('wcet'),
     r,
@@ -681,7 +687,7 @@ function drawGraph() {
     ...kindsIn(r.cfg).map((k) => el('span', { class: `key ${k}`, title: EDGE_KINDS[k] }, el('i'), k)),
     r.wcet ? el('span', { class: 'key hot', title: 'nodes and edges on the worst-case path' }, el('i'), 'worst case') : '',
   );
-  graph = renderCfg(host, r.cfg, (n) => selectNode(n.id, true), view.zoom * graphScale());
+  graph = renderCfg(host, r.cfg, (n) => selectNode(n.id, true), view.zoom * graphScale(), { dialect: r.dialect });
   if (view.selected !== null) graph.select(view.selected);
 }
 

@@ -1,6 +1,7 @@
 // The diagnostics list and the instruction table.
 
 import { el, hex } from './dom.js';
+import { opcodeText } from './opcode_docs.js';
 
 export function renderDiagnostics(list, diagnostics, onPick) {
   if (!diagnostics.length) {
@@ -61,7 +62,9 @@ function schedulingText(c) {
   return `${reuse}B${wait}:R${barrier(c.read_barrier)}:W${barrier(c.write_barrier)}:${c.yield_hint ? 'Y' : '-'}:S${stall}`;
 }
 
-export function renderInstructions(table, instructions, onPick) {
+/** The instruction table; `dialect` names the opcode documentation its instruction cells
+ * carry (as a tooltip and as their accessible description). */
+export function renderInstructions(table, instructions, onPick, dialect = null) {
   const head = el(
     'thead',
     {},
@@ -82,7 +85,7 @@ export function renderInstructions(table, instructions, onPick) {
       el('td', { class: 'mono', text: hex(ins.address) }),
       el('td', { class: 'num', text: ins.line }),
       el('td', { class: 'num', text: ins.block === null || ins.block === undefined ? '' : 'B' + ins.block }),
-      el('td', { class: 'mono', text: ins.text }),
+      instructionCell(ins, dialect),
       el('td', { text: ins.class.replace(/_/g, ' ') }),
       el('td', {
         text: ins.control === 'fallthrough' ? '' : ins.control + (ins.target !== null ? ' ' + hex(ins.target) : ''),
@@ -99,6 +102,16 @@ export function renderInstructions(table, instructions, onPick) {
     body.append(row);
   }
   table.replaceChildren(head, body);
+}
+
+function instructionCell(ins, dialect) {
+  const doc = dialect ? opcodeText(dialect, ins.opcode) : null;
+  return el('td', {
+    class: doc ? 'mono has-doc' : 'mono',
+    text: ins.text,
+    title: doc || undefined,
+    'aria-description': doc || undefined,
+  });
 }
 
 export function markRows(table, predicate) {

@@ -66,8 +66,12 @@ export class Cancelled extends Error {
 }
 
 export class Engine {
-  /** `progress(loaded, total)` is called while the module downloads (`total` may be null). */
-  constructor(progress = () => {}) {
+  /** `progress(loaded, total)` is called while the module downloads (`total` may be null);
+   * `opcodeDocs(tables)` once, with the opcode documentation, when the first worker has
+   * loaded (before the first report). */
+  constructor(progress = () => {}, opcodeDocs = () => {}) {
+    this.opcodeDocs = opcodeDocs;
+    this.wantDocs = true;
     this.pending = new Map();
     this.next = 1;
     this.urls = assetUrls();
@@ -82,6 +86,10 @@ export class Engine {
       this.worker.onmessage = (e) => {
         const m = e.data;
         if (m.type === 'ready') resolve(m.catalog);
+        else if (m.type === 'opcode-docs') {
+          this.wantDocs = false;
+          this.opcodeDocs(m.tables);
+        }
         else if (m.type === 'failed') reject(new Error(m.message));
         else {
           const p = this.pending.get(m.id);
@@ -102,7 +110,10 @@ export class Engine {
     // A module that could not be loaded fails every start (and the catalog with its reason).
     this.ready = this.module.then(() => loaded);
     const worker = this.worker;
-    this.module.then((module) => worker.postMessage({ type: 'init', js: this.urls.js, module }), () => {});
+    this.module.then(
+      (module) => worker.postMessage({ type: 'init', js: this.urls.js, module, docs: this.wantDocs }),
+      () => {},
+    );
   }
 
   /** Resolves with the catalog once the module is loaded in the worker. */

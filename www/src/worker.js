@@ -12,6 +12,9 @@ self.onmessage = async (event) => {
       await glue.default({ module_or_path: msg.module });
       api = glue;
       self.postMessage({ type: 'ready', catalog: api.catalog() });
+      // The opcode documentation, once per page (the first worker), before any request is
+      // read: the page keeps it, so hovering never waits for an analysis.
+      if (msg.docs) self.postMessage({ type: 'opcode-docs', tables: api.opcode_docs() });
     } catch (err) {
       self.postMessage({ type: 'failed', message: String((err && err.message) || err) });
     }

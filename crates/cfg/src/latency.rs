@@ -62,8 +62,15 @@ impl TimingClass {
     /// The class of one instruction. Double-precision arithmetic is recognised by opcode
     /// (`DADD`, `DMUL`, `DFMA`, `DMNMX`, `DSET`, `DSETP`: the FP64 units' instructions).
     pub fn of(ins: &Instruction) -> TimingClass {
-        match ins.class {
-            ResourceClass::Alu => match ins.opcode.name.as_str() {
+        TimingClass::of_opcode(ins.class, &ins.opcode.name)
+    }
+
+    /// The class of an instruction of resource class `class` whose base mnemonic is
+    /// `opcode` (what [`TimingClass::of`] reads of an instruction; the page's opcode
+    /// documentation asks it for a base opcode alone).
+    pub fn of_opcode(class: ResourceClass, opcode: &str) -> TimingClass {
+        match class {
+            ResourceClass::Alu => match opcode {
                 "DADD" | "DMUL" | "DFMA" | "DMNMX" | "DSET" | "DSETP" => {
                     TimingClass::DoublePrecision
                 }

@@ -17,6 +17,19 @@ pub enum Command {
     Analyze(Box<AnalyzeArgs>),
     /// Print the dialects, modes, parameters and presets this build offers, as JSON.
     Catalog,
+    /// Print a dialect's opcode documentation: each opcode's one-line description and the
+    /// latency class the analyses charge it with.
+    Opcodes(OpcodesArgs),
+}
+
+#[derive(Args, Debug)]
+pub struct OpcodesArgs {
+    /// Dialect: sass, ptx, gcn, simd or lc.
+    #[arg(long)]
+    pub dialect: String,
+    /// Output format: `text` (one opcode a line) or `json` (the table the page receives).
+    #[arg(long, value_enum, default_value = "text")]
+    pub format: Format,
 }
 
 #[derive(ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]

@@ -9,7 +9,7 @@ mod text;
 
 use args::{Cli, Command, Format};
 use clap::Parser;
-use std::io::Read;
+use std::io::{Read, Write};
 use std::process::ExitCode;
 
 fn main() -> ExitCode {
@@ -42,7 +42,49 @@ fn main() -> ExitCode {
             }
             Err(e) => usage(&format!("cannot serialize the catalog: {e}")),
         },
+        Command::Opcodes(a) => opcodes(&a),
     }
+}
+
+/// `warpbound opcodes --dialect D`: the dialect's opcode documentation.
+fn opcodes(a: &args::OpcodesArgs) -> ExitCode {
+    let Some(table) =
+        isa::Dialect::from_name(&a.dialect).and_then(warpbound::opcode_docs::opcode_table)
+    else {
+        return usage(&format!(
+            "no opcode table for dialect `{}` (sass, ptx, gcn, simd or lc)",
+            a.dialect
+        ));
+    };
+    match a.format {
+        Format::Json => match serde_json::to_string_pretty(&table) {
+            Ok(s) => println!("{s}"),
+            Err(e) => return usage(&format!("cannot serialize the table: {e}")),
+        },
+        Format::Text => {
+            // Written through a lock, ignoring a closed pipe (`warpbound opcodes … | head`).
+            let mut out = std::io::stdout().lock();
+            let _ = writeln!(
+                out,
+                "# {} opcodes; class: {}",
+                table.dialect.name(),
+                table.classes
+            );
+            for (name, d) in &table.opcodes {
+                let mut class = d.latency_class.clone();
+                if let Some(also) = &d.also {
+                    class = format!("{class}; {also}");
+                }
+                if let Some(dep) = &d.depends_on {
+                    class = format!("{class}; depends on {dep}");
+                }
+                if writeln!(out, "{name}\t{}\t({class})", d.description).is_err() {
+                    break;
+                }
+            }
+        }
+    }
+    ExitCode::SUCCESS
 }
 
 fn usage(msg: &str) -> ExitCode {

@@ -40,6 +40,22 @@ pub enum LcOp {
 }
 
 impl LcOp {
+    /// One line for hover help, in our words (Berezovskyi et al., §3).
+    pub fn description(self) -> &'static str {
+        match self {
+            LcOp::L => "An instruction that needs a load/store unit (memory access)",
+            LcOp::C => "An instruction that needs a CUDA core (arithmetic)",
+        }
+    }
+
+    /// The unit a warp's instruction of this kind occupies in the makespan model.
+    pub fn unit_name(self) -> &'static str {
+        match self {
+            LcOp::L => "load/store unit",
+            LcOp::C => "CUDA core",
+        }
+    }
+
     /// The letter the paper uses for this unit type.
     pub fn letter(self) -> char {
         match self {

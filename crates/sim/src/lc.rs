@@ -18,6 +18,15 @@ use cfg::TimingClass;
 use isa::lc::LcOp;
 use isa::Span;
 
+/// The timing class of a letter: `L` on the load/store units (`Global`), `C` on the cores
+/// (`Alu`).
+pub(crate) fn class_of(op: LcOp) -> TimingClass {
+    match op {
+        LcOp::L => TimingClass::Global,
+        LcOp::C => TimingClass::Alu,
+    }
+}
+
 /// Simulates the string `ops` (written at `span`); see [`crate::run_lc`].
 pub(crate) fn run(
     ops: &[LcOp],
@@ -38,10 +47,7 @@ pub(crate) fn run(
                 reads: Vec::new(),
                 writes: Vec::new(),
             }),
-            class: match op {
-                LcOp::L => TimingClass::Global,
-                LcOp::C => TimingClass::Alu,
-            },
+            class: class_of(*op),
             span: Span::new(span.line, span.column.saturating_add(i as u32), 1),
             text: match op {
                 LcOp::L => "L".into(),

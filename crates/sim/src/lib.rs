@@ -73,6 +73,7 @@ pub mod simulation;
 pub mod splitting;
 mod step_cache;
 pub mod thread_scheduling;
+pub mod timing_classes;
 mod timing_facts;
 
 pub use budget::Budget;

@@ -32,6 +32,7 @@ mod kernel_text;
 pub mod mode;
 pub mod modes;
 pub mod observed_loops;
+pub mod opcode_docs;
 pub mod params;
 pub mod report;
 pub mod request;
@@ -41,7 +42,9 @@ pub mod views;
 
 pub use analyze::analyze;
 pub use catalog::{Catalog, ModeInfo, ParamInfo, PresetInfo};
+pub use isa::Dialect;
 pub use modes::catalog;
+pub use opcode_docs::{opcode_doc, opcode_tables, OpcodeDoc, OpcodeTable};
 pub use report::{
     CfgEdge, CfgNode, CfgView, CostTerm, InstructionView, KernelView, LoopView, ParamSource,
     Report, ResolvedParam, SimBound, SimulationReport, WarpCfgDetails, Wcet,

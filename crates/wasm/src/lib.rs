@@ -54,3 +54,21 @@ pub fn catalog() -> Result<JsValue, JsError> {
 pub fn version() -> String {
     env!("CARGO_PKG_VERSION").to_string()
 }
+
+/// Opcode documentation: for every dialect with opcodes, its table (`{dialect, classes, case,
+/// suffixes, opcodes: {NAME: {description, latency_class, also?, depends_on?}}}`), what the
+/// page shows when an opcode is hovered. Called once, when the worker starts, so hovering
+/// never waits for an analysis.
+#[wasm_bindgen]
+pub fn opcode_docs() -> Result<JsValue, JsError> {
+    to_js(&warpbound::opcode_tables())
+}
+
+/// The documentation of one mnemonic as written (`ld.global.f32`, `ISETP.GE.AND`) in
+/// `dialect` (`sass`, `ptx`, `gcn`, `simd`, `lc`); `null` for an unknown opcode or dialect.
+#[wasm_bindgen]
+pub fn opcode_doc(dialect: &str, mnemonic: &str) -> Result<JsValue, JsError> {
+    let doc =
+        warpbound::Dialect::from_name(dialect).and_then(|d| warpbound::opcode_doc(d, mnemonic));
+    to_js(&doc)
+}

@@ -52,6 +52,7 @@ pub use program::{
     special_register, ExecCondition, ExecEffect, GcnControl, GcnFunction, GcnInstruction,
     GcnModifier, GcnOperand, GcnOperandKind, GcnProgram, GcnReg, GcnUnit, ScalarCondition,
 };
+pub use semantics::unit;
 
 use crate::diagnostic::{Diagnostic, Severity};
 use crate::limits::Limits;

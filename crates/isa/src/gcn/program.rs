@@ -401,6 +401,24 @@ pub enum GcnUnit {
     Other,
 }
 
+impl GcnUnit {
+    /// The unit's name as reports spell it (`valu_f64`, `vector_memory`).
+    pub fn name(self) -> &'static str {
+        match self {
+            GcnUnit::Salu => "salu",
+            GcnUnit::Valu => "valu",
+            GcnUnit::ValuF64 => "valu_f64",
+            GcnUnit::ScalarMemory => "scalar_memory",
+            GcnUnit::VectorMemory => "vector_memory",
+            GcnUnit::Lds => "lds",
+            GcnUnit::Branch => "branch",
+            GcnUnit::Waitcnt => "waitcnt",
+            GcnUnit::Barrier => "barrier",
+            GcnUnit::Other => "other",
+        }
+    }
+}
+
 /// One instruction.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct GcnInstruction {

@@ -65,7 +65,7 @@ pub(crate) fn takes_label(opcode: &str) -> bool {
 
 /// The unit that executes `opcode`: the [`isa_table`](super::isa_table) entry's, else by
 /// prefix.
-pub(crate) fn unit(opcode: &str) -> GcnUnit {
+pub fn unit(opcode: &str) -> GcnUnit {
     if let Some(l) = super::isa_table::lookup(opcode) {
         return l.entry.unit;
     }

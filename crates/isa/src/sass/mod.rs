@@ -22,6 +22,8 @@ mod operand_shapes;
 mod operands;
 pub mod special_registers;
 
+pub use opcodes::resource_class_of;
+
 use crate::control_bits::ControlBits;
 use crate::diagnostic::Diagnostic;
 use crate::instruction::{ControlKind, Guard, Instruction, Opcode};

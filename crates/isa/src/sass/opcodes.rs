@@ -142,6 +142,20 @@ pub(crate) fn resource_class(op: &Opcode, control: ControlKind) -> ResourceClass
     }
 }
 
+/// The resource class of an instruction of base opcode `name` with `modifiers`, without a
+/// guard or operands: `resource_class` after `control_kind`, as the parser computes it.
+/// Operands change it only for `WARPSYNC` (the mask `0xffffffff` is a full-warp sync, as
+/// `.ALL` is) and a call or branch through a register (control either way); a guard that is
+/// never true (`@!PT`) makes any instruction a fallthrough.
+pub fn resource_class_of(name: &str, modifiers: &[&str]) -> ResourceClass {
+    let op = Opcode {
+        name: name.to_string(),
+        modifiers: modifiers.iter().map(|m| m.to_string()).collect(),
+        span: crate::Span::default(),
+    };
+    resource_class(&op, control_kind(&op, false))
+}
+
 /// Opcodes without a destination operand: every register they name is read.
 fn has_no_destination(name: &str, class: ResourceClass) -> bool {
     class == ResourceClass::Control

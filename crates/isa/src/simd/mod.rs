@@ -17,6 +17,7 @@
 //! operand written, the rest read) with a warning.
 
 pub mod opcode;
+pub mod opcode_docs;
 pub mod operand;
 mod parser;
 pub mod program;

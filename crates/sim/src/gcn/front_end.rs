@@ -67,7 +67,7 @@ struct Static {
     t: Timing,
 }
 
-fn class_of(u: GcnUnit) -> (TimingClass, bool) {
+pub(crate) fn class_of(u: GcnUnit) -> (TimingClass, bool) {
     match u {
         GcnUnit::Valu => (TimingClass::Alu, false),
         GcnUnit::ValuF64 => (TimingClass::DoublePrecision, false),

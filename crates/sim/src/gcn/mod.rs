@@ -49,7 +49,7 @@ pub mod abi;
 mod alu;
 pub mod code;
 pub mod decode;
-mod front_end;
+pub(crate) mod front_end;
 pub mod operand;
 
 pub use abi::{GcnAbi, DISPATCH_BASE, KERNARG_BASE};

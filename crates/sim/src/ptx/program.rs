@@ -855,7 +855,7 @@ pub(crate) fn wide(t: ScalarType) -> Option<ScalarType> {
 /// The timing class of a PTX instruction: memory by state space, `f64` arithmetic on the
 /// double-precision units, transcendental approximations on the SFUs, control flow and
 /// barriers as control.
-fn class_of(ins: &Instruction) -> TimingClass {
+pub(crate) fn class_of(ins: &Instruction) -> TimingClass {
     if let Some(s) = ins.state_space() {
         return match s {
             StateSpace::Shared => TimingClass::Shared,

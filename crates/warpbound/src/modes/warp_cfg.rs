@@ -441,6 +441,7 @@ fn run(input: &ModeInput) -> ModeOutput {
             run,
             &p.cost,
             p.its,
+            input.progress,
             &mut out,
         );
         out.time("simulate", t);
@@ -534,6 +535,7 @@ fn simulate(
     run: &SimRun,
     cost: &Cost,
     its: Option<cfg::interleaving::Scheduler>,
+    progress: isa::Observer,
     out: &mut ModeOutput,
 ) -> Option<sim::Simulation> {
     let mut machine = simulator::preset_machine(Some("unit-cost"))?;
@@ -549,6 +551,7 @@ fn simulate(
         &machine,
         &mut out.diagnostics,
         &mut out.arguments,
+        progress,
     )
 }
 
@@ -672,7 +675,7 @@ fn bound(
     let Some(extra) = indirect::extra_costs(sass, p, input, functions, out) else {
         return;
     };
-    let warp = match cfg::build(&sass.kernel, &sass.graph, &p.analysis) {
+    let warp = match cfg::build_observed(&sass.kernel, &sass.graph, &p.analysis, input.progress) {
         Ok(w) => w,
         Err(d) => {
             out.diagnostics.push(d);
@@ -699,6 +702,7 @@ fn bound(
             budget: &p.budget,
             cost_model: p.cost.name(),
             components,
+            progress: input.progress,
             shared: sass_shared_bounds(sass, &warp, &p.loop_bounds),
         },
         out,

@@ -22,7 +22,7 @@ before(() => mkdirSync(ARTIFACTS, { recursive: true }));
 function native(request) {
   const dir = mkdtempSync(join(tmpdir(), 'warpbound-compare-'));
   writeFileSync(join(dir, 'request.json'), JSON.stringify(request));
-  return JSON.parse(execFileSync(CLI, ['analyze', '--request', join(dir, 'request.json')]).toString());
+  return JSON.parse(execFileSync(CLI, ['analyze', '--request', join(dir, 'request.json')], { maxBuffer: 64 << 20 }).toString());
 }
 
 /** The `{ request, view, pinned? }` of a `#v2.` fragment, decoded here, not by the page. */

@@ -25,7 +25,7 @@ async function nativeFor(page) {
   writeFileSync(file, JSON.stringify(request));
   let out;
   try {
-    out = execFileSync(CLI, ['analyze', '--request', file]).toString();
+    out = execFileSync(CLI, ['analyze', '--request', file], { maxBuffer: 64 << 20 }).toString();
   } catch (e) {
     out = e.stdout.toString();
   }

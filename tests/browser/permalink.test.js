@@ -138,7 +138,7 @@ test('a v2 link holds the Request as it is and restores tab, selected node and s
   // The request is the facade's: the native CLI reads it as it is, with the page's bound.
   const dir = mkdtempSync(join(tmpdir(), 'warpbound-link-'));
   writeFileSync(join(dir, 'request.json'), JSON.stringify(link.request));
-  const native = JSON.parse(execFileSync(CLI, ['analyze', '--request', join(dir, 'request.json')]).toString());
+  const native = JSON.parse(execFileSync(CLI, ['analyze', '--request', join(dir, 'request.json')], { maxBuffer: 64 << 20 }).toString());
   assert.equal(native.wcet.cycles, 10);
   await page.close();
 

@@ -25,7 +25,7 @@ function native(args, source) {
   const file = join(dir, 'k.sass');
   writeFileSync(file, source);
   try {
-    return JSON.parse(execFileSync(CLI, ['analyze', file, ...args]).toString());
+    return JSON.parse(execFileSync(CLI, ['analyze', file, ...args], { maxBuffer: 64 << 20 }).toString());
   } catch (e) {
     return JSON.parse(e.stdout.toString());
   }

@@ -19,7 +19,7 @@ test('every SASS corpus kernel gives the same graph in wasm as natively', () => 
     'cuassembler_sm61___Z7argtestPiS_S_.cuasm']) {
     const file = resolve(CORPUS, 'sass', name);
     const wasm = pkg.analyze({ schema_version: 1, dialect: 'sass', source: readFileSync(file, 'utf8') });
-    const native = JSON.parse(execFileSync(CLI, ['analyze', file]).toString());
+    const native = JSON.parse(execFileSync(CLI, ['analyze', file], { maxBuffer: 64 << 20 }).toString());
     assert.deepEqual(wasm.kernel, native.kernel, name);
     assert.deepEqual(wasm.cfg, native.cfg, name);
     assert.deepEqual(wasm.diagnostics, native.diagnostics, name);
@@ -54,7 +54,7 @@ test('the same request gives byte-identical JSON reports in wasm and natively', 
     const wasm = pkg.analyze_json(JSON.stringify(request));
     let native;
     try {
-      native = execFileSync(CLI, ['analyze', file, '--dialect', dialect, '--no-timings', ...args]).toString();
+      native = execFileSync(CLI, ['analyze', file, '--dialect', dialect, '--no-timings', ...args], { maxBuffer: 64 << 20 }).toString();
     } catch (e) {
       native = e.stdout.toString(); // exit 1 for a report with errors
     }
@@ -79,4 +79,34 @@ test('the same request gives byte-identical JSON reports in wasm and natively', 
   const lc = { schema_version: 1, dialect: 'lc', source: 'LLCLL', mode: 'makespan', params: { warps: 6, estimate_x: 3 }, timings: false };
   const native = execFileSync(CLI, ['analyze', '-', '--dialect', 'lc', '--mode', 'makespan', '--set', 'warps=6', '--set', 'estimate_x=3', '--no-timings'], { input: 'LLCLL' }).toString();
   assert.equal(pkg.analyze_json(JSON.stringify(lc)) + '\n', native);
+});
+
+test('analyze_with_progress reports long work while it runs and gives the same report', () => {
+  // The exact worst case of 8 warps on this string: about a million search steps.
+  const request = { schema_version: 1, dialect: 'lc', source: 'LLCLLCLLC', mode: 'makespan', params: { warps: 8 }, timings: false };
+  const seen = [];
+  const { report, elapsed_ms } = pkg.analyze_with_progress(request, (p) => seen.push(p));
+  assert.deepEqual(report, pkg.analyze(request));
+  assert.equal(report.makespan.exact, 99);
+  const search = seen.filter((p) => p.task === 'makespan-search');
+  assert.ok(search.length >= 2, `${search.length} progress calls`);
+  for (const [i, p] of search.entries()) {
+    assert.equal(p.label, 'exact makespan search');
+    assert.equal(p.parameter, 'max_search_steps');
+    assert.equal(p.budget, 2000000);
+    assert.ok(p.done > 0 && p.done <= p.budget, `done ${p.done}`);
+    // A lower bound on the worst case (a schedule found so far), rising to it.
+    assert.ok(p.best_bound <= 99 && p.upper_bound >= 99, JSON.stringify(p));
+    assert.ok(p.elapsed_ms >= 0 && p.elapsed_ms <= elapsed_ms);
+    if (i > 0) {
+      assert.ok(p.done >= search[i - 1].done && p.best_bound >= search[i - 1].best_bound);
+      // Throttled to one call per 50 ms of performance.now().
+      assert.ok(p.elapsed_ms - search[i - 1].elapsed_ms >= 50, JSON.stringify([search[i - 1], p]));
+    }
+  }
+  // A throwing callback does not stop the analysis.
+  const again = pkg.analyze_with_progress(request, () => {
+    throw new Error('the page failed');
+  });
+  assert.deepEqual(again.report, report);
 });

@@ -415,7 +415,7 @@ async function run() {
   const sent = request();
   let report;
   try {
-    report = await engine.analyze(sent);
+    report = await engine.analyze(sent, (p) => id === view.runId && showWork(p));
   } catch (err) {
     if (err instanceof Cancelled) {
       if (id === view.runId) {
@@ -423,6 +423,7 @@ async function run() {
         clearInterval(ticker);
         $('spinner').hidden = true;
         $('cancel').hidden = true;
+        $('work').hidden = true;
         showStatus(`cancelled after ${((performance.now() - started) / 1000).toFixed(1)} s`, true);
       }
       return;
@@ -435,12 +436,35 @@ async function run() {
   if (id !== view.runId) return; // a newer request is on its way
   $('spinner').hidden = true;
   $('cancel').hidden = true;
+  $('work').hidden = true;
   view.report = report;
   view.request = sent;
+  view.elapsedMs = engine.lastElapsedMs;
   view.selected = null;
   render();
   restoreView();
   await updateHash();
+}
+
+const grouped = (n) => Number(n).toLocaleString('en-US');
+
+/**
+ * One progress report of the running analysis, as Rust made it: the share of its budget used
+ * (the bar), the work done and the best bound so far (the text). Every bound sought is a
+ * maximum, so the interim bound is a lower bound that rises to the result.
+ */
+function showWork(p) {
+  $('work').hidden = false;
+  const bar = $('work-bar');
+  bar.max = p.budget;
+  bar.value = Math.min(p.done, p.budget);
+  let text = `${p.label}: ${grouped(p.done)} of ${grouped(p.budget)} ${p.unit}`;
+  if (p.best_bound !== null && p.best_bound !== undefined) {
+    text += ` · ${p.bound_label} ${grouped(p.best_bound)}`;
+    if (p.upper_bound !== null && p.upper_bound !== undefined) text += ` (at most ${grouped(p.upper_bound)})`;
+  }
+  $('work-text').textContent = text;
+  bar.title = `${p.parameter} = ${grouped(p.budget)}; ${(p.elapsed_ms / 1000).toFixed(1)} s in the engine`;
 }
 
 /** A report with one error saying why the engine gave none (`err`, not a cancellation). */
@@ -562,6 +586,9 @@ function render() {
   $('stat-wcet').textContent = r.wcet ? String(r.wcet.cycles) : '—';
   $('stat-time').textContent =
     r.timings_ms && r.timings_ms.total !== undefined ? r.timings_ms.total.toFixed(2) + ' ms' : '—';
+  // The whole call in the worker (request in, report out), by wasm's `performance.now()`.
+  $('stat-time').title =
+    typeof view.elapsedMs === 'number' ? `${view.elapsedMs.toFixed(2)} ms in the engine call` : '';
   showStatus(errors ? `${errors} error${errors > 1 ? 's' : ''}` : k ? 'analysed' : '', errors > 0);
 
   const fsel = $('function');

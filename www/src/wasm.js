@@ -74,6 +74,8 @@ export class Engine {
     this.wantDocs = true;
     this.pending = new Map();
     this.next = 1;
+    /** Milliseconds the last answered request took in the worker (wasm `performance.now()`). */
+    this.lastElapsedMs = null;
     this.urls = assetUrls();
     this.module = compileModule(this.urls, progress);
     this.start();
@@ -91,11 +93,17 @@ export class Engine {
           this.opcodeDocs(m.tables);
         }
         else if (m.type === 'failed') reject(new Error(m.message));
-        else {
+        else if (m.type === 'progress') {
+          const p = this.pending.get(m.id);
+          if (p) p.onProgress(m.progress);
+        } else {
           const p = this.pending.get(m.id);
           if (!p) return;
           this.pending.delete(m.id);
-          if (m.type === 'report') p.resolve(m.report);
+          if (m.type === 'report') {
+            this.lastElapsedMs = m.elapsed_ms;
+            p.resolve(m.report);
+          }
           // A trapped wasm instance is not safe to call again: replace the worker.
           else this.fail(m.message, p);
         }
@@ -126,12 +134,17 @@ export class Engine {
     return this.pending.size > 0;
   }
 
-  /** Runs one request; resolves with its report. */
-  async analyze(request) {
+  /**
+   * Runs one request; resolves with its report. `onProgress(p)` is called with each progress
+   * report of its long work (`{task, label, unit, parameter, done, budget, bound_label,
+   * best_bound, upper_bound, elapsed_ms}`, see `crates/wasm`). After it resolves,
+   * `lastElapsedMs` is the call's time as measured inside the worker.
+   */
+  async analyze(request, onProgress = () => {}) {
     await this.ready;
     const id = this.next++;
     return new Promise((resolve, reject) => {
-      this.pending.set(id, { resolve, reject, request });
+      this.pending.set(id, { resolve, reject, request, onProgress });
       this.worker.postMessage({ type: 'analyze', id, request });
     });
   }

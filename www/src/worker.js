@@ -1,6 +1,8 @@
 // Runs the analyses off the main thread so the page never freezes. The main thread sends the
 // URL of the wasm-bindgen glue (Trunk gives it a content hash) and the compiled module, then
-// requests.
+// requests; each is answered by its progress messages (`progress`: work done, budget, best
+// bound so far, as Rust reported them) and then its report with the call's time measured in
+// wasm (`elapsed_ms`, by `performance.now()`).
 
 let api = null;
 
@@ -22,8 +24,11 @@ self.onmessage = async (event) => {
   }
   if (msg.type === 'analyze') {
     try {
-      const report = api.analyze(msg.request);
-      self.postMessage({ type: 'report', id: msg.id, report });
+      // Rust calls `progress` while long work runs (at most every 50 ms); each call becomes a
+      // message, so the page can show it while this worker is busy.
+      const progress = (p) => self.postMessage({ type: 'progress', id: msg.id, progress: p });
+      const { report, elapsed_ms } = api.analyze_with_progress(msg.request, progress);
+      self.postMessage({ type: 'report', id: msg.id, report, elapsed_ms });
     } catch (err) {
       self.postMessage({ type: 'error', id: msg.id, message: String((err && err.message) || err) });
     }

@@ -8,6 +8,7 @@ use crate::regset::RegSet;
 use crate::state::{Key, State, Tag};
 use crate::transfer::{run_block, sanitize, Ctx, Target};
 use crate::warp_cfg::{Resumption, WarpCfg, WarpNode};
+use isa::progress::{self, Every, Observer, Progress, Task};
 use isa::{BlockGraph, Diagnostic, Kernel, Severity};
 use std::collections::{BTreeSet, HashMap, VecDeque};
 
@@ -16,6 +17,21 @@ pub fn build(
     kernel: &Kernel,
     blocks: &BlockGraph,
     options: &Options,
+) -> Result<WarpCfg, Diagnostic> {
+    build_observed(kernel, blocks, options, &progress::silent)
+}
+
+/// Blocks run between two progress reports.
+const REPORT_EVERY: u64 = 64;
+
+/// [`build`], telling `observer` every few dozen blocks run how many abstract states the
+/// fixpoint holds (of `max_states`; [`Task::WarpCfg`]: the most so far, when the fixpoint is
+/// rerun for the acyclic-stack ablation). The result does not depend on the observer.
+pub fn build_observed(
+    kernel: &Kernel,
+    blocks: &BlockGraph,
+    options: &Options,
+    observer: Observer,
 ) -> Result<WarpCfg, Diagnostic> {
     if kernel.instructions.is_empty() || blocks.blocks.is_empty() {
         return Err(Diagnostic::global(
@@ -29,6 +45,12 @@ pub fn build(
     }
     let mut pushed: BTreeSet<(usize, Tag)> = BTreeSet::new();
     let known_guards = crate::spin::known_guards(kernel, blocks);
+    let mut report = Reporter {
+        observer,
+        every: Every::new(REPORT_EVERY),
+        most: 0,
+        budget: options.max_states as u64,
+    };
     // With acyclic stacks, pops from "any stack" depend on every activation point pushed;
     // rerun until that set is stable (it only grows, and is finite).
     loop {
@@ -42,7 +64,7 @@ pub fn build(
             warp_syncs: crate::barriers::uses_warp_syncs(kernel),
             known_guards: &known_guards,
         };
-        let (cfg, seen) = explore(&ctx)?;
+        let (cfg, seen) = explore(&ctx, &mut report)?;
         if seen.is_subset(&pushed) {
             return Ok(cfg);
         }
@@ -50,7 +72,35 @@ pub fn build(
     }
 }
 
-fn explore(ctx: &Ctx) -> Result<(WarpCfg, BTreeSet<(usize, Tag)>), Diagnostic> {
+/// What [`build_observed`] tells its observer.
+struct Reporter<'a> {
+    observer: Observer<'a>,
+    every: Every,
+    /// The most states any round of the fixpoint has held so far (reports never fall).
+    most: u64,
+    budget: u64,
+}
+
+impl Reporter<'_> {
+    #[inline]
+    fn block_run(&mut self, states: usize) {
+        if self.every.tick(1) {
+            self.most = self.most.max(states as u64);
+            (self.observer)(&Progress {
+                task: Task::WarpCfg,
+                done: self.most,
+                budget: self.budget,
+                best_bound: None,
+                upper_bound: None,
+            });
+        }
+    }
+}
+
+fn explore(
+    ctx: &Ctx,
+    report: &mut Reporter,
+) -> Result<(WarpCfg, BTreeSet<(usize, Tag)>), Diagnostic> {
     let mut groups = Groups::new(RegSet::EMPTY, !ctx.options.groups);
     sanitize(&mut groups, ctx.options);
     let initial = State {
@@ -70,6 +120,7 @@ fn explore(ctx: &Ctx) -> Result<(WarpCfg, BTreeSet<(usize, Tag)>), Diagnostic> {
     let mut seen_points = BTreeSet::new();
     while let Some(id) = queue.pop_front() {
         queued[id] = false;
+        report.block_run(states.len());
         let state = states[id].clone();
         for t in run_block(&state, ctx)? {
             let to = match t.target {

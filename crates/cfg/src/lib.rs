@@ -34,7 +34,7 @@ pub mod thread_groups;
 pub mod transfer;
 pub mod warp_cfg;
 
-pub use analysis::build;
+pub use analysis::{build, build_observed};
 pub use latency::{LatencyTable, TimingClass};
 pub use options::Options;
 pub use state::{Entry, Point, Tag};

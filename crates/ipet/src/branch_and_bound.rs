@@ -40,6 +40,7 @@
 use serde::{Deserialize, Serialize};
 
 use crate::lp::{Lp, LpAnswer, LpError, Optimum};
+use isa::progress::{self, Observer, Progress, Task};
 
 /// The relation of a linear constraint.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -171,6 +172,24 @@ pub fn maximize_within(
     max_nodes: usize,
     max_part: usize,
 ) -> Result<BbOutcome, BbError> {
+    maximize_observed(program, max_nodes, max_part, &progress::silent)
+}
+
+/// [`maximize_within`], telling `observer` after every branching LP solve how many budget
+/// units are spent (of `max_nodes`) and, when every objective coefficient is non-negative
+/// (so a part not yet searched can only add), the best integer objective known so far: the
+/// optima of the parts already searched plus the incumbent of the part being searched, a
+/// lower bound on the optimum that rises to it ([`Task::IpetBranchAndBound`]). The result does
+/// not depend on the observer.
+///
+/// # Errors
+/// As [`maximize_within`].
+pub fn maximize_observed(
+    program: &IntegerProgram,
+    max_nodes: usize,
+    max_part: usize,
+    observer: Observer,
+) -> Result<BbOutcome, BbError> {
     let n = program.objective.len();
     if let Some(c) = program.objective.iter().find(|c| !c.is_finite()) {
         return Err(BbError::Invalid(format!("objective coefficient {c}")));
@@ -231,20 +250,38 @@ pub fn maximize_within(
     let mut complete = true;
     let mut nodes = 0usize;
     let mut children = 0usize;
+    // The parts searched so far add up to a lower bound only when no part can subtract.
+    let mut found_sum = program.objective.iter().all(|&c| c >= 0.0).then_some(0.0);
     for block in &blocks {
         let budget = max_nodes.saturating_sub(children);
-        let out = solve_block(program, &rows, block, budget, integral_objective)?;
+        let report = Reporter {
+            observer,
+            spent_before: children,
+            max_nodes,
+            found_before: found_sum,
+        };
+        let out = solve_block(program, &rows, block, budget, integral_objective, &report)?;
         nodes += out.nodes;
         children += out.children;
         lp_bound += out.lp_bound;
         complete &= out.complete;
         match out.values {
             Some(local) => {
+                let objective: f64 = block
+                    .vars
+                    .iter()
+                    .zip(&local)
+                    .map(|(&v, x)| x * program.objective[v])
+                    .sum();
+                found_sum = found_sum.map(|s| s + objective);
                 for (&v, x) in block.vars.iter().zip(local) {
                     values[v] = x;
                 }
             }
-            None => found_all = false,
+            None => {
+                found_all = false;
+                found_sum = None;
+            }
         }
     }
     let lp_bound = lp_bound + 0.0; // normalise -0.0
@@ -338,6 +375,32 @@ struct BlockOutcome {
     children: usize,
 }
 
+/// What [`maximize_observed`] tells its observer from inside one block's search.
+struct Reporter<'a> {
+    observer: Observer<'a>,
+    /// Budget units the blocks before this one spent.
+    spent_before: usize,
+    max_nodes: usize,
+    /// The optima of the blocks before this one, when they add up to a lower bound.
+    found_before: Option<f64>,
+}
+
+impl Reporter<'_> {
+    fn report(&self, spent: usize, incumbent: Option<f64>) {
+        let best = self
+            .found_before
+            .zip(incumbent)
+            .map(|(before, inc)| (before + inc + tol(before + inc)).floor().max(0.0) as u64);
+        (self.observer)(&Progress {
+            task: Task::IpetBranchAndBound,
+            done: self.spent_before.saturating_add(spent) as u64,
+            budget: self.max_nodes as u64,
+            best_bound: best,
+            upper_bound: None,
+        });
+    }
+}
+
 /// Branch-and-bound on one block: its root LP always runs, then at most `max_children`
 /// further LP solves.
 fn solve_block(
@@ -346,6 +409,7 @@ fn solve_block(
     block: &Block,
     max_children: usize,
     integral_objective: bool,
+    reporter: &Reporter,
 ) -> Result<BlockOutcome, BbError> {
     if let [var] = block.vars[..] {
         return solve_single(program.objective[var], rows, &block.rows);
@@ -419,6 +483,8 @@ fn solve_block(
             // defect rather than silently dropping part of the search space.
             LpAnswer::Unbounded => return Err(BbError::Unbounded),
         }
+        // One report per LP solve: a solve costs far more than the call.
+        reporter.report(spent, search.best.as_ref().map(|(_, b)| *b));
     }
     let nodes = search.nodes;
     let children = spent;

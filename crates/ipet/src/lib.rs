@@ -73,6 +73,18 @@ pub fn solve_with(
     LoopStructure::new(cfg)?.solve_with(bounds, shared, budget)
 }
 
+/// [`solve_with`], telling `observer` how the branch and bound goes
+/// ([`LoopStructure::solve_observed`]).
+pub fn solve_observed(
+    cfg: &Cfg,
+    bounds: &LoopBounds,
+    shared: &[SharedBound],
+    budget: &Budget,
+    observer: isa::Observer,
+) -> Result<Solution, Error> {
+    LoopStructure::new(cfg)?.solve_observed(bounds, shared, budget, observer)
+}
+
 impl LoopStructure<'_> {
     /// Computes the WCET of the graph under `bounds` by IPET, within `budget`, bounding the
     /// loops already found ([`LoopStructure::loops`]).
@@ -109,6 +121,20 @@ impl LoopStructure<'_> {
         shared: &[SharedBound],
         budget: &Budget,
     ) -> Result<Solution, Error> {
+        self.solve_observed(bounds, shared, budget, &isa::progress::silent)
+    }
+
+    /// [`LoopStructure::solve_with`], telling `observer` how the branch and bound goes
+    /// ([`isa::Task::IpetBranchAndBound`]; its best bound is in cycles, like
+    /// [`Solution::wcet`]: a lower bound on it that rises to it). The result does not depend
+    /// on the observer.
+    pub fn solve_observed(
+        &self,
+        bounds: &LoopBounds,
+        shared: &[SharedBound],
+        budget: &Budget,
+        observer: isa::Observer,
+    ) -> Result<Solution, Error> {
         let (cfg, adj) = (self.cfg, &self.adj);
         let mut loops = self.loops.clone();
         for l in &mut loops {
@@ -121,10 +147,19 @@ impl LoopStructure<'_> {
         let variables = problem.program.objective.len();
         let constraints = problem.program.constraints.len();
 
-        let outcome = branch_and_bound::maximize_within(
+        // The objective leaves out the entry's own cost, which every path pays once.
+        let entry_cost = cfg.costs.get(cfg.entry).copied().unwrap_or(0);
+        let in_cycles = |p: &isa::Progress| {
+            observer(&isa::Progress {
+                best_bound: p.best_bound.map(|b| b.saturating_add(entry_cost)),
+                ..*p
+            })
+        };
+        let outcome = branch_and_bound::maximize_observed(
             &problem.program,
             budget.max_bb_nodes,
             budget.max_lp_size,
+            &in_cycles,
         )
         .map_err(|e| match e {
             BbError::Infeasible => Error::NoPath,

@@ -288,3 +288,45 @@ fn independent_blocks_add_up() {
     };
     assert_eq!(maximize(&p, 10), Err(BbError::Infeasible));
 }
+
+/// Progress of the knapsack's search (the trace of `budget_stops_the_search`): one report
+/// per branching solve, the best integer objective so far once there is one (17, then the
+/// optimum 20), never above the optimum. A part solved before (here a lone variable
+/// `y ≤ 2` worth 5 each, which comes first: parts go by their smallest variable) adds its
+/// optimum to every report after it.
+#[test]
+fn progress_reports_each_solve_and_the_incumbent() {
+    use ipet::branch_and_bound::maximize_observed;
+    use isa::{Progress, Task};
+    use std::cell::RefCell;
+
+    let seen = RefCell::new(Vec::new());
+    let record = |p: &Progress| seen.borrow_mut().push(*p);
+    let out = maximize_observed(&knapsack(), 1000, usize::MAX, &record).expect("feasible");
+    assert_eq!(out.objective, Some(20.0));
+    let seen = seen.take();
+    assert!(seen
+        .iter()
+        .all(|p| p.task == Task::IpetBranchAndBound && p.budget == 1000));
+    let trace: Vec<(u64, Option<u64>)> = seen.iter().map(|p| (p.done, p.best_bound)).collect();
+    assert_eq!(
+        trace,
+        vec![(1, None), (2, None), (3, Some(17)), (4, Some(20))]
+    );
+
+    // The same knapsack on variables 1..=3, after a part of its own: y (variable 0) ≤ 2.
+    let mut shifted = knapsack();
+    for c in &mut shifted.constraints {
+        for t in &mut c.terms {
+            t.0 += 1;
+        }
+    }
+    shifted.objective.insert(0, 5.0);
+    shifted.constraints.push(le(&[(0, 1.0)], 2.0));
+    let seen = RefCell::new(Vec::new());
+    let record = |p: &Progress| seen.borrow_mut().push(*p);
+    let out = maximize_observed(&shifted, 1000, usize::MAX, &record).expect("feasible");
+    assert_eq!(out.objective, Some(30.0));
+    let trace: Vec<Option<u64>> = seen.take().iter().map(|p| p.best_bound).collect();
+    assert_eq!(trace, vec![None, None, Some(27), Some(30)]);
+}

@@ -39,6 +39,7 @@ use serde::{Deserialize, Serialize};
 use crate::model::{Error, Transformed};
 use crate::schedule::{Budget, Schedule, Slot};
 use isa::lc::LcOp;
+use isa::progress::{self, Every, Observer, Progress, Task};
 
 /// A small, fixed, fast hasher (multiply–rotate with a final avalanche): deterministic
 /// across runs and platforms, unlike `RandomState`.
@@ -409,9 +410,17 @@ struct Outcome {
     stats: SearchStats,
 }
 
+/// Search steps between two progress reports (a few milliseconds of search).
+const REPORT_EVERY: u64 = 1 << 15;
+
 /// The DFS's working memory.
 struct Search<'p, 'a, K> {
     p: &'p Problem<'a>,
+    /// Told every [`REPORT_EVERY`] steps how far the search is.
+    observer: Observer<'p>,
+    every: Every,
+    /// The largest lower bound reported so far (reports never fall).
+    reported: u32,
     limit: usize,
     /// Successors this search may still generate ([`Budget::max_search_steps`]).
     steps_left: usize,
@@ -464,7 +473,33 @@ impl<K: StateKey> Search<'_, '_, K> {
             best: 0,
             bound,
         });
+        if self.every.tick(generated as u64) {
+            self.report();
+        }
         Ok(())
+    }
+
+    /// Tells the observer the steps so far and the longest schedule known so far: the frame
+    /// at depth `i` is reached from the root in `i` cycles and has a finished successor path
+    /// of `best` more, so `max(i + best)` over the stack is a schedule's length, a lower
+    /// bound on `V(root)` (and it never falls: a popped frame's value moves to its parent
+    /// one level up, plus one). The root's [`state_bound`] is the upper bound.
+    fn report(&mut self) {
+        let lower = self
+            .frames
+            .iter()
+            .enumerate()
+            .map(|(i, f)| (i as u32).saturating_add(f.best))
+            .max()
+            .unwrap_or(0);
+        self.reported = self.reported.max(lower);
+        (self.observer)(&Progress {
+            task: Task::MakespanSearch,
+            done: self.stats.steps as u64,
+            budget: self.steps_limit as u64,
+            best_bound: Some(u64::from(self.reported)),
+            upper_bound: self.frames.first().map(|f| u64::from(f.bound)),
+        });
     }
 
     /// Runs the DFS from `root`; returns `V(root)`.
@@ -526,6 +561,7 @@ fn solve<K: StateKey>(
     budget: &Budget,
     steps: usize,
     witness: bool,
+    observer: Observer,
 ) -> Result<Outcome, Error> {
     let i_len = p.instrs.len();
     let limit = budget.max_states;
@@ -534,6 +570,9 @@ fn solve<K: StateKey>(
     let root = K::encode(&root_counts, p.bits);
     let mut search = Search {
         p,
+        observer,
+        every: Every::new(REPORT_EVERY),
+        reported: 0,
         limit,
         steps_left: steps,
         steps_limit: budget.max_search_steps,
@@ -660,6 +699,7 @@ fn run(
     budget: &Budget,
     steps: usize,
     witness: bool,
+    observer: Observer,
 ) -> Result<Outcome, Error> {
     check(t)?;
     if warps == 0 || t.instrs.is_empty() {
@@ -680,11 +720,11 @@ fn run(
     let p = Problem::new(t, warps);
     let bits = (t.instrs.len() as u64).saturating_mul(u64::from(p.bits));
     if bits <= 64 {
-        solve::<u64>(&p, budget, steps, witness)
+        solve::<u64>(&p, budget, steps, witness, observer)
     } else if bits <= 128 {
-        solve::<u128>(&p, budget, steps, witness)
+        solve::<u128>(&p, budget, steps, witness, observer)
     } else {
-        solve::<Box<[u32]>>(&p, budget, steps, witness)
+        solve::<Box<[u32]>>(&p, budget, steps, witness, observer)
     }
 }
 
@@ -705,7 +745,23 @@ fn run(
 /// would generate more successors than `budget.max_search_steps`;
 /// [`Error::Invalid`] for a hand-built [`Transformed`] with a zero sigma.
 pub fn exact(t: &Transformed, warps: u32, budget: &Budget) -> Result<Schedule, Error> {
-    let out = run(t, warps, budget, budget.max_search_steps, true)?;
+    exact_observed(t, warps, budget, &progress::silent)
+}
+
+/// [`exact`], telling `observer` every few thousand search steps how many steps the search
+/// has made (of `max_search_steps`), the longest schedule found so far (a lower bound on the
+/// worst case that rises to it) and the pessimistic upper bound of the start state
+/// ([`Task::MakespanSearch`]). The result does not depend on the observer.
+///
+/// # Errors
+/// As [`exact`].
+pub fn exact_observed(
+    t: &Transformed,
+    warps: u32,
+    budget: &Budget,
+    observer: Observer,
+) -> Result<Schedule, Error> {
+    let out = run(t, warps, budget, budget.max_search_steps, true, observer)?;
     out.schedule
         .ok_or_else(|| Error::Invalid("internal: no schedule".into()))
 }
@@ -734,7 +790,14 @@ pub(crate) fn exact_makespan_within(
     budget: &Budget,
     steps: usize,
 ) -> Result<(u64, SearchStats), Error> {
-    let out = run(t, warps, budget, steps.min(budget.max_search_steps), false)?;
+    let out = run(
+        t,
+        warps,
+        budget,
+        steps.min(budget.max_search_steps),
+        false,
+        &progress::silent,
+    )?;
     Ok((out.makespan, out.stats))
 }
 

@@ -54,7 +54,7 @@
 //! (The other side of the sandwiches, `½(TL + E) ≤ 1` and the conjunction's lower bound,
 //! always holds for 0/1 values and is not emitted.)
 
-use ipet::binary::{maximize_binary, BinaryError, BinaryLimits};
+use ipet::binary::{maximize_binary_observed, BinaryError, BinaryLimits};
 use ipet::branch_and_bound::{maximize, BbError, IntegerProgram, LinearConstraint, Relation};
 use serde::{Deserialize, Serialize};
 
@@ -430,6 +430,25 @@ pub fn solve_ilp(
     solver: IlpSolver,
     budget: &Budget,
 ) -> Result<(Schedule, IlpStats), Error> {
+    solve_ilp_observed(t, warps, variant, solver, budget, &isa::progress::silent)
+}
+
+/// [`solve_ilp`], telling `observer` how the propagating branch and bound goes
+/// ([`isa::Task::BinaryBranchAndBound`]: nodes of `max_bb_nodes`, the longest schedule found
+/// so far — the objective is the last warp's completion cycle, Eq. 13 — and the root LP's
+/// cap). The LP branch and bound of tiny instances reports nothing. The result does not
+/// depend on the observer.
+///
+/// # Errors
+/// As [`solve_ilp`].
+pub fn solve_ilp_observed(
+    t: &Transformed,
+    warps: u32,
+    variant: IlpVariant,
+    solver: IlpSolver,
+    budget: &Budget,
+    observer: isa::Observer,
+) -> Result<(Schedule, IlpStats), Error> {
     check(t)?;
     let mut stats = IlpStats {
         solver,
@@ -456,20 +475,18 @@ pub fn solve_ilp(
                 max_cache_entries: budget.max_bb_nodes,
                 root_lp: true,
             };
-            let out =
-                maximize_binary(&m.program, &m.branching_order(), &limits).map_err(
-                    |e| match e {
-                        BinaryError::Budget { .. } => exceeded("max_bb_nodes", budget.max_bb_nodes),
-                        BinaryError::Infeasible => Error::Invalid(
-                            "internal: the ILP of Fig. 3 is infeasible (the horizon is too short?)"
-                                .into(),
-                        ),
-                        BinaryError::Invalid(msg) => {
-                            Error::Invalid(format!("internal: malformed ILP: {msg}"))
-                        }
-                        BinaryError::Lp(e) => Error::Invalid(format!("internal: {e}")),
-                    },
-                )?;
+            let out = maximize_binary_observed(&m.program, &m.branching_order(), &limits, observer)
+                .map_err(|e| match e {
+                    BinaryError::Budget { .. } => exceeded("max_bb_nodes", budget.max_bb_nodes),
+                    BinaryError::Infeasible => Error::Invalid(
+                        "internal: the ILP of Fig. 3 is infeasible (the horizon is too short?)"
+                            .into(),
+                    ),
+                    BinaryError::Invalid(msg) => {
+                        Error::Invalid(format!("internal: malformed ILP: {msg}"))
+                    }
+                    BinaryError::Lp(e) => Error::Invalid(format!("internal: {e}")),
+                })?;
             stats.nodes = out.nodes;
             stats.cache_hits = out.cache_hits;
             stats.lp_bound = out.lp_bound;

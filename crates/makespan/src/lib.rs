@@ -41,8 +41,10 @@ mod schedule;
 
 pub use bounds::{pessimistic, safe_bound};
 pub use estimate::{estimate, estimate_curve, estimate_curve_partial, Estimate};
-pub use exact::{exact, exact_makespan, SearchStats};
-pub use ilp::{build_ilp, exact_ilp, solve_ilp, IlpModel, IlpSolver, IlpStats, IlpVariant};
+pub use exact::{exact, exact_makespan, exact_observed, SearchStats};
+pub use ilp::{
+    build_ilp, exact_ilp, solve_ilp, solve_ilp_observed, IlpModel, IlpSolver, IlpStats, IlpVariant,
+};
 pub use model::{sigma_factor, transform, Error, Machine, Transformed, Unit, MAX_TRANSFORMED_LEN};
 pub use presets::{preset, presets, MachinePreset};
 pub use schedule::{Budget, Schedule, Slot};

@@ -16,6 +16,7 @@ use crate::ptx::program::{Ctl, Decoded, Exec, Op};
 use crate::{Budget, Launch, Machine, MemoryInit, SimError, Simulation};
 use cfg::TimingClass;
 use isa::lc::LcOp;
+use isa::progress::Observer;
 use isa::Span;
 
 /// The timing class of a letter: `L` on the load/store units (`Global`), `C` on the cores
@@ -34,6 +35,7 @@ pub(crate) fn run(
     launch: &Launch,
     machine: &Machine,
     budget: &Budget,
+    observer: Observer,
 ) -> Result<Simulation, SimError> {
     let n = ops.len();
     let code: Vec<Decoded> = ops
@@ -67,6 +69,7 @@ pub(crate) fn run(
         machine,
         memory: &MemoryInit::default(),
         budget,
+        observer,
     };
     front_end::run(&p, &req)
 }

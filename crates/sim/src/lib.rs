@@ -78,6 +78,7 @@ mod timing_facts;
 
 pub use budget::Budget;
 pub use error::SimError;
+use isa::progress::{self, Observer};
 pub use launch::{ConstantLayout, Launch};
 pub use machine::{presets, L1Config, Machine, Preset, Scheduler, Unit};
 pub use memory::{ArrayInit, Fill, FinalArray, MemoryInit, SplitMix64};
@@ -104,6 +105,23 @@ pub fn run(
     memory: &MemoryInit,
     budget: &Budget,
 ) -> Result<Simulation, SimError> {
+    run_observed(kernel, launch, machine, memory, budget, &progress::silent)
+}
+
+/// [`run`], telling `observer` every 65 536 warp-instructions how many have issued (of
+/// `max_steps`) and the cycle reached, a lower bound on the run's cycles
+/// ([`isa::Task::Simulation`]). The run does not depend on the observer.
+///
+/// # Errors
+/// As [`run`].
+pub fn run_observed(
+    kernel: &isa::Kernel,
+    launch: &Launch,
+    machine: &Machine,
+    memory: &MemoryInit,
+    budget: &Budget,
+    observer: Observer,
+) -> Result<Simulation, SimError> {
     match kernel.dialect {
         // PTX and L/C do not lower to `isa::Kernel`: they run from their own typed forms.
         isa::Dialect::Ptx => Err(SimError::request(
@@ -118,6 +136,7 @@ pub fn run(
                 machine,
                 memory,
                 budget,
+                observer,
             };
             if kernel.dialect == isa::Dialect::Gcn {
                 gcn::run_kernel(kernel, &req)
@@ -153,11 +172,27 @@ pub fn run_ptx(
     memory: &MemoryInit,
     budget: &Budget,
 ) -> Result<Simulation, SimError> {
+    run_ptx_observed(function, launch, machine, memory, budget, &progress::silent)
+}
+
+/// [`run_ptx`], telling `observer` how far the run is (as [`run_observed`]).
+///
+/// # Errors
+/// As [`run_ptx`].
+pub fn run_ptx_observed(
+    function: &isa::ptx::Function,
+    launch: &Launch,
+    machine: &Machine,
+    memory: &MemoryInit,
+    budget: &Budget,
+    observer: Observer,
+) -> Result<Simulation, SimError> {
     let req = cycle_loop::Request {
         launch,
         machine,
         memory,
         budget,
+        observer,
     };
     ptx::run(function, &req)
 }
@@ -175,5 +210,20 @@ pub fn run_lc(
     machine: &Machine,
     budget: &Budget,
 ) -> Result<Simulation, SimError> {
-    lc::run(ops, span, launch, machine, budget)
+    lc::run(ops, span, launch, machine, budget, &progress::silent)
+}
+
+/// [`run_lc`], telling `observer` how far the run is (as [`run_observed`]).
+///
+/// # Errors
+/// As [`run_lc`].
+pub fn run_lc_observed(
+    ops: &[isa::lc::LcOp],
+    span: isa::Span,
+    launch: &Launch,
+    machine: &Machine,
+    budget: &Budget,
+    observer: Observer,
+) -> Result<Simulation, SimError> {
+    lc::run(ops, span, launch, machine, budget, observer)
 }

@@ -9,12 +9,21 @@ use crate::params::{self, limits};
 use crate::report::Report;
 use crate::request::Request;
 use crate::schema::SCHEMA_VERSION;
-use isa::{Diagnostic, Severity, Stage};
+use isa::{Diagnostic, Progress, Severity, Stage};
 use std::collections::BTreeMap;
 use web_time::Instant;
 
 /// Runs the request. Never panics on any input: every problem becomes a diagnostic.
 pub fn analyze(request: &Request) -> Report {
+    analyze_with_progress(request, &isa::progress::silent)
+}
+
+/// [`analyze`], telling `progress` every so often how the long parts of the work go: the
+/// exact makespan search, the branch and bounds (IPET, the makespan ILP), the warp-level CFG's
+/// fixpoint and the simulator each report the work done against its budget and, where there
+/// is one, the best bound so far ([`Progress`]). The report is the same as [`analyze`]'s: the
+/// observer only watches.
+pub fn analyze_with_progress(request: &Request, progress: &dyn Fn(&Progress)) -> Report {
     let started = Instant::now();
     let mode = match request.mode.as_deref() {
         None => Some(modes::default_mode()),
@@ -117,6 +126,7 @@ pub fn analyze(request: &Request) -> Report {
         params: &params,
         preset: preset.map(|p| p.name.as_str()),
         limits,
+        progress,
     };
     let mut out = (mode.run)(&input);
     // What the mode said that no step labelled is its analysis (a `simulate` run's, the

@@ -20,7 +20,8 @@
 //! - `mode`: what a mode is ([`mode::Mode`]: name, description, `run`) and returns;
 //! - `modes`: one file per mode and the table [`modes::ALL`];
 //! - [`analyze()`]: validation, parameter resolution, running the mode, assembling the
-//!   report.
+//!   report; [`analyze_with_progress()`] the same, telling an observer how long work goes
+//!   ([`Progress`]).
 //!
 //! Versioning: [`SCHEMA_VERSION`] changes whenever a field changes meaning or disappears;
 //! adding fields does not change it.
@@ -40,8 +41,9 @@ mod schema;
 mod simulator;
 pub mod views;
 
-pub use analyze::analyze;
+pub use analyze::{analyze, analyze_with_progress};
 pub use catalog::{Catalog, ModeInfo, ParamInfo, PresetInfo};
+pub use isa::progress::{Progress, Task};
 pub use isa::Dialect;
 pub use modes::catalog;
 pub use opcode_docs::{opcode_doc, opcode_tables, OpcodeDoc, OpcodeTable};

@@ -12,7 +12,7 @@ use crate::report::{
     SimulationReport, WarpCfgDetails, Wcet,
 };
 use crate::request::Request;
-use isa::{Diagnostic, Limits};
+use isa::{Diagnostic, Limits, Observer};
 use std::collections::BTreeMap;
 use web_time::Instant;
 
@@ -60,6 +60,10 @@ pub struct ModeInput<'a> {
     /// Parsing and graph-building budgets (`max_input_bytes`, `max_instructions`,
     /// `max_cfg_states`).
     pub limits: Limits,
+    /// Told how the long parts of the work go (searches, branch and bounds, simulations);
+    /// [`isa::progress::silent`] for [`crate::analyze`]. Nothing a mode returns may depend
+    /// on it.
+    pub progress: Observer<'a>,
 }
 
 /// The details a mode reports under its own key (boxed: they are large and differ in size).

@@ -498,8 +498,11 @@ pub fn run_kernel(
     machine: &sim::Machine,
     diags: &mut Vec<Diagnostic>,
     arguments: &mut Option<KernelArguments>,
+    progress: isa::Observer,
 ) -> Option<sim::Simulation> {
-    in_simulation(diags, |d| run_sass(kernel, run, machine, d, arguments))
+    in_simulation(diags, |d| {
+        run_sass(kernel, run, machine, d, arguments, progress)
+    })
 }
 
 /// Runs `f`, labelling what it adds to `diags` as the simulation's.
@@ -524,6 +527,7 @@ fn run_sass(
     machine: &sim::Machine,
     diags: &mut Vec<Diagnostic>,
     arguments: &mut Option<KernelArguments>,
+    progress: isa::Observer,
 ) -> Option<sim::Simulation> {
     let guessed;
     let kernel = match sass_args::arch_guess(kernel).filter(|_| run.auto_params) {
@@ -544,7 +548,8 @@ fn run_sass(
         None => kernel,
     };
     let simulate = |launch: &sim::Launch, memory: &sim::MemoryInit| {
-        sim::run(kernel, launch, machine, memory, &run.budget).map_err(|e| e.diagnostics)
+        sim::run_observed(kernel, launch, machine, memory, &run.budget, progress)
+            .map_err(|e| e.diagnostics)
     };
     let layout = sass_args::infer(kernel);
     let unknown = sass_args::unknown_bank_reads(kernel);
@@ -692,9 +697,10 @@ pub fn run_text(
     machine: &sim::Machine,
     diags: &mut Vec<Diagnostic>,
     arguments: &mut Option<KernelArguments>,
+    progress: isa::Observer,
 ) -> Option<sim::Simulation> {
     in_simulation(diags, |d| {
-        run_other(kernel, limits, run, machine, d, arguments)
+        run_other(kernel, limits, run, machine, d, arguments, progress)
     })
 }
 
@@ -706,6 +712,7 @@ fn run_other(
     machine: &sim::Machine,
     diags: &mut Vec<Diagnostic>,
     arguments: &mut Option<KernelArguments>,
+    progress: isa::Observer,
 ) -> Option<sim::Simulation> {
     let ready = |diags: &mut Vec<Diagnostic>| {
         run.map_err(|d| diags.extend(d.iter().cloned()))
@@ -739,7 +746,8 @@ fn run_other(
             });
             // Automatic buffers for the automatic pointers when `memory` is empty too.
             let result = auto_memory::run_on(memory, args.as_mut(), |m| {
-                sim::run_ptx(f, &launch, machine, m, budget).map_err(|e| e.diagnostics)
+                sim::run_ptx_observed(f, &launch, machine, m, budget, progress)
+                    .map_err(|e| e.diagnostics)
             })
             .map_err(|diagnostics| sim::SimError { diagnostics });
             if let Some(a) = args {
@@ -760,13 +768,14 @@ fn run_other(
                 .and_then(|f| gcn_args::signature(&f.name))
                 .filter(|p| !p.is_empty());
             let Some(params) = signature else {
-                return sim::gcn::run_source(
+                return sim::gcn::run_source_observed(
                     kernel.source,
                     kernel.function,
                     launch,
                     machine,
                     memory,
                     budget,
+                    progress,
                 )
                 .map_err(|e| diags.extend(e.diagnostics))
                 .ok();
@@ -786,8 +795,16 @@ fn run_other(
                 launch.shared_bytes = GCN_AUTO_LDS_BYTES;
             }
             let result = auto_memory::run_on(memory, Some(&mut args), |m| {
-                sim::gcn::run_source(kernel.source, kernel.function, &launch, machine, m, budget)
-                    .map_err(|e| e.diagnostics)
+                sim::gcn::run_source_observed(
+                    kernel.source,
+                    kernel.function,
+                    &launch,
+                    machine,
+                    m,
+                    budget,
+                    progress,
+                )
+                .map_err(|e| e.diagnostics)
             })
             .map_err(|diagnostics| sim::SimError { diagnostics });
             diags.push(gcn_args_note(&args, lds.then_some(launch.shared_bytes)));
@@ -802,7 +819,14 @@ fn run_other(
                 return None;
             }
             let (launch, _, budget) = ready(diags)?;
-            sim::run_lc(&prog.kernel, prog.kernel_span, launch, machine, budget)
+            sim::run_lc_observed(
+                &prog.kernel,
+                prog.kernel_span,
+                launch,
+                machine,
+                budget,
+                progress,
+            )
         }
         other => {
             diags.push(Diagnostic::global(

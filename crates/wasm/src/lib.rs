@@ -5,7 +5,23 @@
 //! page receives plain objects and numbers. Nothing analytic lives here.
 
 use serde::Serialize;
+use std::cell::Cell;
 use wasm_bindgen::prelude::*;
+
+// `performance.now()` of whatever global the module runs in (a window, a worker, Node: each
+// has `performance`). This is the one method of `web_sys::Performance` the progress reports
+// need; web-sys is not among the crates this workspace has (nor in Cargo.lock), so the binding
+// is declared here, as web-sys would declare it.
+#[wasm_bindgen]
+extern "C" {
+    #[wasm_bindgen(js_namespace = performance, js_name = now)]
+    fn performance_now() -> f64;
+}
+
+/// Milliseconds since the global's time origin.
+fn now_ms() -> f64 {
+    performance_now()
+}
 
 /// Installs the panic hook so a bug shows its message in the console instead of
 /// `unreachable executed`.
@@ -29,6 +45,81 @@ pub fn analyze(request: JsValue) -> Result<JsValue, JsError> {
     let request: warpbound::Request = serde_wasm_bindgen::from_value(request)
         .map_err(|e| JsError::new(&format!("not a Warpbound request: {e}")))?;
     to_js(&warpbound::analyze(&request))
+}
+
+/// Least time between two progress calls to JavaScript, in milliseconds: the worker posts
+/// each to the page, and twenty a second are plenty for a progress bar.
+const PROGRESS_INTERVAL_MS: f64 = 50.0;
+
+/// One progress report as JavaScript receives it: the analysis crate's [`warpbound::Progress`]
+/// with its task's labels, and the time since the analysis started.
+#[derive(Serialize)]
+struct ProgressMessage<'a> {
+    /// The task's key (`makespan-search`, `ipet-branch-and-bound`, `warp-cfg`, ...).
+    task: warpbound::Task,
+    /// Its title ("exact makespan search").
+    label: &'a str,
+    /// What `done` counts ("search steps").
+    unit: &'a str,
+    /// The parameter that is `budget`.
+    parameter: &'a str,
+    done: u64,
+    budget: u64,
+    /// What `best_bound` is ("longest schedule so far"), when the task has one.
+    bound_label: Option<&'a str>,
+    best_bound: Option<u64>,
+    upper_bound: Option<u64>,
+    /// Milliseconds since the analysis started, by `performance.now()`.
+    elapsed_ms: f64,
+}
+
+/// Runs one analysis like [`analyze`], calling `progress` with a plain object
+/// `{task, label, unit, parameter, done, budget, bound_label, best_bound, upper_bound,
+/// elapsed_ms}` while long work runs (at most every 50 ms of `performance.now()`), and
+/// returns `{report, elapsed_ms}`: the report (the same as `analyze`'s) and the whole call's
+/// time measured here. An exception thrown by `progress` is ignored.
+#[wasm_bindgen]
+pub fn analyze_with_progress(
+    request: JsValue,
+    progress: &js_sys::Function,
+) -> Result<JsValue, JsError> {
+    let started = now_ms();
+    let request: warpbound::Request = serde_wasm_bindgen::from_value(request)
+        .map_err(|e| JsError::new(&format!("not a Warpbound request: {e}")))?;
+    let last = Cell::new(f64::NEG_INFINITY);
+    let observe = |p: &warpbound::Progress| {
+        let t = now_ms();
+        if t - last.get() < PROGRESS_INTERVAL_MS {
+            return;
+        }
+        last.set(t);
+        let message = ProgressMessage {
+            task: p.task,
+            label: p.task.label(),
+            unit: p.task.unit(),
+            parameter: p.task.parameter(),
+            done: p.done,
+            budget: p.budget,
+            bound_label: p.task.bound_label(),
+            best_bound: p.best_bound,
+            upper_bound: p.upper_bound,
+            elapsed_ms: t - started,
+        };
+        if let Ok(value) = to_js(&message) {
+            // The page's trouble is not the analysis's: a throwing callback is ignored.
+            let _ = progress.call1(&JsValue::NULL, &value);
+        }
+    };
+    let report = warpbound::analyze_with_progress(&request, &observe);
+    #[derive(Serialize)]
+    struct Answer {
+        report: warpbound::Report,
+        elapsed_ms: f64,
+    }
+    to_js(&Answer {
+        report,
+        elapsed_ms: now_ms() - started,
+    })
 }
 
 /// Runs one analysis on a request given as JSON text and returns the report as pretty JSON

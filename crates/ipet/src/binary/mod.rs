@@ -116,5 +116,21 @@ pub fn maximize_binary(
     order: &[(usize, bool)],
     limits: &BinaryLimits,
 ) -> Result<BinaryOutcome, BinaryError> {
-    search::run(program, order, limits)
+    search::run(program, order, limits, &isa::progress::silent)
+}
+
+/// [`maximize_binary`], telling `observer` every 1 024 search nodes how many nodes the search
+/// has visited (of `max_nodes`), the best objective found so far (a lower bound on the
+/// optimum that rises to it) and the root LP's cap ([`isa::Task::BinaryBranchAndBound`]). The
+/// result does not depend on the observer.
+///
+/// # Errors
+/// As [`maximize_binary`].
+pub fn maximize_binary_observed(
+    program: &IntegerProgram,
+    order: &[(usize, bool)],
+    limits: &BinaryLimits,
+    observer: isa::Observer,
+) -> Result<BinaryOutcome, BinaryError> {
+    search::run(program, order, limits, observer)
 }

@@ -28,6 +28,7 @@ use std::hash::BuildHasherDefault;
 
 use crate::branch_and_bound::IntegerProgram;
 use crate::lp::{Lp, LpAnswer};
+use isa::progress::{Every, Observer, Progress, Task};
 
 use super::compiled::Compiled;
 use super::domains::{Domains, Queue};
@@ -77,6 +78,9 @@ struct Search<'a> {
     c: &'a Compiled,
     order: Vec<(usize, bool)>,
     limits: &'a BinaryLimits,
+    /// Told every [`REPORT_EVERY`] nodes how far the search is.
+    observer: Observer<'a>,
+    every: Every,
     q: Queue,
     cache: Cache,
     nodes: usize,
@@ -93,10 +97,14 @@ enum Entered {
     Pushed,
 }
 
+/// Search nodes between two progress reports.
+const REPORT_EVERY: u64 = 1 << 10;
+
 pub(crate) fn run(
     program: &IntegerProgram,
     order: &[(usize, bool)],
     limits: &BinaryLimits,
+    observer: Observer,
 ) -> Result<BinaryOutcome, BinaryError> {
     let c = Compiled::new(program)?;
     let lp_bound = if limits.root_lp {
@@ -117,6 +125,8 @@ pub(crate) fn run(
         c: &c,
         order: full_order,
         limits,
+        observer,
+        every: Every::new(REPORT_EVERY),
         q: Queue::default(),
         cache: Cache::default(),
         nodes: 0,
@@ -219,6 +229,19 @@ impl Search<'_> {
             return Err(BinaryError::Budget {
                 what: "max_nodes",
                 limit: self.limits.max_nodes,
+            });
+        }
+        if self.every.tick(1) {
+            // The incumbent only improves; the root LP's cap bounds every solution.
+            (self.observer)(&Progress {
+                task: Task::BinaryBranchAndBound,
+                done: self.nodes as u64,
+                budget: self.limits.max_nodes as u64,
+                best_bound: self
+                    .incumbent
+                    .as_ref()
+                    .and_then(|(b, _)| u64::try_from(*b).ok()),
+                upper_bound: self.cap.and_then(|c| u64::try_from(c).ok()),
             });
         }
         Ok(())

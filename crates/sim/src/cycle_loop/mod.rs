@@ -32,18 +32,24 @@ use crate::machine::Scheduler;
 use crate::memory::MemoryInit;
 use crate::scheduler;
 pub(crate) use crate::timing_facts::Timing;
+use isa::progress::Observer;
 pub(crate) use memory_access::Access;
 pub(crate) use sm::{Block, IssuedAt, Nouns, Shape, Sm, StepAt, CUDA};
 
 /// What a run simulates on: the launch, the machine, global memory's initial contents and
-/// the budget (every front end's `run` takes it).
+/// the budget (every front end's `run` takes it), and who is told how far it got.
 #[derive(Clone, Copy)]
 pub(crate) struct Request<'a> {
     pub launch: &'a Launch,
     pub machine: &'a Machine,
     pub memory: &'a MemoryInit,
     pub budget: &'a Budget,
+    /// Told every [`REPORT_EVERY`] warp-instructions how far the run is.
+    pub observer: Observer<'a>,
 }
+
+/// Warp-instructions issued between two progress reports (about a hundredth of a second).
+pub(crate) const REPORT_EVERY: u64 = 1 << 16;
 
 /// What a dialect supplies to the cycle loop: its warps' dialect state (registers, stack),
 /// dispatching them, and issuing one warp's next instruction (decode, scoreboard, semantics
@@ -122,6 +128,10 @@ pub(crate) fn run<F: FrontEnd>(fe: &mut F, sm: &mut Sm) -> Result<(), SimError> 
         dispatch(fe, sm, cycle);
         if sm.unfinished == 0 && sm.next_block >= sm.shape.blocks_total {
             return Ok(());
+        }
+        // One comparison per simulated cycle; the report itself every `REPORT_EVERY` issues.
+        if sm.issued >= sm.next_report {
+            sm.report(cycle);
         }
         if cycle > sm.budget.max_cycles {
             return Err(SimError::budget(

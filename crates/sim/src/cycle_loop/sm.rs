@@ -16,6 +16,7 @@ use crate::simulation::{
 };
 use crate::step_cache::{StackCache, StepTexts};
 use crate::timing_facts::Timing;
+use isa::progress::{Observer, Progress, Task};
 
 /// What a dialect calls a block, a thread and a warp (in diagnostics).
 pub(crate) struct Nouns {
@@ -170,6 +171,10 @@ pub(crate) struct Sm<'a> {
     pub launch: &'a Launch,
     pub machine: &'a Machine,
     pub budget: &'a Budget,
+    /// Told how far the run is ([`Sm::report`]).
+    pub observer: Observer<'a>,
+    /// `issued` at which the next progress report is due.
+    pub next_report: u64,
     pub shape: Shape,
     pub memory: GlobalMemory,
     pub l1: Option<L1Cache>,
@@ -222,6 +227,8 @@ impl<'a> Sm<'a> {
             launch,
             machine,
             budget,
+            observer: req.observer,
+            next_report: super::REPORT_EVERY,
             shape,
             memory,
             l1: machine.l1.as_ref().filter(|_| l1).map(L1Cache::new),
@@ -295,6 +302,20 @@ impl<'a> Sm<'a> {
             self.unfinished += 1;
         }
         w
+    }
+
+    /// Tells the observer the warp-instructions issued so far (of `max_steps`) and the cycle
+    /// reached, a lower bound on the run's cycles ([`Task::Simulation`]).
+    #[cold]
+    pub(crate) fn report(&mut self, cycle: u64) {
+        self.next_report = self.issued.saturating_add(super::REPORT_EVERY);
+        (self.observer)(&Progress {
+            task: Task::Simulation,
+            done: self.issued,
+            budget: self.budget.max_steps,
+            best_bound: Some(cycle),
+            upper_bound: None,
+        });
     }
 
     /// Counts one issue against `max_steps` (`what` names the instructions).

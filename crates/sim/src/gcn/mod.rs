@@ -77,6 +77,7 @@ pub fn run(
         machine,
         memory,
         budget,
+        observer: &isa::progress::silent,
     };
     front_end::run(function, &[], abi, &req)
 }
@@ -93,6 +94,30 @@ pub fn run_source(
     machine: &Machine,
     memory: &MemoryInit,
     budget: &Budget,
+) -> Result<Simulation, SimError> {
+    run_source_observed(
+        source,
+        function,
+        launch,
+        machine,
+        memory,
+        budget,
+        &isa::progress::silent,
+    )
+}
+
+/// [`run_source`], telling `observer` how far the run is (as [`crate::run_observed`]).
+///
+/// # Errors
+/// As [`run_source`].
+pub fn run_source_observed(
+    source: &str,
+    function: Option<&str>,
+    launch: &Launch,
+    machine: &Machine,
+    memory: &MemoryInit,
+    budget: &Budget,
+    observer: isa::Observer,
 ) -> Result<Simulation, SimError> {
     let program = isa::gcn::parse(source, &isa::Limits::default());
     if program.has_errors() {
@@ -121,6 +146,7 @@ pub fn run_source(
         machine,
         memory,
         budget,
+        observer,
     };
     front_end::run(&linked.function, &got, &abi, &req)
 }

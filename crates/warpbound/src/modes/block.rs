@@ -240,7 +240,21 @@ fn run(input: &ModeInput) -> ModeOutput {
     let mut runs = Vec::new();
     if let Some(run) = p.simulate.run(&mut out.diagnostics) {
         let t = Instant::now();
-        runs = simulate_block(&parsed, run, dims, &p, units, &scheduler, &mut out);
+        if run.launch.grid != [1, 1, 1] {
+            out.diagnostics.push(Diagnostic::global(
+                Severity::Warning,
+                "the block mode simulates one thread block: `grid` is ignored",
+            ));
+        }
+        runs = simulate_block(
+            &parsed,
+            &block_launch(run, dims),
+            &p,
+            units,
+            &scheduler,
+            input.progress,
+            &mut out,
+        );
         out.time("simulate", t);
     }
     let loops = observed(&parsed, &runs);
@@ -354,7 +368,12 @@ fn run(input: &ModeInput) -> ModeOutput {
         .collect();
     if let (Some(run), Some(first)) = (p.simulate.run(&mut Vec::new()), runs.first()) {
         let cycles = runs.iter().map(|(_, s)| s.cycles).max().unwrap_or(0);
-        observe_growth(&parsed, run, &p, units, first.0, cycles, &mut growth, warps);
+        let sims = GrowthRuns {
+            scheduler: first.0,
+            cycles,
+            progress: input.progress,
+        };
+        observe_growth(&parsed, run, &p, units, &sims, &mut growth, warps);
     }
     let block_runs: Vec<BlockRun> = runs
         .iter()
@@ -538,24 +557,17 @@ fn block_launch(run: &SimRun, dims: [u32; 3]) -> SimRun {
     run
 }
 
-/// Runs the block under each scheduler `scheduler` names. The first run's diagnostics go to
+/// Runs the block (`run`, one block already) under each scheduler `scheduler` names. The first run's diagnostics go to
 /// the report; the others add only what the first did not say.
 fn simulate_block(
     parsed: &ParsedSass,
     run: &SimRun,
-    dims: [u32; 3],
     p: &WarpCfgParams,
     units: Option<Units>,
     scheduler: &str,
+    progress: isa::Observer,
     out: &mut ModeOutput,
 ) -> Vec<(&'static str, sim::Simulation)> {
-    if run.launch.grid != [1, 1, 1] {
-        out.diagnostics.push(Diagnostic::global(
-            Severity::Warning,
-            "the block mode simulates one thread block: `grid` is ignored",
-        ));
-    }
-    let run = block_launch(run, dims);
     let mut runs = Vec::new();
     for (i, (name, s)) in schedulers(scheduler).into_iter().enumerate() {
         let Some(machine) = machine(p, units, s) else {
@@ -564,10 +576,11 @@ fn simulate_block(
         let mut diags = Vec::new();
         let result = simulator::run_kernel(
             parsed.runnable(),
-            &run,
+            run,
             &machine,
             &mut diags,
             &mut out.arguments,
+            progress,
         );
         for d in diags {
             if i == 0 || !out.diagnostics.contains(&d) {
@@ -597,22 +610,29 @@ fn observed(parsed: &ParsedSass, runs: &[(&str, sim::Simulation)]) -> Vec<Observ
     most.into_values().collect()
 }
 
+/// How the growth plot's runs are made: under `scheduler`, at most `2 × cycles + 1000`
+/// cycles each ([`observe_growth`]), reporting to `progress`.
+struct GrowthRuns<'a> {
+    scheduler: &'static str,
+    cycles: u64,
+    progress: isa::Observer<'a>,
+}
+
 /// Observed cycles for blocks of 1, 2, … warps (at most [`MAX_OBSERVED_GROWTH`] and the
 /// block's own), untraced, under `scheduler`; stops at the first run that fails. A smaller
 /// block gets at most `2 × cycles + 1000` cycles, `cycles` the block's own run: a kernel
 /// whose warps wait for each other (a spin on a shared flag) would otherwise spin to the
 /// simulator's budget with fewer warps than it needs, and the plot does not need that point.
-#[allow(clippy::too_many_arguments)]
 fn observe_growth(
     parsed: &ParsedSass,
     run: &SimRun,
     p: &WarpCfgParams,
     units: Option<Units>,
-    scheduler: &str,
-    cycles: u64,
+    sims: &GrowthRuns,
     growth: &mut [BlockGrowth],
     warps: usize,
 ) {
+    let (scheduler, cycles) = (sims.scheduler, sims.cycles);
     let Some((_, s)) = schedulers(scheduler).into_iter().next() else {
         return;
     };
@@ -635,6 +655,7 @@ fn observe_growth(
             &machine,
             &mut scratch,
             &mut arguments,
+            sims.progress,
         ) else {
             return;
         };

@@ -244,7 +244,14 @@ fn run(input: &ModeInput) -> ModeOutput {
             out.diagnostics.extend(d);
             if !failed {
                 let t = Instant::now();
-                analyse(&program.kernel, &program, Vec::new(), &p, &mut out);
+                analyse(
+                    &program.kernel,
+                    &program,
+                    Vec::new(),
+                    &p,
+                    input.progress,
+                    &mut out,
+                );
                 out.time("makespan", t);
             }
         }
@@ -255,7 +262,14 @@ fn run(input: &ModeInput) -> ModeOutput {
             };
             let t = Instant::now();
             let (ops, mapping) = lc_reduction::sass(&s.kernel, &s.graph);
-            analyse(&ops, &LcProgram::default(), mapping, &p, &mut out);
+            analyse(
+                &ops,
+                &LcProgram::default(),
+                mapping,
+                &p,
+                input.progress,
+                &mut out,
+            );
             out.time("makespan", t);
         }
         dialect => {
@@ -271,7 +285,14 @@ fn run(input: &ModeInput) -> ModeOutput {
             out.time("parse", t);
             if let Some((ops, mapping)) = reduced {
                 let t = Instant::now();
-                analyse(&ops, &LcProgram::default(), mapping, &p, &mut out);
+                analyse(
+                    &ops,
+                    &LcProgram::default(),
+                    mapping,
+                    &p,
+                    input.progress,
+                    &mut out,
+                );
                 out.time("makespan", t);
             }
         }
@@ -285,6 +306,7 @@ fn analyse(
     file: &LcProgram,
     mapping: Vec<MappedInstruction>,
     p: &MakespanParams,
+    progress: isa::Observer,
     out: &mut ModeOutput,
 ) {
     let warps = p.warps.or_file(file.warp_number);
@@ -307,11 +329,11 @@ fn analyse(
     let mut ilp_solve = None;
     let exact = p.exact.as_ref().and_then(|(_, variant)| {
         let r = match variant {
-            Some(v) => makespan::solve_ilp(&t, warps, *v, p.solver, budget).map(|(s, stats)| {
+            Some(v) => makespan::solve_ilp_observed(&t, warps, *v, p.solver, budget, progress).map(|(s, stats)| {
                 ilp_solve = Some(stats);
                 s
             }),
-            None => makespan::exact(&t, warps, budget),
+            None => makespan::exact_observed(&t, warps, budget, progress),
         };
         r.map_err(|e| {
             out.diagnostics.push(Diagnostic::global(
@@ -378,8 +400,8 @@ fn analyse(
             file.kernel_span,
             warps,
             &machine,
-            cycles,
-            exact.is_some(),
+            (cycles, exact.is_some()),
+            progress,
             out,
         );
     }
@@ -443,8 +465,8 @@ fn simulate(
     span: isa::Span,
     warps: u32,
     m: &makespan::Machine,
-    bound: u64,
-    exact: bool,
+    (bound, exact): (u64, bool),
+    progress: isa::Observer,
     out: &mut ModeOutput,
 ) {
     let Some(mut machine) = simulator::preset_machine(Some("makespan")) else {
@@ -458,7 +480,14 @@ fn simulate(
         block: [m.warp_size.saturating_mul(warps), 1, 1],
         ..sim::Launch::default()
     };
-    match sim::run_lc(ops, span, &launch, &machine, &sim::Budget::default()) {
+    match sim::run_lc_observed(
+        ops,
+        span,
+        &launch,
+        &machine,
+        &sim::Budget::default(),
+        progress,
+    ) {
         Ok(s) => {
             let what = if exact {
                 "the exact worst-case makespan"

@@ -154,6 +154,7 @@ mod tests {
                         params: &p,
                         preset: None,
                         limits: params::limits::decode(&p).unwrap_or_default(),
+                        progress: &isa::progress::silent,
                     };
                     let out = (m.run)(&input);
                     assert_eq!(

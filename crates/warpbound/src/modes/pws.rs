@@ -503,6 +503,7 @@ fn simulate(
         &machine,
         &mut out.diagnostics,
         &mut out.arguments,
+        input.progress,
     ) else {
         return;
     };

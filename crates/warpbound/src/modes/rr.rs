@@ -490,7 +490,7 @@ fn analyse(input: &ModeInput, p: &RrParams, out: &mut ModeOutput) {
     let launch = &launch;
     // The run first: its loop counts may be the bounds.
     let sim = match p.simulate.run(&mut out.diagnostics) {
-        Some(run) => run_simulator(f, launch, &p.config, run, out),
+        Some(run) => run_simulator(f, launch, &p.config, run, input.progress, out),
         None => None,
     };
     let loops = sim
@@ -620,6 +620,7 @@ fn run_simulator(
     launch: &roundrobin::Launch,
     config: &roundrobin::Config,
     run: &SimRun,
+    progress: isa::Observer,
     out: &mut ModeOutput,
 ) -> Option<sim::Simulation> {
     let d = |x: &roundrobin::Dim3| [x.x, x.y, x.z];
@@ -631,7 +632,8 @@ fn run_simulator(
     };
     let machine = model_machine(config)?;
     let result = auto_memory::run_on(&run.memory, out.arguments.as_mut(), |m| {
-        sim::run_ptx(f, &sim_launch, &machine, m, &run.budget).map_err(|e| e.diagnostics)
+        sim::run_ptx_observed(f, &sim_launch, &machine, m, &run.budget, progress)
+            .map_err(|e| e.diagnostics)
     });
     result
         .map_err(|d| {

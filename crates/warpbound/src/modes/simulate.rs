@@ -96,6 +96,7 @@ fn run(input: &ModeInput) -> ModeOutput {
                 &machine,
                 &mut out.diagnostics,
                 &mut out.arguments,
+                input.progress,
             ),
             Err(d) => {
                 out.diagnostics.extend(d);
@@ -127,6 +128,7 @@ fn run(input: &ModeInput) -> ModeOutput {
         &machine,
         &mut out.diagnostics,
         &mut out.arguments,
+        input.progress,
     ) {
         out.schedule = Some(views::schedule::simulated_text(&request.source, &sim));
         out.simulation = Some(SimulationReport::alone(sim));

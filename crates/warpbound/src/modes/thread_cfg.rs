@@ -104,6 +104,7 @@ fn sass(input: &ModeInput, simulate: &SimRequest, out: &mut ModeOutput) {
         &machine,
         &mut out.diagnostics,
         &mut out.arguments,
+        input.progress,
     ) {
         out.schedule = Some(views::schedule::simulated(&s.kernel, &sim));
         out.simulation = Some(SimulationReport::against(

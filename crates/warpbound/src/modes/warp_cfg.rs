@@ -446,6 +446,7 @@ fn run(input: &ModeInput) -> ModeOutput {
             run,
             &p.cost,
             p.its,
+            input.progress,
             &mut out,
         );
         out.time("simulate", t);
@@ -577,6 +578,7 @@ fn simulate(
     run: &SimRun,
     cost: &Cost,
     its: Option<cfg::interleaving::Scheduler>,
+    progress: isa::Observer,
     out: &mut ModeOutput,
 ) -> Option<sim::Simulation> {
     let mut machine = simulator::preset_machine(Some("unit-cost"))?;
@@ -592,6 +594,7 @@ fn simulate(
         &machine,
         &mut out.diagnostics,
         &mut out.arguments,
+        progress,
     )
 }
 
@@ -741,7 +744,7 @@ pub(super) fn bound_with_extras(
     out: &mut ModeOutput,
 ) -> Option<(u64, Vec<u64>)> {
     let extra = indirect::extra_costs(sass, p, input, functions, out)?;
-    let warp = match cfg::build(&sass.kernel, &sass.graph, &p.analysis) {
+    let warp = match cfg::build_observed(&sass.kernel, &sass.graph, &p.analysis, input.progress) {
         Ok(w) => w,
         Err(d) => {
             out.diagnostics.push(d);
@@ -761,6 +764,7 @@ pub(super) fn bound_with_extras(
         budget: &p.budget,
         cost_model: cost.name(),
         components: components.clone(),
+        progress: input.progress,
         shared: shared.clone(),
     };
     let listing = SassListing {

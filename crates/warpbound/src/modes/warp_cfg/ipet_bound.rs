@@ -38,6 +38,8 @@ pub(super) struct BoundRequest<'a> {
     pub components: BTreeMap<String, bool>,
     /// Bounds shared by the copies of one program loop in the warp-level CFG (PTX).
     pub shared: Vec<ipet::SharedBound>,
+    /// Told how the branch and bound goes.
+    pub progress: isa::Observer<'a>,
 }
 
 /// Bounds the warp-level CFG `warp` of `listing` by IPET: `out.graph`, `out.wcet` and the
@@ -119,7 +121,8 @@ pub(super) fn bound(
         ));
         Err(None)
     } else {
-        ipet::solve_with(&ipet_cfg, &bounds, &req.shared, req.budget).map_err(Some)
+        ipet::solve_observed(&ipet_cfg, &bounds, &req.shared, req.budget, req.progress)
+            .map_err(Some)
     };
     let mut nodes: Vec<CfgNode> = warp
         .nodes

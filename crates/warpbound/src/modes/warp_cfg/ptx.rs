@@ -87,6 +87,7 @@ pub(super) fn run(input: &ModeInput, p: &WarpCfgParams, out: &mut ModeOutput) {
             budget: &p.budget,
             cost_model: "unit",
             components,
+            progress: input.progress,
             shared: shared_bounds(&built, &listing, &p.loop_bounds),
         },
         out,
@@ -97,7 +98,7 @@ pub(super) fn run(input: &ModeInput, p: &WarpCfgParams, out: &mut ModeOutput) {
     out.time("warp_cfg+ipet", t);
     if let Some(run) = p.simulate.run(&mut out.diagnostics) {
         let t = Instant::now();
-        simulate(f, run, out);
+        simulate(f, run, input.progress, out);
         out.time("simulate", t);
     }
     out.kernel = Some(view);
@@ -162,7 +163,7 @@ fn divergent_branches(
 
 /// One warp of the launch in isolation on the unit-cost machine: every issued PTX
 /// instruction one cycle, as the bound counts them.
-fn simulate(f: &Function, run: &simulator::SimRun, out: &mut ModeOutput) {
+fn simulate(f: &Function, run: &simulator::SimRun, progress: isa::Observer, out: &mut ModeOutput) {
     let Some(mut machine) = simulator::preset_machine(Some("unit-cost")) else {
         return;
     };
@@ -181,7 +182,8 @@ fn simulate(f: &Function, run: &simulator::SimRun, out: &mut ModeOutput) {
         out.arguments = Some(args);
     }
     let result = crate::auto_memory::run_on(&run.memory, out.arguments.as_mut(), |m| {
-        sim::run_ptx(f, &launch, &machine, m, &run.budget).map_err(|e| e.diagnostics)
+        sim::run_ptx_observed(f, &launch, &machine, m, &run.budget, progress)
+            .map_err(|e| e.diagnostics)
     });
     if let Some(a) = &out.arguments {
         let note = crate::params::kernel_args::auto_note(a, true);

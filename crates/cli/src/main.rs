@@ -26,7 +26,7 @@ fn main() -> ExitCode {
                     },
                     Format::Text => text::render(&report, a.display_name()),
                 };
-                println!("{out}");
+                emit(&out);
                 if report.has_errors() {
                     ExitCode::from(1)
                 } else {
@@ -37,7 +37,7 @@ fn main() -> ExitCode {
         },
         Command::Catalog => match serde_json::to_string_pretty(&warpbound::catalog()) {
             Ok(s) => {
-                println!("{s}");
+                emit(&s);
                 ExitCode::SUCCESS
             }
             Err(e) => usage(&format!("cannot serialize the catalog: {e}")),
@@ -58,7 +58,7 @@ fn opcodes(a: &args::OpcodesArgs) -> ExitCode {
     };
     match a.format {
         Format::Json => match serde_json::to_string_pretty(&table) {
-            Ok(s) => println!("{s}"),
+            Ok(s) => emit(&s),
             Err(e) => return usage(&format!("cannot serialize the table: {e}")),
         },
         Format::Text => {
@@ -85,6 +85,13 @@ fn opcodes(a: &args::OpcodesArgs) -> ExitCode {
         }
     }
     ExitCode::SUCCESS
+}
+
+/// Prints `text` and a newline to standard output. A reader that closes the pipe early
+/// (`warpbound analyze k.sass | head`) is not an error: `println!` would panic there.
+fn emit(text: &str) {
+    let mut out = std::io::stdout().lock();
+    let _ = writeln!(out, "{text}").and_then(|()| out.flush());
 }
 
 fn usage(msg: &str) -> ExitCode {

@@ -316,3 +316,48 @@ fn the_dialect_is_detected_when_not_given() {
     assert_eq!(wrong.status.code(), Some(1));
     assert_eq!(json(&wrong)["dialect_hint"]["dialect"], "ptx");
 }
+
+/// A reader that stops early (`warpbound analyze k.sass | head`) ends the output, not the
+/// program with a panic: the exit status is the report's (0 here), never 101.
+#[test]
+fn a_closed_pipe_is_not_a_panic() {
+    use std::io::Read;
+    let kernel = format!(
+        "{}/../../www/examples/its-sm86.sass",
+        env!("CARGO_MANIFEST_DIR")
+    );
+    // A simulation's report (about 300 KB) is larger than the pipe's buffer (64 KB).
+    let mut child = bin()
+        .args([
+            "analyze",
+            &kernel,
+            "--dialect",
+            "sass",
+            "--mode",
+            "simulate",
+        ])
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .expect("spawn");
+    let mut first = [0u8; 16];
+    child
+        .stdout
+        .take()
+        .expect("stdout")
+        .read_exact(&mut first)
+        .expect("the report begins");
+    // The pipe's read end is dropped here, before most of the report is written.
+    let out = child.wait_with_output().expect("wait");
+    assert_ne!(
+        out.status.code(),
+        Some(101),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert!(
+        !String::from_utf8_lossy(&out.stderr).contains("panicked"),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+}

@@ -93,3 +93,47 @@ fn constrained_executions_stay_within_the_wcet_on_the_corpus() {
     // Found: no greedy run of the corpus exceeds the better policy's WCET either.
     assert_eq!(greedy_above, vec![]);
 }
+
+/// §4.2 on the corpus: under both policies, with every work-group on the worst path, DRAM
+/// tiles at their actual addresses and refresh at its real times, the (work-group, phase,
+/// slot) instances start in exactly the order of the WCET's serialisation
+/// (`schedule::worst_case`), for every kernel whose whole run fits 300 000 intervals.
+#[test]
+fn corpus_policies_follow_the_unique_serialisation() {
+    let config = Config::paper();
+    let mut checked = 0;
+    for (name, stem, launch) in launches() {
+        let text = std::fs::read_to_string(corpus_dir().join(format!("{stem}.sas")))
+            .expect("kernel is readable");
+        let program = isa::simd::parse(&text, &isa::Limits::default())
+            .program
+            .expect("kernel parses");
+        let (r, dag) = analyze_with_dag(&program, &launch, &config).expect("kernel analyses");
+        let w = r.launch.work_groups;
+        for (s, pol) in [
+            (Scheduler::SpAsAccess, &r.sp_as_access),
+            (Scheduler::SpAsCompute, &r.sp_as_compute),
+        ] {
+            let n = w.saturating_mul(pol.phases.len() as u64);
+            if n > 300_000 {
+                continue;
+            }
+            let mut o = Options::new(s, PathChoice::Worst, &config);
+            o.shown_work_groups = w;
+            o.max_intervals = n;
+            let e = execute(&r, &dag, &o).expect("runs");
+            let wc = phases::schedule::worst_case(&pol.phases, w, w, n);
+            let order = |iv: &[phases::Interval]| -> Vec<(u64, usize, u8)> {
+                iv.iter().map(|i| (i.work_group, i.phase, i.slot)).collect()
+            };
+            assert_eq!(
+                order(&e.schedule.intervals),
+                order(&wc.intervals),
+                "{name} {}",
+                s.name()
+            );
+            checked += 1;
+        }
+    }
+    assert!(checked >= 40, "{checked}");
+}

@@ -57,6 +57,39 @@ test('Sim-D: phases, both policies, the two-slot schedule', async () => {
   await page.close();
 });
 
+test('Sim-D execution: the observed run under the worst-case schedule, the scheduler picker', async () => {
+  const { page, errors } = await openPage(site, '#ex=simd-drift');
+  const native = await nativeFor(page);
+  assert.equal(native.simd_execution.scheduler, 'unconstrained');
+  await waitText(page, '#stat-wcet', native.wcet.cycles);
+  await page.click('[data-view="summary"]');
+  const cell = (id, row) => page.locator(`#${id} tbody tr`).nth(row).locator('td').nth(1).textContent();
+  assert.equal(await cell('simd-execution', 2), String(native.simd_execution.cycles));
+  assert.equal(await page.locator('#simd-utilisation tbody tr').count(), native.simd_execution.utilisation.length);
+  await page.click('[data-view="schedule"]');
+  assert.equal(await page.locator('#gantt-svg rect.gantt-item').count(), native.schedule.items.length);
+  assert.equal(
+    await page.locator('#gantt-observed-svg rect.gantt-item').count(),
+    native.simd_execution.gantt.items.length,
+  );
+  // Both ends marked on both charts; the gap to the worst-case schedule shaded.
+  assert.equal(await page.locator('#gantt .gantt-wcet-end').count(), 2);
+  assert.equal(await page.locator('#gantt-observed-svg rect.gantt-gap').count(), 1);
+  assert.ok(native.simd_execution.observed_shown_end < native.simd_execution.wcet_shown_end);
+  assert.match(await page.textContent('#gantt .gantt-gap-note'), new RegExp(`gap ${native.simd_execution.wcet_shown_end - native.simd_execution.observed_shown_end} cycles`));
+  await page.screenshot({ path: join(ARTIFACTS, 'simd-execution.png') });
+  // The scheduler picker comes from the catalog: pairwise repairs the drift, at a cost.
+  await page.selectOption('#param-scheduler', 'pairwise');
+  await page.dispatchEvent('#param-scheduler', 'change');
+  const paired = await nativeFor(page);
+  assert.equal(paired.simd_execution.scheduler, 'pairwise');
+  assert.ok(paired.simd_execution.cycles > native.simd_execution.cycles);
+  await page.click('[data-view="summary"]');
+  await waitText(page, '#simd-execution tbody tr:nth-child(3) td:nth-child(2)', paired.simd_execution.cycles);
+  assert.deepEqual(errors, []);
+  await page.close();
+});
+
 test('PWS: Table 2 layout, BSBs and pruned edges drawn, branches marked by clicking', async () => {
   const { page, errors } = await openPage(site, '#ex=pws-if-else');
   const native = await nativeFor(page);

@@ -14,19 +14,55 @@ function groupName(schedule, g) {
   return names[g] !== undefined ? names[g] : `${schedule.group_name} ${g}`;
 }
 
-export function renderGantt(host, schedule, zoom = 1) {
+/**
+ * The Gantt chart of `schedule`; with `observed` (a Sim-D execution, `report.simd_execution`)
+ * the observed run is drawn under it on the same time axis, with both ends marked and the gap
+ * between them shaded. All numbers come from the report.
+ */
+export function renderGantt(host, schedule, zoom = 1, observed = null) {
   if (!schedule) {
     host.replaceChildren(el('p', { class: 'empty', text: 'This mode produces no schedule.' }));
     return;
   }
   const cell = 14 * zoom;
+  if (!observed) {
+    host.replaceChildren(legendOf(schedule), el('div', { class: 'gantt-scroll' }, chart(schedule, schedule.cycles, cell, 'gantt-svg', [])));
+    return;
+  }
+  const cycles = Math.max(schedule.cycles, observed.gantt.cycles);
+  const marks = [
+    { at: observed.wcet_shown_end, cls: 'gantt-wcet-end', text: `WCET schedule ends ${observed.wcet_shown_end}` },
+    { at: observed.observed_shown_end, cls: 'gantt-observed-end', text: `observed ends ${observed.observed_shown_end}` },
+  ];
+  const gap = observed.wcet_shown_end - observed.observed_shown_end;
+  const note = el('p', {
+    class: 'gantt-gap-note',
+    text:
+      `First ${observed.schedule.work_groups} work-groups: worst-case schedule ${observed.wcet_shown_end} cycles, ` +
+      `observed (${observed.scheduler}) ${observed.observed_shown_end} — ` +
+      (gap >= 0
+        ? `gap ${gap} cycles. `
+        : `${-gap} cycles later (the worst-case schedule leaves refresh out; Eq. 19 inflates only the total). `) +
+      `Whole kernel: observed ${observed.cycles} of ${observed.bound} bound (${observed.within_bound ? 'within' : 'ABOVE'}).`,
+  });
+  host.replaceChildren(
+    legendOf(schedule),
+    note,
+    el('h4', { text: 'Worst-case schedule (the WCET)' }),
+    el('div', { class: 'gantt-scroll' }, chart(schedule, cycles, cell, 'gantt-svg', marks)),
+    el('h4', { text: `Observed execution (${observed.scheduler})` }),
+    el('div', { class: 'gantt-scroll' }, chart(observed.gantt, cycles, cell, 'gantt-observed-svg', marks, [observed.observed_shown_end, observed.wcet_shown_end])),
+  );
+}
+
+function chart(schedule, cycles, cell, id, marks, gap = null) {
   const laneH = 22;
   const left = 56;
   const top = 24;
-  const width = left + schedule.cycles * cell + 10;
+  const width = left + cycles * cell + 10;
   const height = top + schedule.lanes.length * laneH + 8;
   const root = svg('svg', {
-    id: 'gantt-svg',
+    id,
     width,
     height,
     viewBox: `0 0 ${width} ${height}`,
@@ -37,7 +73,7 @@ export function renderGantt(host, schedule, zoom = 1) {
   const step =
     [1, 2, 5, 10, 20, 50, 100, 200, 500, 1000, 2000, 5000, 1e4, 2e4, 5e4, 1e5, 2e5, 5e5, 1e6, 2e6, 5e6, 1e7].find((s) => s * cell >= 36) ||
     Math.pow(10, Math.ceil(Math.log10(36 / cell)));
-  for (let c = 0; c <= schedule.cycles; c += step) {
+  for (let c = 0; c <= cycles; c += step) {
     const x = left + c * cell;
     root.append(
       svg('line', { x1: x, y1: top - 4, x2: x, y2: height - 8, class: 'gantt-grid' }),
@@ -47,6 +83,15 @@ export function renderGantt(host, schedule, zoom = 1) {
   schedule.lanes.forEach((name, i) => {
     root.append(svg('text', { x: 4, y: top + i * laneH + 15, class: 'gantt-lane', text: name }));
   });
+  if (gap && gap[1] > gap[0]) {
+    root.append(
+      svg(
+        'rect',
+        { x: left + gap[0] * cell, y: top - 4, width: (gap[1] - gap[0]) * cell, height: height - top - 4, class: 'gantt-gap' },
+        svg('title', { text: `gap to the worst-case schedule: ${gap[1] - gap[0]} cycles` }),
+      ),
+    );
+  }
   for (const it of schedule.items) {
     const g = svg(
       'rect',
@@ -64,8 +109,16 @@ export function renderGantt(host, schedule, zoom = 1) {
     );
     root.append(g);
   }
+  for (const m of marks) {
+    const x = left + m.at * cell;
+    root.append(svg('line', { x1: x, y1: top - 4, x2: x, y2: height - 4, class: `gantt-mark ${m.cls}` }, svg('title', { text: m.text })));
+  }
+  return root;
+}
+
+function legendOf(schedule) {
   const groups = [...new Set(schedule.items.map((i) => i.group))].sort((a, b) => a - b);
-  const legend = el(
+  return el(
     'div',
     { class: 'gantt-legend' },
     ...groups.slice(0, 64).map((g) =>
@@ -73,5 +126,4 @@ export function renderGantt(host, schedule, zoom = 1) {
     ),
     groups.length > 64 ? el('span', { text: `… ${groups.length - 64} more` }) : '',
   );
-  host.replaceChildren(legend, el('div', { class: 'gantt-scroll' }, root));
 }

@@ -634,7 +634,7 @@ function render() {
   }
   // A new schedule starts fitted to the pane (short ones at the natural 14 px per cycle).
   view.ganttZoom = ganttFit(r.schedule);
-  renderGantt($('gantt'), r.schedule, view.ganttZoom);
+  renderGantt($('gantt'), r.schedule, view.ganttZoom, r.simd_execution);
   $('schedule-summary').textContent = r.schedule
     ? `${r.schedule.items.length} boxes on ${r.schedule.lanes.length} lanes over ${r.schedule.cycles} cycles, coloured by ${r.schedule.group_name}`
     : '';
@@ -689,7 +689,7 @@ function drawStepper() {
 function setGanttZoom(z) {
   const fit = ganttFit(view.report && view.report.schedule);
   view.ganttZoom = Math.min(4, Math.max(Math.min(0.1, fit / 4), z));
-  if (view.report) renderGantt($('gantt'), view.report.schedule, view.ganttZoom);
+  if (view.report) renderGantt($('gantt'), view.report.schedule, view.ganttZoom, view.report.simd_execution);
 }
 
 function renderJson() {

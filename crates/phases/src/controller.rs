@@ -227,6 +227,15 @@ impl AddressMap {
     }
 }
 
+/// Bytes of address space after which the controller model's command stream repeats: two
+/// start addresses congruent modulo this (the span of one row across all banks,
+/// `CmdGen_DDR4::address_translate`) give streams equal up to a rotation of bank pairs, which
+/// [`simulate_stride`] treats as equal — so their LIDs are equal, as long as the request does
+/// not wrap the 32-bit address space. [`crate::execution`] caches per-address runs by it.
+pub fn stream_period_bytes(t: &DramTiming) -> u64 {
+    1u64 << AddressMap::new(t).row_shift
+}
+
 /// What the command generator puts for one burst request, packed in a `u32`: the bank
 /// (low 8 bits, rotated so that the first request's bank pair is pair 0), then flags: ACT
 /// needed, auto-precharge, and an explicit PRE put to `bank ^ 1` first.

@@ -487,6 +487,50 @@ pub fn critical_path(dag: &Dag, sp_as_compute: bool) -> Result<Vec<PathStep>, Er
     Ok(path)
 }
 
+/// The steps of a given source→sink node sequence `nodes` (any path of the DAG, not only the
+/// critical one), weighted and folded as [`critical_path`] weighs them: between consecutive
+/// nodes the heaviest parallel edge, plus the scratchpad cost of the source node under
+/// scratchpad-as-compute. Used by [`crate::execution`] for the path a work-group takes.
+pub fn path_steps(dag: &Dag, nodes: &[usize], sp_as_compute: bool) -> Result<Vec<PathStep>, Error> {
+    let mut out = Vec::with_capacity(nodes.len());
+    for (i, &u) in nodes.iter().enumerate() {
+        let Some(node) = dag.nodes.get(u) else {
+            return Err(Error::request(format!(
+                "internal: path node {u} is not in the DAG"
+            )));
+        };
+        let weight = match nodes.get(i + 1) {
+            Some(&t) => {
+                let w = node
+                    .out
+                    .iter()
+                    .filter(|&&(_, v)| v == t)
+                    .map(|&(w, _)| w)
+                    .max()
+                    .ok_or_else(|| {
+                        Error::request(format!("internal: no DAG edge {u} → {t} on a path"))
+                    })?;
+                let extra = match node.access {
+                    Some(a) if sp_as_compute && a.resource == Resource::Scratchpad => a.cycles,
+                    _ => 0,
+                };
+                w.saturating_add(extra)
+            }
+            None => 0,
+        };
+        out.push(PathStep {
+            node: u,
+            block: node.block,
+            weight,
+            access: match node.access {
+                Some(a) if sp_as_compute && a.resource == Resource::Scratchpad => None,
+                other => other,
+            },
+        });
+    }
+    Ok(out)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

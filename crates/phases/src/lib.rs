@@ -30,6 +30,7 @@ pub mod controller;
 pub mod dag;
 pub mod dram;
 pub mod error;
+pub mod execution;
 pub mod launch;
 pub mod loops;
 pub mod phase_list;
@@ -192,6 +193,16 @@ pub fn analyze_text(
 
 /// Runs the Sim-D WCET analysis (§5, steps 1–8) of one kernel-instance.
 pub fn analyze(program: &Program, launch: &Launch, config: &Config) -> Result<SimdResult, Error> {
+    analyze_with_dag(program, launch, config).map(|(r, _)| r)
+}
+
+/// [`analyze`], also returning the unrolled timing DAG of §5.4 (the paths a work-group can
+/// take, which [`execution`] walks).
+pub fn analyze_with_dag(
+    program: &Program,
+    launch: &Launch,
+    config: &Config,
+) -> Result<(SimdResult, dag::Dag), Error> {
     config.validate()?;
     launch.validate(config.work_items)?;
     let w = launch.work_groups(config.work_items);
@@ -302,7 +313,7 @@ pub fn analyze(program: &Program, launch: &Launch, config: &Config) -> Result<Si
         })
         .collect();
 
-    Ok(SimdResult {
+    let result = SimdResult {
         launch: LaunchInfo {
             nd_range: launch.nd_range,
             wg_width: launch.wg_width,
@@ -329,5 +340,6 @@ pub fn analyze(program: &Program, launch: &Launch, config: &Config) -> Result<Si
         wcet_lower: b.lower,
         lower_bounds: LowerBounds { l1: b.l1, l2: b.l2 },
         diagnostics: cf.warnings,
-    })
+    };
+    Ok((result, dag))
 }

@@ -48,6 +48,7 @@ pub fn analyze_with_progress(request: &Request, progress: &dyn Fn(&Progress)) ->
         plots: Vec::new(),
         makespan: None,
         simd: None,
+        simd_execution: None,
         pws: None,
         rr: None,
         arguments: None,
@@ -173,7 +174,10 @@ fn assemble(report: &mut Report, out: ModeOutput) {
         ModeDetails::None => {}
         ModeDetails::WarpCfg(d) => report.warp_cfg = Some(*d),
         ModeDetails::Makespan(d) => report.makespan = Some(*d),
-        ModeDetails::Simd(d) => report.simd = Some(*d),
+        ModeDetails::Simd(d, e) => {
+            report.simd = Some(*d);
+            report.simd_execution = e.map(|e| *e);
+        }
         ModeDetails::Pws(d) => report.pws = Some(*d),
         ModeDetails::Rr(d) => report.rr = Some(*d),
         ModeDetails::Block(mut d) => {

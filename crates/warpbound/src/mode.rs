@@ -75,8 +75,11 @@ pub enum ModeDetails {
     WarpCfg(Box<WarpCfgDetails>),
     /// `makespan`.
     Makespan(Box<MakespanDetails>),
-    /// `simd` (the `phases` crate's result).
-    Simd(Box<phases::SimdResult>),
+    /// `simd` (the `phases` crate's result, and with `simulate=true` an execution).
+    Simd(
+        Box<phases::SimdResult>,
+        Option<Box<crate::report::SimdExecutionReport>>,
+    ),
     /// `pws` (the `pws` crate's result).
     Pws(Box<pws::PwsResult>),
     /// `rr` (the `roundrobin` crate's result).

@@ -50,6 +50,11 @@ pub struct Report {
     /// Details of the `simd` mode (Sim-D, Spliet & Mullins): the `phases` crate's result.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub simd: Option<phases::SimdResult>,
+    /// `simd` with `simulate=true`: an execution of the launch under the chosen scheduler
+    /// (`phases::execution`, Sim-D §4, Fig. 4, Fig. 7), with its Gantt chart drawn like
+    /// `schedule` (the worst-case schedule) on the same time axis.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub simd_execution: Option<SimdExecutionReport>,
     /// Details of the `pws` mode (Klashtorny et al.): the `pws` crate's result.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub pws: Option<pws::PwsResult>,
@@ -578,4 +583,21 @@ pub struct CfgEdge {
     pub kind: String,
     /// Times the worst-case path takes the edge.
     pub count: Option<u64>,
+}
+
+/// A Sim-D execution next to the WCET (`simd` mode, `simulate=true`).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct SimdExecutionReport {
+    /// The run: `cycles`, `bound`, `within_bound`, `utilisation`, `schedule` (raw intervals),
+    /// refreshes, controller runs.
+    #[serde(flatten)]
+    pub run: phases::execution::Execution,
+    /// The observed schedule of the first `schedule_work_groups` work-groups, drawn like
+    /// `report.schedule`: times from the end of the program upload, as the worst-case
+    /// schedule's (which leaves upload and refresh out), so both share one time axis.
+    pub gantt: ScheduleView,
+    /// Where the shown work-groups end in the worst-case schedule and in the run (same axis):
+    /// the gap the page marks.
+    pub wcet_shown_end: u64,
+    pub observed_shown_end: u64,
 }

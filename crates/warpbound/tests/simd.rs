@@ -120,3 +120,74 @@ fn bad_launches_name_the_parameter() {
     assert!(r.has_errors());
     assert!(r.wcet.is_none());
 }
+
+/// `--mode simd --set simulate=true --set scheduler=X` on every corpus kernel at its
+/// launch.tsv NDRange (reference configuration, the mode's default): the four schedulers
+/// run, the report's `simd_execution` is the `phases::execution` run, the two policy
+/// schedulers stay within their policy's WCET, every run within WCET^U, and the Gantt chart
+/// shares the worst-case schedule's lanes.
+#[test]
+fn simulate_with_every_scheduler_on_the_corpus() {
+    let launches = std::fs::read_to_string(corpus().join("launch.tsv")).expect("launch.tsv");
+    let mut runs = 0;
+    for line in launches.lines().skip(1) {
+        let Some((_, args)) = line.split_once('\t') else {
+            continue;
+        };
+        let Some(file) = args.split_whitespace().find(|w| w.ends_with(".sas")) else {
+            continue;
+        };
+        let name = file.rsplit('/').next().unwrap_or(file);
+        let Ok(source) = std::fs::read_to_string(corpus().join(name)) else {
+            continue;
+        };
+        let launch = phases::Launch::from_arguments(args).expect("launch arguments");
+        for s in ["unconstrained", "pairwise", "sp-as-access", "sp-as-compute"] {
+            let r = run(
+                &source,
+                &[
+                    (
+                        "ndrange",
+                        format!("{},{}", launch.nd_range[0], launch.nd_range[1]).into(),
+                    ),
+                    ("wg_width", launch.wg_width.into()),
+                    ("simulate", true.into()),
+                    ("scheduler", s.into()),
+                ],
+                None,
+            );
+            assert!(!r.has_errors(), "{name} {s}: {:?}", r.diagnostics);
+            let d = r.simd.as_ref().expect("simd details");
+            let e = r.simd_execution.as_ref().expect("an execution");
+            let bound = match s {
+                "sp-as-access" => d.sp_as_access.wcet,
+                "sp-as-compute" => d.sp_as_compute.wcet,
+                _ => d.wcet_upper,
+            };
+            assert_eq!(e.run.bound, bound);
+            assert!(e.run.cycles <= bound && e.run.within_bound, "{name} {s}");
+            assert_eq!(e.run.scheduler.name(), s);
+            assert!(!e.gantt.items.is_empty());
+            assert_eq!(
+                &e.gantt.lanes[..2],
+                &["compute".to_string(), "dram".to_string()]
+            );
+            runs += 1;
+        }
+    }
+    assert_eq!(runs, 26 * 4);
+}
+
+/// Without `simulate` there is no execution; a bad scheduler name is a request error.
+#[test]
+fn simulate_off_and_bad_scheduler() {
+    let src = std::fs::read_to_string(corpus().join("cnn_relu.sas")).expect("cnn_relu");
+    let r = run(&src, &[], None);
+    assert!(r.simd_execution.is_none());
+    let bad = run(
+        &src,
+        &[("simulate", true.into()), ("scheduler", "fifo".into())],
+        None,
+    );
+    assert!(bad.has_errors());
+}

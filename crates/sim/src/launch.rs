@@ -94,7 +94,15 @@ impl Launch {
 /// - Kepler (sm_3x): `celer_range_native-linear` (sm_35) uses `c[0x0][0x28]` as `blockDim.x`
 ///   and `c[0x0][0x44]` as the stack pointer; `gridDim` follows at `0x34` (three words after
 ///   `blockDim`, as on Maxwell); parameters at `0x140`.
-/// - Fermi (sm_2x): parameters at `0x20` (`FERMI_sm20_mgpu_*`), dimensions as on Maxwell.
+///   The generic address of a local buffer is the stack pointer plus a 64-bit local-window
+///   base whose low word is `c[0x0][0x4]` and high word `c[0x0][0x104]` (`IADD R6.CC, R1,
+///   c[0x0][0x4]` / `IADD.X R7, RZ, c[0x0][0x104]` in `newdelete__containerConsume`, sm_61;
+///   `MOV R6, c[0x0][0x4]` / `IADD3.X R7, RZ, c[0x0][0x104], RZ` in
+///   `cuassembler_sm61___Z7argtestPiS_S_`).
+/// - Fermi (sm_2x): parameters at `0x20` (`FERMI_sm20_mgpu_*`), dimensions as on Maxwell;
+///   the stack pointer is in the driver's bank 1, `c[0x1][0x100]` (the `MOV R1,
+///   c[0x1][0x100]` every Fermi listing of the corpus starts with), and reads as
+///   [`LOCAL_STACK_TOP`] too ([`FERMI_STACK_POINTER`]).
 /// - Volta to Ada (sm_70–sm_89), from `tests/kernels/sass/sm_{70,75,86}` and their sources in
 ///   `tests/kernels/src`: `data_if_else(const float *x, float *y, float lo, float hi, int n)`
 ///   reads `x` at `0x160` (`IMAD.WIDE R2, R4, R5, c[0x0][0x160]`, then `LDG`), `y` at `0x168`
@@ -116,9 +124,11 @@ impl Launch {
 ///   in `grid_stride_divmod`, the stack pointer `LDC R1, c[0x0][0x28]`; the memory
 ///   descriptor moved to `0x208` (`ULDC.64 UR4, c[0x0][0x208]` right before the `LDG`s).
 ///
-/// The local window and the memory descriptor have no simulated meaning (local memory is not
-/// simulated, and loads and stores ignore the descriptor): they read as
-/// [`LOCAL_WINDOW_BASE`] and [`MEMORY_DESCRIPTOR`], so that code computing with them runs.
+/// The stack pointer reads as [`LOCAL_STACK_TOP`], the top of each thread's local window
+/// (`LDL`/`STL` reach the window below it). The generic local-window base and the memory
+/// descriptor have no simulated meaning (generic loads and stores do not reach local
+/// memory, and loads and stores ignore the descriptor): they read as [`LOCAL_WINDOW_BASE`]
+/// and [`MEMORY_DESCRIPTOR`], so that code computing with them runs.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 pub struct ConstantLayout {
     pub ntid: u32,
@@ -126,19 +136,28 @@ pub struct ConstantLayout {
     pub params: u32,
     /// Offset of the local-memory stack pointer, if the architecture has one there.
     pub local_stack: Option<u32>,
-    /// Offset of the 64-bit generic-address base of the local window (sm_70+).
-    pub local_window: Option<u32>,
+    /// The stack pointer is Fermi's `c[0x1][0x100]` ([`FERMI_STACK_POINTER`]).
+    pub fermi_stack: bool,
+    /// Offsets of the low and high words of the generic-address base of the local window
+    /// (Maxwell–Pascal `0x4`/`0x104`, sm_70+ `0x20`/`0x24`).
+    pub local_window: Option<(u32, u32)>,
     /// Offset of the 64-bit global memory descriptor (sm_80+: `0x118`, sm_90: `0x208`).
     pub memory_descriptor: Option<u32>,
 }
 
-/// The value `c[0x0][stack pointer]` reads as. Local memory is not simulated (`LDL`/`STL`
-/// stop the run), so this only has to be a plausible stack top; it is never dereferenced.
+/// The value `c[0x0][stack pointer]` reads as: the top of each thread's local window
+/// (`crate::sass` local memory: `LDL`/`STL` reach the window below it). Only plausible
+/// (16 MiB less 1 KiB, the default `cudaLimitStackSize` of 1 KiB below a 16 MiB window);
+/// what matters is that frames below it fit in the window.
 pub const LOCAL_STACK_TOP: u32 = 0x00ff_fc00;
 
-/// The value of the sm_70+ local-window base `c[0x0][0x20..0x28]` (low word first). Only
-/// plausible: it is added to the stack pointer to form generic addresses of local buffers,
-/// which nothing simulated dereferences (`printf`'s callee is outside the listing).
+/// Fermi's stack pointer: constant bank 1, offset `0x100`.
+pub const FERMI_STACK_POINTER: (u32, i64) = (1, 0x100);
+
+/// The value of the local-window base (sm_70+ `c[0x0][0x20..0x28]`, Maxwell–Pascal
+/// `c[0x0][0x4]` and `c[0x0][0x104]`; low word first). Only plausible: it is added to the
+/// stack pointer to form generic addresses of local buffers, which nothing simulated
+/// dereferences (`printf`'s callee is outside the listing).
 pub const LOCAL_WINDOW_BASE: [u32; 2] = [0, 0x0000_7ff0];
 
 /// The value of the sm_80+ global memory descriptor (`c[0x0][0x118]`, sm_90 `c[0x0][0x208]`).
@@ -156,7 +175,8 @@ impl ConstantLayout {
             nctaid: 0x14,
             params: 0x140,
             local_stack: Some(0x20),
-            local_window: None,
+            fermi_stack: false,
+            local_window: Some((0x4, 0x104)),
             memory_descriptor: None,
         };
         match sm {
@@ -164,11 +184,14 @@ impl ConstantLayout {
                 ntid: 0x28,
                 nctaid: 0x34,
                 local_stack: Some(0x44),
+                local_window: None,
                 ..none
             },
             Some(v) if v < 30 => ConstantLayout {
                 params: 0x20,
                 local_stack: None,
+                fermi_stack: true,
+                local_window: None,
                 ..none
             },
             Some(v) if (70..90).contains(&v) => ConstantLayout {
@@ -176,7 +199,8 @@ impl ConstantLayout {
                 nctaid: 0xc,
                 params: 0x160,
                 local_stack: Some(0x28),
-                local_window: Some(0x20),
+                fermi_stack: false,
+                local_window: Some((0x20, 0x24)),
                 memory_descriptor: (v >= 80).then_some(0x118),
             },
             Some(v) if v >= 90 => ConstantLayout {
@@ -184,7 +208,8 @@ impl ConstantLayout {
                 nctaid: 0xc,
                 params: 0x210,
                 local_stack: Some(0x28),
-                local_window: Some(0x20),
+                fermi_stack: false,
+                local_window: Some((0x20, 0x24)),
                 memory_descriptor: Some(0x208),
             },
             _ => none,
@@ -210,8 +235,13 @@ impl ConstantLayout {
         if self.local_stack == Some(off) {
             return Some(LOCAL_STACK_TOP);
         }
-        if let Some(v) = self.local_window.and_then(|b| word(b, &LOCAL_WINDOW_BASE)) {
-            return Some(v);
+        if let Some((lo, hi)) = self.local_window {
+            if off == lo {
+                return Some(LOCAL_WINDOW_BASE[0]);
+            }
+            if off == hi {
+                return Some(LOCAL_WINDOW_BASE[1]);
+            }
         }
         if let Some(v) = self
             .memory_descriptor
@@ -250,7 +280,10 @@ mod tests {
         assert_eq!(c.read(&l, 0x148), Some(5));
         assert_eq!(c.read(&l, 0x14c), None);
         assert_eq!(c.read(&l, 0x20), Some(LOCAL_STACK_TOP));
+        assert_eq!(c.read(&l, 0x4), Some(LOCAL_WINDOW_BASE[0]));
+        assert_eq!(c.read(&l, 0x104), Some(LOCAL_WINDOW_BASE[1]));
         let k = ConstantLayout::for_arch(Some("sm_35"));
+        assert_eq!(k.read(&l, 0x4), None);
         assert_eq!(k.read(&l, 0x28), Some(64));
         assert_eq!(k.read(&l, 0x34), Some(7));
     }

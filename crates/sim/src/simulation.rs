@@ -139,7 +139,7 @@ pub struct Transaction {
     pub warp: u32,
     pub index: usize,
     pub cycle: u64,
-    /// `global` or `shared`.
+    /// `global`, `shared` or `local`.
     pub space: &'static str,
     pub store: bool,
     /// Bytes per lane.

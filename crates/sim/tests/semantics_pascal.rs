@@ -61,6 +61,22 @@ fn lea_forms_of_64_bit_addresses() {
 }
 
 #[test]
+fn lop3_with_a_predicate_result() {
+    // `LOP3.LUT.NZ P0, RZ, a, b, c, 0xc8` (eigenvalues__bisectKernel, sm_61): LUT 0xc8 is
+    // (a | c) & b; R10 = 0x00f0, R11 = 0x0f00, R12 = 0x0100: (0x01f0 & 0x0f00) = 0x0100, not
+    // zero, so P0 = 1; with b = R13 = 0x0e00 the result is 0, P0 = 0. `.Z` is the negation.
+    // R20, R21 = P0 as 0/1; R22 = the .Z predicate on the second; R23 = the first result.
+    let out = eval(
+        "LOP3.LUT.NZ P0, R23, R10, R11, R12, 0xc8 ;\nSEL R20, 0x1, RZ, P0 ;\n\
+         LOP3.LUT.NZ P0, RZ, R10, R13, R12, 0xc8 ;\nSEL R21, 0x1, RZ, P0 ;\n\
+         LOP3.LUT.Z P1, RZ, R10, R13, R12, 0xc8 ;\nSEL R22, 0x1, RZ, P1 ;\n",
+        &[0x00f0, 0x0f00, 0x0100, 0x0e00],
+    )
+    .expect("runs");
+    assert_eq!(out, vec![1, 0, 1, 0x0100]);
+}
+
+#[test]
 fn bit_fields_and_compare_select() {
     // R10 = 0x8234_5678, R11 = 0xab, R12 = 5, R13 = -1.
     // BFE.U32 byte 1 (0x808): 0x56. BFE (signed) from bit 24, 16 long: bits 24..31 = 0x82,

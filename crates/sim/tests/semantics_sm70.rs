@@ -274,6 +274,17 @@ proptest! {
 
     /// 64-bit add and subtract through predicate carries: `IADD3 d, P0, …` then `IADD3.X`.
     #[test]
+    /// `IADD3 d, P0, P1, a, b, c` then `IADD3.X e, ah, bh, RZ, P0, P1`: a 64-bit pointer plus
+    /// two 32-bit offsets (`FunctionPointers__SobelTex`, sm_70): the low word's carry of up
+    /// to 2 goes through the two predicates into the high word, against Rust's `u64` sum.
+    #[test]
+    fn two_carry_outs_add_three_words(a in any::<u64>(), b in any::<u32>(), c in any::<u32>()) {
+        let body = "IADD3 R20, P0, P1, R10, R12, R13 ;\nIADD3.X R21, R11, RZ, RZ, P0, P1 ;\n";
+        let out = eval(body, &[a as u32, (a >> 32) as u32, b, c]).map_err(TestCaseError::fail)?;
+        let sum = a.wrapping_add(u64::from(b)).wrapping_add(u64::from(c));
+        prop_assert_eq!((out[0], out[1]), (sum as u32, (sum >> 32) as u32));
+    }
+
     fn predicate_carries_add_and_subtract_64_bits(a in any::<u64>(), b in any::<u64>()) {
         let body = "IADD3 R20, P0, R10, R12, RZ ;\nIADD3.X R21, R11, R13, RZ, P0, !PT ;\nIADD3 R22, P1, R10, -R12, RZ ;\nIADD3.X R23, R11, ~R13, RZ, P1, !PT ;\n";
         let ins = [a as u32, (a >> 32) as u32, b as u32, (b >> 32) as u32];

@@ -230,3 +230,50 @@ fn the_cfg_mode_simulates_without_a_bound() {
     assert_eq!(s["bound"]["cycles"], serde_json::Value::Null);
     assert!(r.wcet.is_none());
 }
+
+/// A loop that keeps its counter's value in local memory (a spill and reload per
+/// iteration, as nvcc writes them): each thread adds 3 four times to its own `local[0] =
+/// tid`, so `out[tid] = tid + 12`. Local accesses take the local latency class in the run
+/// and in the bound, so observed ≤ bound holds under unit cost and the Pascal latencies.
+const LOCAL_SPILL: &str = "code for sm_61
+/*0000*/ MOV R1, c[0x0][0x20] ;
+/*0008*/ IADD32I R1, R1, -0x10 ;
+/*0010*/ S2R R0, SR_TID.X ;
+/*0018*/ MOV R2, RZ ;
+/*0020*/ STL [R1], R0 ;
+/*0028*/ LDL R3, [R1] ;
+/*0030*/ IADD32I R3, R3, 0x3 ;
+/*0038*/ STL [R1], R3 ;
+/*0040*/ IADD32I R2, R2, 0x1 ;
+/*0048*/ ISETP.LT.AND P0, PT, R2, 0x4, PT ;
+/*0050*/ @P0 BRA 0x28 ;
+/*0058*/ LDL R4, [R1] ;
+/*0060*/ SHL R5, R0, 0x2 ;
+/*0068*/ STG.E [R5], R4 ;
+/*0070*/ EXIT ;
+";
+
+#[test]
+fn local_memory_spills_stay_within_the_bound() {
+    for preset in [None, Some("pascal-gp102")] {
+        let r = run(
+            LOCAL_SPILL,
+            "warp-cfg",
+            preset,
+            &[
+                ("simulate", true.into()),
+                ("loop_bounds", "observed".into()),
+                ("memory", "out@0x0 32 const 0".into()),
+            ],
+        );
+        assert!(!r.has_errors(), "{:?}", r.diagnostics);
+        let expected: Vec<u64> = (0..32).map(|t| t + 12).collect();
+        assert_eq!(words(&r, "out"), expected);
+        let observed = sim(&r)
+            .and_then(|s| s["cycles"].as_u64())
+            .expect("observed");
+        let bound = r.wcet.as_ref().expect("wcet").cycles;
+        assert!(observed <= bound, "{preset:?}: {observed} > {bound}");
+        assert_eq!(r.simulation.as_ref().and_then(|s| s.holds), Some(true));
+    }
+}

@@ -7,8 +7,8 @@
 //!
 //! Listings that cannot run, and why:
 //! - `func_pointer`: `CALL.REL.NOINC R…` calls through a register (indirect);
-//! - `printf_divergent`: `STL` (local memory is not simulated) and the `vprintf` call is
-//!   outside the listing (`CALL.ABS.NOINC`);
+//! - `printf_divergent`: its `STL`s of the `printf` arguments run (local memory), but the
+//!   `vprintf` call is outside the listing (`CALL.ABS.NOINC`);
 //! - `switch_stmt`: the jump table is read from constant bank 2 (`LDC c[0x2][R4]`) and
 //!   branched through with `BRX`.
 

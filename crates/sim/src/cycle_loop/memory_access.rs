@@ -11,8 +11,10 @@ pub(crate) struct Access {
     pub warp: u32,
     pub pc: usize,
     pub cycle: u64,
-    /// Global memory (coalesced into segments, cached in L1); otherwise shared memory (banked).
+    /// Global memory (coalesced into segments, cached in L1); otherwise shared memory
+    /// (banked) or, with `local`, a thread's local window (the class latency, no segments).
     pub global: bool,
+    pub local: bool,
     pub store: bool,
     /// Bytes of one element (what coalescing counts).
     pub bytes: u64,
@@ -34,6 +36,7 @@ impl Access {
             pc,
             cycle,
             global: false,
+            local: false,
             store: false,
             bytes: 0,
             lane_bytes: 0,
@@ -120,7 +123,13 @@ impl Sm<'_> {
             warp: a.warp,
             index: a.pc,
             cycle: a.cycle,
-            space: if a.global { "global" } else { "shared" },
+            space: if a.global {
+                "global"
+            } else if a.local {
+                "local"
+            } else {
+                "shared"
+            },
             store: a.store,
             bytes: a.lane_bytes,
             lanes: LaneMask::new(a.exec, self.machine.warp_size as u8),

@@ -185,7 +185,11 @@ impl Ctx<'_> {
             },
             OperandKind::Constant { bank, address } => {
                 let fixed = address.base.as_ref().is_none_or(|b| *b == Register::Zero);
-                if (1..=3).contains(bank) && fixed && self.launch.unknown_banks_zero {
+                let fermi_sp = self.layout.fermi_stack
+                    && (*bank, address.offset) == crate::launch::FERMI_STACK_POINTER;
+                if fixed && fermi_sp {
+                    SrcKind::Value(crate::launch::LOCAL_STACK_TOP, None)
+                } else if (1..=3).contains(bank) && fixed && self.launch.unknown_banks_zero {
                     // An automatic launch's stand-in (`Launch::unknown_banks_zero`).
                     SrcKind::Value(0, Some(0))
                 } else if *bank != 0 || !fixed {
@@ -595,19 +599,22 @@ fn decode_volta(c: &Ctx, name: &str, m: &mut Mods) -> DecodeResult<Option<Op>> {
         }
         "IADD3" => {
             let x = m.take("X");
-            // Operands: d [, carry-out] , a, b, c [, carry-in, carry-in].
+            // Operands: d [, carry-out [, carry-out]] , a, b, c [, carry-in, carry-in]. Two
+            // carry-outs (`IADD3 R6, P0, P1, R2, c[0x0][0x160], R25`, sm_70
+            // `FunctionPointers__SobelTex`) feed an `IADD3.X …, P0, P1` that adds both: their sum is the carry (*uncertain* which predicate holds which part;
+            // the sum, the high word's value, is exact).
             let carries_in = if x { 2 } else { 0 };
-            let cout = match n.checked_sub(carries_in) {
-                Some(4) => None,
-                Some(5) => Some(c.pred_dest(o(1))?),
-                _ => {
-                    return Err(cannot(
+            let (cout, cout2) =
+                match n.checked_sub(carries_in) {
+                    Some(4) => (None, None),
+                    Some(5) => (Some(c.pred_dest(o(1))?), None),
+                    Some(6) => (Some(c.pred_dest(o(1))?), Some(c.pred_dest(o(2))?)),
+                    _ => return Err(cannot(
                         ins,
-                        "expected `IADD3[.X] d, [carry,] a, b, c[, carry-in, carry-in]`",
-                    ))
-                }
-            };
-            let k = usize::from(cout.is_some());
+                        "expected `IADD3[.X] d, [carry, [carry,]] a, b, c[, carry-in, carry-in]`",
+                    )),
+                };
+            let k = usize::from(cout.is_some()) + usize::from(cout2.is_some());
             Op::VIAdd3 {
                 d: c.dest(o(0))?,
                 a: c.src(o(1 + k))?,
@@ -619,6 +626,7 @@ fn decode_volta(c: &Ctx, name: &str, m: &mut Mods) -> DecodeResult<Option<Op>> {
                     None
                 },
                 cout,
+                cout2,
             }
         }
         "LEA" => {
@@ -916,6 +924,16 @@ fn decode_volta(c: &Ctx, name: &str, m: &mut Mods) -> DecodeResult<Option<Op>> {
                 uniform: name == "VOTEU",
             }
         }
+        "R2UR" if n == 3 => {
+            // `R2UR P0, URZ, R13` (sm_90, before `WARPSYNC.COLLECTIVE` and in
+            // `warpAggregatedAtomicsCG__mapToBuckets`): a predicate result NVIDIA does not
+            // document (whether the lanes agree on the value?); a guess would decide branches.
+            return Err(cannot(
+                ins,
+                "the predicate result of `R2UR p, URd, Rs` is undocumented (it may tell \
+                 whether the lanes agree on Rs); a guess would decide the branches it guards",
+            ));
+        }
         "R2UR" => {
             operand_count(ins, 2)?;
             Op::R2Ur {
@@ -964,6 +982,14 @@ fn decode_volta(c: &Ctx, name: &str, m: &mut Mods) -> DecodeResult<Option<Op>> {
                 a: c.src(o(1))?,
             }
         }
+        "WARPSYNC"
+            if m.left
+                .iter()
+                .any(|t| matches!(*t, "EXCLUSIVE" | "COLLECTIVE")) =>
+        {
+            return Err(cannot(ins, UNDOCUMENTED_WARPSYNC));
+        }
+        "ENDCOLLECTIVE" => return Err(cannot(ins, UNDOCUMENTED_WARPSYNC)),
         "BSSY" | "BSYNC" | "BREAK" | "YIELD" | "WARPSYNC" | "CALL" | "RET" | "BRA" | "EXIT" => {
             for hint in ["REL", "NOINC", "NODEC", "ABS", "DIV", "CONV", "U", "ALL"] {
                 m.take(hint);
@@ -1102,13 +1128,29 @@ fn decode_volta(c: &Ctx, name: &str, m: &mut Mods) -> DecodeResult<Option<Op>> {
             // modelled; clearing a barrier that is free is nothing to do, as in the analysis.
             m.take("32");
             if !(m.take("CLEAR") && o(0).and_then(Operand::register) == Some(&Register::Zero)) {
-                return Err(cannot(ins, "only `BMOV.32.CLEAR RZ, Bn` is modelled"));
+                return Err(cannot(
+                    ins,
+                    "only `BMOV.32.CLEAR RZ, Bn` is modelled: saving a convergence barrier's \
+                     threads in a register and restoring them (`BMOV.32.CLEAR R2, B6` … \
+                     `BMOV.32 B6, R2` around a call) needs the barrier's membership as a \
+                     value, which neither the activation stack nor the analysis keeps",
+                ));
             }
             Op::Nop
         }
         _ => return Ok(None),
     }))
 }
+
+/// Why `WARPSYNC.EXCLUSIVE`, `WARPSYNC.COLLECTIVE` and `ENDCOLLECTIVE` (sm_86/sm_90 code of
+/// cooperative groups) are refused: NVIDIA documents `WARPSYNC` only as "synchronize
+/// threads in warp" (CUDA Binary Utilities, instruction set reference), not these forms;
+/// `.COLLECTIVE` names a code address (an entry for threads that arrive diverged?), so a
+/// guess could change the paths a warp takes.
+const UNDOCUMENTED_WARPSYNC: &str = "undocumented form of WARPSYNC (NVIDIA documents \
+     `WARPSYNC` only as \"synchronize threads in warp\"; what `.EXCLUSIVE`, `.COLLECTIVE` \
+     and `ENDCOLLECTIVE` add — and where `.COLLECTIVE`'s code address sends a warp — is not \
+     public, and a guess could change the paths the warp takes)";
 
 /// Decodes the data effect of one instruction, and whether it is uniform.
 fn decode_op(c: &Ctx) -> DecodeResult<(Op, bool)> {
@@ -1231,6 +1273,17 @@ fn decode_op(c: &Ctx) -> DecodeResult<(Op, bool)> {
         }
         "XMAD" => {
             operand_count(ins, 4)?;
+            if m.left.contains(&"CSFU") {
+                // `XMAD.S16.S16.CSFU R0, R0.H1, R3.H1, RZ` (SobelTex, sm_61): NVIDIA does
+                // not document XMAD; the other modes are read from how the compiler's
+                // sequences use them (a property test checks the product), but no sequence
+                // of the corpus pins down `.CSFU`.
+                return Err(cannot(
+                    ins,
+                    "modifier .CSFU is not modelled (XMAD is undocumented, and no \
+                     instruction sequence of the listings fixes what .CSFU does to C)",
+                ));
+            }
             // `.S16`/`.U16` name A's then B's type (unsigned when absent).
             let a_signed = m.take_any(half_type).unwrap_or(false);
             let b_signed = m.take_any(half_type).unwrap_or(false);
@@ -1274,6 +1327,15 @@ fn decode_op(c: &Ctx) -> DecodeResult<(Op, bool)> {
         }
         "FSETP" | "DSETP" => {
             operand_count(ins, 5)?;
+            if m.left.iter().any(|t| matches!(*t, "MAX" | "MIN")) {
+                // `DSETP.MAX.AND P0, P1, R20, c[0x2][0x0], PT` (sm_70+ eigenvalues): a
+                // min/max whose two predicates say which operand won (and NaN?), undocumented.
+                return Err(cannot(
+                    ins,
+                    "the `.MAX`/`.MIN` form (no comparison; which operand each predicate \
+                     reports is undocumented)",
+                ));
+            }
             let cmp = m
                 .take_any(cmp_of)
                 .ok_or_else(|| cannot(ins, "missing comparison"))?;
@@ -1356,14 +1418,30 @@ fn decode_op(c: &Ctx) -> DecodeResult<(Op, bool)> {
             }
         }
         "LOP3" => {
-            // Kepler–Pascal: `d, a, b, c, lut`; sm_70+: `[p,] d, a, b, c, lut, !PT`, where `p`
-            // is set where the result is not zero.
+            // Kepler–Pascal: `d, a, b, c, lut`, or `LOP3.LUT.NZ p, d, a, b, c, lut` (`.Z`)
+            // with a predicate result as `LOP`'s (`eigenvalues__bisectKernel`, sm_61);
+            // sm_70+: `[p,] d, a, b, c, lut, !PT`, where `p` is set where the result is not
+            // zero.
             let n = ins.operands.len();
-            let k = usize::from(n == 7);
-            if !(n == 5 || (c.volta && (n == 6 || n == 7))) {
+            let test = if c.volta {
+                (n == 7).then_some(true)
+            } else if m.take("NZ") {
+                Some(true)
+            } else if m.take("Z") {
+                Some(false)
+            } else {
+                None
+            };
+            let k = usize::from(test.is_some());
+            let expected = if c.volta {
+                (5..=7).contains(&n)
+            } else {
+                n == 5 + k
+            };
+            if !expected {
                 return Err(cannot(ins, &format!("unexpected {n} operands")));
             }
-            if n > 5 {
+            if c.volta && n > 5 {
                 require_not_pt(c, o(n - 1))?;
             }
             m.take("LUT");
@@ -1372,10 +1450,9 @@ fn decode_op(c: &Ctx) -> DecodeResult<(Op, bool)> {
                 _ => return Err(cannot(ins, "the lookup table must be an immediate byte")),
             };
             Op::Lop3 {
-                p: if k == 1 {
-                    Some(c.pred_dest(o(0))?)
-                } else {
-                    None
+                p: match test {
+                    Some(nonzero) => Some((c.pred_dest(o(0))?, nonzero)),
+                    None => None,
                 },
                 d: c.dest(o(k))?,
                 a: c.src(o(1 + k))?,
@@ -1569,12 +1646,12 @@ fn decode_op(c: &Ctx) -> DecodeResult<(Op, bool)> {
                 sr,
             }
         }
-        "LDG" | "LD" | "LDS" | "LDU" => {
+        "LDG" | "LD" | "LDS" | "LDU" | "LDL" => {
             memory_operands(c)?;
-            let space = if ins.opcode.name == "LDS" {
-                Space::Shared
-            } else {
-                Space::Global
+            let space = match ins.opcode.name.as_str() {
+                "LDS" => Space::Shared,
+                "LDL" => Space::Local,
+                _ => Space::Global,
             };
             let wide = m.take("E");
             // Cache operators, scopes and orderings change where the data is cached and
@@ -1594,12 +1671,12 @@ fn decode_op(c: &Ctx) -> DecodeResult<(Op, bool)> {
                 sign_extend,
             }
         }
-        "STG" | "ST" | "STS" => {
+        "STG" | "ST" | "STS" | "STL" => {
             memory_operands(c)?;
-            let space = if ins.opcode.name == "STS" {
-                Space::Shared
-            } else {
-                Space::Global
+            let space = match ins.opcode.name.as_str() {
+                "STS" => Space::Shared,
+                "STL" => Space::Local,
+                _ => Space::Global,
             };
             let wide = m.take("E");
             for op in [
@@ -1703,7 +1780,16 @@ fn control(
                 .iter()
                 .any(|o| o.register() == Some(&Register::CarryFlag))
             {
-                return Err(cannot(ins, "condition-code branches are not modelled"));
+                // `@P0 BRA CC.NEU` after `ISET.NE.AND RZ.CC` (eigenvalues__bisectKernel,
+                // sm_61): the zero flag would decide it, but the analysis (`isa::blocks`,
+                // `cfg`'s transfer) splits a branch by its guard alone, so a run could take
+                // a divergence the bound does not cover.
+                return Err(cannot(
+                    ins,
+                    "condition-code branches are not modelled (the warp-level analysis \
+                     divides a branch by its guard only, not by the condition code, so a \
+                     run could diverge where the bound does not)",
+                ));
             }
             Control::Branch {
                 target: idx(t)?,

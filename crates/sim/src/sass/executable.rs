@@ -68,6 +68,8 @@ pub(crate) struct PredSrc {
 pub(crate) enum Space {
     Global,
     Shared,
+    /// Each thread's private window (`LDL`/`STL`, [`super::local_memory`]).
+    Local,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -208,8 +210,9 @@ pub(crate) enum Op {
         b: Src,
         c: Src,
         lut: u8,
-        /// sm_70+ predicate destination: set where the result is not zero.
-        p: Option<u8>,
+        /// Predicate destination: set where the result is not zero (`true`; sm_70+ and
+        /// Pascal `.NZ`) or zero (`false`, Pascal `.Z`), as `LOP`'s.
+        p: Option<(u8, bool)>,
     },
     Sel {
         d: u16,
@@ -229,7 +232,8 @@ pub(crate) enum Op {
         cin: Option<PredSrc>,
     },
     /// Volta+ `IADD3`: `a + b + c` (`.X`: plus two carry-in predicates), with an optional
-    /// carry-out predicate.
+    /// carry-out predicate, or two (`IADD3 d, P0, P1, a, b, c`): the carry `k` = the sum's
+    /// bits from 32 up (0..2 for three unsigned words) as `P0 = k ≥ 1`, `P1 = k ≥ 2`.
     VIAdd3 {
         d: u16,
         a: Src,
@@ -237,6 +241,7 @@ pub(crate) enum Op {
         c: Src,
         cin: Option<[PredSrc; 2]>,
         cout: Option<u8>,
+        cout2: Option<u8>,
     },
     /// `LEA d, a, b, s` = `(a << s) + b`; `.HI`: `(hi:a << s) >> 32` + `b`, where `hi` is
     /// the source `hi` or (`.SX32`) the sign of `a`; optional carry in and out.

@@ -5,6 +5,7 @@
 
 use super::decode::{self, Control, Decoded, Op, Space, SLOTS};
 use super::lane_memory;
+use super::local_memory::LocalMemory;
 use super::semantics::{self, ThreadIds, WarpRegs};
 use super::step_values;
 use crate::cycle_loop::{
@@ -24,6 +25,8 @@ struct Warp {
     paths: Paths,
     /// Per scoreboard slot: the cycle its value is written back.
     ready: Vec<u64>,
+    /// Its threads' local windows (`LDL`/`STL`).
+    local: LocalMemory,
 }
 
 /// Runs `kernel`; see [`crate::run`].
@@ -72,6 +75,7 @@ pub(crate) fn run(kernel: &Kernel, req: &Request) -> Result<Simulation, SimError
         } else {
             0
         },
+        local_held: 0,
     };
     cycle_loop::run(&mut fe, &mut sm)?;
     Ok(sm.finish())
@@ -94,6 +98,8 @@ struct Sass<'a> {
     rules: Rules,
     /// The shared-memory address of the block's first byte ([`SM90_SHARED_BASE`] on sm_90).
     shared_base: u64,
+    /// Words of local memory the live warps hold (budgeted by `max_memory_words`).
+    local_held: u64,
 }
 
 /// sm_90 listings address shared memory from `0x400` in the shared window (`UMOV UR11,
@@ -130,6 +136,7 @@ impl FrontEnd for Sass<'_> {
                 ids: ThreadIds { tid, ctaid },
                 ready: vec![0; SLOTS],
                 paths,
+                local: LocalMemory::default(),
             });
         }
         let live = members.len() as u32;
@@ -338,6 +345,8 @@ impl Sass<'_> {
             warp.regs.gpr = Vec::new();
             warp.ids.tid = Vec::new();
             warp.ready = Vec::new();
+            let local = std::mem::take(&mut warp.local);
+            self.local_held -= local.held();
             sm.warp_done(w, w, cycle, complete);
         } else if matches!(d.op, Op::Barrier) {
             sm.arrive(w, cycle);
@@ -363,6 +372,18 @@ impl Sass<'_> {
         let mut addrs = std::mem::take(&mut sm.addr_buf);
         let warp = &mut self.warps[w];
         lane_memory::addresses(&addr, &warp.regs, exec, &mut addrs);
+        if space == Space::Local {
+            let max_words = sm.budget.max_memory_words;
+            let held = (&mut self.local_held, max_words);
+            let moved = local_lanes(warp, &d.op, &addrs, bytes, held);
+            let access = Access {
+                local: true,
+                ..Access::moved(at, false, store, bytes)
+            };
+            let latency = moved.and_then(|()| sm.finish_access(&access, &addrs, &addrs));
+            sm.addr_buf = addrs;
+            return latency;
+        }
         if space == Space::Shared && self.shared_base != 0 {
             for (_, a) in addrs.iter_mut() {
                 *a = a.wrapping_sub(self.shared_base);
@@ -393,11 +414,13 @@ impl Sass<'_> {
                 match space {
                     Space::Global => sm.memory.write(a, bytes, &words)?,
                     Space::Shared => sm.blocks[block].shared.write(a, bytes, &words)?,
+                    Space::Local => return Err(LOCAL_ELSEWHERE.into()),
                 }
             } else {
                 match space {
                     Space::Global => sm.memory.read(a, bytes, &mut words)?,
                     Space::Shared => sm.blocks[block].shared.read(a, bytes, &mut words)?,
+                    Space::Local => return Err(LOCAL_ELSEWHERE.into()),
                 }
                 if let Op::Load {
                     d: dst,
@@ -430,6 +453,41 @@ impl Sass<'_> {
     }
 }
 
+/// Local accesses are done by [`local_lanes`], never on the global/shared path (and no
+/// atomic decodes to local memory).
+const LOCAL_ELSEWHERE: &str = "a local-memory access on the global/shared path";
+
+/// The data a local load or store `op` of `warp` moves at `addrs` (lane, offset in the
+/// lane's window), lane by lane; `held` is the budget of local words.
+#[inline(never)]
+fn local_lanes(
+    warp: &mut Warp,
+    op: &Op,
+    addrs: &[(usize, u64)],
+    bytes: u64,
+    held: (&mut u64, u64),
+) -> Result<(), String> {
+    let mut words = [0u32; 4];
+    match *op {
+        Op::Store { ref v, .. } => {
+            let (count, max_words) = held;
+            for &(lane, a) in addrs {
+                lane_memory::store_words(v, &warp.regs, lane, bytes, &mut words);
+                warp.local
+                    .write(lane, a, bytes, &words, (&mut *count, max_words))?;
+            }
+        }
+        Op::Load { d, sign_extend, .. } => {
+            for &(lane, a) in addrs {
+                warp.local.read(lane, a, bytes, &mut words)?;
+                lane_memory::write_loaded(&mut warp.regs, d, lane, bytes, sign_extend, &words);
+            }
+        }
+        _ => return Err("not a local load or store".into()),
+    }
+    Ok(())
+}
+
 /// The read-modify-write of atomic `op` at `addrs` (lane, address), lane by lane in lane
 /// order; the old word goes to the destination.
 #[inline(never)]
@@ -452,6 +510,7 @@ fn atomic_lanes(
         match space {
             Space::Global => sm.memory.read(a, 4, &mut words)?,
             Space::Shared => sm.blocks[block].shared.read(a, 4, &mut words)?,
+            Space::Local => return Err(LOCAL_ELSEWHERE.into()),
         }
         let old = words[0];
         let (x, y) = (
@@ -462,6 +521,7 @@ fn atomic_lanes(
         match space {
             Space::Global => sm.memory.write(a, 4, &words)?,
             Space::Shared => sm.blocks[block].shared.write(a, 4, &words)?,
+            Space::Local => return Err(LOCAL_ELSEWHERE.into()),
         }
         regs.set(*dst, lane, old);
     }

@@ -998,12 +998,12 @@ pub(crate) fn execute_alu(
                 r_v[l] = v;
             }
             regs.write(d, mask, r_v);
-            if let Some(p) = p {
-                let mut nz = 0u64;
+            if let Some((p, nonzero)) = p {
+                let mut hit = 0u64;
                 for (l, &v) in r_v[..ws].iter().enumerate() {
-                    nz |= u64::from(v != 0) << l;
+                    hit |= u64::from((v != 0) == nonzero) << l;
                 }
-                regs.set_pred(p, mask, nz);
+                regs.set_pred(p, mask, hit);
             }
         }
         Op::Sel { d, a, b, p } => {
@@ -1312,6 +1312,7 @@ fn execute_sm70(
             c,
             cin,
             cout,
+            cout2,
         } => {
             let x = cin.is_some();
             let (ta, tb, tc) = (a.term(x), b.term(x), c.term(x));
@@ -1324,7 +1325,7 @@ fn execute_sm70(
                 b.view(regs, ids, b_v),
                 c.view(regs, ids, c_v),
             );
-            let mut carry = 0u64;
+            let (mut carry, mut carry2) = (0u64, 0u64);
             for l in 0..ws {
                 let s = ta.apply(av[l])
                     + tb.apply(bv[l])
@@ -1333,10 +1334,14 @@ fn execute_sm70(
                     + (c1 >> l & 1);
                 r_v[l] = s as u32;
                 carry |= u64::from(s >> 32 != 0) << l;
+                carry2 |= u64::from(s >> 32 >= 2) << l;
             }
             regs.write(d, mask, r_v);
             if let Some(p) = cout {
                 regs.set_pred(p, mask, carry);
+            }
+            if let Some(p) = cout2 {
+                regs.set_pred(p, mask, carry2);
             }
         }
         Op::Lea {

@@ -281,14 +281,18 @@ pub fn arch_guess(kernel: &Kernel) -> Option<&'static str> {
 
 /// The constant-bank 1–3 words `kernel` reads at fixed offsets (`c[0x2][0x10]`, …), in
 /// order and once each: what an automatic launch reads as zero
-/// (`sim::Launch::unknown_banks_zero`).
+/// (`sim::Launch::unknown_banks_zero`). Fermi's stack pointer `c[0x1][0x100]` is not one:
+/// the simulator gives it the top of the local window (`sim::ConstantLayout::fermi_stack`).
 pub fn unknown_bank_reads(kernel: &Kernel) -> Vec<String> {
+    let fermi_stack = sim::ConstantLayout::for_arch(kernel.arch.as_deref()).fermi_stack;
     let mut seen = BTreeSet::new();
     let mut out = Vec::new();
     for ins in &kernel.instructions {
         for op in &ins.operands {
             if let OperandKind::Constant { bank, address } = &op.kind {
-                if (1..=3).contains(bank) && address.base.is_none() {
+                let stack =
+                    fermi_stack && (*bank, address.offset) == sim::launch::FERMI_STACK_POINTER;
+                if (1..=3).contains(bank) && address.base.is_none() && !stack {
                     let text = format!("c[{bank:#x}][{:#x}]", address.offset);
                     if seen.insert(text.clone()) {
                         out.push(text);

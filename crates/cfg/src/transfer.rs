@@ -278,18 +278,27 @@ pub(crate) fn next_index(i: usize, ctx: &Ctx) -> Result<usize, Unsupported> {
 }
 
 fn is_conditional(ins: &Instruction) -> bool {
-    ins.guard.as_ref().is_some_and(|g| !g.is_always_true())
+    ins.guard.as_ref().is_some_and(|g| !g.is_always_true()) || ins.tests_condition_code()
 }
 
-/// The guard may evaluate differently in different active threads (Alg. 1 line 10).
+/// The guard may evaluate differently in different active threads (Alg. 1 line 10). A
+/// condition-code test (`BRA CC.NEU`) is per thread too: the CC flags are not tracked by
+/// the agreement analysis, so such an instruction may always split the warp.
 fn may_disagree(ins: &Instruction, st: &State) -> bool {
-    ins.guard
-        .as_ref()
-        .is_some_and(|g| !st.groups.agree(0).agrees(&g.reg))
+    ins.tests_condition_code()
+        || ins
+            .guard
+            .as_ref()
+            .is_some_and(|g| !st.groups.agree(0).agrees(&g.reg))
 }
 
-/// After a uniform outcome of a guard, all active threads agree on the guard register.
+/// After a uniform outcome of a guard, all active threads agree on the guard register —
+/// unless the instruction also tests the condition code: then the outcome is that of the
+/// guard and the test together, which says nothing about the guard alone.
 fn learn_guard(mut st: State, ins: &Instruction, ctx: &Ctx) -> State {
+    if ins.tests_condition_code() {
+        return st;
+    }
     if let Some(g) = &ins.guard {
         st.groups.agree_mut(0).insert(&g.reg);
         sanitize(&mut st.groups, ctx.options);
@@ -304,7 +313,7 @@ fn split(st: &mut State, ins: &Instruction, ctx: &Ctx) -> usize {
     // The executing part: a fresh subset of active, then made slot 0.
     let part = st.groups.add_subset_of(0);
     st.groups.make_disjoint(skip, part);
-    if let Some(g) = &ins.guard {
+    if let Some(g) = ins.guard.as_ref().filter(|_| !ins.tests_condition_code()) {
         st.groups.agree_mut(skip).insert(&g.reg);
         st.groups.agree_mut(part).insert(&g.reg);
     }

@@ -243,7 +243,9 @@ pub fn build(kernel: &Kernel, limits: &Limits) -> BlockGraph {
         // either way although the instruction has no guard.
         let on_convergence = last.opcode.name == "BRA"
             && (last.opcode.has_modifier("DIV") || last.opcode.has_modifier("CONV"));
-        let mut falls_through = guarded || on_convergence || !last.control.ends_block();
+        // A condition-code test (`BRA CC.NEU`) also leaves some threads behind.
+        let mut falls_through =
+            guarded || on_convergence || last.tests_condition_code() || !last.control.ends_block();
         match last.control {
             ControlKind::Branch(t) => {
                 if let Some(tb) = t.and_then(block_at) {

@@ -181,3 +181,18 @@ pub struct Instruction {
     pub text: String,
     pub span: Span,
 }
+
+impl Instruction {
+    /// Whether this control instruction also tests the Fermi–Pascal condition code
+    /// (`@P0 BRA CC.NEU, 0xeb8`): then it acts only in the threads whose own CC flags pass
+    /// the test, on top of its guard, so it is conditional even without a guard and may split
+    /// a warp even where the guard is uniform. Every analysis that follows control flow must
+    /// treat it so (a typo must never lower a bound: an unread test would hide a path).
+    pub fn tests_condition_code(&self) -> bool {
+        !matches!(self.control, ControlKind::Fallthrough)
+            && self
+                .operands
+                .iter()
+                .any(|o| o.register() == Some(&Register::CarryFlag))
+    }
+}

@@ -333,3 +333,27 @@ fn architecture_presets_bound_matrix_mul_of_their_architecture() {
         );
     }
 }
+
+/// A Fermi–Pascal condition-code branch (`@P0 BRA CC.NEU, L1`, as in eigenvalues'
+/// bisectKernel on sm_61) branches in the threads whose guard holds *and* whose own CC
+/// flags pass the test. The CC here comes from the thread index, so the warp splits even
+/// though the guard (the block index) is uniform: both sides run, 6 + 2 + 2 + 1 = 11
+/// instructions under unit cost. Read by the guard alone the branch never diverged and the
+/// bound was 9, below that execution; unguarded, it was read as unconditional.
+#[test]
+fn a_condition_code_branch_may_split_the_warp() {
+    for guard in ["@P0 ", ""] {
+        let src = format!(
+            "S2R R0, SR_TID.X ;\nS2R R1, SR_CTAID.X ;\nISET.NE.AND RZ.CC, R0, 0x5, PT ;\n\
+             ISETP.EQ.AND P0, PT, R1, RZ, PT ;\nSSY L2 ;\n{guard}BRA CC.NEU, L1 ;\n\
+             IADD R2, R2, 0x1 ;\nSYNC ;\nL1:\nIADD R3, R3, 0x1 ;\nSYNC ;\nL2:\nEXIT ;"
+        );
+        let mut req = warpbound::Request::new(&src, isa::Dialect::Sass);
+        req.mode = Some("warp-cfg".into());
+        let r = warpbound::analyze(&req);
+        let wcet = r.wcet.as_ref().expect("a bound").cycles;
+        let details = r.warp_cfg.as_ref().expect("details");
+        assert_eq!(wcet, 11, "guard `{guard}`: {:?}", r.diagnostics);
+        assert!(details.divergence_edges > 0, "guard `{guard}`");
+    }
+}

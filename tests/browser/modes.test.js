@@ -375,6 +375,27 @@ test('automatic launch and observed loop bounds: buffers shown, counts become th
   assert.ok(stages.includes('simulation'), stages.join(','));
   await page.click('#edit-memory');
   await page.waitForFunction(() => window.playground.request().params.memory?.includes('32768'));
+  // A texture fetch (tests/kernels tex_fetch, sm_86 form): the handle parameter is a texture
+  // object, bound by the automatic launch as 64 × 64 texels, shown and copied to `textures`.
+  const tex = [
+    'code for sm_86',
+    '/*0000*/ S2R R0, SR_TID.X ;',
+    '/*0010*/ I2F R4, R0 ;',
+    '/*0020*/ MOV R5, RZ ;',
+    '/*0030*/ MOV R6, RZ ;',
+    '/*0040*/ TEX.SCR.LL RZ, R7, R4, R6, 0x0, 0x5a, 2D, 0x1 ;',
+    '/*0050*/ IMAD.MOV.U32 R3, RZ, RZ, 0x4 ;',
+    '/*0060*/ IMAD.WIDE R8, R0, R3, c[0x0][0x160] ;',
+    '/*0070*/ STG.E [R8.64], R7 ;',
+    '/*0080*/ EXIT ;',
+    '',
+  ].join('\n');
+  await page.evaluate((h) => (location.hash = h), v2Link({ source: tex, dialect: 'sass', mode: 'simulate' }, 'summary'));
+  await page.waitForFunction(() => window.playground.report()?.arguments?.textures);
+  assert.equal(await page.textContent('#arguments-textures'), '0x200000 64x64');
+  assert.ok((await page.locator('#arguments tbody').textContent()).includes('texture object'));
+  await page.click('#edit-memory');
+  await page.waitForFunction(() => window.playground.request().params.textures === '0x200000 64x64');
   assert.deepEqual(errors, []);
   await page.close();
 });

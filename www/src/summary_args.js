@@ -13,7 +13,9 @@ export function argumentsSummary(r, onSetParams) {
   if (!a || !a.values.length) return [];
   const auto = a.values.some((v) => v.source === 'auto');
   const edit = el('button', { type: 'button', id: 'edit-arguments', text: 'Edit in params' });
-  edit.addEventListener('click', () => onSetParams({ params: a.params }));
+  edit.addEventListener('click', () =>
+    onSetParams(a.textures ? { params: a.params, textures: a.textures } : { params: a.params }),
+  );
   return [
     el('h3', { text: 'Kernel arguments' }),
     el(
@@ -30,6 +32,20 @@ export function argumentsSummary(r, onSetParams) {
       a.values.map((v) => [v.name, v.type, v.kind, v.text, v.source]),
     ),
     ...buffers(a, onSetParams),
+    ...textures(a),
+  ];
+}
+
+/** The bindings the automatic launch gave the texture parameters (the simulator's model). */
+function textures(a) {
+  if (!a.textures) return [];
+  return [
+    el(
+      'p',
+      { class: 'muted', id: 'arguments-textures-note' },
+      'Texture parameters: in the simulator each is the address of a pitch-linear array of 32-bit texels (nearest-point fetches, clamped coordinates), bound as (the textures field):',
+    ),
+    el('p', { class: 'mono', id: 'arguments-textures', text: a.textures }),
   ];
 }
 
@@ -37,7 +53,9 @@ export function argumentsSummary(r, onSetParams) {
 function buffers(a, onSetParams) {
   if (!a.memory) return [];
   const edit = el('button', { type: 'button', id: 'edit-memory', text: 'Edit in memory' });
-  edit.addEventListener('click', () => onSetParams({ params: a.params, memory: a.memory }));
+  edit.addEventListener('click', () =>
+    onSetParams({ params: a.params, memory: a.memory, ...(a.textures ? { textures: a.textures } : {}) }),
+  );
   return [
     el(
       'p',

@@ -28,6 +28,11 @@ pub struct Launch {
     /// read those words as unknown). Off: such a read stops the run with a located error.
     #[serde(default)]
     pub unknown_banks_zero: bool,
+    /// SASS: what each texture or surface handle is bound to ([`crate::texture`]: the
+    /// handle is the texels' address; the binding gives the array's size). Empty: a texture
+    /// instruction stops the run with an error that says so.
+    #[serde(default)]
+    pub textures: Vec<crate::texture::TextureBinding>,
 }
 
 impl Default for Launch {
@@ -40,6 +45,7 @@ impl Default for Launch {
             stepper_warp: 0,
             trace: true,
             unknown_banks_zero: false,
+            textures: Vec::new(),
         }
     }
 }

@@ -30,9 +30,12 @@
 //!   `LOP….NZ`, `SHF`, `SHFL`, `VOTE`, `MUFU`/`RRO`, `FCHK`, atomics and `RED`; sm_70+
 //!   opcodes as listed in `sass::semantics`. `docs/simulator-coverage.md` has the table and
 //!   the corpus numbers ([`sass_coverage`] measures them).
+//! - 2D texture fetches and raw surface loads and stores (`TEXS`, `TEX`, `SULD.D`, `SUST.D`)
+//!   under the documented model of [`texture`]: a handle is the address of a pitch-linear
+//!   array of 32-bit texels whose size a [`TextureBinding`] gives; nearest-point, clamped.
 //!
 //! Anything else (an opcode, a modifier, an operand form, a constant bank other than 0, a
-//! texture) stops the run with a located "cannot simulate …" diagnostic at the instruction
+//! texture form outside that model) stops the run with a located "cannot simulate …" diagnostic at the instruction
 //! — never a guess.
 //!
 //! PTX runs through [`run_ptx`] (module `ptx`: typed virtual registers, parameters from the
@@ -45,7 +48,7 @@
 //! splitting ([`splitting`], selected by [`Machine::splitting`]).
 //!
 //! What it is not: a bound (an observed time is one execution, not the worst case), a
-//! model of DRAM, L2, shared-memory bank conflicts, local memory, textures or multiple SMs,
+//! model of DRAM, L2, shared-memory bank conflicts, the texture cache or multiple SMs,
 //! or a simulator of the `simd` and `pws-csv` inputs (refused with a diagnostic).
 //! Like every analysis crate it does no I/O, reads no clock, and is deterministic: the same
 //! request gives the same result, and every loop is bounded by a [`Budget`].
@@ -72,6 +75,7 @@ mod scheduler;
 pub mod simulation;
 pub mod splitting;
 mod step_cache;
+pub mod texture;
 pub mod thread_scheduling;
 pub mod timing_classes;
 mod timing_facts;
@@ -88,6 +92,7 @@ pub use simulation::{
     MAX_STEPS_WITH_REGISTERS, MAX_STEP_REGISTERS,
 };
 pub use splitting::{SplitCosts, Splitting};
+pub use texture::TextureBinding;
 pub use thread_scheduling::ThreadScheduling;
 
 /// Simulates `kernel` launched as `launch` on `machine`, global memory initialised from

@@ -139,7 +139,7 @@ pub struct Transaction {
     pub warp: u32,
     pub index: usize,
     pub cycle: u64,
-    /// `global`, `shared` or `local`.
+    /// `global`, `shared`, `local` or `texture` (a texture fetch or surface access).
     pub space: &'static str,
     pub store: bool,
     /// Bytes per lane.

@@ -228,9 +228,19 @@ IADD R20, R4, R5 ;\nISETP.NE.AND P1, PT, R9, R0, PT ;\n@P1 MOV32I R20, 0xdead ;\
 }
 
 #[test]
-fn texture_reads_are_refused_with_a_reason() {
+fn texture_forms_outside_the_model_and_other_banks_are_refused() {
+    // A channel mask other than R is outside `sim::texture`'s model.
     let err = eval("TEXS.T RZ, R20, R10, R11, 0x52, 2D, R20 ;\n", &[0, 0]).expect_err("refused");
-    assert!(err.contains("needs a texture binding"), "{err}");
+    assert!(
+        err.contains("only the 2D shape with channel mask R"),
+        "{err}"
+    );
+    // The modelled form whose handle the launch does not give.
+    let err = eval("TEXS.T RZ, R20, R10, R11, 0x52, 2D, R ;\n", &[0, 0]).expect_err("refused");
+    assert!(
+        err.contains("texture handle `c[0x0][0x148]` is not defined"),
+        "{err}"
+    );
     let err = eval("LDC R20, c[0x2][R10] ;\n", &[0]).expect_err("refused");
     assert!(err.contains("constant bank 2"), "{err}");
 }

@@ -168,6 +168,11 @@ pub struct KernelArguments {
     /// so the page can copy it into its `memory` field to edit it. Empty otherwise.
     #[serde(default, skip_serializing_if = "String::is_empty")]
     pub memory: String,
+    /// With automatic parameters and no `textures` given: the `textures` text binding each
+    /// texture or surface parameter (`sim::texture`'s model), for the page to copy into its
+    /// `textures` field. Empty otherwise.
+    #[serde(default, skip_serializing_if = "String::is_empty")]
+    pub textures: String,
 }
 
 /// A simulator run as the report carries it: the run itself (its fields at the top level,

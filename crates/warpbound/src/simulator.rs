@@ -71,6 +71,11 @@ pub fn params() -> Vec<ParamInfo> {
             "global memory: `NAME@ADDR WORDS FILL ARGS` separated by `;` — FILL is const V, iota START STEP, random SEED BELOW, words V…, floats X… (e.g. x@0x1000 64 iota 0 1)",
             "",
         ),
+        ParamInfo::text(
+            "textures",
+            "SASS texture and surface bindings, `HANDLE WIDTHxHEIGHT` separated by `;` (e.g. 0x300000 64x64): the simulator's texture model (sim::texture) reads a handle as the address of a pitch-linear array of 32-bit texels in global memory, fetched nearest-point with clamped coordinates; empty: an automatic launch binds each texture parameter it infers to 64x64 texels",
+            "",
+        ),
         ParamInfo::number("shared_bytes", "shared memory per block", "bytes", 0.0, 1e8, 0.0),
         ParamInfo::number("warp", "global warp id the stepper records", "warp", 0.0, 1e9, 0.0),
         ParamInfo::flag(
@@ -329,6 +334,10 @@ impl SimRun {
             max_memory_words: p.u64("max_memory_words").map_err(one)?,
             max_stack_depth: p.usize("max_sim_stack_depth").map_err(one)?,
         };
+        let launch = sim::Launch {
+            textures: parse_textures(p.text("textures").map_err(one)?).map_err(one)?,
+            ..launch
+        };
         let text = p.text("memory").map_err(one)?;
         let memory = match memory {
             Some(m) => m.clone(),
@@ -405,6 +414,75 @@ fn param_words(text: &str) -> Result<Vec<u32>, Diagnostic> {
             })
         })
         .collect()
+}
+
+/// Parses the `textures` parameter: `HANDLE WIDTHxHEIGHT` items separated by `;`.
+pub fn parse_textures(text: &str) -> Result<Vec<sim::TextureBinding>, Diagnostic> {
+    text.split(';')
+        .map(str::trim)
+        .filter(|t| !t.is_empty())
+        .enumerate()
+        .map(|(i, item)| {
+            let bad = |why: &str| {
+                Diagnostic::global(
+                    Severity::Error,
+                    format!("parameter `textures`, binding {}: {why} (write HANDLE WIDTHxHEIGHT, e.g. 0x300000 64x64)", i + 1),
+                )
+            };
+            let [handle, size] = item.split_whitespace().collect::<Vec<_>>()[..] else {
+                return Err(bad("expected a handle and a size"));
+            };
+            let handle =
+                number::unsigned(handle).ok_or_else(|| bad("the handle is not a number"))?;
+            let side = |t: &str| {
+                number::unsigned(t)
+                    .and_then(|n| u32::try_from(n).ok())
+                    .filter(|&n| (1..=65_536).contains(&n))
+                    .ok_or_else(|| bad(&format!("`{t}` is not a size from 1 to 65536")))
+            };
+            let (w, h) = size
+                .split_once(['x', 'X', '×'])
+                .ok_or_else(|| bad("the size is not WIDTHxHEIGHT"))?;
+            Ok(sim::TextureBinding {
+                handle,
+                width: side(w)?,
+                height: side(h)?,
+            })
+        })
+        .collect()
+}
+
+/// The bindings an automatic PTX launch gives the texture objects among the automatic
+/// arguments `args` (the handles of `tex` fetches: `kernel_args::texture_params`): each
+/// handle's buffer read as `AUTO_TEXTURE_SIDE`² texels, as for SASS; their text goes to
+/// `args.textures`.
+pub fn bind_ptx_textures(
+    f: &isa::ptx::Function,
+    args: &mut KernelArguments,
+) -> Vec<sim::TextureBinding> {
+    let textures = kernel_args::texture_params(f);
+    let bindings: Vec<sim::TextureBinding> = args
+        .values
+        .iter()
+        .filter(|v| textures.contains(&v.name) && v.source == ArgumentSource::Auto)
+        .filter_map(|v| v.value.as_u64())
+        .map(|handle| sim::TextureBinding {
+            handle,
+            width: sass_args::AUTO_TEXTURE_SIDE,
+            height: sass_args::AUTO_TEXTURE_SIDE,
+        })
+        .collect();
+    args.textures = textures_text(&bindings);
+    bindings
+}
+
+/// The `textures` text of `bindings` (what [`parse_textures`] reads).
+pub fn textures_text(bindings: &[sim::TextureBinding]) -> String {
+    bindings
+        .iter()
+        .map(|b| format!("{:#x} {}x{}", b.handle, b.width, b.height))
+        .collect::<Vec<_>>()
+        .join("; ")
 }
 
 /// Parses the `memory` text parameter (see the module doc).
@@ -579,6 +657,10 @@ fn run_sass(
         launch.shared_bytes = sass_args::AUTO_SHARED_BYTES;
     }
     let mut args = sass_args::report(&layout, &launch.params, ArgumentSource::Auto);
+    if launch.textures.is_empty() {
+        launch.textures = sass_args::auto_textures(&layout, &launch.params);
+        args.textures = textures_text(&launch.textures);
+    }
     let mut result = auto_memory::run_on(&run.memory, Some(&mut args), |m| simulate(&launch, m));
     if let Err(errors) = &result {
         if run.cooperative_retry(kernel, errors) {
@@ -667,6 +749,14 @@ fn sass_args_note(args: &KernelArguments, shared: bool) -> Diagnostic {
         shown_arguments(args),
         grown_buffers(args)
     );
+    if !args.textures.is_empty() {
+        m.push_str(&format!(
+            "; each texture or surface parameter is, in the simulator's texture model \
+             (sim::texture), the address of a pitch-linear array of 32-bit texels with its own \
+             buffer, bound as textures = `{}` (nearest-point fetches, clamped coordinates)",
+            args.textures
+        ));
+    }
     if shared {
         m.push_str(&format!(
             "; the kernel uses shared memory and `shared_bytes` is 0: each block got {} bytes \
@@ -744,6 +834,9 @@ fn run_other(
                 };
                 kernel_args::report(f, &values, source, true)
             });
+            if let Some(a) = args.as_mut().filter(|_| auto && launch.textures.is_empty()) {
+                launch.textures = bind_ptx_textures(f, a);
+            }
             // Automatic buffers for the automatic pointers when `memory` is empty too.
             let result = auto_memory::run_on(memory, args.as_mut(), |m| {
                 sim::run_ptx_observed(f, &launch, machine, m, budget, progress)

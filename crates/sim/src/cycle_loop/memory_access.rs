@@ -15,6 +15,9 @@ pub(crate) struct Access {
     /// (banked) or, with `local`, a thread's local window (the class latency, no segments).
     pub global: bool,
     pub local: bool,
+    /// A texture fetch or surface access ([`crate::texture`]): the class latency, no
+    /// segments.
+    pub texture: bool,
     pub store: bool,
     /// Bytes of one element (what coalescing counts).
     pub bytes: u64,
@@ -37,6 +40,7 @@ impl Access {
             cycle,
             global: false,
             local: false,
+            texture: false,
             store: false,
             bytes: 0,
             lane_bytes: 0,
@@ -127,6 +131,8 @@ impl Sm<'_> {
                 "global"
             } else if a.local {
                 "local"
+            } else if a.texture {
+                "texture"
             } else {
                 "shared"
             },

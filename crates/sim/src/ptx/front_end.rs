@@ -194,6 +194,11 @@ impl FrontEnd for Ptx<'_> {
                     .memory_op(sm, w, &ex.op, Access::of(id, pc, cycle, exec, st.latency))
                     .map_err(|m| SimError::at(d.span, m))?;
             }
+            Op::Tex { .. } => {
+                let at = Access::of(id, pc, cycle, exec, st.latency);
+                latency = super::texture_access::execute(sm, &mut self.warps[w].regs, &ex.op, at)
+                    .map_err(|m| SimError::at(d.span, m))?;
+            }
             op => {
                 let warp = &mut self.warps[w];
                 semantics::execute(op, &mut warp.regs, &warp.ids, exec, &mut self.rows).map_err(

@@ -22,6 +22,7 @@ pub(crate) mod layout;
 pub(crate) mod pdom_stack;
 pub(crate) mod program;
 pub(crate) mod semantics;
+mod texture_access;
 
 use crate::cycle_loop::Request;
 use crate::{SimError, Simulation};

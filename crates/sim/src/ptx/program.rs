@@ -197,6 +197,17 @@ pub(crate) enum Op {
         vs: Vec<Src>,
         addr: Addr,
     },
+    /// `tex.{1d,2d}.v4.dtype.ctype {d0, d1, d2, d3}, [handle, {x[, y]}]` with a texture
+    /// object in register `handle` ([`crate::texture`]'s model): `d0` gets the texel word,
+    /// `d1`–`d3` (channels G, B, A of the model's one-channel texel) get 0. Float
+    /// coordinates (`ctype` `.f32`) are read as floats, integer ones (`.s32`) as the index
+    /// itself; `y` is 0 for `.1d`.
+    Tex {
+        ds: Vec<Option<u32>>,
+        handle: u32,
+        coords: Vec<u32>,
+        float_coords: bool,
+    },
 }
 
 /// The control effect.
@@ -818,9 +829,10 @@ fn decode_one(c: &Ctx) -> R<(Op, Ctl, Vec<u32>)> {
                 )
             }
         }
+        "tex" => (texture_fetch(c)?, Ctl::Next),
         other => {
             return Err(c.no(format!(
-                "`{other}` has no semantics in the simulator (supported: mov, arithmetic, logic, setp, selp, cvt, cvta, ld/st .global/.shared/.param, bra, ret, exit, bar.sync)"
+                "`{other}` has no semantics in the simulator (supported: mov, arithmetic, logic, setp, selp, cvt, cvta, ld/st .global/.shared/.param, tex.1d/.2d with a texture object, bra, ret, exit, bar.sync)"
             )))
         }
     };
@@ -832,10 +844,74 @@ fn decode_one(c: &Ctx) -> R<(Op, Ctl, Vec<u32>)> {
         | Op::Setp { d, .. }
         | Op::Selp { d, .. }
         | Op::Cvt { d, .. } => vec![*d],
-        Op::Unpack { ds, .. } | Op::Load { ds, .. } => ds.iter().flatten().copied().collect(),
+        Op::Unpack { ds, .. } | Op::Load { ds, .. } | Op::Tex { ds, .. } => {
+            ds.iter().flatten().copied().collect()
+        }
         _ => Vec::new(),
     };
     Ok((op, ctl, writes))
+}
+
+/// Decodes `tex` under the texture model of [`crate::texture`]: a 1D or 2D fetch through a
+/// texture object held in a register (`[%rd4, {%f3, %f1}]`, which the parser keeps as
+/// text). Texture references (a `.texref` variable's name as the handle), other shapes,
+/// explicit levels and gradients are refused by name.
+fn texture_fetch(c: &Ctx) -> R<Op> {
+    let ins = c.ins;
+    check_modifiers(c, &["1d", "2d", "v4"])?;
+    let dims = if ins.has_modifier("2d") {
+        2
+    } else if ins.has_modifier("1d") {
+        1
+    } else {
+        return Err(c.no("only .1d and .2d fetches are modelled (sim::texture)"));
+    };
+    let float_coords = match ins.types().last() {
+        Some(ScalarType::F32) => true,
+        Some(ScalarType::S32) => false,
+        _ => return Err(c.no("the coordinate type must be .f32 or .s32")),
+    };
+    let ds = c.regs_of_vector(c.op(0)?)?;
+    if ds.len() != 4 || ins.operands.len() != 2 {
+        return Err(c.no("expected a four-register destination and `[handle, {coordinates}]`"));
+    }
+    let op = c.op(1)?;
+    let text = text(op);
+    let inner = text
+        .trim()
+        .strip_prefix('[')
+        .and_then(|t| t.strip_suffix(']'))
+        .ok_or_else(|| c.no(format!("`{text}` is not `[handle, {{coordinates}}]`")))?;
+    let (handle, coords) = inner
+        .split_once(',')
+        .ok_or_else(|| c.no(format!("`{text}` is not `[handle, {{coordinates}}]`")))?;
+    let handle = handle.trim();
+    if !handle.starts_with('%') {
+        return Err(c.no(format!(
+            "`{handle}` is a texture reference: the texture model (sim::texture) binds texture objects (a handle in a register), not `.texref` variables"
+        )));
+    }
+    let coords = coords
+        .trim()
+        .strip_prefix('{')
+        .and_then(|t| t.strip_suffix('}'))
+        .ok_or_else(|| {
+            c.no(format!(
+                "`{text}`: the coordinates must be a vector `{{x, y}}`"
+            ))
+        })?
+        .split(',')
+        .map(|r| c.reg_name(r.trim()))
+        .collect::<R<Vec<u32>>>()?;
+    if coords.len() != dims {
+        return Err(c.no(format!("a .{dims}d fetch takes {dims} coordinate(s)")));
+    }
+    Ok(Op::Tex {
+        ds,
+        handle: c.reg_name(handle)?,
+        coords,
+        float_coords,
+    })
 }
 
 /// The type twice as wide (`mul.wide`, `mad.wide`).
@@ -890,11 +966,16 @@ pub(crate) fn decode(f: &Function, layout: &Layout) -> Vec<Decoded> {
                     Some(g) => Some((c.reg_name(&g.reg)?, g.negated)),
                     None => None,
                 };
-                let reads = ins
+                let mut reads: Vec<u32> = ins
                     .sources()
                     .iter()
                     .filter_map(|n| layout.registers.get(*n).copied())
                     .collect();
+                // The texture operand is text to the parser: its registers are the op's.
+                if let Op::Tex { handle, coords, .. } = &op {
+                    reads.push(*handle);
+                    reads.extend(coords);
+                }
                 Ok(Exec {
                     op,
                     ctl,

@@ -569,7 +569,7 @@ pub(crate) fn execute(
     }
     rows.fit(regs.ws);
     match op {
-        Op::Nop | Op::Barrier | Op::Load { .. } | Op::Store { .. } => {}
+        Op::Nop | Op::Barrier | Op::Load { .. } | Op::Store { .. } | Op::Tex { .. } => {}
         &Op::Mov { d, a, bits } => {
             fill_rows(rows, &[a], regs, ids);
             let a = &rows.a;

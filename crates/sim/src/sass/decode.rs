@@ -10,6 +10,7 @@ use isa::{ControlKind, Immediate, Instruction, Kernel, Operand, OperandKind, Reg
 pub(crate) use super::executable::*;
 
 mod kepler_pascal;
+mod texture;
 
 type DecodeResult<T> = Result<T, (Span, String)>;
 
@@ -1100,8 +1101,8 @@ fn decode_volta(c: &Ctx, name: &str, m: &mut Mods) -> DecodeResult<Option<Op>> {
                 op,
             }
         }
-        "TEX" | "TLD" | "TLD4" | "TXQ" | "TEXS" | "TLDS" | "TLD4S" | "SULD" | "SUST" | "SURED"
-        | "SUATOM" | "SUQ" => return Err(kepler_pascal::texture_refusal(ins)),
+        "TEX" | "TLD" | "TLD4" | "TXQ" | "TEXS" | "TLDS" | "TLD4S" | "TXD" | "TMML" | "SULD"
+        | "SUST" | "SURED" | "SUATOM" | "SUQ" => texture::decode(c, name, m)?,
         "P2R" => {
             operand_count(ins, 4)?;
             if o(1).is_none_or(|x| x.text != "PR") {

@@ -58,6 +58,20 @@ pub(crate) struct Src {
     pub float_imm: Option<f64>,
 }
 
+impl Src {
+    /// Register row `r`, read whole, without modifiers.
+    pub(crate) fn reg(r: u16) -> Src {
+        Src {
+            kind: SrcKind::Reg(r),
+            neg: false,
+            inv: false,
+            abs: false,
+            half: Half::Whole,
+            float_imm: None,
+        }
+    }
+}
+
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(crate) struct PredSrc {
     pub idx: u8,
@@ -506,6 +520,27 @@ pub(crate) enum Op {
         bytes: u64,
     },
     Barrier,
+    /// `TEXS`/`TEX` 2D fetch of channel R ([`crate::texture`]): `d` gets the texel word at
+    /// the nearest-point, clamped coordinates (`x`, `y`, floats) of the texture `handle`
+    /// names.
+    TexFetch {
+        d: u16,
+        x: Src,
+        y: Src,
+        handle: Src,
+    },
+    /// `SULD.D.BA.2D` / `SUST.D.BA.2D` ([`crate::texture`]): a raw access of `bytes` bytes
+    /// at byte `x` of row `y` (the register pair `xy`, `xy + 1`) of the surface `handle`
+    /// names; a load writes `d`, a store writes `v`.
+    Surface {
+        store: bool,
+        d: u16,
+        v: Src,
+        xy: u16,
+        handle: Src,
+        bytes: u64,
+        oob: crate::texture::OutOfBounds,
+    },
     /// `P2R d, PR, a, mask`: `d = (a & !mask) | (P0..P6 as bits 0..6 & mask)`.
     P2R {
         d: u16,

@@ -228,6 +228,11 @@ impl FrontEnd for Sass<'_> {
                     .memory_op(sm, w, d, Access::of(id, pc, cycle, exec, st.latency))
                     .map_err(|m| SimError::at(ins.span, m))?;
             }
+            Op::TexFetch { .. } | Op::Surface { .. } => {
+                let at = Access::of(id, pc, cycle, exec, st.latency);
+                latency = super::texture_access::execute(sm, &mut self.warps[w].regs, &d.op, at)
+                    .map_err(|m| SimError::at(ins.span, m))?;
+            }
             Op::Barrier => {}
             op => {
                 let warp = &mut self.warps[w];

@@ -11,6 +11,7 @@ mod lane_memory;
 mod local_memory;
 mod semantics;
 mod step_values;
+mod texture_access;
 
 pub(crate) use front_end::run;
 

@@ -652,7 +652,13 @@ pub(crate) fn execute_alu(
         r: r_v,
     } = scratch;
     match *op {
-        Op::Nop | Op::Barrier | Op::Load { .. } | Op::Store { .. } | Op::Atomic { .. } => {}
+        Op::Nop
+        | Op::Barrier
+        | Op::Load { .. }
+        | Op::Store { .. }
+        | Op::Atomic { .. }
+        | Op::TexFetch { .. }
+        | Op::Surface { .. } => {}
         Op::P2R { .. }
         | Op::MatchAny { .. }
         | Op::Redux { .. }

@@ -624,12 +624,19 @@ fn run_simulator(
     out: &mut ModeOutput,
 ) -> Option<sim::Simulation> {
     let d = |x: &roundrobin::Dim3| [x.x, x.y, x.z];
-    let sim_launch = sim::Launch {
+    let mut sim_launch = sim::Launch {
         grid: d(&launch.grid),
         block: d(&launch.block),
         params: kernel_args::words(f, &launch.params),
         ..run.launch.clone()
     };
+    if let Some(a) = out
+        .arguments
+        .as_mut()
+        .filter(|_| sim_launch.textures.is_empty())
+    {
+        sim_launch.textures = simulator::bind_ptx_textures(f, a);
+    }
     let machine = model_machine(config)?;
     let result = auto_memory::run_on(&run.memory, out.arguments.as_mut(), |m| {
         sim::run_ptx_observed(f, &sim_launch, &machine, m, &run.budget, progress)

@@ -207,6 +207,7 @@ pub fn auto(params: &[Param]) -> (Vec<u32>, KernelArguments) {
             values,
             params,
             memory: String::new(),
+            textures: String::new(),
         },
     )
 }

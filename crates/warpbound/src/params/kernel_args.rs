@@ -11,8 +11,9 @@
 //!   array starts a 128-byte segment and a memory partition), and non-overlapping for arrays
 //!   up to 1 MiB;
 //! - an **integer** scalar (every other integer, predicate or untyped `.b` parameter,
-//!   including 64-bit ones such as `size_t n`, function pointers and texture handles) gets
-//!   [`AUTO_INTEGER`] = 64;
+//!   including 64-bit ones such as `size_t n` and function pointers) gets
+//!   [`AUTO_INTEGER`] = 64 — a texture object (the handle of a `tex` fetch) is a pointer:
+//!   in the simulator's texture model (`sim::texture`) it is the address of its texels;
 //! - a **float** scalar gets [`AUTO_FLOAT`] = 1.0;
 //! - a by-value **struct** (`.param .align 8 .b8 p[16]`) gets zero bytes.
 //!
@@ -41,10 +42,9 @@ pub fn is_auto(text: &str) -> bool {
     t.is_empty() || t.eq_ignore_ascii_case("auto")
 }
 
-/// The parameters of `f` whose value is used as an address: a register loaded from one (by
-/// `ld.param`, then possibly copied by `mov`/`cvta` or offset by `add`/`sub`) is the source
-/// of a `cvta` or the base of a memory operand.
-fn pointer_params(f: &Function) -> BTreeSet<String> {
+/// The parameters each register holds: loaded by `ld.param`, then copied by `mov`/`cvta` or
+/// offset by `add`/`sub`.
+fn param_registers(f: &Function) -> BTreeMap<String, BTreeSet<String>> {
     let mut holds: BTreeMap<String, BTreeSet<String>> = BTreeMap::new(); // register → params
     for ins in &f.instructions {
         let Some(dest) = ins.operands.first().and_then(|o| o.register()) else {
@@ -73,7 +73,44 @@ fn pointer_params(f: &Function) -> BTreeSet<String> {
             }
         }
     }
-    let mut out = BTreeSet::new();
+    holds
+}
+
+/// The handle register of a `tex` instruction (`[%rd4, {%f3, %f1}]`, which the parser keeps
+/// as text).
+fn texture_handle(ins: &isa::ptx::Instruction) -> Option<&str> {
+    if ins.opcode != "tex" {
+        return None;
+    }
+    match &ins.operands.get(1)?.kind {
+        OperandKind::Other { text } => {
+            let h = text.trim().strip_prefix('[')?.split(',').next()?.trim();
+            h.starts_with('%').then_some(h)
+        }
+        _ => None,
+    }
+}
+
+/// The parameters of `f` that are texture objects: the handle of a `tex` fetch. In the
+/// simulator's texture model (`sim::texture`) a handle is the address of its texels, so
+/// they are pointers too ([`pointer_params`]).
+pub fn texture_params(f: &Function) -> BTreeSet<String> {
+    let holds = param_registers(f);
+    f.instructions
+        .iter()
+        .filter_map(texture_handle)
+        .filter_map(|h| holds.get(h))
+        .flatten()
+        .cloned()
+        .collect()
+}
+
+/// The parameters of `f` whose value is used as an address: a register loaded from one
+/// ([`param_registers`]) is the source of a `cvta`, the base of a memory operand, or the
+/// handle of a texture fetch.
+fn pointer_params(f: &Function) -> BTreeSet<String> {
+    let holds = param_registers(f);
+    let mut out = texture_params(f);
     for ins in &f.instructions {
         if ins.opcode == "cvta" {
             if let Some(ps) = ins
@@ -283,6 +320,7 @@ pub fn report(
         values: list,
         params,
         memory: String::new(),
+        textures: String::new(),
     }
 }
 
@@ -318,6 +356,14 @@ pub fn auto_note(args: &KernelArguments, simulate: bool) -> Diagnostic {
                 arrays.join("; ")
             ));
         }
+    }
+    if simulate && !args.textures.is_empty() {
+        m.push_str(&format!(
+            "; each texture object is, in the simulator's texture model (sim::texture), the \
+             address of a pitch-linear array of 32-bit texels, bound as textures = `{}` \
+             (nearest-point fetches, clamped coordinates)",
+            args.textures
+        ));
     }
     Diagnostic::global(Severity::Note, m)
 }

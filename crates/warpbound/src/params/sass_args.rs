@@ -40,6 +40,11 @@ pub enum Slot {
     Double,
     /// A 4-byte integer.
     Integer,
+    /// An 8-byte texture or surface object: the handle a texture or surface instruction
+    /// names (`TEXS … 0x5a`: the pair at `c[0x0][0x5a × 4]`; Hopper: the uniform register
+    /// a `ULDC` filled). In the simulator's texture model (`sim::texture`) it is the address
+    /// of the texels, so it gets an address and a buffer like a pointer.
+    Texture,
 }
 
 /// The parameter area as the listing uses it: each slot by its byte offset from the first
@@ -58,7 +63,7 @@ impl Layout {
         self.slots
             .iter()
             .map(|(&o, s)| {
-                let n = if matches!(s, Slot::Pointer64 | Slot::Double) {
+                let n = if matches!(s, Slot::Pointer64 | Slot::Double | Slot::Texture) {
                     8
                 } else {
                     4
@@ -213,9 +218,17 @@ pub fn infer(kernel: &Kernel) -> Layout {
             }
         }
     }
+    let textures = texture_handles(kernel, base);
     let mut slots: BTreeMap<u32, Slot> = BTreeMap::new();
     let mut covered: BTreeSet<u32> = BTreeSet::new();
-    for &o in read.iter().filter(|&&o| o % 8 == 0) {
+    for &o in &textures {
+        slots.insert(o, Slot::Texture);
+        covered.extend([o, o + 4]);
+    }
+    for &o in read
+        .iter()
+        .filter(|&&o| o % 8 == 0 && !textures.contains(&o))
+    {
         let flows = to_wide.contains(&o) || to_wide.contains(&(o + 4));
         // The high word of a pointer is read as 64 bits with the low one, by a carry-in
         // sum, or only copied (`MOV R3, c[0x0][o+4]` to the address's high register); a
@@ -244,6 +257,83 @@ pub fn infer(kernel: &Kernel) -> Layout {
     }
     Layout { base, slots }
 }
+
+/// Texture and surface opcodes (their handle operands: see `sim::texture`).
+const TEXTURE_OPS: &[&str] = &[
+    "TEX", "TEXS", "TLD", "TLDS", "TLD4", "TLD4S", "TXQ", "TXD", "TMML", "SULD", "SUST", "SURED",
+    "SUATOM", "SUQ",
+];
+
+/// The parameter offsets (from `base`) of the texture and surface objects `kernel`'s texture
+/// and surface instructions name: the pair an immediate handle index points at (`0x5a` →
+/// `c[0x0][0x168]`; with the sm_70+ operand pair `0x0, 0x62` the second), or the parameter a
+/// uniform-register handle was copied from (`ULDC UR4, c[0x0][0x238]; UMOV UR12, UR4; TEX
+/// … UR12, 0x0`).
+fn texture_handles(kernel: &Kernel, base: u32) -> BTreeSet<u32> {
+    let mut copies: BTreeMap<Register, u32> = BTreeMap::new();
+    let mut out = BTreeSet::new();
+    for ins in &kernel.instructions {
+        let name = ins.opcode.name.as_str();
+        if TEXTURE_OPS.contains(&name) {
+            let mut handle = None;
+            for op in &ins.operands {
+                match &op.kind {
+                    OperandKind::Register {
+                        reg: r @ Register::Uniform(_),
+                    } => handle = copies.get(r).copied().or(handle),
+                    OperandKind::Immediate {
+                        value: isa::Immediate::Int(v),
+                    } if handle.is_none() && *v > 0 => {
+                        let o = u32::try_from(*v * 4).ok().and_then(|o| o.checked_sub(base));
+                        handle = o.or(handle);
+                    }
+                    _ => {}
+                }
+            }
+            if let Some(o) = handle.filter(|o| o % 8 == 0) {
+                out.insert(o);
+            }
+        }
+        let copy = matches!(name, "ULDC" | "UMOV" | "LDC" | "MOV");
+        let source = ins.operands.get(1).and_then(|op| match &op.kind {
+            OperandKind::Constant { bank: 0, address } if address.base.is_none() => {
+                u32::try_from(address.offset).ok()?.checked_sub(base)
+            }
+            OperandKind::Register { reg } => copies.get(reg).copied(),
+            _ => None,
+        });
+        for w in &ins.writes {
+            match source.filter(|_| copy && ins.operands.len() == 2) {
+                Some(o) => copies.insert(w.clone(), o),
+                None => copies.remove(w),
+            };
+        }
+    }
+    out
+}
+
+/// The bindings an automatic launch gives the texture parameters of `layout` (`words`: the
+/// parameter words): each handle's buffer read as [`AUTO_TEXTURE_SIDE`]² texels.
+pub fn auto_textures(layout: &Layout, words: &[u32]) -> Vec<sim::TextureBinding> {
+    layout
+        .slots
+        .iter()
+        .filter(|(_, &s)| s == Slot::Texture)
+        .map(|(&o, _)| {
+            let i = o as usize / 4;
+            let w = |k: usize| u64::from(words.get(k).copied().unwrap_or(0));
+            sim::TextureBinding {
+                handle: w(i) | w(i + 1) << 32,
+                width: AUTO_TEXTURE_SIDE,
+                height: AUTO_TEXTURE_SIDE,
+            }
+        })
+        .collect()
+}
+
+/// Width and height of an automatic texture binding: 64 texels, the automatic integer
+/// parameter (so a kernel that reads its image size from the parameters sees the same).
+pub const AUTO_TEXTURE_SIDE: u32 = AUTO_INTEGER as u32;
 
 /// Shared memory an automatic launch gives a kernel that accesses shared memory when the
 /// request gives none: 48 KiB, the most a block may declare statically on every architecture
@@ -312,11 +402,11 @@ pub fn auto_words(layout: &Layout) -> Vec<u32> {
     for (&o, &slot) in &layout.slots {
         let i = o as usize / 4;
         match slot {
-            Slot::Pointer64 | Slot::Pointer32 => {
+            Slot::Pointer64 | Slot::Pointer32 | Slot::Texture => {
                 let a = POINTER_BASE.saturating_add(pointers.saturating_mul(POINTER_STRIDE));
                 pointers += 1;
                 words[i] = a as u32;
-                if slot == Slot::Pointer64 {
+                if slot != Slot::Pointer32 {
                     words[i + 1] = (a >> 32) as u32;
                 }
             }
@@ -350,6 +440,12 @@ pub fn report(layout: &Layout, words: &[u32], source: ArgumentSource) -> KernelA
             let (ty, kind, value, text) = match slot {
                 Slot::Pointer64 => (
                     "64-bit pointer",
+                    ArgumentKind::Pointer,
+                    serde_json::json!(pair),
+                    format!("{pair:#x}"),
+                ),
+                Slot::Texture => (
+                    "texture object (an address in the texture model)",
                     ArgumentKind::Pointer,
                     serde_json::json!(pair),
                     format!("{pair:#x}"),
@@ -403,6 +499,7 @@ pub fn report(layout: &Layout, words: &[u32], source: ArgumentSource) -> KernelA
             .collect::<Vec<_>>()
             .join(","),
         memory: String::new(),
+        textures: String::new(),
     }
 }
 

@@ -12,7 +12,7 @@ use super::*;
 /// `1/(2π)` in single precision (the factor `RRO.SINCOS` applies here).
 const INV_TWO_PI: f32 = 0.159_154_94;
 
-/// Texture and surface opcodes: refused with the same reason.
+/// Texture and surface opcodes ([`super::texture`]).
 const TEXTURE: &[&str] = &[
     "TEX", "TEXS", "TLD", "TLDS", "TLD4", "TLD4S", "TXQ", "TXD", "TMML", "SULD", "SUST", "SURED",
     "SUATOM", "SUQ",
@@ -56,22 +56,12 @@ fn int_type(t: &str) -> Option<IntType> {
     })
 }
 
-/// The texture refusal (shared with sm_70+ `TEX`, `TLD`, …).
-pub(super) fn texture_refusal(ins: &Instruction) -> (Span, String) {
-    cannot(
-        ins,
-        "not modelled: a texture or surface access needs a texture binding (the host's \
-         cudaBindTexture/texture object: base address, format, filtering), which a listing \
-         does not carry",
-    )
-}
-
 pub(super) fn decode(c: &Ctx, name: &str, m: &mut Mods) -> DecodeResult<Option<Op>> {
     let ins = c.ins;
     let o = |i: usize| ins.operands.get(i);
     let n = ins.operands.len();
     if TEXTURE.contains(&name) {
-        return Err(texture_refusal(ins));
+        return super::texture::decode(c, name, m).map(Some);
     }
     Ok(Some(match name {
         "SHFL" | "VOTE" | "MUFU" | "FCHK" | "FLO" | "SHF" | "PRMT" | "ATOM" | "ATOMS" | "RED"
@@ -86,7 +76,8 @@ pub(super) fn decode(c: &Ctx, name: &str, m: &mut Mods) -> DecodeResult<Option<O
             }
         }
         "TEXDEPBAR" => {
-            // Waits for texture results: none are produced (textures are refused).
+            // Waits for texture results: the scoreboard of each fetch's destination already
+            // holds a reader until the value is written back (sim::texture: class latency).
             m.left.clear();
             Op::Nop
         }

@@ -281,3 +281,54 @@ fn shown_class_is_the_analysis_class() {
     }
     assert!(checked > 10_000, "{checked}");
 }
+
+/// The instruction table's class column for PTX is the class the simulator charges (the one
+/// the tooltips show), not "alu" for everything that is not a global or shared access: hand
+/// values for each kind (double precision stays on the ALU column, as `DADD` does for SASS).
+#[test]
+fn the_ptx_instruction_table_shows_each_instructions_unit() {
+    let src = ".version 7.0
+.target sm_61
+.address_size 64
+.visible .entry k(.param .u64 p0)
+{
+  .reg .f32 %f<3>; .reg .f64 %fd<3>; .reg .b64 %rd<3>; .reg .b32 %r<5>;
+  ld.param.u64 %rd1, [p0];
+  sqrt.rn.f32 %f2, %f1;
+  ld.shared.f32 %f1, [%rd1];
+  ld.local.f32 %f1, [%rd1];
+  ld.global.f32 %f1, [%rd1];
+  tex.2d.v4.u32.f32 {%r1, %r2, %r3, %r4}, [%rd1, {%f1, %f1}];
+  add.f64 %fd1, %fd2, %fd2;
+  bar.sync 0;
+  ret;
+}
+";
+    let mut req = warpbound::Request::new(src, Dialect::Ptx);
+    req.mode = Some("thread-cfg".into());
+    let r = warpbound::analyze(&req);
+    let classes: Vec<String> = r
+        .kernel
+        .as_ref()
+        .map(|k| {
+            k.instructions
+                .iter()
+                .map(|i| format!("{:?}", i.class))
+                .collect()
+        })
+        .unwrap_or_default();
+    assert_eq!(
+        classes,
+        [
+            "Constant",
+            "Sfu",
+            "LoadStoreShared",
+            "LoadStoreLocal",
+            "LoadStoreGlobal",
+            "Texture",
+            "Alu",
+            "Control",
+            "Control"
+        ]
+    );
+}

@@ -118,13 +118,7 @@ pub fn ptx(f: &Function, functions: Vec<String>, source: &str) -> KernelView {
                 "fallthrough".into()
             },
             target: None,
-            class: if ins.has_modifier("global") {
-                ResourceClass::LoadStoreGlobal
-            } else if ins.has_modifier("shared") {
-                ResourceClass::LoadStoreShared
-            } else {
-                ResourceClass::Alu
-            },
+            class: ptx_class(ins),
             block: None,
             control_bits: None,
         })
@@ -134,6 +128,23 @@ pub fn ptx(f: &Function, functions: Vec<String>, source: &str) -> KernelView {
         functions,
         arch: None,
         instructions,
+    }
+}
+
+/// The unit class the instruction table shows for a PTX instruction: the simulator's timing
+/// class (`sim::timing_classes::ptx`, the one the opcode tooltips show), with
+/// double-precision arithmetic on the ALU column as for SASS (`DADD` is `Alu` there too).
+fn ptx_class(ins: &isa::ptx::Instruction) -> ResourceClass {
+    use cfg::TimingClass as T;
+    match sim::timing_classes::ptx(ins) {
+        T::Alu | T::DoublePrecision => ResourceClass::Alu,
+        T::Sfu => ResourceClass::Sfu,
+        T::Shared => ResourceClass::LoadStoreShared,
+        T::Global => ResourceClass::LoadStoreGlobal,
+        T::Local => ResourceClass::LoadStoreLocal,
+        T::Constant => ResourceClass::Constant,
+        T::Texture => ResourceClass::Texture,
+        T::Control => ResourceClass::Control,
     }
 }
 

@@ -57,3 +57,32 @@ test('while the engine loads, the editor shows the first example and a bar shows
   assert.deepEqual(errors, []);
   await context.close();
 });
+
+test('text typed while the engine loads is kept and analysed, not replaced by the example', async () => {
+  const context = await site.browser.newContext({ viewport: { width: 1440, height: 900 } });
+  const page = await context.newPage();
+  const errors = [];
+  page.on('pageerror', (e) => errors.push(String(e)));
+  page.on('console', (m) => m.type() === 'error' && errors.push(m.text()));
+  // The module is held back until the user has typed.
+  let release;
+  const held = new Promise((r) => (release = r));
+  await context.route('**/*.wasm', async (route) => {
+    await held;
+    await route.continue();
+  });
+  await page.goto(site.server.url);
+  await page.waitForSelector('.cm-content');
+  const kernel = 'code for sm_61\n/*0008*/ MOV R1, c[0x0][0x20] ;\n/*0010*/ EXIT ;\n';
+  await page.click('.cm-content');
+  await page.keyboard.press('Control+A');
+  await page.keyboard.insertText(kernel);
+  assert.equal(await page.evaluate(() => document.body.classList.contains('ready')), false);
+  release();
+  await page.waitForSelector('body.ready', { timeout: 120000 });
+  assert.equal(await page.evaluate(() => window.playground.request().source), kernel);
+  await page.waitForFunction(() => window.playground.report()?.kernel?.instructions?.length === 2);
+  assert.match(await page.textContent('#status'), /kept the text typed while the engine loaded/);
+  assert.deepEqual(errors, []);
+  await context.close();
+});

@@ -107,7 +107,11 @@ async function main() {
   );
   renderGallery();
   window.addEventListener('hashchange', () => restoreFromHash());
-  await restoreFromHash();
+  // Text typed (or pasted) while the engine loaded is the user's: it is kept, with the
+  // settings of the link or example the page opened with, and analysed.
+  const typed = editor.value !== opening.source ? editor.value : null;
+  await restoreFromHash(typed);
+  if (typed !== null) showStatus('kept the text typed while the engine loaded');
   // Navigation → first result on screen, the page's load-time measure (perf.test.js reads
   // it; the target is under a second).
   performance.mark('warpbound:first-result');
@@ -256,7 +260,8 @@ function snapshot() {
 
 const TABS = () => [...document.querySelectorAll('[role=tab]')].map((t) => t.dataset.view);
 
-async function restoreFromHash() {
+/** Opens the state the address names; `typed`: the editor's text to keep instead of its kernel. */
+async function restoreFromHash(typed = null) {
   const decoded = await decodeHash(location.hash);
   // A link is a whole state: it brings its own pinned result, or none.
   view.pinned = null;
@@ -267,7 +272,7 @@ async function restoreFromHash() {
       const report = await analyzeAside(pinned);
       if (report) view.pinned = { request: pinned, report };
     }
-    editor.value = r.source;
+    editor.value = typed ?? r.source;
     view.origin = r.source;
     state.dialect = r.dialect || 'sass';
     state.function = r.function || null;
@@ -282,7 +287,7 @@ async function restoreFromHash() {
     return;
   }
   const ex = EXAMPLES.find((x) => x.id === decoded.example) || EXAMPLES[0];
-  await loadExample(ex);
+  await loadExample(ex, typed);
   if (decoded.error) showStatus(`${decoded.error} — showing the first example instead`, true);
   else if (decoded.example && ex.id !== decoded.example) {
     showStatus(`there is no example "${decoded.example}" — showing the first example instead`, true);
@@ -374,8 +379,9 @@ function setMode(name, params, preset = null) {
   );
 }
 
-async function loadExample(ex) {
-  editor.value = ex.source;
+/** Loads example `ex` (with `typed`, its settings around that text instead of its kernel). */
+async function loadExample(ex, typed = null) {
+  editor.value = typed ?? ex.source;
   view.origin = ex.source;
   state.dialect = ex.dialect;
   state.function = null;
@@ -386,7 +392,7 @@ async function loadExample(ex) {
   if (ex.view) showView(ex.view);
   pendingView = null;
   await run();
-  state.example = ex.id;
+  state.example = typed === null ? ex.id : null;
   await updateHash();
 }
 

@@ -173,3 +173,25 @@ test('a failed engine is reported with its request and replaced by a fresh worke
   assert.deepEqual(errors, []);
   await page.close();
 });
+
+test('a worker that cannot start is restarted at most three times, and the page says why', async () => {
+  const context = await site.browser.newContext({ viewport: { width: 1440, height: 900 } });
+  const page = await context.newPage();
+  const pageErrors = [];
+  page.on('pageerror', (e) => pageErrors.push(String(e)));
+  let starts = 0;
+  // The worker's script fails to load (e.g. a half-deployed site): each start dies at once.
+  await context.route('**/worker.js', (route) => {
+    starts += 1;
+    return route.fulfill({ status: 404, body: 'missing' });
+  });
+  await page.goto(site.server.url);
+  await page.waitForFunction(() => /failed to start/.test(document.querySelector('#status').textContent), null, {
+    timeout: 60000,
+  });
+  // Time for any further restarts to happen: none may.
+  await page.waitForTimeout(3000);
+  assert.equal(starts, 3, 'three starts, then the engine gives up');
+  assert.deepEqual(pageErrors, []);
+  await context.close();
+});

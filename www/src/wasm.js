@@ -65,6 +65,9 @@ export class Cancelled extends Error {
   }
 }
 
+/** Workers in a row that may die before they are ready before the engine gives up. */
+const MAX_FAILED_STARTS = 3;
+
 export class Engine {
   /** `progress(loaded, total)` is called while the module downloads (`total` may be null);
    * `opcodeDocs(tables)` once, with the opcode documentation, when the first worker has
@@ -76,6 +79,8 @@ export class Engine {
     this.next = 1;
     /** Milliseconds the last answered request took in the worker (wasm `performance.now()`). */
     this.lastElapsedMs = null;
+    /** Workers that died before they were ready, in a row (see `fail`). */
+    this.failedStarts = 0;
     this.urls = assetUrls();
     this.module = compileModule(this.urls, progress);
     this.start();
@@ -87,7 +92,10 @@ export class Engine {
     const loaded = new Promise((resolve, reject) => {
       this.worker.onmessage = (e) => {
         const m = e.data;
-        if (m.type === 'ready') resolve(m.catalog);
+        if (m.type === 'ready') {
+          this.failedStarts = 0;
+          resolve(m.catalog);
+        }
         else if (m.type === 'opcode-docs') {
           this.wantDocs = false;
           this.opcodeDocs(m.tables);
@@ -112,11 +120,16 @@ export class Engine {
         e.preventDefault();
         const message = e.message || 'the analysis worker died';
         reject(new Error(message));
-        this.fail(message);
+        this.fail(message, null, true);
       };
     });
     // A module that could not be loaded fails every start (and the catalog with its reason).
-    this.ready = this.module.then(() => loaded);
+    const ready = this.module.then(() => loaded);
+    ready.then(
+      () => (ready.settled = true),
+      () => {},
+    );
+    this.ready = ready;
     const worker = this.worker;
     this.module.then(
       (module) => worker.postMessage({ type: 'init', js: this.urls.js, module, docs: this.wantDocs }),
@@ -153,11 +166,21 @@ export class Engine {
    * The worker failed (a request trapped, or the worker itself died): every pending request
    * rejects with `EngineFailure` carrying its request, and a fresh worker is started.
    */
-  fail(message, first = null) {
+  fail(message, first = null, died = false) {
     const failed = first ? [first, ...this.pending.values()] : [...this.pending.values()];
     this.pending.clear();
     this.worker.terminate();
-    this.start();
+    // A worker that cannot start (its script or module does not load) would die again at
+    // once: after MAX_FAILED_STARTS in a row the engine stops restarting and says why.
+    if (died && !this.ready.settled) this.failedStarts += 1;
+    if (this.failedStarts >= MAX_FAILED_STARTS) {
+      const why = new Error(`the analysis worker failed to start ${this.failedStarts} times in a row: ${message}`);
+      this.ready = Promise.reject(why);
+      this.ready.catch(() => {});
+      this.ready.settled = true;
+    } else {
+      this.start();
+    }
     for (const p of failed) p.reject(new EngineFailure(message, p.request));
   }
 

@@ -195,3 +195,26 @@ test('a link with its=round-robin shows the interleaved issue order next to the 
   assert.deepEqual(errors, []);
   await page.close();
 });
+
+test('a kernel too long for any link leaves the address without one and says so', async () => {
+  const { page, errors } = await openPage(site);
+  // 400 000 pseudo-random characters in a comment: they compress to more than a link may hold.
+  const big = await page.evaluate(() => {
+    let x = 7;
+    const out = [];
+    for (let i = 0; i < 400000; i++) {
+      x = (Math.imul(x, 1103515245) + 12345) >>> 0;
+      out.push('abcdefghijklmnopqrstuvwxyz0123456789'[(x >>> 16) % 36]);
+    }
+    return `code for sm_61\n/*0008*/ EXIT ; /* ${out.join('')} */\n`;
+  });
+  await page.evaluate(async (s) => {
+    window.playground.setSource(s);
+    await window.playground.run();
+  }, big);
+  await page.waitForFunction(() => /does not fit in a link/.test(document.querySelector('#status').textContent));
+  assert.equal(await page.evaluate(() => location.hash), '');
+  assert.equal(await page.evaluate(() => window.playground.report()?.kernel?.instructions?.length), 1);
+  assert.deepEqual(errors, []);
+  await page.close();
+});

@@ -310,7 +310,8 @@ function restoreView() {
 
 let hashes = 0;
 
-/** Writes the current state's link into the address bar (the newest state's, if several). */
+/** Writes the current state's link into the address bar (the newest state's, if several);
+ * false when it did not (a newer state's call did, or the link would be too long). */
 async function updateHash() {
   const n = ++hashes;
   // An example's alias cannot hold a pinned result.
@@ -325,12 +326,25 @@ async function updateHash() {
       showStatus(`${why}: the link holds the current result only`, true);
     }
   }
-  if (n !== hashes) return;
+  if (hash.length - 1 > MAX_FRAGMENT) {
+    // Even alone, the kernel is too long for a link a page reads back: the address holds
+    // none (rather than one that opens nothing), and the page says so.
+    if (n !== hashes) return false;
+    const size = (hash.length - 1).toLocaleString('en-US');
+    showStatus(
+      `this kernel does not fit in a link (${size} characters; at most ${MAX_FRAGMENT.toLocaleString('en-US')}): the address holds no link — save the kernel as a file instead`,
+      true,
+    );
+    if (location.hash) history.replaceState(null, '', location.pathname + location.search);
+    return false;
+  }
+  if (n !== hashes) return false;
   if (location.hash !== hash) history.replaceState(null, '', hash);
+  return true;
 }
 
 async function copyLink() {
-  await updateHash();
+  if (!(await updateHash())) return;
   const url = location.href;
   try {
     await navigator.clipboard.writeText(url);

@@ -5,6 +5,7 @@
 //! diagnostic, 2 on usage errors (bad flags, unreadable files, malformed request JSON).
 
 mod args;
+mod progress;
 mod text;
 
 use args::{Cli, Command, Format};
@@ -17,7 +18,12 @@ fn main() -> ExitCode {
     match cli.command {
         Command::Analyze(a) => match a.to_request(read_input) {
             Ok((request, input_diagnostics)) => {
-                let mut report = warpbound::analyze(&request);
+                let mut report = if a.progress {
+                    let line = progress::Line::default();
+                    warpbound::analyze_with_progress(&request, &|p| line.report(p))
+                } else {
+                    warpbound::analyze(&request)
+                };
                 report.add_diagnostics(input_diagnostics);
                 let out = match a.format {
                     Format::Json => match serde_json::to_string_pretty(&report) {

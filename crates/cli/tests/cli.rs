@@ -361,3 +361,40 @@ fn a_closed_pipe_is_not_a_panic() {
         String::from_utf8_lossy(&out.stderr)
     );
 }
+
+/// `--progress`: the exact makespan search of 8 warps on `LLCLLCLLC` (about a million search
+/// steps) prints progress lines on standard error — the first at once — and the report on
+/// standard output is byte for byte the one without the flag.
+#[test]
+fn progress_lines_go_to_stderr_and_leave_the_report_unchanged() {
+    let args = [
+        "analyze",
+        "-",
+        "--dialect",
+        "lc",
+        "--mode",
+        "makespan",
+        "--set",
+        "warps=8",
+        "--no-timings",
+    ];
+    let plain = run_stdin(&args, "LLCLLCLLC");
+    let mut with = args.to_vec();
+    with.push("--progress");
+    let watched = run_stdin(&with, "LLCLLCLLC");
+    assert!(plain.status.success() && watched.status.success());
+    assert_eq!(plain.stdout, watched.stdout);
+    let err = String::from_utf8_lossy(&watched.stderr);
+    let lines: Vec<&str> = err
+        .lines()
+        .filter(|l| l.contains("exact makespan search:"))
+        .collect();
+    assert!(!lines.is_empty(), "{err}");
+    assert!(
+        lines[0].contains("of 2,000,000 search steps")
+            && lines[0].contains("longest schedule so far"),
+        "{}",
+        lines[0]
+    );
+    assert!(!String::from_utf8_lossy(&plain.stderr).contains("exact makespan search:"));
+}

@@ -79,7 +79,7 @@ fn main() {
         let mut obs = Vec::new();
         for s in Scheduler::ALL {
             let o = Options::new(s, PathChoice::Worst, &config);
-            match execute(&r, &dag, &o) {
+            match execute(&r, &dag, &program, &o) {
                 Ok(e) => obs.push(e.cycles),
                 Err(e) => {
                     eprintln!("{name} {}: {e}", s.name());
@@ -90,6 +90,7 @@ fn main() {
         let random = execute(
             &r,
             &dag,
+            &program,
             &Options::new(
                 Scheduler::SpAsAccess,
                 PathChoice::Random { seed: 28 },

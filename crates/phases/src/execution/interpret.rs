@@ -7,7 +7,8 @@
 //! [`super::requests`], §2.1), `vc.lid_x/y` (lane `l` at `(l mod N, l div N)`), `vc.tid_x/y`
 //! (offset plus local id), `vc.zero`, and `bufquery` of a `.data` buffer (its dims).
 //! Everything a DRAM or scratchpad transfer writes is unknown (the corpus has no input files
-//! here), as is every register before its first write.
+//! here: the destination, the registers after it of a `.vec2`/`.vec4` load or a multi-word
+//! `sldg`, and `vc.mem_data`), as is every register before its first write.
 //!
 //! **Semantics** (one line per opcode in `isa::simd::opcode_docs`): integer ALU ops wrap at
 //! 32 bits; where signed and unsigned readings could differ (`imin`/`imax` of operands of
@@ -297,6 +298,9 @@ impl<'c, 'p> Machine<'c, 'p> {
 
     /// Pops `pops` CSTACK entries, restoring their masks (the edge control took).
     pub(crate) fn apply(&mut self, pops: u32) {
+        if pops == 0 {
+            return;
+        }
         for _ in 0..pops {
             let Some(e) = self.stack.pop() else {
                 self.lost = true;
@@ -720,21 +724,33 @@ impl<'c, 'p> Machine<'c, 'p> {
                 self.write_p(dst, r);
             }
             Op::Rcp | Op::Rsqrt | Op::Sin | Op::Cos | Op::SIBFind => self.clobber(dst),
-            o if o.category() == isa::simd::Category::LoadStore
-                && !o.is_global_store()
-                && !matches!(o, Op::StspLin | Op::StspBIdx) =>
+            op if op.category() == isa::simd::Category::LoadStore
+                && !op.is_global_store()
+                && !matches!(op, Op::StspLin | Op::StspBIdx) =>
             {
                 // Loads: the destination (and, for .vec2/.vec4, the registers after
                 // it) and the indexed-transfer data register become unknown.
-                let width = match inst.subop_text.as_deref() {
-                    Some("vec2") => 2,
-                    Some("vec4") => 4,
+                // `sldg s, buf, k` fills k scalars from s on (cnn_convolution: "sldg s0, 2,
+                // 3 // s0 … s1 … s2"); if the operand means something else, clobbering more
+                // registers than written only loses knowledge.
+                let width = match (op, inst.subop_text.as_deref()) {
+                    (Op::Sldg, _) => inst
+                        .src(1)
+                        .and_then(isa::simd::Operand::int_value)
+                        .map_or(1, |k| k.clamp(1, 32) as u32),
+                    (_, Some("vec2")) => 2,
+                    (_, Some("vec4")) => 4,
                     _ => 1,
                 };
                 match dst {
                     Some(Reg::Vector(i)) => {
                         for j in i..i.saturating_add(width) {
                             self.clobber(Some(Reg::Vector(j)));
+                        }
+                    }
+                    Some(Reg::Scalar(i)) => {
+                        for j in i..i.saturating_add(width) {
+                            self.clobber(Some(Reg::Scalar(j)));
                         }
                     }
                     other => self.clobber(other),

@@ -7,13 +7,16 @@
 //! cost one step per instruction instead of one per work-item. Masks and predicates are
 //! `Lanes<bool>` with Kleene's three-valued logic.
 
+use std::rc::Rc;
+
 /// One value per lane; `None` is unknown.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub(crate) enum Lanes<T: Copy> {
     /// Every lane holds this value.
     All(Option<T>),
-    /// One value per lane (as many as the work-group has work-items).
-    Each(Vec<Option<T>>),
+    /// One value per lane (as many as the work-group has work-items), shared: copying a
+    /// register is cheap.
+    Each(Rc<[Option<T>]>),
 }
 
 impl<T: Copy + PartialEq> Lanes<T> {
@@ -33,7 +36,7 @@ impl<T: Copy + PartialEq> Lanes<T> {
     fn compact(v: Vec<Option<T>>) -> Self {
         match v.first() {
             Some(&f) if v.iter().all(|&x| x == f) => Lanes::All(f),
-            _ => Lanes::Each(v),
+            _ => Lanes::Each(v.into()),
         }
     }
 
@@ -168,18 +171,18 @@ mod tests {
 
     #[test]
     fn kleene_logic_and_compaction() {
-        let a = Lanes::Each(vec![Some(true), None, Some(false)]);
+        let a = Lanes::Each(vec![Some(true), None, Some(false)].into());
         let f = Lanes::All(Some(false));
         assert_eq!(a.and(&f, 3), Lanes::All(Some(false)));
         assert_eq!(a.or(&f, 3), a);
         assert_eq!(a.any(3), Some(true));
-        assert_eq!(Lanes::Each(vec![Some(false), None]).any(2), None);
-        let v: Lanes<u32> = Lanes::Each(vec![Some(1), Some(2), Some(3)]);
+        assert_eq!(Lanes::Each(vec![Some(false), None].into()).any(2), None);
+        let v: Lanes<u32> = Lanes::Each(vec![Some(1), Some(2), Some(3)].into());
         let old = Lanes::All(Some(2));
         // Lane 0 written, lane 1 unknown mask but equal values, lane 2 kept.
         assert_eq!(
             Lanes::select(&a, v, &old, 3),
-            Lanes::Each(vec![Some(1), Some(2), Some(2)])
+            Lanes::Each(vec![Some(1), Some(2), Some(2)].into())
         );
     }
 }

@@ -271,3 +271,27 @@ fn interpreter_budget_is_named() {
         .unwrap_or_default();
     assert!(e.contains("max_sim_phases"), "{e}");
 }
+
+/// `sldg s0, 0, 3` fills s0, s1, s2 (as cnn_convolution's kernel parameters): a branch on the
+/// s2 set just before falls back, while after a one-word `sldg s0, 0` it is still known
+/// (s2 = 100 ≥ 0: every work-group jumps to `right`).
+#[test]
+fn multi_word_sldg_forgets_the_registers_it_fills() {
+    let text = |load: &str| {
+        SCALAR_BRANCH.replace(
+            "smov s0, sc.wg_off_x\n\tsisub s0, s0, 64\n\tsicj.ge right, s0",
+            &format!("smov s2, 100\n\t{load}\n\tsicj.ge right, s2"),
+        )
+    };
+    // B0 ldglin, B1 smov + sldg, B2 the test, B3 the adds, B4 right, B5 join, B6 exit.
+    let one = walks(&text("sldg s0, 0"), Fallback::Worst);
+    for (p, d) in &one {
+        assert_eq!(p, &vec![0, 1, 2, 4, 5, 6]);
+        assert_eq!((d.decided, d.fallback), (1, 0));
+    }
+    let three = walks(&text("sldg s0, 0, 3"), Fallback::Worst);
+    for (p, d) in &three {
+        assert_eq!(p, &vec![0, 1, 2, 3, 5, 6]);
+        assert_eq!((d.decided, d.fallback), (0, 1));
+    }
+}

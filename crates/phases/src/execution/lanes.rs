@@ -2,7 +2,7 @@
 //! every lane of a work-group (Sim-D §3.1: a vector register holds one 32-bit value per
 //! work-item, a predicate register one bit) is either a known value or unknown.
 //!
-//! A register whose lanes all agree is stored once ([`Lanes::All`]), so the common cases —
+//! A register whose lanes all agree is stored once (`Lanes::All`), so the common cases —
 //! data loaded from DRAM (unknown everywhere) and scalars broadcast into vector operands —
 //! cost one step per instruction instead of one per work-item. Masks and predicates are
 //! `Lanes<bool>` with Kleene's three-valued logic.

@@ -10,24 +10,30 @@
 //! runs the functional interpreter ([`super::interpret`]) along the blocks it visits, for the
 //! work-group's own id and the launch. At a node with several out-edges the interpreter says
 //! which CFG edge the work-group takes when the deciding value is known — a `sicj` whose
-//! scalar is known (a loop counter from immediates, `sc.wg_off_x/y`, `bufquery`: the loop
-//! runs the counted iterations), a `cmask`/`brk`/`exit` after which the enabled mask is
-//! known — and the walk takes the out-edge to that block. When every work-item has exited
-//! (§3.1: an all-0 mask with an empty CSTACK) the work-group ends there, and its phases are
-//! the prefix up to that node (§4.4's early exit).
+//! scalar is known (computed from immediates, `sc.wg_off_x/y`, `sc.dim_*`, `bufquery`), a
+//! `cmask`/`brk`/`exit`/`bra` after which the enabled mask is known for every lane (with the
+//! `cpop`s the decoder injects, §3.1) — and the walk takes the out-edge to that block. When
+//! every work-item has exited (an all-0 mask with an empty CSTACK) the work-group ends there,
+//! and its phases are the prefix up to that node (§4.4's early exit).
+//!
+//! At a node with one out-edge the interpreter is checked, not asked: a decided edge equal to
+//! the DAG's is counted as *confirmed* (a loop counter agreeing with its `#bound`: §5.4
+//! unrolls a `branchcycle`-annotated loop exactly its annotated count, so the DAG offers no
+//! other).
 //!
 //! What falls back to [`Fallback`] — and why: a condition that depends on data (everything
 //! loaded from DRAM or the scratchpad is unknown: no input files are read), on lanes whose
 //! state is not known, or on an operation the interpreter does not model; several out-edges
-//! to the same block; and a decided edge the DAG does not offer (a loop counted past its
-//! `#bound`, a branch its `branchcycle` forbids in that iteration). The last is *capped*: the
-//! walk never leaves the DAG, so loop counts stay at or below their bounds, and the
+//! to the same block; and a decided edge the DAG does not offer (a loop counted past or short
+//! of its `#bound`, a branch its `branchcycle` forbids in that iteration, an exit inside an
+//! if-block, whose injected `cpop` the CFG of §5.2 has no edge for). The last is *capped*:
+//! the walk never leaves the DAG, so loop counts stay within their bounds, and the
 //! interpreter, no longer following the program, decides nothing more for that work-group.
-//! An undecidable early exit continues (the DAG never offers one). [`Decisions`] counts
-//! both kinds of decision.
+//! An undecidable early exit continues (the DAG never offers one). [`Decisions`] counts each
+//! kind.
 //!
-//! Budget: the interpreter runs at most 256 instructions per phase instance of
-//! `max_sim_phases`, an error naming it.
+//! Budget: the interpreter runs at most [`STEPS_PER_PHASE`] instructions per phase instance
+//! of `max_sim_phases`, an error naming it; a walk visits each DAG node at most once.
 
 use super::interpret::{Context, Machine, Next, Steps};
 use crate::dag::Dag;

@@ -105,6 +105,12 @@ impl<T: Copy + PartialEq> Lanes<T> {
     }
 }
 
+impl<T: Copy> Default for Lanes<T> {
+    fn default() -> Self {
+        Lanes::All(None)
+    }
+}
+
 impl Lanes<bool> {
     /// Kleene AND.
     pub(crate) fn and(&self, other: &Lanes<bool>, n: usize) -> Lanes<bool> {

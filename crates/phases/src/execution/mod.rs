@@ -24,6 +24,7 @@
 //! exactly two resources and therefore follow the one serialisation the WCET assumes
 //! ([`lockstep`]).
 
+pub mod alu;
 pub mod greedy;
 pub mod interpret;
 pub mod lanes;

@@ -59,7 +59,7 @@ fn counts(w: &Walks) -> Vec<(u64, u64, u64, bool)> {
 /// phase, §5.6). g = 0, 1 have every lane below 64 and run all four phases.
 ///
 /// Mutation check (done by hand): making `itest.ge` test `> 0` instead of `≥ 0` in
-/// `interpret::int_test` lets lane 64 of g = 2 survive (64 − 64 = 0), so g = 2 no longer
+/// `alu::int_test` lets lane 64 of g = 2 survive (64 − 64 = 0), so g = 2 no longer
 /// exits early and this test fails (early exits [g3] instead of [g2, g3]).
 const EARLY_EXIT: &str = "
 .data

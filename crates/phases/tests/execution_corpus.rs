@@ -201,9 +201,9 @@ fn launch_paths_stay_within_the_wcet_on_the_corpus() {
 /// of bounds: 2 · 15 = 30 work-groups exit in the first block, before any request, and the
 /// execution stays within both WCETs.
 ///
-/// Mutation check (done by hand): making `sshr` always unknown in `phases::execution::alu::int_op` leaves
-/// the bound `dim_x/8` unknown, no work-group is seen to exit, and this test fails
-/// (`-d 704,480`: 0 early exits instead of 30).
+/// Mutation check (done by hand): making `sshr` always unknown in
+/// `phases::execution::alu::int_op` leaves the bound `dim_x/8` unknown, no work-group is seen
+/// to exit, and this test fails (`-d 704,480`: 0 early exits instead of 30).
 #[test]
 fn kfusion_track_early_exits_by_hand() {
     let config = Config::paper();

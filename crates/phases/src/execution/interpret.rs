@@ -10,14 +10,14 @@
 //! here: the destination, the registers after it of a `.vec2`/`.vec4` load or a multi-word
 //! `sldg`, and `vc.mem_data`), as is every register before its first write.
 //!
-//! **Semantics** (one line per opcode in `isa::simd::opcode_docs`; values in [`super::alu`]): integer ALU ops wrap at
-//! 32 bits; where signed and unsigned readings could differ (`imin`/`imax` of operands of
-//! different sign, a right shift or division of a negative value, a shift by 32 or more,
-//! division by zero) the result is unknown rather than guessed. Float ops are IEEE single
-//! precision rounded to nearest, unknown when NaN or a subnormal is involved (flush-to-zero
-//! is not known) and, for `mad`, when fused and unfused results differ; `rcp`, `rsqrt`,
-//! `sin`, `cos`, `sibfind`, `vc.one`, the mask registers and unknown mnemonics give unknown
-//! values. `itest`/`sicj` compare as signed 32-bit integers, `test` as floats.
+//! **Semantics** (one line per opcode in `isa::simd::opcode_docs`; values in [`super::alu`]):
+//! integer ALU ops wrap at 32 bits; where signed and unsigned readings could differ (`imin`/`imax`
+//! of operands of different sign, a right shift or division of a negative value, a shift by 32 or
+//! more, division by zero) the result is unknown rather than guessed. Float ops are IEEE single
+//! precision rounded to nearest, unknown when NaN or a subnormal is involved (flush-to-zero is not
+//! known) and, for `mad`, when fused and unfused results differ; `rcp`, `rsqrt`, `sin`, `cos`,
+//! `sibfind`, `vc.one`, the mask registers and unknown mnemonics give unknown values.
+//! `itest`/`sicj` compare as signed 32-bit integers, `test` as floats.
 //!
 //! **Control (§3.1).** A work-item is enabled when its run mask is set and its break,
 //! return and exit masks are clear. CSTACK entries are (target, type, saved mask):

@@ -49,6 +49,14 @@ export function simdSummary(r) {
     ),
   );
   const e = r.simd_execution;
+  const pathText = (p) => {
+    if (p.kind === 'random') return `random (seed ${p.seed})`;
+    if (p.kind === 'from_launch') {
+      const f = p.fallback.kind === 'random' ? `random (seed ${p.fallback.seed})` : 'worst';
+      return `from the launch (interpreter), fallback ${f}`;
+    }
+    return 'worst (critical path)';
+  };
   if (e) {
     parts.push(
       el('h3', { text: `Execution (${e.scheduler})` }),
@@ -61,7 +69,17 @@ export function simdSummary(r) {
       ),
       grid('simd-execution', ['', ''], [
         ['scheduler', e.scheduler],
-        ['path', e.path.kind === 'random' ? `random (seed ${e.path.seed})` : 'worst (critical path)'],
+        ['path', pathText(e.path)],
+        ...(e.decisions
+          ? [
+              [
+                'choices decided · by the fallback (capped)',
+                `${e.decisions.decided} · ${e.decisions.fallback} (${e.decisions.capped})`,
+              ],
+              ['work-groups wholly decided', `${e.decisions.work_groups_all_decided} of ${e.work_groups}`],
+              ['work-groups exited early', e.decisions.early_exits],
+            ]
+          : []),
         ['observed cycles', e.cycles],
         ['bound', e.bound],
         ['verdict', e.within_bound ? 'within the bound' : 'ABOVE the bound'],

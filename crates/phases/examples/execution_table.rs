@@ -3,13 +3,16 @@
 //! WCET^L, WCET^U, the WCET per policy, the % difference, and Fig. 7's normalisation to the
 //! unconstrained run. The paper's configuration (`Config::paper`), each kernel's launch.tsv
 //! NDRange, every work-group on its worst path (the paper's benchmarks have no
-//! data-dependent branches that change the phase list; see docs/simd-execution.md).
+//! data-dependent branches that change the phase list; see docs/simd-execution.md), except
+//! the last columns: random paths (seed 28), and path=launch (each work-group's choices
+//! decided from its id and the launch where the interpreter can, the worst fallback
+//! elsewhere) under scratchpad as access, with its decided/fallback counts.
 //!
 //! ```sh
 //! cargo run --release --offline -p phases --example execution_table -- ../shared/corpus/simd
 //! ```
 
-use phases::execution::{execute, Options, PathChoice, Scheduler};
+use phases::execution::{execute, Fallback, Options, PathChoice, Scheduler};
 use phases::{analyze_with_dag, Config, Launch};
 use std::path::{Path, PathBuf};
 use std::time::Instant;
@@ -54,32 +57,32 @@ fn main() {
         .map(PathBuf::from)
         .unwrap_or_else(|| PathBuf::from("../shared/corpus/simd"));
     let config = Config::paper();
-    println!("| kernel | w | unconstr. avg | pairwise avg | WCET^L | WCET^U | SP as access avg | wcet | % diff | SP as compute avg | wcet | % diff | Fig. 7: pairwise | SP as access | SP as compute | SP as access avg, random paths (seed 28) | time (s) |");
+    println!("| kernel | w | unconstr. avg | pairwise avg | WCET^L | WCET^U | SP as access avg | wcet | % diff | SP as compute avg | wcet | % diff | Fig. 7: pairwise | SP as access | SP as compute | SP as access avg, random paths (seed 28) | SP as access avg, launch paths | launch: decided / fallback | time (s) |");
     println!(
-        "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|"
+        "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|"
     );
     for (name, stem, launch) in launches(&dir) {
         let Ok(text) = std::fs::read_to_string(dir.join(format!("{stem}.sas"))) else {
-            println!("| {name} | | file `{stem}.sas` not in the corpus ||||||||||||||");
+            println!("| {name} | | file `{stem}.sas` not in the corpus ||||||||||||||||");
             continue;
         };
         let started = Instant::now();
         let parsed = isa::simd::parse(&text, &isa::Limits::default());
         let Some(program) = parsed.program else {
-            println!("| {name} | | does not parse ||||||||||||||");
+            println!("| {name} | | does not parse ||||||||||||||||");
             continue;
         };
         let (r, dag) = match analyze_with_dag(&program, &launch, &config) {
             Ok(x) => x,
             Err(e) => {
-                println!("| {name} | | {e} ||||||||||||||");
+                println!("| {name} | | {e} ||||||||||||||||");
                 continue;
             }
         };
         let mut obs = Vec::new();
         for s in Scheduler::ALL {
             let o = Options::new(s, PathChoice::Worst, &config);
-            match execute(&r, &dag, &o) {
+            match execute(&r, &dag, &program, &o) {
                 Ok(e) => obs.push(e.cycles),
                 Err(e) => {
                     eprintln!("{name} {}: {e}", s.name());
@@ -90,6 +93,7 @@ fn main() {
         let random = execute(
             &r,
             &dag,
+            &program,
             &Options::new(
                 Scheduler::SpAsAccess,
                 PathChoice::Random { seed: 28 },
@@ -97,10 +101,33 @@ fn main() {
             ),
         )
         .map_or(0, |e| e.cycles);
+        let launch_run = execute(
+            &r,
+            &dag,
+            &program,
+            &Options::new(
+                Scheduler::SpAsAccess,
+                PathChoice::FromLaunch {
+                    fallback: Fallback::Worst,
+                },
+                &config,
+            ),
+        );
+        let (launched, decisions) = match launch_run {
+            Ok(e) => (
+                e.cycles,
+                e.decisions
+                    .map_or(String::new(), |d| format!("{} / {}", d.decided, d.fallback)),
+            ),
+            Err(e) => {
+                eprintln!("{name} launch: {e}");
+                (0, String::new())
+            }
+        };
         let secs = started.elapsed().as_secs_f64();
         let norm = |x: u64| format!("{:.3}", x as f64 / obs[0].max(1) as f64);
         println!(
-            "| {name} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {:.2} |",
+            "| {name} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {:.2} |",
             r.launch.work_groups,
             obs[0],
             obs[1],
@@ -116,6 +143,8 @@ fn main() {
             norm(obs[2]),
             norm(obs[3]),
             random,
+            launched,
+            decisions,
             secs
         );
     }

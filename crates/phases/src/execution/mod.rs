@@ -14,7 +14,9 @@
 //! Ramulator): phases are atomic (§4.1), a compute phase costs what the in-order pipeline
 //! model says (which is exact for a given path: the pipeline has no data-dependent timing
 //! besides the path), indexed transfers cost their bound ([`requests`]), and the path is
-//! chosen, not computed from data ([`path`]).
+//! decided from the work-group id and the launch where a three-valued interpreter of the
+//! program can ([`interpret`]), never from data (no input files are read), and chosen by a
+//! documented fallback elsewhere ([`path`]).
 //!
 //! Schedulers ([`Scheduler`]): `unconstrained` and `pairwise` are greedy list schedulers on
 //! the resource instances of §4.1 (one compute unit, one DRAM, one scratchpad per slot;
@@ -22,13 +24,16 @@
 //! exactly two resources and therefore follow the one serialisation the WCET assumes
 //! ([`lockstep`]).
 
+pub mod alu;
 pub mod greedy;
+pub mod interpret;
+pub mod lanes;
 pub mod lockstep;
 pub mod path;
 pub mod refresh;
 pub mod requests;
 
-pub use path::PathChoice;
+pub use path::{Decisions, Fallback, PathChoice};
 
 use crate::access::Resource;
 use crate::dag::{self, Dag};
@@ -36,6 +41,7 @@ use crate::error::Error;
 use crate::phase_list::{extract, Phase};
 use crate::schedule::{Interval, Schedule};
 use crate::{Config, Policy, SimdResult};
+use isa::simd::Program;
 use serde::{Deserialize, Serialize};
 
 /// The four work-group schedulers of the paper's evaluation (§4.2, §6.2, Fig. 7).
@@ -163,6 +169,8 @@ pub struct Execution {
     /// Requests that cost more at their address than their WCET cost (should be none):
     /// `(block, work_group, observed, wcet)`, at most 64.
     pub requests_above_wcet: Vec<(usize, u64, u64, u64)>,
+    /// How path=launch chose the work-groups' edges (`None` for the other path choices).
+    pub decisions: Option<Decisions>,
 }
 
 /// Phase lists per work-group: the path, priced.
@@ -180,6 +188,10 @@ enum Source<'a> {
         depth: u64,
         pricer: Box<requests::Pricer>,
         worst: Option<Vec<Phase>>,
+        /// path=launch: the interpreter's walk and its counts.
+        walker: Option<Box<path::Walker<'a>>>,
+        decisions: Decisions,
+        shown: u64,
     },
     /// Given lists (tests): work-group `g` runs `lists[g % len]`.
     #[cfg(test)]
@@ -187,12 +199,28 @@ enum Source<'a> {
 }
 
 impl<'a> WorkGroups<'a> {
-    fn new(result: &SimdResult, dag: &'a Dag, opts: &Options) -> Result<Self, Error> {
+    fn new(
+        result: &SimdResult,
+        dag: &'a Dag,
+        program: &'a Program,
+        opts: &Options,
+    ) -> Result<Self, Error> {
         let sp_as_compute = opts.scheduler == Scheduler::SpAsCompute;
-        let critical = dag::critical_path(dag, sp_as_compute)?
+        let critical: Vec<usize> = dag::critical_path(dag, sp_as_compute)?
             .iter()
             .map(|s| s.node)
             .collect();
+        let walker = match opts.path {
+            PathChoice::FromLaunch { fallback } => Some(Box::new(path::Walker::new(
+                interpret::Context::new(program, result)?,
+                dag,
+                fallback,
+                &critical,
+                sp_as_compute,
+                opts.max_phases,
+            )?)),
+            _ => None,
+        };
         Ok(WorkGroups {
             source: Source::Dag {
                 dag,
@@ -206,6 +234,9 @@ impl<'a> WorkGroups<'a> {
                     opts.max_dram_sim_steps,
                 )),
                 worst: None,
+                walker,
+                decisions: Decisions::default(),
+                shown: opts.shown_work_groups,
             },
             count: result.launch.work_groups,
         })
@@ -216,6 +247,17 @@ impl<'a> WorkGroups<'a> {
         WorkGroups {
             source: Source::Fixed(lists),
             count,
+        }
+    }
+
+    fn decisions(&self) -> Option<Decisions> {
+        match &self.source {
+            Source::Dag {
+                walker: Some(_),
+                decisions,
+                ..
+            } => Some(decisions.clone()),
+            _ => None,
         }
     }
 
@@ -246,9 +288,34 @@ impl<'a> WorkGroups<'a> {
                 depth,
                 pricer,
                 worst,
+                walker,
+                decisions,
+                shown,
             } => {
                 let list = match (&worst, *choice) {
                     (Some(w), PathChoice::Worst) => w.clone(),
+                    (_, PathChoice::FromLaunch { .. }) => {
+                        let Some(walker) = walker else {
+                            return Err(Error::request("internal: path=launch without a walker"));
+                        };
+                        let (nodes, d) = walker.walk(dag, g)?;
+                        decisions.add(d, g < *shown);
+                        let steps = dag::path_steps(dag, &nodes, *sp_as_compute)?;
+                        let l = extract(&steps, *depth);
+                        match (l.is_empty(), d.early_exit, nodes.last()) {
+                            // Every work-item exited before the first request: the compute
+                            // up to the exit is not a phase (§5.6, as the compute after any
+                            // work-group's last request); one empty compute phase keeps
+                            // the work-group in the schedule.
+                            (true, true, Some(&last)) => vec![Phase {
+                                index: 0,
+                                resource: Resource::Compute,
+                                cycles: 0,
+                                block: dag.nodes[last].block,
+                            }],
+                            _ => l,
+                        }
+                    }
                     _ => {
                         let nodes = path::nodes_for(dag, *choice, critical, g)?;
                         let steps = dag::path_steps(dag, &nodes, *sp_as_compute)?;
@@ -360,9 +427,15 @@ pub(crate) fn lane(resource: Resource, slot: u8) -> &'static str {
     }
 }
 
-/// Runs the launch of `result` under `opts` (`dag` from [`crate::analyze_with_dag`]).
-pub fn execute(result: &SimdResult, dag: &Dag, opts: &Options) -> Result<Execution, Error> {
-    let wgs = WorkGroups::new(result, dag, opts)?;
+/// Runs the launch of `result` under `opts` (`dag` from [`crate::analyze_with_dag`] of
+/// `program`, which path=launch interprets).
+pub fn execute(
+    result: &SimdResult,
+    dag: &Dag,
+    program: &Program,
+    opts: &Options,
+) -> Result<Execution, Error> {
+    let wgs = WorkGroups::new(result, dag, program, opts)?;
     let bound = match opts.scheduler.policy() {
         Some(Policy::SpAsAccess) => result.sp_as_access.wcet,
         Some(Policy::SpAsCompute) => result.sp_as_compute.wcet,
@@ -446,8 +519,11 @@ pub(crate) fn run_work_groups(
         upload: (0, upload),
         controller_runs: wgs.pricer().map_or(0, |p| p.runs),
         requests_above_wcet: wgs.pricer().map_or(Vec::new(), |p| p.above_wcet.clone()),
+        decisions: wgs.decisions(),
     })
 }
 
 #[cfg(test)]
 mod tests;
+#[cfg(test)]
+mod tests_launch;

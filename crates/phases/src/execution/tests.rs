@@ -119,10 +119,12 @@ const PHASES_KERNEL: &str = "
 	exit
 ";
 
-fn analysed(text: &str, launch: Launch) -> (SimdResult, Dag) {
+pub(super) fn analysed(text: &str, launch: Launch) -> (SimdResult, Dag, Program) {
     let parsed = isa::simd::parse(text, &isa::Limits::default());
     let program = parsed.program.expect("the test kernel parses");
-    crate::analyze_with_dag(&program, &launch, &Config::reference()).expect("analyses")
+    let (r, dag) =
+        crate::analyze_with_dag(&program, &launch, &Config::reference()).expect("analyses");
+    (r, dag, program)
 }
 
 use crate::launch::Launch;
@@ -133,14 +135,14 @@ use crate::launch::Launch;
 /// and ends at Eq. 18 (`wcet_before_refresh`).
 #[test]
 fn worst_path_at_wcet_costs_is_the_wcet_schedule() {
-    let (r, dag) = analysed(PHASES_KERNEL, Launch::new(1024, 128, 32));
+    let (r, dag, program) = analysed(PHASES_KERNEL, Launch::new(1024, 128, 32));
     let w = r.launch.work_groups;
     assert_eq!(w, 128);
     for (s, pol) in [
         (Scheduler::SpAsAccess, &r.sp_as_access),
         (Scheduler::SpAsCompute, &r.sp_as_compute),
     ] {
-        let e = execute(&r, &dag, &opts(s)).expect("runs");
+        let e = execute(&r, &dag, &program, &opts(s)).expect("runs");
         let wc = worst_case(&pol.phases, w, w, 1 << 20);
         let shifted: Vec<(u64, u8, usize, u64, u64)> = wc
             .intervals
@@ -175,7 +177,7 @@ fn worst_path_at_wcet_costs_is_the_wcet_schedule() {
 /// And the run is within the policy's WCET and WCET^U.
 #[test]
 fn constrained_serialisation_is_the_unique_one() {
-    let (r, dag) = analysed(PHASES_KERNEL, Launch::new(1024, 128, 32));
+    let (r, dag, program) = analysed(PHASES_KERNEL, Launch::new(1024, 128, 32));
     let w = r.launch.work_groups;
     for (s, pol) in [
         (Scheduler::SpAsAccess, &r.sp_as_access),
@@ -184,7 +186,7 @@ fn constrained_serialisation_is_the_unique_one() {
         let mut o = opts(s);
         o.actual_addresses = true;
         o.refresh = true;
-        let e = execute(&r, &dag, &o).expect("runs");
+        let e = execute(&r, &dag, &program, &o).expect("runs");
         let order = |iv: &[Interval]| -> Vec<(u64, usize, u8)> {
             iv.iter().map(|i| (i.work_group, i.phase, i.slot)).collect()
         };
@@ -206,10 +208,10 @@ fn constrained_serialisation_is_the_unique_one() {
 /// Budgets are errors naming the budget.
 #[test]
 fn phase_budget_is_named() {
-    let (r, dag) = analysed(PHASES_KERNEL, Launch::new(1024, 128, 32));
+    let (r, dag, program) = analysed(PHASES_KERNEL, Launch::new(1024, 128, 32));
     let mut o = opts(Scheduler::Unconstrained);
     o.max_phases = 10;
-    let e = execute(&r, &dag, &o)
+    let e = execute(&r, &dag, &program, &o)
         .err()
         .map(|e| e.to_string())
         .unwrap_or_default();

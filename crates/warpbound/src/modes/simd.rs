@@ -130,13 +130,19 @@ fn describe() -> ModeInfo {
         ),
         ParamInfo::choice(
             "path",
-            "path of each work-group in the execution: worst (the critical path of §5.5) or random (each branch and unrolled loop exit taken at random, loops at or below their bounds; seeded)",
+            "path of each work-group in the execution: launch (the branches its id and the launch decide, through a three-valued interpreter of the program; where a condition depends on loaded data or is not modelled, the fallback chooses; loops never beyond their bounds), worst (the critical path of §5.5) or random (each branch and unrolled loop exit taken at random, loops at or below their bounds; seeded)",
+            &["launch", "worst", "random"],
+            "launch",
+        ),
+        ParamInfo::choice(
+            "fallback",
+            "path=launch, at a choice the interpreter cannot decide: worst (the critical path's edge, or the one starting the longest remaining path) or random (seeded)",
             &["worst", "random"],
             "worst",
         ),
         ParamInfo::number(
             "seed",
-            "seed of path=random",
+            "seed of path=random and of fallback=random",
             "",
             0.0,
             4294967295.0,
@@ -231,13 +237,17 @@ impl SimdParams {
             simulate: p.flag("simulate")?,
             scheduler: phases::execution::Scheduler::from_name(p.text("scheduler")?)
                 .unwrap_or(phases::execution::Scheduler::SpAsAccess),
-            path: match p.text("path")? {
-                "random" => phases::execution::PathChoice::Random {
-                    seed: p.u64("seed")?,
-                },
-                _ => {
-                    p.u64("seed")?;
-                    phases::execution::PathChoice::Worst
+            path: {
+                use phases::execution::{Fallback, PathChoice};
+                let seed = p.u64("seed")?;
+                let fallback = match p.text("fallback")? {
+                    "random" => Fallback::Random { seed },
+                    _ => Fallback::Worst,
+                };
+                match p.text("path")? {
+                    "random" => PathChoice::Random { seed },
+                    "worst" => PathChoice::Worst,
+                    _ => PathChoice::FromLaunch { fallback },
                 }
             },
             max_sim_phases: p.u64("max_sim_phases")?,
@@ -317,7 +327,7 @@ fn analyse(input: &ModeInput, p: &SimdParams, out: &mut ModeOutput) {
     out.kernel = Some(view);
     let execution = if p.simulate {
         let started = web_time::Instant::now();
-        let e = execute(&result, &dag, p, &mut out.diagnostics);
+        let e = execute(&result, &dag, &program, p, &mut out.diagnostics);
         out.time("simd_execution", started);
         e.map(Box::new)
     } else {
@@ -333,13 +343,14 @@ fn analyse(input: &ModeInput, p: &SimdParams, out: &mut ModeOutput) {
 fn execute(
     result: &phases::SimdResult,
     dag: &phases::dag::Dag,
+    program: &isa::simd::Program,
     p: &SimdParams,
     diagnostics: &mut Vec<Diagnostic>,
 ) -> Option<SimdExecutionReport> {
     use phases::execution::{Options, Scheduler};
     let mut o = Options::new(p.scheduler, p.path, &p.config);
     o.max_phases = p.max_sim_phases;
-    let run = match phases::execution::execute(result, dag, &o) {
+    let run = match phases::execution::execute(result, dag, program, &o) {
         Ok(r) => r,
         Err(e) => {
             diagnostics.extend(e.diagnostics);
@@ -369,7 +380,7 @@ fn execute(
     diagnostics.push(Diagnostic::global(
         Severity::Note,
         format!(
-            "execution ({}): {} cycles, {} {} ({} cycles){}",
+            "execution ({}): {} cycles, {} {} ({} cycles){}{}",
             p.scheduler.name(),
             run.cycles,
             if run.within_bound { "within" } else { "ABOVE" },
@@ -382,6 +393,22 @@ fn execute(
                     "; {} requests cost more at their address than their WCET cost",
                     run.requests_above_wcet.len()
                 )
+            },
+            match &run.decisions {
+                Some(d) if d.decided + d.fallback == 0 => format!(
+                    "; path=launch: no choice to make (the unrolled DAG is one path), {} work-groups exited early",
+                    d.early_exits
+                ),
+                Some(d) => format!(
+                    "; path=launch: {} choices decided from the work-group ids, {} by the fallback ({} capped at a loop bound), {} of {} work-groups wholly decided, {} exited early",
+                    d.decided,
+                    d.fallback,
+                    d.capped,
+                    d.work_groups_all_decided,
+                    run.work_groups,
+                    d.early_exits
+                ),
+                None => String::new(),
             }
         ),
     ));

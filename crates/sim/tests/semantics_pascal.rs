@@ -137,6 +137,25 @@ IADD32I RZ.CC, R14, -0x200 ;\nISETP.NE.X.AND P1, PT, R15, RZ, PT ;\nSEL R22, 0x1
     assert_eq!(&out[..3], &[1, 0, 1]);
 }
 
+/// `ISET.X` (celer's `pow`: `ISET.EQ.X.AND R7, R7, c[0x2][0x0], PT`): the register form of
+/// `ISETP.X`, the same flag comparison. A = 5:3, B = 5:7 (high:low): A < B gives -1 (all
+/// ones), A == B gives 0, and with `.BF` 1.0; equal values 9:9 give EQ -1; C = 0xffff_ffff:0 <
+/// D = 0:1 signed (-1) but not unsigned (0).
+#[test]
+fn sixty_four_bit_set_through_the_flags() {
+    let body = "ISUB RZ.CC, R10, R12 ;\nISET.LT.X.AND R20, R11, R13, PT ;\n\
+ISUB RZ.CC, R10, R12 ;\nISET.EQ.X.AND R21, R11, R13, PT ;\n\
+ISUB RZ.CC, R14, R16 ;\nISET.LT.X.AND R22, R15, R17, PT ;\n\
+ISUB RZ.CC, R14, R16 ;\nISET.LT.U32.X.AND R23, R15, R17, PT ;\n";
+    let out = eval(body, &[3, 5, 7, 5, 0, u32::MAX, 1, 0]).expect("runs");
+    assert_eq!(out, vec![u32::MAX, 0, u32::MAX, 0]);
+    let body = "ISUB RZ.CC, R10, R10 ;\nISET.EQ.X.AND R20, R11, R11, PT ;\n\
+ISUB RZ.CC, R10, R12 ;\nISET.BF.LT.X.AND R21, R11, R13, PT ;\n\
+ISUB RZ.CC, R10, R12 ;\nISET.GT.X.AND R22, R11, R13, PT ;\n";
+    let out = eval(body, &[3, 5, 7, 5]).expect("runs");
+    assert_eq!(&out[..3], &[u32::MAX, 1.0f32.to_bits(), 0]);
+}
+
 #[test]
 fn mufu_and_range_reduction() {
     // 1/4, 1/sqrt(16), 2^-3 (after RRO.EX2), log2(1024): all exact.

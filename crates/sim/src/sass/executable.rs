@@ -458,6 +458,9 @@ pub(crate) enum Op {
         bop: BoolOp,
         bf: bool,
         ftz: bool,
+        /// `ISET.X`: the 64-bit comparison through the carry and zero flags (`a`, `b` the
+        /// high words).
+        x: bool,
     },
     /// `I2I.dst.src d, a` (PTX `cvt` between integer types): `a` read as `src` (`|a|`, `-a`
     /// applied), then truncated to `dst` (`.SAT`: clamped to its range).

@@ -254,6 +254,8 @@ pub(super) fn decode(c: &Ctx, name: &str, m: &mut Mods) -> DecodeResult<Option<O
                 .take_any(cmp_of)
                 .ok_or_else(|| cannot(ins, "missing comparison"))?;
             let float = name == "FSET";
+            // `ISET.X`: the 64-bit comparison through the flags, as `ISETP.X`.
+            let x = !float && m.take("X");
             let unsigned = m.take("U32");
             m.take("S32");
             let bop = m.take_any(bool_of).unwrap_or(BoolOp::And);
@@ -275,6 +277,7 @@ pub(super) fn decode(c: &Ctx, name: &str, m: &mut Mods) -> DecodeResult<Option<O
                 bop,
                 bf: m.take("BF"),
                 ftz: m.take("FTZ"),
+                x,
             }
         }
         "I2I" => {

@@ -122,6 +122,22 @@ pub(super) fn isetp_x(
     c: PredSrc,
 ) -> Result<(), String> {
     let cm = regs.pred_mask(c, mask);
+    let r = compare_x(regs, ids, cmp, signed, [a, b])?;
+    regs.set_pred(p, mask, bop.bits(r, cm));
+    regs.set_pred(q, mask, bop.bits(!r, cm));
+    Ok(())
+}
+
+/// The lanes where the 64-bit comparison `cmp` holds: `a`, `b` the high words, the low
+/// words' difference in the carry and zero flags of the `.CC` instruction before (`ISETP.X`
+/// and `ISET.X`, see the module doc).
+pub(super) fn compare_x(
+    regs: &WarpRegs,
+    ids: &ThreadIds,
+    cmp: Cmp,
+    signed: bool,
+    [a, b]: [Src; 2],
+) -> Result<u64, String> {
     let (mut a_v, mut b_v) = ([0u32; 64], [0u32; 64]);
     a.ints(regs, ids, &mut a_v);
     b.ints(regs, ids, &mut b_v);
@@ -151,9 +167,7 @@ pub(super) fn isetp_x(
         };
         r |= u64::from(v) << l;
     }
-    regs.set_pred(p, mask, bop.bits(r, cm));
-    regs.set_pred(q, mask, bop.bits(!r, cm));
-    Ok(())
+    Ok(r)
 }
 
 /// The Kepler–Pascal operations of this module (contract of [`execute_alu`]).
@@ -315,6 +329,7 @@ pub(super) fn execute(
             bop,
             bf,
             ftz,
+            x,
         } => {
             let pm = regs.pred_mask(p, mask);
             let one = if bf { 1.0f32.to_bits() } else { u32::MAX };
@@ -325,6 +340,15 @@ pub(super) fn execute(
                 for l in 0..ws {
                     let t = cmp.floats(f64::from(fa[l]), f64::from(fb[l]));
                     r_v[l] = if bop.apply(t, pm >> l & 1 == 1) {
+                        one
+                    } else {
+                        0
+                    };
+                }
+            } else if x {
+                let r = compare_x(regs, ids, cmp, signed, [a, b])?;
+                for (l, v) in r_v.iter_mut().enumerate().take(ws) {
+                    *v = if bop.apply(r >> l & 1 == 1, pm >> l & 1 == 1) {
                         one
                     } else {
                         0

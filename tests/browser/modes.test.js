@@ -448,6 +448,29 @@ test('block: the response-time bound, its runs, the warps slider, one Gantt lane
   await page.screenshot({ path: join(ARTIFACTS, 'block-schedule.png') });
   await page.click('[data-view="plots"]');
   assert.ok((await page.locator('svg.plot text.plot-title').allTextContents()).includes('Block bound by number of warps'));
+  // A barrier outside every branch and loop: the bound per barrier phase, with its terms.
+  const phased = [
+    'code for sm_61',
+    '/*0008*/ S2R R0, SR_TID.X ;',
+    '/*0010*/ MOV R2, c[0x0][0x140] ;',
+    '/*0018*/ MOV R3, c[0x0][0x144] ;',
+    '/*0020*/ LDG.E R4, [R2] ;',
+    '/*0028*/ BAR.SYNC 0x0 ;',
+    '/*0030*/ IADD R5, R4, R0 ;',
+    '/*0038*/ STG.E [R2], R5 ;',
+    '/*0040*/ EXIT ;',
+    '',
+  ].join('\n');
+  await page.evaluate(
+    (h) => (location.hash = h),
+    v2Link({ source: phased, dialect: 'sass', mode: 'block', preset: 'pascal-gp102' }, 'summary'),
+  );
+  await page.waitForFunction(() => window.playground.report()?.block?.bound?.rule === 'barrier_phases');
+  const pb = await page.evaluate(() => window.playground.report().block);
+  assert.ok(pb.wcet < pb.bound.serialised);
+  const text = await page.textContent('#block-formula');
+  assert.match(text, /per barrier phase/);
+  assert.ok(text.includes(pb.wcet.toLocaleString('en-US')));
   assert.deepEqual(errors, []);
   await page.close();
 });

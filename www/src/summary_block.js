@@ -38,8 +38,13 @@ export function blockSummary(r) {
   const b = r.block;
   const x = b.bound;
   const critical = x.warps[x.critical] || { isolated: b.warp_wcet, interference: 0 };
-  const formula =
-    x.rule === 'serialised'
+  const phases = x.rule === 'barrier_phases';
+  const extra = b.wcet - b.warp_wcet - (b.warps - 1) * b.warp_issues;
+  const formula = phases
+    ? `Block bound per barrier phase = C + (W − 1) · I + P · (2λ − 1) = ${fmt(b.warp_wcet)} + ${b.warps - 1} × ${fmt(b.warp_issues)} + ${fmt(extra)} = ${fmt(b.wcet)} cycles. ` +
+      'The barriers lie outside every branch and loop, so every warp passes them once, in the same order: between two barriers the argument without barriers holds, ' +
+      'plus at most λ − 1 cycles per barrier for results still in flight when a warp passes it and λ − 1 for the block it cuts (λ: the largest latency).'
+    : x.rule === 'serialised'
       ? `Barriers: the block bound is the serialised one, W × C = ${b.warps} × ${fmt(b.warp_wcet)} = ${fmt(b.wcet)} cycles. ` +
         'While a warp waits at a barrier the others may be waiting for their own latencies, one after another, so only running the warps one after the other is proved safe here.'
       : `Block bound = C + (W − 1) · I = ${fmt(b.warp_wcet)} + ${b.warps - 1} × ${fmt(b.warp_issues)} = ${fmt(b.wcet)} cycles. ` +
@@ -54,7 +59,7 @@ export function blockSummary(r) {
       ['contention (bound − C of the critical warp)', fmt(x.contention)],
       ['critical warp (ties: the youngest, served last by GTO)', `warp ${x.critical} (alone ${fmt(critical.isolated)}, others ${fmt(critical.interference)})`],
       ['serialised bound Σ C', fmt(x.serialised)],
-      ['barriers', b.barriers ? 'yes (serialised bound)' : 'no'],
+      ['barriers', b.barriers ? (phases ? 'yes, outside branches and loops (per phase)' : 'yes (serialised bound)') : 'no'],
     ]),
   ];
   if (b.runs && b.runs.length) {

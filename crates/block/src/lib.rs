@@ -48,7 +48,33 @@
 //! unfinished warp blocked on a latency of its own (were all waiting at the barrier, the last
 //! arrival would have released it), so the cycles are at most the issue cycles plus the
 //! union of the warps' blocked cycles, `≤ Σ_w (I_w + blocked_w) ≤ Σ_w C_w` by the virtual-time
-//! argument per warp. Refining this per barrier phase is left open (see [`Rule`]).
+//! argument per warp.
+//!
+//! **Barriers every warp passes in the same order** ([`phased_response_time`]). When every
+//! barrier instruction lies on every path from the entry to every exit of the thread CFG and
+//! in no loop (the caller checks this on the listing: it is the shape of `__syncthreads()`
+//! outside any branch and loop), every warp executes the same `P` barriers once each, in the
+//! same order, and the run splits into *phases*: phase `p` ends at `ρ_p`, the cycle the last
+//! warp issues barrier `p` (the release; the waiting warps resume at `ρ_p + 1`). Inside a
+//! phase no warp waits at a barrier before its own arrival, so the theorem's decomposition
+//! holds there: for the warp `c` arriving last, `ρ_p − ρ_{p−1} ≤ 1 + V_{c,p} + Σ_{w≠c}
+//! I_{w,p}`, where `V_{c,p}` is its virtual time in the phase and `I_{w,p}` what the others
+//! issue in it (all of which is phase `p` work). At resumption the warp may still have
+//! results in flight from before the barrier, due at most `λ − 1` virtual cycles later, `λ`
+//! the largest latency or initiation interval of the cost model, so `V_{c,p} ≤ (λ − 1) +
+//! S_{c,p}`, `S_{c,p}` the isolated time of its segment from an empty pipeline. Summing over
+//! the phases, the worst segment of each phase concatenated is a path of the CFG (segments
+//! meet at the same barrier instructions; loops lie inside one segment, since a barrier is
+//! in none), so `Σ_p max_c S_{c,p}` is at most the isolated bound of that path with the
+//! blocks holding a barrier cut at it — and cutting a drained block in two adds at most
+//! `λ − 1` (the first part's instructions have all issued before the second part starts and
+//! complete at most `λ − 1` later) — and `Σ_p max_w I_{w,p} ≤ I`. Hence
+//! `max_c R_c ≤ C + (W − 1)·I + P·(2λ − 1)`, still capped by the serialised bound. Under cost
+//! `unit` (`λ = 1`) it is `C + (W − 1)·I + P`. The tests of `block_soundness` check it
+//! against runs of generated kernels with top-level barriers (the proptest, and
+//! `top_level_barriers_are_bounded_per_phase`). The `P·(2λ − 1)` term is the proof's: no run
+//! found so far needed it (all stayed within `C + (W − 1)·I`), and the barrier forms the
+//! caller does not recognise keep the serialised bound.
 //!
 //! # The unit machine of the makespan model ([`units_response_time`])
 //! Berezovskyi, Bletsas and Andersson (ECRTS 2012, §2–3): memory instructions run on the
@@ -84,6 +110,9 @@ pub enum Rule {
     ResponseTime,
     /// The kernel synchronises at barriers: the serialised bound `Σ_w C_w` (module doc).
     Serialised,
+    /// Barriers every warp passes once, in the same order: the theorem per barrier phase,
+    /// `C + (W − 1)·I + P·(2λ − 1)` (module doc).
+    BarrierPhases,
     /// Unit machine: isolated time plus the others' work on each unit over its lanes.
     UnitResponseTime,
     /// Straight-line code on the unit machine: the exact worst-case makespan of the paper's
@@ -192,6 +221,40 @@ pub fn response_time(profiles: &[WarpProfile], barriers: bool) -> BlockBound {
         Rule::ResponseTime
     };
     BlockBound::from_warps(warps, rule, all)
+}
+
+/// The block bound on the single-issue machine when the kernel's `barriers` barrier
+/// instructions are passed once each by every warp, in the same order (module doc), `lambda`
+/// the largest latency or initiation interval of the cost model: each warp's response time
+/// is the theorem's plus `barriers · (2·lambda − 1)`, capped by the serialised bound.
+pub fn phased_response_time(profiles: &[WarpProfile], barriers: u64, lambda: u64) -> BlockBound {
+    let per_barrier = lambda.max(1).saturating_mul(2).saturating_sub(1);
+    let extra = barriers.saturating_mul(per_barrier);
+    let total_issues = serialised(profiles.iter().map(|p| p.issues));
+    let all = serialised(profiles.iter().map(|p| p.isolated));
+    let warps = profiles
+        .iter()
+        .enumerate()
+        .map(|(warp, p)| {
+            let others = total_issues.saturating_sub(p.issues);
+            let response = p
+                .isolated
+                .saturating_add(others)
+                .saturating_add(extra)
+                .min(all);
+            WarpBound {
+                warp,
+                isolated: p.isolated,
+                interference: response.saturating_sub(p.isolated),
+                response,
+            }
+        })
+        .collect();
+    let mut b = BlockBound::from_warps(warps, Rule::BarrierPhases, all);
+    if b.cycles >= all {
+        b.rule = Rule::Serialised;
+    }
+    b
 }
 
 /// One unit kind of the makespan machine: `lanes` (σ) lanes, each warp-instruction holding

@@ -147,6 +147,92 @@ fn schedulers(name: &str) -> Vec<(&'static str, sim::Scheduler)> {
     }
 }
 
+/// When every barrier of `kernel` is a plain `BAR.SYNC 0` that every warp passes once, in the
+/// same order, their number `P` (the condition of `block::phased_response_time`); `None`
+/// otherwise. Checked on the thread CFG `graph`: each barrier is unguarded, in no loop (no
+/// cycle through its block), and on every path from the entry to every place a thread can
+/// end (each block holding an `EXIT`/`KIL`/`RET` is dominated by the barrier's block, or the
+/// barrier comes first in the same block); the kernel makes no calls or indirect jumps (the
+/// CFG would not show the callee's barriers and exits).
+fn phased_barriers(kernel: &Kernel, graph: &isa::BlockGraph) -> Option<u64> {
+    let ins = &kernel.instructions;
+    let stops = |i: &isa::Instruction| {
+        matches!(
+            i.opcode.name.as_str(),
+            "CAL" | "JCAL" | "CALL" | "BRX" | "JMX" | "JMP" | "PRET" | "RET"
+        )
+    };
+    if ins.iter().any(stops) {
+        return None;
+    }
+    let block_of = |i: usize| graph.blocks.iter().find(|b| b.first <= i && i <= b.last);
+    let edges = graph.edges();
+    let dom = isa::dominance::DominatorTree::dominators(
+        graph.blocks.len(),
+        edges.iter().map(|e| (e.0, e.1)),
+        0,
+    );
+    // Blocks on a cycle: a block reaches itself.
+    let succ = |b: usize| edges.iter().filter(move |e| e.0 == b).map(|e| e.1);
+    let on_cycle = |b: usize| {
+        let mut seen = vec![false; graph.blocks.len()];
+        let mut stack: Vec<usize> = succ(b).collect();
+        while let Some(x) = stack.pop() {
+            if x == b {
+                return true;
+            }
+            if let Some(s) = seen.get_mut(x) {
+                if !*s {
+                    *s = true;
+                    stack.extend(succ(x));
+                }
+            }
+        }
+        false
+    };
+    let ends: Vec<usize> = (0..ins.len())
+        .filter(|&i| matches!(ins[i].opcode.name.as_str(), "EXIT" | "KIL"))
+        .collect();
+    let mut count = 0u64;
+    for (i, bar) in ins
+        .iter()
+        .enumerate()
+        .filter(|(_, x)| x.opcode.name == "BAR")
+    {
+        let plain = bar.opcode.has_modifier("SYNC")
+            && bar.guard.is_none()
+            && bar.operands.len() == 1
+            && bar.operands[0]
+                .text
+                .trim()
+                .trim_start_matches("0x")
+                .trim_start_matches('0')
+                .is_empty()
+            && bar
+                .opcode
+                .modifiers
+                .iter()
+                .all(|m| m == "SYNC" || m == "DEFER_BLOCKING");
+        let b = block_of(i)?;
+        if !plain || !b.reachable || on_cycle(b.id) {
+            return None;
+        }
+        for &e in &ends {
+            let eb = block_of(e)?;
+            let first = if eb.id == b.id {
+                i < e
+            } else {
+                dom.dominates(b.id, eb.id)
+            };
+            if eb.reachable && !first {
+                return None;
+            }
+        }
+        count += 1;
+    }
+    Some(count)
+}
+
 /// Whether the kernel waits at thread-block barriers (`BAR.SYNC`, `BAR.RED`, `BAR.ARV` and
 /// the sm_70+ forms: every `BAR` opcode counts, conservatively).
 fn has_barriers(kernel: &Kernel) -> bool {
@@ -306,15 +392,37 @@ fn run(input: &ModeInput) -> ModeOutput {
         }
     };
     let profile = block::WarpProfile { isolated, issues };
-    let (bound, growth_of) = match &units {
-        None => (
+    // Barriers every warp passes once, in order, on the stack-ordered machine: per phase.
+    let phased = phased_barriers(&parsed.sass.kernel, &parsed.sass.graph)
+        .filter(|_| barriers && p.its.is_none());
+    let lambda = match &p.cost {
+        Cost::Latency(table) => table
+            .latency
+            .values()
+            .chain(table.interval.values())
+            .copied()
+            .max()
+            .map_or(1, u64::from),
+        Cost::Unit | Cost::Units { .. } => 1,
+    };
+    let (bound, growth_of) = match (&units, phased) {
+        (None, Some(count)) => (
+            block::phased_response_time(&vec![profile; warps], count, lambda),
+            (1..=MAX_PLOT_WARPS.max(warps))
+                .map(|w| {
+                    let b = block::phased_response_time(&vec![profile; w], count, lambda);
+                    (w, b.cycles, b.serialised, None)
+                })
+                .collect(),
+        ),
+        (None, None) => (
             block::response_time(&vec![profile; warps], barriers),
             block::growth(profile, barriers, MAX_PLOT_WARPS.max(warps))
                 .into_iter()
                 .map(|(w, b, s)| (w, b, s, None))
                 .collect(),
         ),
-        Some(u) => {
+        (Some(u), _) => {
             let t = Instant::now();
             let string = straight_line_string(&parsed, u, barriers);
             let (b, exact) = units_bound(string.as_ref(), u, isolated, &extra, warps, barriers);
@@ -343,12 +451,27 @@ fn run(input: &ModeInput) -> ModeOutput {
             (b, growth)
         }
     };
-    if barriers {
+    if let (Some(count), None) = (
+        phased.filter(|_| bound.rule == block::Rule::BarrierPhases),
+        &units,
+    ) {
         out.diagnostics.push(Diagnostic::global(
             Severity::Note,
-            "the kernel waits at barriers (BAR): the block bound is the serialised one, W × the \
-             warp bound (while one warp waits at a barrier, the others may wait for their own \
-             latencies one after another; crates/block says why the serialised bound holds)",
+            format!(
+                "the kernel's {count} barrier(s) lie outside every branch and loop, so every warp \
+                 passes them once, in the same order: the bound is the response time per barrier \
+                 phase, C + (W − 1)·I + P·(2λ − 1) with P = {count}, λ = {lambda} (the largest \
+                 latency or interval: results in flight across a barrier; crates/block has the \
+                 proof)"
+            ),
+        ));
+    } else if barriers {
+        out.diagnostics.push(Diagnostic::global(
+            Severity::Note,
+            "the kernel waits at barriers (BAR) inside a branch or loop, or in a form other than \
+             BAR.SYNC 0: the block bound is the serialised one, W × the warp bound (while one \
+             warp waits at a barrier, the others may wait for their own latencies one after \
+             another; crates/block says why the serialised bound holds)",
         ));
     }
     let cost_model = p.cost.name();

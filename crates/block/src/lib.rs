@@ -52,8 +52,9 @@
 //!
 //! **Barriers every warp passes in the same order** ([`phased_response_time`]). When every
 //! barrier instruction lies on every path from the entry to every exit of the thread CFG and
-//! in no loop (the caller checks this on the listing: it is the shape of `__syncthreads()`
-//! outside any branch and loop), every warp executes the same `P` barriers once each, in the
+//! in no loop, and every branch that may split a warp before it reconverges at or before it
+//! (the caller checks this on the listing: it is the shape of `__syncthreads()` outside any
+//! branch and loop), every warp executes the same `P` barriers once each, converged, in the
 //! same order, and the run splits into *phases*: phase `p` ends at `ρ_p`, the cycle the last
 //! warp issues barrier `p` (the release; the waiting warps resume at `ρ_p + 1`). Inside a
 //! phase no warp waits at a barrier before its own arrival, so the theorem's decomposition

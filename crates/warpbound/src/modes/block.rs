@@ -152,8 +152,9 @@ fn schedulers(name: &str) -> Vec<(&'static str, sim::Scheduler)> {
 /// otherwise. Checked on the thread CFG `graph`: each barrier is unguarded, in no loop (no
 /// cycle through its block), and on every path from the entry to every place a thread can
 /// end (each block holding an `EXIT`/`KIL`/`RET` is dominated by the barrier's block, or the
-/// barrier comes first in the same block); the kernel makes no calls or indirect jumps (the
-/// CFG would not show the callee's barriers and exits).
+/// barrier comes first in the same block); every branch that may split a warp before a
+/// barrier reconverges at or before it (every warp arrives converged, once); the kernel makes
+/// no calls or indirect jumps (the CFG would not show the callee's barriers and exits).
 fn phased_barriers(kernel: &Kernel, graph: &isa::BlockGraph) -> Option<u64> {
     let ins = &kernel.instructions;
     let stops = |i: &isa::Instruction| {
@@ -225,6 +226,44 @@ fn phased_barriers(kernel: &Kernel, graph: &isa::BlockGraph) -> Option<u64> {
                 dom.dominates(b.id, eb.id)
             };
             if eb.reachable && !first {
+                return None;
+            }
+        }
+        // Every warp reaches the barrier converged, once: each branch that may split a warp
+        // (a guarded control instruction) before the barrier lies in a reconvergence region
+        // (SSY, PBK, PCNT, PRET, BSSY: from the push to its target, contiguous in SASS) that
+        // closes at or before the barrier. A region open across the barrier is fine when no
+        // such branch precedes the barrier inside it (nvcc's `SSY; …; BAR.SYNC; @P1 SYNC`).
+        // A block the barrier's does not dominate runs before it (every path to an exit
+        // passes the barrier).
+        let before = |at: usize| match block_of(at) {
+            Some(x) if x.id == b.id => at < i,
+            Some(x) => !dom.dominates(b.id, x.id),
+            None => true,
+        };
+        let regions: Vec<(usize, u64)> = ins
+            .iter()
+            .enumerate()
+            .filter_map(|(k, push)| match push.control {
+                isa::ControlKind::Ssy(Some(t))
+                | isa::ControlKind::Pbk(Some(t))
+                | isa::ControlKind::Pcnt(Some(t))
+                | isa::ControlKind::Pret(Some(t))
+                | isa::ControlKind::Bssy {
+                    target: Some(t), ..
+                } => Some((k, t)),
+                _ => None,
+            })
+            .collect();
+        for (c, x) in ins.iter().enumerate() {
+            let splits = x.guard.is_some() && x.control != isa::ControlKind::Fallthrough;
+            if !splits || !before(c) {
+                continue;
+            }
+            let enclosed = regions.iter().any(|&(k, t)| {
+                before(k) && ins[k].address < x.address && x.address < t && t <= bar.address
+            });
+            if !enclosed {
                 return None;
             }
         }

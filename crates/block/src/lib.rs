@@ -196,32 +196,11 @@ fn serialised(isolated: impl Iterator<Item = u64>) -> u64 {
 /// serialised bound. Every warp's response time is also capped by the serialised bound,
 /// which holds for any work-conserving schedule.
 pub fn response_time(profiles: &[WarpProfile], barriers: bool) -> BlockBound {
-    let total_issues = serialised(profiles.iter().map(|p| p.issues));
-    let all = serialised(profiles.iter().map(|p| p.isolated));
-    let warps = profiles
-        .iter()
-        .enumerate()
-        .map(|(warp, p)| {
-            let response = if barriers {
-                all
-            } else {
-                let others = total_issues.saturating_sub(p.issues);
-                p.isolated.saturating_add(others).min(all)
-            };
-            WarpBound {
-                warp,
-                isolated: p.isolated,
-                interference: response.saturating_sub(p.isolated),
-                response,
-            }
-        })
-        .collect();
-    let rule = if barriers {
-        Rule::Serialised
-    } else {
-        Rule::ResponseTime
-    };
-    BlockBound::from_warps(warps, rule, all)
+    if barriers {
+        let all = serialised(profiles.iter().map(|p| p.isolated));
+        return theorem(profiles, all, Rule::Serialised);
+    }
+    theorem(profiles, 0, Rule::ResponseTime)
 }
 
 /// The block bound on the single-issue machine when the kernel's `barriers` barrier
@@ -230,7 +209,19 @@ pub fn response_time(profiles: &[WarpProfile], barriers: bool) -> BlockBound {
 /// is the theorem's plus `barriers · (2·lambda − 1)`, capped by the serialised bound.
 pub fn phased_response_time(profiles: &[WarpProfile], barriers: u64, lambda: u64) -> BlockBound {
     let per_barrier = lambda.max(1).saturating_mul(2).saturating_sub(1);
-    let extra = barriers.saturating_mul(per_barrier);
+    let mut b = theorem(
+        profiles,
+        barriers.saturating_mul(per_barrier),
+        Rule::BarrierPhases,
+    );
+    if b.cycles >= b.serialised {
+        b.rule = Rule::Serialised;
+    }
+    b
+}
+
+/// Every warp's response time `C_c + Σ_{w≠c} I_w + extra`, capped by the serialised bound.
+fn theorem(profiles: &[WarpProfile], extra: u64, rule: Rule) -> BlockBound {
     let total_issues = serialised(profiles.iter().map(|p| p.issues));
     let all = serialised(profiles.iter().map(|p| p.isolated));
     let warps = profiles
@@ -251,11 +242,7 @@ pub fn phased_response_time(profiles: &[WarpProfile], barriers: u64, lambda: u64
             }
         })
         .collect();
-    let mut b = BlockBound::from_warps(warps, Rule::BarrierPhases, all);
-    if b.cycles >= all {
-        b.rule = Rule::Serialised;
-    }
-    b
+    BlockBound::from_warps(warps, rule, all)
 }
 
 /// One unit kind of the makespan machine: `lanes` (σ) lanes, each warp-instruction holding

@@ -146,10 +146,29 @@ def jobs_for(root, only, archs, flt):
     return out
 
 
-def work(binary, timeout, job):
+def dedupe(jobs):
+    """One job per (set, arch, benchmark directory, function): a kernel compiled from
+    several files of one benchmark (`main.cu` including `kernel.cu`) counts once."""
+    seen = set()
+    out = []
+    for j in jobs:
+        kind, arch, path, _, fn, _ = j
+        # GCN3 files of the PWS solver hold different kernels of one name: keep each file.
+        bench = path if kind == 'gcn' else os.path.basename(path).rsplit('__', 1)[0]
+        key = (kind, arch, bench, fn)
+        if key in seen:
+            continue
+        seen.add(key)
+        out.append(j)
+    return out
+
+
+def work(binary, timeout, labels, job):
     kind, arch, path, dialect, fn, checks = job
     res = {}
     for label, mode, sets in checks:
+        if labels and label not in labels:
+            continue
         res[label] = run(binary, path, dialect, fn, mode, sets, timeout)
     return {'set': kind, 'arch': arch, 'file': os.path.basename(path), 'function': fn,
             'results': res}
@@ -217,7 +236,7 @@ def failures(rows):
         for label, r in row['results'].items():
             if 'error' in r:
                 msg = re.sub(r'0x[0-9a-f]+', '0x…', r['error'])
-                msg = re.sub(r'\d+', 'N', msg)[:140]
+                msg = re.sub(r'(?<![A-Z0-9])\d+(?![A-Z])', 'N', msg)[:140]
                 groups[(row['set'], label, msg)].append(f"{row['arch']} {row['function']}")
             elif r.get('holds') is False:
                 groups[(row['set'], label, 'VIOLATION observed > bound')].append(
@@ -237,12 +256,16 @@ def main():
     ap.add_argument('--only', default='sass,dump,ptx,gcn')
     ap.add_argument('--archs', default='')
     ap.add_argument('--filter', default='')
+    ap.add_argument('--checks', default='',
+                    help='only these checks (wcet,sim,obs,block,rr), comma-separated')
     ap.add_argument('--json')
     a = ap.parse_args()
-    jobs = jobs_for(a.dir, a.only.split(','), [x for x in a.archs.split(',') if x], a.filter)
+    jobs = dedupe(jobs_for(a.dir, a.only.split(','), [x for x in a.archs.split(',') if x],
+                           a.filter))
     rows = []
     with concurrent.futures.ThreadPoolExecutor(a.jobs) as pool:
-        futs = [pool.submit(work, a.bin, a.timeout, j) for j in jobs]
+        labels = [x for x in a.checks.split(',') if x]
+        futs = [pool.submit(work, a.bin, a.timeout, labels, j) for j in jobs]
         for i, f in enumerate(concurrent.futures.as_completed(futs)):
             rows.append(f.result())
             if (i + 1) % 50 == 0:

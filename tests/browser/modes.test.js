@@ -390,12 +390,12 @@ test('automatic launch and observed loop bounds: buffers shown, counts become th
   await page.evaluate((h) => (location.hash = h), v2Link({ source: gather, dialect: 'sass', mode: 'simulate' }, 'summary'));
   await page.waitForFunction(() => window.playground.report()?.arguments?.memory);
   assert.equal(await page.locator('#arguments tbody tr').count(), 2);
-  assert.match(await page.textContent('#arguments-memory'), /p0x160@0x100000 32768 random 1 64/);
+  assert.match(await page.textContent('#arguments-memory'), /p0x160@0x100000 31001 hash 1 64; p0x168@0x200000 31001 hash 1 64; \* hash 1 64/);
   // The note about the automatic launch comes from the simulation step, and says so.
   const stages = await page.locator('#diagnostics .diag .stage').allTextContents();
   assert.ok(stages.includes('simulation'), stages.join(','));
   await page.click('#edit-memory');
-  await page.waitForFunction(() => window.playground.request().params.memory?.includes('32768'));
+  await page.waitForFunction(() => window.playground.request().params.memory?.includes('31001'));
   // A texture fetch (tests/kernels tex_fetch, sm_86 form): the handle parameter is a texture
   // object, bound by the automatic launch as 64 × 64 texels, shown and copied to `textures`.
   const tex = [

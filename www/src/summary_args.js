@@ -2,7 +2,7 @@
 // when the request gave none (params=auto) — and, for `rr`, where unknown data was paid for
 // in the worst case and which loop bounds that took. All numbers and texts from the report.
 
-import { el, grid } from './dom.js';
+import { el, grid, hex } from './dom.js';
 
 /**
  * `onSetParams(values)` merges `values` into the mode's parameters and re-runs;
@@ -49,9 +49,17 @@ function textures(a) {
   ];
 }
 
-/** The automatic buffers the run made for the pointers, at the sizes it needed. */
+/** The automatic memory the run used: an array per pointer, at the extent the run reached,
+ *  seeded words everywhere else, and the instructions that read or wrote outside the arrays. */
 function buffers(a, onSetParams) {
   if (!a.memory) return [];
+  const strays = (a.outside || []).map((o) => [
+    o.line,
+    hex(o.instruction_address),
+    (o.write ? 'store' : 'load') + ` ${o.bytes} B` + (o.misaligned ? ', misaligned' : ''),
+    `${hex(o.lowest)} … ${hex(o.end)}`,
+    o.count,
+  ]);
   const edit = el('button', { type: 'button', id: 'edit-memory', text: 'Edit in memory' });
   edit.addEventListener('click', () =>
     onSetParams({ params: a.params, memory: a.memory, ...(a.textures ? { textures: a.textures } : {}) }),
@@ -60,10 +68,23 @@ function buffers(a, onSetParams) {
     el(
       'p',
       { class: 'muted', id: 'arguments-memory-note' },
-      'No memory given: each pointer got a buffer of small seeded numbers that grew as the run needed. ',
+      'No memory given: every address is memory. Each pointer got an array (as far as the run reached) and ' +
+        'every word reads a small number derived from its address until the kernel writes it. ',
       edit,
     ),
     el('p', { class: 'mono', id: 'arguments-memory', text: a.memory }),
+    ...(strays.length
+      ? [
+          el('p', {
+            class: 'muted',
+            id: 'arguments-outside-note',
+            text:
+              'These instructions reached outside every pointer’s array (addresses loaded or computed from data): ' +
+              'they read seeded words there. Give memory to run on real data.',
+          }),
+          grid('arguments-outside', ['line', 'address', 'access', 'addresses', 'lane accesses'], strays),
+        ]
+      : []),
   ];
 }
 

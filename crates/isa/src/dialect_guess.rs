@@ -35,21 +35,35 @@ pub struct DialectGuess {
 const MAX_LINES: usize = 400;
 
 /// The dialect of `text`, from the first line carrying a mark of one dialect.
+///
+/// `.data` and `.text` are weak marks: the Sim-D assembler's sections, but also what every
+/// clang GCN3 listing (and any GNU-style assembly) starts with. They decide only when no
+/// other mark follows.
 pub fn guess(text: &str) -> Option<DialectGuess> {
+    let mut weak = None;
     for (i, raw) in text.lines().take(MAX_LINES).enumerate() {
         let line = strip_comment(raw).trim();
         if line.is_empty() {
             continue;
         }
         if let Some((dialect, evidence)) = mark(line) {
-            return Some(DialectGuess {
+            let found = DialectGuess {
                 dialect,
                 line: i as u32 + 1,
                 evidence,
-            });
+            };
+            if !is_weak(&found.evidence) {
+                return Some(found);
+            }
+            weak.get_or_insert(found);
         }
     }
-    None
+    weak
+}
+
+/// Marks shared with other assembly dialects (see [`guess`]).
+fn is_weak(evidence: &str) -> bool {
+    evidence == ".data" || evidence == ".text"
 }
 
 /// The dialect a file name's extension names, if it names one.
@@ -221,6 +235,11 @@ mod tests {
         assert_eq!(
             dialect("// Sim-D\n.data\n\t0 0x0 1024 32\n.text\n\tldglin v1, 0\n"),
             Some(Dialect::Simd)
+        );
+        // clang's GCN3 listing starts with `.text` too: the GCN3 mark that follows decides.
+        assert_eq!(
+            dialect("\t.text\n\t.amdgcn_target \"amdgcn-amd-amdhsa--gfx801\"\n"),
+            Some(Dialect::Gcn)
         );
         assert_eq!(
             dialect("# Berezovskyi\nkernel LLC\nwarp_number 4\n"),

@@ -77,6 +77,7 @@ fn out_array() -> MemoryInit {
             words: 256,
             fill: sim::Fill::Constant { value: 0 },
         }],
+        open: None,
     }
 }
 

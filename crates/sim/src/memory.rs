@@ -2,7 +2,13 @@
 //! item 2), and returned after the run so a test can check what the kernel computed.
 //!
 //! Only the bytes of the declared arrays exist: an access outside every array stops the run
-//! with a located error (a real GPU would fault), so a wrong address never goes unnoticed.
+//! with a located error (a real GPU would fault), so a wrong address never goes unnoticed —
+//! unless the memory is *open* ([`OpenMemory`], issue #37 item 1): then every address is
+//! memory, an unwritten word outside the arrays reads a value derived from its address and a
+//! seed, stores there create words, and each instruction that reached outside the arrays is
+//! logged ([`OutsideAccess`]) so the user can see where real data would be needed. A run on
+//! open memory is still an execution of the kernel on *some* input (the one those seeded
+//! words make up), so every bound must hold for it.
 
 use serde::{Deserialize, Serialize};
 
@@ -21,6 +27,10 @@ pub enum Fill {
     /// SplitMix64 from `seed`; each word is the high half of a draw, reduced modulo `below`
     /// when `below > 0`.
     Random { seed: u64, below: u32 },
+    /// Each word derived from its own address, as open memory reads an unwritten word
+    /// ([`OpenMemory::word`]): an array so filled holds the same values whatever its extent,
+    /// so an automatic launch can size its arrays after the run without running again.
+    Hashed { seed: u64, below: u32 },
 }
 
 /// One named array of global memory.
@@ -38,6 +48,83 @@ pub struct ArrayInit {
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
 pub struct MemoryInit {
     pub arrays: Vec<ArrayInit>,
+    /// Memory beyond the arrays; `None`: an access outside every array is an error.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub open: Option<OpenMemory>,
+}
+
+impl MemoryInit {
+    /// Exactly `arrays`, closed (an access outside them is an error).
+    pub fn closed(arrays: Vec<ArrayInit>) -> Self {
+        MemoryInit { arrays, open: None }
+    }
+}
+
+/// Every address outside the arrays is memory too (the automatic launch's model of the data
+/// a listing does not carry: halo reads below a pointer, pointers and indices loaded from
+/// memory). A word nobody wrote reads `SplitMix64(seed ^ word_address)`'s high half modulo
+/// `below` (when `below > 0`) — the same value every time it is read, in every run with that
+/// seed; a store creates the word. A misaligned access (a pointer made of such words) is
+/// served at the address rounded down to the access size, and logged.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+pub struct OpenMemory {
+    pub seed: u64,
+    pub below: u32,
+}
+
+impl OpenMemory {
+    /// The value of the unwritten word at byte address `word_address` (a multiple of 4).
+    pub fn word(&self, word_address: u64) -> u32 {
+        let v = (SplitMix64::new(self.seed ^ word_address).next_u64() >> 32) as u32;
+        if self.below > 0 {
+            v % self.below
+        } else {
+            v
+        }
+    }
+}
+
+/// One instruction's accesses outside every array of open memory: where (its source line
+/// and address — GCN3: its instruction index), the first address it reached there, the
+/// range of them, and how many lane accesses did.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct OutsideAccess {
+    pub line: u32,
+    pub instruction_address: u64,
+    pub first_address: u64,
+    /// Lowest address and end (one past the highest byte) of its accesses outside.
+    pub lowest: u64,
+    pub end: u64,
+    pub bytes: u64,
+    pub write: bool,
+    /// Some of them were misaligned (and served at the aligned address).
+    pub misaligned: bool,
+    pub count: u64,
+}
+
+/// Most instructions [`OutsideAccess`] lists (the count of the rest is kept).
+pub const MAX_OUTSIDE_SITES: usize = 64;
+
+/// What a run did outside the arrays of open memory.
+#[derive(Debug, Clone, PartialEq, Eq, Default, Serialize)]
+pub struct OutsideLog {
+    /// Per instruction, in the order they first reached outside.
+    pub sites: Vec<OutsideAccess>,
+    /// Lane accesses outside the arrays in all (listed sites and the rest).
+    pub total: u64,
+    /// Words created outside the arrays by stores.
+    pub created_words: u64,
+    /// Their final values, by word address (ascending); not serialised (a caller that
+    /// widens the arrays after the run reads them from here).
+    #[serde(skip)]
+    pub written: Vec<(u64, u32)>,
+}
+
+impl OutsideLog {
+    /// No access reached outside the arrays.
+    pub fn is_empty(&self) -> bool {
+        self.total == 0
+    }
 }
 
 /// An array after the run.
@@ -77,11 +164,21 @@ struct Region {
     data: Vec<u32>,
 }
 
-/// The simulated global memory: disjoint regions, searched by address.
+/// The simulated global memory: disjoint regions, searched by address, and with open memory
+/// the words written outside them.
 #[derive(Debug, Clone)]
 pub struct GlobalMemory {
     regions: Vec<Region>,
     last: usize,
+    open: Option<OpenMemory>,
+    /// Open memory: words written outside the regions (word address → value).
+    outside_words: std::collections::HashMap<u64, u32>,
+    /// Words the regions hold and `outside_words` may add up to.
+    max_words: u64,
+    held_words: u64,
+    log: OutsideLog,
+    /// The instruction now accessing memory: (source line, address), for the log.
+    site: (u32, u64),
 }
 
 impl GlobalMemory {
@@ -118,6 +215,15 @@ impl GlobalMemory {
                 Fill::Iota { start, step } => (0..n as u32)
                     .map(|i| start.wrapping_add(step.wrapping_mul(i)))
                     .collect(),
+                Fill::Hashed { seed, below } => {
+                    let open = OpenMemory {
+                        seed: *seed,
+                        below: *below,
+                    };
+                    (0..n as u64)
+                        .map(|i| open.word(a.address + 4 * i))
+                        .collect()
+                }
                 Fill::Random { seed, below } => {
                     let mut rng = SplitMix64::new(*seed);
                     (0..n)
@@ -147,7 +253,138 @@ impl GlobalMemory {
                 return Err(format!("arrays `{}` and `{}` overlap", a.name, b.name));
             }
         }
-        Ok(GlobalMemory { regions, last: 0 })
+        Ok(GlobalMemory {
+            regions,
+            last: 0,
+            open: init.open,
+            outside_words: std::collections::HashMap::new(),
+            max_words,
+            held_words: total,
+            log: OutsideLog::default(),
+            site: (0, 0),
+        })
+    }
+
+    /// Names the instruction whose accesses follow (its source line and address), for the
+    /// log of accesses outside the arrays. Front ends call it before an instruction's
+    /// memory accesses.
+    #[inline]
+    pub(crate) fn set_site(&mut self, line: u32, address: u64) {
+        self.site = (line, address);
+    }
+
+    /// What the run did outside the arrays (empty unless the memory is open).
+    pub fn outside(&self) -> &OutsideLog {
+        &self.log
+    }
+
+    /// Open memory: logs one lane access outside the arrays at the current site.
+    fn note_outside(&mut self, addr: u64, bytes: u64, write: bool, misaligned: bool) {
+        let (line, instruction_address) = self.site;
+        self.log.total += 1;
+        if let Some(s) = self
+            .log
+            .sites
+            .iter_mut()
+            .rev()
+            .find(|s| s.instruction_address == instruction_address && s.line == line)
+        {
+            s.count += 1;
+            s.misaligned |= misaligned;
+            s.write |= write;
+            s.lowest = s.lowest.min(addr);
+            s.end = s.end.max(addr.saturating_add(bytes));
+            return;
+        }
+        if self.log.sites.len() < MAX_OUTSIDE_SITES {
+            self.log.sites.push(OutsideAccess {
+                line,
+                instruction_address,
+                first_address: addr,
+                lowest: addr,
+                end: addr.saturating_add(bytes),
+                bytes,
+                write,
+                misaligned,
+                count: 1,
+            });
+        }
+    }
+
+    /// Open memory: the word at `word_address`, wherever it is.
+    fn open_word(&mut self, open: OpenMemory, word_address: u64) -> u32 {
+        if let Some((r, w)) = self.locate(word_address, 4) {
+            return self.regions[r].data[w];
+        }
+        self.outside_words
+            .get(&word_address)
+            .copied()
+            .unwrap_or_else(|| open.word(word_address))
+    }
+
+    /// Open memory: writes the word at `word_address` (creating it outside the regions).
+    fn set_open_word(&mut self, word_address: u64, value: u32) -> Result<(), String> {
+        if let Some((r, w)) = self.locate(word_address, 4) {
+            self.regions[r].data[w] = value;
+            return Ok(());
+        }
+        if let Some(slot) = self.outside_words.get_mut(&word_address) {
+            *slot = value;
+            return Ok(());
+        }
+        if self.held_words >= self.max_words {
+            return Err(format!(
+                "stores outside the arrays created more words than the budget max_memory_words = {} allows (raise max_memory_words)",
+                self.max_words
+            ));
+        }
+        self.held_words += 1;
+        self.log.created_words += 1;
+        self.outside_words.insert(word_address, value);
+        Ok(())
+    }
+
+    /// The slow path of an access with open memory: word by word, any address.
+    fn read_open(&mut self, open: OpenMemory, addr: u64, bytes: u64, out: &mut [u32]) {
+        let aligned = addr & !(bytes.max(1) - 1);
+        let inside = self.locate(aligned, bytes).is_some();
+        if !inside || aligned != addr {
+            self.note_outside(addr, bytes, false, aligned != addr);
+        }
+        let word = aligned & !3;
+        if bytes < 4 {
+            let shift = (aligned % 4) * 8;
+            let mask = if bytes == 1 { 0xff } else { 0xffff };
+            out[0] = (self.open_word(open, word) >> shift) & mask;
+        } else {
+            for (k, o) in out.iter_mut().take((bytes / 4) as usize).enumerate() {
+                *o = self.open_word(open, word.wrapping_add(4 * k as u64));
+            }
+        }
+    }
+
+    fn write_open(&mut self, addr: u64, bytes: u64, values: &[u32]) -> Result<(), String> {
+        let aligned = addr & !(bytes.max(1) - 1);
+        let inside = self.locate(aligned, bytes).is_some();
+        if !inside || aligned != addr {
+            self.note_outside(addr, bytes, true, aligned != addr);
+        }
+        let word = aligned & !3;
+        if bytes < 4 {
+            let shift = (aligned % 4) * 8;
+            let mask: u32 = if bytes == 1 { 0xff } else { 0xffff };
+            let open = self.open.unwrap_or(OpenMemory { seed: 0, below: 0 });
+            let old = self.open_word(open, word);
+            self.set_open_word(
+                word,
+                (old & !(mask << shift)) | ((values[0] & mask) << shift),
+            )
+        } else {
+            for (k, v) in values.iter().take((bytes / 4) as usize).enumerate() {
+                self.set_open_word(word.wrapping_add(4 * k as u64), *v)?;
+            }
+            Ok(())
+        }
     }
 
     fn locate(&mut self, addr: u64, bytes: u64) -> Option<(usize, usize)> {
@@ -166,10 +403,19 @@ impl GlobalMemory {
     /// Reads `bytes` (1, 2, 4, 8 or 16, naturally aligned) at `addr` into `out` words (the
     /// low bytes of `out[0]` for sub-word sizes, zero-extended).
     pub fn read(&mut self, addr: u64, bytes: u64, out: &mut [u32]) -> Result<(), String> {
-        check_alignment(addr, bytes)?;
-        let (r, w) = self
-            .locate(addr, bytes)
-            .ok_or_else(|| outside(addr, bytes))?;
+        let hit = if addr & (bytes.max(1) - 1) == 0 {
+            self.locate(addr, bytes)
+        } else {
+            None
+        };
+        let Some((r, w)) = hit else {
+            if let Some(open) = self.open {
+                self.read_open(open, addr, bytes, out);
+                return Ok(());
+            }
+            check_alignment(addr, bytes)?;
+            return Err(outside(addr, bytes));
+        };
         let data = &self.regions[r].data;
         if bytes < 4 {
             let shift = (addr % 4) * 8;
@@ -184,10 +430,18 @@ impl GlobalMemory {
 
     /// Writes `bytes` at `addr` from `values` (see [`GlobalMemory::read`]).
     pub fn write(&mut self, addr: u64, bytes: u64, values: &[u32]) -> Result<(), String> {
-        check_alignment(addr, bytes)?;
-        let (r, w) = self
-            .locate(addr, bytes)
-            .ok_or_else(|| outside(addr, bytes))?;
+        let hit = if addr & (bytes.max(1) - 1) == 0 {
+            self.locate(addr, bytes)
+        } else {
+            None
+        };
+        let Some((r, w)) = hit else {
+            if self.open.is_some() {
+                return self.write_open(addr, bytes, values);
+            }
+            check_alignment(addr, bytes)?;
+            return Err(outside(addr, bytes));
+        };
         let data = &mut self.regions[r].data;
         if bytes < 4 {
             let shift = (addr % 4) * 8;
@@ -215,16 +469,21 @@ impl GlobalMemory {
         Some((region.start, &mut region.data))
     }
 
-    /// The arrays in request order.
-    pub fn finish(self) -> Vec<FinalArray> {
-        self.regions
+    /// The arrays in request order, and what the run did outside them.
+    pub fn finish(self) -> (Vec<FinalArray>, OutsideLog) {
+        let arrays = self
+            .regions
             .into_iter()
             .map(|r| FinalArray {
                 name: r.name,
                 address: r.start,
                 words: r.data,
             })
-            .collect()
+            .collect();
+        let mut log = self.log;
+        log.written = self.outside_words.into_iter().collect();
+        log.written.sort_unstable();
+        (arrays, log)
     }
 }
 
@@ -374,6 +633,7 @@ mod tests {
                     fill: Fill::Words { values: vec![7] },
                 },
             ],
+            open: None,
         };
         let mut m = GlobalMemory::new(&init, 100).unwrap_or_else(|e| panic!("{e}"));
         let mut w = [0u32; 4];
@@ -390,8 +650,81 @@ mod tests {
             .read(0x102, 4, &mut w)
             .is_err_and(|e| e.contains("misaligned")));
         assert!(m.write(0x201, 1, &[0xab]).is_ok());
-        let out = m.finish();
+        let (out, _) = m.finish();
         assert_eq!(out[1].words, vec![0xab07, 0]);
         assert!(GlobalMemory::new(&init, 5).is_err_and(|e| e.contains("max_memory_words")));
+    }
+
+    /// Open memory: outside the array an unwritten word reads its hashed value (the same
+    /// twice), a store creates the word (and counts against the budget), a misaligned access
+    /// is served at the aligned address, and every access is logged per instruction with
+    /// its address range.
+    #[test]
+    fn open_memory_reads_hashed_words_and_logs_where() {
+        let open = OpenMemory { seed: 7, below: 64 };
+        let init = MemoryInit {
+            arrays: vec![ArrayInit {
+                name: "a".into(),
+                address: 0x100,
+                words: 2,
+                fill: Fill::Constant { value: 5 },
+            }],
+            open: Some(open),
+        };
+        let mut m = GlobalMemory::new(&init, 4).unwrap_or_else(|e| panic!("{e}"));
+        let mut w = [0u32; 4];
+        m.set_site(3, 0x40);
+        assert!(m.read(0x100, 4, &mut w).is_ok());
+        assert_eq!(w[0], 5);
+        assert!(m.outside().is_empty());
+        assert!(m.read(0x2000, 4, &mut w).is_ok());
+        let v = w[0];
+        assert_eq!(v, open.word(0x2000));
+        assert!(v < 64);
+        assert!(m.read(0x2000, 4, &mut w).is_ok());
+        assert_eq!(w[0], v);
+        // Half inside, half outside: word by word.
+        assert!(m.read(0x108, 8, &mut w).is_ok());
+        assert_eq!(w[..2], [open.word(0x108), open.word(0x10c)]);
+        m.set_site(4, 0x50);
+        assert!(m.write(0x3000, 4, &[99]).is_ok());
+        assert!(m.write(0x3001, 1, &[0xab]).is_ok());
+        assert!(m.read(0x3000, 4, &mut w).is_ok());
+        assert_eq!(w[0], 99 | 0xab00);
+        // Misaligned: served at 0x3000.
+        assert!(m.read(0x3002, 4, &mut w).is_ok());
+        assert_eq!(w[0], 99 | 0xab00);
+        // Two words held by the array, one created: a second new word is over the budget 4.
+        assert!(m.write(0x3004, 4, &[1]).is_ok());
+        assert!(m
+            .write(0x3008, 4, &[1])
+            .is_err_and(|e| e.contains("max_memory_words")));
+        let log = m.outside();
+        assert_eq!(log.created_words, 2);
+        assert_eq!(log.sites.len(), 2);
+        let s = &log.sites[0];
+        assert_eq!((s.line, s.instruction_address, s.count), (3, 0x40, 3));
+        assert_eq!(
+            (s.lowest, s.end, s.write, s.misaligned),
+            (0x108, 0x2004, false, false)
+        );
+        let s = &log.sites[1];
+        assert_eq!((s.first_address, s.lowest, s.end), (0x3000, 0x3000, 0x300c));
+        assert!(s.write && s.misaligned);
+        assert_eq!(log.total, 3 + 6);
+    }
+
+    /// A closed memory still stops at the first access outside its arrays.
+    #[test]
+    fn closed_memory_still_faults() {
+        let init = MemoryInit::closed(vec![]);
+        let mut m = GlobalMemory::new(&init, 4).unwrap_or_else(|e| panic!("{e}"));
+        let mut w = [0u32; 4];
+        assert!(m
+            .read(0x2000, 4, &mut w)
+            .is_err_and(|e| outside_address(&e) == Some(0x2000)));
+        assert!(m
+            .read(0x2002, 4, &mut w)
+            .is_err_and(|e| e.contains("misaligned")));
     }
 }

@@ -1,7 +1,7 @@
 //! The result of a run (issue #7 items 5 and 6): the `simulation` object of the report.
 
 use crate::machine::{Machine, Unit};
-use crate::memory::FinalArray;
+use crate::memory::{FinalArray, OutsideLog};
 use cfg::Tag;
 use serde::{Serialize, Serializer};
 use std::sync::Arc;
@@ -296,6 +296,9 @@ pub struct Simulation {
     pub occupancy: Vec<UnitLane>,
     pub transactions: Vec<Transaction>,
     pub memory: Vec<FinalArray>,
+    /// Accesses outside every array of open memory (empty when the memory is closed).
+    #[serde(skip_serializing_if = "OutsideLog::is_empty")]
+    pub outside: OutsideLog,
     pub stepper: Stepper,
     pub l1: Option<CacheStats>,
 }

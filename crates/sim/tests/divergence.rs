@@ -43,6 +43,7 @@ fn fig1_memory() -> MemoryInit {
             words: 16,
             fill: Fill::Constant { value: 0 },
         }],
+        open: None,
     }
 }
 
@@ -169,6 +170,7 @@ fn unsupported_instruction_is_a_located_error() {
                 fill: Fill::Constant { value: 0 },
             },
         ],
+        open: None,
     };
     let err = sim::run(&k, &launch, &preset("unit-cost"), &mem, &Budget::default())
         .expect_err("constant bank 2 is not in the listing");

@@ -22,6 +22,7 @@ fn memory() -> MemoryInit {
             words: 64,
             fill: Fill::Constant { value: 0 },
         }],
+        open: None,
     }
 }
 

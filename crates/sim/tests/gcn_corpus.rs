@@ -44,6 +44,7 @@ fn vectoradd_gfx900_two_dimensional_block() {
             array("b", 0x2000, Fill::Floats { values: b.clone() }, 128),
             array("out", 0x3000, Fill::Constant { value: 0 }, 128),
         ],
+        open: None,
     };
     let launch = Launch {
         block: [64, 2, 1],
@@ -100,6 +101,7 @@ fn bfs_kernel2_updates_the_frontier() {
             array("visited", 0x3000, words(&visited), 128),
             array("over", 0x4000, Fill::Constant { value: 0 }, 1),
         ],
+        open: None,
     };
     let launch = Launch {
         block: [512, 1, 1],
@@ -148,6 +150,7 @@ fn lud_internal_lds_barrier_and_scalar_loop() {
             Fill::Floats { values: m.clone() },
             (dim * dim) as u32,
         )],
+        open: None,
     };
     let launch = Launch {
         grid: [2, 2, 1],
@@ -265,6 +268,7 @@ fn nn_euclid_division_by_reciprocal_and_corrected_sqrt() {
             ),
             array("distances", 0x2000, Fill::Constant { value: 0xdead }, 128),
         ],
+        open: None,
     };
     let launch = Launch {
         grid: [2, 1, 1],
@@ -341,6 +345,7 @@ fn gaussian_fan1_divides_as_ieee_single_precision() {
             array("m", 0x1000, Fill::Constant { value: 0 }, 256),
             array("a", 0x2000, Fill::Floats { values: a.clone() }, 256),
         ],
+        open: None,
     };
     let launch = Launch {
         block: [64, 1, 1],

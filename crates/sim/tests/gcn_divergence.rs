@@ -281,6 +281,7 @@ fn if_else_memory() -> MemoryInit {
                 fill: Fill::Constant { value: 0 },
             },
         ],
+        open: None,
     }
 }
 
@@ -417,6 +418,7 @@ fn divergent_loop_narrows_exec_each_iteration() {
             words: 64,
             fill: Fill::Constant { value: 0 },
         }],
+        open: None,
     };
     let expected: Vec<u32> = (0..64).map(|t| (t & 3) + 1).collect();
     for (cmpx, issued) in [(false, 28), (true, 24)] {
@@ -599,6 +601,7 @@ fn dws_nested_split_merges_inner_join_first() {
             words: 64,
             fill: Fill::Constant { value: 0 },
         }],
+        open: None,
     };
     let two = SplitCosts {
         s: 2,

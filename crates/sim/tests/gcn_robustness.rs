@@ -103,6 +103,7 @@ proptest! {
                 words: 1024,
                 fill: Fill::Iota { start: 0, step: 4 },
             }],
+    open: None,
         };
         let launch = Launch {
             block: [block, 1, 1],

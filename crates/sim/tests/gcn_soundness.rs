@@ -274,6 +274,7 @@ fn memory(seed: u64, loads: u32) -> MemoryInit {
                 fill: Fill::Constant { value: 0 },
             },
         ],
+        open: None,
     }
 }
 

@@ -55,6 +55,7 @@ fn vector_add_memory(n: u32) -> MemoryInit {
                 fill: Fill::Constant { value: 0xdead },
             },
         ],
+        open: None,
     }
 }
 
@@ -156,6 +157,7 @@ fn saxpy_in_single_precision() {
                 fill: Fill::Floats { values: y.clone() },
             },
         ],
+        open: None,
     };
     let launch = Launch {
         params: vec![0x100, 0x200, a.to_bits()],
@@ -237,6 +239,7 @@ fn scattered_addresses_are_listed() {
             words: 32,
             fill: Fill::Iota { start: 0, step: 1 },
         }],
+        open: None,
     };
     let s = run(src, &Launch::default(), &preset("gpgpusim-like"), &mem)
         .unwrap_or_else(|e| panic!("{e}"));

@@ -35,6 +35,7 @@ fn run(src: &str) -> Simulation {
             words: 4,
             fill: Fill::Constant { value: 0 },
         }],
+        open: None,
     };
     sim::run_ptx(f, &launch, &machine(), &memory, &Budget::default()).expect("runs")
 }

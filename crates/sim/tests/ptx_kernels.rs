@@ -36,6 +36,7 @@ fn huangfu() -> Simulation {
             words: 1024,
             fill: Fill::Iota { start: 1, step: 1 },
         }],
+        open: None,
     };
     sim::run_ptx(
         &f,
@@ -147,7 +148,7 @@ fn corpus_run(f: &isa::ptx::Function, ints: &[usize]) -> Result<Simulation, sim:
         f,
         &launch,
         &preset("gpgpusim-like"),
-        &MemoryInit { arrays },
+        &MemoryInit { arrays, open: None },
         &Budget::default(),
     )
 }
@@ -299,6 +300,7 @@ ret;
             words: 8,
             fill: Fill::Constant { value: 0 },
         }],
+        open: None,
     };
     let s = sim::run_ptx(
         &f,
@@ -394,7 +396,7 @@ mod hostile {
             let parsed = isa::ptx::parse(&mangled, &Limits::default());
             if let Some(f) = parsed.module.function(None) {
                 let launch = Launch { block: [40, 1, 1], params: vec![0x10_0000, 0, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4], trace: true, ..Launch::default() };
-                let memory = MemoryInit { arrays: vec![ArrayInit { name: "a".into(), address: 0x10_0000, words: 4096, fill: Fill::Constant { value: 1 } }] };
+                let memory = MemoryInit { arrays: vec![ArrayInit { name: "a".into(), address: 0x10_0000, words: 4096, fill: Fill::Constant { value: 1 } }], open: None };
                 let budget = Budget { max_steps: 20_000, max_cycles: 200_000, ..Budget::default() };
                 let r = sim::run_ptx(f, &launch, &preset("gpgpusim-like"), &memory, &budget);
                 if let Err(e) = r {
@@ -451,6 +453,7 @@ ret;
             words: 64,
             fill: Fill::Constant { value: 0 },
         }],
+        open: None,
     };
     for name in ["unit-cost", "gpgpusim-like"] {
         let s =

@@ -406,6 +406,7 @@ fn check_program(
                 fill: Fill::Constant { value: out_init },
             },
         ],
+        open: None,
     };
     let launch = Launch {
         grid: [blocks, 1, 1],
@@ -515,6 +516,7 @@ fn hand_checked_kernel() {
                 fill: Fill::Constant { value: 0 },
             },
         ],
+        open: None,
     };
     let s = sim::run_ptx(
         &f,

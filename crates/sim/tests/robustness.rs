@@ -29,6 +29,7 @@ fn check(k: &isa::Kernel) -> Result<(), String> {
             words: 4096,
             fill: Fill::Random { seed: 1, below: 0 },
         }],
+        open: None,
     };
     for name in ["unit-cost", "makespan", "gpgpusim-like"] {
         match sim::run(k, &launch, &preset(name), &mem, &small_budget()) {

@@ -35,6 +35,7 @@ fn eval(body: &str, inputs: &[u32]) -> Result<Vec<u32>, String> {
                 fill: Fill::Constant { value: 0 },
             },
         ],
+        open: None,
     };
     let launch = Launch {
         block: [1, 1, 1],

@@ -212,6 +212,7 @@ fn memory(seed: u64) -> MemoryInit {
                 fill: Fill::Constant { value: 0 },
             },
         ],
+        open: None,
     }
 }
 

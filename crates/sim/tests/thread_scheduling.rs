@@ -66,6 +66,7 @@ fn out_array() -> MemoryInit {
             words: 32,
             fill: Fill::Constant { value: 0 },
         }],
+        open: None,
     }
 }
 

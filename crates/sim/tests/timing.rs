@@ -36,6 +36,7 @@ fn one_array(words: u32) -> MemoryInit {
             words,
             fill: Fill::Iota { start: 0, step: 1 },
         }],
+        open: None,
     }
 }
 
@@ -197,6 +198,7 @@ EXIT;
             words: 64,
             fill: Fill::Constant { value: 7 },
         }],
+        open: None,
     };
     for name in ["unit-cost", "gpgpusim-like", "makespan"] {
         let s = run(src, &launch, &preset(name), &mem).unwrap_or_else(|e| panic!("{e}"));

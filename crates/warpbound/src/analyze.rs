@@ -196,11 +196,12 @@ fn ms(t: Instant) -> f64 {
 /// dialect to choose; the parse errors are kept (the text may also be a broken kernel of the
 /// requested dialect), the first 20 of them.
 fn hint_other_dialect(report: &mut Report, request: &Request) {
-    // Only errors in the text (not request errors at line 0) call for another dialect.
+    // Only errors reading the text (not request errors at line 0, nor an analysis or a run
+    // of a text that parsed) call for another dialect.
     if !report
         .diagnostics
         .iter()
-        .any(|d| d.is_error() && d.line > 0)
+        .any(|d| d.is_error() && d.line > 0 && d.stage == Some(Stage::Parse))
     {
         return;
     }

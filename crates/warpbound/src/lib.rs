@@ -27,7 +27,7 @@
 //! adding fields does not change it.
 
 pub mod analyze;
-mod auto_memory;
+pub mod auto_memory;
 pub mod catalog;
 mod kernel_text;
 pub mod mode;

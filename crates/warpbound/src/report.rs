@@ -173,6 +173,29 @@ pub struct KernelArguments {
     /// `textures` field. Empty otherwise.
     #[serde(default, skip_serializing_if = "String::is_empty")]
     pub textures: String,
+    /// With automatic memory: the instructions whose accesses fell outside every pointer's
+    /// array (`crate::auto_memory`), where real data would be needed. Empty otherwise.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub outside: Vec<OutsideAccess>,
+}
+
+/// One instruction's accesses outside every array of an automatic launch's memory.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct OutsideAccess {
+    /// Its source line and address (GCN3: its instruction index).
+    pub line: u32,
+    pub instruction_address: u64,
+    /// Lowest address and end (one past the highest byte) of its accesses there.
+    pub lowest: u64,
+    pub end: u64,
+    /// Bytes per lane access.
+    pub bytes: u64,
+    /// Some were stores.
+    pub write: bool,
+    /// Some were misaligned (served at the aligned address).
+    pub misaligned: bool,
+    /// Lane accesses.
+    pub count: u64,
 }
 
 /// A simulator run as the report carries it: the run itself (its fields at the top level,

@@ -63,7 +63,7 @@ pub fn params() -> Vec<ParamInfo> {
         ParamInfo::text("block", "block dimensions X,Y,Z (threads)", "32,1,1"),
         ParamInfo::text(
             "params",
-            "kernel parameters as 32-bit words, comma-separated (kernel parameter k is the word at c[0x0][0x140 + 4k]; decimals are stored as floats); empty or `auto` chooses them (a SASS kernel's layout inferred from the constant-bank words it reads; pointers 1 MiB apart from 0x100000, integers 64, floats 1.0, listed in the report's arguments; with `memory` empty too, each pointer gets a seeded buffer that grows as the run needs)",
+            "kernel parameters as 32-bit words, comma-separated (kernel parameter k is the word at c[0x0][0x140 + 4k]; decimals are stored as floats); empty or `auto` chooses them (a SASS kernel's layout inferred from the constant-bank words it reads; pointers 1 MiB apart from 0x100000, integers 64, floats 1.0, listed in the report's arguments; with `memory` empty too, every address is memory: each pointer gets an array, every word reads a small number derived from its address until written, and the report lists the accesses outside the arrays)",
             "",
         ),
         ParamInfo::text(
@@ -488,6 +488,7 @@ pub fn textures_text(bindings: &[sim::TextureBinding]) -> String {
 /// Parses the `memory` text parameter (see the module doc).
 pub fn parse_memory(text: &str) -> Result<sim::MemoryInit, Diagnostic> {
     let mut arrays = Vec::new();
+    let mut open = None;
     for (i, item) in text
         .split(';')
         .map(str::trim)
@@ -501,6 +502,16 @@ pub fn parse_memory(text: &str) -> Result<sim::MemoryInit, Diagnostic> {
             )
         };
         let words: Vec<&str> = item.split_whitespace().collect();
+        if let ["*", "hash", seed, below] = words.as_slice() {
+            let (Some(seed), Some(below)) = (word(seed), word(below)) else {
+                return Err(bad("`* hash SEED BELOW` takes two numbers"));
+            };
+            open = Some(sim::memory::OpenMemory {
+                seed: u64::from(seed),
+                below,
+            });
+            continue;
+        }
         let [head, len, fill, args @ ..] = words.as_slice() else {
             return Err(bad("expected at least a name@address, a length and a fill"));
         };
@@ -542,6 +553,13 @@ pub fn parse_memory(text: &str) -> Result<sim::MemoryInit, Diagnostic> {
                     below: v[1],
                 }
             }
+            "hash" => {
+                let v = exactly(2)?;
+                sim::Fill::Hashed {
+                    seed: u64::from(v[0]),
+                    below: v[1],
+                }
+            }
             "words" => sim::Fill::Words {
                 values: words_of(args)?,
             },
@@ -563,7 +581,7 @@ pub fn parse_memory(text: &str) -> Result<sim::MemoryInit, Diagnostic> {
             fill,
         });
     }
-    Ok(sim::MemoryInit { arrays })
+    Ok(sim::MemoryInit { arrays, open })
 }
 
 /// Runs a SASS kernel. With `params` empty or `auto` its parameters are inferred from the
@@ -703,17 +721,12 @@ fn shown_arguments(args: &KernelArguments) -> String {
         .join(", ")
 }
 
-/// The notes' sentence on the automatic buffers (empty when the request gave `memory`).
+/// The notes' sentence on the automatic memory (empty when the request gave `memory`).
 fn grown_buffers(args: &KernelArguments) -> String {
     if args.memory.is_empty() {
         return String::new();
     }
-    format!(
-        "; with `memory` empty too, each pointer got a buffer of numbers below {} that grew as \
-         the run needed: memory = `{}`",
-        auto_memory::AUTO_BELOW,
-        args.memory
-    )
+    auto_memory::memory_sentence(args)
 }
 
 /// The note that says a GCN3 kernel's arguments (and buffers) were chosen automatically.

@@ -54,7 +54,7 @@ fn data_if_else_runs_with_inferred_parameters_and_buffers() {
         assert_eq!(
             args.memory,
             format!(
-                "p{:#x}@0x100000 1024 random 1 64; p{:#x}@0x200000 1024 random 2 64",
+                "p{:#x}@0x100000 1024 hash 1 64; p{:#x}@0x200000 1024 hash 1 64; * hash 1 64",
                 base,
                 base + 8
             ),
@@ -73,8 +73,9 @@ fn data_if_else_runs_with_inferred_parameters_and_buffers() {
     }
 }
 
-/// `y[1000 i] = x[1000 i]` for the 32 threads: the last access is word 31 000, so each
-/// buffer grows from 1024 words to the power of two that covers word 31 003: 32 768.
+/// `y[1000 i] = x[1000 i]` for the 32 threads: the last access is word 31 000, so after the
+/// run each array covers words 0 … 31 000 (31 001 words), and every value read is the word
+/// its address hashes to (seed 1, below 64), whatever the array's extent.
 #[test]
 fn buffers_grow_to_the_accesses_the_run_makes() {
     let src = "code for sm_86
@@ -91,11 +92,18 @@ fn buffers_grow_to_the_accesses_the_run_makes() {
     assert!(!r.has_errors(), "{:?}", r.diagnostics);
     assert_eq!(
         r.arguments.as_ref().expect("arguments").memory,
-        "p0x160@0x100000 32768 random 1 64; p0x168@0x200000 32768 random 2 64"
+        "p0x160@0x100000 31001 hash 1 64; p0x168@0x200000 31001 hash 1 64; * hash 1 64"
     );
+    assert!(r.arguments.as_ref().expect("arguments").outside.is_empty());
     let (x, y) = (array(&r, "p0x160"), array(&r, "p0x168"));
+    let open = warpbound::auto_memory::open();
     for i in 0..32 {
         assert_eq!(y[1000 * i], x[1000 * i], "thread {i}");
+        assert_eq!(
+            x[1000 * i],
+            open.word(0x10_0000 + 4000 * i as u64),
+            "thread {i}"
+        );
     }
     // Given parameters and memory are used as given: no inference, no growth.
     let r = request(
@@ -204,7 +212,7 @@ fn ptx_pointers_get_buffers() {
     assert!(!r.has_errors(), "{:?}", r.diagnostics);
     assert_eq!(
         r.arguments.as_ref().expect("arguments").memory,
-        "param_0@0x100000 1024 random 1 64; param_1@0x200000 1024 random 2 64"
+        "param_0@0x100000 1024 hash 1 64; param_1@0x200000 1024 hash 1 64; * hash 1 64"
     );
     let (x, y) = (array(&r, "param_0"), array(&r, "param_1"));
     for i in 0..32 {
@@ -267,4 +275,58 @@ fn warps_that_wait_for_each_other_get_a_block() {
         "{:?}",
         r.diagnostics
     );
+}
+
+/// Every address is memory (issue #37 item 1). `y[i] = x[i - 1] + t[x[i]]` — a read just
+/// below the pointer (`x[-1]` for thread 0) and a read through an index loaded from memory
+/// into the table `t` at 0x10: the first widens `x`'s array down to 0xfff00 (the 256-byte
+/// boundary below 0xffffc); the second lands in no pointer's window and is listed with its
+/// line and address. The run is the one the `memory` text describes: the same request with
+/// that text gives the same stores.
+#[test]
+fn every_address_is_memory_and_the_strays_are_listed() {
+    let src = "code for sm_86
+/*0000*/ S2R R0, SR_TID.X ;
+/*0010*/ IMAD.MOV.U32 R3, RZ, RZ, 0x4 ;
+/*0020*/ IMAD.WIDE R4, R0, R3, c[0x0][0x160] ;
+/*0030*/ LDG.E R8, [R4.64+-0x4] ;
+/*0040*/ LDG.E R9, [R4.64] ;
+/*0050*/ IMAD.WIDE.U32 R10, R9, R3, 0x10 ;
+/*0060*/ LDG.E R12, [R10.64] ;
+/*0070*/ IADD3 R8, R8, R12, RZ ;
+/*0080*/ IMAD.WIDE R6, R0, R3, c[0x0][0x168] ;
+/*0090*/ STG.E [R6.64], R8 ;
+/*00a0*/ EXIT ;
+";
+    let r = request(src, "simulate", &[]);
+    assert!(!r.has_errors(), "{:?}", r.diagnostics);
+    let args = r.arguments.as_ref().expect("arguments");
+    assert_eq!(
+        args.memory,
+        "p0x160@0xfff00 1088 hash 1 64; p0x168@0x200000 1024 hash 1 64; * hash 1 64"
+    );
+    let open = warpbound::auto_memory::open();
+    let y = array(&r, "p0x168");
+    for i in 0..32u64 {
+        let x = |k: u64| open.word(0x10_0000 + 4 * k);
+        let below = open.word(0x10_0000 + 4 * i - 4);
+        let t = open.word(0x10 + 4 * u64::from(x(i)));
+        assert_eq!(y[i as usize], below + t, "thread {i}");
+    }
+    assert_eq!(args.outside.len(), 1, "{:?}", args.outside);
+    let o = &args.outside[0];
+    assert_eq!((o.line, o.instruction_address, o.count), (8, 0x60, 32));
+    assert!(o.lowest >= 0x10 && o.end <= 0x10 + 4 * 64);
+    assert!(r.diagnostics.iter().any(|d| d
+        .message
+        .contains("32 accesses fell outside every pointer's array")
+        && d.message.contains("line 8 (0x0060)")));
+    // The memory text reproduces the run.
+    let again = request(
+        src,
+        "simulate",
+        &[("memory", serde_json::Value::String(args.memory.clone()))],
+    );
+    assert!(!again.has_errors(), "{:?}", again.diagnostics);
+    assert_eq!(array(&again, "p0x168")[..32], y[..32]);
 }

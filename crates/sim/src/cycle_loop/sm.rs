@@ -582,6 +582,7 @@ impl<'a> Sm<'a> {
         let occupancy =
             unit_lanes(|u| std::mem::take(&mut per_unit[crate::timing_facts::unit_index(u)]));
         warps.sort_by_key(|t| t.warp);
+        let (memory, outside) = self.memory.finish();
         Simulation {
             cycles: self.cycles,
             issued: self.issued,
@@ -589,7 +590,8 @@ impl<'a> Sm<'a> {
             warps,
             occupancy,
             transactions: self.transactions,
-            memory: self.memory.finish(),
+            memory,
+            outside,
             stepper: Stepper {
                 warp: self.launch.stepper_warp,
                 steps: self.steps,

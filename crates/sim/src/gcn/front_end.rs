@@ -577,6 +577,7 @@ impl Gcn<'_> {
                 let Some(dst) = d.sreg() else {
                     return Err(SimError::at(ins.span, "scalar load into a non-SGPR"));
                 };
+                sm.memory.set_site(ins.span.line, pc as u64);
                 for i in 0..*dwords {
                     let v = self
                         .scalar_word(sm, addr.wrapping_add(u64::from(i) * 4))
@@ -598,6 +599,7 @@ impl Gcn<'_> {
                 }
                 let warp = sm.timelines[hw].warp;
                 let at = Access::of(warp, pc, cycle, active, latency);
+                sm.memory.set_site(ins.span.line, pc as u64);
                 latency = self
                     .memory_op(sm, w, op, at)
                     .map_err(|m| SimError::at(ins.span, m))?;

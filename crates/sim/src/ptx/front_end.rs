@@ -188,6 +188,7 @@ impl FrontEnd for Ptx<'_> {
             sm.record_step(at, stack)?;
         }
         let mut latency = st.latency;
+        sm.memory.set_site(d.span.line, isa::ptx::Function::pc(pc));
         match &ex.op {
             Op::Load { .. } | Op::Store { .. } => {
                 latency = self

@@ -222,6 +222,7 @@ impl FrontEnd for Sass<'_> {
         }
         // Data effect.
         let mut latency = st.latency;
+        sm.memory.set_site(ins.span.line, ins.address);
         match &d.op {
             Op::Load { .. } | Op::Store { .. } | Op::Atomic { .. } => {
                 latency = self

@@ -56,5 +56,6 @@ pub fn in_out_memory(inputs: &[u32], out_words: u32) -> MemoryInit {
                 fill: sim::Fill::Constant { value: 0 },
             },
         ],
+        open: None,
     }
 }

@@ -208,6 +208,7 @@ pub fn auto(params: &[Param]) -> (Vec<u32>, KernelArguments) {
             params,
             memory: String::new(),
             textures: String::new(),
+            outside: Vec::new(),
         },
     )
 }

@@ -321,6 +321,7 @@ pub fn report(
         params,
         memory: String::new(),
         textures: String::new(),
+        outside: Vec::new(),
     }
 }
 
@@ -338,11 +339,7 @@ pub fn auto_note(args: &KernelArguments, simulate: bool) -> Diagnostic {
         shown.join(", ")
     );
     if simulate && !args.memory.is_empty() {
-        m.push_str(&format!(
-            "; with `memory` empty too, each pointer got a buffer of small numbers that grew as \
-             the run needed: memory = `{}`",
-            args.memory
-        ));
+        m.push_str(&crate::auto_memory::memory_sentence(args));
     } else if simulate {
         let arrays: Vec<String> = args
             .values

@@ -500,6 +500,7 @@ pub fn report(layout: &Layout, words: &[u32], source: ArgumentSource) -> KernelA
             .join(","),
         memory: String::new(),
         textures: String::new(),
+        outside: Vec::new(),
     }
 }
 

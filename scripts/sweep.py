@@ -16,9 +16,12 @@ Each function is analysed with default parameters (nothing set but the mode), on
         simulate                                      runs? (automatic launch)
         warp-cfg simulate=true loop_bounds=observed   observed <= bound (`simulation.holds`)
         block simulate=true                           the block's runs within its bound
+        thread-cfg, makespan                          (timed)
   dump  warp-cfg on the nvdisasm text                 same bound as the cuobjdump listing?
-  PTX   warp-cfg, rr, simulate                        bounded / runs
-  GCN3  pws simulate=true, simulate                   bounded / runs / observed <= bound
+  PTX   warp-cfg, rr, simulate, rr simulate=true      bounded / runs / observed <= bound
+        thread-cfg, makespan                          (timed)
+  GCN3  pws, simulate, pws simulate=true              bounded / runs / observed <= bound
+        thread-cfg, makespan                          (timed)
 
 Every analysis is one `warpbound analyze` process, timed from start to end; a run over 2 s
 is counted as slow (a budget error within 2 s counts as an answer). Output: a markdown
@@ -99,6 +102,8 @@ def jobs_for(root, only, archs, flt):
         ('sim', 'simulate', []),
         ('obs', 'warp-cfg', ['simulate=true', 'loop_bounds=observed']),
         ('block', 'block', ['simulate=true']),
+        ('cfg', 'thread-cfg', []),
+        ('mk', 'makespan', []),
     ]
     if 'sass' in only:
         for arch in sorted(os.listdir(os.path.join(root, 'sass'))) if os.path.isdir(
@@ -132,7 +137,8 @@ def jobs_for(root, only, archs, flt):
                     continue
                 out.append(('ptx', 'ptx', p, 'ptx', fn, [
                     ('wcet', 'warp-cfg', []), ('rr', 'rr', []), ('sim', 'simulate', []),
-                    ('obs', 'rr', ['simulate=true'])]))
+                    ('obs', 'rr', ['simulate=true']), ('cfg', 'thread-cfg', []),
+                    ('mk', 'makespan', [])]))
     if 'gcn' in only and os.path.isdir(os.path.join(root, 'gcn')):
         d = os.path.join(root, 'gcn')
         for name in sorted(os.listdir(d)):
@@ -142,7 +148,8 @@ def jobs_for(root, only, archs, flt):
                     continue
                 out.append(('gcn', 'gcn3', p, 'gcn', fn, [
                     ('wcet', 'pws', []), ('sim', 'simulate', []),
-                    ('obs', 'pws', ['simulate=true'])]))
+                    ('obs', 'pws', ['simulate=true']), ('cfg', 'thread-cfg', []),
+                    ('mk', 'makespan', [])]))
     return out
 
 

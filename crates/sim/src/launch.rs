@@ -33,6 +33,11 @@ pub struct Launch {
     /// instruction stops the run with an error that says so.
     #[serde(default)]
     pub textures: Vec<crate::texture::TextureBinding>,
+    /// Loops whose iterations the run counts as it goes ([`crate::WatchedLoop`]; the counts
+    /// come back in `Simulation::loop_counts`, in this order). Counted without the trace, so
+    /// a long run's counts are whole even when its timeline is cut by a budget.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub loops: Vec<crate::WatchedLoop>,
 }
 
 impl Default for Launch {
@@ -46,6 +51,7 @@ impl Default for Launch {
             trace: true,
             unknown_banks_zero: false,
             textures: Vec::new(),
+            loops: Vec::new(),
         }
     }
 }

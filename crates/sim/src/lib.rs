@@ -81,6 +81,7 @@ pub mod timing_classes;
 mod timing_facts;
 
 pub use budget::Budget;
+pub use cycle_loop::loop_watch::WatchedLoop;
 pub use error::SimError;
 use isa::progress::{self, Observer};
 pub use launch::{ConstantLayout, Launch};

@@ -299,6 +299,15 @@ pub struct Simulation {
     /// Accesses outside every array of open memory (empty when the memory is closed).
     #[serde(skip_serializing_if = "OutsideLog::is_empty")]
     pub outside: OutsideLog,
+    /// Per loop of `Launch::loops`, in that order: the most times one thread ran its header
+    /// in one entry into the loop (0: nobody entered it). Counted as the run went, whole
+    /// even when the trace was cut.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub loop_counts: Vec<u64>,
+    /// The trace (timelines, occupancy, memory transactions) stopped at the budget
+    /// `max_timeline_entries`; the run itself went on to its end.
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub timeline_truncated: bool,
     pub stepper: Stepper,
     pub l1: Option<CacheStats>,
 }

@@ -184,9 +184,49 @@ fn lanes(run: &sim::Simulation) -> usize {
         .unwrap_or(32)
 }
 
-/// [`count`] for a traced simulation of `kernel`: each warp's issues of a block's first
-/// instruction are its block entries (the active threads enter). Empty without a trace.
+/// The loops of the SASS `graph` for the simulator to count as it runs
+/// (`sim::Launch::loops`), in the order [`of_run`] reads its counts back: each loop's header
+/// instruction and the instructions of its body's blocks.
+pub fn watch(graph: &BlockGraph) -> Vec<sim::WatchedLoop> {
+    loops(graph)
+        .into_iter()
+        .filter_map(|(h, body)| {
+            let header = graph.blocks.get(h)?.first;
+            let body = body
+                .iter()
+                .filter_map(|&b| graph.blocks.get(b))
+                .flat_map(|b| b.first..=b.last)
+                .collect();
+            Some(sim::WatchedLoop { header, body })
+        })
+        .collect()
+}
+
+/// Per loop header of `graph`, from a simulation of `kernel`: the counts the simulator made
+/// as it ran when its launch watched [`watch`]'s loops (whole even when the trace was cut);
+/// else from the trace — each warp's issues of a block's first instruction are its block
+/// entries (the active threads enter) — and empty without one.
 pub fn of_run(kernel: &Kernel, graph: &BlockGraph, run: &sim::Simulation) -> Vec<ObservedLoop> {
+    let found = loops(graph);
+    if !run.loop_counts.is_empty() && run.loop_counts.len() == found.len() {
+        let mut out: BTreeMap<u64, ObservedLoop> = BTreeMap::new();
+        for ((header, _), &most) in found.iter().zip(&run.loop_counts) {
+            let Some(ins) = graph
+                .blocks
+                .get(*header)
+                .and_then(|b| kernel.instructions.get(b.first))
+            else {
+                continue;
+            };
+            let e = out.entry(ins.address).or_insert(ObservedLoop {
+                header: format!("{:#x}", ins.address),
+                line: ins.span.line,
+                iterations: 0,
+            });
+            e.iterations = e.iterations.max(most);
+        }
+        return out.into_values().collect();
+    }
     let mut first: BTreeMap<usize, usize> = BTreeMap::new();
     for (b, block) in graph.blocks.iter().enumerate() {
         first.insert(block.first, b);

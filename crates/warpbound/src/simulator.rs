@@ -280,6 +280,15 @@ pub struct SimRun {
     pub block_retry: bool,
 }
 
+impl SimRun {
+    /// This run, counting the iterations of `loops` as it goes (`sim::Launch::loops`).
+    pub fn watching(&self, loops: Vec<sim::WatchedLoop>) -> SimRun {
+        let mut run = self.clone();
+        run.launch.loops = loops;
+        run
+    }
+}
+
 /// The block an automatic launch retries with (8 warps of 32): kernels whose warps wait for
 /// each other (cooperative-groups tiles of 128 threads, `multi_warp_cg_reduce<256, 128>`
 /// spinning on a shared word until the tile's other warps arrive) cannot finish with one.
@@ -601,10 +610,25 @@ pub fn run_kernel(
     })
 }
 
-/// Runs `f`, labelling what it adds to `diags` as the simulation's.
-fn in_simulation<T>(diags: &mut Vec<Diagnostic>, f: impl FnOnce(&mut Vec<Diagnostic>) -> T) -> T {
+/// Runs `f`, labelling what it adds to `diags` as the simulation's, and saying when the
+/// run's trace was cut by its budget.
+fn in_simulation(
+    diags: &mut Vec<Diagnostic>,
+    f: impl FnOnce(&mut Vec<Diagnostic>) -> Option<sim::Simulation>,
+) -> Option<sim::Simulation> {
     let from = diags.len();
     let out = f(diags);
+    if let Some(s) = out.as_ref().filter(|s| s.timeline_truncated) {
+        let entries: usize = s.warps.iter().map(|w| w.issues.len()).sum();
+        diags.push(Diagnostic::global(
+            Severity::Note,
+            format!(
+                "the run's timeline and memory transactions are recorded for its first \
+                 {entries} issues (max_timeline_entries); its cycles, counts, loop iterations \
+                 and memory are those of the whole run"
+            ),
+        ));
+    }
     simulation_stage(diags, from);
     out
 }
@@ -995,7 +1019,10 @@ impl SimRequest {
             SimRequest::Off => None,
             SimRequest::Run(run) => Some(run),
             SimRequest::Invalid(d) => {
-                in_simulation(diags, |diags| diags.extend(d.iter().cloned()));
+                in_simulation(diags, |diags| {
+                    diags.extend(d.iter().cloned());
+                    None
+                });
                 None
             }
         }

@@ -330,3 +330,45 @@ fn every_address_is_memory_and_the_strays_are_listed() {
     assert!(!again.has_errors(), "{:?}", again.diagnostics);
     assert_eq!(array(&again, "p0x168")[..32], y[..32]);
 }
+
+/// A run longer than its trace budget goes on to its end (issue #37): the timeline stops at
+/// `max_timeline_entries`, the cycles, and the loop counts the simulator makes as it runs,
+/// are those of the whole run. The loop of `observed_loop_counts_become_the_bounds` with
+/// room for 20 timeline entries: still 128 cycles, 31 iterations, and the bound that the
+/// observed count gives holds.
+#[test]
+fn a_cut_trace_keeps_the_whole_run_and_its_loop_counts() {
+    let src = "code for sm_86
+/*0000*/ S2R R0, SR_TID.X ;
+/*0010*/ MOV R1, RZ ;
+/*0020*/ BSSY B0, 0x70 ;
+/*0030*/ IADD3 R1, R1, 0x1, RZ ;
+/*0040*/ ISETP.GE.U32.AND P0, PT, R1, R0, PT ;
+/*0050*/ @!P0 BRA 0x30 ;
+/*0060*/ BSYNC B0 ;
+/*0070*/ EXIT ;
+";
+    for mode in ["simulate", "warp-cfg"] {
+        let r = request(
+            src,
+            mode,
+            &[
+                ("loop_bounds", serde_json::json!("observed")),
+                ("max_timeline_entries", serde_json::json!(20)),
+            ]
+            .into_iter()
+            .filter(|(k, _)| mode == "warp-cfg" || *k != "loop_bounds")
+            .collect::<Vec<_>>(),
+        );
+        assert!(!r.has_errors(), "{mode}: {:?}", r.diagnostics);
+        let sim = r.simulation.as_ref().expect("simulation");
+        assert!(sim.run.timeline_truncated, "{mode}");
+        assert_eq!(sim.run.warps[0].issues.len(), 20, "{mode}");
+        assert_eq!(sim.run.cycles, 128, "{mode}");
+        assert_eq!(sim.loop_iterations[0].iterations, 31, "{mode}");
+        if mode == "warp-cfg" {
+            assert_eq!(r.wcet.as_ref().map(|w| w.cycles), Some(128));
+            assert_eq!(sim.holds, Some(true));
+        }
+    }
+}

@@ -21,6 +21,7 @@
 //! Warps that cannot issue before their wake-up cycle (`WarpSched::wake`) are skipped,
 //! and a cycle in which nothing issues jumps to the soonest wake-up of any resident warp.
 
+pub(crate) mod loop_watch;
 pub(crate) mod memory_access;
 pub(crate) mod sm;
 

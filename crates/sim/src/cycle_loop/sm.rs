@@ -177,6 +177,8 @@ pub(crate) struct Sm<'a> {
     pub next_report: u64,
     pub shape: Shape,
     pub memory: GlobalMemory,
+    /// The loops the launch asks to count ([`super::loop_watch`]).
+    pub loops: super::loop_watch::LoopWatch,
     pub l1: Option<L1Cache>,
     pub l1_stats: CacheStats,
     pub warps: Vec<WarpSched>,
@@ -190,6 +192,9 @@ pub(crate) struct Sm<'a> {
     pub lane_free: [Vec<u64>; 3],
     pub occupancy: [Vec<Vec<Busy>>; 3],
     pub recorded: usize,
+    /// More timeline entries or memory transactions than `max_timeline_entries` were made:
+    /// the record stops there, the run does not.
+    pub timeline_truncated: bool,
     pub transactions: Vec<Transaction>,
     pub steps: Vec<Step>,
     /// More steps than `max_stepper_steps` were issued (the rest are not recorded).
@@ -231,6 +236,7 @@ impl<'a> Sm<'a> {
             next_report: super::REPORT_EVERY,
             shape,
             memory,
+            loops: super::loop_watch::LoopWatch::new(&launch.loops),
             l1: machine.l1.as_ref().filter(|_| l1).map(L1Cache::new),
             l1_stats: CacheStats { hits: 0, misses: 0 },
             warps: Vec::new(),
@@ -241,6 +247,7 @@ impl<'a> Sm<'a> {
             lane_free: Unit::ALL.map(|u| vec![0; lanes(u)]),
             occupancy: Unit::ALL.map(|u| vec![Vec::new(); lanes(u)]),
             recorded: 0,
+            timeline_truncated: false,
             transactions: Vec::with_capacity(
                 budget.trace_room(launch.trace, budget.max_timeline_entries),
             ),
@@ -515,11 +522,10 @@ impl<'a> Sm<'a> {
             return Ok(());
         }
         if self.recorded >= self.budget.max_timeline_entries {
-            return Err(SimError::budget(
-                "max_timeline_entries",
-                self.budget.max_timeline_entries,
-                "the number of timeline entries",
-            ));
+            // The run goes on: only the record stops (its counts, cycles, memory and loop
+            // counts do not depend on it).
+            self.timeline_truncated = true;
+            return Ok(());
         }
         self.recorded += 1;
         self.timelines[t].issues.push(issue);
@@ -592,6 +598,8 @@ impl<'a> Sm<'a> {
             transactions: self.transactions,
             memory,
             outside,
+            loop_counts: self.loops.most,
+            timeline_truncated: self.timeline_truncated,
             stepper: Stepper {
                 warp: self.launch.stepper_warp,
                 steps: self.steps,

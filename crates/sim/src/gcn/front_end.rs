@@ -525,6 +525,7 @@ impl Gcn<'_> {
         };
         sm.count_issue("the number of issued wavefront-instructions")?;
         let active = self.active(w);
+        sm.loops.issue(w, pc, active);
         let hw = self.waves[w].hw;
         let trace = sm.launch.trace;
         if trace && sm.timelines[hw].warp == sm.launch.stepper_warp {
@@ -588,15 +589,6 @@ impl Gcn<'_> {
                 self.waves[w].lgkm.push(done);
             }
             Op::VMem(_) | Op::Ds { .. } => {
-                if trace && sm.transactions.len() >= sm.budget.max_timeline_entries {
-                    return Err(SimError::at(
-                        ins.span,
-                        format!(
-                            "more memory transactions than the budget max_timeline_entries = {} (raise max_timeline_entries)",
-                            sm.budget.max_timeline_entries
-                        ),
-                    ));
-                }
                 let warp = sm.timelines[hw].warp;
                 let at = Access::of(warp, pc, cycle, active, latency);
                 sm.memory.set_site(ins.span.line, pc as u64);

@@ -163,6 +163,7 @@ impl FrontEnd for Ptx<'_> {
             return Ok(false);
         };
         sm.count_issue("the number of issued warp-instructions")?;
+        sm.loops.issue(w, pc, active);
         let ws = sm.machine.warp_size as u8;
         let exec = self.warps[w].regs.pred_mask(ex.guard, active);
         let trace = sm.launch.trace;

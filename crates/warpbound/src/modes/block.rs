@@ -373,7 +373,7 @@ fn run(input: &ModeInput) -> ModeOutput {
         }
         runs = simulate_block(
             &parsed,
-            &block_launch(run, dims),
+            &block_launch(run, dims).watching(observed_loops::watch(&parsed.sass.graph)),
             &p,
             units,
             &scheduler,

@@ -92,7 +92,7 @@ fn run(input: &ModeInput) -> ModeOutput {
         let sim = match run {
             Ok(run) => simulator::run_kernel(
                 &s.kernel,
-                &run,
+                &run.watching(observed_loops::watch(&s.graph)),
                 &machine,
                 &mut out.diagnostics,
                 &mut out.arguments,

@@ -443,7 +443,7 @@ fn run(input: &ModeInput) -> ModeOutput {
         let t = Instant::now();
         sim = simulate(
             listed.as_ref().unwrap_or(&sass.kernel),
-            run,
+            &run.watching(observed_loops::watch(&sass.graph)),
             &p.cost,
             p.its,
             input.progress,

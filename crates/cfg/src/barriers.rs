@@ -162,9 +162,12 @@ pub fn leave(st: State, group: usize, b: u8) -> Vec<State> {
     }
 }
 
-/// The barrier of the `BREAK` at instruction `i` when the next instruction of the same block
-/// is a branch elsewhere on the same guard (`@!P0 BREAK B1; @!P0 BRA 0x270`): then exactly the
-/// branching threads break, and the branch applies the `BREAK` to the group it sends away.
+/// The barrier of the `BREAK` at instruction `i` when a branch elsewhere on the same guard
+/// follows it in the same block (`@!P0 BREAK B1; @!P0 BRA 0x270`), with at most ordinary
+/// instructions between that leave the guard's predicate alone (nvcc sometimes schedules
+/// one there): then exactly the branching threads break — every thread of the group runs
+/// the instructions between, and the same predicate sends the breaking ones away — and the
+/// branch applies the `BREAK` to the group it sends away ([`branch_of_break`]).
 pub fn fused_break(ctx: &Ctx, i: usize) -> Option<u8> {
     fused_break_at(ctx.kernel, &ctx.block_at, i)
 }
@@ -176,34 +179,73 @@ pub fn fused_break_at(kernel: &Kernel, block_at: &[Option<usize>], i: usize) -> 
     let ControlKind::Break { barrier } = ins.control else {
         return None;
     };
-    let next = kernel.instructions.get(i + 1)?;
-    let same_block = block_at.get(i + 1).copied().flatten().is_none();
-    let ControlKind::Branch(Some(t)) = next.control else {
+    let j = branch_of_break(kernel, block_at, i)?;
+    let branch = &kernel.instructions[j];
+    let ControlKind::Branch(Some(t)) = branch.control else {
         return None;
     };
-    let elsewhere = kernel.index_of(t) != Some(i + 2);
-    let same_guard = match (&ins.guard, &next.guard) {
+    let elsewhere = kernel.index_of(t) != Some(j + 1);
+    let same_guard = match (&ins.guard, &branch.guard) {
         (Some(a), Some(b)) => a.reg == b.reg && a.negated == b.negated,
         (None, None) => true,
         _ => false,
     };
-    (same_block && elsewhere && same_guard).then_some(barrier)
+    (elsewhere && same_guard).then_some(barrier)
 }
 
-/// The branch at instruction `i` carries the `BREAK` just before it (see [`fused_break`]).
+/// The first control instruction after the `BREAK` at `i` in its block, when every
+/// instruction between is an ordinary one that does not write the `BREAK`'s guard.
+fn branch_of_break(kernel: &Kernel, block_at: &[Option<usize>], i: usize) -> Option<usize> {
+    let guard = kernel.instructions.get(i)?.guard.as_ref().map(|g| &g.reg);
+    let mut j = i + 1;
+    loop {
+        let next = kernel.instructions.get(j)?;
+        if block_at.get(j).copied().flatten().is_some() {
+            return None;
+        }
+        match next.control {
+            ControlKind::Fallthrough => {
+                if guard.is_some_and(|g| next.writes.contains(g)) {
+                    return None;
+                }
+                j += 1;
+            }
+            _ => return Some(j),
+        }
+    }
+}
+
+/// The branch at instruction `i` carries the `BREAK` before it in its block (see
+/// [`fused_break`]).
 pub fn break_before(ctx: &Ctx, i: usize) -> Option<u8> {
-    i.checked_sub(1).and_then(|p| fused_break(ctx, p))
+    let mut k = i.checked_sub(1)?;
+    loop {
+        if ctx.block_at.get(k + 1).copied().flatten().is_some() {
+            return None;
+        }
+        let ins = ctx.kernel.instructions.get(k)?;
+        match ins.control {
+            ControlKind::Break { .. } => {
+                return fused_break(ctx, k)
+                    .filter(|_| branch_of_break(ctx.kernel, &ctx.block_at, k) == Some(i));
+            }
+            ControlKind::Fallthrough => k = k.checked_sub(1)?,
+            _ => return None,
+        }
+    }
 }
 
 /// A `BREAK Bb` that is not fused with a branch on the same guard (never seen in nvcc output:
-/// every `BREAK` of the sm_70–sm_90 corpus is followed by one). The breaking threads would go
+/// every `BREAK` of the sm_70–sm_90 corpus is followed by one, directly or past ordinary
+/// instructions). The breaking threads would go
 /// on with the others and pass the barrier's `BSYNC` without waiting, which this model cannot
 /// tell apart from waiting: a located error rather than a wrong graph.
 pub fn unfused_break(ins: &Instruction) -> Diagnostic {
     Diagnostic::error(
         ins.span,
         "`BREAK` is not followed by a branch on the same guard (`@P BREAK Bn; @P BRA target`): \
-         where the breaking threads go next is not modelled",
+         where the breaking threads go next is not modelled (ordinary instructions that leave \
+         the guard alone may stand between them)",
     )
 }
 

@@ -180,6 +180,48 @@ fn break_leaves_the_inner_barrier_and_waits_at_the_outer_one() {
     assert!(common::edges_of(&k, &g, &w, WarpEdgeKind::Divergence).contains(&(0x60, Some(0xa0))));
 }
 
+/// [`BREAK_OUT`] with an ordinary instruction scheduled between the `BREAK` and its branch
+/// (issue #37 item 4: nvcc may place one there). The breaking threads still are exactly the
+/// branching ones, so the graph is the fused one: sound against the executor, and the
+/// divergence edge goes to the outer `BSYNC`. An instruction between that writes the guard
+/// makes them differ: a located error.
+#[test]
+fn a_break_separated_from_its_branch_is_still_fused() {
+    let src = "
+    /*0000*/ S2R R0, SR_TID.X ;
+    /*0010*/ ISETP.GE.AND P1, PT, R0, 0x8, PT ;
+    /*0020*/ ISETP.GE.AND P0, PT, R0, 0x10, PT ;
+    /*0030*/ BSSY B0, 0xc0 ;
+    /*0040*/ BSSY B1, 0xa0 ;
+    /*0050*/ @!P1 BRA 0x90 ;
+    /*0060*/ @!P0 BREAK B1 ;
+    /*0070*/ IADD3 R2, R0, 0x2, RZ ;
+    /*0080*/ @!P0 BRA 0xb0 ;
+    /*0090*/ BSYNC B1 ;
+    /*00a0*/ IADD3 R1, R0, 0x1, RZ ;
+    /*00b0*/ BSYNC B0 ;
+    /*00c0*/ EXIT ;
+";
+    let (k, g, w) = common::warp(src, &Options::default());
+    let checked = check_kernel(src, &[1, 2, 3], &Options::default()).expect("sound");
+    assert!(checked >= 8);
+    assert!(common::edges_of(&k, &g, &w, WarpEdgeKind::Divergence).contains(&(0x60, Some(0xb0))));
+    for seed in 0..8 {
+        let t = concrete::run(&k, &g, 32, seed, 1000);
+        assert_eq!(t.outcome, Outcome::Finished, "seed {seed}");
+    }
+    let clobbered = src.replace("IADD3 R2, R0, 0x2, RZ", "ISETP.GE.AND P0, PT, R0, 0x4, PT");
+    let (k, g) = common::kernel(&clobbered);
+    let e = cfg::build(&k, &g, &Options::default())
+        .err()
+        .map(|d| d.to_string())
+        .unwrap_or_default();
+    assert!(
+        e.contains("not followed by a branch on the same guard"),
+        "{e}"
+    );
+}
+
 #[test]
 fn a_predicated_call_runs_the_callers_first() {
     let src = "

@@ -40,7 +40,7 @@ pub fn render(report: &Report, file: &str) -> String {
             add(r.registers.map(u64::from), "registers");
             add(r.shared_bytes, "bytes static shared");
             add(r.constant0_bytes, "bytes constant bank 0");
-            add(r.max_stack_bytes, "bytes stack");
+            add(r.stack_bytes, "bytes stack");
             let _ = writeln!(out, "  declared: {}", parts.join(", "));
         }
     }

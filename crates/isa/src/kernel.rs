@@ -89,8 +89,14 @@ pub struct FunctionResources {
     /// `.nv.constant0.NAME`.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub constant0_bytes: Option<u64>,
-    /// Per-thread stack the function may use with its callees, in bytes
-    /// (`EIATTR_MAX_STACK_SIZE` of `.nv.info`).
+    /// Per-thread stack, in bytes: `EIATTR_MIN_STACK_SIZE` of `.nv.info` (the number
+    /// `cuobjdump -res-usage` prints as `STACK`; equal to `EIATTR_FRAME_SIZE` in every cubin
+    /// checked).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub stack_bytes: Option<u64>,
+    /// `EIATTR_MAX_STACK_SIZE` of `.nv.info`, in bytes, kept as printed: it is 0 for kernels
+    /// whose frame is not (a kernel calling `vprintf` with a 16-byte frame), so it is not the
+    /// stack a thread needs — that is [`FunctionResources::stack_bytes`].
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub max_stack_bytes: Option<u64>,
 }

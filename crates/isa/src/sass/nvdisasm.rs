@@ -24,6 +24,7 @@ use std::collections::BTreeMap;
 /// the parser has already stripped.
 const EIATTR_REGCOUNT: u64 = 0x2f;
 const EIATTR_MAX_STACK_SIZE: u64 = 0x23;
+const EIATTR_MIN_STACK_SIZE: u64 = 0x12;
 
 /// Directives nvdisasm and CuAssembler write inside a code section before and between a
 /// function's instructions (symbol definitions, alignment, section attributes).
@@ -92,6 +93,8 @@ pub(super) struct Sections {
     /// `.nv.shared.NAME` has no static shared memory (rather than an unknown amount).
     whole: bool,
     record: Record,
+    /// Offset of the next byte of the current data section ([`lay_out`]).
+    cursor: u64,
 }
 
 impl Sections {
@@ -102,6 +105,7 @@ impl Sections {
             section_registers: BTreeMap::new(),
             whole: false,
             record: Record::default(),
+            cursor: 0,
         }
     }
 
@@ -150,7 +154,7 @@ impl Sections {
                 Step::Skip
             }
             Section::Shared(name) | Section::Constant0(name) => {
-                if let Some(n) = zero_size(body) {
+                if let Some(end) = lay_out(&mut self.cursor, trimmed, body) {
                     let shared = matches!(self.section, Section::Shared(_));
                     let r = self.symbols.entry(name.clone()).or_default();
                     let field = if shared {
@@ -158,7 +162,7 @@ impl Sections {
                     } else {
                         &mut r.constant0_bytes
                     };
-                    *field = Some(field.unwrap_or(0).saturating_add(n));
+                    *field = Some(field.unwrap_or(0).max(end));
                 }
                 Step::Skip
             }
@@ -171,6 +175,7 @@ impl Sections {
         let rest = body.strip_prefix(".section").unwrap_or("");
         let name = rest.split(',').next().unwrap_or("").trim();
         self.record = Record::default();
+        self.cursor = 0;
         if let Some(f) = name.strip_prefix(".text.").filter(|f| !f.is_empty()) {
             self.section = Section::Code(f.to_string());
             return Step::Function(f);
@@ -244,6 +249,7 @@ impl Sections {
                 match code {
                     EIATTR_REGCOUNT => r.registers = u32::try_from(value).ok(),
                     EIATTR_MAX_STACK_SIZE => r.max_stack_bytes = Some(value),
+                    EIATTR_MIN_STACK_SIZE => r.stack_bytes = Some(value),
                     _ => {}
                 }
             }
@@ -303,12 +309,44 @@ fn after_key(text: &str, key: &str) -> Option<u64> {
     crate::number::parse_digits(after_digits(text, key)?, 10)
 }
 
-/// `.zero N` → N.
-fn zero_size(body: &str) -> Option<u64> {
-    let n = body.strip_prefix(".zero")?;
-    n.starts_with(char::is_whitespace)
-        .then(|| crate::number::parse_uint(n.trim()))
-        .flatten()
+/// Where one line of a data section ends: the section is at least that long. A data
+/// directive starts at its `/*offset*/` comment, else where the previous one ended (after
+/// `.align`), and takes `.zero N` bytes or 1, 2, 4, 8 bytes per item of `.byte`, `.short`,
+/// `.word`, `.dword`. Sizes come from the data rather than from `.zero` alone because
+/// nvdisasm prints a kernel's constant bank 0 as `.zero 400` followed by `.word` entries
+/// for its texture references (`[20@lo(0x0)=tex]`), all part of the bank.
+fn lay_out(cursor: &mut u64, trimmed: &str, body: &str) -> Option<u64> {
+    let mut words = body.splitn(2, char::is_whitespace);
+    let directive = words.next().unwrap_or("");
+    let args = words.next().unwrap_or("").trim();
+    let size = match directive {
+        ".align" => {
+            let a = crate::number::parse_uint(args).filter(|a| *a > 0)?;
+            *cursor = cursor.checked_next_multiple_of(a).unwrap_or(*cursor);
+            return None;
+        }
+        ".zero" => crate::number::parse_uint(args)?,
+        ".byte" | ".short" | ".word" | ".dword" if !args.is_empty() => {
+            let width = match directive {
+                ".byte" => 1,
+                ".short" => 2,
+                ".word" => 4,
+                _ => 8,
+            };
+            width * (args.matches(',').count() as u64 + 1)
+        }
+        _ => return None,
+    };
+    let start = offset_comment(trimmed).unwrap_or(*cursor);
+    *cursor = start.saturating_add(size);
+    Some(*cursor)
+}
+
+/// The offset nvdisasm prints before a data line, `/*0190*/`.
+fn offset_comment(line: &str) -> Option<u64> {
+    let inner = line.strip_prefix("/*")?;
+    let end = inner.find("*/")?;
+    crate::number::parse_digits(inner[..end].trim(), 16)
 }
 
 #[cfg(test)]
@@ -361,7 +399,16 @@ mod tests {
 .L_5:
         /*001c*/ 	.word	index@(_Z1kPi)
         /*0020*/ 	.word	0x00000099
+
+	//----- nvinfo : EIATTR_MIN_STACK_SIZE
+	.align		4
 .L_6:
+        /*0024*/ 	.byte	0x04, 0x12
+        /*0026*/ 	.short	(.L_8 - .L_7)
+.L_7:
+        /*0028*/ 	.word	index@(_Z1kPi)
+        /*002c*/ 	.word	0x00000030
+.L_8:
 
 //--------------------- .nv.info._Z1kPi --------------------------
 	.section	.nv.info._Z1kPi,"",@"SHT_CUDA_INFO"
@@ -509,6 +556,7 @@ ops:
                 registers: Some(30),
                 shared_bytes: Some(1024),
                 constant0_bytes: Some(360),
+                stack_bytes: Some(48),
                 max_stack_bytes: Some(16),
             })
         );
@@ -524,6 +572,7 @@ ops:
                 registers: Some(12),
                 shared_bytes: Some(0),
                 constant0_bytes: None,
+                stack_bytes: None,
                 max_stack_bytes: None,
             })
         );
@@ -631,6 +680,40 @@ ops:
             assert_eq!(s.line(l), Step::Skip);
         }
         assert_eq!(s.resources("k").and_then(|r| r.shared_bytes), Some(8));
+    }
+
+    /// A constant bank 0 as nvdisasm prints it for a kernel with two texture references
+    /// (parameters up to 400 bytes, then one word per texture): 408 bytes, the `CONSTANT[0]`
+    /// of `cuobjdump -res-usage`.
+    #[test]
+    fn constant_bank_size_counts_the_words_after_zero() {
+        let mut s = Sections::new();
+        for l in [
+            ".section .nv.constant0.k,\"a\",@progbits",
+            ".align 4",
+            ".nv.constant0.k:",
+            ".zero 400",
+            ".align 4",
+            "/*0190*/ .word [20@lo(0x0)=g_graph_node_ref]",
+            ".align 4",
+            "/*0194*/ .word [20@lo(0x0)=g_graph_edge_ref]",
+            ".align 16",
+        ] {
+            assert_eq!(s.line(l), Step::Skip, "{l}");
+        }
+        assert_eq!(s.resources("k").and_then(|r| r.constant0_bytes), Some(408));
+        // Without offsets the items follow each other: 3 + 2·2 + 8 bytes after 4.
+        s.line(".section .nv.shared.k,\"aw\",@nobits");
+        for l in [
+            ".zero 4",
+            ".byte 1, 2, 3",
+            ".short 1, 2",
+            ".align 8",
+            ".dword x",
+        ] {
+            s.line(l);
+        }
+        assert_eq!(s.resources("k").and_then(|r| r.shared_bytes), Some(24));
     }
 
     #[test]

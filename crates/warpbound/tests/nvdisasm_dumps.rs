@@ -429,3 +429,34 @@ fn every_dump_declares_the_resources_cuobjdump_reports() {
         assert_eq!(view.function, kernel.function);
     }
 }
+
+/// `nvdisasm -hex -c` (tests/kernels/dump-hex): the code sections alone with their encodings,
+/// which give every instruction the listing's control bits (sm_61: one control word per
+/// three instructions; sm_86: the second word of each instruction). Without `.nv.info` the
+/// dump declares only the register count of its `.sectioninfo`.
+#[test]
+fn hex_dumps_carry_the_listing_control_bits() {
+    for arch in ["sm_61", "sm_86"] {
+        for name in KERNELS {
+            let what = format!("{arch}/{name} -hex");
+            let (hex, _, diags) = parse(&read("dump-hex", arch, name, "nvdisasm"));
+            let (listing, _, _) = parse(&read("sass", arch, name, "sass"));
+            assert!(!diags.iter().any(|d| d.is_error()), "{what}: {diags:?}");
+            compare(&what, &hex, &listing, &mut BTreeMap::new());
+            for (h, l) in hex.instructions.iter().zip(&listing.instructions) {
+                assert!(l.control_bits.is_some(), "{what} {:#x}", l.address);
+                assert_eq!(h.control_bits, l.control_bits, "{what} {:#x}", l.address);
+            }
+            let reg = RES_USAGE
+                .iter()
+                .find(|r| r.0 == arch && r.1 == name)
+                .map(|r| r.2);
+            let declared = hex.resources.expect("resources");
+            assert_eq!(
+                (declared.entry, declared.registers, declared.shared_bytes),
+                (true, reg, None),
+                "{what}"
+            );
+        }
+    }
+}

@@ -341,8 +341,8 @@ fn classify_other(trimmed: &str) -> Other<'_> {
             return Other::Label(name);
         }
     }
-    // Directives are [`nvdisasm::Sections`]'; one left here (`.foo:` is not a label name) is
-    // not an instruction either.
+    // Directives are read by `nvdisasm::Sections`; a line left here that starts with a dot
+    // (`.a-b:`, not a label name) is no instruction either.
     if trimmed.starts_with('.') {
         return Other::Ignored;
     }

@@ -16,6 +16,10 @@ seed() { # target, source files...
   for f in "$@"; do [ -f "$f" ] && cp -n "$f" "$dir/" ; done
 }
 seed sass_parser "$shared"/sass/*
+# Whole nvdisasm dumps of the repository's own course kernels (same names on every arch).
+for f in ../tests/kernels/dump/*/*.nvdisasm; do
+  [ -f "$f" ] && cp -n "$f" "corpus/sass_parser/dump-$(basename "$(dirname "$f")")-$(basename "$f")"
+done
 seed lc_parser
 printf 'LLCLL' > corpus/lc_parser/llcll
 printf 'kernel = LCLLC\nwarp_number = 8\nls_unit_number = 16\ncuda_core_number = 32\nwarp_size = 32\n' > corpus/lc_parser/fig4

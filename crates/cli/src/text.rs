@@ -25,6 +25,24 @@ pub fn render(report: &Report, file: &str) -> String {
                 .map(|a| format!(", {a}"))
                 .unwrap_or_default()
         );
+        if let Some(r) = &k.resources {
+            let mut parts = vec![if r.entry {
+                "kernel entry"
+            } else {
+                "device function"
+            }
+            .to_string()];
+            let mut add = |n: Option<u64>, what: &str| {
+                if let Some(n) = n {
+                    parts.push(format!("{n} {what}"));
+                }
+            };
+            add(r.registers.map(u64::from), "registers");
+            add(r.shared_bytes, "bytes static shared");
+            add(r.constant0_bytes, "bytes constant bank 0");
+            add(r.stack_bytes, "bytes stack");
+            let _ = writeln!(out, "  declared: {}", parts.join(", "));
+        }
     }
     if let Some(cfg) = &report.cfg {
         let _ = writeln!(

@@ -317,6 +317,49 @@ fn the_dialect_is_detected_when_not_given() {
     assert_eq!(json(&wrong)["dialect_hint"]["dialect"], "ptx");
 }
 
+/// A whole `nvdisasm` dump: detected as SASS from its `.headerflags`, the kernel entry chosen
+/// by default or a function by `--function`, and the declared resources in the text output
+/// (the numbers `cuobjdump -res-usage` prints for the cubin: REG:10, SHARED:0,
+/// CONSTANT[0]:372, STACK:0).
+#[test]
+fn an_nvdisasm_dump_from_the_command_line() {
+    let path = format!(
+        "{}/../../tests/kernels/dump/sm_86/noinline_call.nvdisasm",
+        env!("CARGO_MANIFEST_DIR")
+    );
+    let out = bin()
+        .args(["analyze", &path, "--no-timings", "--format", "text"])
+        .output()
+        .expect("runs");
+    let said = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(0), "{said}");
+    assert!(said.contains("as sass (`.headerflags` on line 1"), "{said}");
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        text.contains("function _Z13noinline_callPKfPfi (96 instructions, sm_86)"),
+        "{text}"
+    );
+    assert!(
+        text.contains(
+            "declared: kernel entry, 10 registers, 0 bytes static shared, \
+             372 bytes constant bank 0, 0 bytes stack"
+        ),
+        "{text}"
+    );
+    let missing = bin()
+        .args(["analyze", &path, "--function", "nope", "--no-timings"])
+        .output()
+        .expect("runs");
+    assert_eq!(missing.status.code(), Some(1));
+    let v = json(&missing);
+    let message = v["diagnostics"]
+        .as_array()
+        .and_then(|d| d.iter().find(|d| d["severity"] == "error"))
+        .map(|d| d["message"].to_string())
+        .unwrap_or_default();
+    assert!(message.contains("_Z13noinline_callPKfPfi"), "{message}");
+}
+
 /// A reader that stops early (`warpbound analyze k.sass | head`) ends the output, not the
 /// program with a panic: the exit status is the report's (0 here), never 101.
 #[test]

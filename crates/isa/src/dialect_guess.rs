@@ -6,8 +6,9 @@
 //! occurs, and says which mark decided (line and text), so the user can see why:
 //! - PTX: the directives `.version`, `.target`, `.entry`, `.func`, `.reg`, `.param` (PTX ISA
 //!   §11, "Directives");
-//! - SASS: cuobjdump's `Function : name`, `code for sm_NN`, `.headerflags`, nvdisasm/cuobjdump
-//!   addresses `/*0000*/`, CuAssembler control codes `[B------:R-:W-:-:S06]`, and
+//! - SASS: cuobjdump's `Function : name`, `code for sm_NN`, `.headerflags`, an nvdisasm dump's
+//!   NVIDIA sections and attributes (`.section .nv.info`, `.sectioninfo @"SHI_REGISTERS=…"`,
+//!   `.elftype`, for a dump cut after its header), nvdisasm/cuobjdump addresses `/*0000*/`, CuAssembler control codes `[B------:R-:W-:-:S06]`, and
 //!   instruction lines ending in ` ;` whose opcode is upper case;
 //! - GCN3: `s_`/`v_`/`flat_`/`buffer_`/`ds_` opcodes in lower case and the `.amdgcn_target` /
 //!   `.amdhsa_` directives;
@@ -71,7 +72,7 @@ pub fn from_file_name(name: &str) -> Option<DialectGuess> {
     let ext = name.rsplit_once('.')?.1.to_ascii_lowercase();
     let dialect = match ext.as_str() {
         "ptx" => Dialect::Ptx,
-        "sass" | "cuasm" => Dialect::Sass,
+        "sass" | "cuasm" | "nvdisasm" => Dialect::Sass,
         "sas" => Dialect::Simd,
         "lc" => Dialect::Lc,
         "csv" => Dialect::PwsCsv,
@@ -158,6 +159,14 @@ fn mark_plain(line: &str) -> Option<(Dialect, &str)> {
         return Some((Dialect::Sass, line));
     }
     if line.starts_with(".headerflags") || line.starts_with("/*0000*/") {
+        return Some((Dialect::Sass, first));
+    }
+    // nvdisasm's ELF sections and attributes: `.nv.*` sections are NVIDIA's alone.
+    let second = line.split_whitespace().nth(1).unwrap_or("");
+    if (first == ".section" && second.starts_with(".nv."))
+        || (first == ".sectioninfo" && second.contains("SHI_"))
+        || (first == ".elftype" && second.contains("ET_"))
+    {
         return Some((Dialect::Sass, first));
     }
     if line.starts_with("[B") && line.contains(":R") && line.contains(":W") {
@@ -248,6 +257,33 @@ mod tests {
         assert_eq!(
             dialect("wcet,is_bsb_node,is_reconv_node,successors\n2,False,False,1;2\n"),
             Some(Dialect::PwsCsv)
+        );
+    }
+
+    #[test]
+    fn nvdisasm_dumps_are_sass() {
+        let dump = "\t.headerflags\t@\"EF_CUDA_SM86 EF_CUDA_VIRTUAL_SM(EF_CUDA_SM86)\"\n\
+                    \t.elftype\t@\"ET_EXEC\"\n";
+        let g = guess(dump).expect("sass");
+        assert_eq!(
+            (g.dialect, g.line, g.evidence.as_str()),
+            (Dialect::Sass, 1, ".headerflags")
+        );
+        // A dump pasted from one of its sections on: data lines carry no mark (`.byte` does
+        // not end in ` ;`), the section does.
+        let g = guess(
+            "//---- .nv.info ----\n\t.section\t.nv.info,\"\",@\"SHT_CUDA_INFO\"\n\
+             \t.align\t4\n        /*0000*/ \t.byte\t0x04, 0x2f\n",
+        )
+        .expect("sass");
+        assert_eq!((g.dialect, g.line), (Dialect::Sass, 2));
+        assert_eq!(
+            dialect("\t.section\t.text.k,\"ax\",@progbits\n\t.sectioninfo\t@\"SHI_REGISTERS=8\"\n"),
+            Some(Dialect::Sass)
+        );
+        assert_eq!(
+            from_file_name("k.nvdisasm").map(|g| g.dialect),
+            Some(Dialect::Sass)
         );
     }
 

@@ -61,6 +61,44 @@ pub struct Kernel {
     pub instructions: Vec<Instruction>,
     /// Label name → code address.
     pub labels: BTreeMap<String, u64>,
+    /// What the cubin declares about the function's use of the SM, when the text says it (a
+    /// whole `nvdisasm` dump: its `.nv.info`, `.nv.shared.NAME` and `.nv.constant0.NAME`
+    /// sections). Plain data kept for an occupancy analysis; no analysis reads it yet.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub resources: Option<FunctionResources>,
+}
+
+/// The per-function numbers of a cubin that bound how many blocks fit on an SM (registers,
+/// shared memory) or that a launch must provide (parameter bank, stack), as `nvdisasm`
+/// prints them. Each is `None` when the text does not say it; `cuobjdump -res-usage` prints
+/// the same numbers for the same cubin (`REG`, `SHARED`, `CONSTANT[0]`, `STACK`).
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct FunctionResources {
+    /// A kernel entry (`.other NAME,@"STO_CUDA_ENTRY …"`), not a device function: only entries
+    /// are launched, so only their numbers limit occupancy.
+    pub entry: bool,
+    /// Registers per thread: `EIATTR_REGCOUNT` of `.nv.info`, else the code section's
+    /// `.sectioninfo @"SHI_REGISTERS=N"`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub registers: Option<u32>,
+    /// Static shared memory per block, in bytes: the size of `.nv.shared.NAME` (its `.zero N`);
+    /// 0 in a whole dump (one with a `.nv.info` section) that has no such section.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub shared_bytes: Option<u64>,
+    /// Size of constant bank 0 (launch configuration and parameters), in bytes: the size of
+    /// `.nv.constant0.NAME`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub constant0_bytes: Option<u64>,
+    /// Per-thread stack, in bytes: `EIATTR_MIN_STACK_SIZE` of `.nv.info` (the number
+    /// `cuobjdump -res-usage` prints as `STACK`; equal to `EIATTR_FRAME_SIZE` in every cubin
+    /// checked).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub stack_bytes: Option<u64>,
+    /// `EIATTR_MAX_STACK_SIZE` of `.nv.info`, in bytes, kept as printed: it is 0 for kernels
+    /// whose frame is not (a kernel calling `vprintf` with a 16-byte frame), so it is not the
+    /// stack a thread needs — that is [`FunctionResources::stack_bytes`].
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub max_stack_bytes: Option<u64>,
 }
 
 impl Kernel {

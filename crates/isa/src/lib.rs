@@ -39,7 +39,7 @@ pub use blocks::{Block, BlockGraph, EdgeKind};
 pub use control_bits::ControlBits;
 pub use diagnostic::{Diagnostic, Severity, Stage};
 pub use instruction::{ControlKind, Guard, Instruction, Opcode, ResourceClass};
-pub use kernel::{Dialect, Kernel, ParseOutput};
+pub use kernel::{Dialect, FunctionResources, Kernel, ParseOutput};
 pub use limits::Limits;
 pub use operand::{Address, Immediate, Operand, OperandKind, Register};
 pub use progress::{Observer, Progress, Task};

@@ -138,3 +138,87 @@ fn stack_explosions_stop_at_the_state_budget() {
         g.diagnostics
     );
 }
+
+/// Lines of whole `nvdisasm` dumps: header, data sections with their records and sizes, a
+/// code section's directives, labels, branches to labels, annotations.
+const DUMP_LINES: &[&str] = &[
+    "\t.headerflags\t@\"EF_CUDA_TEXMODE_UNIFIED EF_CUDA_64BIT_ADDRESS EF_CUDA_SM86 EF_CUDA_VIRTUAL_SM(EF_CUDA_SM86)\"",
+    "\t.elftype\t@\"ET_EXEC\"",
+    "//--------------------- .nv.info                  --------------------------",
+    "\t.section\t.nv.info,\"\",@\"SHT_CUDA_INFO\"",
+    "\t.align\t4",
+    "        /*0000*/ \t.byte\t0x04, 0x2f",
+    "        /*0002*/ \t.short\t(.L_2 - .L_1)",
+    "        /*0004*/ \t.word\tindex@(_Z1kPi)",
+    "        /*0008*/ \t.word\t0x0000000a",
+    ".L_1:",
+    "\t.section\t.nv.constant0._Z1kPi,\"a\",@progbits",
+    "\t.zero\t\t372",
+    "        /*0190*/ \t.word\t[20@lo(0x0)=tex]",
+    "\t.section\t.nv.shared._Z1kPi,\"aw\",@nobits",
+    "        /*0044*/ \t.dword\t(_Z1kPi + $_Z1kPi$_Z4polyfi@srel)",
+    "\t.section\t.text._Z1kPi,\"ax\",@progbits",
+    "\t.sectionflags\t@\"SHF_BARRIERS=1\"",
+    "\t.sectioninfo\t@\"SHI_REGISTERS=10\"",
+    "        .other          _Z1kPi,@\"STO_CUDA_ENTRY STV_DEFAULT\"",
+    "        .size           _Z1kPi,(.L_x_10 - _Z1kPi)",
+    "_Z1kPi:",
+    ".text._Z1kPi:",
+    "        /*0000*/                   MOV R1, c[0x0][0x28] ;",
+    "        /*0080*/                   BSSY B0, `(.L_x_0) ;",
+    "        /*00b0*/              @!P0 BRA `(.L_x_1) ;",
+    "        /*00d0*/                   CALL.REL.NOINC `($_Z1kPi$_Z4polyfi) ;",
+    "        /*00e0*/                   CALL.ABS.NOINC `(vprintf) ;",
+    "        /*0150*/                   BRX R2 -0x160      (*\"BRANCH_TARGETS .L_x_1,.text._Z1kPi\"*);",
+    "        /*0540*/                   RET.REL.NODEC R4 `(_Z1kPi) ;",
+    "        /*0550*/                   BRA `(.L_x_9);",
+    ".L_x_1:",
+    "$_Z1kPi$_Z4polyfi:",
+    "                                                                 /* 0x000fc40000000f00 */",
+];
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 400, ..ProptestConfig::default() })]
+
+    #[test]
+    fn shuffled_and_mutated_dumps_never_panic(
+        picks in prop::collection::vec((0..DUMP_LINES.len(), 0usize..100, "[ -~]{0,3}"), 1..40)
+    ) {
+        let text: Vec<String> = picks
+            .iter()
+            .map(|(i, at, insert)| {
+                let line = DUMP_LINES[*i];
+                let mut cut = (*at).min(line.len());
+                while !line.is_char_boundary(cut) {
+                    cut -= 1;
+                }
+                format!("{}{}{}", &line[..cut], insert, &line[cut..])
+            })
+            .collect();
+        check(&text.join("\n"));
+    }
+}
+
+/// A real dump cut after every line, and with every line removed in turn: no panic, every
+/// diagnostic inside the text.
+#[test]
+fn truncated_and_holed_dumps_never_panic() {
+    for arch in ["sm_61", "sm_86"] {
+        let path = format!(
+            "{}/../../tests/kernels/dump/{arch}/noinline_call.nvdisasm",
+            env!("CARGO_MANIFEST_DIR")
+        );
+        let text = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{path}: {e}"));
+        let lines: Vec<&str> = text.lines().collect();
+        for n in 0..lines.len() {
+            check(&lines[..n].join("\n"));
+            let holed: Vec<&str> = lines
+                .iter()
+                .enumerate()
+                .filter(|(i, _)| *i != n)
+                .map(|(_, l)| *l)
+                .collect();
+            check(&holed.join("\n"));
+        }
+    }
+}

@@ -485,6 +485,7 @@ fn sim_run_dispatches_gcn_kernels() {
         arch: None,
         instructions: texts.iter().enumerate().map(|(i, t)| ins(i, t)).collect(),
         labels: [("BB0_1".to_string(), 16u64)].into_iter().collect(),
+        resources: None,
     };
     let launch = Launch {
         block: [64, 1, 1],

@@ -261,6 +261,11 @@ pub struct KernelView {
     pub functions: Vec<String>,
     pub arch: Option<String>,
     pub instructions: Vec<InstructionView>,
+    /// What the cubin declares for the function (registers, static shared memory, constant
+    /// bank 0, stack), when the text is a whole `nvdisasm` dump (SASS only): shown with the
+    /// table so an occupancy estimate can start from it; no bound uses it yet.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub resources: Option<isa::FunctionResources>,
 }
 
 /// One instruction, flattened for tables.

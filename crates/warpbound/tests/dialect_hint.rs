@@ -60,3 +60,34 @@ fn a_typo_in_the_right_dialect_gets_no_hint() {
     ));
     assert_eq!(gcn.dialect_hint.map(|h| h.dialect), Some(Dialect::Gcn));
 }
+
+/// A whole `nvdisasm` dump (tests/kernels/dump) starts with `.headerflags`: read as SASS it
+/// has no error and no hint; chosen as another dialect, the hint names SASS at line 1.
+#[test]
+fn an_nvdisasm_dump_is_sass() {
+    let path = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/../../tests/kernels/dump/sm_86/noinline_call.nvdisasm"
+    );
+    let text = std::fs::read_to_string(path).expect("dump");
+    let g = isa::dialect_guess::guess(&text).expect("a guess");
+    assert_eq!(
+        (g.dialect, g.line, g.evidence.as_str()),
+        (Dialect::Sass, 1, ".headerflags")
+    );
+    let ok = analyze(&Request::new(text.clone(), Dialect::Sass));
+    assert!(ok.dialect_hint.is_none());
+    assert!(!ok.has_errors(), "{:?}", ok.diagnostics);
+    for other in [Dialect::Ptx, Dialect::Gcn] {
+        let r = analyze(&Request::new(text.clone(), other));
+        let hint = r.dialect_hint.as_ref().expect("a hint");
+        assert_eq!((hint.dialect, hint.line), (Dialect::Sass, 1), "{other:?}");
+        // The first error, before the parse errors of the other dialect.
+        let first = r
+            .diagnostics
+            .iter()
+            .find(|d| d.is_error())
+            .expect("an error");
+        assert!(first.message.contains("looks like SASS"), "{other:?}");
+    }
+}

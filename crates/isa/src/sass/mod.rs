@@ -2,7 +2,9 @@
 //! `.cuasm` output.
 //!
 //! A file may hold several functions (`Function : name` headers, or `.section .text.name`
-//! directives in CuAssembler files); the caller names one, by default the first. Instructions
+//! directives in CuAssembler files and whole `nvdisasm` dumps, whose data sections are
+//! skipped: [`nvdisasm`]); the caller names one, by default the first (in a dump, the first
+//! kernel entry). Instructions
 //! may come without address comments (hand-written teaching kernels): they are then placed
 //! 8 bytes apart from address 0, and branch targets may name labels.
 //!
@@ -16,6 +18,7 @@ mod address_gaps;
 mod encodings;
 pub mod isa_table;
 mod line;
+mod nvdisasm;
 mod opcode_checks;
 mod opcodes;
 mod operand_shapes;
@@ -82,6 +85,7 @@ pub fn parse(text: &str, function: Option<&str>, limits: &Limits) -> ParseOutput
         };
     }
     let mut functions: Vec<FunctionText> = Vec::new();
+    let mut sections = nvdisasm::Sections::new();
     let mut arch: Option<String> = None;
     let mut count = 0usize;
     let mut pair_open = false;
@@ -96,12 +100,37 @@ pub fn parse(text: &str, function: Option<&str>, limits: &Limits) -> ParseOutput
             continue;
         }
         if let Some(name) = function_header(trimmed) {
+            sections.leave();
             functions.push(FunctionText {
                 name: name.to_string(),
                 header_line: line_no,
                 ..Default::default()
             });
             continue;
+        }
+        match sections.line(trimmed) {
+            nvdisasm::Step::Pass => {}
+            nvdisasm::Step::Skip => continue,
+            nvdisasm::Step::Function(name) => {
+                functions.push(FunctionText {
+                    name: name.to_string(),
+                    header_line: line_no,
+                    ..Default::default()
+                });
+                continue;
+            }
+            nvdisasm::Step::Arch(a) => {
+                arch.get_or_insert(a);
+                continue;
+            }
+            nvdisasm::Step::UnknownDirective(word) => {
+                let col = line.find(word).unwrap_or(0);
+                diagnostics.push(Diagnostic::note(
+                    Span::in_line(line_no, line, col, col + word.len()),
+                    format!("directive `{word}` in a code section is not read (ignored)"),
+                ));
+                continue;
+            }
         }
         let parts = line::scan(line);
         if let Some((s, e)) = parts.bad_address {
@@ -129,14 +158,6 @@ pub fn parse(text: &str, function: Option<&str>, limits: &Limits) -> ParseOutput
                     let f = current(&mut functions, line_no);
                     let at = f.instrs.len();
                     f.labels.push((name.to_string(), at, span));
-                    continue;
-                }
-                Other::Section(name) => {
-                    functions.push(FunctionText {
-                        name: name.to_string(),
-                        header_line: line_no,
-                        ..Default::default()
-                    });
                     continue;
                 }
                 Other::Arch(a) => {
@@ -243,12 +264,19 @@ pub fn parse(text: &str, function: Option<&str>, limits: &Limits) -> ParseOutput
             }
             found
         }
-        None => functions.iter().position(|f| !f.instrs.is_empty()),
+        // A dump's device functions come before its kernels when they have sections of their
+        // own: the first entry, else the first function.
+        None => functions
+            .iter()
+            .position(|f| !f.instrs.is_empty() && sections.is_entry(&f.name))
+            .or_else(|| functions.iter().position(|f| !f.instrs.is_empty())),
     };
     let kernel = match chosen {
         Some(i) => {
             let f = std::mem::take(&mut functions[i]);
-            Some(finish_function(f, arch, &mut diagnostics))
+            let mut kernel = finish_function(f, arch, &mut diagnostics);
+            kernel.resources = sections.resources(&kernel.function);
+            Some(kernel)
         }
         None => {
             if function.is_none() && !diagnostics.iter().any(Diagnostic::is_error) {
@@ -293,7 +321,6 @@ fn function_header(trimmed: &str) -> Option<&str> {
 
 enum Other<'a> {
     Label(&'a str),
-    Section(&'a str),
     Arch(String),
     Ignored,
     Instruction,
@@ -314,26 +341,9 @@ fn classify_other(trimmed: &str) -> Other<'_> {
             return Other::Label(name);
         }
     }
+    // Directives are read by `nvdisasm::Sections`; a line left here that starts with a dot
+    // (`.a-b:`, not a label name) is no instruction either.
     if trimmed.starts_with('.') {
-        if let Some(rest) = trimmed.strip_prefix(".section") {
-            let sect = rest.trim_start().split(',').next().unwrap_or("").trim();
-            if let Some(name) = sect.strip_prefix(".text.") {
-                if !name.is_empty() {
-                    return Other::Section(name);
-                }
-            }
-        }
-        if trimmed.starts_with(".headerflags") {
-            if let Some(p) = trimmed.find("EF_CUDA_SM") {
-                let digits: String = trimmed[p + 10..]
-                    .chars()
-                    .take_while(char::is_ascii_digit)
-                    .collect();
-                if !digits.is_empty() {
-                    return Other::Arch(format!("sm_{digits}"));
-                }
-            }
-        }
         return Other::Ignored;
     }
     if let Some(rest) = trimmed.strip_prefix("code for ") {
@@ -641,6 +651,22 @@ fn finish_function(f: FunctionText, arch: Option<String>, diags: &mut Vec<Diagno
                 }
                 TargetRef::Label(name, span) => match labels.get(&name) {
                     Some(&a) => Some(a),
+                    None if opcodes::is_unresolved_call(&p.instr, 0) => {
+                        // nvdisasm names the symbol a `cuobjdump` listing leaves at 0x0: the
+                        // same opaque call, the same warning, with the callee's name.
+                        diags.push(Diagnostic::warning(
+                            span,
+                            format!(
+                                "`{}` to `{name}` is an unresolved relocation: a call to a \
+                                 function outside this one (a runtime function such as \
+                                 `vprintf` or `__assertfail`, or another function of the \
+                                 cubin). It is analysed as one instruction that returns: the \
+                                 callee's own time is not in the bound",
+                                p.instr.opcode.name
+                            ),
+                        ));
+                        None
+                    }
                     None if matches!(p.instr.control, ControlKind::Call(_)) => {
                         diags.push(Diagnostic::note(
                             span,
@@ -657,7 +683,7 @@ fn finish_function(f: FunctionText, arch: Option<String>, diags: &mut Vec<Diagno
             p.instr.control = with_target(p.instr.control, resolved);
         }
         if p.instr.control == ControlKind::Indirect && p.instr.opcode.name != "CALL" {
-            p.instr.indirect_targets = branch_targets(&p.instr, &labels, diags);
+            p.instr.indirect_targets = branch_targets(&p.instr, &labels, &f.name, diags);
         }
         out.push(p.instr);
     }
@@ -667,14 +693,22 @@ fn finish_function(f: FunctionText, arch: Option<String>, diags: &mut Vec<Diagno
         arch,
         instructions: out,
         labels,
+        resources: None,
     }
 }
 
 /// The targets nvdisasm lists for an indirect branch, `(*"BRANCH_TARGETS .L_x_1,.L_x_2"*)`,
 /// as addresses; a label the listing does not define is an error.
+///
+/// A list naming the function's own section label (`.text.NAME`) is not believed: nvdisasm
+/// (CUDA 11.8) prints that for sm_90 cubins whose `EIATTR_INDIRECT_BRANCH_TARGETS` entries all
+/// sit at offset 0 of the section, while the jump table sends the branch elsewhere. Taking it
+/// literally would drop the real successors, so the branch keeps no targets (as in a
+/// `cuobjdump` listing, where the analyses ask for them).
 fn branch_targets(
     ins: &Instruction,
     labels: &BTreeMap<String, u64>,
+    function: &str,
     diags: &mut Vec<Diagnostic>,
 ) -> Vec<u64> {
     let Some(list) = ins
@@ -684,8 +718,26 @@ fn branch_targets(
     else {
         return Vec::new();
     };
+    let section_label = format!(".text.{function}");
+    let names: Vec<&str> = list
+        .split(',')
+        .map(str::trim)
+        .filter(|n| !n.is_empty())
+        .collect();
+    if names.contains(&section_label.as_str()) {
+        diags.push(Diagnostic::warning(
+            ins.span,
+            format!(
+                "`{}`: the listed branch target `{section_label}` is the start of the function \
+                 (a jump-table entry at offset 0, as nvdisasm prints for some sm_90 cubins), \
+                 not a plausible target: the list is not used",
+                ins.opcode.name
+            ),
+        ));
+        return Vec::new();
+    }
     let mut out = Vec::new();
-    for name in list.split(',').map(str::trim).filter(|n| !n.is_empty()) {
+    for name in names {
         match labels.get(name) {
             Some(&a) if !out.contains(&a) => out.push(a),
             Some(_) => {}

@@ -69,6 +69,7 @@ pub fn sass(kernel: &Kernel, functions: Vec<String>) -> KernelView {
         functions,
         arch: kernel.arch.clone(),
         instructions,
+        resources: kernel.resources.clone(),
     }
 }
 
@@ -128,6 +129,7 @@ pub fn ptx(f: &Function, functions: Vec<String>, source: &str) -> KernelView {
         functions,
         arch: None,
         instructions,
+        resources: None,
     }
 }
 
@@ -183,6 +185,7 @@ pub fn gcn(f: &GcnFunction, functions: Vec<String>, target: Option<String>) -> K
         functions,
         arch: target,
         instructions,
+        resources: None,
     }
 }
 
@@ -226,6 +229,7 @@ pub fn simd(program: &Program) -> KernelView {
         functions: vec!["kernel".into()],
         arch: Some("sim-d".into()),
         instructions,
+        resources: None,
     }
 }
 
@@ -265,5 +269,6 @@ pub fn lc(program: &isa::lc::LcProgram) -> KernelView {
         functions: vec!["kernel".into()],
         arch: None,
         instructions,
+        resources: None,
     }
 }

@@ -20,14 +20,13 @@ use crate::both_sides::Speculation;
 use crate::coalescing::{coalesce, Segment};
 use crate::config::{Config, UnknownData};
 use crate::control_flow::ControlFlow;
+use crate::decoded::{decode, global_access, Control, Decoded, RegIndex};
 use crate::launch::{Launch, ParamValue};
 use crate::loops::{self, Loops};
 use crate::report::{Assumption, AssumptionKind, LoopBoundUse};
-use crate::semantics::{
-    decode, execute, register_address, Decoded, Lane, ParamMemory, RegIndex, ThreadContext, Val,
-};
+use crate::semantics::{execute, value, Lane, ParamMemory, ThreadContext, Val};
 use caches::AccessKind;
-use isa::ptx::{Function, Instruction, ScalarType, StateSpace};
+use isa::ptx::{Function, ScalarType, StateSpace};
 use isa::{Diagnostic, Severity, Span};
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
@@ -135,22 +134,6 @@ struct StackEntry {
     side: Option<Side>,
 }
 
-/// Which global accesses the analyzer records: `ld`/`st`/`atom`/`red` in the global space
-/// (or with a generic address, treated as global).
-fn global_access(ins: &Instruction) -> Option<(AccessKind, usize)> {
-    let space = ins.state_space()?;
-    if !matches!(space, StateSpace::Global | StateSpace::Generic) {
-        return None;
-    }
-    match ins.opcode.as_str() {
-        "ld" | "ldu" => Some((AccessKind::Load, 1)),
-        "st" => Some((AccessKind::Store, 0)),
-        "atom" => Some((AccessKind::Store, 1)),
-        "red" => Some((AccessKind::Store, 0)),
-        _ => None,
-    }
-}
-
 fn param_memory(f: &Function, launch: &Launch) -> Result<ParamMemory, Diagnostic> {
     if launch.params.len() != f.params.len() {
         let span = f
@@ -227,7 +210,7 @@ pub fn analyze(
     }
     let params = param_memory(f, launch)?;
     let ri = RegIndex::of(f);
-    let decoded = decode(f, &ri);
+    let decoded = decode(f, &ri, &params);
     let mut notes = Vec::new();
     let mut pc_address: Vec<u64> = f
         .instructions
@@ -272,9 +255,8 @@ pub fn analyze(
                 f,
                 cf,
                 launch,
-                &ri,
+                ri.len(),
                 &decoded,
-                &params,
                 &loops,
                 &mut found,
                 WarpPlace {
@@ -359,6 +341,20 @@ struct WarpPlace {
     threads: u32,
 }
 
+/// The lanes of `mask`, lowest first.
+#[inline]
+fn lanes_of(mask: u32) -> impl Iterator<Item = usize> {
+    let mut left = mask;
+    std::iter::from_fn(move || {
+        if left == 0 {
+            return None;
+        }
+        let l = left.trailing_zeros() as usize;
+        left &= left - 1;
+        Some(l)
+    })
+}
+
 fn unknown_guard(span: Span, what: &str) -> Diagnostic {
     Diagnostic::error(
         span,
@@ -378,9 +374,8 @@ fn run_warp(
     f: &Function,
     cf: &ControlFlow,
     launch: &Launch,
-    ri: &RegIndex,
+    registers: usize,
     decoded: &[Decoded],
-    params: &ParamMemory,
     loops: &Loops,
     found: &mut Found,
     place: WarpPlace,
@@ -409,7 +404,9 @@ fn run_warp(
             }
         })
         .collect();
-    let mut regs: Vec<Vec<Val>> = vec![vec![None; ri.len()]; lanes];
+    // Every thread's registers, `registers` per thread (thread `l`'s at `l * registers`).
+    let mut regs: Vec<Val> = vec![None; lanes * registers];
+    let thread = |l: usize| l * registers..(l + 1) * registers;
     let mut trace = WarpTrace {
         block: place.block,
         block_linear: place.block_linear,
@@ -426,10 +423,13 @@ fn run_warp(
     let mut spec = Speculation::new(
         loops,
         &config.loop_bounds,
-        lanes,
+        (lanes, registers),
         config.budgets.max_fork_values,
     );
     let mut alive = full;
+    // Scratch space reused by every step: a thread's register writes, an access's addresses.
+    let mut writes: Vec<(usize, Val)> = Vec::new();
+    let mut addrs: Vec<(u64, u32)> = Vec::with_capacity(lanes);
     let mut stack = vec![StackEntry {
         block: 0,
         rpc: None,
@@ -478,46 +478,40 @@ fn run_warp(
             trace.steps.push(TraceStep { inst: i, mask: m });
             let ins = &f.instructions[i];
             let dec = &decoded[i];
-            // Per-lane guard: Some(true/false), or None when unknown.
-            let mut eff = 0u32;
-            let mut unknown = 0u32;
-            for l in 0..lanes {
-                if m & (1 << l) == 0 {
-                    continue;
+            // Per-lane guard: true, false, or unknown.
+            let (eff, unknown) = match &ins.guard {
+                None => (m, 0),
+                Some(g) => {
+                    let (mut eff, mut unknown) = (0u32, 0u32);
+                    for l in lanes_of(m) {
+                        match dec.guard.and_then(|id| regs[l * registers + id]) {
+                            Some(v) if (v != 0) != g.negated => eff |= 1 << l,
+                            Some(_) => {}
+                            None => unknown |= 1 << l,
+                        }
+                    }
+                    (eff, unknown)
                 }
-                let g = match &ins.guard {
-                    None => Some(true),
-                    Some(g) => dec
-                        .guard
-                        .and_then(|id| regs[l][id])
-                        .map(|v| (v != 0) != g.negated),
-                };
-                match g {
-                    Some(true) => eff |= 1 << l,
-                    Some(false) => {}
-                    None => unknown |= 1 << l,
-                }
-            }
-            let control = matches!(ins.opcode.as_str(), "bra" | "ret" | "exit");
-            let access = global_access(ins);
-            if unknown != 0 && (control || access.is_some()) {
+            };
+            let control = dec.control != Control::None;
+            if unknown != 0 && (control || dec.access.is_some()) {
                 let span = ins.guard.as_ref().map(|g| g.span).unwrap_or(ins.span);
                 if !pessimistic {
                     let what = if control { "branch" } else { "memory access" };
                     return Err(unknown_guard(span, what));
                 }
-                match ins.opcode.as_str() {
-                    "bra" => {}
-                    "ret" | "exit" => found.add(i, AssumptionKind::GuardedExit, span),
-                    _ => found.add(i, AssumptionKind::GuardedAccess, span),
+                match dec.control {
+                    Control::Branch => {}
+                    Control::Exit => found.add(i, AssumptionKind::GuardedExit, span),
+                    Control::None => found.add(i, AssumptionKind::GuardedAccess, span),
                 }
             }
-            match ins.opcode.as_str() {
-                "bra" => {
+            match dec.control {
+                Control::Branch => {
                     taken_mask = eff;
                     unknown_branch = unknown;
                 }
-                "ret" | "exit" => {
+                Control::Exit => {
                     if pessimistic && ins.guard.is_some() {
                         // Threads of `unknown` may leave or not: they keep running.
                         spec.exit(b, m & !eff & !unknown, unknown);
@@ -525,33 +519,26 @@ fn run_warp(
                     alive &= !eff;
                     m &= !eff;
                 }
-                _ => {
-                    if let Some((kind, k)) = access {
+                Control::None => {
+                    if let Some(a) = dec.access {
                         // Threads whose guard is unknown are counted as accessing.
                         let active = eff | unknown;
                         if active != 0 {
-                            let types = ins.types();
-                            let elem = types.last().map(|t| t.bytes()).unwrap_or(4);
-                            let size = elem * ins.vector_width();
-                            let op_span = ins.operands.get(k).map(|o| o.span).unwrap_or(ins.span);
-                            let mut addrs = Vec::with_capacity(lanes);
+                            addrs.clear();
                             let mut unknown_transactions = 0u32;
                             let mut named = false;
-                            for (l, lane_regs) in regs.iter().enumerate() {
-                                if active & (1 << l) == 0 {
-                                    continue;
-                                }
+                            for l in lanes_of(active) {
                                 let lane = Lane {
-                                    regs: lane_regs,
+                                    regs: &regs[thread(l)],
                                     ctx: &ctxs[l],
                                 };
-                                match register_address(&lane, ins, k, ri) {
-                                    Some(Some(a)) => addrs.push((a, size)),
+                                match lane.address(a.address) {
+                                    Some(Some(x)) => addrs.push((x, a.bytes)),
                                     Some(None) if pessimistic => unknown_transactions += 1,
                                     None if pessimistic => named = true,
                                     Some(None) => {
                                         return Err(Diagnostic::error(
-                                            op_span,
+                                            a.span,
                                             format!(
                                                 "cannot evaluate the address of this global \
                                                  access for thread {}: it depends on a value \
@@ -564,7 +551,7 @@ fn run_warp(
                                     }
                                     None => {
                                         return Err(Diagnostic::error(
-                                            op_span,
+                                            a.span,
                                             "global access through a named variable: its \
                                              address is not known to the analyzer",
                                         ))
@@ -576,15 +563,15 @@ fn run_warp(
                                 unknown_transactions += 1;
                             }
                             if unknown_transactions > 0 {
-                                found.add(i, AssumptionKind::UncoalescedAddress, op_span);
+                                found.add(i, AssumptionKind::UncoalescedAddress, a.span);
                             }
                             trace.accesses.push(GlobalAccess {
                                 step,
                                 inst: i,
                                 pc: Function::pc(i),
                                 line: ins.span.line,
-                                kind,
-                                bytes_per_thread: size,
+                                kind: a.kind,
+                                bytes_per_thread: a.bytes,
                                 threads: active.count_ones(),
                                 segments: coalesce(&addrs, config.segment_bytes),
                                 unknown_transactions,
@@ -593,21 +580,28 @@ fn run_warp(
                     }
                     // Register effects (loads write unknown values). Each thread reads
                     // and writes only its own registers, so writes apply in place.
-                    for l in 0..lanes {
-                        let bit = 1 << l;
-                        let writes = if eff & bit != 0 {
+                    if !dec.dests.is_empty() {
+                        for l in lanes_of(eff | unknown) {
+                            if unknown & (1 << l) != 0 {
+                                for &id in &dec.dests {
+                                    spec.write(&mut regs, l, id, None);
+                                }
+                                continue;
+                            }
                             let lane = Lane {
-                                regs: &regs[l],
+                                regs: &regs[thread(l)],
                                 ctx: &ctxs[l],
                             };
-                            execute(ins, dec, &lane, ri, params)
-                        } else if unknown & bit != 0 {
-                            dec.dests.iter().map(|&id| (id, None)).collect()
-                        } else {
-                            continue;
-                        };
-                        for (id, v) in writes {
-                            spec.write(&mut regs, l, id, v);
+                            if let Some(id) = dec.single {
+                                let v = value(dec, &lane);
+                                spec.write(&mut regs, l, id, v);
+                                continue;
+                            }
+                            writes.clear();
+                            execute(dec, &lane, &mut writes);
+                            for &(id, v) in &writes {
+                                spec.write(&mut regs, l, id, v);
+                            }
                         }
                     }
                     if pessimistic {
@@ -620,7 +614,7 @@ fn run_warp(
         let last = &f.instructions[bb.end - 1];
         let taken = bb.taken.unwrap_or(EXIT);
         let fall = bb.fallthrough.unwrap_or(EXIT);
-        let next = if last.opcode == "bra" {
+        let next = if decoded[bb.end - 1].control == Control::Branch {
             if last.guard.is_none() {
                 taken
             } else {

@@ -33,6 +33,7 @@ pub mod code_segments;
 pub mod competing;
 pub mod config;
 pub mod control_flow;
+mod decoded;
 pub mod launch;
 pub mod loops;
 mod model;

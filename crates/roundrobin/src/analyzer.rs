@@ -26,6 +26,7 @@ use crate::loops::{self, Loops};
 use crate::report::{Assumption, AssumptionKind, LoopBoundUse};
 use crate::semantics::{execute, value, Lane, ParamMemory, ThreadContext, Val};
 use caches::AccessKind;
+use isa::progress::{self, Every, Observer, Progress, Task};
 use isa::ptx::{Function, ScalarType, StateSpace};
 use isa::{Diagnostic, Severity, Span};
 use serde::{Deserialize, Serialize};
@@ -189,6 +190,45 @@ pub fn analyze(
     launch: &Launch,
     config: &Config,
 ) -> Result<KernelAnalysis, Diagnostic> {
+    analyze_observed(f, cf, launch, config, &progress::silent)
+}
+
+/// Warp instructions between two progress reports (a few dozen milliseconds).
+const REPORT_EVERY: u64 = 1 << 16;
+
+/// What the warp loop tells its observer: the warp instructions executed so far, against
+/// `max_warp_steps` ([`Task::RoundRobinAnalyzer`]).
+struct Reporter<'a> {
+    observer: Observer<'a>,
+    every: Every,
+    budget: u64,
+}
+
+impl Reporter<'_> {
+    /// One more warp instruction; `left` of the budget remain.
+    #[inline(always)]
+    fn step(&mut self, left: u64) {
+        if self.every.tick(1) {
+            (self.observer)(&Progress {
+                task: Task::RoundRobinAnalyzer,
+                done: self.budget - left,
+                budget: self.budget,
+                best_bound: None,
+                upper_bound: None,
+            });
+        }
+    }
+}
+
+/// [`analyze`], telling `observer` every [`REPORT_EVERY`] warp instructions how many have
+/// been executed over all warps. The result does not depend on the observer.
+pub fn analyze_observed(
+    f: &Function,
+    cf: &ControlFlow,
+    launch: &Launch,
+    config: &Config,
+    observer: Observer,
+) -> Result<KernelAnalysis, Diagnostic> {
     let warp_size = config.warp_size.clamp(1, 32);
     let sms = config.sms.max(1);
     let threads_per_block = launch.threads_per_block();
@@ -245,6 +285,11 @@ pub fn analyze(
     }
     let mut found = Found::default();
     let mut steps_left = config.budgets.max_warp_steps;
+    let mut reporter = Reporter {
+        observer,
+        every: Every::new(REPORT_EVERY),
+        budget: config.budgets.max_warp_steps,
+    };
     let mut warps = Vec::with_capacity(total_warps as usize);
     for b in 0..blocks {
         let block = launch.grid.coords(b);
@@ -269,7 +314,7 @@ pub fn analyze(
                     threads,
                 },
                 config,
-                &mut steps_left,
+                (&mut steps_left, &mut reporter),
             )?;
             warps.push(trace);
         }
@@ -380,7 +425,7 @@ fn run_warp(
     found: &mut Found,
     place: WarpPlace,
     config: &Config,
-    steps_left: &mut u64,
+    (steps_left, reporter): (&mut u64, &mut Reporter),
 ) -> Result<WarpTrace, Diagnostic> {
     let pessimistic = config.unknown_data == UnknownData::Pessimistic;
     let lanes = place.threads as usize;
@@ -474,6 +519,7 @@ fn run_warp(
                 ));
             }
             *steps_left -= 1;
+            reporter.step(*steps_left);
             let step = trace.steps.len();
             trace.steps.push(TraceStep { inst: i, mask: m });
             let ins = &f.instructions[i];

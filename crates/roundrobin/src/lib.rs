@@ -47,5 +47,5 @@ pub use config::{
     UnknownData,
 };
 pub use launch::{Dim3, Launch, ParamValue};
-pub use model::analyze;
+pub use model::{analyze, analyze_observed};
 pub use report::RrResult;

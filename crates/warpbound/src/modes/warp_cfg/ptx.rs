@@ -54,7 +54,7 @@ pub(super) fn run(input: &ModeInput, p: &WarpCfgParams, out: &mut ModeOutput) {
     }
     let f = ptx.function();
     let t = Instant::now();
-    let built = match cfg::ptx::build(f, &p.analysis) {
+    let built = match cfg::ptx::build_observed(f, &p.analysis, input.progress) {
         Ok(b) => b,
         Err(d) => {
             out.diagnostics.push(d);

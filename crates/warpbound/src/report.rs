@@ -563,6 +563,19 @@ pub struct CfgView {
     pub edges: Vec<CfgEdge>,
     /// Coordinates for drawing, computed here so the page only renders.
     pub layout: layout::Layout,
+    /// The graph was too large to draw or send (`nodes`, `edges` and `layout` are then
+    /// empty): its size, and the limit.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub omitted: Option<OmittedGraph>,
+}
+
+/// The size of a graph too large to draw (see [`CfgView::omitted`]).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct OmittedGraph {
+    pub nodes: usize,
+    pub edges: usize,
+    /// `views::graph::MAX_DRAWN_NODES`.
+    pub limit: usize,
 }
 
 /// One node: a basic block (in the warp-level CFG: a block in one context), or the

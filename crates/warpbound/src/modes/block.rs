@@ -533,6 +533,7 @@ fn run(input: &ModeInput) -> ModeOutput {
         let sims = GrowthRuns {
             scheduler: first.0,
             cycles,
+            steps: run.budget.max_steps.saturating_sub(issued(&runs)),
             progress: input.progress,
         };
         observe_growth(&parsed, run, &p, units, &sims, &mut growth, warps);
@@ -731,14 +732,24 @@ fn simulate_block(
     out: &mut ModeOutput,
 ) -> Vec<(&'static str, sim::Simulation)> {
     let mut runs = Vec::new();
+    // The runs share one `max_steps` (issue #37 item 3: the mode's time is the budget's, not
+    // a multiple of it): each gets what the ones before left.
+    let mut left = run.budget.max_steps;
+    let mut skipped = Vec::new();
     for (i, (name, s)) in schedulers(scheduler).into_iter().enumerate() {
         let Some(machine) = machine(p, units, s) else {
             continue;
         };
+        if i > 0 && left == 0 {
+            skipped.push(name);
+            continue;
+        }
+        let mut this = run.clone();
+        this.budget.max_steps = left;
         let mut diags = Vec::new();
         let result = simulator::run_kernel(
             parsed.runnable(),
-            run,
+            &this,
             &machine,
             &mut diags,
             &mut out.arguments,
@@ -749,11 +760,32 @@ fn simulate_block(
                 out.diagnostics.push(d);
             }
         }
-        if let Some(sim) = result {
-            runs.push((name, sim));
+        match result {
+            Some(sim) => {
+                left = left.saturating_sub(sim.issued);
+                runs.push((name, sim));
+            }
+            // A run stopped by the shared budget leaves nothing for the others.
+            None => left = 0,
         }
     }
+    if !skipped.is_empty() {
+        out.diagnostics.push(Diagnostic::global(
+            Severity::Note,
+            format!(
+                "the block's runs share max_steps = {}: the runs before used it up, so the \
+                 block was not run under {} (raise max_steps to run them)",
+                run.budget.max_steps,
+                skipped.join(", ")
+            ),
+        ));
+    }
     runs
+}
+
+/// The warp-instructions `runs` issued in all.
+fn issued(runs: &[(&str, sim::Simulation)]) -> u64 {
+    runs.iter().map(|(_, s)| s.issued).sum()
 }
 
 /// Per loop header, the most iterations any run observed.
@@ -777,6 +809,8 @@ fn observed(parsed: &ParsedSass, runs: &[(&str, sim::Simulation)]) -> Vec<Observ
 struct GrowthRuns<'a> {
     scheduler: &'static str,
     cycles: u64,
+    /// What the block's own runs left of `max_steps` (the growth runs share it).
+    steps: u64,
     progress: isa::Observer<'a>,
 }
 
@@ -801,10 +835,15 @@ fn observe_growth(
     let Some(machine) = machine(p, units, s) else {
         return;
     };
+    let mut left = sims.steps;
     for g in growth.iter_mut().take(warps.min(MAX_OBSERVED_GROWTH)) {
+        if left == 0 {
+            return;
+        }
         let threads = (g.warps as u64 * WARP_SIZE) as u32;
         let mut r = block_launch(run, [threads, 1, 1]);
         r.launch.trace = false;
+        r.budget.max_steps = left;
         r.budget.max_cycles = r
             .budget
             .max_cycles
@@ -821,6 +860,7 @@ fn observe_growth(
         ) else {
             return;
         };
+        left = left.saturating_sub(sim.issued);
         g.observed = Some(sim.cycles);
     }
 }

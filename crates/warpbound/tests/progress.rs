@@ -75,7 +75,7 @@ fn exact_makespan_search_reports_a_rising_lower_bound_up_to_the_worst_case() {
     assert_eq!(exact, 99);
     let mine = of_task(&seen, Task::MakespanSearch, 10);
     for p in &mine {
-        assert_eq!(p.budget, 14_000_000, "the default max_search_steps");
+        assert_eq!(p.budget, 10_000_000, "the default max_search_steps");
         // The worst case is a maximum: a schedule found so far is at most as long.
         let best = p.best_bound.expect("the search always knows a schedule");
         assert!(best <= exact, "{p:?} above the exact {exact}");

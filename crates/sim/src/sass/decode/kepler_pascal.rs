@@ -12,12 +12,6 @@ use super::*;
 /// `1/(2π)` in single precision (the factor `RRO.SINCOS` applies here).
 const INV_TWO_PI: f32 = 0.159_154_94;
 
-/// Texture and surface opcodes ([`super::texture`]).
-const TEXTURE: &[&str] = &[
-    "TEX", "TEXS", "TLD", "TLDS", "TLD4", "TLD4S", "TXQ", "TXD", "TMML", "SULD", "SUST", "SURED",
-    "SUATOM", "SUQ",
-];
-
 fn int_type(t: &str) -> Option<IntType> {
     Some(match t {
         "U8" => IntType {
@@ -60,7 +54,7 @@ pub(super) fn decode(c: &Ctx, name: &str, m: &mut Mods) -> DecodeResult<Option<O
     let ins = c.ins;
     let o = |i: usize| ins.operands.get(i);
     let n = ins.operands.len();
-    if TEXTURE.contains(&name) {
+    if super::texture::OPCODES.contains(&name) {
         return super::texture::decode(c, name, m).map(Some);
     }
     Ok(Some(match name {

@@ -26,6 +26,21 @@
 use super::*;
 use crate::texture::OutOfBounds;
 
+/// Texture and surface opcodes: every one is decoded here (modelled or refused by name).
+pub(super) const OPCODES: &[&str] = &[
+    "TEX", "TEXS", "TLD", "TLDS", "TLD4", "TLD4S", "TXQ", "TXD", "TMML", "SULD", "SUST", "SURED",
+    "SUATOM", "SUQ",
+];
+
+/// The texture and surface opcodes on sm_70+ (`None`: not one of them).
+pub(super) fn volta(c: &Ctx, name: &str, m: &mut Mods) -> DecodeResult<Option<Op>> {
+    if OPCODES.contains(&name) {
+        decode(c, name, m).map(Some)
+    } else {
+        Ok(None)
+    }
+}
+
 /// The refusal of a texture or surface form outside the model.
 pub(super) fn refusal(ins: &Instruction, why: &str) -> (Span, String) {
     cannot(

@@ -1,0 +1,150 @@
+//! Conversions between integers and floats and between float widths: `I2F`, `F2I`, `F2F`.
+
+use super::*;
+
+/// `x` (exact in f64: every 32-bit integer is) rounded to f32 in mode `r`: round to
+/// nearest, then step one ulp toward the required direction if that overshot.
+fn round_f64_to_f32(x: f64, r: Round) -> f32 {
+    let n = x as f32;
+    let back = f64::from(n);
+    match r {
+        Round::Nearest => n,
+        Round::Zero if back.abs() > x.abs() => {
+            if n > 0.0 {
+                n.next_down()
+            } else {
+                n.next_up()
+            }
+        }
+        Round::Down if back > x => n.next_down(),
+        Round::Up if back < x => n.next_up(),
+        _ => n,
+    }
+}
+
+fn f2i(f: f32, signed: bool, r: Round) -> u32 {
+    let f = f64::from(f);
+    let v = match r {
+        Round::Nearest => f.round_ties_even(),
+        Round::Zero => f.trunc(),
+        Round::Down => f.floor(),
+        Round::Up => f.ceil(),
+    };
+    if v.is_nan() {
+        0
+    } else if signed {
+        (v as i32) as u32
+    } else {
+        v as u32
+    }
+}
+
+/// The conversion operations of the common path ([`execute_alu`]'s contract), inlined there.
+#[inline(always)]
+pub(super) fn execute(
+    op: &Op,
+    regs: &mut WarpRegs,
+    ids: &ThreadIds,
+    mask: u64,
+    scratch: &mut AluScratch,
+) -> Result<(), String> {
+    let ws = regs.ws;
+    let AluScratch { a: a_v, r: r_v, .. } = scratch;
+    match *op {
+        Op::I2F {
+            d,
+            a,
+            signed,
+            src_bits,
+            round,
+        } => {
+            a.ints(regs, ids, a_v);
+            let unused = 32 - src_bits.min(32);
+            for l in 0..ws {
+                // The source's low `src_bits`, extended to 32 bits as its type says.
+                let v = if signed {
+                    ((a_v[l] << unused) as i32 >> unused) as u32
+                } else {
+                    (a_v[l] << unused) >> unused
+                };
+                let x = if signed {
+                    f64::from(v as i32)
+                } else {
+                    f64::from(v)
+                };
+                r_v[l] = round_f64_to_f32(x, round).to_bits();
+            }
+            regs.write(d, mask, r_v);
+        }
+        Op::F2I {
+            d,
+            a,
+            signed,
+            round,
+            ftz,
+        } => {
+            let mut fa = [0f32; 64];
+            a.floats(regs, ids, ftz, &mut fa);
+            for l in 0..ws {
+                r_v[l] = f2i(fa[l], signed, round);
+            }
+            regs.write(d, mask, r_v);
+        }
+        Op::F2F {
+            d,
+            a,
+            to_double,
+            from_double,
+            ftz,
+        } => {
+            if to_double == from_double {
+                return Err("same-type F2F (rounding to an integer) is not modelled".into());
+            }
+            for l in lanes(mask) {
+                if from_double {
+                    let mut f = a.f64(regs, l)? as f32;
+                    if ftz {
+                        f = flush(f);
+                    }
+                    regs.set(d, l, f32_bits(f));
+                } else {
+                    let bits = f64_bits(f64::from(a.f32(regs, ids, l, ftz)));
+                    regs.set(d, l, bits as u32);
+                    if d != RZ_DEST {
+                        regs.set(d + 1, l, (bits >> 32) as u32);
+                    }
+                }
+            }
+        }
+        _ => return Err("not a conversion operation".into()),
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn directed_rounding_of_i2f() {
+        // 2^24 + 1 is not a float: nearest-even gives 2^24, up gives 2^24 + 2.
+        let x = 16_777_217.0;
+        assert_eq!(round_f64_to_f32(x, Round::Nearest), 16_777_216.0);
+        assert_eq!(round_f64_to_f32(x, Round::Up), 16_777_218.0);
+        assert_eq!(round_f64_to_f32(x, Round::Down), 16_777_216.0);
+        assert_eq!(round_f64_to_f32(x, Round::Zero), 16_777_216.0);
+        // 2^24 + 3 rounds to nearest-even 2^24 + 4; toward zero gives 2^24 + 2.
+        assert_eq!(round_f64_to_f32(16_777_219.0, Round::Nearest), 16_777_220.0);
+        assert_eq!(round_f64_to_f32(16_777_219.0, Round::Zero), 16_777_218.0);
+        assert_eq!(round_f64_to_f32(-16_777_219.0, Round::Zero), -16_777_218.0);
+    }
+
+    #[test]
+    fn f2i_saturates_and_maps_nan_to_zero() {
+        assert_eq!(f2i(f32::NAN, true, Round::Zero), 0);
+        assert_eq!(f2i(3e9, true, Round::Zero), i32::MAX as u32);
+        assert_eq!(f2i(-1.5, false, Round::Zero), 0);
+        assert_eq!(f2i(2.5, true, Round::Nearest), 2);
+        assert_eq!(f2i(-2.5, true, Round::Down), (-3i32) as u32);
+    }
+}

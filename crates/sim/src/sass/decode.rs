@@ -163,6 +163,45 @@ fn bool_of(m: &str) -> Option<BoolOp> {
     })
 }
 
+/// An integer type modifier (`.U8` … `.S64`) of a conversion.
+fn int_type(t: &str) -> Option<IntType> {
+    Some(match t {
+        "U8" => IntType {
+            bits: 8,
+            signed: false,
+        },
+        "S8" => IntType {
+            bits: 8,
+            signed: true,
+        },
+        "U16" => IntType {
+            bits: 16,
+            signed: false,
+        },
+        "S16" => IntType {
+            bits: 16,
+            signed: true,
+        },
+        "U32" => IntType {
+            bits: 32,
+            signed: false,
+        },
+        "S32" => IntType {
+            bits: 32,
+            signed: true,
+        },
+        "U64" => IntType {
+            bits: 64,
+            signed: false,
+        },
+        "S64" => IntType {
+            bits: 64,
+            signed: true,
+        },
+        _ => return None,
+    })
+}
+
 /// Modifier bookkeeping: every modifier must be consumed by the opcode's decoder.
 /// Whether an XMAD half-type modifier is signed (`.S16`) or not (`.U16`).
 fn half_type(m: &str) -> Option<bool> {

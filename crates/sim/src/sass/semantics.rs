@@ -206,7 +206,12 @@ pub(crate) fn execute_alu(
         Op::I2F { .. } | Op::F2I { .. } | Op::F2F { .. } => {
             conversion::execute(op, regs, ids, mask, scratch)
         }
-        Op::Const64 { .. } | Op::R2Ur { .. } => moves::execute_rare(op, regs, ids, mask, scratch),
+        Op::I2F64 { .. } | Op::FRound { .. } => {
+            conversion::execute_rare(op, regs, ids, mask, scratch)
+        }
+        Op::Const64 { .. } | Op::R2Ur { .. } | Op::LdcIndexed { .. } => {
+            moves::execute_rare(op, regs, ids, mask, scratch)
+        }
         Op::VImad { .. }
         | Op::VIAdd3 { .. }
         | Op::Lea { .. }
@@ -214,7 +219,9 @@ pub(crate) fn execute_alu(
         | Op::Prmt { .. }
         | Op::IAbs { .. }
         | Op::Bits { .. } => integer::execute_rare(op, regs, ids, mask, scratch),
-        Op::P2R { .. } | Op::Plop3 { .. } => predicate::execute_rare(op, regs, ids, mask, scratch),
+        Op::P2R { .. } | Op::Plop3 { .. } | Op::PSet { .. } | Op::R2P { .. } => {
+            predicate::execute_rare(op, regs, ids, mask, scratch)
+        }
         Op::Mufu { .. } | Op::FChk { .. } => float::execute_rare(op, regs, ids, mask, scratch),
         Op::MatchAny { .. } | Op::Redux { .. } | Op::Vote { .. } | Op::Shfl { .. } => {
             warp::execute(op, regs, ids, mask, scratch)
@@ -225,7 +232,6 @@ pub(crate) fn execute_alu(
         | Op::CmpSel { .. }
         | Op::SetReg { .. }
         | Op::I2I { .. }
-        | Op::I2F64 { .. }
         | Op::Mufu64H { .. }
         | Op::IMnMx64 { .. }
         | Op::Video3 { .. }

@@ -76,6 +76,22 @@ pub(super) fn common(c: &Ctx, name: &str, m: &mut Mods) -> DecodeResult<Option<O
     }))
 }
 
+/// Why branches and tests on the condition code (`@!P0 BRA CC.NEU` after `ISET.GE.U32.AND
+/// RZ.CC, …`, `FSET.NEU.FTZ.AND RZ.CC, |R7|, +INF, PT` … `@!P3 BRA CC.EQ`, `CSETP.NEU.AND`:
+/// Maxwell–Pascal, 30 branches in the Rodinia/Parboil listings, mostly in the `pow`/`exp`
+/// special-case paths) are refused. The warp-level analysis already treats such a branch as
+/// splitting the warp whichever way the flags go (`cfg`'s transfer); a run needs the flags'
+/// values. NVIDIA's instruction set reference names the `.CC` forms and `CSETP` ("Test
+/// Condition Code And Set Predicate") but documents neither which flags an `ISET`/`FSET`
+/// with `.CC` sets from its result nor which flags a test such as `NEU` or `EQ` reads.
+/// The simulator models the carry and zero flags only where a documented PTX operation pins
+/// them down (the 64-bit adds and comparisons of `.CC`/`.X`); a guess here would decide
+/// branches.
+pub(super) const CONDITION_CODE: &str = "branches and tests on the condition code (CC.NEU, \
+     CC.EQ, CSETP) are not modelled: NVIDIA does not document which flags `.CC` sets from an \
+     ISET/FSET result nor which flags a test reads (the warp-level analysis treats the \
+     branch as splitting the warp either way)";
+
 /// Why `WARPSYNC.EXCLUSIVE`, `WARPSYNC.COLLECTIVE` and `ENDCOLLECTIVE` (sm_86/sm_90 code of
 /// cooperative groups) are refused: NVIDIA documents `WARPSYNC` only as "synchronize
 /// threads in warp" (CUDA Binary Utilities, instruction set reference), not these forms;
@@ -119,16 +135,7 @@ pub(super) fn control(
                 .iter()
                 .any(|o| o.register() == Some(&Register::CarryFlag))
             {
-                // `@P0 BRA CC.NEU` after `ISET.NE.AND RZ.CC` (eigenvalues__bisectKernel,
-                // sm_61): the zero flag would decide it, but the analysis (`isa::blocks`,
-                // `cfg`'s transfer) splits a branch by its guard alone, so a run could take
-                // a divergence the bound does not cover.
-                return Err(cannot(
-                    ins,
-                    "condition-code branches are not modelled (the warp-level analysis \
-                     divides a branch by its guard only, not by the condition code, so a \
-                     run could diverge where the bound does not)",
-                ));
+                return Err(cannot(ins, CONDITION_CODE));
             }
             Control::Branch {
                 target: idx(t)?,

@@ -110,11 +110,20 @@ pub(super) fn common(c: &Ctx, name: &str, m: &mut Mods) -> DecodeResult<Option<O
             let mnmx = kind == FloatKind::MinMax;
             operand_count(ins, if fma || mnmx { 4 } else { 3 })?;
             let round = rounding(m);
-            if round != Round::Nearest && (double || mnmx) {
-                return Err(cannot(ins, "directed rounding of this operation"));
+            if round != Round::Nearest && mnmx {
+                return Err(cannot(ins, "directed rounding of a minimum or maximum"));
             }
+            let scale = if kind == FloatKind::Mul && !double {
+                m.take_any(product_scale).unwrap_or(0)
+            } else {
+                0
+            };
             let ftz = m.take("FTZ");
             let sat = m.take("SAT");
+            if double && (ftz || sat) {
+                // PTX has neither for `.f64`, and no listing shows one.
+                return Err(cannot(ins, ".FTZ/.SAT on a double-precision operation"));
+            }
             let (cc, p) = if mnmx {
                 (zero(), c.pred_src(o(3))?)
             } else if fma {
@@ -154,8 +163,34 @@ pub(super) fn common(c: &Ctx, name: &str, m: &mut Mods) -> DecodeResult<Option<O
                 double,
                 p,
                 round,
+                scale,
             }
         }
         _ => return Ok(None),
     }))
+}
+
+/// The power of two an `FMUL` modifier scales the product by: `.D2`, `.D4`, `.D8` divide it
+/// by 2, 4, 8 and `.M2`, `.M4`, `.M8` multiply it (the exponent added).
+///
+/// Reading (NVIDIA's instruction set reference lists `FMUL` as "FP32 Multiply" and nothing
+/// more; PTX has no such modifier): a 3-bit field of the Maxwell–Pascal encoding (bits
+/// 41–43: `FMUL.D4 R5, R5, c[0x0][0x150]` is `0x4c68040005470505`, the plain form has
+/// `0x4c680000…`), which nvcc sets where the source multiplies a product by a power of two
+/// (Parboil cutcp: `(8 * i + 4) * h * BIN_INVLEN` with `BIN_INVLEN` = 1/4 becomes `FMUL.D4`
+/// of the converted index and `h`). The scaling is applied to the exact product before its
+/// one rounding (`correctly_rounded::scaled_product_f32`). Where the scaled result is
+/// normal this is the product rounded and then scaled (scaling by a power of two is exact);
+/// the two differ only when the unscaled product overflows or the scaled one is subnormal,
+/// and which of them the hardware computes there is *uncertain*.
+fn product_scale(m: &str) -> Option<i8> {
+    Some(match m {
+        "D2" => -1,
+        "D4" => -2,
+        "D8" => -3,
+        "M2" => 1,
+        "M4" => 2,
+        "M8" => 3,
+        _ => return None,
+    })
 }

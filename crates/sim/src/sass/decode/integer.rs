@@ -22,12 +22,31 @@ pub(super) fn volta(c: &Ctx, name: &str, m: &mut Mods) -> DecodeResult<Option<Op
             if (wide || hi) && x {
                 return Err(cannot(ins, "a carry into .WIDE/.HI is not modelled"));
             }
-            operand_count(ins, if x { 5 } else { 4 })?;
+            // `IMAD.WIDE.U32 R24, P4, R20, R18, R24` (Rodinia particlefilter, sm_70, in the
+            // multi-word product of a double's argument reduction, whose next word adds P4
+            // with `IMAD.X … P4`): the carry out of the 64-bit sum, as `IADD3`'s carry-out.
+            let cout = if wide
+                && !x
+                && n == 5
+                && o(1)
+                    .and_then(Operand::register)
+                    .is_some_and(|r| matches!(r, Register::Pred(_) | Register::True))
+            {
+                if !unsigned {
+                    return Err(cannot(ins, "a carry out of a signed .WIDE product"));
+                }
+                Some(c.pred_dest(o(1))?)
+            } else {
+                None
+            };
+            let k = usize::from(cout.is_some());
+            operand_count(ins, if x || cout.is_some() { 5 } else { 4 })?;
             Op::VImad {
                 d: c.dest(o(0))?,
-                a: c.src(o(1))?,
-                b: c.src(o(2))?,
-                c: c.src(o(3))?,
+                a: c.src(o(1 + k))?,
+                b: c.src(o(2 + k))?,
+                c: c.src(o(3 + k))?,
+                cout,
                 part: if wide {
                     MadPart::Wide
                 } else if hi {

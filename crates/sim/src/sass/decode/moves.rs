@@ -17,7 +17,11 @@ pub(super) fn volta(c: &Ctx, name: &str, m: &mut Mods) -> DecodeResult<Option<Op
                 "S8" => Some(true),
                 _ => None,
             });
-            if let Some(signed) = byte {
+            if let Some(op) = indexed_bank0(c, d, byte, m)? {
+                op
+            } else if let (Some(_), true) = (byte, unknown_bank(c, o(1))) {
+                Op::Mov { d, a: zero() }
+            } else if let Some(signed) = byte {
                 let off = match o(1).map(|x| &x.kind) {
                     Some(OperandKind::Constant { bank: 0, address })
                         if address.base.as_ref().is_none_or(|b| *b == Register::Zero) =>
@@ -190,4 +194,53 @@ fn half_bits(x: f64) -> Option<u16> {
     let mant = a / 2f64.powi(e) * 1024.0 - 1024.0;
     (mant.fract() == 0.0 && (0.0..1024.0).contains(&mant))
         .then(|| sign | (((e + 15) as u16) << 10) | mant as u16)
+}
+
+/// Whether `op` is a word of constant banks 1–3 that this launch reads as 0
+/// (`Launch::unknown_banks_zero`).
+fn unknown_bank(c: &Ctx, op: Option<&Operand>) -> bool {
+    c.launch.unknown_banks_zero
+        && matches!(
+            op.map(|o| &o.kind),
+            Some(OperandKind::Constant { bank: 1..=3, .. })
+        )
+}
+
+/// `LDC d, c[0x0][Rn+off]` / `ULDC d, c[0x0][URn+off]`: a word (`.64`: two, `.U8`/`.S8`: a
+/// byte) of constant bank 0 at an address computed at run time — a kernel parameter read by
+/// index (an array passed by value, indexed with a variable). The bank's words are what the
+/// launch defines: the block and grid shape, the stack pointer and window words, the
+/// parameters ([`ConstantLayout`]); they are copied into the operation here, so that the
+/// run reads them as the direct reads do. `None`: not an indexed read of bank 0.
+fn indexed_bank0(c: &Ctx, d: u16, byte: Option<bool>, m: &mut Mods) -> DecodeResult<Option<Op>> {
+    let ins = c.ins;
+    let Some(op) = ins.operands.get(1) else {
+        return Ok(None);
+    };
+    let OperandKind::Constant { bank: 0, address } = &op.kind else {
+        return Ok(None);
+    };
+    let base = match &address.base {
+        None | Some(Register::Zero) => return Ok(None),
+        Some(Register::Gpr(n)) if *n < 252 => *n as u16,
+        Some(Register::Uniform(n)) => operands::uniform_row(op, *n, c.ubase)?,
+        Some(_) => return Err(cannot(ins, &format!("the index of `{}`", op.text))),
+    };
+    let bytes = match byte {
+        Some(_) => 1,
+        None if m.take("64") => 8,
+        None => 4,
+    };
+    let end = c.layout.params as usize / 4 + c.launch.params.len();
+    let words = (0..end)
+        .map(|i| c.layout.read(c.launch, 4 * i as i64))
+        .collect();
+    Ok(Some(Op::LdcIndexed {
+        d,
+        base,
+        offset: address.offset,
+        bytes,
+        signed: byte == Some(true),
+        words,
+    }))
 }

@@ -135,8 +135,11 @@ impl Ctx<'_> {
                     && (*bank, address.offset) == crate::launch::FERMI_STACK_POINTER;
                 if fixed && fermi_sp {
                     SrcKind::Value(crate::launch::LOCAL_STACK_TOP, None)
-                } else if (1..=3).contains(bank) && fixed && self.launch.unknown_banks_zero {
-                    // An automatic launch's stand-in (`Launch::unknown_banks_zero`).
+                } else if (1..=3).contains(bank) && self.launch.unknown_banks_zero {
+                    // An automatic launch's stand-in (`Launch::unknown_banks_zero`): every
+                    // word of these banks reads 0, so an indexed read (`LDC R5,
+                    // c[0x3][R9+0x10]`, a compiler's table looked up by a computed index)
+                    // does too, whatever its index.
                     SrcKind::Value(0, Some(0))
                 } else if *bank != 0 || !fixed {
                     return Err(cannot(ins, &bank_refusal(&op.text, *bank)));
@@ -174,7 +177,18 @@ impl Ctx<'_> {
     /// immediate written in decimal (`1`, `-2`) is read as that number; written in hex it is
     /// raw IEEE-754 bits (our reading of how disassemblers print the 20-bit float
     /// immediates, which they usually print as `0.5`, `-INF`, i.e. as floats).
+    ///
+    /// An immediate written with a `.NEG` suffix (`FFMA R16, R19, 11.NEG, R16`, Pascal
+    /// listings of Rodinia myocyte) is that number negated: the disassembler prints the
+    /// instruction's negate-operand bit (bit 48 of `0x3281084130071310`; the form without
+    /// it, `FFMA R16, R19, 11, R16`, is `0x3280…`) after the 20-bit immediate, whose own sign
+    /// bit (bit 56) it prints as `-` (`FFMA R24, R24, -1, RZ` is `0x3380…`). Negating an
+    /// operand of a product is exact, so the two readings of the bit (negate the immediate,
+    /// negate the product) agree.
     pub(super) fn float_src(&self, op: Option<&Operand>) -> DecodeResult<Src> {
+        if let Some(s) = op.and_then(negated_immediate) {
+            return Ok(s);
+        }
         let mut s = self.src(op)?;
         if let Some(o) = op {
             if let OperandKind::Immediate {
@@ -301,6 +315,31 @@ impl Ctx<'_> {
         Ok(a)
     }
 
+    /// A conversion's source, which may select a byte of its register (`R5.B1`).
+    pub(super) fn src_bytes(&self, op: Option<&Operand>) -> DecodeResult<Src> {
+        let Some(o) = op else {
+            return self.src(op);
+        };
+        let byte = |s: &String| match s.as_str() {
+            "B0" => Some(0u8),
+            "B1" => Some(1),
+            "B2" => Some(2),
+            "B3" => Some(3),
+            _ => None,
+        };
+        let Some(b) = o.suffixes.iter().find_map(byte) else {
+            return self.src(op);
+        };
+        let mut plain = o.clone();
+        plain.suffixes.retain(|s| byte(s).is_none());
+        let mut s = self.src(Some(&plain))?;
+        if !matches!(s.kind, SrcKind::Reg(_)) || s.half != Half::Whole {
+            return Err(cannot(self.ins, &format!("byte select of `{}`", o.text)));
+        }
+        s.half = Half::Byte(b);
+        Ok(s)
+    }
+
     /// An immediate operand's value (`what` names it in the refusal).
     pub(super) fn imm(&self, op: Option<&Operand>, what: &str) -> DecodeResult<u32> {
         match self.src(op)?.kind {
@@ -328,7 +367,9 @@ impl Ctx<'_> {
 /// fixed words the launch defines.
 pub(super) fn bank_refusal(text: &str, bank: u32) -> String {
     match bank {
-        0 => format!("`{text}`: an indexed read of constant bank 0 is not modelled"),
+        0 => format!(
+            "`{text}`: an indexed read of constant bank 0 is modelled for `LDC`/`ULDC` only"
+        ),
         1 => format!(
             "`{text}` reads constant bank 1 (the driver's, e.g. Fermi's stack pointer), whose \
              contents the listing does not give"
@@ -341,4 +382,20 @@ pub(super) fn bank_refusal(text: &str, bank: u32) -> String {
             format!("`{text}` reads constant bank {bank}, whose contents the listing does not give")
         }
     }
+}
+
+/// A float immediate printed with the `.NEG` suffix ([`Ctx::float_src`]), as a source.
+fn negated_immediate(op: &Operand) -> Option<Src> {
+    let text = op.text.trim().strip_suffix(".NEG")?;
+    let (minus, body) = match text.strip_prefix('-') {
+        Some(b) => (true, b),
+        None => (false, text),
+    };
+    let v: f64 = body.parse().ok()?;
+    let v = if minus { v } else { -v };
+    Some(Src {
+        kind: SrcKind::Value((v as f32).to_bits(), None),
+        float_imm: Some(v),
+        ..zero()
+    })
 }

@@ -1,6 +1,7 @@
 //! Floating-point arithmetic and comparisons, `MUFU` and `FCHK`.
 
 use super::*;
+use crate::correctly_rounded::{add_f64, fma_f64, mul_f64};
 
 /// `FCHK` (see the module doc): whether `a / b` needs the slow path.
 fn fchk(a: f32, b: f32) -> bool {
@@ -43,8 +44,12 @@ fn two_sum(a: f64, b: f64) -> (f64, f64) {
 }
 
 /// Single-precision `FADD`/`FMUL`/`FFMA` rounded in mode `r` (`.RM`/`.RP`/`.RZ`): the
-/// product of two f32 is exact in f64, the sum's error is carried exactly.
-fn directed_f32(kind: FloatKind, x: f32, y: f32, z: f32, r: Round) -> f32 {
+/// product of two f32 is exact in f64, the sum's error is carried exactly. A product scaled
+/// by `2^scale` (`FMUL.D2`…`.M8`) is rounded once after the scaling.
+fn directed_f32(kind: FloatKind, [x, y, z]: [f32; 3], r: Round, scale: i8) -> f32 {
+    if scale != 0 && kind == FloatKind::Mul {
+        return crate::correctly_rounded::scaled_product_f32(x, y, i32::from(scale), r);
+    }
     let (x, y, z) = (f64::from(x), f64::from(y), f64::from(z));
     let (s, err) = match kind {
         FloatKind::Add => two_sum(x, y),
@@ -55,18 +60,19 @@ fn directed_f32(kind: FloatKind, x: f32, y: f32, z: f32, r: Round) -> f32 {
     round_exact_to_f32(s, err, r)
 }
 
-/// [`directed_f32`] for every lane, then `.FTZ` and `.SAT`.
+/// [`directed_f32`] for every lane, then `.FTZ` and `.SAT` (the result flushed, then
+/// clamped to [0, 1] with NaN → 0, as in the nearest path).
 #[inline(never)]
 fn directed_lanes(
     kind: FloatKind,
     [fa, fb, fc]: [&[f32; 64]; 3],
-    round: Round,
+    (round, scale): (Round, i8),
     ftz: bool,
     sat: bool,
     out: &mut [u32],
 ) {
     for (l, o) in out.iter_mut().enumerate() {
-        let mut r = directed_f32(kind, fa[l], fb[l], fc[l], round);
+        let mut r = directed_f32(kind, [fa[l], fb[l], fc[l]], round, scale);
         if ftz {
             r = flush(r);
         }
@@ -130,6 +136,7 @@ pub(super) fn execute(
             double: false,
             p,
             round,
+            scale,
         } => {
             let pm = regs.pred_mask(p, mask);
             let mut fa = [0f32; 64];
@@ -140,10 +147,10 @@ pub(super) fn execute(
             if kind == FloatKind::Fma {
                 c.floats(regs, ids, ftz, &mut fc);
             }
-            if round != Round::Nearest {
-                // `.RZ`/`.RM`/`.RP` (sm_70+ division slow path): rare, so apart.
+            if round != Round::Nearest || scale != 0 {
+                // `.RZ`/`.RM`/`.RP` (sm_70+ division slow path) and `FMUL.D2`…: rare, apart.
                 let operands = [&fa, &fb, &fc];
-                directed_lanes(kind, operands, round, ftz, sat, &mut r_v[..ws]);
+                directed_lanes(kind, operands, (round, scale), ftz, sat, &mut r_v[..ws]);
                 regs.write(d, mask, r_v);
                 return Ok(());
             }
@@ -179,6 +186,7 @@ pub(super) fn execute(
             c,
             sat,
             p,
+            round,
             ..
         } => {
             if sat {
@@ -187,7 +195,13 @@ pub(super) fn execute(
             let pm = regs.pred_mask(p, mask);
             for l in lanes(mask) {
                 let (x, y) = (a.f64(regs, l)?, b.f64(regs, l)?);
+                // `.RZ`/`.RM`/`.RP`: exactly, by `correctly_rounded` (to nearest: the host's).
                 let r = match kind {
+                    FloatKind::Add if round != Round::Nearest => add_f64(x, y, round),
+                    FloatKind::Mul if round != Round::Nearest => mul_f64(x, y, round),
+                    FloatKind::Fma if round != Round::Nearest => {
+                        fma_f64(x, y, c.f64(regs, l)?, round)
+                    }
                     FloatKind::Add => x + y,
                     FloatKind::Mul => x * y,
                     FloatKind::Fma => x.mul_add(y, c.f64(regs, l)?),

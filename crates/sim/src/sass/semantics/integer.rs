@@ -352,6 +352,7 @@ pub(super) fn execute_rare(
             part,
             signed,
             cin,
+            cout,
         } => {
             a.ints(regs, ids, a_v);
             b.ints(regs, ids, b_v);
@@ -369,6 +370,7 @@ pub(super) fn execute_rare(
                     regs.write(d, mask, r_v);
                 }
                 MadPart::Hi | MadPart::Wide => {
+                    let mut carry = 0u64;
                     for l in lanes(mask) {
                         let (x, y) = (a_v[l], b_v[l]);
                         let prod = if signed {
@@ -376,7 +378,8 @@ pub(super) fn execute_rare(
                         } else {
                             u64::from(x) * u64::from(y)
                         };
-                        let sum = prod.wrapping_add(c.pair(regs, l)?);
+                        let (sum, out) = prod.overflowing_add(c.pair(regs, l)?);
+                        carry |= u64::from(out) << l;
                         if part == MadPart::Hi {
                             regs.set(d, l, (sum >> 32) as u32);
                         } else {
@@ -385,6 +388,9 @@ pub(super) fn execute_rare(
                                 regs.set(d + 1, l, (sum >> 32) as u32);
                             }
                         }
+                    }
+                    if let Some(p) = cout {
+                        regs.set_pred(p, mask, carry);
                     }
                 }
             }

@@ -62,6 +62,58 @@ pub(super) fn execute_rare(
                 regs.write(d, u64::MAX, r_v);
             }
         }
+        Op::LdcIndexed {
+            d,
+            base,
+            offset,
+            bytes,
+            signed,
+            ref words,
+        } => {
+            for l in lanes(mask) {
+                let index = regs.reg(base, l);
+                let at = i64::from(index) + offset;
+                let word = |k: i64| -> Result<u32, String> {
+                    usize::try_from(k)
+                        .ok()
+                        .and_then(|k| words.get(k).copied().flatten())
+                        .ok_or_else(|| {
+                            format!(
+                                "the indexed constant read c[0x0][{at:#x}] (index {index:#x} + \
+                                 {offset:#x}, lane {l}) reaches a word the launch does not \
+                                 define ({} words of bank 0)",
+                                words.len()
+                            )
+                        })
+                };
+                if at % i64::from(bytes.min(4)) != 0 {
+                    return Err(format!(
+                        "the indexed constant read c[0x0][{at:#x}] (lane {l}) is not aligned to \
+                         its {bytes} bytes"
+                    ));
+                }
+                let lo = word(at.div_euclid(4))?;
+                match bytes {
+                    1 => {
+                        let b = (lo >> (8 * at.rem_euclid(4))) as u8;
+                        let v = if signed {
+                            b as i8 as i32 as u32
+                        } else {
+                            u32::from(b)
+                        };
+                        regs.set(d, l, v);
+                    }
+                    8 => {
+                        let hi = word(at / 4 + 1)?;
+                        regs.set(d, l, lo);
+                        if d != RZ_DEST {
+                            regs.set(d + 1, l, hi);
+                        }
+                    }
+                    _ => regs.set(d, l, lo),
+                }
+            }
+        }
         _ => return Err("not a moves operation".into()),
     }
     Ok(())

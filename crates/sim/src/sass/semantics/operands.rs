@@ -133,6 +133,9 @@ impl Src {
             Half::Whole => {}
             Half::H0 => out[..ws].iter_mut().for_each(|x| *x &= 0xffff),
             Half::H1 => out[..ws].iter_mut().for_each(|x| *x >>= 16),
+            Half::Byte(b) => out[..ws]
+                .iter_mut()
+                .for_each(|x| *x = (*x >> (8 * u32::from(b & 3))) & 0xff),
         }
     }
 

@@ -1,4 +1,4 @@
-//! Operations that set or combine predicates: `ISETP`, `PSETP`, `PLOP3`, `P2R`.
+//! Operations that set or combine predicates: `ISETP`, `PSETP`, `PLOP3`, `P2R`, `R2P`, `PSET`.
 
 use super::*;
 
@@ -131,6 +131,37 @@ pub(super) fn execute_rare(
     let ws = regs.ws;
     let AluScratch { a: a_v, r: r_v, .. } = scratch;
     match *op {
+        Op::PSet {
+            d,
+            a,
+            b,
+            c,
+            op1,
+            op2,
+            bf,
+        } => {
+            let (am, bm, cm) = (
+                regs.pred_mask(a, mask),
+                regs.pred_mask(b, mask),
+                regs.pred_mask(c, mask),
+            );
+            let holds = op2.bits(op1.bits(am, bm), cm);
+            let one = if bf { 1.0f32.to_bits() } else { u32::MAX };
+            for (l, v) in r_v[..ws].iter_mut().enumerate() {
+                *v = if holds >> l & 1 == 1 { one } else { 0 };
+            }
+            regs.write(d, mask, r_v);
+        }
+        Op::R2P { a, mask: m } => {
+            a.ints(regs, ids, a_v);
+            for i in (0..7u8).filter(|i| m >> i & 1 == 1) {
+                let mut bits = 0u64;
+                for (l, &v) in a_v[..ws].iter().enumerate() {
+                    bits |= u64::from(v >> i & 1) << l;
+                }
+                regs.set_pred(i, mask, bits);
+            }
+        }
         Op::P2R { d, a, mask: m } => {
             a.ints(regs, ids, a_v);
             for l in 0..ws {

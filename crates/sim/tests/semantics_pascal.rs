@@ -248,10 +248,10 @@ IADD R20, R4, R5 ;\nISETP.NE.AND P1, PT, R9, R0, PT ;\n@P1 MOV32I R20, 0xdead ;\
 
 #[test]
 fn texture_forms_outside_the_model_and_other_banks_are_refused() {
-    // A channel mask other than R is outside `sim::texture`'s model.
+    // A channel mask the model does not read is outside `sim::texture`'s model.
     let err = eval("TEXS.T RZ, R20, R10, R11, 0x52, 2D, R20 ;\n", &[0, 0]).expect_err("refused");
     assert!(
-        err.contains("only the 2D shape with channel mask R"),
+        err.contains("the channel mask is not one the model reads"),
         "{err}"
     );
     // The modelled form whose handle the launch does not give.

@@ -416,7 +416,8 @@ fn param_words(text: &str) -> Result<Vec<u32>, Diagnostic> {
         .collect()
 }
 
-/// Parses the `textures` parameter: `HANDLE WIDTHxHEIGHT` items separated by `;`.
+/// Parses the `textures` parameter: `HANDLE WIDTHxHEIGHT [WORDS]` items separated by `;`
+/// (WORDS: 32-bit words per texel, 1, 2 or 4; 1 when absent).
 pub fn parse_textures(text: &str) -> Result<Vec<sim::TextureBinding>, Diagnostic> {
     text.split(';')
         .map(str::trim)
@@ -426,11 +427,18 @@ pub fn parse_textures(text: &str) -> Result<Vec<sim::TextureBinding>, Diagnostic
             let bad = |why: &str| {
                 Diagnostic::global(
                     Severity::Error,
-                    format!("parameter `textures`, binding {}: {why} (write HANDLE WIDTHxHEIGHT, e.g. 0x300000 64x64)", i + 1),
+                    format!("parameter `textures`, binding {}: {why} (write HANDLE WIDTHxHEIGHT [WORDS], e.g. 0x300000 64x64, or 0x300000 4096x1 2 for texels of two words)", i + 1),
                 )
             };
-            let [handle, size] = item.split_whitespace().collect::<Vec<_>>()[..] else {
-                return Err(bad("expected a handle and a size"));
+            let (handle, size, texel_words) = match item.split_whitespace().collect::<Vec<_>>()[..] {
+                [h, s] => (h, s, 1),
+                [h, s, w] => match w {
+                    "1" => (h, s, 1),
+                    "2" => (h, s, 2),
+                    "4" => (h, s, 4),
+                    _ => return Err(bad("the words per texel are 1, 2 or 4")),
+                },
+                _ => return Err(bad("expected a handle and a size")),
             };
             let handle =
                 number::unsigned(handle).ok_or_else(|| bad("the handle is not a number"))?;
@@ -447,6 +455,7 @@ pub fn parse_textures(text: &str) -> Result<Vec<sim::TextureBinding>, Diagnostic
                 handle,
                 width: side(w)?,
                 height: side(h)?,
+                texel_words,
             })
         })
         .collect()
@@ -466,10 +475,12 @@ pub fn bind_ptx_textures(
         .iter()
         .filter(|v| textures.contains(&v.name) && v.source == ArgumentSource::Auto)
         .filter_map(|v| v.value.as_u64())
-        .map(|handle| sim::TextureBinding {
-            handle,
-            width: sass_args::AUTO_TEXTURE_SIDE,
-            height: sass_args::AUTO_TEXTURE_SIDE,
+        .map(|handle| {
+            sim::TextureBinding::new(
+                handle,
+                sass_args::AUTO_TEXTURE_SIDE,
+                sass_args::AUTO_TEXTURE_SIDE,
+            )
         })
         .collect();
     args.textures = textures_text(&bindings);
@@ -480,7 +491,10 @@ pub fn bind_ptx_textures(
 pub fn textures_text(bindings: &[sim::TextureBinding]) -> String {
     bindings
         .iter()
-        .map(|b| format!("{:#x} {}x{}", b.handle, b.width, b.height))
+        .map(|b| match b.texel_words {
+            1 => format!("{:#x} {}x{}", b.handle, b.width, b.height),
+            w => format!("{:#x} {}x{} {w}", b.handle, b.width, b.height),
+        })
         .collect::<Vec<_>>()
         .join("; ")
 }

@@ -562,14 +562,18 @@ pub(crate) enum Op {
         bytes: u64,
     },
     Barrier,
-    /// `TEXS`/`TEX` 2D fetch of channel R ([`crate::texture`]): `d` gets the texel word at
-    /// the nearest-point, clamped coordinates (`x`, `y`, floats) of the texture `handle`
-    /// names.
+    /// A texture fetch ([`crate::texture`]): `TEXS`/`TEX` at the nearest-point, clamped
+    /// float coordinates (`x`, `y`), or (`integer`) `TLDS`/`TLD` of texel `x` of row 0. The
+    /// channels of `channels` (bit 0: R … bit 3: A), in order, go to `d`, `d + 1`, `d2`,
+    /// `d2 + 1` (`RZ_DEST`: dropped).
     TexFetch {
         d: u16,
+        d2: u16,
+        channels: u8,
         x: Src,
         y: Src,
         handle: Src,
+        integer: bool,
     },
     /// `SULD.D.BA.2D` / `SUST.D.BA.2D` ([`crate::texture`]): a raw access of `bytes` bytes
     /// at byte `x` of row `y` (the register pair `xy`, `xy + 1`) of the surface `handle`

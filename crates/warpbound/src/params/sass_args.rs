@@ -765,6 +765,32 @@ mod tests {
         );
     }
 
+    /// The words of banks 1–3 an automatic launch reads as 0, as its warning lists them:
+    /// fixed offsets as they are, indexed reads once per bank and index register with the
+    /// range of offsets added to it, in the order of their first read.
+    #[test]
+    fn unknown_bank_reads_list_indexed_reads_with_their_offsets() {
+        let k = kernel(
+            "code for sm_86
+/*0000*/ LDC R5, c[0x3][R9+0x10] ;
+/*0010*/ LDC R7, c[0x2][0x8] ;
+/*0020*/ LDC R6, c[0x3][R9+0x4c] ;
+/*0030*/ ULDC UR6, c[0x3][UR4+-0x4] ;
+/*0040*/ LDC R8, c[0x3][R9] ;
+/*0050*/ LDC R7, c[0x2][0x8] ;
+/*0060*/ EXIT ;
+",
+        );
+        assert_eq!(
+            unknown_bank_reads(&k),
+            [
+                "c[0x3][R9+0x0…0x4c] (indexed)",
+                "c[0x2][0x8]",
+                "c[0x3][UR4+-0x4] (indexed)"
+            ]
+        );
+    }
+
     /// A kernel that reads no parameter has an empty area.
     #[test]
     fn no_parameters() {

@@ -98,16 +98,6 @@ impl TextureBinding {
         self.handle as u32 == handle as u32
     }
 
-    /// A binding of one-word texels.
-    pub fn new(handle: u64, width: u32, height: u32) -> Self {
-        TextureBinding {
-            handle,
-            width,
-            height,
-            texel_words: 1,
-        }
-    }
-
     /// Bytes of one texel.
     pub fn texel_bytes(&self) -> u64 {
         u64::from(self.texel_words.clamp(1, 4)) * TEXEL_BYTES
@@ -177,6 +167,18 @@ impl TextureBinding {
                 .wrapping_add(yi as u64 * self.pitch())
                 .wrapping_add(xi as u64),
         ))
+    }
+}
+
+/// The binding as the `textures` text writes it: `HANDLE WIDTHxHEIGHT`, then the words per
+/// texel when there are more than one (`0x300000 4096x1 2`).
+impl std::fmt::Display for TextureBinding {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{:#x} {}x{}", self.handle, self.width, self.height)?;
+        if self.texel_words != 1 {
+            write!(f, " {}", self.texel_words)?;
+        }
+        Ok(())
     }
 }
 

@@ -432,13 +432,8 @@ pub fn parse_textures(text: &str) -> Result<Vec<sim::TextureBinding>, Diagnostic
             };
             let (handle, size, texel_words) = match item.split_whitespace().collect::<Vec<_>>()[..] {
                 [h, s] => (h, s, 1),
-                [h, s, w] => match w {
-                    "1" => (h, s, 1),
-                    "2" => (h, s, 2),
-                    "4" => (h, s, 4),
-                    _ => return Err(bad("the words per texel are 1, 2 or 4")),
-                },
-                _ => return Err(bad("expected a handle and a size")),
+                [h, s, w @ ("1" | "2" | "4")] => (h, s, w.parse().unwrap_or(1)),
+                _ => return Err(bad("expected a handle, a size and maybe 1, 2 or 4 words per texel")),
             };
             let handle =
                 number::unsigned(handle).ok_or_else(|| bad("the handle is not a number"))?;
@@ -475,12 +470,11 @@ pub fn bind_ptx_textures(
         .iter()
         .filter(|v| textures.contains(&v.name) && v.source == ArgumentSource::Auto)
         .filter_map(|v| v.value.as_u64())
-        .map(|handle| {
-            sim::TextureBinding::new(
-                handle,
-                sass_args::AUTO_TEXTURE_SIDE,
-                sass_args::AUTO_TEXTURE_SIDE,
-            )
+        .map(|handle| sim::TextureBinding {
+            handle,
+            width: sass_args::AUTO_TEXTURE_SIDE,
+            height: sass_args::AUTO_TEXTURE_SIDE,
+            texel_words: 1,
         })
         .collect();
     args.textures = textures_text(&bindings);
@@ -491,10 +485,7 @@ pub fn bind_ptx_textures(
 pub fn textures_text(bindings: &[sim::TextureBinding]) -> String {
     bindings
         .iter()
-        .map(|b| match b.texel_words {
-            1 => format!("{:#x} {}x{}", b.handle, b.width, b.height),
-            w => format!("{:#x} {}x{} {w}", b.handle, b.width, b.height),
-        })
+        .map(sim::TextureBinding::to_string)
         .collect::<Vec<_>>()
         .join("; ")
 }

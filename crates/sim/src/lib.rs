@@ -58,6 +58,7 @@ pub mod budget;
 mod canonical_nan;
 pub mod coalescing;
 mod comparison;
+mod correctly_rounded;
 mod cycle_loop;
 pub mod error;
 pub mod gcn;

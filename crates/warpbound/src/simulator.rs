@@ -425,7 +425,8 @@ fn param_words(text: &str) -> Result<Vec<u32>, Diagnostic> {
         .collect()
 }
 
-/// Parses the `textures` parameter: `HANDLE WIDTHxHEIGHT` items separated by `;`.
+/// Parses the `textures` parameter: `HANDLE WIDTHxHEIGHT [WORDS]` items separated by `;`
+/// (WORDS: 32-bit words per texel, 1, 2 or 4; 1 when absent).
 pub fn parse_textures(text: &str) -> Result<Vec<sim::TextureBinding>, Diagnostic> {
     text.split(';')
         .map(str::trim)
@@ -435,11 +436,13 @@ pub fn parse_textures(text: &str) -> Result<Vec<sim::TextureBinding>, Diagnostic
             let bad = |why: &str| {
                 Diagnostic::global(
                     Severity::Error,
-                    format!("parameter `textures`, binding {}: {why} (write HANDLE WIDTHxHEIGHT, e.g. 0x300000 64x64)", i + 1),
+                    format!("parameter `textures`, binding {}: {why} (write HANDLE WIDTHxHEIGHT [WORDS], e.g. 0x300000 64x64, or 0x300000 4096x1 2 for texels of two words)", i + 1),
                 )
             };
-            let [handle, size] = item.split_whitespace().collect::<Vec<_>>()[..] else {
-                return Err(bad("expected a handle and a size"));
+            let (handle, size, texel_words) = match item.split_whitespace().collect::<Vec<_>>()[..] {
+                [h, s] => (h, s, 1),
+                [h, s, w @ ("1" | "2" | "4")] => (h, s, w.parse().unwrap_or(1)),
+                _ => return Err(bad("expected a handle, a size and maybe 1, 2 or 4 words per texel")),
             };
             let handle =
                 number::unsigned(handle).ok_or_else(|| bad("the handle is not a number"))?;
@@ -456,6 +459,7 @@ pub fn parse_textures(text: &str) -> Result<Vec<sim::TextureBinding>, Diagnostic
                 handle,
                 width: side(w)?,
                 height: side(h)?,
+                texel_words,
             })
         })
         .collect()
@@ -479,6 +483,7 @@ pub fn bind_ptx_textures(
             handle,
             width: sass_args::AUTO_TEXTURE_SIDE,
             height: sass_args::AUTO_TEXTURE_SIDE,
+            texel_words: 1,
         })
         .collect();
     args.textures = textures_text(&bindings);
@@ -489,7 +494,7 @@ pub fn bind_ptx_textures(
 pub fn textures_text(bindings: &[sim::TextureBinding]) -> String {
     bindings
         .iter()
-        .map(|b| format!("{:#x} {}x{}", b.handle, b.width, b.height))
+        .map(sim::TextureBinding::to_string)
         .collect::<Vec<_>>()
         .join("; ")
 }

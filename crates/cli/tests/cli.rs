@@ -434,7 +434,7 @@ fn progress_lines_go_to_stderr_and_leave_the_report_unchanged() {
         .collect();
     assert!(!lines.is_empty(), "{err}");
     assert!(
-        lines[0].contains("of 2,000,000 search steps")
+        lines[0].contains("of 10,000,000 search steps")
             && lines[0].contains("longest schedule so far"),
         "{}",
         lines[0]

@@ -351,6 +351,7 @@ fn analyse(input: &ModeInput, p: &mut PwsParams, out: &mut ModeOutput) {
                 &p.cost_name
             }
         ),
+        assumed_loop_bounds: Vec::new(),
     });
     out.graph = Some(views::graph::pws(&result, view.as_ref()));
     out.schedule = Some(views::schedule::dispatch(&result.timeline.pws));

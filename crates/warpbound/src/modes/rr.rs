@@ -568,6 +568,7 @@ fn analyse(input: &ModeInput, p: &RrParams, out: &mut ModeOutput) {
                 result.mode_label
             )
         },
+        assumed_loop_bounds: Vec::new(),
     });
     out.schedule = Some(views::schedule::round_robin(&result));
     if let Some(s) = sim {

@@ -11,9 +11,11 @@ mod shared_loops;
 
 use crate::catalog::{ModeInfo, ParamInfo, PresetInfo};
 use crate::kernel_text::{self, Sass};
+use crate::loop_inference;
 use crate::mode::{Mode, ModeDetails, ModeInput, ModeOutput};
 use crate::observed_loops;
 use crate::params::limits::{self, budget};
+use crate::params::loop_bounds::LoopKey;
 use crate::params::{LoopBounds, Params};
 use crate::report::{CfgNode, SimulationReport};
 use crate::simulator::{self, SimRequest, SimRun};
@@ -437,6 +439,9 @@ fn run(input: &ModeInput) -> ModeOutput {
     else {
         return out;
     };
+    let mut p = p;
+    let launch = loop_inference::Launch::of(input.params);
+    let inference = infer_sass(&sass, launch.as_ref(), &mut p.loop_bounds, &mut out);
     // The run comes first when its loop counts are the bounds.
     let mut sim = None;
     if let Some(run) = p.simulate.run(&mut out.diagnostics) {
@@ -455,7 +460,13 @@ fn run(input: &ModeInput) -> ModeOutput {
         .as_ref()
         .map(|s| observed_loops::of_run(&sass.kernel, &sass.graph, s))
         .unwrap_or_default();
-    let mut p = p;
+    if sim
+        .as_ref()
+        .is_some_and(|s| same_launch(s, launch.as_ref(), 32))
+    {
+        out.diagnostics
+            .extend(loop_inference::check_observed(&inference, &loops));
+    }
     if p.observed && !observe_bounds(&loops, sim.is_some(), input, &mut p.loop_bounds, &mut out) {
         return out;
     }
@@ -547,14 +558,14 @@ pub(super) fn observe_bounds(
             continue;
         }
         let n = l.iterations.max(1);
-        bounds.per_address.insert(address, n);
+        bounds.observed(LoopKey::Address(address), n);
         taken.push(format!("{} = {n}", l.header));
     }
     out.diagnostics.push(Diagnostic::global(
         isa::Severity::Note,
         if taken.is_empty() {
             "loop_bounds=observed: no loop took its bound from the run (no loops, every loop \
-             bounded by the request, or a run without trace)"
+             bounded by the request or by the code, or a run without trace)"
                 .to_string()
         } else {
             format!(
@@ -566,6 +577,34 @@ pub(super) fn observe_bounds(
         },
     ));
     true
+}
+
+/// Loop bounds from the code of a SASS kernel for `launch` (crate `loopbound`), applied to
+/// `bounds` by the precedence rule of [`crate::params::loop_bounds`].
+pub(super) fn infer_sass(
+    sass: &Sass,
+    launch: Option<&loop_inference::Launch>,
+    bounds: &mut LoopBounds,
+    out: &mut ModeOutput,
+) -> loop_inference::Inference {
+    let t = Instant::now();
+    let inference = loop_inference::sass(&sass.kernel, &sass.graph, launch);
+    bounds.apply_inferred(&inference.loops, &mut out.diagnostics);
+    out.time("loop_bounds", t);
+    inference
+}
+
+/// Whether run `s` is of `launch` (its observed counts can be checked against bounds
+/// inferred for it): not a retry with a larger block (`simulator::COOPERATIVE_BLOCK`).
+pub(super) fn same_launch(
+    s: &sim::Simulation,
+    launch: Option<&loop_inference::Launch>,
+    warp_size: usize,
+) -> bool {
+    let Some(l) = launch else { return false };
+    let threads: usize = l.block.iter().map(|&d| d as usize).product();
+    let blocks: usize = l.grid.iter().map(|&d| d as usize).product();
+    s.warps.len() <= threads.div_ceil(warp_size).saturating_mul(blocks)
 }
 
 /// Runs the kernel in the analysis's own setting: one warp in isolation, in-order issue with

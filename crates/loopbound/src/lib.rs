@@ -29,12 +29,12 @@
 
 pub mod exits;
 pub mod expr;
-
+pub mod gcn;
 pub mod induction;
 pub mod interval;
 pub mod ir;
 pub mod loops;
-
+pub mod ptx;
 pub mod sass;
 pub mod symbolic;
 pub mod trip_count;

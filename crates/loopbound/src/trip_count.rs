@@ -16,8 +16,8 @@
 //! |-----|------|-----------------|----------------|
 //! | `<` | B > 0 | ⌈D / B⌉ (≥ 0)  | A … R − 1 + B |
 //! | `≤` | B > 0 | ⌊D / B⌋ + 1    | A … R + B |
-//! | `≠` | B > 0 | D / B when B divides D ≥ 0 | A … R |
-//! | `>`, `≥`, `≠` | B < 0 | mirrored | |
+//! | `≠` | B ≠ 0 | D / B when B divides D (D read modulo 2^w) | any (equality is exact) |
+//! | `>`, `≥` | B < 0 | mirrored | |
 //! | `=` | B ≠ 0 | ≤ 1 | |
 //!
 //! A `≠` exit needs the direction right and the step to divide the distance: otherwise the
@@ -57,11 +57,6 @@ fn range(width: u32, signed: bool) -> (i128, i128) {
 
 fn linear(f: &Fact, width: u32, e: &Evaluator) -> Result<u64, String> {
     let unknown = |what: &str| format!("{what} is not known for this launch");
-    let limit = e.int(f.limit).ok_or_else(|| unknown("the limit"))?;
-    let window = limit
-        .window(width, f.signed)
-        .ok_or_else(|| "the limit may lie on either side of the wrap-around".to_string())?;
-    let r = Interval::new(limit.lo - window, limit.hi - window).ok_or("limit out of range")?;
     // The step: every alternative, read as a small signed number.
     let mut step: Option<Interval> = None;
     for &s in &f.steps {
@@ -72,6 +67,21 @@ fn linear(f: &Fact, width: u32, e: &Evaluator) -> Result<u64, String> {
         step = Some(step.map_or(b, |x| x.hull(b)));
     }
     let b = step.ok_or("no step")?;
+    if f.op == CmpOp::Ne {
+        let mut most: u64 = 0;
+        for &dist in &f.distances {
+            let d = e.int(dist).ok_or_else(|| unknown("the distance"))?;
+            most = most.max(ne(d, b, width)?);
+        }
+        return most
+            .checked_add(1)
+            .ok_or_else(|| "too many iterations".into());
+    }
+    let limit = e.int(f.limit).ok_or_else(|| unknown("the limit"))?;
+    let window = limit
+        .window(width, f.signed)
+        .ok_or_else(|| "the limit may lie on either side of the wrap-around".to_string())?;
+    let r = Interval::new(limit.lo - window, limit.hi - window).ok_or("limit out of range")?;
     let (lo_m, hi_m) = range(width, f.signed);
     let mut most: u64 = 0;
     for (&start, &dist) in f.starts.iter().zip(&f.distances) {
@@ -88,6 +98,34 @@ fn linear(f: &Fact, width: u32, e: &Evaluator) -> Result<u64, String> {
     }
     most.checked_add(1)
         .ok_or_else(|| "too many iterations".into())
+}
+
+/// `x ≠ R` with `x_k = A + k·B`: equality is exact modulo 2^w, so the counter ends at the
+/// first `k` with `k·B ≡ D` (`D = R − A`); reading `D` (or `−D` for a decreasing counter)
+/// in `0 ..< 2^w`, that is at most `D / |B|` when `|B|` divides it — for every thread when
+/// `|B| = 1`, else only when `D` is one known value. Otherwise the counter may step over its
+/// limit and wrap around: no bound.
+fn ne(d: Interval, b: Interval, width: u32) -> Result<u64, String> {
+    if !b.is_point() || b.lo == 0 {
+        return Err("a ≠ exit with a step that varies may step over its limit".into());
+    }
+    let (dist, step) = if b.lo > 0 {
+        (d, b.lo)
+    } else {
+        (d.neg().ok_or("distance out of range")?, -b.lo)
+    };
+    let dist = dist
+        .unsigned(width)
+        .ok_or("the counter may start on either side of its ≠ limit")?;
+    if dist.hi >= 1i128 << (width - 1) {
+        return Err("the counter may start past its ≠ limit and wrap around".into());
+    }
+    if step != 1 && !(dist.is_point() && dist.lo % step == 0) {
+        return Err(format!(
+            "the step {step} may not divide the distance to the ≠ limit"
+        ));
+    }
+    u64::try_from(dist.hi / step).map_err(|_| "too many iterations".into())
 }
 
 /// `K` for one start interval `a`, step `b`, limit `r` (machine values) and distance
@@ -130,7 +168,6 @@ fn count(
                 fits(a.lo, a.hi.max(r.hi + b.hi))?;
                 to_u64(k)
             }
-            CmpOp::Ne => ne(a, b.lo, b.is_point(), r, d, &fits, &to_u64),
             _ => Err("the counter moves away from its limit".into()),
         }
     } else if b.hi < 0 {
@@ -156,38 +193,12 @@ fn count(
         let mirrored = match op {
             CmpOp::Gt => CmpOp::Lt,
             CmpOp::Ge => CmpOp::Le,
-            CmpOp::Ne => CmpOp::Ne,
             _ => return Err("the counter moves away from its limit".into()),
         };
         count(mirrored, na, up, nr, nd, -hi_m, -lo_m)
     } else {
         Err("the step may be zero or change sign".into())
     }
-}
-
-/// `x ≠ r` with step `b > 0`: the counter must hit `r` exactly.
-fn ne(
-    a: Interval,
-    b: i128,
-    point_step: bool,
-    r: Interval,
-    d: Interval,
-    fits: &dyn Fn(i128, i128) -> Result<(), String>,
-    to_u64: &dyn Fn(i128) -> Result<u64, String>,
-) -> Result<u64, String> {
-    if !point_step {
-        return Err("a ≠ exit with a step that varies may step over its limit".into());
-    }
-    if d.lo < 0 {
-        return Err("the counter may start past its ≠ limit and wrap around".into());
-    }
-    if b != 1 && !(d.is_point() && d.lo % b == 0) {
-        return Err(format!(
-            "the step {b} may not divide the distance to the ≠ limit"
-        ));
-    }
-    fits(a.lo, r.hi)?;
-    to_u64(d.hi / b)
 }
 
 fn div_ceil(a: i128, b: i128) -> i128 {

@@ -164,6 +164,177 @@ pub fn sass(kernel: &Kernel, graph: &BlockGraph, launch: Option<&Launch>) -> Inf
     out
 }
 
+/// Inference on a PTX function, for `launch` (kernel parameters are launch inputs only for
+/// an `.entry`; a `.func`'s loops are bounded only by constants).
+pub fn ptx(f: &isa::ptx::Function, launch: Option<&Launch>) -> Inference {
+    let graph = isa::flow::build(&isa::ptx::flows(f));
+    let analysis = loopbound::analyse(loopbound::ptx::lower(f, &graph));
+    let auto = launch.is_some_and(|l| l.words.is_none()) && !f.params.is_empty();
+    let words: Vec<u32> = match launch.map(|l| &l.words) {
+        Some(Some(w)) => w.clone(),
+        Some(None) => kernel_args::words(f, &kernel_args::auto(f)),
+        None => Vec::new(),
+    };
+    let bytes: Vec<u8> = words.iter().flat_map(|w| w.to_le_bytes()).collect();
+    let layout = kernel_args::param_offsets(f);
+    let param = |name: &str, offset: i64, n: u32| -> Option<u64> {
+        let (_, base, size) = layout.iter().find(|(p, _, _)| p == name)?;
+        let start = base.checked_add(usize::try_from(offset).ok()?)?;
+        let end = start.checked_add(n as usize)?;
+        if end > base + size || n > 8 {
+            return None;
+        }
+        let b = bytes.get(start..end)?;
+        Some(b.iter().rev().fold(0u64, |w, &x| (w << 8) | u64::from(x)))
+    };
+    let inputs = |i: &Input| -> Option<Interval> {
+        let l = launch?;
+        match i {
+            Input::Param {
+                name,
+                offset,
+                bytes,
+            } => param(name, *offset, *bytes).map(|v| Interval::point(i128::from(v))),
+            other => l.thread_input(other),
+        }
+    };
+    let short = |i: &Input| match i {
+        Input::Param { name, offset, .. } => {
+            let n = kernel_args::short(name).to_string();
+            if *offset == 0 {
+                n
+            } else {
+                format!("{n}+{offset}")
+            }
+        }
+        other => other.to_string(),
+    };
+    let bounds = analysis.evaluate_named(&inputs, &short);
+    let mut out = Inference::default();
+    for b in bounds {
+        let first = analysis.program.blocks[b.block].first;
+        let span = f
+            .instructions
+            .get(first)
+            .map_or(isa::Span::default(), |i| i.span);
+        let used: Vec<String> = b
+            .inputs
+            .iter()
+            .filter_map(|i| match i {
+                Input::Param {
+                    name,
+                    offset,
+                    bytes,
+                } => Some(format!("{} = {}", short(i), param(name, *offset, *bytes)?)),
+                _ => None,
+            })
+            .collect();
+        let mut keys = Vec::new();
+        let label = f
+            .labels
+            .iter()
+            .find(|(_, &i)| i == first)
+            .map(|(n, _)| n.clone());
+        if let Some(l) = &label {
+            keys.push(LoopKey::Label(l.clone()));
+        }
+        keys.push(LoopKey::Address(isa::ptx::Function::pc(first)));
+        if let (Some(n), Some(l)) = (b.bound, &label) {
+            out.by_key.insert(l.clone(), n);
+        }
+        out.loops.push(InferredLoop {
+            keys,
+            span,
+            bound: b.bound,
+            reason: with_values(&b.reason, &used),
+            formula: b.formula,
+            auto_params: (auto && !used.is_empty()).then(|| used.join(", ")),
+        });
+    }
+    out
+}
+
+/// Inference on a GCN3 function of `program`, for `launch` (the kernel descriptor gives the
+/// initial SGPRs; the kernarg words are the request's, or the automatic ones when the
+/// symbol's mangling gives the signature, as the simulator chooses them).
+pub fn gcn(f: &isa::gcn::GcnFunction, launch: Option<&Launch>) -> Inference {
+    use loopbound::gcn::Init;
+    use sim::gcn::abi::InitSgpr;
+    let graph = isa::flow::build(&isa::gcn::flows(f));
+    let abi = sim::gcn::GcnAbi::from_descriptor(&f.descriptor);
+    let mut sgprs = Vec::new();
+    let mut seen: BTreeMap<&str, u32> = BTreeMap::new();
+    for (i, what) in abi.sgprs().into_iter().enumerate() {
+        let mut half = |k: &'static str| {
+            let n = seen.entry(k).or_insert(0);
+            *n += 1;
+            *n == 1
+        };
+        let init = match what {
+            InitSgpr::KernargPtr if half("kernarg") => Init::KernargLo,
+            InitSgpr::KernargPtr => Init::KernargHi,
+            InitSgpr::DispatchPtr if half("dispatch") => Init::DispatchLo,
+            InitSgpr::DispatchPtr => Init::DispatchHi,
+            InitSgpr::WorkgroupId(d) => Init::WorkgroupId(d as u8),
+            InitSgpr::Zero => continue,
+        };
+        sgprs.push((i as u32, init));
+    }
+    let analysis = loopbound::analyse(loopbound::gcn::lower(f, &graph, &sgprs));
+    let signature = crate::params::gcn_args::signature(&f.name).filter(|p| !p.is_empty());
+    let auto = launch.is_some_and(|l| l.words.is_none()) && signature.is_some();
+    let words: Vec<u32> = match (launch.map(|l| &l.words), &signature) {
+        (Some(Some(w)), _) => w.clone(),
+        (Some(None), Some(params)) => crate::params::gcn_args::auto(params).0,
+        _ => Vec::new(),
+    };
+    let packet = launch.map(|l| sim::gcn::abi::dispatch_packet(l.grid, l.block, 0));
+    let inputs = |i: &Input| -> Option<Interval> {
+        let l = launch?;
+        let word = |ws: &[u32], off: i64| -> Option<Interval> {
+            let k = usize::try_from(off).ok().filter(|o| o % 4 == 0)? / 4;
+            ws.get(k).map(|&w| Interval::point(i128::from(w)))
+        };
+        match i {
+            Input::Kernarg { offset } => word(&words, *offset),
+            Input::Dispatch { offset } => word(packet.as_ref()?, *offset),
+            other => l.thread_input(other),
+        }
+    };
+    let bounds = analysis.evaluate(&inputs);
+    let mut out = Inference::default();
+    for b in bounds {
+        let first = analysis.program.blocks[b.block].first;
+        let span = f
+            .instructions
+            .get(first)
+            .map_or(isa::Span::default(), |i| i.span);
+        let used: Vec<String> = b
+            .inputs
+            .iter()
+            .filter_map(|i| match i {
+                Input::Kernarg { offset } => Some(format!(
+                    "kernarg[{offset:#x}] = {}",
+                    words.get(usize::try_from(*offset).ok()? / 4)?
+                )),
+                _ => None,
+            })
+            .collect();
+        if let Some(n) = b.bound {
+            out.by_key.insert(b.key.clone(), n);
+        }
+        out.loops.push(InferredLoop {
+            keys: vec![LoopKey::Label(b.key.clone())],
+            span,
+            bound: b.bound,
+            reason: with_values(&b.reason, &used),
+            formula: b.formula,
+            auto_params: (auto && !used.is_empty()).then(|| used.join(", ")),
+        });
+    }
+    out
+}
+
 /// `reason` with the values of the parameters it depends on.
 fn with_values(reason: &str, values: &[String]) -> String {
     if values.is_empty() {

@@ -413,16 +413,24 @@ fn wavefront_graph(
             format!("loop bound for {a:#x}: GCN3 loops are named by their header's label (e.g. BB0_7), not by an address"),
         ));
     }
+    // Loops the code bounds (scalar counters of the kernel), by the precedence rule.
+    let t = web_time::Instant::now();
+    let launch = crate::loop_inference::Launch::of(input.params);
+    let inference = crate::loop_inference::gcn(gcn.function(), launch.as_ref());
+    let mut bounds = p.loop_bounds.clone();
+    bounds.apply_inferred(&inference.loops, &mut out.diagnostics);
+    out.time("loop_bounds", t);
     let opts = pws::GcnGraphOptions {
         cost,
         loop_bounds: pws::LoopBounds {
-            per_header: p.loop_bounds.per_label.clone(),
-            default: p.loop_bounds.default,
+            per_header: bounds.per_label.clone(),
+            default: bounds.default,
         },
     };
     match pws::build_from_gcn_program(&gcn.program, gcn.function(), &opts, budget) {
         Ok(g) => {
             out.diagnostics.extend(g.warnings);
+            loop_rows(&g.loops, &inference, &bounds, out);
             for label in p.loop_bounds.per_label.keys() {
                 let names_a_loop = g.loops.iter().any(|l| {
                     l.header == *label || l.header.rsplit_once('/').is_some_and(|(_, x)| x == label)
@@ -441,6 +449,52 @@ fn wavefront_graph(
             out.kernel = Some(view);
             None
         }
+    }
+}
+
+/// The report's loop table for the unrolled loops (one row per loop of the listing; an
+/// inlined callee's loop is named `callee/label`), and a warning at every loop the default
+/// bounded.
+fn loop_rows(
+    unrolled: &[pws::UnrolledLoop],
+    inference: &crate::loop_inference::Inference,
+    bounds: &LoopBounds,
+    out: &mut ModeOutput,
+) {
+    use crate::params::loop_bounds::{BoundFrom, LoopKey};
+    for u in unrolled {
+        let label = u.header.split('#').next().unwrap_or(&u.header).to_string();
+        if out.loop_bounds.iter().any(|r| r.header == label) {
+            continue;
+        }
+        let local = label.rsplit_once('/').map_or(label.as_str(), |(_, l)| l);
+        let keys = [LoopKey::Label(label.clone()), LoopKey::Label(local.into())];
+        let (from, prov) = bounds.source(&keys);
+        let seen = inference
+            .loops
+            .iter()
+            .find(|l| l.keys.first() == Some(&LoopKey::Label(label.clone())));
+        let span = seen.map_or(isa::Span::default(), |l| l.span);
+        if from == BoundFrom::Default {
+            out.diagnostics.push(super::warp_cfg::default_warning(
+                span,
+                &label,
+                u.bound,
+                prov.and_then(|p| p.reason.as_deref()).or(Some(
+                    "no bound from the code: a loop of a called function, or one on per-lane \
+                     values (the execute mask)",
+                )),
+            ));
+        }
+        out.loop_bounds.push(crate::report::LoopBoundRow {
+            header: label,
+            line: span.line,
+            bound: u.bound,
+            bound_from: from.name().into(),
+            reason: prov.and_then(|p| p.reason.clone()),
+            inferred: prov.and_then(|p| p.inferred),
+            formula: prov.and_then(|p| p.formula.clone()),
+        });
     }
 }
 

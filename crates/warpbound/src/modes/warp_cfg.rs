@@ -5,6 +5,7 @@
 
 mod indirect;
 mod ipet_bound;
+pub(super) use ipet_bound::default_warning;
 mod its;
 mod ptx;
 mod shared_loops;

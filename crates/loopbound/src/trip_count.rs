@@ -86,13 +86,15 @@ fn linear(f: &Fact, width: u32, e: &Evaluator) -> Result<u64, String> {
     let mut most: u64 = 0;
     for (&start, &dist) in f.starts.iter().zip(&f.distances) {
         let a = e.int(start).ok_or_else(|| unknown("the start"))?;
-        if a.window(width, f.signed) != Some(window) {
-            return Err(
-                "the start and the limit lie in different windows of the wrap-around".into(),
-            );
-        }
-        let a = Interval::new(a.lo - window, a.hi - window).ok_or("start out of range")?;
+        // Each side read as its machine value; the distance (one polynomial, so shared atoms
+        // cancel) moves by the difference of their windows.
+        let w_a = a
+            .window(width, f.signed)
+            .ok_or("the start may lie on either side of the wrap-around")?;
+        let a = Interval::new(a.lo - w_a, a.hi - w_a).ok_or("start out of range")?;
         let d = e.int(dist).ok_or_else(|| unknown("the distance"))?;
+        let d = Interval::new(d.lo + w_a - window, d.hi + w_a - window)
+            .ok_or("distance out of range")?;
         let k = count(f.op, a, b, r, d, lo_m, hi_m)?;
         most = most.max(k);
     }
@@ -217,7 +219,6 @@ fn geometric(
         .int(f.limit)
         .and_then(|r| r.machine(w, f.signed))
         .ok_or("the limit is not known for this launch")?;
-    let (lo_m, hi_m) = range(w, f.signed);
     let shrinking = matches!(iv.evolution, Evolution::Halving { .. });
     let ok_op = match f.op {
         CmpOp::Gt | CmpOp::Ge => shrinking,
@@ -240,21 +241,32 @@ fn geometric(
                 if shrinking { "halving" } else { "scaling" }
             ));
         }
-        for start in [i.lo, i.hi] {
-            if f.signed && start > hi_m {
-                return Err("the start does not fit the signed comparison".into());
+        // Read signed, the starts must not straddle 2^(w−1): within one half the signed
+        // reading is monotone in the unsigned value, so the extreme starts stay extreme.
+        let half = 1i128 << (w - 1);
+        if f.signed && i.lo < half && i.hi >= half {
+            return Err("the start may have either sign".into());
+        }
+        let read = |v: i128| {
+            if f.signed && v >= half {
+                v - 2 * half
+            } else {
+                v
             }
+        };
+        for start in [i.lo, i.hi] {
             for r in [limit.lo, limit.hi] {
                 let mut x = start;
                 let mut k: u64 = 0;
                 loop {
-                    let side = match f.shape {
+                    let raw = match f.shape {
                         Shape::Next => update(x),
                         _ => x,
                     };
-                    if side < lo_m || side > hi_m {
+                    if raw < 0 || raw > 2 * half - 1 {
                         return Err("the variable could wrap around".into());
                     }
+                    let side = read(raw);
                     if !f.op.holds(side, r) {
                         break;
                     }

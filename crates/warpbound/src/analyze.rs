@@ -175,11 +175,13 @@ fn assemble(report: &mut Report, out: ModeOutput) {
             .loop_bounds
             .iter()
             .filter(|l| matches!(l.bound_from.as_str(), "default" | "observed"))
-            .map(|l| crate::report::AssumedLoopBound {
-                header: l.header.clone(),
-                line: l.line,
-                bound: l.bound,
-                from: l.bound_from.clone(),
+            .filter_map(|l| {
+                Some(crate::report::AssumedLoopBound {
+                    header: l.header.clone(),
+                    line: l.line,
+                    bound: l.bound?,
+                    from: l.bound_from.clone(),
+                })
             })
             .collect();
     }

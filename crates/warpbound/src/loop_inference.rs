@@ -13,7 +13,8 @@
 use crate::observed_loops::ObservedLoop;
 use crate::params::kernel_args;
 use crate::params::loop_bounds::{InferredLoop, LoopKey};
-use crate::params::{sass_args, Params};
+use crate::params::{sass_args, LoopBounds, Params};
+use crate::report::LoopBoundRow;
 use isa::{BlockGraph, Diagnostic, Kernel};
 use loopbound::{Input, Interval};
 use std::collections::BTreeMap;
@@ -333,6 +334,35 @@ pub fn gcn(f: &isa::gcn::GcnFunction, launch: Option<&Launch>) -> Inference {
         });
     }
     out
+}
+
+/// The report's loop table for the loops inference saw, with the bounds `bounds` applies
+/// (after [`LoopBounds::apply_inferred`] and any observed counts).
+pub fn rows(inference: &Inference, bounds: &LoopBounds) -> Vec<LoopBoundRow> {
+    inference
+        .loops
+        .iter()
+        .filter_map(|l| {
+            let first = l.keys.first()?;
+            let (from, prov) = bounds.source(&l.keys);
+            let keyed = l.keys.iter().find_map(|k| match k {
+                LoopKey::Address(a) => bounds.per_address.get(a),
+                LoopKey::Label(x) => bounds.per_label.get(x),
+            });
+            let bound = keyed.copied().or(bounds.default);
+            Some(LoopBoundRow {
+                header: first.to_string(),
+                line: l.span.line,
+                bound,
+                bound_from: from.name().into(),
+                reason: prov
+                    .and_then(|p| p.reason.clone())
+                    .or(Some(l.reason.clone())),
+                inferred: l.bound,
+                formula: l.formula.clone(),
+            })
+        })
+        .collect()
 }
 
 /// `reason` with the values of the parameters it depends on.

@@ -193,8 +193,9 @@ pub struct SimulationReport {
     /// there is no bound to compare with. A `false` is a soundness bug to report.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub holds: Option<bool>,
-    /// SASS, traced runs: per loop header, the most iterations one thread made per entry
-    /// ([`crate::observed_loops`]); what `warp-cfg --set loop_bounds=observed` bounds with.
+    /// Traced runs (SASS, PTX, GCN3): per loop header, the most iterations one thread made per
+    /// entry ([`crate::observed_loops`]); what `loop_bounds=observed` bounds with, and what
+    /// every inferred bound is checked against.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub loop_iterations: Vec<crate::observed_loops::ObservedLoop>,
 }
@@ -413,8 +414,10 @@ pub struct LoopBoundRow {
     /// The header's key, as `loop_bounds` takes it (`0x100`, `$L__BB0_3`, `BB0_7`).
     pub header: String,
     pub line: u32,
-    /// The bound applied (header runs per thread and per entry).
-    pub bound: u64,
+    /// The bound applied (header runs per thread and per entry); absent when the loop has
+    /// none (no inferred or given bound and `default_loop_bound` 0: an error).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub bound: Option<u64>,
     /// `inferred` (from the code), `given` (the request's `loop_bounds`), `observed`
     /// (`loop_bounds=observed`) or `default` (`default_loop_bound`, an assumption).
     pub bound_from: String,

@@ -407,6 +407,7 @@ fn run(input: &ModeInput) -> ModeOutput {
     {
         return out;
     }
+    out.loop_bounds = crate::loop_inference::rows(&inference, &p.loop_bounds);
     let t = Instant::now();
     let extras = match &units {
         None => vec![Cost::Unit],

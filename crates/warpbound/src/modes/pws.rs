@@ -419,6 +419,7 @@ fn wavefront_graph(
     let inference = crate::loop_inference::gcn(gcn.function(), launch.as_ref());
     let mut bounds = p.loop_bounds.clone();
     bounds.apply_inferred(&inference.loops, &mut out.diagnostics);
+    out.loop_bounds = crate::loop_inference::rows(&inference, &bounds);
     out.time("loop_bounds", t);
     let opts = pws::GcnGraphOptions {
         cost,
@@ -462,11 +463,13 @@ fn loop_rows(
     out: &mut ModeOutput,
 ) {
     use crate::params::loop_bounds::{BoundFrom, LoopKey};
+    let mut warned: Vec<String> = Vec::new();
     for u in unrolled {
         let label = u.header.split('#').next().unwrap_or(&u.header).to_string();
-        if out.loop_bounds.iter().any(|r| r.header == label) {
+        if warned.contains(&label) {
             continue;
         }
+        warned.push(label.clone());
         let local = label.rsplit_once('/').map_or(label.as_str(), |(_, l)| l);
         let keys = [LoopKey::Label(label.clone()), LoopKey::Label(local.into())];
         let (from, prov) = bounds.source(&keys);
@@ -486,10 +489,16 @@ fn loop_rows(
                 )),
             ));
         }
+        if out.loop_bounds.iter().any(|r| r.header == label) {
+            if let Some(r) = out.loop_bounds.iter_mut().find(|r| r.header == label) {
+                r.bound = Some(u.bound);
+            }
+            continue;
+        }
         out.loop_bounds.push(crate::report::LoopBoundRow {
             header: label,
             line: span.line,
-            bound: u.bound,
+            bound: Some(u.bound),
             bound_from: from.name().into(),
             reason: prov.and_then(|p| p.reason.clone()),
             inferred: prov.and_then(|p| p.inferred),
@@ -562,6 +571,20 @@ fn simulate(
     ) else {
         return;
     };
+    let program = isa::gcn::parse(&input.request.source, &input.limits);
+    let loops = program
+        .function(input.request.function.as_deref())
+        .map(|f| {
+            let loops = crate::observed_loops::of_gcn_run(f, &s);
+            let launch = crate::loop_inference::Launch::of(input.params);
+            if super::warp_cfg::same_launch(&s, launch.as_ref(), 64) {
+                let inference = crate::loop_inference::gcn(f, launch.as_ref());
+                out.diagnostics
+                    .extend(crate::loop_inference::check_observed(&inference, &loops));
+            }
+            loops
+        })
+        .unwrap_or_default();
     out.simulation = Some(match bound {
         Some(_) if s.warps.len() != 1 => SimulationReport::against(
             s,
@@ -575,4 +598,7 @@ fn simulate(
             "E_WF with PWS assumes the chosen split points; the simulator splits at the kernel's own `split` instructions (use split=marked without extra marks)",
         ),
     });
+    if let Some(r) = &mut out.simulation {
+        r.loop_iterations = loops;
+    }
 }

@@ -622,7 +622,7 @@ fn analyse(input: &ModeInput, p: &RrParams, out: &mut ModeOutput) {
             crate::report::LoopBoundRow {
                 header: u.label.clone(),
                 line: u.line,
-                bound: u.bound,
+                bound: Some(u.bound),
                 bound_from: from.name().into(),
                 reason: prov.and_then(|p| p.reason.clone()),
                 inferred: prov.and_then(|p| p.inferred),

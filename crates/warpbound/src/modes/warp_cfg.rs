@@ -471,6 +471,7 @@ fn run(input: &ModeInput) -> ModeOutput {
     if p.observed && !observe_bounds(&loops, sim.is_some(), input, &mut p.loop_bounds, &mut out) {
         return out;
     }
+    out.loop_bounds = loop_inference::rows(&inference, &p.loop_bounds);
     let t = Instant::now();
     bound(&sass, &p, input, &functions, &mut out);
     out.time("warp_cfg+ipet", t);

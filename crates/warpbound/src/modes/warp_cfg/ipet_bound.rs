@@ -229,37 +229,43 @@ pub(super) fn bound(
                     }
                 })
                 .collect();
-            // One row per program loop (the warp-level CFG may copy a loop per context).
-            let mut rows: Vec<LoopBoundRow> = Vec::new();
+            // A warning at every program loop the default bounds (the warp-level CFG may copy
+            // a loop per context: once per header), and a row for loops the mode's table
+            // (from inference) does not list (an irreducible region's entry).
+            let mut warned: Vec<String> = Vec::new();
             for l in &s.loops {
                 let (keys, from, prov) = from_of(l);
                 let Some(first) = keys.first() else { continue };
                 let header = first.to_string();
-                if rows.iter().any(|r| r.header == header) {
-                    continue;
-                }
                 let block = warp.nodes[l.header].block;
                 let span = block.map_or(Span::default(), |b| listing.span(b));
                 let bound = l.bound.unwrap_or(0);
-                if from == BoundFrom::Default {
-                    out.diagnostics.push(default_warning(
-                        span,
-                        &header,
-                        bound,
-                        prov.as_ref().and_then(|p| p.reason.as_deref()),
-                    ));
+                let program_loop = out.loop_bounds.iter().any(|r| r.header == header);
+                if from == BoundFrom::Default && !warned.contains(&header) {
+                    let why = if program_loop {
+                        prov.as_ref().and_then(|p| p.reason.as_deref())
+                    } else {
+                        Some(
+                            "a cycle of the warp-level CFG that is no loop of the thread's code: \
+                             groups of threads left waiting resume there, one turn per group",
+                        )
+                    };
+                    out.diagnostics
+                        .push(default_warning(span, &header, bound, why));
+                    warned.push(header.clone());
                 }
-                rows.push(LoopBoundRow {
-                    header,
-                    line: span.line,
-                    bound,
-                    bound_from: from.name().into(),
-                    reason: prov.as_ref().and_then(|p| p.reason.clone()),
-                    inferred: prov.as_ref().and_then(|p| p.inferred),
-                    formula: prov.and_then(|p| p.formula),
-                });
+                if !out.loop_bounds.iter().any(|r| r.header == header) {
+                    out.loop_bounds.push(LoopBoundRow {
+                        header,
+                        line: span.line,
+                        bound: l.bound,
+                        bound_from: from.name().into(),
+                        reason: prov.as_ref().and_then(|p| p.reason.clone()),
+                        inferred: prov.as_ref().and_then(|p| p.inferred),
+                        formula: prov.and_then(|p| p.formula),
+                    });
+                }
             }
-            out.loop_bounds = rows;
             for l in s.loops.iter().filter(|l| l.irreducible) {
                 out.diagnostics.push(Diagnostic::global(
                     Severity::Warning,

@@ -59,6 +59,7 @@ pub(super) fn run(input: &ModeInput, p: &WarpCfgParams, out: &mut ModeOutput) {
     let inference = crate::loop_inference::ptx(f, launch.as_ref());
     let mut loop_bounds = p.loop_bounds.clone();
     loop_bounds.apply_inferred(&inference.loops, &mut out.diagnostics);
+    out.loop_bounds = crate::loop_inference::rows(&inference, &loop_bounds);
     out.time("loop_bounds", t);
     let t = Instant::now();
     let built = match cfg::ptx::build(f, &p.analysis) {

@@ -304,7 +304,7 @@ fn steps_of(
     }
     let atom = sym.store.as_atom(next)?;
     let alts: Vec<ValueId> = match sym.store.get_atom(atom).clone() {
-        Atom::Entry { .. } => sym.joins.get(&atom)?.clone(),
+        Atom::Entry { .. } => sym.joins.get(&atom)?.iter().map(|a| a.1).collect(),
         Atom::Func {
             op: FuncOp::Select,
             args,

@@ -12,7 +12,7 @@
 use crate::expr::{Atom, AtomId, Bool, Store, Value, ValueId};
 use crate::ir::{FuncOp, Input};
 use std::cell::RefCell;
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 
 /// Magnitude beyond which an interval is given up (no value of 64 bits or products of two
 /// comes near it, so reaching it means an unbounded combination).
@@ -263,7 +263,10 @@ pub struct Evaluator<'a> {
     /// Intervals of atoms established by the analysis (a bounded loop's induction variable
     /// at its header), and the alternatives of join atoms.
     known: &'a HashMap<AtomId, Interval>,
-    joins: &'a HashMap<AtomId, Vec<ValueId>>,
+    joins: &'a HashMap<AtomId, Vec<(usize, ValueId)>>,
+    /// Edges `(from, to)` no thread of the launch takes: a join's alternatives from them
+    /// are left out.
+    dead: Option<&'a RefCell<HashSet<(usize, usize)>>>,
     memo: RefCell<HashMap<ValueId, Option<Interval>>>,
 }
 
@@ -275,13 +278,15 @@ impl<'a> Evaluator<'a> {
         store: &'a Store,
         inputs: &'a dyn Fn(&Input) -> Option<Interval>,
         known: &'a HashMap<AtomId, Interval>,
-        joins: &'a HashMap<AtomId, Vec<ValueId>>,
+        joins: &'a HashMap<AtomId, Vec<(usize, ValueId)>>,
+        dead: Option<&'a RefCell<HashSet<(usize, usize)>>>,
     ) -> Self {
         Evaluator {
             store,
             inputs,
             known,
             joins,
+            dead,
             memo: RefCell::new(HashMap::new()),
         }
     }
@@ -337,10 +342,16 @@ impl<'a> Evaluator<'a> {
         }
         match self.store.get_atom(a) {
             Atom::Input(i) => (self.inputs)(i),
-            Atom::Entry { .. } => {
+            Atom::Entry { block, .. } => {
                 let alts = self.joins.get(&a)?;
                 let mut out: Option<Interval> = None;
-                for &v in alts {
+                for &(pred, v) in alts {
+                    if self
+                        .dead
+                        .is_some_and(|d| d.borrow().contains(&(pred, *block)))
+                    {
+                        continue;
+                    }
                     let x = self.int_depth(v, depth + 1)?;
                     out = Some(out.map_or(x, |o| o.hull(x)));
                 }

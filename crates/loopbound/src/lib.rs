@@ -49,7 +49,8 @@ use induction::{Fact, Iv};
 use interval::Evaluator;
 use loops::Loops;
 use serde::Serialize;
-use std::collections::HashMap;
+use std::cell::RefCell;
+use std::collections::{HashMap, HashSet};
 use symbolic::Symbolic;
 
 /// A program's loops with their induction variables and facts, symbolic in the launch.
@@ -122,16 +123,30 @@ impl Analysis {
         inputs: &dyn Fn(&Input) -> Option<Interval>,
         name: &dyn Fn(&Input) -> String,
     ) -> Vec<LoopBound> {
+        let dead = RefCell::new(HashSet::new());
+        let live = self.liveness(inputs, &dead);
         let mut known: HashMap<AtomId, Interval> = HashMap::new();
         let mut out = Vec::with_capacity(self.loops.loops.len());
         for (li, l) in self.loops.loops.iter().enumerate() {
-            let e = Evaluator::new(&self.sym.store, inputs, &known, &self.sym.joins);
+            let e = Evaluator::new(
+                &self.sym.store,
+                inputs,
+                &known,
+                &self.sym.joins,
+                Some(&dead),
+            );
             let block = &self.program.blocks[l.header];
             let mut best: Option<(u64, usize)> = None;
             let mut why_not: Vec<String> = Vec::new();
+            // Starts brought by edges no thread takes do not count.
+            let live_entries: Vec<bool> = l
+                .entries
+                .iter()
+                .map(|&p| !dead.borrow().contains(&(p, l.header)))
+                .collect();
             for (fi, f) in self.facts[li].iter().enumerate() {
                 let iv = &self.ivs[li][f.iv];
-                match trip_count::header_runs(f, iv, &e) {
+                match trip_count::header_runs(f, iv, &e, &live_entries) {
                     Ok(n) => {
                         if best.is_none_or(|(b, _)| n < b) {
                             best = Some((n, fi));
@@ -140,7 +155,7 @@ impl Analysis {
                     Err(m) => why_not.push(format!("{}: {m}", iv.name)),
                 }
             }
-            let entered = self.entered(l, &e);
+            let entered = if live[l.header] { None } else { Some(false) };
             let names = reason::Names {
                 program: &self.program,
                 store: &self.sym.store,
@@ -195,47 +210,40 @@ impl Analysis {
         out
     }
 
-    /// Whether some edge into loop `l` can be taken: `Some(false)` when, for every entering
-    /// edge, a condition on it or on the straight chain of single-predecessor blocks before
-    /// it is false for every thread of the launch.
-    fn entered(&self, l: &loops::Loop, e: &Evaluator) -> Option<bool> {
-        if self.program.roots.contains(&l.header) {
-            return Some(true);
-        }
-        for &p in &l.entries {
-            let mut to = l.header;
-            let mut from = p;
-            let mut dead = false;
-            for _ in 0..8 {
-                let edges = &self.program.blocks[from].edges;
-                let conds = &self.sym.conds[from];
-                // Every edge from `from` to `to` false means this way in is closed.
-                let mut any = false;
-                let mut all_false = true;
-                for (edge, &c) in edges.iter().zip(conds) {
-                    if edge.to == to {
-                        any = true;
-                        if e.truth(c) != Some(false) {
-                            all_false = false;
-                        }
-                    }
+    /// Which blocks some thread of the launch can reach, recording in `dead` the edges no
+    /// thread takes: one pass in reverse post-order, a block live when it is a root, entered
+    /// irreducibly, or entered by a forward edge that is not dead (a header needs no back
+    /// edge: a loop is live when it is entered); an edge out of a live block is dead when
+    /// its condition is false for every thread. Every join a condition reads lies earlier
+    /// in the order, with its incoming edges already decided.
+    fn liveness(
+        &self,
+        inputs: &dyn Fn(&Input) -> Option<Interval>,
+        dead: &RefCell<HashSet<(usize, usize)>>,
+    ) -> Vec<bool> {
+        let n = self.program.blocks.len();
+        let mut live = vec![false; n];
+        let none = HashMap::new();
+        let e = Evaluator::new(&self.sym.store, inputs, &none, &self.sym.joins, Some(dead));
+        for &b in &self.loops.rpo {
+            let order = self.loops.order[b];
+            live[b] = self.program.roots.contains(&b)
+                || self.loops.retreating[b]
+                || self.loops.preds[b].iter().any(|&p| {
+                    live[p] && self.loops.order[p] < order && !dead.borrow().contains(&(p, b))
+                });
+            let mut targets: Vec<usize> =
+                self.program.blocks[b].edges.iter().map(|x| x.to).collect();
+            targets.sort_unstable();
+            targets.dedup();
+            for t in targets {
+                let c = self.sym.edge_conds.get(&(b, t)).copied();
+                if !live[b] || c.is_some_and(|c| e.truth(c) == Some(false)) {
+                    dead.borrow_mut().insert((b, t));
                 }
-                if any && all_false {
-                    dead = true;
-                    break;
-                }
-                let preds = &self.loops.preds[from];
-                if preds.len() != 1 || self.program.roots.contains(&from) {
-                    break;
-                }
-                to = from;
-                from = preds[0];
-            }
-            if !dead {
-                return None;
             }
         }
-        Some(false)
+        live
     }
 
     /// The launch inputs a fact's numbers depend on.
@@ -277,7 +285,7 @@ fn push_atom(
     a: AtomId,
     stack: &mut Vec<expr::ValueId>,
     seen: &mut Vec<Input>,
-    joins: &HashMap<AtomId, Vec<expr::ValueId>>,
+    joins: &HashMap<AtomId, Vec<(usize, expr::ValueId)>>,
 ) {
     match s.get_atom(a) {
         Atom::Input(i) => {
@@ -288,7 +296,7 @@ fn push_atom(
         Atom::Func { args, .. } => stack.extend(args),
         Atom::Entry { .. } => {
             if let Some(alts) = joins.get(&a) {
-                stack.extend(alts);
+                stack.extend(alts.iter().map(|x| x.1));
             }
         }
         Atom::Opaque { .. } => {}

@@ -25,8 +25,12 @@ pub struct Symbolic {
     pub out: Vec<Vec<ValueId>>,
     /// `conds[b][i]`: the condition of `program.blocks[b].edges[i]`.
     pub conds: Vec<Vec<ValueId>>,
-    /// The alternatives of each join atom (the values the predecessors bring).
-    pub joins: HashMap<AtomId, Vec<ValueId>>,
+    /// The alternatives of each join atom: the value each predecessor brings, with the
+    /// predecessor (`usize::MAX` for a root's initial value).
+    pub joins: HashMap<AtomId, Vec<(usize, ValueId)>>,
+    /// The condition under which control passes from one block to another (the edges'
+    /// conditions or-ed), for pruning what a launch cannot reach.
+    pub edge_conds: HashMap<(usize, usize), ValueId>,
     /// `written[l][v]`: loop `l` (index into [`Loops::loops`]) writes variable `v`.
     pub written: Vec<Vec<bool>>,
 }
@@ -61,7 +65,7 @@ pub fn run(p: &Program, loops: &Loops) -> Symbolic {
     let mut out: Vec<Vec<ValueId>> = vec![Vec::new(); n];
     let mut conds: Vec<Vec<ValueId>> = vec![Vec::new(); n];
     let mut done = vec![false; n];
-    let mut joins: HashMap<AtomId, Vec<ValueId>> = HashMap::new();
+    let mut joins: HashMap<AtomId, Vec<(usize, ValueId)>> = HashMap::new();
     let first_root = p.roots.first().copied();
     let initial = {
         // The first root's known values, evaluated in an empty state.
@@ -97,10 +101,10 @@ pub fn run(p: &Program, loops: &Loops) -> Symbolic {
                 env.push(entry_of(&mut store, v));
                 continue;
             }
-            let mut alts: Vec<ValueId> = Vec::new();
+            let mut alts: Vec<(usize, ValueId)> = Vec::new();
             if is_root {
                 match (Some(b) == first_root).then(|| initial.get(&v)).flatten() {
-                    Some(&x) => alts.push(x),
+                    Some(&x) => alts.push((usize::MAX, x)),
                     None => {
                         env.push(entry_of(&mut store, v));
                         continue;
@@ -108,15 +112,13 @@ pub fn run(p: &Program, loops: &Loops) -> Symbolic {
                 }
             }
             for &q in &sources {
-                let x = out[q][v];
-                if !alts.contains(&x) {
-                    alts.push(x);
-                }
+                alts.push((q, out[q][v]));
             }
-            match alts.as_slice() {
-                [] => env.push(entry_of(&mut store, v)),
-                [x] => env.push(*x),
-                _ => {
+            let first = alts.first().map(|a| a.1);
+            match first {
+                None => env.push(entry_of(&mut store, v)),
+                Some(x) if alts.iter().all(|a| a.1 == x) => env.push(x),
+                Some(_) => {
                     let e = entry_of(&mut store, v);
                     if let Some(a) = store.as_atom(e) {
                         joins.insert(a, alts);
@@ -158,11 +160,22 @@ pub fn run(p: &Program, loops: &Loops) -> Symbolic {
         out[b] = env;
         done[b] = true;
     }
+    let mut edge_conds: HashMap<(usize, usize), ValueId> = HashMap::new();
+    for (b, block) in p.blocks.iter().enumerate() {
+        for (e, &c) in block.edges.iter().zip(&conds[b]) {
+            let merged = match edge_conds.get(&(b, e.to)) {
+                Some(&old) => store.or(old, c),
+                None => c,
+            };
+            edge_conds.insert((b, e.to), merged);
+        }
+    }
     Symbolic {
         store,
         out,
         conds,
         joins,
+        edge_conds,
         written,
     }
 }

@@ -30,17 +30,19 @@ use crate::interval::{Evaluator, Interval};
 use crate::ir::{CmpOp, FuncOp};
 
 /// The bound of one fact: header runs per entry, or why there is none.
-pub fn header_runs(f: &Fact, iv: &Iv, e: &Evaluator) -> Result<u64, String> {
+/// `live[j]`: the loop's `j`-th entering edge can be taken (its start counts).
+pub fn header_runs(f: &Fact, iv: &Iv, e: &Evaluator, live: &[bool]) -> Result<u64, String> {
+    let live = |j: usize| live.get(j).copied().unwrap_or(true);
     match (&iv.evolution, &f.shape) {
-        (Evolution::Linear { .. }, Shape::Linear { .. }) => linear(f, iv.width, e),
+        (Evolution::Linear { .. }, Shape::Linear { .. }) => linear(f, iv.width, e, &live),
         (Evolution::Halving { op, by }, Shape::Current | Shape::Next) => {
-            geometric(f, iv, e, |x| match op {
+            geometric(f, iv, e, &live, |x| match op {
                 FuncOp::DivU => x / by,
                 _ => x >> by,
             })
         }
         (Evolution::Scaling { factor }, Shape::Current | Shape::Next) => {
-            geometric(f, iv, e, |x| x * factor)
+            geometric(f, iv, e, &live, |x| x * factor)
         }
         _ => Err("the compared side is not the variable's update".into()),
     }
@@ -55,7 +57,12 @@ fn range(width: u32, signed: bool) -> (i128, i128) {
     }
 }
 
-fn linear(f: &Fact, width: u32, e: &Evaluator) -> Result<u64, String> {
+fn linear(
+    f: &Fact,
+    width: u32,
+    e: &Evaluator,
+    live: &dyn Fn(usize) -> bool,
+) -> Result<u64, String> {
     let unknown = |what: &str| format!("{what} is not known for this launch");
     // The step: every alternative, read as a small signed number.
     let mut step: Option<Interval> = None;
@@ -69,7 +76,10 @@ fn linear(f: &Fact, width: u32, e: &Evaluator) -> Result<u64, String> {
     let b = step.ok_or("no step")?;
     if f.op == CmpOp::Ne {
         let mut most: u64 = 0;
-        for &dist in &f.distances {
+        for (j, &dist) in f.distances.iter().enumerate() {
+            if !live(j) {
+                continue;
+            }
             let d = e.int(dist).ok_or_else(|| unknown("the distance"))?;
             most = most.max(ne(d, b, width)?);
         }
@@ -84,7 +94,10 @@ fn linear(f: &Fact, width: u32, e: &Evaluator) -> Result<u64, String> {
     let r = Interval::new(limit.lo - window, limit.hi - window).ok_or("limit out of range")?;
     let (lo_m, hi_m) = range(width, f.signed);
     let mut most: u64 = 0;
-    for (&start, &dist) in f.starts.iter().zip(&f.distances) {
+    for (j, (&start, &dist)) in f.starts.iter().zip(&f.distances).enumerate() {
+        if !live(j) {
+            continue;
+        }
         let a = e.int(start).ok_or_else(|| unknown("the start"))?;
         // Each side read as its machine value; the distance (one polynomial, so shared atoms
         // cancel) moves by the difference of their windows.
@@ -212,6 +225,7 @@ fn geometric(
     f: &Fact,
     iv: &Iv,
     e: &Evaluator,
+    live: &dyn Fn(usize) -> bool,
     update: impl Fn(i128) -> i128,
 ) -> Result<u64, String> {
     let w = iv.width;
@@ -227,7 +241,10 @@ fn geometric(
         CmpOp::Eq => false,
     };
     let mut most = 0u64;
-    for &init in &iv.inits {
+    for (j, &init) in iv.inits.iter().enumerate() {
+        if !live(j) {
+            continue;
+        }
         // Values of the variable itself (unsigned), then read in the compare's signedness.
         let i = e
             .int(init)

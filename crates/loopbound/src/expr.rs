@@ -465,8 +465,74 @@ impl Store {
         Some(self.int(width, r))
     }
 
+    /// The truth value whose all-ones/zero mask `v` is (Maxwell–Pascal `ISET` results
+    /// combined by `LOP`): `Select(c, −1, 0)` is `c`, `Not`, `And`, `Or` and `Xor` of masks
+    /// the same operations on their truth values; `None` when `v` is not such a mask.
+    fn mask(&mut self, v: ValueId, depth: usize) -> Option<ValueId> {
+        if depth > 16 {
+            return None;
+        }
+        let w = self.width(v);
+        match self.as_const(v) {
+            Some(0) => return Some(self.boolean(false)),
+            Some(c) if wrap(c, w) == -1 => return Some(self.boolean(true)),
+            Some(_) => return None,
+            None => {}
+        }
+        let Atom::Func { op, args, .. } = self.get_atom(self.as_atom(v)?).clone() else {
+            return None;
+        };
+        match (op, args.as_slice()) {
+            (FuncOp::Select, [c, a, b]) => {
+                let (x, y) = (self.as_const(*a)?, self.as_const(*b)?);
+                match (wrap(x, w), wrap(y, w)) {
+                    (-1, 0) => Some(*c),
+                    (0, -1) => Some(self.not(*c)),
+                    _ => None,
+                }
+            }
+            (FuncOp::Not, [x]) => {
+                let m = self.mask(*x, depth + 1)?;
+                Some(self.not(m))
+            }
+            (FuncOp::And | FuncOp::Or | FuncOp::Xor, [x, y]) => {
+                let (mx, my) = (self.mask(*x, depth + 1)?, self.mask(*y, depth + 1)?);
+                Some(match op {
+                    FuncOp::And => self.and(mx, my),
+                    FuncOp::Or => self.or(mx, my),
+                    _ => self.xor(mx, my),
+                })
+            }
+            _ => None,
+        }
+    }
+
     /// `a op b` on `width`-bit integers.
     pub fn cmp(&mut self, op: CmpOp, signed: bool, a: ValueId, b: ValueId) -> ValueId {
+        if matches!(op, CmpOp::Ne | CmpOp::Eq) && self.as_const(b) == Some(0) {
+            // A mask tested against zero is its truth value; a selection of a nonzero
+            // constant and zero is its condition.
+            let truth = self.mask(a, 0).or_else(|| {
+                let Atom::Func {
+                    op: FuncOp::Select,
+                    args,
+                    ..
+                } = self.get_atom(self.as_atom(a)?).clone()
+                else {
+                    return None;
+                };
+                let (c, x, y) = (args[0], self.as_const(args[1])?, self.as_const(args[2])?);
+                let w = self.width(a);
+                match (wrap(x, w) != 0, wrap(y, w) != 0) {
+                    (true, false) => Some(c),
+                    (false, true) => Some(self.not(c)),
+                    _ => None,
+                }
+            });
+            if let Some(t) = truth {
+                return if op == CmpOp::Ne { t } else { self.not(t) };
+            }
+        }
         if a == b {
             return self.boolean(matches!(op, CmpOp::Le | CmpOp::Ge | CmpOp::Eq));
         }

@@ -1,7 +1,8 @@
 //! SASS lowered to the [`Program`] of the inference: the thread-level block graph of
 //! `isa::blocks` (one block per block), each instruction's writes as ops ([`ops`]), 64-bit
-//! carry chains and `ISETP….EX` compares rebuilt as 64-bit values ([`chains`]), and each
-//! edge's condition from its block's last instruction.
+//! carry chains and `ISETP….EX` compares rebuilt as 64-bit values ([`chains`]), Maxwell and
+//! Pascal `XMAD` multiply sequences as one product ([`xmad`]), and each edge's condition
+//! from its block's last instruction.
 //!
 //! The graph is `isa::blocks`'s without its call and return edges: a block ending in a call
 //! continues at the instruction after the call with every register unknown (the callee may
@@ -13,6 +14,7 @@
 
 mod chains;
 mod ops;
+mod xmad;
 
 use crate::ir::{Block, Edge, Program, Term, Var};
 use isa::{BlockGraph, ControlKind, EdgeKind, Instruction, Kernel, OperandKind, Register};
@@ -33,6 +35,7 @@ pub fn lower(kernel: &Kernel, graph: &BlockGraph) -> Program {
         }
     }
     let mut chains = chains::find(kernel, graph);
+    let mut products = xmad::find(kernel, graph);
     for blk in &graph.blocks {
         let first = &kernel.instructions[blk.first];
         let mut block = Block {
@@ -44,7 +47,9 @@ pub fn lower(kernel: &Kernel, graph: &BlockGraph) -> Program {
         for i in blk.first..=blk.last {
             let ins = &kernel.instructions[i];
             let mut out = Vec::new();
-            if !chains.lower(&mut l, kernel, i, &mut out) {
+            if !chains.lower(&mut l, kernel, i, &mut out)
+                && !products.lower(&mut l, kernel, i, &mut out)
+            {
                 ops::lower(&mut l, ins, &mut out);
             }
             block.ops.extend(out);

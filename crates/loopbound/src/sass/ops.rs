@@ -456,6 +456,60 @@ fn semantics(l: &mut Lowering, ins: &Instruction) -> Option<Vec<(Register, Term)
         }
         "SHF" | "USHF" => shf(l, ins),
         "LOP3" | "ULOP3" => lop3(l, ins),
+        "ISET" => {
+            // `ISET.cmp[.U32][.BF].bop d, a, b, c`: all ones (1.0 with `.BF`) where
+            // `(a cmp b) bop c` holds, else 0 (Maxwell–Pascal `ISET`).
+            if o.len() != 4 || has("X") {
+                return None;
+            }
+            let op = cmp_op(ins)?;
+            let (a, b) = (src(l, 1)?, src(l, 2)?);
+            let c = l.predicate(&o[3]);
+            let cond = combine(ins, 0, Term::cmp(op, !has("U32"), a, b), c)?;
+            let yes = if has("BF") { 0x3f80_0000 } else { -1 };
+            let t = Term::func(
+                FuncOp::Select,
+                32,
+                vec![cond, Term::int(32, yes), Term::int(32, 0)],
+            );
+            one(reg(0), Some(t))
+        }
+        "LOP" | "LOP32I"
+            if o.first()
+                .and_then(|x| x.register())
+                .is_some_and(Register::is_predicate) =>
+        {
+            // `LOP.op.NZ P, d, a, b`: `P = (a op b) ≠ 0` (`.Z`: `= 0`).
+            if o.len() != 4 {
+                return None;
+            }
+            let (a, b) = (src(l, 2)?, src(l, 3)?);
+            let op = if has("AND") {
+                FuncOp::And
+            } else if has("OR") {
+                FuncOp::Or
+            } else if has("XOR") {
+                FuncOp::Xor
+            } else {
+                return None;
+            };
+            let v = Term::func(op, 32, vec![a, b]);
+            let test = if has("NZ") {
+                CmpOp::Ne
+            } else if has("Z") {
+                CmpOp::Eq
+            } else {
+                return None;
+            };
+            let mut out = Vec::new();
+            if let Some(p) = reg(0).filter(|r| *r != Register::True) {
+                out.push((p, Term::cmp(test, false, v.clone(), Term::int(32, 0))));
+            }
+            if let Some(d) = reg(1).filter(|r| *r != Register::Zero) {
+                out.push((d, v));
+            }
+            Some(out)
+        }
         "LOP" | "LOP32I" => {
             if o.len() != 3 {
                 return None;

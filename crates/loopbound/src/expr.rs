@@ -21,6 +21,50 @@
 
 use crate::ir::{CmpOp, FuncOp, Input, Var};
 use std::collections::HashMap;
+use std::hash::{BuildHasherDefault, Hasher};
+
+/// A fast, deterministic hasher for the store's interning maps (keys are small integers
+/// and vectors of them; nothing iterates these maps, so the order they keep never shows):
+/// the multiply-and-rotate step of Firefox's and rustc's "Fx" hash.
+#[derive(Default, Clone, Copy)]
+pub struct FxHasher {
+    hash: u64,
+}
+
+impl Hasher for FxHasher {
+    fn write(&mut self, bytes: &[u8]) {
+        for chunk in bytes.chunks(8) {
+            let mut word = [0u8; 8];
+            word[..chunk.len()].copy_from_slice(chunk);
+            self.write_u64(u64::from_le_bytes(word));
+        }
+    }
+
+    fn write_u64(&mut self, i: u64) {
+        self.hash = (self.hash.rotate_left(5) ^ i).wrapping_mul(0x51_7c_c1_b7_27_22_0a_95);
+    }
+
+    fn write_u32(&mut self, i: u32) {
+        self.write_u64(u64::from(i));
+    }
+
+    fn write_usize(&mut self, i: usize) {
+        self.write_u64(i as u64);
+    }
+
+    fn finish(&self) -> u64 {
+        self.hash
+    }
+}
+
+/// A `HashMap` with [`FxHasher`].
+pub type FxMap<K, V> = HashMap<K, V, BuildHasherDefault<FxHasher>>;
+
+fn fx_hash(x: &impl std::hash::Hash) -> u64 {
+    let mut h = FxHasher::default();
+    x.hash(&mut h);
+    h.finish()
+}
 
 pub type AtomId = u32;
 pub type ValueId = u32;
@@ -53,8 +97,62 @@ pub enum Atom {
     },
 }
 
-/// A monomial: atoms with repetition, sorted.
-pub type Monomial = Vec<AtomId>;
+/// A monomial: at most [`MAX_DEGREE`] atoms with repetition, sorted, kept inline (the
+/// store makes tens of thousands of them on a large kernel; none needs the heap).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Default)]
+pub struct Monomial {
+    len: u8,
+    atoms: [AtomId; MAX_DEGREE],
+}
+
+impl Monomial {
+    /// The monomial of these atoms (sorted here); `None` above [`MAX_DEGREE`].
+    pub fn of(atoms: &[AtomId]) -> Option<Monomial> {
+        if atoms.len() > MAX_DEGREE {
+            return None;
+        }
+        let mut m = Monomial {
+            len: atoms.len() as u8,
+            atoms: [0; MAX_DEGREE],
+        };
+        m.atoms[..atoms.len()].copy_from_slice(atoms);
+        m.atoms[..atoms.len()].sort_unstable();
+        Some(m)
+    }
+
+    pub fn as_slice(&self) -> &[AtomId] {
+        &self.atoms[..usize::from(self.len)]
+    }
+
+    /// The product of two monomials, `None` above [`MAX_DEGREE`].
+    pub fn times(&self, o: &Monomial) -> Option<Monomial> {
+        let n = usize::from(self.len) + usize::from(o.len);
+        if n > MAX_DEGREE {
+            return None;
+        }
+        let mut all = [0; MAX_DEGREE];
+        all[..usize::from(self.len)].copy_from_slice(self.as_slice());
+        all[usize::from(self.len)..n].copy_from_slice(o.as_slice());
+        Monomial::of(&all[..n])
+    }
+}
+
+impl std::ops::Deref for Monomial {
+    type Target = [AtomId];
+
+    fn deref(&self) -> &[AtomId] {
+        self.as_slice()
+    }
+}
+
+impl<'a> IntoIterator for &'a Monomial {
+    type Item = &'a AtomId;
+    type IntoIter = std::slice::Iter<'a, AtomId>;
+
+    fn into_iter(self) -> Self::IntoIter {
+        self.as_slice().iter()
+    }
+}
 
 /// A truth value.
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
@@ -89,11 +187,16 @@ pub enum Value {
 #[derive(Debug, Default, Clone)]
 pub struct Store {
     atoms: Vec<Atom>,
-    atom_ids: HashMap<Atom, AtomId>,
+    /// Atoms by hash (the ids of the atoms with that hash).
+    atom_ids: FxMap<u64, Vec<AtomId>>,
     values: Vec<Value>,
-    value_ids: HashMap<Value, ValueId>,
+    /// Values by hash.
+    value_ids: FxMap<u64, Vec<ValueId>>,
     /// For each atom, the blocks its definition depends on (sorted; empty for inputs).
     defined: Vec<Vec<usize>>,
+    /// For each value, the blocks the definitions of its atoms depend on (sorted), computed
+    /// once when the value is stored.
+    value_blocks: Vec<Vec<usize>>,
 }
 
 /// `c` modulo 2^width in the signed range.
@@ -116,24 +219,35 @@ impl Store {
     }
 
     pub fn atom(&mut self, a: Atom) -> AtomId {
-        if let Some(&id) = self.atom_ids.get(&a) {
-            return id;
+        let h = fx_hash(&a);
+        if let Some(ids) = self.atom_ids.get(&h) {
+            if let Some(&id) = ids.iter().find(|&&i| self.atoms[i as usize] == a) {
+                return id;
+            }
         }
         let defined = match &a {
             Atom::Input(_) => Vec::new(),
             Atom::Entry { block, .. } | Atom::Opaque { block, .. } => vec![*block],
             Atom::Func { args, .. } => {
-                let mut d: Vec<usize> = args.iter().flat_map(|&v| self.blocks_of(v)).collect();
+                let mut d: Vec<usize> = args
+                    .iter()
+                    .flat_map(|&v| self.value_blocks[v as usize].iter().copied())
+                    .collect();
                 d.sort_unstable();
                 d.dedup();
                 d
             }
         };
         let id = self.atoms.len() as AtomId;
-        self.atoms.push(a.clone());
-        self.atom_ids.insert(a, id);
+        self.atoms.push(a);
+        self.atom_ids.entry(h).or_default().push(id);
         self.defined.push(defined);
         id
+    }
+
+    /// How many values and atoms are stored.
+    pub fn len(&self) -> (usize, usize) {
+        (self.values.len(), self.atoms.len())
     }
 
     pub fn get_atom(&self, a: AtomId) -> &Atom {
@@ -145,47 +259,41 @@ impl Store {
     }
 
     fn intern(&mut self, v: Value) -> ValueId {
-        if let Some(&id) = self.value_ids.get(&v) {
-            return id;
+        let h = fx_hash(&v);
+        if let Some(ids) = self.value_ids.get(&h) {
+            if let Some(&id) = ids.iter().find(|&&i| self.values[i as usize] == v) {
+                return id;
+            }
         }
+        let mut blocks: Vec<usize> = match &v {
+            Value::Int { terms, .. } => terms
+                .iter()
+                .flat_map(|(m, _)| m.iter())
+                .flat_map(|&a| self.defined[a as usize].iter().copied())
+                .collect(),
+            Value::Bool(b) => match *b {
+                Bool::Const(_) => Vec::new(),
+                Bool::Atom(a) => self.defined[a as usize].clone(),
+                Bool::Cmp { a, b, .. } | Bool::And(a, b) | Bool::Or(a, b) => {
+                    let mut x = self.value_blocks[a as usize].clone();
+                    x.extend(&self.value_blocks[b as usize]);
+                    x
+                }
+                Bool::Not(a) => self.value_blocks[a as usize].clone(),
+            },
+        };
+        blocks.sort_unstable();
+        blocks.dedup();
         let id = self.values.len() as ValueId;
-        self.values.push(v.clone());
-        self.value_ids.insert(v, id);
+        self.values.push(v);
+        self.value_ids.entry(h).or_default().push(id);
+        self.value_blocks.push(blocks);
         id
     }
 
     /// The blocks whose definitions `v` depends on.
     pub fn blocks_of(&self, v: ValueId) -> Vec<usize> {
-        let mut out = Vec::new();
-        self.collect_blocks(v, &mut out, 0);
-        out.sort_unstable();
-        out.dedup();
-        out
-    }
-
-    fn collect_blocks(&self, v: ValueId, out: &mut Vec<usize>, depth: usize) {
-        if depth > 64 {
-            out.push(usize::MAX);
-            return;
-        }
-        match self.get(v) {
-            Value::Int { terms, .. } => {
-                for (m, _) in terms {
-                    for &a in m {
-                        out.extend(&self.defined[a as usize]);
-                    }
-                }
-            }
-            Value::Bool(b) => match *b {
-                Bool::Const(_) => {}
-                Bool::Atom(a) => out.extend(&self.defined[a as usize]),
-                Bool::Cmp { a, b, .. } | Bool::And(a, b) | Bool::Or(a, b) => {
-                    self.collect_blocks(a, out, depth + 1);
-                    self.collect_blocks(b, out, depth + 1);
-                }
-                Bool::Not(a) => self.collect_blocks(a, out, depth + 1),
-            },
-        }
+        self.value_blocks[v as usize].clone()
     }
 
     /// Whether atom `a` is defined (depends only on definitions) outside the blocks for
@@ -199,7 +307,7 @@ impl Store {
 
     /// Whether value `v` is invariant in the loop whose body is `inside`.
     pub fn invariant(&self, v: ValueId, inside: &dyn Fn(usize) -> bool) -> bool {
-        self.blocks_of(v)
+        self.value_blocks[v as usize]
             .iter()
             .all(|&b| b != usize::MAX && !inside(b))
     }
@@ -249,7 +357,7 @@ impl Store {
         let terms = if c == 0 {
             Vec::new()
         } else {
-            vec![(Vec::new(), c)]
+            vec![(Monomial::default(), c)]
         };
         self.intern(Value::Int { width, terms })
     }
@@ -265,7 +373,7 @@ impl Store {
         } else {
             self.intern(Value::Int {
                 width,
-                terms: vec![(vec![a], 1)],
+                terms: vec![(Monomial::of(&[a]).unwrap_or_default(), 1)],
             })
         }
     }
@@ -342,12 +450,9 @@ impl Store {
         let mut t = Vec::with_capacity(ta.len() * tb.len());
         for (ma, ca) in &ta {
             for (mb, cb) in &tb {
-                let mut m = ma.clone();
-                m.extend(mb);
-                if m.len() > MAX_DEGREE {
+                let Some(m) = ma.times(mb) else {
                     return self.node(FuncOp::Mul, wa, vec![a, b]);
-                }
-                m.sort_unstable();
+                };
                 t.push((m, ca.wrapping_mul(*cb)));
             }
         }
@@ -371,7 +476,7 @@ impl Store {
         let mut acc = self.int(width, 0);
         for (m, c) in terms {
             let mut prod = self.int(width, c);
-            for atom in m {
+            for &atom in m.as_slice() {
                 let low = match self.get_atom(atom).clone() {
                     Atom::Func {
                         op: FuncOp::Concat,

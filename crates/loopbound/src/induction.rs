@@ -142,7 +142,11 @@ pub fn analyse(
 
 /// The atoms of an integer value's monomials.
 fn atoms_of(s: &Store, v: ValueId) -> Vec<AtomId> {
-    let mut out: Vec<AtomId> = s.terms(v).iter().flat_map(|(m, _)| m.clone()).collect();
+    let mut out: Vec<AtomId> = s
+        .terms(v)
+        .iter()
+        .flat_map(|(m, _)| m.as_slice().to_vec())
+        .collect();
     out.sort_unstable();
     out.dedup();
     out

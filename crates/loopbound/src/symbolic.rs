@@ -101,31 +101,39 @@ pub fn run(p: &Program, loops: &Loops) -> Symbolic {
                 env.push(entry_of(&mut store, v));
                 continue;
             }
-            let mut alts: Vec<(usize, ValueId)> = Vec::new();
-            if is_root {
+            let root_value = if is_root {
                 match (Some(b) == first_root).then(|| initial.get(&v)).flatten() {
-                    Some(&x) => alts.push((usize::MAX, x)),
+                    Some(&x) => Some(x),
                     None => {
                         env.push(entry_of(&mut store, v));
                         continue;
                     }
                 }
+            } else {
+                None
+            };
+            // The common case first, without allocating: every source agrees.
+            let mut brought = root_value
+                .into_iter()
+                .chain(sources.iter().map(|&q| out[q][v]));
+            let Some(first) = brought.next() else {
+                env.push(entry_of(&mut store, v));
+                continue;
+            };
+            if brought.all(|x| x == first) {
+                env.push(first);
+                continue;
             }
-            for &q in &sources {
-                alts.push((q, out[q][v]));
+            let alts: Vec<(usize, ValueId)> = root_value
+                .map(|x| (usize::MAX, x))
+                .into_iter()
+                .chain(sources.iter().map(|&q| (q, out[q][v])))
+                .collect();
+            let e = entry_of(&mut store, v);
+            if let Some(a) = store.as_atom(e) {
+                joins.insert(a, alts);
             }
-            let first = alts.first().map(|a| a.1);
-            match first {
-                None => env.push(entry_of(&mut store, v)),
-                Some(x) if alts.iter().all(|a| a.1 == x) => env.push(x),
-                Some(_) => {
-                    let e = entry_of(&mut store, v);
-                    if let Some(a) = store.as_atom(e) {
-                        joins.insert(a, alts);
-                    }
-                    env.push(e);
-                }
-            }
+            env.push(e);
         }
         let block = &p.blocks[b];
         let mut slot: u32 = 0;

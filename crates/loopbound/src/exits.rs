@@ -31,6 +31,9 @@ pub struct Literal {
     pub signed: bool,
     pub a: ValueId,
     pub b: ValueId,
+    /// The stay condition at `at` *is* this comparison: threads leave the loop there exactly
+    /// when it fails (so the iteration they leave in is known when the count is).
+    pub sole: bool,
 }
 
 /// The literals of loop `l`, from every block that dominates all its latches.
@@ -50,11 +53,16 @@ pub fn literals(p: &Program, loops: &Loops, l: &Loop, sym: &Symbolic) -> Vec<Lit
             .filter(|(e, _)| l.contains(e.to))
             .map(|(_, &c)| c)
             .collect();
-        let Some(stay) = disjunction(&sym.store, &staying) else {
+        if staying.is_empty() {
             continue;
-        };
-        for (leaf, polarity) in implied(&sym.store, stay) {
+        }
+        let single = (staying.len() == 1).then(|| staying[0]);
+        for (leaf, polarity) in implied(&sym.store, staying) {
             if let Value::Bool(Bool::Cmp { op, signed, a, b }) = sym.store.get(leaf) {
+                let sole = single.is_some_and(|c| {
+                    (polarity && c == leaf)
+                        || (!polarity && sym.store.get(c) == &Value::Bool(Bool::Not(leaf)))
+                });
                 let op = if polarity { *op } else { op.negated() };
                 out.push(Literal {
                     at: u,
@@ -62,16 +70,12 @@ pub fn literals(p: &Program, loops: &Loops, l: &Loop, sym: &Symbolic) -> Vec<Lit
                     signed: *signed,
                     a: *a,
                     b: *b,
+                    sole,
                 });
             }
         }
     }
     out
-}
-
-/// The edges' conditions or-ed, as a list kept outside the store (no interning needed).
-fn disjunction(_s: &Store, conds: &[ValueId]) -> Option<Vec<ValueId>> {
-    (!conds.is_empty()).then(|| conds.to_vec())
 }
 
 /// The leaves (comparisons, unknown predicates) `stay` (a disjunction of truth values)

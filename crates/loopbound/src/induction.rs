@@ -83,6 +83,9 @@ pub struct Fact {
     pub distances: Vec<ValueId>,
     /// Linear: `coef · step`, one per step.
     pub steps: Vec<ValueId>,
+    /// Threads leave the loop at `at` exactly when this comparison fails
+    /// ([`crate::exits::Literal::sole`]).
+    pub sole: bool,
 }
 
 /// What one variable's φ stands for.
@@ -366,6 +369,7 @@ fn fact(
         starts: Vec::new(),
         distances: Vec::new(),
         steps: Vec::new(),
+        sole: lit.sole,
     };
     match &iv.evolution {
         Evolution::Linear { steps } => {

@@ -262,7 +262,7 @@ pub struct Evaluator<'a> {
     inputs: &'a dyn Fn(&Input) -> Option<Interval>,
     /// Intervals of atoms established by the analysis (a bounded loop's induction variable
     /// at its header), and the alternatives of join atoms.
-    known: &'a HashMap<AtomId, Interval>,
+    known: &'a RefCell<HashMap<AtomId, Interval>>,
     joins: &'a HashMap<AtomId, Vec<(usize, ValueId)>>,
     /// Edges `(from, to)` no thread of the launch takes: a join's alternatives from them
     /// are left out.
@@ -277,7 +277,7 @@ impl<'a> Evaluator<'a> {
     pub fn new(
         store: &'a Store,
         inputs: &'a dyn Fn(&Input) -> Option<Interval>,
-        known: &'a HashMap<AtomId, Interval>,
+        known: &'a RefCell<HashMap<AtomId, Interval>>,
         joins: &'a HashMap<AtomId, Vec<(usize, ValueId)>>,
         dead: Option<&'a RefCell<HashSet<(usize, usize)>>>,
     ) -> Self {
@@ -289,6 +289,12 @@ impl<'a> Evaluator<'a> {
             dead,
             memo: RefCell::new(HashMap::new()),
         }
+    }
+
+    /// Forgets what was evaluated (after `known` grew: values read as unknown before may now
+    /// be known).
+    pub fn clear_memo(&self) {
+        self.memo.borrow_mut().clear();
     }
 
     /// Representatives of integer value `v` for every thread of the launch.
@@ -337,7 +343,7 @@ impl<'a> Evaluator<'a> {
     }
 
     fn atom(&self, a: AtomId, depth: usize) -> Option<Interval> {
-        if let Some(&k) = self.known.get(&a) {
+        if let Some(&k) = self.known.borrow().get(&a) {
             return Some(k);
         }
         match self.store.get_atom(a) {
@@ -357,7 +363,7 @@ impl<'a> Evaluator<'a> {
                 }
                 out
             }
-            Atom::Opaque { .. } => None,
+            Atom::Opaque { .. } | Atom::Exit { .. } => None,
             Atom::Func { op, width, args } => {
                 let mut iv = Vec::with_capacity(args.len());
                 let mut cond = None;
@@ -389,7 +395,28 @@ impl<'a> Evaluator<'a> {
         };
         match *b {
             Bool::Const(k) => Some(k),
-            Bool::Atom(_) => None,
+            // A predicate where paths join: decided when every live alternative agrees.
+            Bool::Atom(a) => {
+                let Atom::Entry { block, .. } = self.store.get_atom(a) else {
+                    return None;
+                };
+                let alts = self.joins.get(&a)?;
+                let mut out: Option<bool> = None;
+                for &(pred, v) in alts {
+                    if self
+                        .dead
+                        .is_some_and(|d| d.borrow().contains(&(pred, *block)))
+                    {
+                        continue;
+                    }
+                    let k = self.truth_depth(v, depth + 1)?;
+                    if out.is_some_and(|o| o != k) {
+                        return None;
+                    }
+                    out = Some(k);
+                }
+                out
+            }
             Bool::Not(x) => self.truth_depth(x, depth + 1).map(|k| !k),
             Bool::And(x, y) => {
                 match (

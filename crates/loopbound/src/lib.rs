@@ -39,6 +39,7 @@ pub mod sass;
 pub mod symbolic;
 pub mod trip_count;
 
+mod evaluate;
 mod reason;
 
 pub use interval::Interval;
@@ -46,11 +47,9 @@ pub use ir::{Input, Program};
 
 use expr::{Atom, AtomId};
 use induction::{Fact, Iv};
-use interval::Evaluator;
 use loops::Loops;
 use serde::Serialize;
-use std::cell::RefCell;
-use std::collections::{HashMap, HashSet};
+use std::collections::HashMap;
 use symbolic::Symbolic;
 
 /// A program's loops with their induction variables and facts, symbolic in the launch.
@@ -123,131 +122,11 @@ impl Analysis {
         inputs: &dyn Fn(&Input) -> Option<Interval>,
         name: &dyn Fn(&Input) -> String,
     ) -> Vec<LoopBound> {
-        let dead = RefCell::new(HashSet::new());
-        let live = self.liveness(inputs, &dead);
-        let mut known: HashMap<AtomId, Interval> = HashMap::new();
-        let mut out = Vec::with_capacity(self.loops.loops.len());
-        for (li, l) in self.loops.loops.iter().enumerate() {
-            let e = Evaluator::new(
-                &self.sym.store,
-                inputs,
-                &known,
-                &self.sym.joins,
-                Some(&dead),
-            );
-            let block = &self.program.blocks[l.header];
-            let mut best: Option<(u64, usize)> = None;
-            let mut why_not: Vec<String> = Vec::new();
-            // Starts brought by edges no thread takes do not count.
-            let live_entries: Vec<bool> = l
-                .entries
-                .iter()
-                .map(|&p| !dead.borrow().contains(&(p, l.header)))
-                .collect();
-            for (fi, f) in self.facts[li].iter().enumerate() {
-                let iv = &self.ivs[li][f.iv];
-                match trip_count::header_runs(f, iv, &e, &live_entries) {
-                    Ok(n) => {
-                        if best.is_none_or(|(b, _)| n < b) {
-                            best = Some((n, fi));
-                        }
-                    }
-                    Err(m) => why_not.push(format!("{}: {m}", iv.name)),
-                }
-            }
-            let entered = if live[l.header] { None } else { Some(false) };
-            let names = reason::Names {
-                program: &self.program,
-                store: &self.sym.store,
-                input: name,
-            };
-            let (bound, reason, formula, used) = match (best, entered) {
-                (_, Some(false)) => (
-                    Some(1),
-                    "the loop is not entered for this launch (every edge into it is taken \
-                     under a condition that is false here)"
-                        .to_string(),
-                    None,
-                    Vec::new(),
-                ),
-                (Some((n, fi)), _) => {
-                    let f = &self.facts[li][fi];
-                    let iv = &self.ivs[li][f.iv];
-                    (
-                        Some(n),
-                        names.reason(iv, f, n),
-                        names.formula(iv, f),
-                        self.inputs_of(iv, f),
-                    )
-                }
-                (None, _) => (
-                    None,
-                    names.no_bound(&self.ivs[li], &why_not),
-                    None,
-                    Vec::new(),
-                ),
-            };
-            let ranges: Vec<(AtomId, Interval)> = match bound {
-                Some(n) => self.ivs[li]
-                    .iter()
-                    .filter_map(|iv| Some((iv.atom, trip_count::phi_range(iv, n, &e)?)))
-                    .collect(),
-                None => Vec::new(),
-            };
-            drop(e);
-            known.extend(ranges);
-            out.push(LoopBound {
-                block: l.header,
-                key: block.key.clone(),
-                line: block.line,
-                bound,
-                reason,
-                formula,
-                inputs: used,
-                depth: l.depth,
-            });
-        }
-        out
-    }
-
-    /// Which blocks some thread of the launch can reach, recording in `dead` the edges no
-    /// thread takes: one pass in reverse post-order, a block live when it is a root, entered
-    /// irreducibly, or entered by a forward edge that is not dead (a header needs no back
-    /// edge: a loop is live when it is entered); an edge out of a live block is dead when
-    /// its condition is false for every thread. Every join a condition reads lies earlier
-    /// in the order, with its incoming edges already decided.
-    fn liveness(
-        &self,
-        inputs: &dyn Fn(&Input) -> Option<Interval>,
-        dead: &RefCell<HashSet<(usize, usize)>>,
-    ) -> Vec<bool> {
-        let n = self.program.blocks.len();
-        let mut live = vec![false; n];
-        let none = HashMap::new();
-        let e = Evaluator::new(&self.sym.store, inputs, &none, &self.sym.joins, Some(dead));
-        for &b in &self.loops.rpo {
-            let order = self.loops.order[b];
-            live[b] = self.program.roots.contains(&b)
-                || self.loops.retreating[b]
-                || self.loops.preds[b].iter().any(|&p| {
-                    live[p] && self.loops.order[p] < order && !dead.borrow().contains(&(p, b))
-                });
-            let mut targets: Vec<usize> =
-                self.program.blocks[b].edges.iter().map(|x| x.to).collect();
-            targets.sort_unstable();
-            targets.dedup();
-            for t in targets {
-                let c = self.sym.edge_conds.get(&(b, t)).copied();
-                if !live[b] || c.is_some_and(|c| e.truth(c) == Some(false)) {
-                    dead.borrow_mut().insert((b, t));
-                }
-            }
-        }
-        live
+        evaluate::run(self, inputs, name)
     }
 
     /// The launch inputs a fact's numbers depend on.
-    fn inputs_of(&self, iv: &Iv, f: &Fact) -> Vec<Input> {
+    pub(crate) fn inputs_of(&self, iv: &Iv, f: &Fact) -> Vec<Input> {
         let s = &self.sym.store;
         let mut seen: Vec<Input> = Vec::new();
         let mut stack: Vec<expr::ValueId> = vec![f.limit];
@@ -299,6 +178,6 @@ fn push_atom(
                 stack.extend(alts.iter().map(|x| x.1));
             }
         }
-        Atom::Opaque { .. } => {}
+        Atom::Opaque { .. } | Atom::Exit { .. } => {}
     }
 }

@@ -22,6 +22,11 @@ impl Names<'_> {
                     .get(*var as usize)
                     .map_or_else(|| "?".into(), |v| v.name.clone()),
                 Atom::Opaque { .. } => "?".into(),
+                Atom::Exit { var, .. } => self
+                    .program
+                    .vars
+                    .get(*var as usize)
+                    .map_or_else(|| "?".into(), |v| format!("{}′", v.name)),
                 Atom::Func { .. } => "…".into(),
             }
         };

@@ -10,6 +10,13 @@
 //! variable unknown. One pass suffices because a header's φ stands for whatever the back
 //! edges bring: the pass never needs the back edges' values before it has computed them.
 //!
+//! Values leaving a loop are written in its exit atoms ([`Atom::Exit`]): along an edge from
+//! the loop to outside, each φ of the loop becomes the φ *of the iteration that left*, per
+//! exit block. A counter's value after the loop is then `exit − 16` rather than `φ − 16`,
+//! and [`crate::Analysis::evaluate`] gives the exit atom the one value the counter has when
+//! its exit test fails, where that is known exactly — what lets the 4-step loop behind a
+//! 16-step one (nvcc's unrolled loops) start from a known count.
+//!
 //! Cost: linear in blocks × variables (one value per pair) plus the ops.
 
 use crate::expr::{Atom, AtomId, Store, ValueId};
@@ -33,6 +40,18 @@ pub struct Symbolic {
     pub edge_conds: HashMap<(usize, usize), ValueId>,
     /// `written[l][v]`: loop `l` (index into [`Loops::loops`]) writes variable `v`.
     pub written: Vec<Vec<bool>>,
+    /// The exit atoms made where values leave loops.
+    pub exits: Vec<ExitAtom>,
+}
+
+/// An [`Atom::Exit`]: the φ of `var` of loop `lp` in the iteration that leaves it from
+/// block `from`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct ExitAtom {
+    pub atom: AtomId,
+    pub lp: usize,
+    pub from: usize,
+    pub var: crate::ir::Var,
 }
 
 /// Runs the pass.
@@ -66,6 +85,7 @@ pub fn run(p: &Program, loops: &Loops) -> Symbolic {
     let mut conds: Vec<Vec<ValueId>> = vec![Vec::new(); n];
     let mut done = vec![false; n];
     let mut joins: HashMap<AtomId, Vec<(usize, ValueId)>> = HashMap::new();
+    let mut exits: Vec<ExitAtom> = Vec::new();
     let first_root = p.roots.first().copied();
     let initial = {
         // The first root's known values, evaluated in an empty state.
@@ -94,6 +114,65 @@ pub fn run(p: &Program, loops: &Loops) -> Symbolic {
             .copied()
             .filter(|&q| done[q] && loops.order[q] < loops.order[b])
             .collect();
+        // What each source brings: its state, with the φs of the loops the edge leaves
+        // written as their exit values (module doc).
+        let brought_by: Vec<Option<Vec<ValueId>>> = sources
+            .iter()
+            .map(|&q| {
+                let left: Vec<usize> = (0..loops.loops.len())
+                    .filter(|&li| loops.loops[li].contains(q) && !loops.loops[li].contains(b))
+                    .collect();
+                if left.is_empty() {
+                    return None;
+                }
+                let mut map: HashMap<AtomId, ValueId> = HashMap::new();
+                let mut blocks = Vec::new();
+                for &li in &left {
+                    let h = loops.loops[li].header;
+                    blocks.push(h);
+                    for v in 0..nv {
+                        if !written[li][v] {
+                            continue;
+                        }
+                        let w = p.width(v as u32);
+                        let phi = store.atom(Atom::Entry {
+                            block: h,
+                            var: v as u32,
+                        });
+                        let exit = store.atom_value(
+                            Atom::Exit {
+                                header: h,
+                                from: q,
+                                var: v as u32,
+                            },
+                            w,
+                        );
+                        if let Some(a) = store.as_atom(exit) {
+                            exits.push(ExitAtom {
+                                atom: a,
+                                lp: li,
+                                from: q,
+                                var: v as u32,
+                            });
+                        }
+                        map.insert(phi, exit);
+                    }
+                }
+                let mut memo = HashMap::new();
+                Some(
+                    out[q]
+                        .iter()
+                        .map(|&x| store.subst(x, &map, &blocks, &mut memo, 0))
+                        .collect(),
+                )
+            })
+            .collect();
+        let value = |q_index: usize, v: usize| -> ValueId {
+            match &brought_by[q_index] {
+                Some(env) => env[v],
+                None => out[sources[q_index]][v],
+            }
+        };
         let mut env: Vec<ValueId> = Vec::with_capacity(nv);
         let header = header_loop.get(&b).copied();
         for v in 0..nv {
@@ -115,7 +194,7 @@ pub fn run(p: &Program, loops: &Loops) -> Symbolic {
             // The common case first, without allocating: every source agrees.
             let mut brought = root_value
                 .into_iter()
-                .chain(sources.iter().map(|&q| out[q][v]));
+                .chain((0..sources.len()).map(|i| value(i, v)));
             let Some(first) = brought.next() else {
                 env.push(entry_of(&mut store, v));
                 continue;
@@ -127,7 +206,7 @@ pub fn run(p: &Program, loops: &Loops) -> Symbolic {
             let alts: Vec<(usize, ValueId)> = root_value
                 .map(|x| (usize::MAX, x))
                 .into_iter()
-                .chain(sources.iter().map(|&q| (q, out[q][v])))
+                .chain(sources.iter().enumerate().map(|(i, &q)| (q, value(i, v))))
                 .collect();
             let e = entry_of(&mut store, v);
             if let Some(a) = store.as_atom(e) {
@@ -178,6 +257,8 @@ pub fn run(p: &Program, loops: &Loops) -> Symbolic {
             edge_conds.insert((b, e.to), merged);
         }
     }
+    exits.sort_by_key(|e| e.atom);
+    exits.dedup_by_key(|e| e.atom);
     Symbolic {
         store,
         out,
@@ -185,6 +266,7 @@ pub fn run(p: &Program, loops: &Loops) -> Symbolic {
         joins,
         edge_conds,
         written,
+        exits,
     }
 }
 

@@ -30,8 +30,36 @@ use crate::interval::{Evaluator, Interval};
 use crate::ir::{CmpOp, FuncOp};
 
 /// The bound of one fact: header runs per entry, or why there is none.
+/// A fact's count: the most header runs per entry, and whether it is *the* count of every
+/// thread that reaches the exit test (one start, one step, one limit, each a single value —
+/// then the iteration a thread leaves in at the fact's block is known).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Runs {
+    pub n: u64,
+    pub exact: bool,
+}
+
 /// `live[j]`: the loop's `j`-th entering edge can be taken (its start counts).
-pub fn header_runs(f: &Fact, iv: &Iv, e: &Evaluator, live: &[bool]) -> Result<u64, String> {
+pub fn header_runs(f: &Fact, iv: &Iv, e: &Evaluator, live: &[bool]) -> Result<Runs, String> {
+    let n = count_runs(f, iv, e, live)?;
+    let live_inits: Vec<usize> = (0..iv.inits.len())
+        .filter(|&j| live.get(j).copied().unwrap_or(true))
+        .collect();
+    let point = |v: crate::expr::ValueId| e.int(v).is_some_and(Interval::is_point);
+    let exact = match (&iv.evolution, live_inits.as_slice()) {
+        (Evolution::Linear { .. }, [j]) => {
+            f.steps.len() == 1
+                && point(f.steps[0])
+                && point(f.limit)
+                && f.starts.get(*j).is_some_and(|&a| point(a))
+        }
+        (_, [j]) => point(iv.inits[*j]) && point(f.limit),
+        _ => false,
+    };
+    Ok(Runs { n, exact })
+}
+
+fn count_runs(f: &Fact, iv: &Iv, e: &Evaluator, live: &[bool]) -> Result<u64, String> {
     let live = |j: usize| live.get(j).copied().unwrap_or(true);
     match (&iv.evolution, &f.shape) {
         (Evolution::Linear { .. }, Shape::Linear { .. }) => linear(f, iv.width, e, &live),
@@ -298,6 +326,31 @@ fn geometric(
         }
     }
     Ok(most + 1)
+}
+
+/// The φ of a linear induction variable with one start and one step, both single values,
+/// in iteration `k`: `init + k · step` (the value it leaves with when `k` is the exit
+/// iteration).
+pub fn phi_at(iv: &Iv, k: u64, e: &Evaluator, live: &[bool]) -> Option<Interval> {
+    let Evolution::Linear { steps } = &iv.evolution else {
+        return None;
+    };
+    let inits: Vec<_> = iv
+        .inits
+        .iter()
+        .enumerate()
+        .filter(|(j, _)| live.get(*j).copied().unwrap_or(true))
+        .map(|(_, &v)| v)
+        .collect();
+    let ([init], [step]) = (inits.as_slice(), steps.as_slice()) else {
+        return None;
+    };
+    let (i, s) = (e.int(*init)?, e.int(*step)?.signed(iv.width)?);
+    if !i.is_point() || !s.is_point() {
+        return None;
+    }
+    let x = i.lo.checked_add(s.lo.checked_mul(i128::from(k))?)?;
+    Interval::new(x, x)
 }
 
 /// The range of an induction variable's φ over the `runs` header runs of one entry, for

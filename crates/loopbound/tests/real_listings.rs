@@ -116,8 +116,10 @@ fn grid_stride_loop_over_the_launch() {
 
 /// `for (i = 0; i < n; i++) s += a[i];`, unrolled 16× (with an 8 and a 4 step and a
 /// remainder loop): the 16-step loop at 0x0150 (sm_86) runs while the remaining count stays
-/// above 12: n = 64 → 64, 48, 32, 16 (4 runs); n = 103 → 100 … 20 (6 runs). The remainder
-/// loop (n & 3 iterations) is not entered for n = 64.
+/// above 12: n = 64 → 64, 48, 32, 16 (4 runs); n = 103 → 100 … 20 (6 runs). It leaves with
+/// the count 0 (n = 64: the 4-step loop at 0x0550 is not entered) or 4 (n = 100 and 103:
+/// one run of it, 4 → 0). The remainder loop (n & 3 iterations) is not entered for n = 64
+/// and 100, and runs 3 times for 103.
 #[test]
 fn unrolled_sum_main_loop() {
     let run = |n: u32| {
@@ -131,9 +133,15 @@ fn unrolled_sum_main_loop() {
     };
     let b = run(64);
     assert_eq!(at(&b, "0x0150").bound, Some(4));
+    assert!(at(&b, "0x0550").reason.contains("not entered"));
     assert_eq!(at(&b, "0x06a0").bound, Some(1));
+    let b = run(100);
+    assert_eq!(at(&b, "0x0150").bound, Some(6));
+    assert_eq!(at(&b, "0x0550").bound, Some(1));
+    assert!(!at(&b, "0x0550").reason.contains("not entered"));
     let b = run(103);
     assert_eq!(at(&b, "0x0150").bound, Some(6));
+    assert_eq!(at(&b, "0x0550").bound, Some(1));
     // n & 3 = 3: the remainder loop runs 3 times.
     assert_eq!(at(&b, "0x06a0").bound, Some(3));
 }

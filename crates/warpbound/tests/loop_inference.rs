@@ -154,6 +154,58 @@ fn given_bounds_below_are_used_above_are_replaced() {
     assert_eq!(r.wcet.as_ref().map(|w| w.cycles), Some(32));
 }
 
+/// nvcc's unrolled `for (i = 0; i < n; i++)` (a 16-step loop, an 8 step, a 4-step loop
+/// starting from the count the 16-step one leaves, a remainder loop), simulated for several
+/// `n` on every architecture: each loop's runs stay within its inferred bound, and the
+/// bounds are those counts exactly (the warp's threads all run the same count).
+#[test]
+fn unrolled_loops_run_exactly_their_inferred_counts() {
+    for arch in ["sm_61", "sm_70", "sm_75", "sm_86", "sm_90"] {
+        let src = kernel(&format!("sass/{arch}/counted_loops.sass"));
+        for n in [0u32, 3, 5, 17, 64, 100, 103, 200] {
+            let mut req = Request::new(src.as_str(), Dialect::Sass);
+            req.mode = Some("warp-cfg".into());
+            req.function = Some("_Z5sum_nPKfPfi".into());
+            req.params
+                .insert("simulate".into(), serde_json::json!(true));
+            req.params.insert(
+                "params".into(),
+                serde_json::json!(format!("0x100000,0,0x200000,0,{n}")),
+            );
+            req.params.insert(
+                "memory".into(),
+                serde_json::json!("a@0x100000 256 const 1; out@0x200000 64 const 0"),
+            );
+            let r = analyze(&req);
+            assert!(!r.has_errors(), "{arch} n={n}: {:?}", r.diagnostics);
+            let sim = r.simulation.as_ref().expect("run");
+            for o in &sim.loop_iterations {
+                let row = r
+                    .loop_bounds
+                    .iter()
+                    .find(|l| l.header == o.header)
+                    .expect("a row per loop");
+                let inferred = row.inferred.unwrap_or(u64::MAX);
+                assert!(
+                    o.iterations <= inferred,
+                    "{arch} n={n} {}: {} > {inferred}",
+                    o.header,
+                    o.iterations
+                );
+                if o.iterations > 0 && row.inferred.is_some() {
+                    assert_eq!(
+                        o.iterations,
+                        inferred,
+                        "{arch} n={n} {}: {}",
+                        o.header,
+                        row.reason.as_deref().unwrap_or("")
+                    );
+                }
+            }
+        }
+    }
+}
+
 // ---------------------------------------------------------------------------------------
 // Generated kernels: counted loops in PTX, run on the simulator.
 

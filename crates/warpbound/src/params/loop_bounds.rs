@@ -149,29 +149,29 @@ impl LoopBounds {
                 formula: l.formula.clone(),
             };
             match (self.given(&l.keys), l.bound) {
-                (Some((key, g)), Some(n)) if g < n => {
-                    diags.push(Diagnostic::note(
-                        l.span,
-                        format!(
-                            "loop {first}: the given bound {g} is used; the code allows up to {n} \
-                             ({})",
-                            l.reason
-                        ),
-                    ));
-                    prov.from = BoundFrom::Given;
-                    self.provenance.insert(key, prov);
-                }
-                (Some((key, g)), Some(n)) => {
-                    if g > n {
+                (Some((key, g)), Some(n)) if g <= n => {
+                    if g < n {
                         diags.push(Diagnostic::note(
                             l.span,
                             format!(
-                                "loop {first}: the given bound {g} is more than the code allows: \
-                                 {n} is used ({})",
+                                "loop {first}: the given bound {g} is used; the code allows up \
+                                 to {n} ({})",
                                 l.reason
                             ),
                         ));
                     }
+                    prov.from = BoundFrom::Given;
+                    self.provenance.insert(key, prov);
+                }
+                (Some((key, g)), Some(n)) => {
+                    diags.push(Diagnostic::note(
+                        l.span,
+                        format!(
+                            "loop {first}: the given bound {g} is more than the code allows: {n} \
+                             is used ({})",
+                            l.reason
+                        ),
+                    ));
                     self.insert(&key, n);
                     self.provenance.insert(key, prov);
                 }

@@ -394,7 +394,7 @@ impl Store {
     }
 
     fn poly(&mut self, width: u32, mut terms: Vec<(Monomial, i128)>) -> ValueId {
-        terms.sort_by(|a, b| a.0.cmp(&b.0));
+        terms.sort_by_key(|a| a.0);
         let mut out: Vec<(Monomial, i128)> = Vec::with_capacity(terms.len());
         for (m, c) in terms {
             match out.last_mut() {

@@ -38,19 +38,19 @@ impl Interval {
         self.lo == self.hi
     }
 
-    pub fn add(self, o: Interval) -> Option<Interval> {
+    pub fn plus(self, o: Interval) -> Option<Interval> {
         Interval::new(self.lo.checked_add(o.lo)?, self.hi.checked_add(o.hi)?)
     }
 
-    pub fn neg(self) -> Option<Interval> {
+    pub fn negated(self) -> Option<Interval> {
         Interval::new(-self.hi, -self.lo)
     }
 
-    pub fn sub(self, o: Interval) -> Option<Interval> {
-        self.add(o.neg()?)
+    pub fn minus(self, o: Interval) -> Option<Interval> {
+        self.plus(o.negated()?)
     }
 
-    pub fn mul(self, o: Interval) -> Option<Interval> {
+    pub fn times(self, o: Interval) -> Option<Interval> {
         let c = [
             self.lo.checked_mul(o.lo)?,
             self.lo.checked_mul(o.hi)?,
@@ -221,7 +221,7 @@ pub fn func(
             if x.lo >= 0 {
                 Some(x)
             } else if x.hi <= 0 {
-                x.neg()
+                x.negated()
             } else {
                 Interval::new(0, (-x.lo).max(x.hi))
             }
@@ -251,8 +251,8 @@ pub fn func(
                 None => Some(a.hull(b)),
             }
         }
-        FuncOp::Add => args.first()?.0.add(args.get(1)?.0),
-        FuncOp::Mul => args.first()?.0.mul(args.get(1)?.0),
+        FuncOp::Add => args.first()?.0.plus(args.get(1)?.0),
+        FuncOp::Mul => args.first()?.0.times(args.get(1)?.0),
     }
 }
 
@@ -316,7 +316,7 @@ impl<'a> Evaluator<'a> {
                 for (m, c) in terms {
                     let mut p = Interval::point(*c);
                     for &a in m {
-                        match self.atom(a, depth).and_then(|x| p.mul(x)) {
+                        match self.atom(a, depth).and_then(|x| p.times(x)) {
                             Some(x) => p = x,
                             None => {
                                 ok = false;
@@ -324,7 +324,7 @@ impl<'a> Evaluator<'a> {
                             }
                         }
                     }
-                    match ok.then(|| acc.add(p)).flatten() {
+                    match ok.then(|| acc.plus(p)).flatten() {
                         Some(x) => acc = x,
                         None => {
                             ok = false;
@@ -494,11 +494,11 @@ mod tests {
             Some(Interval::point(5))
         );
         // An interval across 2^31 has no signed reading, but an unsigned one.
-        let across = Interval::new((1 << 31) - 2, (1 << 31) + 2).unwrap();
+        let across = Interval::new((1 << 31) - 2, (1 << 31) + 2).expect("interval");
         assert_eq!(across.signed(w), None);
         assert!(across.unsigned(w).is_some());
         // −2..2 has no unsigned reading.
-        assert_eq!(Interval::new(-2, 2).unwrap().unsigned(w), None);
+        assert_eq!(Interval::new(-2, 2).expect("interval").unsigned(w), None);
     }
 
     #[test]

@@ -234,6 +234,9 @@ pub enum Term {
     },
 }
 
+/// Constructors of the node they name (`Term::add` builds an `Add` node; it computes
+/// nothing), hence the names of the arithmetic traits.
+#[allow(clippy::should_implement_trait)]
 impl Term {
     pub fn var(v: Var) -> Term {
         Term::Var(v)
@@ -272,7 +275,6 @@ impl Term {
         }
     }
 
-    #[allow(clippy::should_implement_trait)]
     pub fn not(a: Term) -> Term {
         Term::Not(Box::new(a))
     }

@@ -130,10 +130,7 @@ pub fn run(p: &Program, loops: &Loops) -> Symbolic {
                 for &li in &left {
                     let h = loops.loops[li].header;
                     blocks.push(h);
-                    for v in 0..nv {
-                        if !written[li][v] {
-                            continue;
-                        }
+                    for (v, _) in written[li].iter().enumerate().filter(|w| *w.1) {
                         let w = p.width(v as u32);
                         let phi = store.atom(Atom::Entry {
                             block: h,
@@ -176,7 +173,8 @@ pub fn run(p: &Program, loops: &Loops) -> Symbolic {
         let mut env: Vec<ValueId> = Vec::with_capacity(nv);
         let header = header_loop.get(&b).copied();
         for v in 0..nv {
-            if loops.retreating[b] || header.is_some_and(|l| written[l][v]) {
+            let in_loop = header.is_some_and(|l| written[l].get(v).copied().unwrap_or(false));
+            if loops.retreating[b] || in_loop {
                 env.push(entry_of(&mut store, v));
                 continue;
             }

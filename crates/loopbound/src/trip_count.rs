@@ -155,7 +155,7 @@ fn ne(d: Interval, b: Interval, width: u32) -> Result<u64, String> {
     let (dist, step) = if b.lo > 0 {
         (d, b.lo)
     } else {
-        (d.neg().ok_or("distance out of range")?, -b.lo)
+        (d.negated().ok_or("distance out of range")?, -b.lo)
     };
     let dist = dist
         .unsigned(width)
@@ -372,7 +372,7 @@ pub fn phi_range(iv: &Iv, runs: u64, e: &Evaluator) -> Option<Interval> {
             }
             let s = s?;
             let span = Interval::new(s.lo.min(0) * k, s.hi.max(0) * k)?;
-            let r = init.add(span)?;
+            let r = init.plus(span)?;
             // Only useful when no value wraps (the caller reads machine values).
             r.signed(iv.width)
                 .or_else(|| r.unsigned(iv.width))

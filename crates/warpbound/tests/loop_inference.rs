@@ -5,6 +5,7 @@
 //! corpus kernel the simulator runs.
 
 #[path = "common/corpus.rs"]
+#[allow(dead_code)]
 mod corpus;
 
 use isa::Dialect;
@@ -404,7 +405,11 @@ mov.u32 %r2, %tid.x;\nmov.u32 %r3, %ntid.x;\nmov.u32 %r4, %ctaid.x;\nmov.u32 %r5
 
 /// The case run on the simulator (most header runs per entry of each loop, by label) and
 /// the bounds inference gives for the same launch (via the `rr` mode's report).
-fn run_case(c: &Case) -> Result<(BTreeMap<String, u64>, BTreeMap<String, Option<u64>>), String> {
+/// Per loop label: the most header runs one thread made per entry in the run, and the bound
+/// inference gives.
+type Counts = (BTreeMap<String, u64>, BTreeMap<String, Option<u64>>);
+
+fn run_case(c: &Case) -> Result<Counts, String> {
     let src = ptx(c);
     let parsed = isa::ptx::parse(&src, &isa::Limits::default());
     if parsed.has_errors() {

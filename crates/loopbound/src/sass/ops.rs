@@ -145,9 +145,13 @@ pub(crate) fn dest_width(ins: &Instruction) -> u32 {
         8
     } else if has("128") {
         4
-    } else if has("64") || has("F64") || has("U64") || has("S64") || has("WIDE") {
-        2
-    } else if matches!(name, "CS2R" | "DADD" | "DMUL" | "DFMA" | "DMNMX") {
+    } else if has("64")
+        || has("F64")
+        || has("U64")
+        || has("S64")
+        || has("WIDE")
+        || matches!(name, "CS2R" | "DADD" | "DMUL" | "DFMA" | "DMNMX")
+    {
         2
     } else if SINGLE.contains(&name) {
         1

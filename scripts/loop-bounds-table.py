@@ -14,8 +14,10 @@ launch (`params` empty: integers 64, pointers 1 MiB apart; grid 1, block 32):
   GCN3        pws --set max_unrolled_nodes=1   likewise, before the loops are unrolled
 
 A loop counts as inferred when its row has `inferred` (the code bounds it for this launch:
-a counter and its exit, or "not entered for this launch"). Output: a markdown table per
-set, then the reasons the other loops got no bound, grouped.
+a counter and its exit, or "not entered for this launch"); the last column leaves out the
+loops the launch does not enter (remainder loops of unrolled code when n is a multiple of
+the unrolling, …). Output: a markdown table of the sets, then the reasons the other loops
+got no bound, grouped.
 
 Example (the tables of docs/loop-bounds.md):
 
@@ -79,6 +81,8 @@ def gist(reason):
         return 'counters exist but the loop exits on data only (or the exit is not on every path)'
     if 'the limit is not known' in r or 'the limit may lie' in r:
         return 'the limit is not known for the launch (loaded from memory, computed by an unmodelled instruction)'
+    if 'the distance is not known' in r:
+        return 'the distance from the start to the limit is not known for the launch'
     if 'the start' in r and ('not known' in r or 'either side' in r or 'either sign' in r):
         return 'the start is not known for the launch'
     if '≠' in r:
@@ -118,8 +122,9 @@ def main():
         for fut in concurrent.futures.as_completed(futs):
             name, _ = futs[fut]
             results[name].append(fut.result())
-    print('| set | functions | with loops | loops | inferred | of which not entered | share |')
-    print('|---|---:|---:|---:|---:|---:|---:|')
+    print('| set | functions | with loops | loops | inferred | of which not entered | share '
+          '| share of entered loops |')
+    print('|---|---:|---:|---:|---:|---:|---:|---:|')
     reasons = collections.Counter()
     for spec in a.sets:
         name = spec.split('=', 1)[0]
@@ -130,10 +135,12 @@ def main():
         inferred = [l for l in loops if l.get('inferred') is not None]
         entered = sum(1 for l in inferred if 'not entered' in (l.get('reason') or ''))
         share = f'{100 * len(inferred) / len(loops):.0f} %' if loops else '–'
+        rest = len(loops) - entered
+        share2 = f'{100 * (len(inferred) - entered) / rest:.0f} %' if rest else '–'
         failed = sum(1 for r in rows if r is None)
         note = f' ({failed} failed)' if failed else ''
         print(f'| {name} | {fns}{note} | {with_loops} | {len(loops)} | {len(inferred)} | '
-              f'{entered} | {share} |')
+              f'{entered} | {share} | {share2} |')
         for l in loops:
             if l.get('inferred') is None:
                 reasons[gist(l.get('reason'))] += 1

@@ -97,7 +97,7 @@ fn describe() -> ModeInfo {
         ),
         ParamInfo::number(
             "default_loop_bound",
-            "loops are unrolled before Select/Prune: iterations of loops without their own bound (loop_bounds keyed by header label); 0 = every loop needs one",
+            "loops are unrolled before Select/Prune: iterations of loops neither the code (scalar counters, inferred for the launch) nor loop_bounds (keyed by header label) bounds, each reported as an assumption; 0 = every such loop needs one",
             "iterations",
             0.0,
             1e6,

@@ -166,7 +166,7 @@ fn describe() -> ModeInfo {
         ),
         ParamInfo::number(
             "default_loop_bound",
-            "bound for loops that exit on unknown data and are not listed in loop_bounds (keyed by the header's label, e.g. $L__BB0_3): the header runs at most N times per entry (0: every such loop needs its own bound); 10 as in the warp-cfg mode",
+            "bound for loops that exit on unknown data and that neither the code (a counter beside the data exit, inferred for the launch) nor loop_bounds (keyed by the header's label, e.g. $L__BB0_3) bounds: the header runs at most N times per entry (0: every such loop needs its own bound); each use is a warning; 10 as in the warp-cfg mode",
             "iterations",
             0.0,
             1e6,

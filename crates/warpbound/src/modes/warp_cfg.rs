@@ -66,8 +66,10 @@ pub(super) fn params() -> Vec<ParamInfo> {
     let mut params = vec![
         ParamInfo::number(
             "default_loop_bound",
-            "bound for loops not listed in loop_bounds: the header runs at most N times per \
-             entry into the loop (0: every loop needs its own bound); 10 as in §4.1",
+            "bound for loops neither the code (an induction variable and its exit, inferred for \
+             the launch) nor loop_bounds bounds: the header runs at most N times per entry into \
+             the loop (0: every such loop is an error); each loop it bounds is reported as an \
+             assumption (a warning, wcet.assumed_loop_bounds); 10 as in §4.1",
             "iterations",
             0.0,
             1e6,
@@ -155,10 +157,11 @@ pub(super) fn params() -> Vec<ParamInfo> {
     params.push(its::param());
     params.push(ParamInfo::choice(
         "loop_bounds",
-        "SASS: `observed` bounds every loop the request gives no bound of its own by the most \
+        "SASS: `observed` bounds every loop neither the request nor the code bounds by the most \
          iterations one thread made per entry in the simulation (simulation.loop_iterations; \
          the run is made even with simulate off, a loop no thread entered gets 1): the bound \
-         of the run just watched. `given`: the request's loop bounds and default_loop_bound.",
+         of the run just watched; counts above an inferred bound are reported as errors. \
+         `given`: the request's loop bounds, the code's, and default_loop_bound.",
         &["given", "observed"],
         "given",
     ));

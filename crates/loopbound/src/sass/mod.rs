@@ -12,6 +12,7 @@
 //! Edge conditions are *necessary* conditions: an edge whose condition the lowering cannot
 //! state (`BRA.DIV`, a condition-code test, an indirect jump) gets `true`.
 
+mod bitwise;
 mod chains;
 mod ops;
 mod xmad;

@@ -6,7 +6,9 @@
 mod indirect;
 mod ipet_bound;
 pub(super) use ipet_bound::default_warning;
+pub(super) use loop_bounds::{infer_sass, observe_bounds, same_launch};
 mod its;
+mod loop_bounds;
 mod ptx;
 mod shared_loops;
 
@@ -16,7 +18,6 @@ use crate::loop_inference;
 use crate::mode::{Mode, ModeDetails, ModeInput, ModeOutput};
 use crate::observed_loops;
 use crate::params::limits::{self, budget};
-use crate::params::loop_bounds::LoopKey;
 use crate::params::{LoopBounds, Params};
 use crate::report::{CfgNode, SimulationReport};
 use crate::simulator::{self, SimRequest, SimRun};
@@ -533,83 +534,6 @@ pub(super) fn parse_sass(
         functions,
         listed,
     })
-}
-
-/// `loop_bounds=observed`: every loop header without a bound of the request's gets the
-/// observed count (at least 1); whether the analysis can go on (there was a run).
-pub(super) fn observe_bounds(
-    loops: &[observed_loops::ObservedLoop],
-    ran: bool,
-    input: &ModeInput,
-    bounds: &mut LoopBounds,
-    out: &mut ModeOutput,
-) -> bool {
-    if !ran {
-        out.diagnostics.push(Diagnostic::global(
-            isa::Severity::Error,
-            "loop_bounds=observed takes the loop counts of a simulation, and the simulation \
-             did not run (see its errors)",
-        ));
-        return false;
-    }
-    let mut taken = Vec::new();
-    for l in loops {
-        let Some(address) = crate::params::number::unsigned(&l.header) else {
-            continue;
-        };
-        if input.request.loop_bounds.contains_key(&l.header)
-            || bounds.per_address.contains_key(&address)
-        {
-            continue;
-        }
-        let n = l.iterations.max(1);
-        bounds.observed(LoopKey::Address(address), n);
-        taken.push(format!("{} = {n}", l.header));
-    }
-    out.diagnostics.push(Diagnostic::global(
-        isa::Severity::Note,
-        if taken.is_empty() {
-            "loop_bounds=observed: no loop took its bound from the run (no loops, every loop \
-             bounded by the request or by the code, or a run without trace)"
-                .to_string()
-        } else {
-            format!(
-                "loop_bounds=observed: loop bounds from the iterations the simulation observed \
-                 (most per entry by one thread; the bound holds for this run, not for every \
-                 input): {}",
-                taken.join(", ")
-            )
-        },
-    ));
-    true
-}
-
-/// Loop bounds from the code of a SASS kernel for `launch` (crate `loopbound`), applied to
-/// `bounds` by the precedence rule of [`crate::params::loop_bounds`].
-pub(super) fn infer_sass(
-    sass: &Sass,
-    launch: Option<&loop_inference::Launch>,
-    bounds: &mut LoopBounds,
-    out: &mut ModeOutput,
-) -> loop_inference::Inference {
-    let t = Instant::now();
-    let inference = loop_inference::sass(&sass.kernel, &sass.graph, launch);
-    bounds.apply_inferred(&inference.loops, &mut out.diagnostics);
-    out.time("loop_bounds", t);
-    inference
-}
-
-/// Whether run `s` is of `launch` (its observed counts can be checked against bounds
-/// inferred for it): not a retry with a larger block (`simulator::COOPERATIVE_BLOCK`).
-pub(super) fn same_launch(
-    s: &sim::Simulation,
-    launch: Option<&loop_inference::Launch>,
-    warp_size: usize,
-) -> bool {
-    let Some(l) = launch else { return false };
-    let threads: usize = l.block.iter().map(|&d| d as usize).product();
-    let blocks: usize = l.grid.iter().map(|&d| d as usize).product();
-    s.warps.len() <= threads.div_ceil(warp_size).saturating_mul(blocks)
 }
 
 /// Runs the kernel in the analysis's own setting: one warp in isolation, in-order issue with

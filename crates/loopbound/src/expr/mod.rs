@@ -19,52 +19,16 @@
 //! Size limits keep every operation cheap: a polynomial of more than [`MAX_TERMS`] terms or a
 //! monomial of degree above [`MAX_DEGREE`] becomes a function node of its operands instead.
 
+mod fx_hash;
+mod monomial;
+mod show;
+mod subst;
+
+pub use fx_hash::{FxHasher, FxMap};
+pub use monomial::Monomial;
+
 use crate::ir::{CmpOp, FuncOp, Input, Var};
-use std::collections::HashMap;
-use std::hash::{BuildHasherDefault, Hasher};
-
-/// A fast, deterministic hasher for the store's interning maps (keys are small integers
-/// and vectors of them; nothing iterates these maps, so the order they keep never shows):
-/// the multiply-and-rotate step of Firefox's and rustc's "Fx" hash.
-#[derive(Default, Clone, Copy)]
-pub struct FxHasher {
-    hash: u64,
-}
-
-impl Hasher for FxHasher {
-    fn write(&mut self, bytes: &[u8]) {
-        for chunk in bytes.chunks(8) {
-            let mut word = [0u8; 8];
-            word[..chunk.len()].copy_from_slice(chunk);
-            self.write_u64(u64::from_le_bytes(word));
-        }
-    }
-
-    fn write_u64(&mut self, i: u64) {
-        self.hash = (self.hash.rotate_left(5) ^ i).wrapping_mul(0x51_7c_c1_b7_27_22_0a_95);
-    }
-
-    fn write_u32(&mut self, i: u32) {
-        self.write_u64(u64::from(i));
-    }
-
-    fn write_usize(&mut self, i: usize) {
-        self.write_u64(i as u64);
-    }
-
-    fn finish(&self) -> u64 {
-        self.hash
-    }
-}
-
-/// A `HashMap` with [`FxHasher`].
-pub type FxMap<K, V> = HashMap<K, V, BuildHasherDefault<FxHasher>>;
-
-fn fx_hash(x: &impl std::hash::Hash) -> u64 {
-    let mut h = FxHasher::default();
-    x.hash(&mut h);
-    h.finish()
-}
+use fx_hash::fx_hash;
 
 pub type AtomId = u32;
 pub type ValueId = u32;
@@ -103,63 +67,6 @@ pub enum Atom {
         width: u32,
         args: Vec<ValueId>,
     },
-}
-
-/// A monomial: at most [`MAX_DEGREE`] atoms with repetition, sorted, kept inline (the
-/// store makes tens of thousands of them on a large kernel; none needs the heap).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Default)]
-pub struct Monomial {
-    len: u8,
-    atoms: [AtomId; MAX_DEGREE],
-}
-
-impl Monomial {
-    /// The monomial of these atoms (sorted here); `None` above [`MAX_DEGREE`].
-    pub fn of(atoms: &[AtomId]) -> Option<Monomial> {
-        if atoms.len() > MAX_DEGREE {
-            return None;
-        }
-        let mut m = Monomial {
-            len: atoms.len() as u8,
-            atoms: [0; MAX_DEGREE],
-        };
-        m.atoms[..atoms.len()].copy_from_slice(atoms);
-        m.atoms[..atoms.len()].sort_unstable();
-        Some(m)
-    }
-
-    pub fn as_slice(&self) -> &[AtomId] {
-        &self.atoms[..usize::from(self.len)]
-    }
-
-    /// The product of two monomials, `None` above [`MAX_DEGREE`].
-    pub fn times(&self, o: &Monomial) -> Option<Monomial> {
-        let n = usize::from(self.len) + usize::from(o.len);
-        if n > MAX_DEGREE {
-            return None;
-        }
-        let mut all = [0; MAX_DEGREE];
-        all[..usize::from(self.len)].copy_from_slice(self.as_slice());
-        all[usize::from(self.len)..n].copy_from_slice(o.as_slice());
-        Monomial::of(&all[..n])
-    }
-}
-
-impl std::ops::Deref for Monomial {
-    type Target = [AtomId];
-
-    fn deref(&self) -> &[AtomId] {
-        self.as_slice()
-    }
-}
-
-impl<'a> IntoIterator for &'a Monomial {
-    type Item = &'a AtomId;
-    type IntoIter = std::slice::Iter<'a, AtomId>;
-
-    fn into_iter(self) -> Self::IntoIter {
-        self.as_slice().iter()
-    }
 }
 
 /// A truth value.
@@ -718,164 +625,6 @@ impl Store {
         let w = self.width(a);
         self.func(FuncOp::Select, w, vec![cond, a, b])
     }
-
-    /// `v` with every atom of `map` replaced by its value (polynomials, function nodes and
-    /// truth values rebuilt through the store's operations, so they simplify as before);
-    /// `memo` caches the results of one map. Values no mapped atom's block reaches are
-    /// returned as they are, cheaply.
-    pub fn subst(
-        &mut self,
-        v: ValueId,
-        map: &HashMap<AtomId, ValueId>,
-        blocks: &[usize],
-        memo: &mut HashMap<ValueId, ValueId>,
-        depth: usize,
-    ) -> ValueId {
-        if !self.value_blocks[v as usize]
-            .iter()
-            .any(|b| blocks.contains(b))
-        {
-            return v;
-        }
-        if let Some(&r) = memo.get(&v) {
-            return r;
-        }
-        if depth > 48 {
-            return v;
-        }
-        let r = match self.get(v).clone() {
-            Value::Int { width, terms } => {
-                let mut acc = self.int(width, 0);
-                for (m, c) in terms {
-                    let mut prod = self.int(width, c);
-                    for &a in m.as_slice() {
-                        let x = self.subst_atom(a, width, map, blocks, memo, depth);
-                        prod = self.mul(prod, x);
-                    }
-                    acc = self.add(acc, prod);
-                }
-                acc
-            }
-            Value::Bool(b) => match b {
-                Bool::Const(_) => v,
-                Bool::Atom(a) => self.subst_atom(a, 1, map, blocks, memo, depth),
-                Bool::Cmp { op, signed, a, b } => {
-                    let x = self.subst(a, map, blocks, memo, depth + 1);
-                    let y = self.subst(b, map, blocks, memo, depth + 1);
-                    self.cmp(op, signed, x, y)
-                }
-                Bool::Not(a) => {
-                    let x = self.subst(a, map, blocks, memo, depth + 1);
-                    self.not(x)
-                }
-                Bool::And(a, b) | Bool::Or(a, b) => {
-                    let x = self.subst(a, map, blocks, memo, depth + 1);
-                    let y = self.subst(b, map, blocks, memo, depth + 1);
-                    if matches!(self.get(v), Value::Bool(Bool::And(..))) {
-                        self.and(x, y)
-                    } else {
-                        self.or(x, y)
-                    }
-                }
-            },
-        };
-        memo.insert(v, r);
-        r
-    }
-
-    fn subst_atom(
-        &mut self,
-        a: AtomId,
-        width: u32,
-        map: &HashMap<AtomId, ValueId>,
-        blocks: &[usize],
-        memo: &mut HashMap<ValueId, ValueId>,
-        depth: usize,
-    ) -> ValueId {
-        if let Some(&x) = map.get(&a) {
-            return x;
-        }
-        match self.get_atom(a).clone() {
-            Atom::Func { op, width: w, args } => {
-                let args: Vec<ValueId> = args
-                    .iter()
-                    .map(|&x| self.subst(x, map, blocks, memo, depth + 1))
-                    .collect();
-                self.func(op, w, args)
-            }
-            _ => self.of_atom(a, width),
-        }
-    }
-
-    /// A short text for `v` (reasons and tests), naming atoms with `name`.
-    pub fn show(&self, v: ValueId, name: &dyn Fn(&Atom) -> String) -> String {
-        self.show_depth(v, name, 0)
-    }
-
-    fn show_depth(&self, v: ValueId, name: &dyn Fn(&Atom) -> String, depth: usize) -> String {
-        if depth > 8 {
-            return "…".into();
-        }
-        let atom = |a: AtomId| -> String {
-            match self.get_atom(a) {
-                Atom::Func { op, args, .. } => {
-                    let args: Vec<String> = args
-                        .iter()
-                        .map(|&x| self.show_depth(x, name, depth + 1))
-                        .collect();
-                    show_func(*op, &args)
-                }
-                other => name(other),
-            }
-        };
-        match self.get(v) {
-            Value::Int { terms, .. } => {
-                if terms.is_empty() {
-                    return "0".into();
-                }
-                let mut s = String::new();
-                for (i, (m, c)) in terms.iter().rev().enumerate() {
-                    let mono: Vec<String> = m.iter().map(|&a| atom(a)).collect();
-                    let mono = mono.join("·");
-                    let (neg, mag) = (*c < 0, c.unsigned_abs());
-                    if i > 0 {
-                        s.push_str(if neg { " − " } else { " + " });
-                    } else if neg {
-                        s.push('−');
-                    }
-                    if mono.is_empty() {
-                        s.push_str(&mag.to_string());
-                    } else if mag == 1 {
-                        s.push_str(&mono);
-                    } else {
-                        s.push_str(&format!("{mag}·{mono}"));
-                    }
-                }
-                s
-            }
-            Value::Bool(b) => match *b {
-                Bool::Const(k) => k.to_string(),
-                Bool::Atom(a) => atom(a),
-                Bool::Cmp { op, a, b, .. } => format!(
-                    "{} {} {}",
-                    self.show_depth(a, name, depth + 1),
-                    op.symbol(),
-                    self.show_depth(b, name, depth + 1)
-                ),
-                Bool::Not(a) => format!("¬({})", self.show_depth(a, name, depth + 1)),
-                Bool::And(a, b) => format!(
-                    "({}) ∧ ({})",
-                    self.show_depth(a, name, depth + 1),
-                    self.show_depth(b, name, depth + 1)
-                ),
-                Bool::Or(a, b) => format!(
-                    "({}) ∨ ({})",
-                    self.show_depth(a, name, depth + 1),
-                    self.show_depth(b, name, depth + 1)
-                ),
-            },
-        }
-    }
 }
 
 /// `c` modulo 2^width in `0..2^width`.
@@ -884,27 +633,4 @@ pub fn unsigned(c: i128, width: u32) -> i128 {
         return c;
     }
     c.rem_euclid(1i128 << width)
-}
-
-fn show_func(op: FuncOp, args: &[String]) -> String {
-    let a = |i: usize| args.get(i).cloned().unwrap_or_default();
-    match op {
-        FuncOp::ShrU | FuncOp::ShrS => format!("({} >> {})", a(0), a(1)),
-        FuncOp::Low => format!("low({})", a(0)),
-        FuncOp::And => format!("({} & {})", a(0), a(1)),
-        FuncOp::Or => format!("({} | {})", a(0), a(1)),
-        FuncOp::Xor => format!("({} ^ {})", a(0), a(1)),
-        FuncOp::Not => format!("~{}", a(0)),
-        FuncOp::MinS | FuncOp::MinU => format!("min({}, {})", a(0), a(1)),
-        FuncOp::MaxS | FuncOp::MaxU => format!("max({}, {})", a(0), a(1)),
-        FuncOp::DivU | FuncOp::DivS => format!("({} / {})", a(0), a(1)),
-        FuncOp::RemU | FuncOp::RemS => format!("({} % {})", a(0), a(1)),
-        FuncOp::AbsS => format!("|{}|", a(0)),
-        FuncOp::Zext | FuncOp::Sext => a(0),
-        FuncOp::Concat => format!("{}:{}", a(0), a(1)),
-        FuncOp::Hi => format!("hi({})", a(0)),
-        FuncOp::Select => format!("({} ? {} : {})", a(0), a(1), a(2)),
-        FuncOp::Add => format!("({} + {})", a(0), a(1)),
-        FuncOp::Mul => format!("({} · {})", a(0), a(1)),
-    }
 }

@@ -410,7 +410,7 @@ fn word(t: &str) -> Option<u32> {
     }
 }
 
-fn param_words(text: &str) -> Result<Vec<u32>, Diagnostic> {
+pub(crate) fn param_words(text: &str) -> Result<Vec<u32>, Diagnostic> {
     text.split(',')
         .map(str::trim)
         .filter(|t| !t.is_empty())

@@ -166,7 +166,7 @@ fn describe() -> ModeInfo {
         ),
         ParamInfo::number(
             "default_loop_bound",
-            "bound for loops that exit on unknown data and are not listed in loop_bounds (keyed by the header's label, e.g. $L__BB0_3): the header runs at most N times per entry (0: every such loop needs its own bound); 10 as in the warp-cfg mode",
+            "bound for loops that exit on unknown data and that neither the code (a counter beside the data exit, inferred for the launch) nor loop_bounds (keyed by the header's label, e.g. $L__BB0_3) bounds: the header runs at most N times per entry (0: every such loop needs its own bound); each use is a warning; 10 as in the warp-cfg mode",
             "iterations",
             0.0,
             1e6,
@@ -327,6 +327,7 @@ impl RrParams {
         config.loop_bounds = roundrobin::LoopBounds {
             per_label: bounds.per_label,
             default: bounds.default,
+            from_code: Default::default(),
         };
         Ok(RrParams {
             launch,
@@ -487,6 +488,31 @@ fn analyse(input: &ModeInput, p: &RrParams, out: &mut ModeOutput) {
         }
         out.arguments = Some(args);
     }
+    // Loops the code bounds: their bounds replace the default (and larger given ones).
+    let inferred_for = crate::loop_inference::Launch {
+        grid: [launch.grid.x, launch.grid.y, launch.grid.z],
+        block: [launch.block.x, launch.block.y, launch.block.z],
+        block_min: None,
+        words: Some(kernel_args::words(f, &launch.params)),
+    };
+    let inference = crate::loop_inference::ptx(f, Some(&inferred_for));
+    let mut config = p.config.clone();
+    let mut bounds = crate::params::LoopBounds {
+        per_label: config.loop_bounds.per_label.clone(),
+        default: config.loop_bounds.default,
+        ..Default::default()
+    };
+    bounds.apply_inferred(&inference.loops, &mut out.diagnostics);
+    config.loop_bounds.per_label = bounds.per_label.clone();
+    config.loop_bounds.from_code = bounds
+        .provenance
+        .iter()
+        .filter(|(_, v)| v.from == crate::params::loop_bounds::BoundFrom::Inferred)
+        .filter_map(|(k, _)| match k {
+            crate::params::loop_bounds::LoopKey::Label(l) => Some(l.clone()),
+            _ => None,
+        })
+        .collect();
     let launch = &launch;
     // The run first: its loop counts may be the bounds.
     let sim = match p.simulate.run(&mut out.diagnostics) {
@@ -497,7 +523,13 @@ fn analyse(input: &ModeInput, p: &RrParams, out: &mut ModeOutput) {
         .as_ref()
         .map(|s| observed_loops::of_ptx_run(f, s))
         .unwrap_or_default();
-    let mut config = p.config.clone();
+    if sim
+        .as_ref()
+        .is_some_and(|s| super::warp_cfg::same_launch(s, Some(&inferred_for), 32))
+    {
+        out.diagnostics
+            .extend(crate::loop_inference::check_observed(&inference, &loops));
+    }
     if p.observed {
         if sim.is_none() {
             out.diagnostics.push(Diagnostic::global(
@@ -509,11 +541,17 @@ fn analyse(input: &ModeInput, p: &RrParams, out: &mut ModeOutput) {
         }
         let mut taken = Vec::new();
         for l in &loops {
-            if input.request.loop_bounds.contains_key(&l.header) {
+            if input.request.loop_bounds.contains_key(&l.header)
+                || config.loop_bounds.from_code.contains(&l.header)
+            {
                 continue;
             }
             let n = l.iterations.max(1);
             config.loop_bounds.per_label.insert(l.header.clone(), n);
+            bounds.observed(
+                crate::params::loop_bounds::LoopKey::Label(l.header.clone()),
+                n,
+            );
             taken.push(format!("{} = {n}", l.header));
         }
         out.diagnostics.push(Diagnostic::global(
@@ -568,7 +606,30 @@ fn analyse(input: &ModeInput, p: &RrParams, out: &mut ModeOutput) {
                 result.mode_label
             )
         },
+        assumed_loop_bounds: Vec::new(),
     });
+    out.loop_bounds = result
+        .loop_bounds
+        .iter()
+        .map(|u| {
+            let keys = [crate::params::loop_bounds::LoopKey::Label(u.label.clone())];
+            let (from, prov) = bounds.source(&keys);
+            let from = if u.source == "default_loop_bound" {
+                crate::params::loop_bounds::BoundFrom::Default
+            } else {
+                from
+            };
+            crate::report::LoopBoundRow {
+                header: u.label.clone(),
+                line: u.line,
+                bound: Some(u.bound),
+                bound_from: from.name().into(),
+                reason: prov.and_then(|p| p.reason.clone()),
+                inferred: prov.and_then(|p| p.inferred),
+                formula: prov.and_then(|p| p.formula.clone()),
+            }
+        })
+        .collect();
     out.schedule = Some(views::schedule::round_robin(&result));
     if let Some(s) = sim {
         compare(s, launch, &config, &result, out);

@@ -17,6 +17,7 @@
 //! Program counters in the stepper and timelines follow [`isa::ptx::Function::pc`] (8 bytes
 //! per instruction, GPGPU-Sim's numbering).
 
+pub(crate) mod decode;
 pub(crate) mod front_end;
 pub(crate) mod layout;
 pub(crate) mod pdom_stack;

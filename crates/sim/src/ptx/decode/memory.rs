@@ -1,0 +1,124 @@
+//! Decoding of the memory instructions: `ld`/`st` (PTX ISA §9.7.9.8–9) and `tex` under the
+//! texture model of [`crate::texture`] (§9.7.10.3).
+
+use super::{check_modifiers, text, the_type, Ctx, R};
+use crate::ptx::program::{Ctl, Op, Space};
+use isa::ptx::{OperandKind, ScalarType, StateSpace};
+
+/// `ld`/`st` of the global (generic), shared and parameter spaces, scalar or vector.
+pub(super) fn load_store(c: &Ctx) -> R<(Op, Ctl)> {
+    let ins = c.ins;
+    let opc = ins.opcode.as_str();
+    check_modifiers(c, &["global", "shared", "param", "v2", "v4"])?;
+    let space = match ins.state_space() {
+        Some(StateSpace::Global | StateSpace::Generic) => Space::Global,
+        Some(StateSpace::Shared) => Space::Shared,
+        Some(StateSpace::Param) if opc == "ld" => Space::Param,
+        Some(s) => {
+            return Err(c.no(format!("the {s:?} state space is not simulated")));
+        }
+        None => return Err(c.no("no state space")),
+    };
+    let ty = the_type(c)?;
+    if ty == ScalarType::F16 || ty == ScalarType::Pred {
+        return Err(c.no("this access type is not simulated"));
+    }
+    Ok(if opc == "ld" {
+        let ds = c.regs_of_vector(c.op(0)?)?;
+        if ds.len() as u32 != ins.vector_width() {
+            return Err(c.no("vector width and operand count differ"));
+        }
+        (
+            Op::Load {
+                space,
+                ty,
+                ds,
+                addr: c.addr(1, space)?,
+            },
+            Ctl::Next,
+        )
+    } else {
+        let v = c.op(1)?;
+        let vs = match &v.kind {
+            OperandKind::Vector { elements } => elements
+                .iter()
+                .map(|e| c.src_of(e, ty))
+                .collect::<R<Vec<_>>>()?,
+            _ => vec![c.src(1, ty)?],
+        };
+        if vs.len() as u32 != ins.vector_width() {
+            return Err(c.no("vector width and operand count differ"));
+        }
+        (
+            Op::Store {
+                space,
+                ty,
+                vs,
+                addr: c.addr(0, space)?,
+            },
+            Ctl::Next,
+        )
+    })
+}
+
+/// Decodes `tex` under the texture model of [`crate::texture`]: a 1D or 2D fetch through a
+/// texture object held in a register (`[%rd4, {%f3, %f1}]`, which the parser keeps as
+/// text). Texture references (a `.texref` variable's name as the handle), other shapes,
+/// explicit levels and gradients are refused by name.
+pub(super) fn texture_fetch(c: &Ctx) -> R<Op> {
+    let ins = c.ins;
+    check_modifiers(c, &["1d", "2d", "v4"])?;
+    let dims = if ins.has_modifier("2d") {
+        2
+    } else if ins.has_modifier("1d") {
+        1
+    } else {
+        return Err(c.no("only .1d and .2d fetches are modelled (sim::texture)"));
+    };
+    let float_coords = match ins.types().last() {
+        Some(ScalarType::F32) => true,
+        Some(ScalarType::S32) => false,
+        _ => return Err(c.no("the coordinate type must be .f32 or .s32")),
+    };
+    let ds = c.regs_of_vector(c.op(0)?)?;
+    if ds.len() != 4 || ins.operands.len() != 2 {
+        return Err(c.no("expected a four-register destination and `[handle, {coordinates}]`"));
+    }
+    let op = c.op(1)?;
+    let text = text(op);
+    let inner = text
+        .trim()
+        .strip_prefix('[')
+        .and_then(|t| t.strip_suffix(']'))
+        .ok_or_else(|| c.no(format!("`{text}` is not `[handle, {{coordinates}}]`")))?;
+    let (handle, coords) = inner
+        .split_once(',')
+        .ok_or_else(|| c.no(format!("`{text}` is not `[handle, {{coordinates}}]`")))?;
+    let handle = handle.trim();
+    if !handle.starts_with('%') {
+        return Err(c.no(format!(
+            "`{handle}` is a texture reference: the texture model (sim::texture) binds texture objects (a handle in a register), not `.texref` variables"
+        )));
+    }
+    let coords = coords
+        .trim()
+        .strip_prefix('{')
+        .and_then(|t| t.strip_suffix('}'))
+        .ok_or_else(|| {
+            c.no(format!(
+                "`{text}`: the coordinates must be a vector `{{x, y}}`"
+            ))
+        })?
+        .split(',')
+        .map(|r| c.reg_name(r.trim()))
+        .collect::<R<Vec<u32>>>()?;
+    if coords.len() != dims {
+        return Err(c.no(format!("a .{dims}d fetch takes {dims} coordinate(s)")));
+    }
+    Ok(Op::Tex {
+        ds,
+        handle: c.reg_name(handle)?,
+        coords,
+        float_coords,
+    })
+}

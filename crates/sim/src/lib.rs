@@ -86,6 +86,7 @@ use isa::progress::{self, Observer};
 pub use launch::{ConstantLayout, Launch};
 pub use machine::{presets, L1Config, Machine, Preset, Scheduler, Unit};
 pub use memory::{ArrayInit, Fill, FinalArray, MemoryInit, SplitMix64};
+pub use ptx::layout::{ModuleVariable, GENERIC_LOCAL_BASE, MODULE_VARIABLES_BASE};
 pub use simulation::{
     BarrierView, Busy, CacheStats, DepthChange, GroupView, GroupsView, Issue, LaneMask,
     RegisterValues, Simulation, StackView, Step, Stepper, Transaction, UnitLane, WarpTimeline,
@@ -192,6 +193,27 @@ pub fn run_ptx_observed(
     budget: &Budget,
     observer: Observer,
 ) -> Result<Simulation, SimError> {
+    run_ptx_in_module(&[], function, launch, machine, memory, budget, observer)
+}
+
+/// [`run_ptx_observed`] for `function` of a module whose module-scope variables are
+/// `globals` ([`isa::ptx::Module::globals`]): the module's `.shared` variables the function
+/// names are laid out with its own, and its `.global`, `.const` and `.texref` variables get
+/// addresses in global memory and arrays there — or the request's array of the same name —
+/// holding their initializers, or, without one, the words open memory reads (zeros in
+/// closed memory); see [`ptx::layout`] and [`ptx_module_variables`].
+///
+/// # Errors
+/// As [`run_ptx`].
+pub fn run_ptx_in_module(
+    globals: &[isa::ptx::VarDecl],
+    function: &isa::ptx::Function,
+    launch: &Launch,
+    machine: &Machine,
+    memory: &MemoryInit,
+    budget: &Budget,
+    observer: Observer,
+) -> Result<Simulation, SimError> {
     let req = cycle_loop::Request {
         launch,
         machine,
@@ -199,7 +221,28 @@ pub fn run_ptx_observed(
         budget,
         observer,
     };
-    ptx::run(function, &req)
+    ptx::run(function, globals, &req)
+}
+
+/// The module variables `function` names and where a run on `memory` places them
+/// ([`run_ptx_in_module`]): what a caller needs to bind texture references, or to say which
+/// variables the host would have filled.
+pub fn ptx_module_variables(
+    globals: &[isa::ptx::VarDecl],
+    function: &isa::ptx::Function,
+    memory: &MemoryInit,
+) -> Vec<ModuleVariable> {
+    ptx::layout::module_variables(globals, function, memory)
+}
+
+/// Bytes of `function`'s statically sized shared variables (its own and the module-scope
+/// ones it names), and whether it declares an unsized (`extern`) one, whose bytes come from
+/// the launch's `shared_bytes`.
+pub fn ptx_shared_bytes(
+    globals: &[isa::ptx::VarDecl],
+    function: &isa::ptx::Function,
+) -> (u64, bool) {
+    ptx::layout::shared_bytes(globals, function)
 }
 
 /// Simulates an L/C string (Berezovskyi et al. §3) written at `span`: every warp of the

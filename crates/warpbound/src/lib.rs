@@ -35,6 +35,7 @@ pub mod modes;
 pub mod observed_loops;
 pub mod opcode_docs;
 pub mod params;
+mod ptx_launch;
 pub mod report;
 pub mod request;
 mod schema;

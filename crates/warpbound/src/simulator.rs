@@ -452,30 +452,6 @@ pub fn parse_textures(text: &str) -> Result<Vec<sim::TextureBinding>, Diagnostic
         .collect()
 }
 
-/// The bindings an automatic PTX launch gives the texture objects among the automatic
-/// arguments `args` (the handles of `tex` fetches: `kernel_args::texture_params`): each
-/// handle's buffer read as `AUTO_TEXTURE_SIDE`² texels, as for SASS; their text goes to
-/// `args.textures`.
-pub fn bind_ptx_textures(
-    f: &isa::ptx::Function,
-    args: &mut KernelArguments,
-) -> Vec<sim::TextureBinding> {
-    let textures = kernel_args::texture_params(f);
-    let bindings: Vec<sim::TextureBinding> = args
-        .values
-        .iter()
-        .filter(|v| textures.contains(&v.name) && v.source == ArgumentSource::Auto)
-        .filter_map(|v| v.value.as_u64())
-        .map(|handle| sim::TextureBinding {
-            handle,
-            width: sass_args::AUTO_TEXTURE_SIDE,
-            height: sass_args::AUTO_TEXTURE_SIDE,
-        })
-        .collect();
-    args.textures = textures_text(&bindings);
-    bindings
-}
-
 /// The `textures` text of `bindings` (what [`parse_textures`] reads).
 pub fn textures_text(bindings: &[sim::TextureBinding]) -> String {
     bindings
@@ -847,13 +823,17 @@ fn run_other(
                 };
                 kernel_args::report(f, &values, source, true)
             });
-            if let Some(a) = args.as_mut().filter(|_| auto && launch.textures.is_empty()) {
-                launch.textures = bind_ptx_textures(f, a);
-            }
+            let k = crate::ptx_launch::PtxKernel {
+                globals: &ptx.module().globals,
+                function: f,
+            };
+            let auto_launch = run.is_ok_and(|r| r.auto_params);
+            let notes =
+                crate::ptx_launch::prepare(k, &mut launch, args.as_mut(), memory, auto_launch);
+            diags.extend(notes);
             // Automatic buffers for the automatic pointers when `memory` is empty too.
             let result = auto_memory::run_on(memory, args.as_mut(), |m| {
-                sim::run_ptx_observed(f, &launch, machine, m, budget, progress)
-                    .map_err(|e| e.diagnostics)
+                crate::ptx_launch::run(k, &launch, machine, m, budget, progress)
             })
             .map_err(|diagnostics| sim::SimError { diagnostics });
             if let Some(a) = args {

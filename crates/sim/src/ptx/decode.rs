@@ -9,7 +9,7 @@ mod arithmetic;
 mod memory;
 
 use super::layout::Layout;
-use super::program::{operand_text, Addr, Ctl, Op, Space, Special, Src};
+use super::program::{operand_text, Addr, Ctl, IntOp, Op, Space, Special, Src};
 use isa::ptx::{AddressBase, Instruction, Operand, OperandKind, ScalarType};
 
 pub(crate) type R<T> = Result<T, String>;
@@ -84,23 +84,31 @@ impl Ctx<'_> {
                     ("laneid", 3) => Special::LaneId,
                     ("warpid", 3) => Special::WarpId,
                     _ => {
-                        return Err(self.no(format!(
-                            "special register `{}` is not simulated",
-                            text(op)
-                        )))
+                        return Err(
+                            self.no(format!("special register `{}` is not simulated", text(op)))
+                        )
                     }
                 })
             }
-            OperandKind::Symbol { name } => match self.layout.shared.get(name) {
-                Some(&a) => Src::Imm(a),
-                None => {
-                    return Err(self.no(format!(
-                        "`{name}` is not a shared variable of this kernel (module variables and constant memory are not simulated)"
-                    )))
-                }
-            },
+            OperandKind::Symbol { name } => Src::Imm(self.symbol(name)?),
             _ => return Err(self.no(format!("operand `{}` is not supported", text(op)))),
         })
+    }
+
+    /// The address of variable `name` in its own space (`mov.u64 %rd, var`): a shared
+    /// offset, a module variable's global address, or a local offset ([`Layout`]).
+    fn symbol(&self, name: &str) -> R<u64> {
+        let l = self.layout;
+        l.shared
+            .get(name)
+            .or_else(|| l.globals.get(name))
+            .or_else(|| l.local.get(name))
+            .copied()
+            .ok_or_else(|| {
+                self.no(format!(
+                    "`{name}` is not a variable of this kernel or of its module (shared, local, global, constant or texture reference)"
+                ))
+            })
     }
 
     fn pred(&self, i: usize) -> R<(u32, bool)> {
@@ -140,18 +148,22 @@ impl Ctx<'_> {
                 Addr::Reg(self.reg_name(r)?, *offset)
             }
             Some(AddressBase::Symbol(s)) => {
+                let l = self.layout;
                 let base = match space {
-                    Space::Param => self.layout.params.get(s).map(|p| p.0),
-                    Space::Shared => self.layout.shared.get(s).copied(),
-                    Space::Global => None,
+                    Space::Param => l.params.get(s).map(|p| p.0),
+                    Space::Shared => l.shared.get(s).copied(),
+                    Space::Global | Space::Const => l.globals.get(s).copied(),
+                    Space::Local => l.local.get(s).copied(),
                 };
                 let Some(b) = base else {
                     return Err(self.no(format!(
-                        "`{s}` is not a {} variable of this kernel",
+                        "`{s}` is not a {} variable of this kernel or its module",
                         match space {
                             Space::Param => "parameter",
                             Space::Shared => "shared",
-                            Space::Global => "simulated global",
+                            Space::Global => "global",
+                            Space::Const => "constant",
+                            Space::Local => "local",
                         }
                     )));
                 };
@@ -294,22 +306,41 @@ pub(crate) fn decode_one(c: &Ctx) -> R<(Op, Ctl, Vec<u32>)> {
             }
         }
         "cvta" => {
-            check_modifiers(c, &["to", "global"])?;
-            if !m("global") {
-                return Err(c.no("only global addresses are simulated (identity); shared/local generic addresses are not"));
-            }
-            (
-                Op::Mov {
-                    d: c.dest(0)?,
-                    a: c.src(1, ScalarType::U64)?,
-                    bits: the_type(c)?.bits(),
-                },
-                Ctl::Next,
-            )
+            // PTX ISA §9.7.8.18: `cvta.space` converts a state-space address to a generic
+            // one, `cvta.to.space` back. Global and constant addresses are generic ones
+            // here (one flat space); local ones are offset by the generic local base.
+            check_modifiers(c, &["to", "global", "const", "local"])?;
+            let bits = the_type(c)?.bits();
+            let (d, a) = (c.dest(0)?, c.src(1, ScalarType::U64)?);
+            let op = if m("local") {
+                let base = super::layout::GENERIC_LOCAL_BASE;
+                Op::Int {
+                    op: if m("to") { IntOp::Sub } else { IntOp::Add },
+                    ty: if bits == 64 {
+                        ScalarType::U64
+                    } else {
+                        ScalarType::U32
+                    },
+                    d,
+                    a,
+                    b: Src::Imm(base),
+                    c: Src::Imm(0),
+                }
+            } else if m("global") || m("const") {
+                Op::Mov { d, a, bits }
+            } else {
+                return Err(c.no(
+                    "only global, constant and local addresses are simulated; generic shared addresses are not",
+                ));
+            };
+            (op, Ctl::Next)
         }
         "add" | "sub" | "mul" | "mad" | "fma" | "div" | "rem" | "min" | "max" | "and" | "or"
-        | "xor" | "shl" | "shr" | "neg" | "abs" | "not" | "sqrt" | "rcp" | "lg2" | "ex2"
-        | "sin" | "cos" => arithmetic::arithmetic(c)?,
+        | "xor" | "shl" | "shr" | "neg" | "abs" | "not" | "sqrt" | "rsqrt" | "rcp" | "lg2"
+        | "ex2" | "sin" | "cos" | "clz" | "popc" | "brev" => arithmetic::arithmetic(c)?,
+        "bfe" => arithmetic::bfe(c)?,
+        "bfi" => arithmetic::bfi(c)?,
+        "atom" | "red" => memory::atomic(c)?,
         "setp" => arithmetic::setp(c)?,
         "selp" => arithmetic::selp(c)?,
         "cvt" => arithmetic::cvt(c)?,
@@ -317,7 +348,7 @@ pub(crate) fn decode_one(c: &Ctx) -> R<(Op, Ctl, Vec<u32>)> {
         "tex" => (memory::texture_fetch(c)?, Ctl::Next),
         other => {
             return Err(c.no(format!(
-                "`{other}` has no semantics in the simulator (supported: mov, arithmetic, logic, setp, selp, cvt, cvta, ld/st .global/.shared/.param, tex.1d/.2d with a texture object, bra, ret, exit, bar.sync)"
+                "`{other}` has no semantics in the simulator (supported: mov, arithmetic, logic, bfe, bfi, clz, popc, brev, setp, selp, cvt, cvta, ld/st .global/.shared/.const/.local/.param, atom, red, tex.1d/.2d, bra, ret, exit, bar.sync)"
             )))
         }
     };
@@ -328,7 +359,11 @@ pub(crate) fn decode_one(c: &Ctx) -> R<(Op, Ctl, Vec<u32>)> {
         | Op::Float { d, .. }
         | Op::Setp { d, .. }
         | Op::Selp { d, .. }
-        | Op::Cvt { d, .. } => vec![*d],
+        | Op::Cvt { d, .. }
+        | Op::FloatDirected { d, .. }
+        | Op::Bfe { d, .. }
+        | Op::Bfi { d, .. } => vec![*d],
+        Op::Atom { d, .. } => d.iter().copied().collect(),
         Op::Unpack { ds, .. } | Op::Load { ds, .. } | Op::Tex { ds, .. } => {
             ds.iter().flatten().copied().collect()
         }

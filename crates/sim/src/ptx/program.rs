@@ -41,9 +41,16 @@ pub(crate) enum Addr {
 /// Memory the simulator models.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(crate) enum Space {
+    /// Global memory, and generic addresses (which reach a thread's local window when they
+    /// fall in its generic range, [`super::layout::GENERIC_LOCAL_BASE`]).
     Global,
     Shared,
     Param,
+    /// The constant space: module `.const` variables, placed in global memory like `.global`
+    /// ones ([`super::layout`]), read at the constant class latency without transactions.
+    Const,
+    /// Each thread's local window (`.local` variables, the local depot).
+    Local,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -68,6 +75,12 @@ pub(crate) enum IntOp {
     Neg,
     Abs,
     Not,
+    /// `clz.b32`/`.b64`: leading zeros of the type's width.
+    Clz,
+    /// `popc.b32`/`.b64`.
+    Popc,
+    /// `brev.b32`/`.b64`.
+    Brev,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -87,6 +100,8 @@ pub(crate) enum FloatOp {
     Ex2,
     Sin,
     Cos,
+    /// `rsqrt.approx`: computed as the correctly rounded `1/sqrt(x)` (see `semantics`).
+    Rsqrt,
 }
 
 /// `setp` comparisons (PTX ISA §9.7.6.1, Tables "integer/float comparison operators").
@@ -197,16 +212,85 @@ pub(crate) enum Op {
         addr: Addr,
     },
     /// `tex.{1d,2d}.v4.dtype.ctype {d0, d1, d2, d3}, [handle, {x[, y]}]` with a texture
-    /// object in register `handle` ([`crate::texture`]'s model): `d0` gets the texel word,
-    /// `d1`–`d3` (channels G, B, A of the model's one-channel texel) get 0. Float
-    /// coordinates (`ctype` `.f32`) are read as floats, integer ones (`.s32`) as the index
-    /// itself; `y` is 0 for `.1d`.
+    /// object in a register or a texture reference ([`crate::texture`]'s model): `d0` gets
+    /// the texel word, `d1`–`d3` (channels G, B, A of the model's one-channel texel) get 0.
+    /// Float coordinates (`ctype` `.f32`) are read as floats, integer ones (`.s32`) as the
+    /// index itself; `y` is 0 for `.1d`.
     Tex {
         ds: Vec<Option<u32>>,
-        handle: u32,
+        handle: TexHandle,
         coords: Vec<u32>,
         float_coords: bool,
     },
+    /// `add/sub/mul/fma.{rz,rm,rp}.f32`: the single-precision operation rounded in a
+    /// directed mode (`.rn` is [`Op::Float`]).
+    FloatDirected {
+        op: FloatOp,
+        round: Round,
+        ftz: bool,
+        sat: bool,
+        d: u32,
+        a: Src,
+        b: Src,
+        c: Src,
+    },
+    /// `bfe.type d, a, pos, len` (PTX ISA §9.7.1.17 in 8.x, "Integer Arithmetic
+    /// Instructions: bfe").
+    Bfe {
+        signed: bool,
+        bits: u32,
+        d: u32,
+        a: Src,
+        pos: Src,
+        len: Src,
+    },
+    /// `bfi.type f, a, b, pos, len` (PTX ISA "bfi"): `a`'s low `len` bits into `b` at `pos`.
+    Bfi {
+        bits: u32,
+        d: u32,
+        a: Src,
+        b: Src,
+        pos: Src,
+        len: Src,
+    },
+    /// `atom{.space}.op.type d, [addr], b{, c}` (and `red`, without `d`): per lane in lane
+    /// order, the old value to `d` and `op(old, b, c)` to memory ([`super::atomics`]).
+    Atom {
+        space: Space,
+        op: AtomOp,
+        ty: ScalarType,
+        d: Option<u32>,
+        addr: Addr,
+        b: Src,
+        c: Src,
+    },
+}
+
+/// The handle of a `tex` fetch: a texture object in a register, or a `.texref` variable
+/// (its address, [`super::layout`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum TexHandle {
+    Reg(u32),
+    Reference(u64),
+}
+
+/// The operation of an `atom` (PTX ISA §9.7.13.5 "Parallel Synchronization and
+/// Communication Instructions: atom").
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum AtomOp {
+    And,
+    Or,
+    Xor,
+    Exch,
+    /// `cas`: `old == b ? c : old`.
+    Cas,
+    Add,
+    /// `inc.u32`: `old >= b ? 0 : old + 1`.
+    Inc,
+    /// `dec.u32`: `old == 0 || old > b ? b : old - 1`.
+    Dec,
+    Min,
+    Max,
 }
 
 /// The control effect.
@@ -304,7 +388,9 @@ pub(crate) fn decode(f: &Function, layout: &Layout) -> Vec<Decoded> {
                     .collect();
                 // The texture operand is text to the parser: its registers are the op's.
                 if let Op::Tex { handle, coords, .. } = &op {
-                    reads.push(*handle);
+                    if let TexHandle::Reg(h) = handle {
+                        reads.push(*h);
+                    }
                     reads.extend(coords);
                 }
                 Ok(Exec {

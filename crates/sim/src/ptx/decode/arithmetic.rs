@@ -15,12 +15,24 @@ pub(super) fn arithmetic(c: &Ctx) -> R<(Op, Ctl)> {
     let ty = the_type(c)?;
     let unary = matches!(
         opc,
-        "neg" | "abs" | "not" | "sqrt" | "rcp" | "lg2" | "ex2" | "sin" | "cos"
+        "neg"
+            | "abs"
+            | "not"
+            | "sqrt"
+            | "rsqrt"
+            | "rcp"
+            | "lg2"
+            | "ex2"
+            | "sin"
+            | "cos"
+            | "clz"
+            | "popc"
+            | "brev"
     );
     let ternary = matches!(opc, "mad" | "fma");
     let d = c.dest(0)?;
     Ok(if ty.is_float() {
-        check_modifiers(c, &["rn", "ftz", "sat", "approx", "full"])?;
+        check_modifiers(c, &["rn", "rz", "rm", "rp", "ftz", "sat", "approx", "full"])?;
         if ty == ScalarType::F16 {
             return Err(c.no("half precision is not simulated"));
         }
@@ -36,6 +48,7 @@ pub(super) fn arithmetic(c: &Ctx) -> R<(Op, Ctl)> {
             "abs" => FloatOp::Abs,
             "sqrt" => FloatOp::Sqrt,
             "rcp" => FloatOp::Rcp,
+            "rsqrt" => FloatOp::Rsqrt,
             "lg2" => FloatOp::Lg2,
             "ex2" => FloatOp::Ex2,
             "sin" => FloatOp::Sin,
@@ -45,6 +58,36 @@ pub(super) fn arithmetic(c: &Ctx) -> R<(Op, Ctl)> {
         let a = c.src(1, ty)?;
         let b = if unary { none } else { c.src(2, ty)? };
         let cc = if ternary { c.src(3, ty)? } else { none };
+        let directed = [("rz", Round::Zero), ("rm", Round::Down), ("rp", Round::Up)]
+            .into_iter()
+            .find(|(n, _)| m(n));
+        if let Some((_, round)) = directed {
+            // Directed rounding of the IEEE operations (PTX ISA §9.7.3: `.rz`, `.rm`, `.rp`
+            // on add, sub, mul, fma): single precision only here.
+            if ty != ScalarType::F32
+                || !matches!(
+                    fop,
+                    FloatOp::Add | FloatOp::Sub | FloatOp::Mul | FloatOp::Fma
+                )
+            {
+                return Err(
+                    c.no("directed rounding is simulated for add, sub, mul and fma of .f32 only")
+                );
+            }
+            return Ok((
+                Op::FloatDirected {
+                    op: fop,
+                    round,
+                    ftz: m("ftz"),
+                    sat: m("sat"),
+                    d,
+                    a,
+                    b,
+                    c: cc,
+                },
+                Ctl::Next,
+            ));
+        }
         (
             Op::Float {
                 op: fop,
@@ -81,6 +124,9 @@ pub(super) fn arithmetic(c: &Ctx) -> R<(Op, Ctl)> {
             ("neg", ..) => IntOp::Neg,
             ("abs", ..) => IntOp::Abs,
             ("not", ..) => IntOp::Not,
+            ("clz", ..) => IntOp::Clz,
+            ("popc", ..) => IntOp::Popc,
+            ("brev", ..) => IntOp::Brev,
             (other, ..) => return Err(c.no(format!("`{other}` on integers"))),
         };
         let shift = matches!(iop, IntOp::Shl | IntOp::Shr);
@@ -257,6 +303,49 @@ pub(super) fn cvt(c: &Ctx) -> R<(Op, Ctl)> {
             },
             d: c.dest(0)?,
             a: c.src(1, st)?,
+        },
+        Ctl::Next,
+    ))
+}
+
+/// `bfe.type d, a, pos, len` (PTX ISA "Integer Arithmetic Instructions: bfe"): `.u32`,
+/// `.s32`, `.u64`, `.s64`; `pos` and `len` are `.u32` operands of which the low 8 bits
+/// count.
+pub(super) fn bfe(c: &Ctx) -> R<(Op, Ctl)> {
+    check_modifiers(c, &[])?;
+    let ty = the_type(c)?;
+    if !matches!(ty.bits(), 32 | 64) || ty.is_float() {
+        return Err(c.no("bfe takes a 32- or 64-bit integer type"));
+    }
+    Ok((
+        Op::Bfe {
+            signed: ty.is_signed(),
+            bits: ty.bits(),
+            d: c.dest(0)?,
+            a: c.src(1, ty)?,
+            pos: c.src(2, ScalarType::U32)?,
+            len: c.src(3, ScalarType::U32)?,
+        },
+        Ctl::Next,
+    ))
+}
+
+/// `bfi.type f, a, b, pos, len` (PTX ISA "Integer Arithmetic Instructions: bfi"): `.b32`,
+/// `.b64`.
+pub(super) fn bfi(c: &Ctx) -> R<(Op, Ctl)> {
+    check_modifiers(c, &[])?;
+    let ty = the_type(c)?;
+    if !matches!(ty.bits(), 32 | 64) || ty.is_float() {
+        return Err(c.no("bfi takes a 32- or 64-bit type"));
+    }
+    Ok((
+        Op::Bfi {
+            bits: ty.bits(),
+            d: c.dest(0)?,
+            a: c.src(1, ty)?,
+            b: c.src(2, ty)?,
+            pos: c.src(3, ScalarType::U32)?,
+            len: c.src(4, ScalarType::U32)?,
         },
         Ctl::Next,
     ))

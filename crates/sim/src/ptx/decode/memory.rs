@@ -1,18 +1,24 @@
-//! Decoding of the memory instructions: `ld`/`st` (PTX ISA §9.7.9.8–9) and `tex` under the
-//! texture model of [`crate::texture`] (§9.7.10.3).
+//! Decoding of the memory instructions: `ld`/`st` (PTX ISA §9.7.9.8–9), `atom`/`red`
+//! (§9.7.13.5–6) and `tex` under the texture model of [`crate::texture`] (§9.7.10.3).
 
 use super::{check_modifiers, text, the_type, Ctx, R};
-use crate::ptx::program::{Ctl, Op, Space};
+use crate::ptx::program::{AtomOp, Ctl, Op, Space, Src, TexHandle};
 use isa::ptx::{OperandKind, ScalarType, StateSpace};
 
-/// `ld`/`st` of the global (generic), shared and parameter spaces, scalar or vector.
+/// `ld`/`st` of the global (generic), shared, constant, local and parameter spaces, scalar
+/// or vector.
 pub(super) fn load_store(c: &Ctx) -> R<(Op, Ctl)> {
     let ins = c.ins;
     let opc = ins.opcode.as_str();
-    check_modifiers(c, &["global", "shared", "param", "v2", "v4"])?;
+    check_modifiers(
+        c,
+        &["global", "shared", "param", "const", "local", "v2", "v4"],
+    )?;
     let space = match ins.state_space() {
         Some(StateSpace::Global | StateSpace::Generic) => Space::Global,
         Some(StateSpace::Shared) => Space::Shared,
+        Some(StateSpace::Const) if opc == "ld" => Space::Const,
+        Some(StateSpace::Local) => Space::Local,
         Some(StateSpace::Param) if opc == "ld" => Space::Param,
         Some(s) => {
             return Err(c.no(format!("the {s:?} state space is not simulated")));
@@ -61,10 +67,88 @@ pub(super) fn load_store(c: &Ctx) -> R<(Op, Ctl)> {
     })
 }
 
+/// `atom{.space}.op.type d, [a], b{, c}` and `red{.space}.op.type [a], b`: global
+/// (generic) and shared memory, 32- and 64-bit integers and `add.f32`/`add.f64`, the
+/// operations of [`AtomOp`]; scopes and orderings (`.gpu`, `.relaxed`, …) change nothing in
+/// a simulator that runs one access at a time. Vector and 16-bit forms are refused.
+pub(super) fn atomic(c: &Ctx) -> R<(Op, Ctl)> {
+    let ins = c.ins;
+    let red = ins.opcode == "red";
+    check_modifiers(
+        c,
+        &[
+            "global", "shared", "gpu", "cta", "sys", "acquire", "release", "acq_rel", "and", "or",
+            "xor", "exch", "cas", "add", "inc", "dec", "min", "max", "noftz",
+        ],
+    )?;
+    let space = match ins.state_space() {
+        Some(StateSpace::Global | StateSpace::Generic) | None => Space::Global,
+        Some(StateSpace::Shared) => Space::Shared,
+        Some(s) => return Err(c.no(format!("atomics in the {s:?} state space"))),
+    };
+    let m = |s: &str| ins.has_modifier(s);
+    let op = [
+        ("and", AtomOp::And),
+        ("or", AtomOp::Or),
+        ("xor", AtomOp::Xor),
+        ("exch", AtomOp::Exch),
+        ("cas", AtomOp::Cas),
+        ("add", AtomOp::Add),
+        ("inc", AtomOp::Inc),
+        ("dec", AtomOp::Dec),
+        ("min", AtomOp::Min),
+        ("max", AtomOp::Max),
+    ]
+    .into_iter()
+    .find(|(n, _)| m(n))
+    .map(|(_, o)| o)
+    .ok_or_else(|| c.no("no atomic operation"))?;
+    let ty = the_type(c)?;
+    let ok = match ty.bits() {
+        32 | 64 => match op {
+            AtomOp::Add => true,
+            AtomOp::Inc | AtomOp::Dec => ty == ScalarType::U32,
+            _ => !ty.is_float(),
+        },
+        _ => false,
+    };
+    if !ok {
+        return Err(c.no(format!(
+            "`{}` of this type is not simulated",
+            ins.mnemonic()
+        )));
+    }
+    let (d, first) = if red {
+        (None, 0)
+    } else {
+        (Some(c.dest(0)?), 1)
+    };
+    let addr = c.addr(first, space)?;
+    let b = c.src(first + 1, ty)?;
+    let cc = if op == AtomOp::Cas {
+        c.src(first + 2, ty)?
+    } else {
+        Src::Imm(0)
+    };
+    Ok((
+        Op::Atom {
+            space,
+            op,
+            ty,
+            d,
+            addr,
+            b,
+            c: cc,
+        },
+        Ctl::Next,
+    ))
+}
+
 /// Decodes `tex` under the texture model of [`crate::texture`]: a 1D or 2D fetch through a
 /// texture object held in a register (`[%rd4, {%f3, %f1}]`, which the parser keeps as
-/// text). Texture references (a `.texref` variable's name as the handle), other shapes,
-/// explicit levels and gradients are refused by name.
+/// text) or through a texture reference (a `.texref` variable's name as the handle, whose
+/// handle is the variable's address, [`crate::ptx::layout`]). Other shapes, explicit levels
+/// and gradients are refused by name.
 pub(super) fn texture_fetch(c: &Ctx) -> R<Op> {
     let ins = c.ins;
     check_modifiers(c, &["1d", "2d", "v4"])?;
@@ -95,11 +179,18 @@ pub(super) fn texture_fetch(c: &Ctx) -> R<Op> {
         .split_once(',')
         .ok_or_else(|| c.no(format!("`{text}` is not `[handle, {{coordinates}}]`")))?;
     let handle = handle.trim();
-    if !handle.starts_with('%') {
-        return Err(c.no(format!(
-            "`{handle}` is a texture reference: the texture model (sim::texture) binds texture objects (a handle in a register), not `.texref` variables"
-        )));
-    }
+    let handle = if handle.starts_with('%') {
+        TexHandle::Reg(c.reg_name(handle)?)
+    } else {
+        match c.layout.globals.get(handle) {
+            Some(&a) if c.layout.texrefs.contains(handle) => TexHandle::Reference(a),
+            _ => {
+                return Err(c.no(format!(
+                    "`{handle}` is neither a register nor a texture reference of the module"
+                )))
+            }
+        }
+    };
     let coords = coords
         .trim()
         .strip_prefix('{')
@@ -117,7 +208,7 @@ pub(super) fn texture_fetch(c: &Ctx) -> R<Op> {
     }
     Ok(Op::Tex {
         ds,
-        handle: c.reg_name(handle)?,
+        handle,
         coords,
         float_coords,
     })

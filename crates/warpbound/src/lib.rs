@@ -29,6 +29,7 @@
 pub mod analyze;
 pub mod auto_memory;
 pub mod catalog;
+mod gcn_launch;
 mod kernel_text;
 pub mod mode;
 pub mod modes;

@@ -143,7 +143,10 @@ pub(crate) fn run(
         ));
     }
     let shape = Shape::of(req, &AMD)?;
-    let lds_bytes = launch.shared_bytes.max(abi.group_segment_size);
+    // The descriptor's fixed LDS, then the launch's dynamic LDS after it (AMDGPU-Usage,
+    // "Kernel Dispatch": the dynamic group segment follows the fixed one; HIP's
+    // `sharedMemBytes`).
+    let lds_bytes = abi.group_segment_size.saturating_add(launch.shared_bytes);
     let resident = shape.resident_blocks;
     if u64::from(lds_bytes).div_ceil(4).saturating_mul(resident) > budget.max_memory_words {
         return Err(SimError::budget(

@@ -194,7 +194,7 @@ impl Gcn<'_> {
                     addrs.extend(
                         (0..lanes)
                             .filter(|&l| on(l))
-                            .map(|l| (l, u64::from(vf.get(a, l)).wrapping_add(*off))),
+                            .map(|l| (l, lds_address(vf.get(a, l), *off))),
                     );
                     let window = sm.blocks[block].shared.window(&addrs, 4);
                     if word_access(window, &addrs, vf, *dv, *store) {
@@ -205,7 +205,7 @@ impl Gcn<'_> {
                 for l in (0..lanes).filter(|&l| on(l)) {
                     let base = u64::from(self.hws[hw].vf.get(a, l));
                     for (j, off) in offsets.iter().enumerate() {
-                        let at = base.wrapping_add(*off);
+                        let at = lds_address(base as u32, *off);
                         addrs.push((l, at));
                         if *store {
                             let Some(Loc::V(dv)) = data.get(j).map(|d| d.loc) else {
@@ -238,6 +238,14 @@ impl Gcn<'_> {
         };
         finish_access(sm, addrs, Access::moved(at, global, store, bytes))
     }
+}
+
+/// The LDS byte address of a DS instruction: the 32-bit address VGPR plus the
+/// instruction's offset, in 32 bits (AMD GCN3 ISA, chapter 10 "Data Share Operations": the
+/// address is the 32-bit ADDR VGPR plus the instruction's offset; LDS addresses are 32-bit),
+/// so `tid − 1` of work-item 0 plus an offset wraps as on the GPU instead of reaching 2^32.
+fn lds_address(vgpr: u32, offset: u64) -> u64 {
+    u64::from(vgpr.wrapping_add(offset as u32))
 }
 
 /// Appends `(l, address(l))` for every lane `l` of `mask`, ascending; a whole warp of

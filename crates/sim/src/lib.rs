@@ -53,6 +53,7 @@
 //! Like every analysis crate it does no I/O, reads no clock, and is deterministic: the same
 //! request gives the same result, and every loop is bounded by a [`Budget`].
 
+mod atomic_op;
 mod bool_op;
 pub mod budget;
 mod canonical_nan;

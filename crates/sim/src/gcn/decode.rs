@@ -9,6 +9,7 @@ mod scalar;
 mod vector;
 
 use super::operand::{resolve, Opnd};
+pub use crate::atomic_op::{AtomOp, Kind};
 use isa::gcn::{ExecCondition, GcnControl, GcnInstruction, GcnOperandKind, ScalarCondition};
 use scalar::decode_scalar;
 use vector::decode_vector;
@@ -57,6 +58,8 @@ pub enum SFn {
     Cselect,
     BfeU,
     BfeI,
+    /// `s_bfm_b32`/`_b64 d, s0, s1`: `((1 << s0) − 1) << s1` (5/6-bit fields; SCC unchanged).
+    Bfm,
 }
 
 /// A vector memory access (`flat_*`, `global_*`).
@@ -158,21 +161,70 @@ pub enum VFn {
     FmaF64,
     MinF64,
     MaxF64,
-    /// `v_div_scale_f32 d, vcc, a, b, c` (GCN3 ISA §12.7): the first step of the
-    /// compiler's IEEE single-precision division. The hardware scales `a` by 2^±64 when the
-    /// operands' exponents are far apart or denormal, and says so in VCC, so that the Newton
-    /// steps between stay in range; this model never scales (`d = a`, VCC 0): the steps
-    /// then run on the operands themselves, and [`VFn::DivFixupF`] returns the quotient the
-    /// whole sequence computes (correctly rounded), so only the intermediate registers of
-    /// such extreme operands differ from the hardware's.
+    /// `v_div_scale_f32 d, vcc, s0, s1, s2`: the first step of the compiler's IEEE
+    /// division ([`super::division`]: the AMD references' pseudo-code).
     DivScaleF,
-    /// `v_div_fmas_f32 d, a, b, c`: `fma(a, b, c)`, scaled back by 2^±64 when VCC says
-    /// `v_div_scale_f32` scaled — which this model's never does.
+    /// `v_div_fmas_f32 d, s0, s1, s2`: `fma` scaled back when VCC says the scale step
+    /// scaled the quotient ([`super::division`]).
     DivFmasF,
-    /// `v_div_fixup_f32 d, q, den, num`: the special cases of `num / den` (zeros,
-    /// infinities, NaNs, overflow) and otherwise `q`; modelled as the IEEE quotient
-    /// `num / den` itself, which is what the sequence computes.
+    /// `v_div_fixup_f32 d, q, den, num`: the special cases of `num / den`, else `±|q|`.
     DivFixupF,
+    /// The f64 twins of the three division steps.
+    DivScaleF64,
+    DivFmasF64,
+    DivFixupF64,
+    /// `v_exp_f32`: `2^x`; `v_log_f32`: `log2 x`; `v_rsq_f32`: `1/sqrt(x)` — computed in
+    /// f64 and rounded once (the hardware's results are within 1 ulp, GCN3 ISA §12.8).
+    ExpF,
+    LogF,
+    RsqF,
+    /// `v_fract_f32`: `x − floor(x)`; `v_ceil_f32`.
+    FractF,
+    CeilF,
+    /// `v_frexp_mant_f32`: the mantissa of `x` in `[0.5, 1)` (±∞ and NaN as they are);
+    /// `v_frexp_exp_i32_f32`: its exponent (0 for ±∞, NaN and zero).
+    FrexpMantF,
+    FrexpExpF,
+    /// `v_cvt_f32_ubyte{0,1,2,3}`: byte `k` of the source as a float.
+    CvtF32Ubyte(u8),
+    /// f64: `v_rcp_f64`, `v_rsq_f64`, `v_sqrt_f64` (correctly rounded `1/x`, `1/sqrt(x)`
+    /// rounded once from the exact square root, `sqrt`), `v_ldexp_f64`, conversions from and
+    /// to 32-bit integers (to integers: truncation, saturating, NaN to 0, GCN3 ISA §12.8),
+    /// rounding (`rndne`, `fract`, `ceil`, `floor`, `trunc`), `frexp`.
+    RcpF64,
+    RsqF64,
+    SqrtF64,
+    LdexpF64,
+    CvtF64I32,
+    CvtF64U32,
+    CvtI32F64,
+    CvtU32F64,
+    RndneF64,
+    FractF64,
+    CeilF64,
+    FloorF64,
+    TruncF64,
+    FrexpMantF64,
+    FrexpExpF64,
+    /// `v_add_u16`, `v_sub_u16`, `v_subrev_u16`, `v_mul_lo_u16`: the low 16 bits of each
+    /// source, the result's 16 bits zero-extended into the VGPR (GFX8 writes no upper bits
+    /// of its own; *uncertain*: what they hold on the GPU).
+    AddU16,
+    SubU16,
+    SubrevU16,
+    MulLoU16,
+    /// `v_alignbit_b32 d, s0, s1, s2`: `({s0, s1} >> s2[4:0])[31:0]`.
+    Alignbit,
+    /// `v_alignbyte_b32`: as `alignbit` by `8 · s2[1:0]` bits.
+    Alignbyte,
+    /// `v_bfi_b32 d, s0, s1, s2`: `(s0 & s1) | (!s0 & s2)`.
+    Bfi,
+    /// `v_bfm_b32 d, s0, s1`: `((1 << s0[4:0]) − 1) << s1[4:0]`.
+    Bfm,
+    /// `v_bfrev_b32`: the bits reversed.
+    Bfrev,
+    /// `v_bcnt_u32_b32 d, s0, s1`: `popcount(s0) + s1`.
+    Bcnt,
 }
 
 impl VFn {
@@ -191,6 +243,80 @@ impl VFn {
                 | VFn::FmaF64
                 | VFn::MinF64
                 | VFn::MaxF64
+                | VFn::DivScaleF64
+                | VFn::DivFmasF64
+                | VFn::DivFixupF64
+                | VFn::RcpF64
+                | VFn::RsqF64
+                | VFn::SqrtF64
+                | VFn::LdexpF64
+                | VFn::CvtF64I32
+                | VFn::CvtF64U32
+                | VFn::RndneF64
+                | VFn::FractF64
+                | VFn::CeilF64
+                | VFn::FloorF64
+                | VFn::TruncF64
+                | VFn::FrexpMantF64
+        )
+    }
+
+    /// The sources are integers: no float modifiers (`-x`, `|x|`) apply.
+    pub fn integer(self) -> bool {
+        use VFn::*;
+        matches!(
+            self,
+            Mov | Add
+                | Sub
+                | Subrev
+                | Addc
+                | Subb
+                | Subbrev
+                | MulLo
+                | MulHiU
+                | MulHiI
+                | MulU24
+                | MulI24
+                | MadU24
+                | MadI24
+                | MadU64U32
+                | MadI64I32
+                | Lshlrev
+                | Lshrrev
+                | Ashrrev
+                | Lshlrev64
+                | Lshrrev64
+                | Ashrrev64
+                | LshlAdd
+                | And
+                | Or
+                | Xor
+                | Not
+                | MaxI
+                | MaxU
+                | MinI
+                | MinU
+                | Max3I
+                | Max3U
+                | Min3I
+                | Min3U
+                | BfeU
+                | BfeI
+                | CvtF32U32
+                | CvtF32I32
+                | CvtF64I32
+                | CvtF64U32
+                | CvtF32Ubyte(_)
+                | AddU16
+                | SubU16
+                | SubrevU16
+                | MulLoU16
+                | Alignbit
+                | Alignbyte
+                | Bfi
+                | Bfm
+                | Bfrev
+                | Bcnt
         )
     }
 }
@@ -269,7 +395,46 @@ pub enum Op {
         d: Opnd,
         a: Opnd,
     },
+    /// `v_writelane_b32 vD, sA, lane`: lane `lane[5:0]` of vD := sA, whatever EXEC holds.
+    VWriteLane {
+        d: Opnd,
+        a: Opnd,
+        lane: Opnd,
+    },
+    /// `v_readlane_b32 sD, vA, lane`: sD := lane `lane[5:0]` of vA.
+    VReadLane {
+        d: Opnd,
+        a: Opnd,
+        lane: Opnd,
+    },
+    /// `s_brev_b32`/`_b64`: the bits reversed (SCC unchanged).
+    SBrev {
+        d: Opnd,
+        a: Opnd,
+        wide: bool,
+    },
     VMem(VMem),
+    /// `flat_atomic_*`/`global_atomic_*`: per active lane in lane order, the dword at the
+    /// address := `op(old, data)`, the old value to `ret` when the instruction returns it.
+    VAtomic {
+        mem: Mem,
+        op: AtomOp,
+        kind: Kind,
+        ret: Option<Opnd>,
+        addr: Opnd,
+        data: Opnd,
+        saddr: Option<Opnd>,
+        offset: i64,
+    },
+    /// `ds_*` atomics on the LDS, likewise.
+    DsAtomic {
+        op: AtomOp,
+        kind: Kind,
+        ret: Option<Opnd>,
+        addr: Opnd,
+        data: Opnd,
+        offset: u64,
+    },
     Ds {
         store: bool,
         bytes: u64,
@@ -516,7 +681,8 @@ pub fn decode(ins: &GcnInstruction) -> Result<Op, String> {
         .map(|r| (Mem::Flat, r))
         .or_else(|| name.strip_prefix("global_").map(|r| (Mem::Global, r)))
     {
-        return memory::vector_memory(full, mem, r, &ops, &arg, &modifier);
+        let glc = ins.modifiers.iter().any(|m| m.name == "glc");
+        return memory::vector_memory(full, mem, r, &ops, &arg, &modifier, glc);
     }
     if let Some(r) = name.strip_prefix("ds_") {
         return memory::lds(full, r, &arg, &modifier);

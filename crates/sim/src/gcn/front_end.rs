@@ -21,6 +21,7 @@
 //!   `double_precision`, vector memory → `global`, LDS → `shared`, scalar memory →
 //!   `constant`, everything scalar → `control`.
 
+mod atomics;
 mod split_wavefronts;
 mod vector_memory;
 
@@ -539,7 +540,11 @@ impl Gcn<'_> {
         let mut finished = matches!(op, Op::End);
         let mut splitting_event = false;
         match op {
-            Op::SMov { .. } | Op::SNot { .. } | Op::SBin { .. } | Op::SCmp { .. } => {
+            Op::SMov { .. }
+            | Op::SNot { .. }
+            | Op::SBrev { .. }
+            | Op::SBin { .. }
+            | Op::SCmp { .. } => {
                 alu::scalar(op, &mut self.waves[w].sf).map_err(|m| {
                     SimError::at(ins.span, format!("cannot simulate {}: {m}", ins.opcode))
                 })?;
@@ -563,7 +568,12 @@ impl Gcn<'_> {
                         .map_err(|m| SimError::at(ins.span, m))?;
                 }
             }
-            Op::VAlu { .. } | Op::VCmp { .. } | Op::VCndmask { .. } | Op::VReadFirstLane { .. } => {
+            Op::VAlu { .. }
+            | Op::VCmp { .. }
+            | Op::VCndmask { .. }
+            | Op::VReadFirstLane { .. }
+            | Op::VWriteLane { .. }
+            | Op::VReadLane { .. } => {
                 let wave = &mut self.waves[w];
                 alu::vector(op, &mut wave.sf, &mut self.hws[hw].vf, active).map_err(|m| {
                     SimError::at(ins.span, format!("cannot simulate {}: {m}", ins.opcode))
@@ -590,7 +600,7 @@ impl Gcn<'_> {
                 let done = cycle + k - 1 + latency;
                 self.waves[w].lgkm.push(done);
             }
-            Op::VMem(_) | Op::Ds { .. } => {
+            Op::VMem(_) | Op::Ds { .. } | Op::VAtomic { .. } | Op::DsAtomic { .. } => {
                 if trace && sm.transactions.len() >= sm.budget.max_timeline_entries {
                     return Err(SimError::at(
                         ins.span,
@@ -603,11 +613,14 @@ impl Gcn<'_> {
                 let warp = sm.timelines[hw].warp;
                 let at = Access::of(warp, pc, cycle, active, latency);
                 sm.memory.set_site(ins.span.line, pc as u64);
-                latency = self
-                    .memory_op(sm, w, op, at)
-                    .map_err(|m| SimError::at(ins.span, m))?;
+                latency = if matches!(op, Op::VAtomic { .. } | Op::DsAtomic { .. }) {
+                    self.atomic_op(sm, w, op, at)
+                } else {
+                    self.memory_op(sm, w, op, at)
+                }
+                .map_err(|m| SimError::at(ins.span, m))?;
                 let done = cycle + k - 1 + latency;
-                if matches!(op, Op::Ds { .. }) {
+                if matches!(op, Op::Ds { .. } | Op::DsAtomic { .. }) {
                     self.waves[w].lgkm.push(done);
                 } else {
                     self.waves[w].vm.push(done);

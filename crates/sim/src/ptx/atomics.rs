@@ -8,80 +8,20 @@
 //! access of the instruction's class (`global` or `shared`), as a load, since the old value
 //! comes back.
 
-use super::program::{Addr, AtomOp, Op, Space, Src};
+use super::program::{Addr, Op, Space, Src};
 use super::semantics::{lanes, read, Ids, Regs};
+use crate::atomic_op::{AtomOp, Kind};
 use crate::cycle_loop::{Access, Sm};
 use isa::ptx::ScalarType;
 
-/// The new memory value of `op` on the old value `old` with operands `b` (and `c` for
-/// `cas`), each the low `ty.bits()` bits of its word. The ISA's definitions: `inc`:
-/// `old >= b ? 0 : old + 1`; `dec`: `old == 0 || old > b ? b : old − 1`; `cas`:
-/// `old == b ? c : old`; `min`/`max` signed for `.s32`/`.s64`; `add.f32`/`.f64` in IEEE
-/// arithmetic (round to nearest).
+/// The new memory value of PTX `atom` `op` of type `ty` (see [`crate::atomic_op::apply`]).
 pub(crate) fn apply(op: AtomOp, ty: ScalarType, old: u64, b: u64, c: u64) -> u64 {
-    let bits = ty.bits();
-    let mask = if bits >= 64 {
-        u64::MAX
-    } else {
-        (1u64 << bits) - 1
+    let kind = match ty {
+        ScalarType::F32 | ScalarType::F64 => Kind::Float,
+        t if t.is_signed() => Kind::Signed,
+        _ => Kind::Unsigned,
     };
-    let signed = |v: u64| -> i64 {
-        if bits >= 64 {
-            v as i64
-        } else {
-            ((v << (64 - bits)) as i64) >> (64 - bits)
-        }
-    };
-    let r = match op {
-        AtomOp::And => old & b,
-        AtomOp::Or => old | b,
-        AtomOp::Xor => old ^ b,
-        AtomOp::Exch => b,
-        AtomOp::Cas => {
-            if old & mask == b & mask {
-                c
-            } else {
-                old
-            }
-        }
-        AtomOp::Add => match ty {
-            ScalarType::F32 => {
-                let s = f32::from_bits(old as u32) + f32::from_bits(b as u32);
-                u64::from(crate::canonical_nan::f32_bits(s))
-            }
-            ScalarType::F64 => {
-                crate::canonical_nan::f64_bits(f64::from_bits(old) + f64::from_bits(b))
-            }
-            _ => old.wrapping_add(b),
-        },
-        AtomOp::Inc => {
-            if old & mask >= b & mask {
-                0
-            } else {
-                old.wrapping_add(1)
-            }
-        }
-        AtomOp::Dec => {
-            if old & mask == 0 || old & mask > b & mask {
-                b
-            } else {
-                old.wrapping_sub(1)
-            }
-        }
-        AtomOp::Min | AtomOp::Max => {
-            let less = if ty.is_signed() {
-                signed(old) < signed(b)
-            } else {
-                old & mask < b & mask
-            };
-            if less == (op == AtomOp::Min) {
-                old
-            } else {
-                b
-            }
-        }
-    };
-    r & mask
+    crate::atomic_op::apply(op, ty.bits(), kind, old, b, c)
 }
 
 /// Executes atom `op` for the lanes of `at.exec` of a warp (`regs`, `ids`) in block `block`;

@@ -274,24 +274,7 @@ pub(crate) enum TexHandle {
     Reference(u64),
 }
 
-/// The operation of an `atom` (PTX ISA §9.7.13.5 "Parallel Synchronization and
-/// Communication Instructions: atom").
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub(crate) enum AtomOp {
-    And,
-    Or,
-    Xor,
-    Exch,
-    /// `cas`: `old == b ? c : old`.
-    Cas,
-    Add,
-    /// `inc.u32`: `old >= b ? 0 : old + 1`.
-    Inc,
-    /// `dec.u32`: `old == 0 || old > b ? b : old - 1`.
-    Dec,
-    Min,
-    Max,
-}
+pub(crate) use crate::atomic_op::AtomOp;
 
 /// The control effect.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

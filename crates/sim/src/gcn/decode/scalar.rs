@@ -56,6 +56,13 @@ pub(super) fn decode_scalar(
                 cond: true,
             })
         }
+        "brev_b32" | "brev_b64" => {
+            return Ok(Op::SBrev {
+                d: arg(0)?,
+                a: arg(1)?,
+                wide,
+            })
+        }
         "not_b32" | "not_b64" => {
             return Ok(Op::SNot {
                 d: arg(0)?,
@@ -127,6 +134,7 @@ pub(super) fn decode_scalar(
         "cselect_b32" | "cselect_b64" => (SFn::Cselect, false),
         "bfe_u32" | "bfe_u64" => (SFn::BfeU, false),
         "bfe_i32" | "bfe_i64" => (SFn::BfeI, false),
+        "bfm_b32" | "bfm_b64" => (SFn::Bfm, false),
         _ => return err(full, "no semantics for this scalar opcode"),
     };
     let d = arg(0)?;

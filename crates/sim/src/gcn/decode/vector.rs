@@ -48,6 +48,20 @@ pub(super) fn decode_vector(
                 m: arg(3)?,
             })
         }
+        "writelane_b32" => {
+            return Ok(Op::VWriteLane {
+                d: arg(0)?,
+                a: arg(1)?,
+                lane: arg(2)?,
+            })
+        }
+        "readlane_b32" => {
+            return Ok(Op::VReadLane {
+                d: arg(0)?,
+                a: arg(1)?,
+                lane: arg(2)?,
+            })
+        }
         "readfirstlane_b32" => {
             return Ok(Op::VReadFirstLane {
                 d: arg(0)?,
@@ -130,6 +144,45 @@ pub(super) fn decode_vector(
         "div_scale_f32" => (DivScaleF, 3, true, false),
         "div_fmas_f32" => (DivFmasF, 3, false, false),
         "div_fixup_f32" => (DivFixupF, 3, false, false),
+        "div_scale_f64" => (DivScaleF64, 3, true, false),
+        "div_fmas_f64" => (DivFmasF64, 3, false, false),
+        "div_fixup_f64" => (DivFixupF64, 3, false, false),
+        "exp_f32" => (ExpF, 1, false, false),
+        "log_f32" => (LogF, 1, false, false),
+        "rsq_f32" => (RsqF, 1, false, false),
+        "fract_f32" => (FractF, 1, false, false),
+        "ceil_f32" => (CeilF, 1, false, false),
+        "frexp_mant_f32" => (FrexpMantF, 1, false, false),
+        "frexp_exp_i32_f32" => (FrexpExpF, 1, false, false),
+        "cvt_f32_ubyte0" => (CvtF32Ubyte(0), 1, false, false),
+        "cvt_f32_ubyte1" => (CvtF32Ubyte(1), 1, false, false),
+        "cvt_f32_ubyte2" => (CvtF32Ubyte(2), 1, false, false),
+        "cvt_f32_ubyte3" => (CvtF32Ubyte(3), 1, false, false),
+        "rcp_f64" => (RcpF64, 1, false, false),
+        "rsq_f64" => (RsqF64, 1, false, false),
+        "sqrt_f64" => (SqrtF64, 1, false, false),
+        "ldexp_f64" => (LdexpF64, 2, false, false),
+        "cvt_f64_i32" => (CvtF64I32, 1, false, false),
+        "cvt_f64_u32" => (CvtF64U32, 1, false, false),
+        "cvt_i32_f64" => (CvtI32F64, 1, false, false),
+        "cvt_u32_f64" => (CvtU32F64, 1, false, false),
+        "rndne_f64" => (RndneF64, 1, false, false),
+        "fract_f64" => (FractF64, 1, false, false),
+        "ceil_f64" => (CeilF64, 1, false, false),
+        "floor_f64" => (FloorF64, 1, false, false),
+        "trunc_f64" => (TruncF64, 1, false, false),
+        "frexp_mant_f64" => (FrexpMantF64, 1, false, false),
+        "frexp_exp_i32_f64" => (FrexpExpF64, 1, false, false),
+        "add_u16" => (AddU16, 2, false, false),
+        "sub_u16" => (SubU16, 2, false, false),
+        "subrev_u16" => (SubrevU16, 2, false, false),
+        "mul_lo_u16" => (MulLoU16, 2, false, false),
+        "alignbit_b32" => (Alignbit, 3, false, false),
+        "alignbyte_b32" => (Alignbyte, 3, false, false),
+        "bfi_b32" => (Bfi, 3, false, false),
+        "bfm_b32" => (Bfm, 2, false, false),
+        "bfrev_b32" => (Bfrev, 1, false, false),
+        "bcnt_u32_b32" => (Bcnt, 2, false, false),
         _ => return err(full, "no semantics for this vector opcode"),
     };
     let d = arg(0)?;
@@ -144,42 +197,23 @@ pub(super) fn decode_vector(
     for k in 0..n {
         src.push(arg(i + k)?);
     }
-    let carry_in = if ci { Some(arg(i + n)?) } else { None };
+    let carry_in = if ci {
+        Some(arg(i + n)?)
+    } else if matches!(f, DivFmasF | DivFmasF64) {
+        // VCC, implicitly: the scale step's flag (GCN3 ISA §12.7).
+        Some(Opnd {
+            loc: crate::gcn::operand::Loc::S(crate::gcn::operand::VCC_LO),
+            count: 2,
+            neg: false,
+            abs: false,
+        })
+    } else {
+        None
+    };
     if d.sreg().is_some() {
         return err(full, "a vector operation writes a VGPR");
     }
-    let float = matches!(
-        f,
-        AddF | SubF
-            | SubrevF
-            | MulF
-            | MacF
-            | MadF
-            | FmaF
-            | MinF
-            | MaxF
-            | Max3F
-            | Min3F
-            | RcpF
-            | SqrtF
-            | RndneF
-            | FloorF
-            | TruncF
-            | LdexpF
-            | CvtU32F32
-            | CvtI32F32
-            | CvtF64F32
-            | CvtF32F64
-            | AddF64
-            | MulF64
-            | FmaF64
-            | MinF64
-            | MaxF64
-            | DivScaleF
-            | DivFmasF
-            | DivFixupF
-    );
-    if !float && src.iter().any(|s| s.neg || s.abs) {
+    if f.integer() && src.iter().any(|s| s.neg || s.abs) {
         return err(full, "source modifiers on an integer operation");
     }
     Ok(Op::VAlu {

@@ -194,20 +194,24 @@ pub fn run_ptx_observed(
     budget: &Budget,
     observer: Observer,
 ) -> Result<Simulation, SimError> {
-    run_ptx_in_module(&[], function, launch, machine, memory, budget, observer)
+    let module = isa::ptx::Module {
+        functions: vec![function.clone()],
+        ..isa::ptx::Module::default()
+    };
+    run_ptx_in_module(&module, function, launch, machine, memory, budget, observer)
 }
 
-/// [`run_ptx_observed`] for `function` of a module whose module-scope variables are
-/// `globals` ([`isa::ptx::Module::globals`]): the module's `.shared` variables the function
-/// names are laid out with its own, and its `.global`, `.const` and `.texref` variables get
-/// addresses in global memory and arrays there — or the request's array of the same name —
-/// holding their initializers, or, without one, the words open memory reads (zeros in
-/// closed memory); see [`ptx::layout`] and [`ptx_module_variables`].
+/// [`run_ptx_observed`] for `function` of `module`: calls to the module's functions run
+/// inline (`ptx::inline`); the module's `.shared` variables the function names are laid out
+/// with its own, and its `.global`, `.const` and `.texref` variables get addresses in global
+/// memory and arrays there — or the request's array of the same name — holding their
+/// initializers, or, without one, the words open memory reads (zeros in closed memory); see
+/// [`ptx::layout`] and [`ptx_module_variables`].
 ///
 /// # Errors
 /// As [`run_ptx`].
 pub fn run_ptx_in_module(
-    globals: &[isa::ptx::VarDecl],
+    module: &isa::ptx::Module,
     function: &isa::ptx::Function,
     launch: &Launch,
     machine: &Machine,
@@ -222,28 +226,27 @@ pub fn run_ptx_in_module(
         budget,
         observer,
     };
-    ptx::run(function, globals, &req)
+    ptx::run(function, module, &req)
 }
 
-/// The module variables `function` names and where a run on `memory` places them
-/// ([`run_ptx_in_module`]): what a caller needs to bind texture references, or to say which
-/// variables the host would have filled.
+/// The module variables `function` (its inlined callees included) names and where a run on
+/// `memory` places them ([`run_ptx_in_module`]): what a caller needs to bind texture
+/// references, or to say which variables the host would have filled.
 pub fn ptx_module_variables(
-    globals: &[isa::ptx::VarDecl],
+    module: &isa::ptx::Module,
     function: &isa::ptx::Function,
     memory: &MemoryInit,
 ) -> Vec<ModuleVariable> {
-    ptx::layout::module_variables(globals, function, memory)
+    let (f, _) = ptx::inline::expand(&module.functions, function);
+    ptx::layout::module_variables(&module.globals, &f, memory)
 }
 
 /// Bytes of `function`'s statically sized shared variables (its own and the module-scope
 /// ones it names), and whether it declares an unsized (`extern`) one, whose bytes come from
 /// the launch's `shared_bytes`.
-pub fn ptx_shared_bytes(
-    globals: &[isa::ptx::VarDecl],
-    function: &isa::ptx::Function,
-) -> (u64, bool) {
-    ptx::layout::shared_bytes(globals, function)
+pub fn ptx_shared_bytes(module: &isa::ptx::Module, function: &isa::ptx::Function) -> (u64, bool) {
+    let (f, _) = ptx::inline::expand(&module.functions, function);
+    ptx::layout::shared_bytes(&module.globals, &f)
 }
 
 /// Simulates an L/C string (Berezovskyi et al. §3) written at `span`: every warp of the

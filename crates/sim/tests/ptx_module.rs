@@ -39,7 +39,7 @@ fn run(
         open: open.then_some(sim::memory::OpenMemory { seed: 1, below: 64 }),
     };
     sim::run_ptx_in_module(
-        &m.globals,
+        m,
         f,
         &l,
         &machine(),
@@ -422,5 +422,103 @@ fn texture_references() {
     assert!(
         unbound.is_err(),
         "a reference without a binding stops the run"
+    );
+}
+
+/// Device-function calls run inline: `quad_plus(a, b)` calls `twice` twice (a nested call)
+/// and returns `4a + b` for `a < 16`, `4a` otherwise (a divergent return); parameters and
+/// results pass through the call sequences' `.param` variables. Lane t stores
+/// `quad_plus(t, 100)`.
+#[test]
+fn device_function_calls_run_inline() {
+    let src = format!(
+        "{HEADER}
+.func (.param .b32 func_retval0) twice(.param .b32 twice_param_0)
+{{
+    .reg .b32 %r<3>;
+    ld.param.u32 %r1, [twice_param_0];
+    add.s32 %r2, %r1, %r1;
+    st.param.b32 [func_retval0], %r2;
+    ret;
+}}
+.func (.param .b32 func_retval0) quad_plus(.param .b32 quad_plus_param_0, .param .b32 quad_plus_param_1)
+{{
+    .reg .b32 %r<6>;
+    .reg .pred %p<2>;
+    ld.param.u32 %r1, [quad_plus_param_0];
+    ld.param.u32 %r2, [quad_plus_param_1];
+    {{
+    .param .b32 param0;
+    st.param.b32 [param0+0], %r1;
+    .param .b32 retval0;
+    call.uni (retval0), twice, (param0);
+    ld.param.b32 %r3, [retval0+0];
+    }}
+    {{
+    .param .b32 param0;
+    st.param.b32 [param0+0], %r3;
+    .param .b32 retval0;
+    call.uni (retval0), twice, (param0);
+    ld.param.b32 %r4, [retval0+0];
+    }}
+    setp.lt.u32 %p1, %r1, 16;
+    @%p1 bra $L_small;
+    st.param.b32 [func_retval0], %r4;
+    ret;
+$L_small:
+    add.s32 %r5, %r4, %r2;
+    st.param.b32 [func_retval0], %r5;
+    ret;
+}}
+.visible .entry k(.param .u64 out)
+{{
+    .reg .b32 %r<4>;
+    .reg .b64 %rd<4>;
+    ld.param.u64 %rd1, [out];
+    mov.u32 %r1, %tid.x;
+    {{
+    .param .b32 param0;
+    st.param.b32 [param0+0], %r1;
+    .param .b32 param1;
+    st.param.b32 [param1+0], 100;
+    .param .b32 retval0;
+    call.uni (retval0), quad_plus, (param0, param1);
+    ld.param.b32 %r2, [retval0+0];
+    }}
+    mul.wide.u32 %rd2, %r1, 4;
+    add.s64 %rd3, %rd1, %rd2;
+    st.global.u32 [%rd3], %r2;
+    ret;
+}}"
+    );
+    let s = run(&src, 32, out_param(), vec![out_array(32)], false, |_| {}).expect("runs");
+    let out = words(&s, "out");
+    for t in 0..32u32 {
+        let want = if t < 16 { 4 * t + 100 } else { 4 * t };
+        assert_eq!(out[t as usize], want, "lane {t}");
+    }
+    // A call to a function without a body stops the run there, naming it.
+    let external = format!(
+        "{HEADER}
+.extern .func (.param .b32 func_retval0) vprintf(.param .b64 vprintf_param_0, .param .b64 vprintf_param_1);
+.visible .entry k()
+{{
+    .reg .b32 %r<2>;
+    {{
+    .param .b64 param0;
+    st.param.b64 [param0+0], 0;
+    .param .b64 param1;
+    st.param.b64 [param1+0], 0;
+    .param .b32 retval0;
+    call.uni (retval0), vprintf, (param0, param1);
+    ld.param.b32 %r1, [retval0+0];
+    }}
+    ret;
+}}"
+    );
+    let e = run(&external, 32, vec![], vec![], false, |_| {}).expect_err("external");
+    assert!(
+        e.to_string().contains("`vprintf`, which has no body"),
+        "{e}"
     );
 }

@@ -28,13 +28,13 @@
 use crate::params::kernel_args;
 use crate::params::sass_args::{AUTO_SHARED_BYTES, AUTO_TEXTURE_SIDE};
 use crate::report::{ArgumentSource, KernelArguments};
-use isa::ptx::{Function, StateSpace, VarDecl};
+use isa::ptx::{Function, StateSpace};
 use isa::{Diagnostic, Severity};
 
 /// A PTX kernel with its module's variables.
 #[derive(Clone, Copy)]
 pub struct PtxKernel<'a> {
-    pub globals: &'a [VarDecl],
+    pub module: &'a isa::ptx::Module,
     pub function: &'a Function,
 }
 
@@ -49,7 +49,7 @@ pub fn prepare(
     auto: bool,
 ) -> Vec<Diagnostic> {
     let mut out = Vec::new();
-    let variables = sim::ptx_module_variables(k.globals, k.function, memory);
+    let variables = sim::ptx_module_variables(k.module, k.function, memory);
     if auto && launch.textures.is_empty() {
         let mut bindings = Vec::new();
         if let Some(a) = args.as_deref() {
@@ -87,7 +87,7 @@ pub fn prepare(
         launch.textures = bindings;
     }
     if auto && launch.shared_bytes == 0 {
-        let (fixed, dynamic) = sim::ptx_shared_bytes(k.globals, k.function);
+        let (fixed, dynamic) = sim::ptx_shared_bytes(k.module, k.function);
         let uses = fixed > 0 || dynamic;
         if uses && fixed < u64::from(AUTO_SHARED_BYTES) {
             launch.shared_bytes = AUTO_SHARED_BYTES - fixed as u32;
@@ -172,7 +172,7 @@ pub fn run(
     progress: isa::Observer,
 ) -> Result<sim::Simulation, Vec<Diagnostic>> {
     sim::run_ptx_in_module(
-        k.globals, k.function, launch, machine, memory, budget, progress,
+        k.module, k.function, launch, machine, memory, budget, progress,
     )
     .map_err(|e| e.diagnostics)
 }

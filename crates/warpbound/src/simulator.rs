@@ -799,7 +799,7 @@ fn run_other(
                 kernel_args::report(f, &values, source, true)
             });
             let k = crate::ptx_launch::PtxKernel {
-                globals: &ptx.module().globals,
+                module: ptx.module(),
                 function: f,
             };
             let auto_launch = run.is_ok_and(|r| r.auto_params);

@@ -20,7 +20,9 @@
 //!   s[]`, the CUDA `extern __shared__` array) starts after them and gets the launch's
 //!   `shared_bytes`, so a block has `static + launch.shared_bytes` bytes of shared memory.
 //! - **Local variables.** The function's `.local` variables (nvcc's `__local_depot`, the
-//!   stack frame of local arrays) are placed in each thread's local window
+//!   stack frame of local arrays) and the `.param` variables its call sequences declare
+//!   (`param0`, `retval0`: the arguments and results of device-function calls, which
+//!   `super::inline` runs inline) are placed in each thread's local window
 //!   (`crate::sass::local_memory`, the window SASS's `LDL`/`STL` use) just below its top,
 //!   [`crate::launch::LOCAL_STACK_TOP`], in declaration order at their alignment: a local
 //!   address is a byte offset in the executing thread's own window. Its generic address
@@ -254,10 +256,12 @@ impl Layout {
             end = align_up(off, align_of(v));
             shared.entry(v.name.clone()).or_insert(end);
         }
+        // `.local` variables and the `.param` variables of call sequences (and of inlined
+        // callees, `super::inline`): each thread's own bytes.
         let locals: Vec<&VarDecl> = f
             .vars
             .iter()
-            .filter(|v| v.space == StateSpace::Local)
+            .filter(|v| matches!(v.space, StateSpace::Local | StateSpace::Param))
             .collect();
         let frame = locals.iter().fold(0u64, |at, v| {
             align_up(at, align_of(v)).saturating_add(v.size_bytes().unwrap_or(0))

@@ -23,6 +23,7 @@ mod atomics;
 mod bit_fields;
 pub(crate) mod decode;
 pub(crate) mod front_end;
+pub(crate) mod inline;
 pub mod layout;
 pub(crate) mod pdom_stack;
 pub(crate) mod program;
@@ -58,13 +59,13 @@ pub(crate) fn successors(code: &[program::Decoded]) -> Vec<Vec<usize>> {
         .collect()
 }
 
-/// Simulates the PTX kernel `f` of a module whose module-scope variables are `globals`; see
+/// Simulates the PTX kernel `f` of `module` (its callees inlined, `inline`); see
 /// [`crate::run_ptx_in_module`]. The module's `.global`/`.const`/`.texref` variables `f`
 /// names become arrays of the run's global memory (`layout::module_arrays`), after the
 /// request's.
 pub(crate) fn run(
     f: &Function,
-    globals: &[isa::ptx::VarDecl],
+    module: &isa::ptx::Module,
     req: &Request,
 ) -> Result<Simulation, SimError> {
     if !f.has_body {
@@ -73,6 +74,9 @@ pub(crate) fn run(
             format!("`{}` is a prototype without a body", f.name),
         ));
     }
+    let (expanded, refused) = inline::expand(&module.functions, f);
+    let f = &expanded;
+    let globals = &module.globals;
     let module = layout::module_variables(globals, f, req.memory);
     let lay = layout::Layout::of(f, globals, &module);
     let added = layout::module_arrays(&module, req.memory, &req.launch.textures);
@@ -88,7 +92,15 @@ pub(crate) fn run(
             ..*req
         }
     };
-    let code = program::decode(f, &lay);
+    let mut code = program::decode(f, &lay);
+    for (i, why) in refused {
+        if let Some(d) = code.get_mut(i) {
+            d.exec = Err(format!(
+                "cannot simulate {}: {why}",
+                f.instructions[i].mnemonic()
+            ));
+        }
+    }
     let n = code.len();
     let ipdom: Vec<Option<usize>> =
         crate::reconvergence::immediate_post_dominators(&successors(&code))

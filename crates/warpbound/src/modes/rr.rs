@@ -491,10 +491,10 @@ fn analyse(input: &ModeInput, p: &RrParams, out: &mut ModeOutput) {
     let sim = match p.simulate.run(&mut out.diagnostics) {
         Some(run) => {
             let k = crate::ptx_launch::PtxKernel {
-                globals: &ptx.module().globals,
+                module: ptx.module(),
                 function: f,
             };
-            run_simulator(k, launch, &p.config, run, input.progress, out)
+            run_simulator(k, launch, &p.config, (run, p.auto), input.progress, out)
         }
         None => None,
     };
@@ -619,12 +619,13 @@ fn model_machine(c: &roundrobin::Config) -> Option<sim::Machine> {
 
 /// `simulate=true` (or `loop_bounds=observed`): runs the kernel on the simulator in the
 /// model's setting ([`model_machine`]) for the same launch; automatic pointers with no
-/// `memory` given get automatic buffers ([`crate::auto_memory`]).
+/// `memory` given get automatic buffers ([`crate::auto_memory`]), and with `auto`
+/// (`params` chosen automatically) the launch is completed as `crate::ptx_launch` says.
 fn run_simulator(
     k: crate::ptx_launch::PtxKernel,
     launch: &roundrobin::Launch,
     config: &roundrobin::Config,
-    run: &SimRun,
+    (run, auto): (&SimRun, bool),
     progress: isa::Observer,
     out: &mut ModeOutput,
 ) -> Option<sim::Simulation> {
@@ -641,7 +642,7 @@ fn run_simulator(
         &mut sim_launch,
         out.arguments.as_mut(),
         &run.memory,
-        run.auto_params,
+        auto,
     );
     let machine = model_machine(config)?;
     let from = out.diagnostics.len();

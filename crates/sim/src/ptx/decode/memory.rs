@@ -19,6 +19,13 @@ pub(super) fn load_store(c: &Ctx) -> R<(Op, Ctl)> {
         Some(StateSpace::Shared) => Space::Shared,
         Some(StateSpace::Const) if opc == "ld" => Space::Const,
         Some(StateSpace::Local) => Space::Local,
+        // A call sequence's `.param` variable lives in the thread's local window (see
+        // `layout`); the kernel's parameters are the launch's words.
+        Some(StateSpace::Param)
+            if param_variable(c).is_some_and(|v| c.layout.local.contains_key(v)) =>
+        {
+            Space::Local
+        }
         Some(StateSpace::Param) if opc == "ld" => Space::Param,
         Some(s) => {
             return Err(c.no(format!("the {s:?} state space is not simulated")));
@@ -64,6 +71,17 @@ pub(super) fn load_store(c: &Ctx) -> R<(Op, Ctl)> {
             },
             Ctl::Next,
         )
+    })
+}
+
+/// The variable a `ld.param`/`st.param` addresses (`[param0+8]`).
+fn param_variable<'a>(c: &'a Ctx) -> Option<&'a str> {
+    c.ins.operands.iter().find_map(|o| match &o.kind {
+        OperandKind::Address {
+            base: Some(isa::ptx::AddressBase::Symbol(s)),
+            ..
+        } => Some(s.as_str()),
+        _ => None,
     })
 }
 

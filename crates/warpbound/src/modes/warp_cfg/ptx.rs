@@ -99,7 +99,7 @@ pub(super) fn run(input: &ModeInput, p: &WarpCfgParams, out: &mut ModeOutput) {
     if let Some(run) = p.simulate.run(&mut out.diagnostics) {
         let t = Instant::now();
         let k = crate::ptx_launch::PtxKernel {
-            globals: &ptx.module().globals,
+            module: ptx.module(),
             function: f,
         };
         simulate(k, run, input.progress, out);

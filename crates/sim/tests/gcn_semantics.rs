@@ -181,3 +181,56 @@ fn new_instructions_by_hand() {
     }
     assert_eq!(out[0x1000], 64 * 65 / 2, "the counter's final sum");
 }
+
+/// Scratch (the private segment, as HIP spills registers on GFX8): each work-item's own
+/// bytes at `soffset + offset (+ vaddr with offen)` — lane t stores t and 3t, a byte, and
+/// reads them back; another lane's bytes at the same offsets are its own.
+#[test]
+fn scratch_is_private_per_work_item() {
+    let src = "k:
+  s_load_dwordx2 s[0:1], s[4:5], 0x0
+  s_waitcnt lgkmcnt(0)
+  s_mov_b32 s7, 8
+  v_mul_u32_u24_e32 v1, 3, v0
+  buffer_store_dword v0, off, s[0:3], s7 offset:4
+  v_mov_b32_e32 v9, 16
+  buffer_store_dword v1, v9, s[0:3], s7 offen offset:4
+  v_add_u32_e32 v8, vcc, 0x80, v0
+  buffer_store_byte v8, off, s[0:3], 0 offset:2
+  s_waitcnt vmcnt(0)
+  buffer_load_dword v2, off, s[0:3], s7 offset:4
+  buffer_load_dword v3, off, s[0:3], 0 offset:28
+  buffer_load_sbyte v4, off, s[0:3], 0 offset:2
+  buffer_load_dword v5, off, s[0:3], 0 offset:100
+  v_lshlrev_b32_e32 v6, 4, v0
+  v_add_u32_e32 v6, vcc, s0, v6
+  v_mov_b32_e32 v7, s1
+  v_addc_u32_e32 v7, vcc, 0, v7, vcc
+  s_waitcnt vmcnt(0)
+  flat_store_dwordx4 v[6:7], v[2:5]
+  s_endpgm
+";
+    let memory = MemoryInit::closed(vec![ArrayInit {
+        name: "out".into(),
+        address: 0x10_0000,
+        words: 256,
+        fill: Fill::Constant { value: 0 },
+    }]);
+    let launch = Launch {
+        block: [64, 1, 1],
+        params: vec![0x10_0000, 0],
+        ..Launch::default()
+    };
+    let s = gcn::run_source(src, None, &launch, &machine(), &memory, &Budget::default())
+        .unwrap_or_else(|e| panic!("{e}"));
+    let out = &s.memory[0].words;
+    for t in 0..64u32 {
+        let row = &out[4 * t as usize..4 * t as usize + 4];
+        // offset 8 + 4 = 12 holds t; 8 + 16 + 4 = 28 holds 3t; byte 2 holds 0x80 + t,
+        // sign-extended (negative for t < 0x80); offset 100 was never written: 0.
+        assert_eq!(row[0], t, "lane {t}");
+        assert_eq!(row[1], 3 * t);
+        assert_eq!(row[2], (0x80 + t) as u8 as i8 as i32 as u32);
+        assert_eq!(row[3], 0);
+    }
+}

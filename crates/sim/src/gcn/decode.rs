@@ -426,6 +426,17 @@ pub enum Op {
         saddr: Option<Opnd>,
         offset: i64,
     },
+    /// `buffer_load_*`/`buffer_store_*` on the private segment (scratch): the lane's private
+    /// byte `soffset + offset (+ vaddr with offen)` (`super::front_end` scratch).
+    Scratch {
+        store: bool,
+        bytes: u64,
+        sign: bool,
+        data: Opnd,
+        vaddr: Option<Opnd>,
+        soffset: Opnd,
+        offset: u64,
+    },
     /// `ds_*` atomics on the LDS, likewise.
     DsAtomic {
         op: AtomOp,
@@ -540,7 +551,8 @@ pub fn decode(ins: &GcnInstruction) -> Result<Op, String> {
     }
     for m in &ins.modifiers {
         match m.name.as_str() {
-            "offset" | "offset0" | "offset1" | "glc" | "slc" | "nv" => {}
+            "offset" | "offset0" | "offset1" | "glc" | "slc" | "nv" | "offen" | "idxen"
+            | "addr64" | "lds" | "tfe" => {}
             other => return err(full, format!("modifier `{other}` is not simulated")),
         }
     }
@@ -689,6 +701,9 @@ pub fn decode(ins: &GcnInstruction) -> Result<Op, String> {
     }
     if let Some(r) = name.strip_prefix("v_") {
         return decode_vector(full, r, &arg, nops);
+    }
+    if let Some(r) = name.strip_prefix("buffer_") {
+        return memory::buffer(full, r, &ops, &arg, ins);
     }
     err(full, "no semantics for this opcode")
 }

@@ -22,6 +22,7 @@
 //!   `constant`, everything scalar → `control`.
 
 mod atomics;
+mod scratch;
 mod split_wavefronts;
 mod vector_memory;
 
@@ -34,6 +35,7 @@ use crate::cycle_loop::{
 };
 use crate::error::SimError;
 use crate::lane_set;
+use crate::sass::local_memory::LocalMemory;
 use crate::simulation::{LaneMask, Simulation, StackView};
 use crate::splitting::Splitting;
 use crate::timing_facts::Timing;
@@ -114,6 +116,8 @@ struct Hw {
     block: usize,
     vf: VectorFile,
     live: u32,
+    /// Its work-items' private segments (`scratch`).
+    scratch: LocalMemory,
 }
 
 /// Runs `function`; see [`crate::gcn::run`]. `got` holds the GOT slots of a linked image
@@ -244,6 +248,7 @@ pub(crate) fn run(
         trace: launch.trace,
         waves: Vec::new(),
         hws: Vec::new(),
+        scratch_held: 0,
         stack_buf: Vec::new(),
         woken: Vec::new(),
         skip: machine.splitting == Splitting::None,
@@ -268,6 +273,8 @@ struct Gcn<'a> {
     /// Indexed like [`Sm::warps`].
     waves: Vec<Wave>,
     hws: Vec<Hw>,
+    /// Words of scratch the live wavefronts hold (budgeted by `max_memory_words`).
+    scratch_held: u64,
     /// The stepper's stack entries before they are shared (reused).
     stack_buf: Vec<StackView>,
     /// No wavefront splitting: waves keep wake-up cycles (`WarpSched::wake`).
@@ -369,6 +376,7 @@ impl FrontEnd for Gcn<'_> {
                 block: block_index,
                 vf,
                 live: 1,
+                scratch: LocalMemory::default(),
             });
             members.push(sm.add_warp(block_index, cycle, false));
             self.waves.push(Wave {
@@ -600,7 +608,11 @@ impl Gcn<'_> {
                 let done = cycle + k - 1 + latency;
                 self.waves[w].lgkm.push(done);
             }
-            Op::VMem(_) | Op::Ds { .. } | Op::VAtomic { .. } | Op::DsAtomic { .. } => {
+            Op::VMem(_)
+            | Op::Ds { .. }
+            | Op::VAtomic { .. }
+            | Op::DsAtomic { .. }
+            | Op::Scratch { .. } => {
                 if trace && sm.transactions.len() >= sm.budget.max_timeline_entries {
                     return Err(SimError::at(
                         ins.span,
@@ -615,6 +627,8 @@ impl Gcn<'_> {
                 sm.memory.set_site(ins.span.line, pc as u64);
                 latency = if matches!(op, Op::VAtomic { .. } | Op::DsAtomic { .. }) {
                     self.atomic_op(sm, w, op, at)
+                } else if matches!(op, Op::Scratch { .. }) {
+                    self.scratch_op(sm, w, op, at)
                 } else {
                     self.memory_op(sm, w, op, at)
                 }
@@ -716,6 +730,8 @@ impl Gcn<'_> {
                 sm.retire(w);
                 self.hws[hw].live = self.hws[hw].live.saturating_sub(1);
                 if self.hws[hw].live == 0 {
+                    let scratch = std::mem::take(&mut self.hws[hw].scratch);
+                    self.scratch_held -= scratch.held();
                     sm.timelines[hw].finished = complete;
                     sm.last_warp_issues = sm.timelines[hw].issues.len();
                 }

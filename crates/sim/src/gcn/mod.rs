@@ -30,7 +30,8 @@
 //!   atomics (`ds_add`, `ds_or`, …, `_rtn`; lane order, `front_end::atomics`),
 //!   `ds_read`/`ds_write` (including `read2`/`write2`, `st64`, `b96`/`b128`) on the
 //!   workgroup's LDS (the descriptor's fixed bytes plus the launch's dynamic ones, 32-bit
-//!   addresses); `s_waitcnt`, `s_barrier`, `s_nop`;
+//!   addresses); `buffer_load`/`buffer_store` of the private segment (scratch, each
+//!   work-item's own bytes, `front_end::scratch`); `s_waitcnt`, `s_barrier`, `s_nop`;
 //! - control: `s_endpgm`, `s_branch`, `s_cbranch_scc0/scc1/vccz/vccnz/execz/execnz`, the
 //!   PWS `split`/`merge`, and calls (issue #20): [`run_source`] links the function with the
 //!   functions of the listing it calls ([`isa::gcn::link()`]); a call
@@ -40,8 +41,8 @@
 //!   entry function — and a tail call jumps; `s_getpc_b64` and the relocated literals of the
 //!   call sequence run on the code addresses of module [`code`].
 //!
-//! Anything else (DPP/SDWA, output modifiers, 64-bit and float atomics, buffer and image
-//! instructions, scratch, `v_trig_preop`) stops the run with "cannot simulate OPCODE: why"
+//! Anything else (DPP/SDWA, output modifiers, 64-bit and float atomics, indexed buffer and
+//! image instructions, `v_trig_preop`) stops the run with "cannot simulate OPCODE: why"
 //! at its span when a wavefront reaches it — never a guess.
 //!
 //! Results are the crate's [`crate::Simulation`]: one [`crate::WarpTimeline`] per hardware

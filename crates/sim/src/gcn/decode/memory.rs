@@ -151,6 +151,72 @@ fn lds_atomic(
     })
 }
 
+/// `buffer_load_*`/`buffer_store_*` (GCN3 ISA ch. 8 "Vector Memory Operations", MUBUF):
+/// `vdata, vaddr|off, s[rsrc:rsrc+3], soffset [offen] [offset:N]`. HIP code for GFX8 uses
+/// them only for the private segment (register spills, private arrays), through the
+/// private segment buffer the ABI gives (`s[0:3]` at entry, often copied): so they are
+/// read as the lane's private bytes `soffset + offset (+ vaddr with offen)`, the model of
+/// the front end's scratch. Indexed (`idxen`), `addr64`, `lds` and `tfe` forms are refused.
+pub(super) fn buffer(
+    full: &str,
+    r: &str,
+    ops: &[&GcnOperand],
+    arg: &dyn Fn(usize) -> Result<Opnd, String>,
+    ins: &isa::gcn::GcnInstruction,
+) -> Result<Op, String> {
+    let has = |m: &str| ins.modifiers.iter().any(|x| x.name == m);
+    for m in ["idxen", "addr64", "lds", "tfe"] {
+        if has(m) {
+            return err(full, format!("`{m}` buffer accesses are not simulated"));
+        }
+    }
+    let (store, size) = if let Some(s) = r.strip_prefix("load_") {
+        (false, s)
+    } else if let Some(s) = r.strip_prefix("store_") {
+        (true, s)
+    } else {
+        return err(
+            full,
+            "only buffer loads and stores (of the private segment) are simulated",
+        );
+    };
+    let (bytes, sign) = match size {
+        "ubyte" | "byte" => (1, false),
+        "sbyte" => (1, true),
+        "ushort" | "short" => (2, false),
+        "sshort" => (2, true),
+        "dword" => (4, false),
+        "dwordx2" => (8, false),
+        "dwordx3" => (12, false),
+        "dwordx4" => (16, false),
+        _ => return err(full, format!("access size `{size}` is not simulated")),
+    };
+    let off = |i: usize| matches!(ops.get(i).map(|o| &o.kind), Some(GcnOperandKind::Expr { text }) if text == "off");
+    let vaddr = if off(1) { None } else { Some(arg(1)?) };
+    if has("offen") != vaddr.is_some() {
+        return err(
+            full,
+            "a VGPR address needs `offen` (and `offen` a VGPR address)",
+        );
+    }
+    let offset = ins
+        .modifiers
+        .iter()
+        .find(|m| m.name == "offset")
+        .and_then(|m| m.value.as_deref())
+        .and_then(isa::number::parse_uint)
+        .unwrap_or(0);
+    Ok(Op::Scratch {
+        store,
+        bytes,
+        sign,
+        data: arg(0)?,
+        vaddr,
+        soffset: arg(3)?,
+        offset,
+    })
+}
+
 /// `ds_*` (`r`: the mnemonic after the prefix).
 pub(super) fn lds(
     full: &str,

@@ -56,8 +56,7 @@ amdhsa.kernels:
 fn simulate(src: &str) -> Report {
     let mut req = Request::new(src, Dialect::Gcn);
     req.mode = Some("simulate".into());
-    req.params
-        .insert("grid".into(), serde_json::json!("3,1,1"));
+    req.params.insert("grid".into(), serde_json::json!("3,1,1"));
     analyze(&req)
 }
 
@@ -93,7 +92,11 @@ fn metadata_gives_arguments_and_hidden_values() {
     );
     assert_eq!(args.values[0].kind, ArgumentKind::Pointer);
     assert_eq!(args.params, "0x100000,0x0,0x40,0x0,0x3,0x20");
-    assert!(out(&r)[..32].iter().all(|&w| w == 99), "{:?}", &out(&r)[..32]);
+    assert!(
+        out(&r)[..32].iter().all(|&w| w == 99),
+        "{:?}",
+        &out(&r)[..32]
+    );
     assert!(r
         .diagnostics
         .iter()

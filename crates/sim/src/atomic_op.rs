@@ -2,7 +2,8 @@
 //! and GCN3 (`flat_atomic_*`, `global_atomic_*`, `ds_*` atomics) front ends: both ISAs
 //! define the same operations on the old value and the operands.
 
-/// An atomic operation (PTX ISA §9.7.13.5 "atom"; AMD GCN3 ISA §12.13 FLAT and §12.11 DS
+/// An atomic operation (PTX ISA, "Parallel Synchronization and Communication Instructions: atom"; AMD GCN3 ISA,
+/// chapter 12 "Instructions", the FLAT and DS
 /// opcodes: `ADD`, `SUB`, `SWAP`, `CMPSWAP`, `SMIN`/`UMIN`, `SMAX`/`UMAX`, `AND`, `OR`,
 /// `XOR`, `INC`, `DEC`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

@@ -165,7 +165,7 @@ fn sbin32(f: SFn, x: u32, y: u32, scc: bool) -> (u32, Option<bool>) {
         SFn::Cselect => (if scc { x } else { y }, None),
         SFn::BfeU => nz(bfe(u64::from(x), u64::from(y), false, 32) as u32),
         SFn::BfeI => nz(bfe(u64::from(x), u64::from(y), true, 32) as u32),
-        // GCN3 ISA §12.2: D.u = ((1 << S0.u[4:0]) − 1) << S1.u[4:0]; SCC unchanged.
+        // GCN3 ISA ch. 12, S_BFM_B32: D.u = ((1 << S0.u[4:0]) − 1) << S1.u[4:0]; SCC unchanged.
         SFn::Bfm => ((((1u64 << (x & 31)) - 1) << (y & 31)) as u32, None),
         // The rest: `s_and`…`s_xnor`.
         _ => nz(bitwise(f, x, y)),
@@ -551,7 +551,7 @@ fn vector_with(
             }
         }
         Op::VWriteLane { d, a, lane } => {
-            // GCN3 ISA §12.8: the lane is written whatever EXEC holds.
+            // GCN3 ISA ch. 12, V_WRITELANE_B32: the lane is written whatever EXEC holds.
             let Loc::V(dv) = d.loc else {
                 return Err("destination is not a VGPR".into());
             };

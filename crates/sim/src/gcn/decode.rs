@@ -174,7 +174,7 @@ pub enum VFn {
     DivFmasF64,
     DivFixupF64,
     /// `v_exp_f32`: `2^x`; `v_log_f32`: `log2 x`; `v_rsq_f32`: `1/sqrt(x)` — computed in
-    /// f64 and rounded once (the hardware's results are within 1 ulp, GCN3 ISA §12.8).
+    /// f64 and rounded once (the hardware's results are within 1 ulp, GCN3 ISA ch. 12).
     ExpF,
     LogF,
     RsqF,
@@ -189,7 +189,7 @@ pub enum VFn {
     CvtF32Ubyte(u8),
     /// f64: `v_rcp_f64`, `v_rsq_f64`, `v_sqrt_f64` (correctly rounded `1/x`, `1/sqrt(x)`
     /// rounded once from the exact square root, `sqrt`), `v_ldexp_f64`, conversions from and
-    /// to 32-bit integers (to integers: truncation, saturating, NaN to 0, GCN3 ISA §12.8),
+    /// to 32-bit integers (to integers: truncation, saturating, NaN to 0, GCN3 ISA ch. 12),
     /// rounding (`rndne`, `fract`, `ceil`, `floor`, `trunc`), `frexp`.
     RcpF64,
     RsqF64,

@@ -10,7 +10,7 @@
 //! result = v_div_fixup(q', den, num)       ; the special cases of num / den
 //! ```
 //!
-//! The AMD GCN3 ISA manual (§12.7, VOP3a opcodes 0x1de–0x1e3) names the operands — "S0 =
+//! The AMD GCN3 ISA manual (chapter 12 "Instructions", the VOP3 opcodes V_DIV_*) names the operands — "S0 =
 //! quotient or the value to scale, S1 = denominator, S2 = numerator" — and says what the
 //! steps are for, without pseudo-code; the later AMD references (the RDNA3 and CDNA3
 //! "Instruction Set Architecture" guides, `V_DIV_SCALE_F32`, `V_DIV_FMAS_F32`,

@@ -1,6 +1,6 @@
 //! One lane of the GCN3 vector ALU functions outside the common arithmetic of
 //! [`super::alu`]: transcendentals, rounding, `frexp`, f64 conversions and the bit
-//! operations of the libraries HIP links in (AMD GCN3 ISA §12.7–12.8, VOP1/VOP2/VOP3
+//! operations of the libraries HIP links in (AMD GCN3 ISA chapter 12 "Instructions", VOP1/VOP2/VOP3
 //! opcodes; their one-line definitions are quoted at each function).
 //!
 //! Readings: `v_exp_f32`, `v_log_f32`, `v_rsq_f32`/`_f64` and `v_rcp_f64` are

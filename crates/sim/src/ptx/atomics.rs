@@ -1,4 +1,4 @@
-//! PTX `atom` and `red` (PTX ISA 8.x §9.7.13.5–6): a read-modify-write of one word per lane
+//! PTX `atom` and `red` (PTX ISA, "Parallel Synchronization and Communication Instructions: atom, red"): a read-modify-write of one word per lane
 //! in global or shared memory.
 //!
 //! The ISA only promises that each lane's operation is atomic; the order in which the lanes

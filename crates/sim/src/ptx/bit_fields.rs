@@ -1,4 +1,4 @@
-//! PTX's bit-field and bit-count instructions, per lane (PTX ISA 8.x, §9.7.1 "Integer
+//! PTX's bit-field and bit-count instructions, per lane (PTX ISA, "Integer
 //! Arithmetic Instructions": `bfe`, `bfi`, `clz`, `popc`, `brev`). Each takes a value
 //! already masked to its type's width `bits` (32 or 64) and returns one of that width.
 

@@ -306,7 +306,7 @@ pub(crate) fn decode_one(c: &Ctx) -> R<(Op, Ctl, Vec<u32>)> {
             }
         }
         "cvta" => {
-            // PTX ISA §9.7.8.18: `cvta.space` converts a state-space address to a generic
+            // PTX ISA, "Data Movement and Conversion Instructions: cvta": `cvta.space` converts a state-space address to a generic
             // one, `cvta.to.space` back. Global and constant addresses are generic ones
             // here (one flat space); local ones are offset by the generic local base.
             check_modifiers(c, &["to", "global", "const", "local"])?;

@@ -321,7 +321,7 @@ impl Ptx<'_> {
             Addr::Abs(a) => bases.extend(lanes(exec).map(|lane| (lane, a))),
         }
         if space == Space::Shared {
-            // Shared addresses are 32-bit (PTX ISA §6.4.1: the shared window is addressed
+            // Shared addresses are 32-bit (PTX ISA, "State Spaces": the shared window is addressed
             // with 32-bit offsets): `[%r5+-4]` of a 32-bit register wraps as the GPU's does.
             for b in bases.iter_mut() {
                 b.1 &= 0xffff_ffff;

@@ -1,5 +1,5 @@
-//! Device-function calls of a PTX kernel, run by inlining (PTX ISA 8.5 §9.7.8.9 "call",
-//! §7 "Abstracting the ABI").
+//! Device-function calls of a PTX kernel, run by inlining (PTX ISA 8.5, "Control Flow
+//! Instructions: call", §7 "Abstracting the ABI").
 //!
 //! nvcc passes arguments through the parameter state space: in a call sequence the caller
 //! declares `.param` variables (`param0`, `retval0`), stores the arguments into them

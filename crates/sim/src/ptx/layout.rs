@@ -14,7 +14,7 @@
 //!   buffer. So `(float *a, int n)` is `a` at bytes 0..8 (words 0–1, low word first) and `n`
 //!   at 8..12 (word 2) — the same words a SASS launch of that kernel gets.
 //! - **Shared variables.** The function's `.shared` variables, then the module-scope
-//!   `.shared` variables it names (PTX ISA §5.1.4: a module-scope shared variable is
+//!   `.shared` variables it names (PTX ISA, "State Spaces: Shared": a module-scope shared variable is
 //!   allocated per CTA of every kernel that uses it), are placed from shared address 0 in
 //!   declaration order at their alignment; a variable of unknown size (`extern .shared .b8
 //!   s[]`, the CUDA `extern __shared__` array) starts after them and gets the launch's
@@ -28,7 +28,7 @@
 //!   address is a byte offset in the executing thread's own window. Its generic address
 //!   (`cvta.local`) is that offset plus [`GENERIC_LOCAL_BASE`]; a generic load or store in
 //!   that range reaches the thread's window, as on the hardware, where the local window is
-//!   a range of the generic address space (PTX ISA §6.4.1.1 "Generic Addressing").
+//!   a range of the generic address space (PTX ISA, "Generic Addressing").
 //! - **Module variables** ([`module_variables`]): every `.global`, `.const` and `.texref`
 //!   variable the function names gets an address in global memory, from
 //!   [`MODULE_VARIABLES_BASE`] in declaration order, each 256-byte aligned (a texture

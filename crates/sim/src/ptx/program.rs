@@ -234,7 +234,7 @@ pub(crate) enum Op {
         b: Src,
         c: Src,
     },
-    /// `bfe.type d, a, pos, len` (PTX ISA §9.7.1.17 in 8.x, "Integer Arithmetic
+    /// `bfe.type d, a, pos, len` (PTX ISA, "Integer Arithmetic
     /// Instructions: bfe").
     Bfe {
         signed: bool,

@@ -85,7 +85,7 @@ fn atomic_of(name: &str) -> Option<(AtomOp, Kind)> {
     })
 }
 
-/// `flat_atomic_*`/`global_atomic_*` (GCN3 ISA §12.13, FLAT opcodes 0x40–0x4c): `vdst, vaddr,
+/// `flat_atomic_*`/`global_atomic_*` (GCN3 ISA ch. 12, FLAT opcodes): `vdst, vaddr,
 /// vdata` with `glc` (the old value returned), `vaddr, vdata` without; `cmpswap`'s data is
 /// a pair (new value, compared value). 64-bit (`_x2`) forms are refused.
 fn vector_atomic(
@@ -125,7 +125,7 @@ fn vector_atomic(
     })
 }
 
-/// `ds_<op>_b32 vaddr, vdata` and `ds_<op>_rtn_b32 vdst, vaddr, vdata` (GCN3 ISA §12.11,
+/// `ds_<op>_b32 vaddr, vdata` and `ds_<op>_rtn_b32 vdst, vaddr, vdata` (GCN3 ISA ch. 12,
 /// DS opcodes: LDS atomics on the work-group's LDS).
 fn lds_atomic(
     full: &str,

@@ -200,7 +200,7 @@ pub(super) fn decode_vector(
     let carry_in = if ci {
         Some(arg(i + n)?)
     } else if matches!(f, DivFmasF | DivFmasF64) {
-        // VCC, implicitly: the scale step's flag (GCN3 ISA §12.7).
+        // VCC, implicitly: the scale step's flag (GCN3 ISA ch. 12, V_DIV_FMAS).
         Some(Opnd {
             loc: crate::gcn::operand::Loc::S(crate::gcn::operand::VCC_LO),
             count: 2,

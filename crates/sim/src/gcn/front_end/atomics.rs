@@ -1,5 +1,5 @@
 //! GCN3 atomics: `flat_atomic_*`/`global_atomic_*` on global memory and `ds_*` atomics on
-//! the work-group's LDS (AMD GCN3 ISA §12.13 FLAT and §12.11 DS opcodes, e.g.
+//! the work-group's LDS (AMD GCN3 ISA chapter 12, FLAT and DS opcodes, e.g.
 //! FLAT_ATOMIC_ADD: `tmp = MEM[ADDR]; MEM[ADDR] += DATA; RETURN_DATA = tmp`).
 //!
 //! The ISA makes each lane's read-modify-write atomic without ordering the lanes of one

@@ -1,5 +1,6 @@
 //! Decoding of the arithmetic, comparison, selection and conversion instructions
-//! (PTX ISA §9.7.1–§9.7.9): their operands resolved and their modifiers checked.
+//! (PTX ISA, "Integer Arithmetic", "Floating-Point", "Comparison and Selection" and
+//! "Data Movement and Conversion" instructions): their operands resolved and their modifiers checked.
 
 use super::{check_modifiers, the_type, Ctx, R};
 use crate::ptx::program::{wide, BoolOp, Cmp, Conversion, Ctl, FloatOp, IntOp, Op, Round, Src};
@@ -62,7 +63,7 @@ pub(super) fn arithmetic(c: &Ctx) -> R<(Op, Ctl)> {
             .into_iter()
             .find(|(n, _)| m(n));
         if let Some((_, round)) = directed {
-            // Directed rounding of the IEEE operations (PTX ISA §9.7.3: `.rz`, `.rm`, `.rp`
+            // Directed rounding of the IEEE operations (PTX ISA, "Floating-Point Instructions": `.rz`, `.rm`, `.rp`
             // on add, sub, mul, fma): single precision only here.
             if ty != ScalarType::F32
                 || !matches!(

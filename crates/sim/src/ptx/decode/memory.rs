@@ -1,5 +1,6 @@
-//! Decoding of the memory instructions: `ld`/`st` (PTX ISA §9.7.9.8–9), `atom`/`red`
-//! (§9.7.13.5–6) and `tex` under the texture model of [`crate::texture`] (§9.7.10.3).
+//! Decoding of the memory instructions: `ld`/`st`, `atom`/`red` and `tex` (PTX ISA,
+//! "Data Movement", "Parallel Synchronization" and "Texture" instructions), `tex` under the
+//! texture model of [`crate::texture`].
 
 use super::{check_modifiers, text, the_type, Ctx, R};
 use crate::ptx::program::{AtomOp, Ctl, Op, Space, Src, TexHandle};

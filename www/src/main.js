@@ -730,6 +730,19 @@ function drawGraph() {
     );
     return;
   }
+  if (r.cfg.omitted) {
+    graph = null;
+    $('legend').replaceChildren();
+    const o = r.cfg.omitted;
+    host.replaceChildren(
+      el('p', {
+        class: 'empty',
+        id: 'graph-omitted',
+        text: `The graph has ${o.nodes} nodes and ${o.edges} edges, more than the ${o.limit} the page draws; the summary and the JSON hold the results.`,
+      }),
+    );
+    return;
+  }
   $('legend').replaceChildren(
     ...kindsIn(r.cfg).map((k) => el('span', { class: `key ${k}`, title: EDGE_KINDS[k] }, el('i'), k)),
     r.wcet ? el('span', { class: 'key hot', title: 'nodes and edges on the worst-case path' }, el('i'), 'worst case') : '',

@@ -23,14 +23,15 @@ pub struct Budget {
     pub max_lp_size: usize,
     /// Most branching LP solves in branch-and-bound, shared by the independent parts of
     /// the problem; a solve on a part of more than 256 variables and rows counts one more
-    /// per further 256 (its cost grows with the size), so 2 000 is about half a second of
-    /// work on any program. Root relaxations are not counted: they are always solved, even
+    /// per further 256 (its cost grows with the size), so 1 000 is at most about a second of
+    /// work (a PTX warp-level CFG of 1 404 nodes whose LP has no integral optimum took 1.9 s
+    /// for 2 000; issue #37 item 3). Root relaxations are not counted: they are always solved, even
     /// with a limit of 0, so the LP bound is always available.
     pub max_bb_nodes: usize,
 }
 
 impl Default for Budget {
-    /// 20 000 variables, 40 000 constraints, 12 000 in the largest LP part, 2 000 branching
+    /// 20 000 variables, 40 000 constraints, 12 000 in the largest LP part, 1 000 branching
     /// solves. Simplex time grows faster than linearly with the size of the largest
     /// independent part of the problem (the code between two nodes every execution passes
     /// exactly once), and an LP solve cannot be interrupted deterministically, so
@@ -45,7 +46,7 @@ impl Default for Budget {
             max_variables: 20_000,
             max_constraints: 40_000,
             max_lp_size: 12_000,
-            max_bb_nodes: 2_000,
+            max_bb_nodes: 1_000,
         }
     }
 }

@@ -63,8 +63,8 @@ pub struct Budget {
     /// 539-instruction string with 8 warps has 2156-bit keys, so a successor costs 34).
     /// Generating, hashing and storing successors is the search's work and its memory, so
     /// this is its time and memory budget in a deterministic currency (a wall-clock limit
-    /// would make reports depend on the machine): natively about 13 million steps per second
-    /// (docs/performance.md), so the default of 14 million stops a search within about 1.1 s
+    /// would make reports depend on the machine): natively 9–13 million steps per second
+    /// (docs/performance.md), so the default of 10 million stops a search within about 1.1 s
     /// natively (the makespan mode, with its T(W, x) curve, within about 1.6 s) — answering every search that fits in that time, instead of giving up far
     /// earlier or letting a real kernel's string with 8 warps run for minutes.
     pub max_search_steps: usize,
@@ -89,12 +89,13 @@ impl Default for Budget {
     fn default() -> Self {
         Budget {
             // Calibrated to answer within about 2 s natively (issue #37 item 3): the search
-            // makes about 13 M steps per second on the development machine and keeps about
-            // one state per 10 steps; the makespan mode spends 1.5 × this (the T(W, x) curve
-            // gets half), about 1.6 s. 64 warps of LLCLL on 32 cores and 32 LSUs: exact, 257
-            // cycles, after about 8 M steps (the former 2 M stopped at 0.24 s with 320).
+            // makes 9–13 M steps per second on the development machine (the fewer on the long
+            // strings of real kernels) and keeps about one state per 10 steps; the makespan
+            // mode spends 1.5 × this (the T(W, x) curve gets half): at most about 1.6 s.
+            // 64 warps of LLCLL on 32 cores and 32 LSUs: exact, 257 cycles, after about 8 M
+            // steps (the former 2 M stopped at 0.24 s with 320).
             max_states: 3_000_000,
-            max_search_steps: 14_000_000,
+            max_search_steps: 10_000_000,
             max_ilp_variables: 2_000,
             max_bb_nodes: 50_000,
             max_lp_solves: 10_000,

@@ -73,32 +73,41 @@ pub fn unroll_observed(
     let exits: Vec<bool> = g.nodes.iter().map(|n| n.successors.is_empty()).collect();
     let mut is_exit = exits;
     let mut report = Vec::new();
+    let back = back_edges(&g);
+    let idom = dominators(&g);
+    for &(u, h) in &back {
+        if !dominates(&idom, h, u) {
+            return Err(Error::global(
+                ErrorKind::Graph,
+                format!(
+                    "irreducible loop: the edge {} → {} enters a cycle not through its header; cannot unroll",
+                    g.nodes[u].label, g.nodes[h].label
+                ),
+            ));
+        }
+    }
+    // Every loop's body, found once. Unrolling the innermost loop left (the smallest body)
+    // changes no other loop's header or back edges; it only adds its copies to the bodies of
+    // the loops around it (those holding its header) — so the bodies are kept up to date
+    // instead of recomputed over the whole, growing graph at every step (which took minutes
+    // on a kernel of a few hundred loops).
+    let preds = predecessors(&g);
+    let mut bodies: BTreeMap<usize, BTreeSet<usize>> = back
+        .iter()
+        .map(|&(_, h)| h)
+        .collect::<BTreeSet<usize>>()
+        .into_iter()
+        .map(|h| (h, natural_loop(&preds, h, &back)))
+        .collect();
     loop {
-        let back = back_edges(&g);
-        if back.is_empty() {
-            break;
-        }
-        let idom = dominators(&g);
-        for &(u, h) in &back {
-            if !dominates(&idom, h, u) {
-                return Err(Error::global(
-                    ErrorKind::Graph,
-                    format!(
-                        "irreducible loop: the edge {} → {} enters a cycle not through its header; cannot unroll",
-                        g.nodes[u].label, g.nodes[h].label
-                    ),
-                ));
+        let mut best: Option<(usize, usize)> = None;
+        for (&h, body) in &bodies {
+            if best.is_none_or(|(_, len)| body.len() < len) {
+                best = Some((h, body.len()));
             }
         }
-        let headers: BTreeSet<usize> = back.iter().map(|&(_, h)| h).collect();
-        let mut best: Option<(usize, BTreeSet<usize>)> = None;
-        for &h in &headers {
-            let body = natural_loop(&g, h, &back);
-            if best.as_ref().is_none_or(|(_, b)| body.len() < b.len()) {
-                best = Some((h, body));
-            }
-        }
-        let Some((h, body)) = best else { break };
+        let Some((h, _)) = best else { break };
+        let Some(body) = bodies.remove(&h) else { break };
         let label = g.nodes[h].label.clone();
         let origin_label = label.split('#').next().unwrap_or(&label).to_string();
         // An inlined callee's header `f/label` also takes the bound given for `label`.
@@ -145,6 +154,9 @@ pub fn unroll_observed(
         });
         let before = g.nodes.len();
         unroll_one(&mut g, &mut is_exit, h, &body, bound);
+        for outer in bodies.values_mut().filter(|b| b.contains(&h)) {
+            outer.extend(before..g.nodes.len());
+        }
         if every.tick((g.nodes.len() - before) as u64) {
             observer(&Progress {
                 task: Task::PwsUnroll,
@@ -321,16 +333,20 @@ fn dominates(idom: &[usize], h: usize, mut u: usize) -> bool {
     }
 }
 
-/// The natural loop of header `h`: `h` plus every node that reaches a back-edge source
-/// without passing through `h`.
-fn natural_loop(g: &WavefrontCfg, h: usize, back: &[(usize, usize)]) -> BTreeSet<usize> {
-    let n = g.nodes.len();
-    let mut preds = vec![Vec::new(); n];
+/// Each node's predecessors.
+fn predecessors(g: &WavefrontCfg) -> Vec<Vec<usize>> {
+    let mut preds = vec![Vec::new(); g.nodes.len()];
     for (u, node) in g.nodes.iter().enumerate() {
         for &v in &node.successors {
             preds[v].push(u);
         }
     }
+    preds
+}
+
+/// The natural loop of header `h`: `h` plus every node that reaches a back-edge source
+/// without passing through `h`.
+fn natural_loop(preds: &[Vec<usize>], h: usize, back: &[(usize, usize)]) -> BTreeSet<usize> {
     let mut body = BTreeSet::from([h]);
     let mut stack: Vec<usize> = back
         .iter()

@@ -30,7 +30,9 @@ impl Default for Budget {
     fn default() -> Self {
         Budget {
             max_cycles: 50_000_000,
-            max_steps: 5_000_000,
+            // About 1.5 s of a traced run natively (2.5–5 M warp-instructions/s, traced;
+            // issue #37 item 3: every default budget answers within about 2 s).
+            max_steps: 4_000_000,
             max_timeline_entries: 200_000,
             max_stepper_steps: 20_000,
             max_blocks: 4_096,

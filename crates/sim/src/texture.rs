@@ -11,20 +11,35 @@
 //! `0xff`):
 //!
 //! - **Storage**: the handle's value is the byte address, in the simulated global memory, of
-//!   a pitch-linear 2D array of `width × height` texels of one 32-bit word each
-//!   ([`TEXEL_BYTES`]), row after row (pitch `4 · width` bytes). A [`TextureBinding`] gives
-//!   the width and height of each handle; a fetch through a handle without a binding stops
-//!   the run with a located error that says how to give one.
-//! - **Fetch** (`TEXS`, `TEX`, 2D, channel R): unnormalised float coordinates, point
-//!   (nearest) filtering — texel `(⌊x⌋, ⌊y⌋)`, the texel whose square `[i, i+1)` holds the
-//!   coordinate (CUDA C++ Programming Guide, "Texture Fetching", nearest-point sampling) —
-//!   and clamp addressing: an index below 0 reads column or row 0, one past the end the last
-//!   (`cudaAddressModeClamp`). A NaN coordinate reads index 0. The fetched word is returned
-//!   as it is stored (the element type is the binding's, which the model leaves to the
-//!   kernel: an `unsigned char` texture's kernel masks the word itself). An explicit level
-//!   of detail (`.LL`) is ignored: the model has one level. Only the R channel (mask `R` /
-//!   `0x1`) is modelled; other masks, 1D/3D/cube/array shapes, gathers (`TLD4`), integer
-//!   fetches (`TLD`), queries (`TXQ`) and derivatives (`TXD`) are refused by name.
+//!   a pitch-linear 2D array of `width × height` texels of `texel_words` 32-bit words each
+//!   (1, 2 or 4: the one-, two- and four-component formats CUDA has, `int`, `int2`,
+//!   `float4`…), row after row (pitch `4 · texel_words · width` bytes). A
+//!   [`TextureBinding`] gives each handle's size; a fetch through a handle without a
+//!   binding stops the run with a located error that says how to give one.
+//! - **Fetch** (`TEXS`, `TEX`, 2D): unnormalised float coordinates, point (nearest)
+//!   filtering — texel `(⌊x⌋, ⌊y⌋)`, the texel whose square `[i, i+1)` holds the coordinate
+//!   (CUDA C++ Programming Guide, "Texture Fetching", nearest-point sampling) — and clamp
+//!   addressing: an index below 0 reads column or row 0, one past the end the last
+//!   (`cudaAddressModeClamp`). A NaN coordinate reads index 0. The texel's words are
+//!   returned as they are stored, as its channels R, G, B, A in order (the element type is
+//!   the binding's, which the model leaves to the kernel: an `unsigned char` texture's
+//!   kernel masks the word itself); channels past the texel's words read 0. The
+//!   instruction's channel mask (`R`, `RG`, `RGBA`, `0x3`, …; none printed: all four)
+//!   says which channels go to its destinations, in order: the first register pair, then
+//!   the second. An explicit level of detail (`.LL`) is ignored: the model has one level.
+//! - **Integer fetch** (`TLDS` on Pascal, `TLD` on Volta–Hopper, 1D with level 0:
+//!   `tex1Dfetch`): the coordinate is the texel's index `x` in row 0, clamped to `0 ..
+//!   width`. CUDA's `tex1Dfetch` reads linear memory and "supports only the border and
+//!   clamp addressing modes" (CUDA C++ Programming Guide, texture functions); the model
+//!   fixes clamp, as for 2D fetches. 3D/cube/array shapes, 2D integer fetches, gathers
+//!   (`TLD4`), queries (`TXQ`) and derivatives (`TXD`) are refused by name.
+//! - **Texture references** (`texture<int2, 1> ref;` bound by the host with
+//!   `cudaBindTexture`): the kernel names one by a word of constant bank 0 placed after its
+//!   parameters, which the driver fills at launch (a relocation, `R_CUDA_TEX_HEADER_INDEX`
+//!   in the cubin; `TLDS.LZ.P RZ, R8, R2, 0x64, 1D, RG` reads `c[0x0][0x190]` of a kernel
+//!   whose parameters end at `0x190`). The model reads that word like a texture object's
+//!   handle: the launch gives it (an automatic launch infers it as a 32-bit texture
+//!   parameter) and a binding says what it is bound to.
 //! - **Surface** (`SULD.D.BA.2D`, `SUST.D.BA.2D`: raw data, byte-addressed x): the same
 //!   array; the access at byte `x` of row `y` moves `bytes` bytes at `handle + y · pitch + x`.
 //!   Out of bounds, `.TRAP` stops the kernel (an error naming the coordinates), `.CLAMP`
@@ -44,7 +59,7 @@
 
 use serde::{Deserialize, Serialize};
 
-/// Bytes of one texel in the model.
+/// Bytes of one texel word (a texel has `texel_words` of them).
 pub const TEXEL_BYTES: u64 = 4;
 
 /// What a texture or surface handle is bound to: the model's stand-in for the host's texture
@@ -59,6 +74,13 @@ pub struct TextureBinding {
     pub width: u32,
     /// Rows (at least 1).
     pub height: u32,
+    /// 32-bit words per texel: 1, 2 or 4 (absent: 1).
+    #[serde(default = "one_word")]
+    pub texel_words: u32,
+}
+
+fn one_word() -> u32 {
+    1
 }
 
 /// What a surface access does outside its surface (`.TRAP`, `.CLAMP`, `.IGN`: PTX
@@ -76,9 +98,14 @@ impl TextureBinding {
         self.handle as u32 == handle as u32
     }
 
+    /// Bytes of one texel.
+    pub fn texel_bytes(&self) -> u64 {
+        u64::from(self.texel_words.clamp(1, 4)) * TEXEL_BYTES
+    }
+
     /// Bytes from one row to the next.
     pub fn pitch(&self) -> u64 {
-        u64::from(self.width.max(1)) * TEXEL_BYTES
+        u64::from(self.width.max(1)) * self.texel_bytes()
     }
 
     /// Bytes of the whole array.
@@ -92,7 +119,14 @@ impl TextureBinding {
         let iy = clamped_index(y, self.height);
         self.handle
             .wrapping_add(iy * self.pitch())
-            .wrapping_add(ix * TEXEL_BYTES)
+            .wrapping_add(ix * self.texel_bytes())
+    }
+
+    /// The address of the texel an integer fetch of index `x` reads (row 0, clamped).
+    pub fn element_address(&self, x: i32) -> u64 {
+        let last = i64::from(self.width.max(1)) - 1;
+        let ix = i64::from(x).clamp(0, last) as u64;
+        self.handle.wrapping_add(ix * self.texel_bytes())
     }
 
     /// The address a surface access of `bytes` bytes at byte `x` of row `y` moves, or `None`
@@ -136,6 +170,18 @@ impl TextureBinding {
     }
 }
 
+/// The binding as the `textures` text writes it: `HANDLE WIDTHxHEIGHT`, then the words per
+/// texel when there are more than one (`0x300000 4096x1 2`).
+impl std::fmt::Display for TextureBinding {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{:#x} {}x{}", self.handle, self.width, self.height)?;
+        if self.texel_words != 1 {
+            write!(f, " {}", self.texel_words)?;
+        }
+        Ok(())
+    }
+}
+
 /// `⌊c⌋` clamped to `0..n` (NaN: 0).
 fn clamped_index(c: f32, n: u32) -> u64 {
     let last = f64::from(n.max(1) - 1);
@@ -164,7 +210,25 @@ mod tests {
         handle: 0x30_0000,
         width: 8,
         height: 4,
+        texel_words: 1,
     };
+
+    /// An `int2` texture of 8 × 4 texels: texel (i, j) at 0x300000 + 64·j + 8·i; an integer
+    /// fetch reads row 0, its index clamped to 0..8.
+    #[test]
+    fn wide_texels_and_integer_fetches() {
+        let b = TextureBinding {
+            texel_words: 2,
+            ..B
+        };
+        assert_eq!(b.pitch(), 64);
+        assert_eq!(b.texel_address(2.5, 1.0), 0x30_0000 + 64 + 16);
+        assert_eq!(b.element_address(3), 0x30_0000 + 24);
+        assert_eq!(b.element_address(-5), 0x30_0000);
+        assert_eq!(b.element_address(8), 0x30_0000 + 56);
+        assert_eq!(b.element_address(i32::MAX), 0x30_0000 + 56);
+        assert_eq!(B.element_address(7), 0x30_0000 + 28);
+    }
 
     /// Hand values: texel (i, j) is at 0x300000 + 32·j + 4·i.
     #[test]

@@ -43,8 +43,9 @@ const EXCEPTIONS: &[(&str, &str, &str)] = &[
     ),
     (
         "BRA",
-        "condition-code branches",
-        "branches on the condition code (BRA CC.NEU): the analysis splits by the guard only",
+        "on the condition code",
+        "branches on the condition code (BRA CC.NEU): NVIDIA documents neither which flags \
+         `.CC` sets from an ISET/FSET result nor which a test reads",
     ),
 ];
 

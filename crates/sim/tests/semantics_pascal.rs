@@ -248,10 +248,10 @@ IADD R20, R4, R5 ;\nISETP.NE.AND P1, PT, R9, R0, PT ;\n@P1 MOV32I R20, 0xdead ;\
 
 #[test]
 fn texture_forms_outside_the_model_and_other_banks_are_refused() {
-    // A channel mask other than R is outside `sim::texture`'s model.
+    // A channel mask the model does not read is outside `sim::texture`'s model.
     let err = eval("TEXS.T RZ, R20, R10, R11, 0x52, 2D, R20 ;\n", &[0, 0]).expect_err("refused");
     assert!(
-        err.contains("only the 2D shape with channel mask R"),
+        err.contains("the channel mask is not one the model reads"),
         "{err}"
     );
     // The modelled form whose handle the launch does not give.
@@ -359,4 +359,53 @@ fn xmad_signed_halves() {
     )
     .expect("runs");
     assert_eq!(out, vec![7, 0x3_0007, 0x2_fffd, 0xffff_fffd]);
+}
+
+#[test]
+fn pset_r2p_and_the_bare_fcmp() {
+    // R10 = 1, R11 = 0: P0 = (R10 == 1) holds, P1 = (R11 == 1) does not.
+    // PSET.AND.AND R20, P0, PT, PT: (1 & 1) & 1, all ones (Rodinia nw's form).
+    // PSET.BF.OR.AND R21, !P0, P1, PT: (0 | 0) & 1 = 0, so 0.
+    // PSET.BF.OR.XOR R22, P0, P1, P1: (1 | 0) ^ 0 = 1, .BF: 1.0 (0x3f80_0000).
+    // PSET.AND R23, P0, !P1: the short form (`.AND PT` implied), 1 & 1: all ones.
+    let out = eval(
+        "ISETP.EQ.AND P0, PT, R10, 0x1, PT ;\nISETP.EQ.AND P1, PT, R11, 0x1, PT ;\n\
+         PSET.AND.AND R20, P0, PT, PT ;\nPSET.BF.OR.AND R21, !P0, P1, PT ;\n\
+         PSET.BF.OR.XOR R22, P0, P1, P1 ;\nPSET.AND R23, P0, !P1 ;\n",
+        &[1, 0],
+    )
+    .expect("runs");
+    assert_eq!(out, vec![u32::MAX, 0, 0x3f80_0000, u32::MAX]);
+    // R2P PR, R10, 0x3 with R10 = 5 (bits 0 and 2): P0 = 1, P1 = 0; P2 is outside the mask
+    // and keeps the 1 the ISETP gave it although bit 2 is set.
+    // FCMP without a printed comparison (.GT, Rodinia kmeans): R13 = 2.0 > 0, so R11 = 7.
+    let out = eval(
+        "ISETP.EQ.AND P2, PT, RZ, RZ, PT ;\nR2P PR, R10, 0x3 ;\nSEL R20, 0x1, RZ, P0 ;\n\
+         SEL R21, 0x1, RZ, P1 ;\nSEL R22, 0x1, RZ, P2 ;\nFCMP R23, R11, R12, R13 ;\n",
+        &[5, 7, 9, 2.0f32.to_bits()],
+    )
+    .expect("runs");
+    assert_eq!(out, vec![1, 0, 1, 7]);
+    // With R13 = −2.0, .GT fails: R12 = 9; with R13 = 0 as well.
+    let out = eval(
+        "FCMP R20, R11, R12, R13 ;\nFCMP R21, R11, R12, RZ ;\n",
+        &[5, 7, 9, (-2.0f32).to_bits()],
+    )
+    .expect("runs");
+    assert_eq!(out[..2], [9, 9]);
+}
+
+#[test]
+fn condition_code_tests_are_refused_with_the_reason() {
+    let err = eval(
+        "ISET.GE.U32.AND RZ.CC, R10, R11, PT ;\n@!P0 BRA CC.NEU, 0x0 ;\n",
+        &[1, 2],
+    )
+    .expect_err("refused");
+    assert!(
+        err.contains("condition code") && err.contains("not document"),
+        "{err}"
+    );
+    let err = eval("CSETP.NEU.AND P1, PT, CC, PT ;\n", &[]).expect_err("refused");
+    assert!(err.contains("condition code"), "{err}");
 }

@@ -163,7 +163,7 @@ fn widen_final(fitted: &sim::MemoryInit, sim: &mut sim::Simulation) {
 /// outside them to `arguments.outside`. The one entry point of every mode that simulates.
 pub fn run_on(
     memory: &sim::MemoryInit,
-    mut arguments: Option<&mut KernelArguments>,
+    arguments: Option<&mut KernelArguments>,
     mut run: impl FnMut(&sim::MemoryInit) -> Result<sim::Simulation, Vec<Diagnostic>>,
 ) -> Result<sim::Simulation, Vec<Diagnostic>> {
     if !memory.arrays.is_empty() || memory.open.is_some() {
@@ -190,7 +190,7 @@ pub fn run_on(
         }
         Err(_) => Vec::new(),
     };
-    if let Some(args) = arguments.as_deref_mut() {
+    if let Some(args) = arguments {
         args.outside = outside;
         args.memory = text(&auto);
     }

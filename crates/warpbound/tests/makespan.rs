@@ -611,3 +611,22 @@ fn every_corpus_kernel_reduces() {
     }
     assert!(seen >= 50, "{seen} corpus kernels");
 }
+
+/// The default budget answers what fits in about a second (issue #37 item 3): 64 warps of
+/// `LLCLL` on 32 cores and 32 load/store units (σ = 1). Every warp-instruction of a kind
+/// takes its kind's lane for a cycle, so the 256 L-instructions alone need 256 cycles, and
+/// the pessimistic bound (Eq. 5–7) is 64·4 + 64·1 = 320; the exact search (about 8 M steps)
+/// finds 257 — the former default (2 M steps, 0.24 s) gave up and returned the 320.
+#[test]
+fn the_default_budget_finds_the_exact_makespan_of_64_warps() {
+    let r = run(
+        "kernel LLCLL\nwarp_number 64\nls_unit_number 32\ncuda_core_number 32\n",
+        Dialect::Lc,
+        &[],
+        None,
+    );
+    let m = r.makespan.as_ref().expect("makespan");
+    assert_eq!(m.pessimistic, 320);
+    assert_eq!(m.exact, Some(257));
+    assert_eq!(r.wcet.as_ref().map(|w| w.cycles), Some(257));
+}

@@ -75,7 +75,7 @@ fn exact_makespan_search_reports_a_rising_lower_bound_up_to_the_worst_case() {
     assert_eq!(exact, 99);
     let mine = of_task(&seen, Task::MakespanSearch, 10);
     for p in &mine {
-        assert_eq!(p.budget, 14_000_000, "the default max_search_steps");
+        assert_eq!(p.budget, 10_000_000, "the default max_search_steps");
         // The worst case is a maximum: a schedule found so far is at most as long.
         let best = p.best_bound.expect("the search always knows a schedule");
         assert!(best <= exact, "{p:?} above the exact {exact}");
@@ -108,7 +108,7 @@ fn simulation_reports_instructions_issued_and_the_cycle_reached() {
     assert_eq!(s.run.issued, 614_400);
     let mine = of_task(&seen, Task::Simulation, 9);
     for (i, p) in mine.iter().enumerate() {
-        assert_eq!(p.budget, 5_000_000, "the default max_steps");
+        assert_eq!(p.budget, 4_000_000, "the default max_steps");
         // Reports come after each 65 536 issues (checked once per simulated cycle).
         assert!(p.done >= (i as u64 + 1) * 65_536, "{p:?}");
         let cycle = p.best_bound.expect("the cycle reached");

@@ -203,12 +203,16 @@ fn an_unbound_handle_is_a_located_error() {
 #[test]
 fn forms_outside_the_model_are_refused() {
     for (line, why) in [
-        ("TEXS.T R4, R5, R3, R16, 0x52, 2D, RGBA ;", "channel mask R"),
+        (
+            "TEXS.T R4, R5, R3, R16, 0x52, 2D, R ;",
+            "second destination for at most two channels",
+        ),
         ("TEXS.T RZ, R5, R3, R16, 0x52, 3D, R ;", "2D shape"),
         (
             "TLDS.LZ RZ, R5, R3, R16, 0x52, 2D, R ;",
-            "TLDS is not modelled",
+            "only 1D integer fetches",
         ),
+        ("TLDS.T RZ, R5, R3, 0x52, 1D, R ;", "level 0 (.LZ)"),
         ("SULD.P.2D.R.TRAP R5, [R2], 0x52 ;", "raw (.D)"),
     ] {
         let src = format!(

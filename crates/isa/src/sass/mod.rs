@@ -15,6 +15,7 @@
 //! resolve, and gaps between instruction addresses are reported ([`address_gaps`]).
 
 mod address_gaps;
+mod calls;
 mod encodings;
 pub mod isa_table;
 mod line;
@@ -687,6 +688,7 @@ fn finish_function(f: FunctionText, arch: Option<String>, diags: &mut Vec<Diagno
         }
         out.push(p.instr);
     }
+    calls::read_calls_that_never_return(&mut out, diags);
     Kernel {
         dialect: Dialect::Sass,
         function: f.name,

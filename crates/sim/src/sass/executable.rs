@@ -18,12 +18,14 @@ pub(crate) const PT: u8 = 7;
 /// uniform predicate holds the same bit in every lane).
 pub(crate) const UPRED: u8 = 8;
 
-/// Which half of a 32-bit value a source reads (`.H0`/`.H1`, XMAD only).
+/// Which part of a 32-bit value a source reads: `.H0`/`.H1` (`XMAD`), `.B0`–`.B3` (a byte,
+/// zero-extended, of a conversion's source).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(crate) enum Half {
     Whole,
     H0,
     H1,
+    Byte(u8),
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -244,6 +246,8 @@ pub(crate) enum Op {
         part: MadPart,
         signed: bool,
         cin: Option<PredSrc>,
+        /// `.WIDE` only: the carry out of the 64-bit sum.
+        cout: Option<u8>,
     },
     /// Volta+ `IADD3`: `a + b + c` (`.X`: plus two carry-in predicates), with an optional
     /// carry-out predicate, or two (`IADD3 d, P0, P1, a, b, c`): the carry `k` = the sum's
@@ -317,6 +321,17 @@ pub(crate) enum Op {
         a: Src,
         func: MufuFunc,
     },
+    /// `LDC d, c[0x0][base + offset]` with the address computed per lane: `bytes` (1, 4 or
+    /// 8; a byte sign-extended when `signed`) of constant bank 0, whose words (`None`: not
+    /// defined by the launch) are copied here at decoding.
+    LdcIndexed {
+        d: u16,
+        base: u16,
+        offset: i64,
+        bytes: u8,
+        signed: bool,
+        words: Box<[Option<u32>]>,
+    },
     /// A 64-bit constant into `d:d+1` (`LDC.64`, `ULDC.64`, `CS2R d, SRZ`).
     Const64 {
         d: u16,
@@ -361,8 +376,11 @@ pub(crate) enum Op {
         sat: bool,
         double: bool,
         p: PredSrc,
-        /// `.RM`/`.RP`/`.RZ` (single precision `FADD`/`FMUL`/`FFMA`); else to nearest.
+        /// `.RM`/`.RP`/`.RZ`; else to nearest.
         round: Round,
+        /// `FMUL.D2`…`.M8`: the exact product is scaled by 2^scale before its rounding
+        /// (0: none).
+        scale: i8,
     },
     I2F {
         d: u16,
@@ -471,7 +489,8 @@ pub(crate) enum Op {
         src: IntType,
         sat: bool,
     },
-    /// `I2F.F64.src d, a`: an integer (32 or 64 bits) to a double in `d:d+1`.
+    /// `I2F.F64.src d, a`: an integer (32 or 64 bits) to a double in `d:d+1` (Kepler–Pascal
+    /// and sm_70+).
     I2F64 {
         d: u16,
         a: Src,
@@ -491,19 +510,39 @@ pub(crate) enum Op {
         a: Src,
         b: Src,
     },
+    /// `F2I.dst.src d, a`: `a` rounded to an integral value in mode `round`, saturated to
+    /// the destination type, NaN → 0.
     F2I {
         d: u16,
         a: Src,
         signed: bool,
         round: Round,
         ftz: bool,
+        /// The source is the double `a:a+1`.
+        double: bool,
+        /// The destination is the 64-bit `d:d+1`.
+        wide: bool,
     },
+    /// `F2F.dst.src d, a` between widths: rounded in mode `round` (narrowing), then `.FTZ`,
+    /// `.SAT`.
     F2F {
         d: u16,
         a: Src,
         to_double: bool,
         from_double: bool,
         ftz: bool,
+        round: Round,
+        sat: bool,
+    },
+    /// `FRND` and same-type `F2F`: `a` rounded to an integral value in mode `to_int` (none:
+    /// `a` itself), then `.FTZ`, `.SAT`; `double`: the pairs `d:d+1`, `a:a+1`.
+    FRound {
+        d: u16,
+        a: Src,
+        double: bool,
+        to_int: Option<Round>,
+        ftz: bool,
+        sat: bool,
     },
     S2R {
         d: u16,
@@ -523,14 +562,18 @@ pub(crate) enum Op {
         bytes: u64,
     },
     Barrier,
-    /// `TEXS`/`TEX` 2D fetch of channel R ([`crate::texture`]): `d` gets the texel word at
-    /// the nearest-point, clamped coordinates (`x`, `y`, floats) of the texture `handle`
-    /// names.
+    /// A texture fetch ([`crate::texture`]): `TEXS`/`TEX` at the nearest-point, clamped
+    /// float coordinates (`x`, `y`), or (`integer`) `TLDS`/`TLD` of texel `x` of row 0. The
+    /// channels of `channels` (bit 0: R … bit 3: A), in order, go to `d`, `d + 1`, `d2`,
+    /// `d2 + 1` (`RZ_DEST`: dropped).
     TexFetch {
         d: u16,
+        d2: u16,
+        channels: u8,
         x: Src,
         y: Src,
         handle: Src,
+        integer: bool,
     },
     /// `SULD.D.BA.2D` / `SUST.D.BA.2D` ([`crate::texture`]): a raw access of `bytes` bytes
     /// at byte `x` of row `y` (the register pair `xy`, `xy + 1`) of the surface `handle`
@@ -543,6 +586,21 @@ pub(crate) enum Op {
         handle: Src,
         bytes: u64,
         oob: crate::texture::OutOfBounds,
+    },
+    /// `PSET.op1.op2 d, a, b, c`: `d` = all ones (`.BF`: 1.0) where `(a op1 b) op2 c`, else 0.
+    PSet {
+        d: u16,
+        a: PredSrc,
+        b: PredSrc,
+        c: PredSrc,
+        op1: BoolOp,
+        op2: BoolOp,
+        bf: bool,
+    },
+    /// `R2P PR, a, mask`: predicate `Pi` = bit `i` of `a` for each bit `i` of `mask` (0–6).
+    R2P {
+        a: Src,
+        mask: u8,
     },
     /// `P2R d, PR, a, mask`: `d = (a & !mask) | (P0..P6 as bits 0..6 & mask)`.
     P2R {
@@ -700,6 +758,9 @@ pub(crate) enum Control {
     Next,
     Branch {
         target: usize,
+        /// `BRA P1, t`: taken only by the lanes where this predicate holds too
+        /// (`isa::Instruction::branch_predicates`).
+        also: Option<PredSrc>,
         uniform: bool,
         /// `BRA.DIV` (`Some(true)`) / `BRA.CONV` (`Some(false)`) without a guard: taken only
         /// when the warp is diverged (resp. converged), as `cfg::concrete` runs them.

@@ -2,7 +2,7 @@
 //! each executing lane's texel address from its coordinates and the handle's binding, the
 //! words moved in global memory, and the access's latency (the `texture` class).
 
-use super::decode::{Op, Src, SrcKind};
+use super::decode::{Op, Src, SrcKind, RZ_DEST};
 use super::lane_memory;
 use super::semantics::WarpRegs;
 use crate::cycle_loop::{Access, Sm};
@@ -52,21 +52,37 @@ fn move_lanes(
     match *op {
         Op::TexFetch {
             d,
+            d2,
+            channels,
             ref x,
             ref y,
             ref handle,
+            integer,
         } => {
+            let pair = |r: u16, k: u16| if r == RZ_DEST { RZ_DEST } else { r + k };
+            let targets = [pair(d, 0), pair(d, 1), pair(d2, 0), pair(d2, 1)];
+            let mut bytes = TEXEL_BYTES;
             for lane in lanes(exec) {
                 let h = self::handle(handle, regs, lane);
                 let b = *texture::binding(&sm.launch.textures, h)?;
-                let fx = f32::from_bits(lane_memory::operand(x, regs, lane));
-                let fy = f32::from_bits(lane_memory::operand(y, regs, lane));
-                let a = b.texel_address(fx, fy);
-                sm.memory.read(a, TEXEL_BYTES, &mut words)?;
-                regs.set(d, lane, words[0]);
+                let xv = lane_memory::operand(x, regs, lane);
+                let a = if integer {
+                    b.element_address(xv as i32)
+                } else {
+                    let fy = f32::from_bits(lane_memory::operand(y, regs, lane));
+                    b.texel_address(f32::from_bits(xv), fy)
+                };
+                words = [0; 4];
+                sm.memory.read(a, b.texel_bytes(), &mut words)?;
+                bytes = bytes.max(b.texel_bytes());
+                // The mask's channels, in order, to the destination registers in order.
+                let wanted = (0..4).filter(|c| channels >> c & 1 == 1);
+                for (&t, c) in targets.iter().zip(wanted) {
+                    regs.set(t, lane, words[c]);
+                }
                 addrs.push((lane, a));
             }
-            Ok((false, TEXEL_BYTES))
+            Ok((false, bytes))
         }
         Op::Surface {
             store,

@@ -362,6 +362,17 @@ fn run(input: &ModeInput) -> ModeOutput {
     let Some(parsed) = warp_cfg::parse_sass(input, &p, &mut out) else {
         return out;
     };
+    // The bound covers the block and the growth plot's smaller blocks (1, 2, … warps of
+    // `[32·W, 1, 1]`): loops on blockDim are bounded for every block size between.
+    let launch = crate::loop_inference::Launch::of(params).map(|mut l| {
+        let grown = (WARP_SIZE as usize * warps.min(MAX_OBSERVED_GROWTH)) as u32;
+        l.grid = [1, 1, 1];
+        l.block = [dims[0].max(grown), dims[1], dims[2]];
+        l.block_min = Some([dims[0].min(WARP_SIZE as u32), 1, 1]);
+        l
+    });
+    let inference =
+        warp_cfg::infer_sass(&parsed.sass, launch.as_ref(), &mut p.loop_bounds, &mut out);
     let mut runs = Vec::new();
     if let Some(run) = p.simulate.run(&mut out.diagnostics) {
         let t = Instant::now();
@@ -383,6 +394,8 @@ fn run(input: &ModeInput) -> ModeOutput {
         out.time("simulate", t);
     }
     let loops = observed(&parsed, &runs);
+    out.diagnostics
+        .extend(crate::loop_inference::check_observed(&inference, &loops));
     if p.observed
         && !warp_cfg::observe_bounds(
             &loops,
@@ -394,6 +407,7 @@ fn run(input: &ModeInput) -> ModeOutput {
     {
         return out;
     }
+    out.loop_bounds = crate::loop_inference::rows(&inference, &p.loop_bounds);
     let t = Instant::now();
     let extras = match &units {
         None => vec![Cost::Unit],
@@ -517,6 +531,7 @@ fn run(input: &ModeInput) -> ModeOutput {
     out.wcet = Some(Wcet {
         cycles: bound.cycles,
         cost_model: cost_model.into(),
+        assumed_loop_bounds: Vec::new(),
     });
     let mut growth: Vec<BlockGrowth> = growth_of
         .into_iter()
@@ -533,6 +548,7 @@ fn run(input: &ModeInput) -> ModeOutput {
         let sims = GrowthRuns {
             scheduler: first.0,
             cycles,
+            steps: run.budget.max_steps.saturating_sub(issued(&runs)),
             progress: input.progress,
         };
         observe_growth(&parsed, run, &p, units, &sims, &mut growth, warps);
@@ -731,14 +747,24 @@ fn simulate_block(
     out: &mut ModeOutput,
 ) -> Vec<(&'static str, sim::Simulation)> {
     let mut runs = Vec::new();
+    // The runs share one `max_steps` (issue #37 item 3: the mode's time is the budget's, not
+    // a multiple of it): each gets what the ones before left.
+    let mut left = run.budget.max_steps;
+    let mut skipped = Vec::new();
     for (i, (name, s)) in schedulers(scheduler).into_iter().enumerate() {
         let Some(machine) = machine(p, units, s) else {
             continue;
         };
+        if i > 0 && left == 0 {
+            skipped.push(name);
+            continue;
+        }
+        let mut this = run.clone();
+        this.budget.max_steps = left;
         let mut diags = Vec::new();
         let result = simulator::run_kernel(
             parsed.runnable(),
-            run,
+            &this,
             &machine,
             &mut diags,
             &mut out.arguments,
@@ -749,11 +775,32 @@ fn simulate_block(
                 out.diagnostics.push(d);
             }
         }
-        if let Some(sim) = result {
-            runs.push((name, sim));
+        match result {
+            Some(sim) => {
+                left = left.saturating_sub(sim.issued);
+                runs.push((name, sim));
+            }
+            // A run stopped by the shared budget leaves nothing for the others.
+            None => left = 0,
         }
     }
+    if !skipped.is_empty() {
+        out.diagnostics.push(Diagnostic::global(
+            Severity::Note,
+            format!(
+                "the block's runs share max_steps = {}: the runs before used it up, so the \
+                 block was not run under {} (raise max_steps to run them)",
+                run.budget.max_steps,
+                skipped.join(", ")
+            ),
+        ));
+    }
     runs
+}
+
+/// The warp-instructions `runs` issued in all.
+fn issued(runs: &[(&str, sim::Simulation)]) -> u64 {
+    runs.iter().map(|(_, s)| s.issued).sum()
 }
 
 /// Per loop header, the most iterations any run observed.
@@ -777,6 +824,8 @@ fn observed(parsed: &ParsedSass, runs: &[(&str, sim::Simulation)]) -> Vec<Observ
 struct GrowthRuns<'a> {
     scheduler: &'static str,
     cycles: u64,
+    /// What the block's own runs left of `max_steps` (the growth runs share it).
+    steps: u64,
     progress: isa::Observer<'a>,
 }
 
@@ -801,10 +850,15 @@ fn observe_growth(
     let Some(machine) = machine(p, units, s) else {
         return;
     };
+    let mut left = sims.steps;
     for g in growth.iter_mut().take(warps.min(MAX_OBSERVED_GROWTH)) {
+        if left == 0 {
+            return;
+        }
         let threads = (g.warps as u64 * WARP_SIZE) as u32;
         let mut r = block_launch(run, [threads, 1, 1]);
         r.launch.trace = false;
+        r.budget.max_steps = left;
         r.budget.max_cycles = r
             .budget
             .max_cycles
@@ -821,6 +875,7 @@ fn observe_growth(
         ) else {
             return;
         };
+        left = left.saturating_sub(sim.issued);
         g.observed = Some(sim.cycles);
     }
 }

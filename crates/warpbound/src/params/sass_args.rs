@@ -45,6 +45,21 @@ pub enum Slot {
     /// a `ULDC` filled). In the simulator's texture model (`sim::texture`) it is the address
     /// of the texels, so it gets an address and a buffer like a pointer.
     Texture,
+    /// A texture reference's 4-byte word (`texture<int2, 1> ref;` bound by the host): the
+    /// driver places it after the parameters (`TLDS.LZ.P … 0x64, 1D, RG` reads
+    /// `c[0x0][0x190]`; Parboil bfs names two, `0x190` and `0x194`). Read as one when the
+    /// handle's offset is not 8-aligned or the next word is a handle too; it gets an
+    /// address and a buffer as an object does (the model's binding: `sim::texture`).
+    TextureRef,
+}
+
+/// How a kernel's texture instructions use one handle: whether only by 1D integer fetches
+/// (`TLDS`/`TLD`), and the most 32-bit words a fetch's channel mask reaches (1, 2 or 4:
+/// `R`, `RG`, `RGB`/`RGBA`), the automatic binding's texel size.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct TextureUse {
+    pub one_d: bool,
+    pub texel_words: u32,
 }
 
 /// The parameter area as the listing uses it: each slot by its byte offset from the first
@@ -55,6 +70,8 @@ pub struct Layout {
     pub base: u32,
     /// Slots by offset from `base`, ascending; words not listed are unread.
     pub slots: BTreeMap<u32, Slot>,
+    /// The texture handles' use, by the offset of their slot.
+    pub textures: BTreeMap<u32, TextureUse>,
 }
 
 impl Layout {
@@ -221,13 +238,19 @@ pub fn infer(kernel: &Kernel) -> Layout {
     let textures = texture_handles(kernel, base);
     let mut slots: BTreeMap<u32, Slot> = BTreeMap::new();
     let mut covered: BTreeSet<u32> = BTreeSet::new();
-    for &o in &textures {
-        slots.insert(o, Slot::Texture);
-        covered.extend([o, o + 4]);
+    for &o in textures.keys() {
+        if o % 8 == 0 && !textures.contains_key(&(o + 4)) {
+            slots.insert(o, Slot::Texture);
+            covered.extend([o, o + 4]);
+        } else {
+            slots.insert(o, Slot::TextureRef);
+            covered.insert(o);
+        }
     }
+    let texture_words = covered.clone();
     for &o in read
         .iter()
-        .filter(|&&o| o % 8 == 0 && !textures.contains(&o))
+        .filter(|&&o| o % 8 == 0 && !texture_words.contains(&o))
     {
         let flows = to_wide.contains(&o) || to_wide.contains(&(o + 4));
         // The high word of a pointer is read as 64 bits with the low one, by a carry-in
@@ -255,7 +278,11 @@ pub fn infer(kernel: &Kernel) -> Layout {
         };
         slots.insert(o, slot);
     }
-    Layout { base, slots }
+    Layout {
+        base,
+        slots,
+        textures,
+    }
 }
 
 /// Texture and surface opcodes (their handle operands: see `sim::texture`).
@@ -264,14 +291,34 @@ const TEXTURE_OPS: &[&str] = &[
     "SUATOM", "SUQ",
 ];
 
-/// The parameter offsets (from `base`) of the texture and surface objects `kernel`'s texture
-/// and surface instructions name: the pair an immediate handle index points at (`0x5a` →
-/// `c[0x0][0x168]`; with the sm_70+ operand pair `0x0, 0x62` the second), or the parameter a
-/// uniform-register handle was copied from (`ULDC UR4, c[0x0][0x238]; UMOV UR12, UR4; TEX
-/// … UR12, 0x0`).
-fn texture_handles(kernel: &Kernel, base: u32) -> BTreeSet<u32> {
+/// The words a fetch's channel mask reaches (`R` 1, `RG` 2, `RGB`/`RGBA` 4; a mask like
+/// `0x3` the same; none printed: all four), rounded to a CUDA format's 1, 2 or 4.
+fn mask_words(ins: &Instruction) -> u32 {
+    let last = ins
+        .operands
+        .last()
+        .map(|o| o.text.trim().to_ascii_uppercase());
+    let highest = match last.as_deref() {
+        Some(t) if t.chars().all(|c| "RGBA".contains(c)) && !t.is_empty() => {
+            t.chars().filter_map(|c| "RGBA".find(c)).max().unwrap_or(0)
+        }
+        Some(t) => match isa::number::parse_uint(t) {
+            Some(v @ 1..=0xf) => 63 - v.leading_zeros() as usize,
+            _ => 3,
+        },
+        None => 0,
+    };
+    [1, 2, 4, 4][highest.min(3)]
+}
+
+/// The parameter offsets (from `base`) of the texture and surface handles `kernel`'s
+/// texture and surface instructions name, and how they are used: the word or pair an
+/// immediate handle index points at (`0x5a` → `c[0x0][0x168]`; with the sm_70+ operand
+/// pair `0x0, 0x62` the second), or the parameter a uniform-register handle was copied
+/// from (`ULDC UR4, c[0x0][0x238]; UMOV UR12, UR4; TEX … UR12, 0x0`).
+fn texture_handles(kernel: &Kernel, base: u32) -> BTreeMap<u32, TextureUse> {
     let mut copies: BTreeMap<Register, u32> = BTreeMap::new();
-    let mut out = BTreeSet::new();
+    let mut out: BTreeMap<u32, TextureUse> = BTreeMap::new();
     for ins in &kernel.instructions {
         let name = ins.opcode.name.as_str();
         if TEXTURE_OPS.contains(&name) {
@@ -290,8 +337,23 @@ fn texture_handles(kernel: &Kernel, base: u32) -> BTreeSet<u32> {
                     _ => {}
                 }
             }
-            if let Some(o) = handle.filter(|o| o % 8 == 0) {
-                out.insert(o);
+            if let Some(o) = handle.filter(|o| o % 4 == 0) {
+                let one_d = matches!(name, "TLD" | "TLDS")
+                    && ins
+                        .operands
+                        .iter()
+                        .any(|op| op.text.eq_ignore_ascii_case("1D"));
+                let words = if name.starts_with("SU") {
+                    1
+                } else {
+                    mask_words(ins)
+                };
+                let u = out.entry(o).or_insert(TextureUse {
+                    one_d,
+                    texel_words: words,
+                });
+                u.one_d &= one_d;
+                u.texel_words = u.texel_words.max(words);
             }
         }
         let copy = matches!(name, "ULDC" | "UMOV" | "LDC" | "MOV");
@@ -313,19 +375,36 @@ fn texture_handles(kernel: &Kernel, base: u32) -> BTreeSet<u32> {
 }
 
 /// The bindings an automatic launch gives the texture parameters of `layout` (`words`: the
-/// parameter words): each handle's buffer read as [`AUTO_TEXTURE_SIDE`]² texels.
+/// parameter words): each handle's buffer read as [`AUTO_TEXTURE_SIDE`]² texels — one row of
+/// that many when only 1D integer fetches use it — of as many words as its fetches' channel
+/// masks reach.
 pub fn auto_textures(layout: &Layout, words: &[u32]) -> Vec<sim::TextureBinding> {
     layout
         .slots
         .iter()
-        .filter(|(_, &s)| s == Slot::Texture)
-        .map(|(&o, _)| {
+        .filter(|(_, &s)| matches!(s, Slot::Texture | Slot::TextureRef))
+        .map(|(&o, &s)| {
             let i = o as usize / 4;
             let w = |k: usize| u64::from(words.get(k).copied().unwrap_or(0));
+            let handle = if s == Slot::Texture {
+                w(i) | w(i + 1) << 32
+            } else {
+                w(i)
+            };
+            let u = layout.textures.get(&o).copied().unwrap_or(TextureUse {
+                one_d: false,
+                texel_words: 1,
+            });
+            let (width, height) = if u.one_d {
+                (AUTO_TEXTURE_SIDE * AUTO_TEXTURE_SIDE, 1)
+            } else {
+                (AUTO_TEXTURE_SIDE, AUTO_TEXTURE_SIDE)
+            };
             sim::TextureBinding {
-                handle: w(i) | w(i + 1) << 32,
-                width: AUTO_TEXTURE_SIDE,
-                height: AUTO_TEXTURE_SIDE,
+                handle,
+                width,
+                height,
+                texel_words: u.texel_words,
             }
         })
         .collect()
@@ -369,27 +448,61 @@ pub fn arch_guess(kernel: &Kernel) -> Option<&'static str> {
     fermi_stack.then_some("sm_20")
 }
 
-/// The constant-bank 1–3 words `kernel` reads at fixed offsets (`c[0x2][0x10]`, …), in
-/// order and once each: what an automatic launch reads as zero
-/// (`sim::Launch::unknown_banks_zero`). Fermi's stack pointer `c[0x1][0x100]` is not one:
-/// the simulator gives it the top of the local window (`sim::ConstantLayout::fermi_stack`).
+/// The constant-bank 1–3 words `kernel` reads, in order and once each: what an automatic
+/// launch reads as zero (`sim::Launch::unknown_banks_zero`). Fixed offsets are listed as
+/// they are (`c[0x2][0x10]`); reads indexed by a register (`LDC R5, c[0x3][R9+0x10]`, a
+/// table looked up by a computed index) once per bank and register, with the range of
+/// offsets added to it (`c[0x3][R9+0x0…0x4c]`): the index's values are the run's, not the
+/// listing's. Fermi's stack pointer `c[0x1][0x100]` is not one: the simulator gives it the
+/// top of the local window (`sim::ConstantLayout::fermi_stack`).
 pub fn unknown_bank_reads(kernel: &Kernel) -> Vec<String> {
     let fermi_stack = sim::ConstantLayout::for_arch(kernel.arch.as_deref()).fermi_stack;
     let mut seen = BTreeSet::new();
+    // (bank, index register) → (first position in `out`, lowest and highest offset).
+    let mut indexed: BTreeMap<(u32, String), (usize, i64, i64)> = BTreeMap::new();
     let mut out = Vec::new();
     for ins in &kernel.instructions {
         for op in &ins.operands {
             if let OperandKind::Constant { bank, address } = &op.kind {
                 let stack =
                     fermi_stack && (*bank, address.offset) == sim::launch::FERMI_STACK_POINTER;
-                if (1..=3).contains(bank) && address.base.is_none() && !stack {
-                    let text = format!("c[{bank:#x}][{:#x}]", address.offset);
-                    if seen.insert(text.clone()) {
-                        out.push(text);
+                if !(1..=3).contains(bank) || stack {
+                    continue;
+                }
+                match &address.base {
+                    None | Some(Register::Zero) => {
+                        let text = format!("c[{bank:#x}][{:#x}]", address.offset);
+                        if seen.insert(text.clone()) {
+                            out.push(text);
+                        }
+                    }
+                    Some(r) => {
+                        let at = address.offset;
+                        let e = indexed.entry((*bank, r.to_string())).or_insert_with(|| {
+                            out.push(String::new());
+                            (out.len() - 1, at, at)
+                        });
+                        e.1 = e.1.min(at);
+                        e.2 = e.2.max(at);
                     }
                 }
             }
         }
+    }
+    for ((bank, reg), (i, lo, hi)) in indexed {
+        let hex = |v: i64| {
+            if v < 0 {
+                format!("-{:#x}", v.unsigned_abs())
+            } else {
+                format!("{v:#x}")
+            }
+        };
+        let range = if lo == hi {
+            hex(lo)
+        } else {
+            format!("{}…{}", hex(lo), hex(hi))
+        };
+        out[i] = format!("c[{bank:#x}][{reg}+{range}] (indexed)");
     }
     out
 }
@@ -402,11 +515,11 @@ pub fn auto_words(layout: &Layout) -> Vec<u32> {
     for (&o, &slot) in &layout.slots {
         let i = o as usize / 4;
         match slot {
-            Slot::Pointer64 | Slot::Pointer32 | Slot::Texture => {
+            Slot::Pointer64 | Slot::Pointer32 | Slot::Texture | Slot::TextureRef => {
                 let a = POINTER_BASE.saturating_add(pointers.saturating_mul(POINTER_STRIDE));
                 pointers += 1;
                 words[i] = a as u32;
-                if slot != Slot::Pointer32 {
+                if !matches!(slot, Slot::Pointer32 | Slot::TextureRef) {
                     words[i + 1] = (a >> 32) as u32;
                 }
             }
@@ -449,6 +562,12 @@ pub fn report(layout: &Layout, words: &[u32], source: ArgumentSource) -> KernelA
                     ArgumentKind::Pointer,
                     serde_json::json!(pair),
                     format!("{pair:#x}"),
+                ),
+                Slot::TextureRef => (
+                    "texture reference (an address in the texture model)",
+                    ArgumentKind::Pointer,
+                    serde_json::json!(word(i)),
+                    format!("{:#x}", word(i)),
                 ),
                 Slot::Pointer32 => (
                     "32-bit pointer",
@@ -642,6 +761,32 @@ mod tests {
                 (0, Slot::Pointer64),
                 (0x18, Slot::Integer),
                 (0x1c, Slot::Integer)
+            ]
+        );
+    }
+
+    /// The words of banks 1–3 an automatic launch reads as 0, as its warning lists them:
+    /// fixed offsets as they are, indexed reads once per bank and index register with the
+    /// range of offsets added to it, in the order of their first read.
+    #[test]
+    fn unknown_bank_reads_list_indexed_reads_with_their_offsets() {
+        let k = kernel(
+            "code for sm_86
+/*0000*/ LDC R5, c[0x3][R9+0x10] ;
+/*0010*/ LDC R7, c[0x2][0x8] ;
+/*0020*/ LDC R6, c[0x3][R9+0x4c] ;
+/*0030*/ ULDC UR6, c[0x3][UR4+-0x4] ;
+/*0040*/ LDC R8, c[0x3][R9] ;
+/*0050*/ LDC R7, c[0x2][0x8] ;
+/*0060*/ EXIT ;
+",
+        );
+        assert_eq!(
+            unknown_bank_reads(&k),
+            [
+                "c[0x3][R9+0x0…0x4c] (indexed)",
+                "c[0x2][0x8]",
+                "c[0x3][UR4+-0x4] (indexed)"
             ]
         );
     }

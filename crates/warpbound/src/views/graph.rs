@@ -25,6 +25,9 @@ pub const CODE_CHARS: usize = 36;
 
 /// Lays out `nodes` and `edges` (coordinates for the page).
 pub fn draw(kind: &str, nodes: Vec<CfgNode>, edges: Vec<CfgEdge>) -> CfgView {
+    if nodes.len() > MAX_DRAWN_NODES {
+        return omitted(kind, nodes.len(), edges.len());
+    }
     let sizes: Vec<layout::NodeSize> = nodes
         .iter()
         .map(|n| {
@@ -49,6 +52,29 @@ pub fn draw(kind: &str, nodes: Vec<CfgNode>, edges: Vec<CfgEdge>) -> CfgView {
         nodes,
         edges,
         layout: drawing,
+        omitted: None,
+    }
+}
+
+/// Most nodes a graph view draws. Nobody reads a drawing of tens of thousands of blocks (an
+/// unrolled wavefront graph has up to `max_unrolled_nodes`), and laying it out, sending it
+/// to the page and rendering it would take longer than the analysis: such a view says how
+/// large the graph was instead ([`omitted`]).
+pub const MAX_DRAWN_NODES: usize = 4000;
+
+/// The view of a graph of `nodes` nodes and `edges` edges too large to draw.
+pub fn omitted(kind: &str, nodes: usize, edges: usize) -> CfgView {
+    CfgView {
+        kind: kind.into(),
+        entry: 0,
+        omitted: Some(crate::report::OmittedGraph {
+            nodes,
+            edges,
+            limit: MAX_DRAWN_NODES,
+        }),
+        nodes: Vec::new(),
+        edges: Vec::new(),
+        layout: layout::layered(&[], &[], &layout::Options::default()),
     }
 }
 
@@ -364,27 +390,33 @@ pub fn pws_csv(g: &pws::WavefrontCfg) -> CfgView {
     draw("wavefront", nodes, dedup(edges))
 }
 
-/// Instruction indices `first..=last` of the instructions on `lines`.
-fn instruction_range(view: Option<&KernelView>, lines: Option<pws::LineRange>) -> (usize, usize) {
-    let (Some(v), Some(l)) = (view, lines) else {
+/// Instruction indices `first..=last` of the instructions on `lines`, from `by_line` (the
+/// view's `(line, index)` pairs, sorted): a binary search per node, since an unrolled
+/// wavefront graph has up to `max_unrolled_nodes` nodes and a listing thousands of lines.
+fn instruction_range(by_line: &[(u32, usize)], lines: Option<pws::LineRange>) -> (usize, usize) {
+    let Some(l) = lines else {
         return (0, 0);
     };
-    let inside: Vec<usize> = v
-        .instructions
-        .iter()
-        .filter(|i| (l.first..=l.last).contains(&i.line))
-        .map(|i| i.index)
-        .collect();
-    (
-        inside.first().copied().unwrap_or(0),
-        inside.last().copied().unwrap_or(0),
-    )
+    let lo = by_line.partition_point(|&(line, _)| line < l.first);
+    let hi = by_line.partition_point(|&(line, _)| line <= l.last);
+    let inside = &by_line[lo..hi.max(lo)];
+    let first = inside.iter().map(|&(_, i)| i).min().unwrap_or(0);
+    let last = inside.iter().map(|&(_, i)| i).max().unwrap_or(0);
+    (first, last)
 }
 
 /// The `pws` mode's wavefront graph after Select and Prune: roles for branch, BSB,
 /// reconvergence, split and marked nodes; pruned edges marked.
 pub fn pws(r: &pws::PwsResult, view: Option<&KernelView>) -> CfgView {
+    if r.nodes.len() > MAX_DRAWN_NODES {
+        let edges = r.nodes.iter().map(|n| n.successors.len()).sum();
+        return omitted("wavefront", r.nodes.len(), edges);
+    }
     let pruned: BTreeSet<(usize, usize)> = r.pruned_edges.iter().copied().collect();
+    let mut by_line: Vec<(u32, usize)> = view
+        .map(|v| v.instructions.iter().map(|i| (i.line, i.index)).collect())
+        .unwrap_or_default();
+    by_line.sort_unstable();
     let nodes: Vec<CfgNode> = r
         .nodes
         .iter()
@@ -416,7 +448,11 @@ pub fn pws(r: &pws::PwsResult, view: Option<&KernelView>) -> CfgView {
             } else {
                 ""
             };
-            let (first, last) = instruction_range(view, n.lines);
+            let (first, last) = if view.is_some() {
+                instruction_range(&by_line, n.lines)
+            } else {
+                (0, 0)
+            };
             let code = match (view, n.lines) {
                 (Some(v), Some(_)) => code_lines(first, last, |i| {
                     v.instructions

@@ -12,55 +12,11 @@ use super::*;
 /// `1/(2π)` in single precision (the factor `RRO.SINCOS` applies here).
 const INV_TWO_PI: f32 = 0.159_154_94;
 
-/// Texture and surface opcodes ([`super::texture`]).
-const TEXTURE: &[&str] = &[
-    "TEX", "TEXS", "TLD", "TLDS", "TLD4", "TLD4S", "TXQ", "TXD", "TMML", "SULD", "SUST", "SURED",
-    "SUATOM", "SUQ",
-];
-
-fn int_type(t: &str) -> Option<IntType> {
-    Some(match t {
-        "U8" => IntType {
-            bits: 8,
-            signed: false,
-        },
-        "S8" => IntType {
-            bits: 8,
-            signed: true,
-        },
-        "U16" => IntType {
-            bits: 16,
-            signed: false,
-        },
-        "S16" => IntType {
-            bits: 16,
-            signed: true,
-        },
-        "U32" => IntType {
-            bits: 32,
-            signed: false,
-        },
-        "S32" => IntType {
-            bits: 32,
-            signed: true,
-        },
-        "U64" => IntType {
-            bits: 64,
-            signed: false,
-        },
-        "S64" => IntType {
-            bits: 64,
-            signed: true,
-        },
-        _ => return None,
-    })
-}
-
 pub(super) fn decode(c: &Ctx, name: &str, m: &mut Mods) -> DecodeResult<Option<Op>> {
     let ins = c.ins;
     let o = |i: usize| ins.operands.get(i);
     let n = ins.operands.len();
-    if TEXTURE.contains(&name) {
+    if super::texture::OPCODES.contains(&name) {
         return super::texture::decode(c, name, m).map(Some);
     }
     Ok(Some(match name {
@@ -223,10 +179,17 @@ pub(super) fn decode(c: &Ctx, name: &str, m: &mut Mods) -> DecodeResult<Option<O
         }
         "ICMP" | "FCMP" => {
             operand_count(ins, 4)?;
-            let cmp = m
-                .take_any(cmp_of)
-                .ok_or_else(|| cannot(ins, "missing comparison"))?;
             let float = name == "FCMP";
+            let cmp = match m.take_any(cmp_of) {
+                Some(cmp) => cmp,
+                // `FCMP R0, R5, R0, R6` (Rodinia kmeans, sm_61) prints no comparison; its
+                // comparison field holds 4 (`0x5ba4…`), the field that holds 0xb in
+                // `FCMP.LEU` (`0x5bab…`), 1 in `.LT` (`0x36a1…`), 0xd in `.NEU`, 0xe in
+                // `.GEU`: the order of `.F, .LT, .EQ, .LE, .GT, …` that PTX and every
+                // printed form follow, so 4 is `.GT`, which this disassembler leaves out.
+                None if float => Cmp::Gt,
+                None => return Err(cannot(ins, "missing comparison")),
+            };
             let unsigned = m.take("U32");
             m.take("S32");
             let ftz = m.take("FTZ");
@@ -300,20 +263,6 @@ pub(super) fn decode(c: &Ctx, name: &str, m: &mut Mods) -> DecodeResult<Option<O
                 sat: m.take("SAT"),
             }
         }
-        "I2F" if m.left.first() == Some(&"F64") => {
-            operand_count(ins, 2)?;
-            m.take("F64");
-            let src = m.take_any(int_type).unwrap_or(IntType {
-                bits: 32,
-                signed: true,
-            });
-            Op::I2F64 {
-                d: c.dest(o(0))?,
-                a: c.src(o(1))?,
-                src,
-                round: rounding(m),
-            }
-        }
         // Range reduction before `MUFU` (Maxwell–Pascal; Fermi–Kepler name it `RRO`):
         // `.EX2` passes the value on (`MUFU.EX2` takes the float itself), `.SINCOS`
         // divides by 2π (`MUFU.SIN`/`COS` take turns, see the semantics).
@@ -343,6 +292,7 @@ pub(super) fn decode(c: &Ctx, name: &str, m: &mut Mods) -> DecodeResult<Option<O
                         neg: false,
                     },
                     round: Round::Nearest,
+                    scale: 0,
                 }
             } else {
                 return Err(cannot(ins, "only .EX2 and .SINCOS are modelled"));

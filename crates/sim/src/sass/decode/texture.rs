@@ -1,6 +1,17 @@
 //! Decoding of the texture and surface instructions the model of [`crate::texture`] covers:
-//! Pascal `TEXS`, Volta–Hopper `TEX` (2D, channel R) and `SULD.D.BA.2D` / `SUST.D.BA.2D`.
-//! Every other texture or surface form is refused by name, never guessed.
+//! Pascal `TEXS`, Volta–Hopper `TEX` (2D), Pascal `TLDS` and Volta–Hopper `TLD` (1D integer
+//! fetches at level 0), and `SULD.D.BA.2D` / `SUST.D.BA.2D`. Every other texture or surface
+//! form is refused by name, never guessed.
+//!
+//! Destinations: a fetch writes its channels to two register pairs, the second operand
+//! first: `TLDS.LZ.P R10, R8, R14, 0x54, 1D, RGBA` puts R, G in R8, R9 and B, A in R10,
+//! R11; with at most two channels the first operand is `RZ` (`TEXS.T RZ, R5, …, R` puts R
+//! in R5, `… 1D, RG` R and G in R8, R9). Reading: our `tests/kernels/src/tex1d_fetch.cu`
+//! computes `q.x + 2 q.y + 4 q.z + 8 q.w` of a `float4` fetch and `p.x - p.y` of an `int2`
+//! one, and nvcc 11.8 compiles it (sm_61) to `TLDS.LZ.T R10, R8, R8, 0x54, 1D, RGBA` then
+//! `FFMA R9, R9, 2, R8`, `FFMA R9, R10, 4, R9`, `FFMA R9, R11, 8, R9`, and `TLDS.LZ.P RZ,
+//! R6, R6, 0x57, 1D, RG` then `IADD R7, R6, -R7` (sm_90: `TLD.LZ R12, R10, …` then R10 +
+//! 2·R11, 4·R12, 8·R13).
 //!
 //! Operand readings (checked against the listings of the corpus, where each fetch's result
 //! is masked and each coordinate is computed in the lines before):
@@ -26,13 +37,29 @@
 use super::*;
 use crate::texture::OutOfBounds;
 
+/// Texture and surface opcodes: every one is decoded here (modelled or refused by name).
+pub(super) const OPCODES: &[&str] = &[
+    "TEX", "TEXS", "TLD", "TLDS", "TLD4", "TLD4S", "TXQ", "TXD", "TMML", "SULD", "SUST", "SURED",
+    "SUATOM", "SUQ",
+];
+
+/// The texture and surface opcodes on sm_70+ (`None`: not one of them).
+pub(super) fn volta(c: &Ctx, name: &str, m: &mut Mods) -> DecodeResult<Option<Op>> {
+    if OPCODES.contains(&name) {
+        decode(c, name, m).map(Some)
+    } else {
+        Ok(None)
+    }
+}
+
 /// The refusal of a texture or surface form outside the model.
 pub(super) fn refusal(ins: &Instruction, why: &str) -> (Span, String) {
     cannot(
         ins,
         &format!(
-            "{why}; the texture model (sim::texture) covers 2D fetches of channel R \
-             (TEXS, TEX) and raw 2D surface loads and stores (SULD.D.BA, SUST.D.BA)"
+            "{why}; the texture model (sim::texture) covers 2D fetches (TEXS, TEX), 1D \
+             integer fetches at level 0 (TLDS, TLD) and raw 2D surface loads and stores \
+             (SULD.D.BA, SUST.D.BA)"
         ),
     )
 }
@@ -85,6 +112,42 @@ fn pair_handle(c: &Ctx, a: Option<&Operand>, b: Option<&Operand>) -> DecodeResul
     }
 }
 
+/// The channel mask of a fetch: letters (`R`, `RG`, `RGBA`: R is bit 0 … A bit 3) or a
+/// number (`0x3`); none printed means all four.
+fn channel_mask(op: Option<&Operand>) -> Option<u8> {
+    let Some(o) = op else {
+        return Some(0xf);
+    };
+    let t = o.text.trim();
+    if let Some(v) = int_text(t) {
+        return u8::try_from(v).ok().filter(|&v| (1..=0xf).contains(&v));
+    }
+    let mut mask = 0u8;
+    for ch in t.chars() {
+        let bit = "RGBA".find(ch.to_ascii_uppercase())?;
+        mask |= 1 << bit;
+    }
+    (mask != 0).then_some(mask)
+}
+
+/// A fetch's destinations (`d2, d` are its first two operands: `d` receives the first two
+/// channels of the mask, `d2` the next two) and its channel mask operand `mask`. A second
+/// destination for at most two channels is refused: the reading of the operand order
+/// would be in doubt.
+fn destinations(c: &Ctx, mask: Option<&Operand>) -> DecodeResult<(u16, u16, u8)> {
+    let ins = c.ins;
+    let channels = channel_mask(mask)
+        .ok_or_else(|| refusal(ins, "the channel mask is not one the model reads"))?;
+    let d2 = c.dest(ins.operands.first())?;
+    if d2 != RZ_DEST && channels.count_ones() <= 2 {
+        return Err(refusal(
+            ins,
+            "a second destination for at most two channels",
+        ));
+    }
+    Ok((c.dest(ins.operands.get(1))?, d2, channels))
+}
+
 fn text_is(op: Option<&Operand>, texts: &[&str]) -> bool {
     op.is_some_and(|o| texts.iter().any(|t| o.text.eq_ignore_ascii_case(t)))
 }
@@ -100,22 +163,20 @@ pub(super) fn decode(c: &Ctx, name: &str, m: &mut Mods) -> DecodeResult<Op> {
             for x in ["T", "P", "NODEP", "LZ"] {
                 m.take(x);
             }
-            if !text_is(o(5), &["2D"]) || !text_is(o(6), &["R"]) {
-                return Err(refusal(
-                    ins,
-                    "only the 2D shape with channel mask R is modelled",
-                ));
-            }
-            if o(0).and_then(Operand::register) != Some(&Register::Zero) {
-                return Err(refusal(ins, "a second destination (more channels)"));
+            if !text_is(o(5), &["2D"]) {
+                return Err(refusal(ins, "only the 2D shape is modelled"));
             }
             let x = register(c, o(2), "x coordinate")?;
             let y = register(c, o(3), "y coordinate")?;
+            let (d, d2, channels) = destinations(c, o(6))?;
             Ok(Op::TexFetch {
-                d: c.dest(o(1))?,
+                d,
+                d2,
+                channels,
                 x: Src::reg(x),
                 y: Src::reg(y),
                 handle: indexed_handle(c, o(4))?,
+                integer: false,
             })
         }
         "TEX" if c.volta => {
@@ -124,26 +185,60 @@ pub(super) fn decode(c: &Ctx, name: &str, m: &mut Mods) -> DecodeResult<Op> {
             m.take("LZ");
             m.take("NODEP");
             let shape = (0..n).find(|&i| text_is(o(i), &["2D"]));
-            let Some(s) = shape.filter(|&s| s + 2 == n) else {
+            let Some(s) = shape.filter(|&s| s + 2 == n || s + 1 == n) else {
                 return Err(refusal(ins, "only the 2D shape is modelled"));
             };
-            if !text_is(o(s + 1), &["0x1", "R"]) {
-                return Err(refusal(ins, "only channel mask R (0x1) is modelled"));
-            }
             // Destinations, coordinates, [level of detail], then two handle operands.
             if s != 4 + usize::from(ll) + 1 {
                 return Err(refusal(ins, "unexpected operands"));
             }
-            if o(0).and_then(Operand::register) != Some(&Register::Zero) {
-                return Err(refusal(ins, "a second destination (more channels)"));
-            }
+            let (d, d2, channels) = destinations(c, o(s + 1))?;
             let xy = register(c, o(2), "coordinate pair")?;
             let handle = pair_handle(c, o(s - 2), o(s - 1))?;
             Ok(Op::TexFetch {
-                d: c.dest(o(1))?,
+                d,
+                d2,
+                channels,
                 x: Src::reg(xy),
                 y: Src::reg(xy + 1),
                 handle,
+                integer: false,
+            })
+        }
+        // `TLDS.LZ.P RZ, R8, R2, 0x64, 1D, RG` (Pascal) and `TLD.SCR.LZ RZ, R14, R14, 0x0,
+        // 0x6d, 1D, 0x3` / `TLD.LZ RZ, R2, R5, UR4, 0x0, 1D, 0x3` (Volta–Ada / Hopper): a
+        // 1D fetch by integer index at level 0 (`tex1Dfetch`, Parboil bfs, Rodinia kmeans
+        // and hybridsort): destinations, the index, the handle (an index into bank 0, or
+        // the sm_70+ pair), the shape, the channel mask (none printed: RGBA).
+        "TLDS" | "TLD" if (name == "TLDS") != c.volta => {
+            for x in ["T", "P", "NODEP", "SCR"] {
+                m.take(x);
+            }
+            if !m.take("LZ") {
+                return Err(refusal(
+                    ins,
+                    "only level 0 (.LZ) integer fetches are modelled",
+                ));
+            }
+            let s = if c.volta { 5 } else { 4 };
+            if !(n == s + 1 || n == s + 2) || !text_is(o(s), &["1D"]) {
+                return Err(refusal(ins, "only 1D integer fetches are modelled"));
+            }
+            let (d, d2, channels) = destinations(c, o(s + 1))?;
+            let handle = if c.volta {
+                pair_handle(c, o(3), o(4))?
+            } else {
+                indexed_handle(c, o(3))?
+            };
+            let x = register(c, o(2), "index")?;
+            Ok(Op::TexFetch {
+                d,
+                d2,
+                channels,
+                x: Src::reg(x),
+                y: zero(),
+                handle,
+                integer: true,
             })
         }
         "SULD" | "SUST" => {

@@ -398,38 +398,6 @@ pub(super) fn execute(
             }
             regs.write(d, mask, r_v);
         }
-        Op::I2F64 { d, a, src, round } => {
-            for l in lanes(mask) {
-                let bits = if src.bits == 64 {
-                    Src { neg: false, ..a }.pair(regs, l)?
-                } else {
-                    a.ints(regs, ids, a_v);
-                    u64::from(a_v[l])
-                };
-                let v = i128::from(extend(bits, src));
-                let v = if !src.signed && src.bits == 64 {
-                    i128::from(bits)
-                } else {
-                    v
-                };
-                let n = v as f64;
-                let back = n as i128;
-                let r = match round {
-                    Round::Down | Round::Zero if back > v && (round == Round::Down || v > 0) => {
-                        n.next_down()
-                    }
-                    Round::Up | Round::Zero if back < v && (round == Round::Up || v < 0) => {
-                        n.next_up()
-                    }
-                    _ => n,
-                };
-                let bits = r.to_bits();
-                regs.set(d, l, bits as u32);
-                if d != RZ_DEST {
-                    regs.set(d + 1, l, (bits >> 32) as u32);
-                }
-            }
-        }
         Op::Mufu64H { d, a, rsq } => {
             a.ints(regs, ids, a_v);
             for l in 0..ws {

@@ -224,12 +224,12 @@ fn makespan_curve_and_estimate_report_the_steps_of_their_searches_together() {
     assert_eq!(m.exact, Some(99));
     let curve = of_task(&seen, Task::MakespanCurve, 20);
     assert!(
-        curve.iter().all(|p| p.budget == 7_000_000),
+        curve.iter().all(|p| p.budget == 5_000_000),
         "half of max_search_steps"
     );
     without_bounds(&curve);
     let estimate = of_task(&seen, Task::MakespanEstimate, 20);
-    assert!(estimate.iter().all(|p| p.budget == 14_000_000));
+    assert!(estimate.iter().all(|p| p.budget == 10_000_000));
     without_bounds(&estimate);
     // The curve's count goes on past the last search's own (T(8) alone is below it).
     let exact_steps = of_task(&seen, Task::MakespanSearch, 1)
@@ -296,7 +296,7 @@ fn rr_analyzer_reports_the_warp_instructions_it_executed() {
 
 /// A GCN3 kernel whose loop body is `blocks` blocks joined by jumps, with `divergent` an
 /// if-else on the work-item id in it (splittable).
-fn gcn_loop(blocks: usize, divergent: bool) -> String {
+fn gcn_loop(blocks: usize, divergent: bool, trips: u32) -> String {
     let mut s = String::from("k:\n  s_mov_b32 s0, 0\nBB0_1:\n");
     if divergent {
         s += "  v_cmp_gt_u32_e32 vcc, 32, v0\n  s_and_saveexec_b64 s[4:5], vcc\n\
@@ -309,18 +309,15 @@ fn gcn_loop(blocks: usize, divergent: bool) -> String {
     for i in 0..blocks {
         s += &format!("  v_mad_f32 v1, v1, v2, v3\n  s_branch BB2_{i}\nBB2_{i}:\n");
     }
-    s + "  s_add_u32 s0, s0, 1\n  s_cmp_lt_u32 s0, 100\n  s_cbranch_scc1 BB0_1\n  s_endpgm\n"
+    s + &format!(
+        "  s_add_u32 s0, s0, 1\n  s_cmp_lt_u32 s0, {trips}\n  s_cbranch_scc1 BB0_1\n  s_endpgm\n"
+    )
 }
 
 #[test]
 fn pws_unrolling_reports_the_nodes_of_the_graph() {
-    // A loop of 21 blocks unrolled 60 times: about 1 260 nodes, a report after 1 024.
-    let req = request(
-        &gcn_loop(20, false),
-        Dialect::Gcn,
-        "pws",
-        &[("default_loop_bound", serde_json::json!(60))],
-    );
+    // A loop of 21 blocks unrolled 60 times (the bound inferred from s0 < 60): about 1 260 nodes, a report after 1 024.
+    let req = request(&gcn_loop(20, false, 60), Dialect::Gcn, "pws", &[]);
     let (report, seen) = observed(&req);
     assert!(report.pws.is_some());
     let mine = of_task(&seen, Task::PwsUnroll, 1);
@@ -333,16 +330,13 @@ fn pws_unrolling_reports_the_nodes_of_the_graph() {
 
 #[test]
 fn pws_split_selection_reports_pareto_points() {
-    // A splittable if-else unrolled 150 times: the optimal selection weighs every number of
+    // A splittable if-else unrolled 150 times (inferred from s0 < 150): the optimal selection weighs every number of
     // splits along the sequence, tens of thousands of Pareto points.
     let req = request(
-        &gcn_loop(0, true),
+        &gcn_loop(0, true, 150),
         Dialect::Gcn,
         "pws",
-        &[
-            ("default_loop_bound", serde_json::json!(150)),
-            ("max_nesting", serde_json::json!(1_000)),
-        ],
+        &[("max_nesting", serde_json::json!(1_000))],
     );
     let (report, seen) = observed(&req);
     let p = report.pws.as_ref().expect("pws details");

@@ -115,3 +115,105 @@ fn a_given_or_larger_default_bound_is_kept() {
     assert_eq!((l.bound, l.bound_from.as_str()), (Some(5), "given"));
     assert_eq!(r.simulation.as_ref().and_then(|s| s.holds), Some(false));
 }
+
+/// GCN3, `pws`: `s0` runs through the powers of 3 modulo 64 from 3 until it is 1 again. The
+/// order of 3 modulo 64 is 16 (3^16 = 43046721 = 672605 · 64 + 1, and no smaller power is
+/// 1 mod 64), so the header runs 16 times; the exit tests `s0 & 63`, not a counter.
+const POWERS: &str = "k:
+  s_mov_b32 s0, 1
+BB0_1:
+  s_mul_i32 s0, s0, 3
+  s_and_b32 s1, s0, 63
+  s_cmp_lg_u32 s1, 1
+  s_cbranch_scc1 BB0_1
+  s_endpgm
+";
+
+#[test]
+fn pws_takes_the_run_count_for_a_default_bounded_loop() {
+    let analyse = |simulate: bool| {
+        let mut req = Request::new(POWERS, Dialect::Gcn);
+        req.mode = Some("pws".into());
+        req.params
+            .insert("simulate".into(), serde_json::json!(simulate));
+        let r = analyze(&req);
+        assert!(!r.has_errors(), "{:?}", r.diagnostics);
+        r
+    };
+    let r = analyse(false);
+    let l = &r.loop_bounds[0];
+    assert_eq!((l.bound, l.bound_from.as_str()), (Some(10), "default"));
+    let r = analyse(true);
+    let sim = r.simulation.as_ref().expect("run");
+    assert_eq!(sim.loop_iterations[0].iterations, 16);
+    let l = &r.loop_bounds[0];
+    assert_eq!(
+        (l.header.as_str(), l.bound, l.bound_from.as_str()),
+        ("BB0_1", Some(16), "observed")
+    );
+    assert!(r
+        .diagnostics
+        .iter()
+        .any(|d| d.line == 4 && d.message.contains("made 16 iterations")));
+    let wcet = r.wcet.as_ref().expect("bound");
+    assert_eq!(wcet.assumed_loop_bounds.len(), 1);
+    assert_eq!(
+        sim.holds,
+        Some(true),
+        "{} > {}",
+        sim.run.cycles,
+        wcet.cycles
+    );
+}
+
+/// PTX, `warp-cfg` (the run now comes before the bound) and `rr` (which runs the loop to its
+/// end on known data and needs no bound, so says nothing): the same powers of 3 modulo 64.
+const POWERS_PTX: &str = ".version 7.0
+.target sm_61
+.address_size 64
+
+.visible .entry k()
+{
+  .reg .b32 %r<3>;
+  .reg .pred %p<2>;
+  mov.u32 %r1, 1;
+$L__BB0_1:
+  mul.lo.u32 %r1, %r1, 3;
+  and.b32 %r2, %r1, 63;
+  setp.ne.u32 %p1, %r2, 1;
+  @%p1 bra $L__BB0_1;
+  ret;
+}
+";
+
+#[test]
+fn ptx_takes_the_run_count_where_a_bound_is_needed() {
+    let analyse = |mode: &str| {
+        let mut req = Request::new(POWERS_PTX, Dialect::Ptx);
+        req.mode = Some(mode.into());
+        req.params
+            .insert("simulate".into(), serde_json::json!(true));
+        let r = analyze(&req);
+        assert!(!r.has_errors(), "{:?}", r.diagnostics);
+        r
+    };
+    let r = analyse("warp-cfg");
+    let l = &r.loop_bounds[0];
+    assert_eq!(
+        (l.header.as_str(), l.bound, l.bound_from.as_str()),
+        ("$L__BB0_1", Some(16), "observed")
+    );
+    let sim = r.simulation.as_ref().expect("run");
+    assert_eq!(sim.loop_iterations[0].iterations, 16);
+    // One cycle per instruction: mov, 16 × (mul, and, setp, bra), ret = 66, and the
+    // bound with the header at most 16 times is the same.
+    assert_eq!(sim.run.cycles, 66);
+    assert_eq!(r.wcet.as_ref().map(|w| w.cycles), Some(66));
+    assert_eq!(sim.holds, Some(true));
+    let r = analyse("rr");
+    assert!(r.loop_bounds.is_empty(), "{:?}", r.loop_bounds);
+    assert!(!r
+        .diagnostics
+        .iter()
+        .any(|d| d.message.contains("iterations")));
+}

@@ -108,7 +108,7 @@ fn simulation_reports_instructions_issued_and_the_cycle_reached() {
     assert_eq!(s.run.issued, 614_400);
     let mine = of_task(&seen, Task::Simulation, 9);
     for (i, p) in mine.iter().enumerate() {
-        assert_eq!(p.budget, 4_000_000, "the default max_steps");
+        assert_eq!(p.budget, 3_000_000, "the default max_steps");
         // Reports come after each 65 536 issues (checked once per simulated cycle).
         assert!(p.done >= (i as u64 + 1) * 65_536, "{p:?}");
         let cycle = p.best_bound.expect("the cycle reached");

@@ -407,7 +407,7 @@ fn run(input: &ModeInput) -> ModeOutput {
             return out;
         }
     } else {
-        warp_cfg::raise_defaults_to_observed(&loops, input, &mut p.loop_bounds, &mut out);
+        warp_cfg::raise_defaults_to_observed(&loops, &mut p.loop_bounds, &mut out);
     }
     out.loop_bounds = crate::loop_inference::rows(&inference, &p.loop_bounds);
     let t = Instant::now();

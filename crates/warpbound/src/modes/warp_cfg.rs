@@ -477,7 +477,7 @@ fn run(input: &ModeInput) -> ModeOutput {
             return out;
         }
     } else {
-        raise_defaults_to_observed(&loops, input, &mut p.loop_bounds, &mut out);
+        raise_defaults_to_observed(&loops, &mut p.loop_bounds, &mut out);
     }
     out.loop_bounds = loop_inference::rows(&inference, &p.loop_bounds);
     let t = Instant::now();

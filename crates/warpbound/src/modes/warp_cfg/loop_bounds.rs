@@ -63,42 +63,22 @@ pub(in crate::modes) fn observe_bounds(
     true
 }
 
-/// Without `loop_bounds=observed`, when the request simulates: a loop that neither the request
-/// nor the code bounds, and whose run made more iterations per entry than
-/// `default_loop_bound`, takes the run's count instead of the default. A bound below an
-/// execution the user has just watched is wrong on its face (issue #37: observed ≤ bound on
-/// every run); the run's count is still an assumption about every other input, so it is
-/// warned at the loop's header and listed in `wcet.assumed_loop_bounds` (`observed`).
+/// Without `loop_bounds=observed`, when the request simulates: loops bounded only by
+/// `default_loop_bound` whose run went beyond it take the run's count, warned
+/// ([`LoopBounds::raise_default`]).
 pub(in crate::modes) fn raise_defaults_to_observed(
     loops: &[observed_loops::ObservedLoop],
-    input: &ModeInput,
     bounds: &mut LoopBounds,
     out: &mut ModeOutput,
 ) {
-    let Some(default) = bounds.default else {
-        return;
-    };
-    for l in loops.iter().filter(|l| l.iterations > default) {
-        let Some(address) = crate::params::number::unsigned(&l.header) else {
-            continue;
-        };
-        if input.request.loop_bounds.contains_key(&l.header)
-            || bounds.per_address.contains_key(&address)
-        {
-            continue;
+    for l in loops {
+        if let Some(address) = crate::params::number::unsigned(&l.header) {
+            out.diagnostics.extend(bounds.raise_default(
+                LoopKey::Address(address),
+                l.iterations,
+                isa::Span::new(l.line, 1, 0),
+            ));
         }
-        let n = l.iterations;
-        bounds.observed(LoopKey::Address(address), n);
-        out.diagnostics.push(Diagnostic::warning(
-            isa::Span::new(l.line, 1, 0),
-            format!(
-                "loop {h}: neither the code nor the request bounds it, and the simulated run \
-                 made {n} iterations in one entry, more than default_loop_bound {default}: the \
-                 run's {n} is used — an assumption (it holds for this run, not for every \
-                 input). Give its bound with loop_bounds {{\"{h}\": N}} (--loop-bound {h}=N)",
-                h = l.header
-            ),
-        ));
     }
 }
 

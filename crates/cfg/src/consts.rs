@@ -156,10 +156,9 @@ fn operand(op: &Operand, read: &dyn Fn(&Register) -> Option<u64>) -> Option<u64>
                 })
             }
         }
-        OperandKind::Immediate {
-            value: isa::Immediate::Int(i),
-        } => {
-            let v = (*i as u64) & 0xffff_ffff;
+        OperandKind::Immediate { value } if value.as_linked_int().is_some() => {
+            let i = value.as_linked_int().unwrap_or(0);
+            let v = (i as u64) & 0xffff_ffff;
             let v = if op.inverted { !v & 0xffff_ffff } else { v };
             Some(if op.negated {
                 v.wrapping_neg() & 0xffff_ffff

@@ -72,6 +72,22 @@ pub enum Immediate {
     Symbol(String),
 }
 
+impl Immediate {
+    /// The integer an instruction holds in the cubin: the value itself, or for a data
+    /// relocation (`32@lo(sym)`, `32@hi(sym)`: the halves of a global variable's address)
+    /// the 0 the cubin carries until the driver relocates it — what `cuobjdump -sass`
+    /// prints for the same instruction (`MOV R4, 0x0`), so an `nvdisasm` dump is read as
+    /// the listing of the same cubin is. The same in every thread, like any immediate.
+    /// `None` for floats and other relocations (`32@fn(f)`, a call target).
+    pub fn as_linked_int(&self) -> Option<i64> {
+        match self {
+            Immediate::Int(v) => Some(*v),
+            Immediate::Symbol(s) if s.contains("@lo(") || s.contains("@hi(") => Some(0),
+            _ => None,
+        }
+    }
+}
+
 /// What an operand denotes.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(tag = "kind", rename_all = "snake_case")]

@@ -654,9 +654,14 @@ fn run_sass(
     let layout = sass_args::infer(kernel);
     let unknown = sass_args::unknown_bank_reads(kernel);
     if !run.auto_params || (layout.slots.is_empty() && unknown.is_empty()) {
-        return simulate(&run.launch, &run.memory)
-            .map_err(|d| diags.extend(d))
-            .ok();
+        // No parameters to choose; an automatic launch still gets open memory (global
+        // variables: `MOV R4, 32@lo(flag)` reads memory no pointer argument names).
+        let result = if run.auto_params {
+            auto_memory::run_on(&run.memory, None, |m| simulate(&run.launch, m))
+        } else {
+            simulate(&run.launch, &run.memory)
+        };
+        return result.map_err(|d| diags.extend(d)).ok();
     }
     let words = sass_args::auto_words(&layout);
     let mut launch = run.launch.clone();

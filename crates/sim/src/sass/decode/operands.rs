@@ -122,6 +122,9 @@ impl Ctx<'_> {
                     let bits = (*f as f32).to_bits();
                     SrcKind::Value(bits, None)
                 }
+                Immediate::Symbol(_) if value.as_linked_int().is_some() => {
+                    SrcKind::Value(0, Some(0))
+                }
                 Immediate::Symbol(s) => {
                     return Err(cannot(
                         ins,

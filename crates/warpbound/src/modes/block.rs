@@ -118,7 +118,10 @@ fn describe() -> ModeInfo {
                       bound under unit cost) — the worst-case response time of the block's \
                       warps, after Jeanmougin, Carle and Rochange (ECRTS 2025). Latencies of \
                       different warps overlap; only issue slots add up. Kernels with barriers \
-                      get the serialised bound (W × the warp bound)."
+                      get the bound per barrier phase when every warp passes them alike \
+                      (outside branches that split the block, in loops whose exits are the \
+                      same for the whole block), else the serialised bound (W × the warp \
+                      bound)."
             .into(),
         dialects: vec!["sass".into()],
         params,
@@ -145,131 +148,6 @@ fn schedulers(name: &str) -> Vec<(&'static str, sim::Scheduler)> {
         "random" => random.to_vec(),
         _ => vec![lrr, gto, random[0], random[1]],
     }
-}
-
-/// When every barrier of `kernel` is a plain `BAR.SYNC 0` that every warp passes once, in the
-/// same order, their number `P` (the condition of `block::phased_response_time`); `None`
-/// otherwise. Checked on the thread CFG `graph`: each barrier is unguarded, in no loop (no
-/// cycle through its block), and on every path from the entry to every place a thread can
-/// end (each block holding an `EXIT`/`KIL`/`RET` is dominated by the barrier's block, or the
-/// barrier comes first in the same block); every branch that may split a warp before a
-/// barrier reconverges at or before it (every warp arrives converged, once); the kernel makes
-/// no calls or indirect jumps (the CFG would not show the callee's barriers and exits).
-fn phased_barriers(kernel: &Kernel, graph: &isa::BlockGraph) -> Option<u64> {
-    let ins = &kernel.instructions;
-    let stops = |i: &isa::Instruction| {
-        matches!(
-            i.opcode.name.as_str(),
-            "CAL" | "JCAL" | "CALL" | "BRX" | "JMX" | "JMP" | "PRET" | "RET"
-        )
-    };
-    if ins.iter().any(stops) {
-        return None;
-    }
-    let block_of = |i: usize| graph.blocks.iter().find(|b| b.first <= i && i <= b.last);
-    let edges = graph.edges();
-    let dom = isa::dominance::DominatorTree::dominators(
-        graph.blocks.len(),
-        edges.iter().map(|e| (e.0, e.1)),
-        0,
-    );
-    // Blocks on a cycle: a block reaches itself.
-    let succ = |b: usize| edges.iter().filter(move |e| e.0 == b).map(|e| e.1);
-    let on_cycle = |b: usize| {
-        let mut seen = vec![false; graph.blocks.len()];
-        let mut stack: Vec<usize> = succ(b).collect();
-        while let Some(x) = stack.pop() {
-            if x == b {
-                return true;
-            }
-            if let Some(s) = seen.get_mut(x) {
-                if !*s {
-                    *s = true;
-                    stack.extend(succ(x));
-                }
-            }
-        }
-        false
-    };
-    let ends: Vec<usize> = (0..ins.len())
-        .filter(|&i| matches!(ins[i].opcode.name.as_str(), "EXIT" | "KIL"))
-        .collect();
-    let mut count = 0u64;
-    for (i, bar) in ins
-        .iter()
-        .enumerate()
-        .filter(|(_, x)| x.opcode.name == "BAR")
-    {
-        let plain = bar.opcode.has_modifier("SYNC")
-            && bar.guard.is_none()
-            && bar.operands.len() == 1
-            && bar.operands[0]
-                .text
-                .trim()
-                .trim_start_matches("0x")
-                .trim_start_matches('0')
-                .is_empty()
-            && bar
-                .opcode
-                .modifiers
-                .iter()
-                .all(|m| m == "SYNC" || m == "DEFER_BLOCKING");
-        let b = block_of(i)?;
-        if !plain || !b.reachable || on_cycle(b.id) {
-            return None;
-        }
-        for &e in &ends {
-            let eb = block_of(e)?;
-            let first = if eb.id == b.id {
-                i < e
-            } else {
-                dom.dominates(b.id, eb.id)
-            };
-            if eb.reachable && !first {
-                return None;
-            }
-        }
-        // Every warp reaches the barrier converged, once: each branch that may split a warp
-        // (a guarded control instruction) before the barrier lies in a reconvergence region
-        // (SSY, PBK, PCNT, PRET, BSSY: from the push to its target, contiguous in SASS) that
-        // closes at or before the barrier. A region open across the barrier is fine when no
-        // such branch precedes the barrier inside it (nvcc's `SSY; …; BAR.SYNC; @P1 SYNC`).
-        // A block the barrier's does not dominate runs before it (every path to an exit
-        // passes the barrier).
-        let before = |at: usize| match block_of(at) {
-            Some(x) if x.id == b.id => at < i,
-            Some(x) => !dom.dominates(b.id, x.id),
-            None => true,
-        };
-        let regions: Vec<(usize, u64)> = ins
-            .iter()
-            .enumerate()
-            .filter_map(|(k, push)| match push.control {
-                isa::ControlKind::Ssy(Some(t))
-                | isa::ControlKind::Pbk(Some(t))
-                | isa::ControlKind::Pcnt(Some(t))
-                | isa::ControlKind::Pret(Some(t))
-                | isa::ControlKind::Bssy {
-                    target: Some(t), ..
-                } => Some((k, t)),
-                _ => None,
-            })
-            .collect();
-        for (c, x) in ins.iter().enumerate() {
-            let splits = x.guard.is_some() && x.control != isa::ControlKind::Fallthrough;
-            if !splits || !before(c) {
-                continue;
-            }
-            let enclosed = regions.iter().any(|&(k, t)| {
-                before(k) && ins[k].address < x.address && x.address < t && t <= bar.address
-            });
-            if !enclosed {
-                return None;
-            }
-        }
-        count += 1;
-    }
-    Some(count)
 }
 
 /// Whether the kernel waits at thread-block barriers (`BAR.SYNC`, `BAR.RED`, `BAR.ARV` and
@@ -445,9 +323,18 @@ fn run(input: &ModeInput) -> ModeOutput {
         }
     };
     let profile = block::WarpProfile { isolated, issues };
-    // Barriers every warp passes once, in order, on the stack-ordered machine: per phase.
-    let phased = phased_barriers(&parsed.sass.kernel, &parsed.sass.graph)
-        .filter(|_| barriers && p.its.is_none());
+    // Barriers every warp passes the same number of times, in order, on the stack-ordered
+    // machine: per phase (crate `block`), with the loop bounds the warp bound used.
+    let phases = (barriers && p.its.is_none()).then(|| {
+        let lb = &p.loop_bounds;
+        block::barrier_phases(&parsed.sass.kernel, &parsed.sass.graph, &|header| {
+            lb.per_address.get(&header).copied().or(lb.default)
+        })
+    });
+    let phased = phases
+        .as_ref()
+        .and_then(|r| r.as_ref().ok())
+        .map(|x| x.instances);
     let lambda = match &p.cost {
         Cost::Latency(table) => table
             .latency
@@ -504,27 +391,14 @@ fn run(input: &ModeInput) -> ModeOutput {
             (b, growth)
         }
     };
-    if let (Some(count), None) = (
-        phased.filter(|_| bound.rule == block::Rule::BarrierPhases),
-        &units,
-    ) {
-        out.diagnostics.push(Diagnostic::global(
-            Severity::Note,
-            format!(
-                "the kernel's {count} barrier(s) lie outside every branch and loop, so every warp \
-                 passes them once, in the same order: the bound is the response time per barrier \
-                 phase, C + (W − 1)·I + P·(2λ − 1) with P = {count}, λ = {lambda} (the largest \
-                 latency or interval: results in flight across a barrier; crates/block has the \
-                 proof)"
-            ),
-        ));
+    if units.is_none() && barriers {
+        out.diagnostics
+            .push(barrier_note(phases.as_ref(), &bound, lambda));
     } else if barriers {
         out.diagnostics.push(Diagnostic::global(
             Severity::Note,
-            "the kernel waits at barriers (BAR) inside a branch or loop, or in a form other than \
-             BAR.SYNC 0: the block bound is the serialised one, W × the warp bound (while one \
-             warp waits at a barrier, the others may wait for their own latencies one after \
-             another; crates/block says why the serialised bound holds)",
+            "the kernel waits at barriers (BAR): on the makespan machine the block bound is the \
+             serialised one, W × the warp bound",
         ));
     }
     let cost_model = p.cost.name();
@@ -592,6 +466,7 @@ fn run(input: &ModeInput) -> ModeOutput {
         warp_wcet: isolated,
         warp_issues: issues,
         barriers,
+        barrier_phases: phases.and_then(Result::ok),
         bound,
         scheduler,
         sm: if units.is_some() {
@@ -605,6 +480,52 @@ fn run(input: &ModeInput) -> ModeOutput {
         warp_cfg,
     }));
     out
+}
+
+/// The note saying which barrier rule the bound of a kernel with barriers took and why
+/// (`phases`: what `block::barrier_phases` said; `None` under independent thread
+/// scheduling, where it is not asked).
+fn barrier_note(
+    phases: Option<&Result<block::BarrierPhases, block::Serialised>>,
+    bound: &block::BlockBound,
+    lambda: u64,
+) -> Diagnostic {
+    let Some(phases) = phases else {
+        return Diagnostic::global(
+            Severity::Note,
+            "the kernel waits at barriers (BAR) and its warps run under independent thread \
+             scheduling (`its`), where a warp may reach a barrier in parts: the block bound is \
+             the serialised one, W × the warp bound",
+        );
+    };
+    let text = match phases {
+        Ok(x) if bound.rule == block::Rule::BarrierPhases => {
+            let looped = x.barriers.iter().filter(|b| !b.loops.is_empty()).count();
+            format!(
+                "every warp passes the kernel's barriers the same number of times, in the same \
+                 order, whole ({} barrier instruction(s), {looped} of them in loops whose exits \
+                 are the same for the whole block): the bound is the response time per barrier \
+                 phase, C + (W − 1)·I + P·(2λ − 1) with P = {} barrier instances (each barrier \
+                 times the bounds of the loops around it), λ = {lambda} (the largest latency or \
+                 interval: results in flight across a barrier; crates/block has the proof)",
+                x.barriers.len(),
+                x.instances
+            )
+        }
+        Ok(x) => format!(
+            "every warp passes the kernel's barriers the same number of times, in the same \
+             order (P = {} barrier instances), but the per-phase bound C + (W − 1)·I + \
+             P·(2λ − 1) is not below the serialised one, W × the warp bound, which is used",
+            x.instances
+        ),
+        Err(why) => format!(
+            "the kernel waits at barriers (BAR) and {why}: the block bound is the serialised \
+             one, W × the warp bound (while one warp waits at a barrier, the others may wait \
+             for their own latencies one after another; crates/block says why the serialised \
+             bound holds)"
+        ),
+    };
+    Diagnostic::global(Severity::Note, text)
 }
 
 /// The unit machine's closed-form bound for `warps` warps (`extra`: the warp's work on the

@@ -31,6 +31,7 @@
 pub mod analyze;
 pub mod auto_memory;
 pub mod catalog;
+mod gcn_launch;
 mod kernel_text;
 mod loop_inference;
 pub mod mode;
@@ -38,6 +39,7 @@ pub mod modes;
 pub mod observed_loops;
 pub mod opcode_docs;
 pub mod params;
+mod ptx_launch;
 pub mod report;
 pub mod request;
 mod schema;

@@ -423,17 +423,15 @@ fn run_case(c: &Case) -> Result<Counts, String> {
         trace: true,
         ..sim::Launch::default()
     };
-    let memory = sim::MemoryInit {
-        arrays: vec![sim::ArrayInit {
-            name: "a".into(),
-            address: 0x10_0000,
-            words: 64,
-            fill: sim::Fill::Random {
-                seed: c.seed,
-                below: 8,
-            },
-        }],
-    };
+    let memory = sim::MemoryInit::closed(vec![sim::ArrayInit {
+        name: "a".into(),
+        address: 0x10_0000,
+        words: 64,
+        fill: sim::Fill::Random {
+            seed: c.seed,
+            below: 8,
+        },
+    }]);
     let machine = sim::presets()
         .into_iter()
         .find(|p| p.name == "unit-cost")

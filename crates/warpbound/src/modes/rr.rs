@@ -25,7 +25,6 @@ use crate::report::ArgumentSource;
 use crate::report::{SimulationReport, Wcet};
 use crate::simulator::{self, SimRequest, SimRun};
 use crate::views;
-use isa::ptx::Function;
 use isa::{Diagnostic, Severity};
 use std::collections::BTreeMap;
 
@@ -516,7 +515,13 @@ fn analyse(input: &ModeInput, p: &RrParams, out: &mut ModeOutput) {
     let launch = &launch;
     // The run first: its loop counts may be the bounds.
     let sim = match p.simulate.run(&mut out.diagnostics) {
-        Some(run) => run_simulator(f, launch, &p.config, run, input.progress, out),
+        Some(run) => {
+            let k = crate::ptx_launch::PtxKernel {
+                module: ptx.module(),
+                function: f,
+            };
+            run_simulator(k, launch, &p.config, (run, p.auto), input.progress, out)
+        }
         None => None,
     };
     let loops = sim
@@ -675,34 +680,38 @@ fn model_machine(c: &roundrobin::Config) -> Option<sim::Machine> {
 
 /// `simulate=true` (or `loop_bounds=observed`): runs the kernel on the simulator in the
 /// model's setting ([`model_machine`]) for the same launch; automatic pointers with no
-/// `memory` given get automatic buffers ([`crate::auto_memory`]).
+/// `memory` given get automatic buffers ([`crate::auto_memory`]), and with `auto`
+/// (`params` chosen automatically) the launch is completed as `crate::ptx_launch` says.
 fn run_simulator(
-    f: &Function,
+    k: crate::ptx_launch::PtxKernel,
     launch: &roundrobin::Launch,
     config: &roundrobin::Config,
-    run: &SimRun,
+    (run, auto): (&SimRun, bool),
     progress: isa::Observer,
     out: &mut ModeOutput,
 ) -> Option<sim::Simulation> {
     let d = |x: &roundrobin::Dim3| [x.x, x.y, x.z];
+    let f = k.function;
     let mut sim_launch = sim::Launch {
         grid: d(&launch.grid),
         block: d(&launch.block),
         params: kernel_args::words(f, &launch.params),
         ..run.launch.clone()
     };
-    if let Some(a) = out
-        .arguments
-        .as_mut()
-        .filter(|_| sim_launch.textures.is_empty())
-    {
-        sim_launch.textures = simulator::bind_ptx_textures(f, a);
-    }
+    let notes = crate::ptx_launch::prepare(
+        k,
+        &mut sim_launch,
+        out.arguments.as_mut(),
+        &run.memory,
+        auto,
+    );
     let machine = model_machine(config)?;
+    let from = out.diagnostics.len();
+    out.diagnostics.extend(notes);
     let result = auto_memory::run_on(&run.memory, out.arguments.as_mut(), |m| {
-        sim::run_ptx_observed(f, &sim_launch, &machine, m, &run.budget, progress)
-            .map_err(|e| e.diagnostics)
+        crate::ptx_launch::run(k, &sim_launch, &machine, m, &run.budget, progress)
     });
+    simulator::simulation_stage(&mut out.diagnostics, from);
     result
         .map_err(|d| {
             let from = out.diagnostics.len();

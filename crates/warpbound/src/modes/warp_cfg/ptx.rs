@@ -106,7 +106,11 @@ pub(super) fn run(input: &ModeInput, p: &WarpCfgParams, out: &mut ModeOutput) {
     out.time("warp_cfg+ipet", t);
     if let Some(run) = p.simulate.run(&mut out.diagnostics) {
         let t = Instant::now();
-        simulate(f, run, input.progress, &inference, launch.as_ref(), out);
+        let k = crate::ptx_launch::PtxKernel {
+            module: ptx.module(),
+            function: f,
+        };
+        simulate(k, run, input.progress, &inference, launch.as_ref(), out);
         out.time("simulate", t);
     }
     out.kernel = Some(view);
@@ -172,13 +176,14 @@ fn divergent_branches(
 /// One warp of the launch in isolation on the unit-cost machine: every issued PTX
 /// instruction one cycle, as the bound counts them.
 fn simulate(
-    f: &Function,
+    k: crate::ptx_launch::PtxKernel,
     run: &simulator::SimRun,
     progress: isa::Observer,
     inference: &crate::loop_inference::Inference,
     inferred_for: Option<&crate::loop_inference::Launch>,
     out: &mut ModeOutput,
 ) {
+    let f = k.function;
     let Some(mut machine) = simulator::preset_machine(Some("unit-cost")) else {
         return;
     };
@@ -196,9 +201,16 @@ fn simulate(
         let args = kernel_args::report(f, &values, crate::report::ArgumentSource::Auto, true);
         out.arguments = Some(args);
     }
+    let notes = crate::ptx_launch::prepare(
+        k,
+        &mut launch,
+        out.arguments.as_mut(),
+        &run.memory,
+        run.auto_params,
+    );
+    out.diagnostics.extend(notes);
     let result = crate::auto_memory::run_on(&run.memory, out.arguments.as_mut(), |m| {
-        sim::run_ptx_observed(f, &launch, &machine, m, &run.budget, progress)
-            .map_err(|e| e.diagnostics)
+        crate::ptx_launch::run(k, &launch, &machine, m, &run.budget, progress)
     });
     if let Some(a) = &out.arguments {
         let note = crate::params::kernel_args::auto_note(a, true);

@@ -1,0 +1,256 @@
+//! `block::barrier_phases` on hand-written SASS (values derived by hand in each test's doc)
+//! and on nvcc's reduction tree: barriers inside loops whose exits are block-uniform are
+//! accepted with `P` = Σ over barriers of the product of the loop bounds around each; a
+//! barrier that threads of one block may pass different numbers of times keeps the
+//! serialised bound, with the reason.
+
+use block::{barrier_phases, BarrierPhases, Serialised};
+
+/// Parses `src` (function `function`, or the first) and checks it with every loop bounded
+/// by `bound` (`None`: no bound).
+fn check(
+    src: &str,
+    function: Option<&str>,
+    bound: Option<u64>,
+) -> (isa::Kernel, Result<BarrierPhases, Serialised>) {
+    let parsed = isa::sass::parse(src, function, &isa::Limits::default());
+    let k = parsed.kernel.expect("kernel");
+    let g = isa::blocks::build(&k, &isa::Limits::default());
+    let r = barrier_phases(&k, &g, &|_| bound);
+    (k, r)
+}
+
+/// The address of the first instruction whose text contains `needle`.
+fn at(k: &isa::Kernel, needle: &str) -> u64 {
+    k.instructions
+        .iter()
+        .find(|x| x.text.contains(needle))
+        .unwrap_or_else(|| panic!("no `{needle}`"))
+        .address
+}
+
+/// The addresses of the instructions whose text contains `needle`, in order.
+fn all(k: &isa::Kernel, needle: &str) -> Vec<u64> {
+    k.instructions
+        .iter()
+        .filter(|x| x.text.contains(needle))
+        .map(|x| x.address)
+        .collect()
+}
+
+/// A tiled loop: `for (t = 0; t < n; t++) { tile[tid] = a[…]; __syncthreads(); s +=
+/// tile[…]; __syncthreads(); }` with `n` a kernel parameter (`c[0x0][0x148]`), guarded at
+/// the top and tested at the bottom as nvcc rotates it.
+const TILED: &str = "\
+S2R R0, SR_TID.X ;
+MOV R2, c[0x0][0x140] ;
+MOV R3, c[0x0][0x144] ;
+MOV R4, RZ ;
+MOV R5, c[0x0][0x148] ;
+ISETP.GE.AND P0, PT, R4, R5, PT ;
+@P0 BRA DONE ;
+LOOP:
+SHL R6, R0, 0x2 ;
+LDG.E R7, [R2] ;
+STS [R6], R7 ;
+BAR.SYNC 0x0 ;
+LDS R8, [R6+0x4] ;
+FADD R9, R9, R8 ;
+BAR.SYNC 0x0 ;
+IADD R4, R4, 0x1 ;
+ISETP.LT.AND P0, PT, R4, R5, PT ;
+@P0 BRA LOOP ;
+DONE:
+STG.E [R2], R9 ;
+EXIT ;";
+
+/// Both barriers lie in the loop over tiles, whose guard and back edge compare the counter
+/// with the parameter `n` (the same in every thread): with the loop bounded by 4 tiles a
+/// warp passes 2 × 4 = 8 barrier instances.
+#[test]
+fn tiled_loop_passes_each_barrier_once_per_tile() {
+    let (k, r) = check(TILED, None, Some(4));
+    let x = r.expect("accepted");
+    let header = at(&k, "SHL R6");
+    assert_eq!(x.instances, 8);
+    assert_eq!(x.barriers.len(), 2);
+    for b in &x.barriers {
+        assert_eq!(b.loops, vec![header]);
+        assert_eq!(b.instances, 4);
+    }
+    // Unbounded, the loop gives no `P`.
+    let (_, r) = check(TILED, None, None);
+    assert_eq!(
+        r,
+        Err(Serialised::Unbounded {
+            barrier: at(&k, "BAR.SYNC"),
+            header
+        })
+    );
+}
+
+/// The same loop counted by the thread index (`for (i = tid; i < n; i += 32)`): threads of
+/// one block leave it in different iterations, so they pass the barrier different numbers
+/// of times — serialised, naming the back edge and the barrier.
+#[test]
+fn thread_dependent_loop_around_a_barrier_stays_serialised() {
+    let src = TILED
+        .replace("MOV R4, RZ ;", "MOV R4, R0 ;")
+        .replace("IADD R4, R4, 0x1 ;", "IADD R4, R4, 0x20 ;");
+    let (k, r) = check(&src, None, Some(4));
+    // The guard `tid ≥ n` is the first branch that may split the block.
+    let why = r.expect_err("serialised");
+    assert_eq!(
+        why,
+        Serialised::Split {
+            branch: at(&k, "@P0 BRA DONE"),
+            barrier: at(&k, "BAR.SYNC"),
+        }
+    );
+    assert!(why.to_string().contains("thread ids"), "{why}");
+    // With a uniform guard (`n ≤ 0`, as for the tiled loop) the back edge is the culprit.
+    let src = src.replace(
+        "ISETP.GE.AND P0, PT, R4, R5, PT ;\n@P0",
+        "ISETP.GE.AND P0, PT, RZ, R5, PT ;\n@P0",
+    );
+    let (k, r) = check(&src, None, Some(4));
+    assert_eq!(
+        r,
+        Err(Serialised::Split {
+            branch: at(&k, "@P0 BRA LOOP"),
+            barrier: at(&k, "BAR.SYNC"),
+        })
+    );
+}
+
+/// The reduction tree `buf[tid] = a[tid]; __syncthreads(); for (s = blockDim.x / 2; s > 0;
+/// s >>= 1) { if (tid < s) buf[tid] += buf[tid + s]; __syncthreads(); }`: the `tid < s`
+/// branch splits warps but its region (`SSY JOIN` … `SYNC`) closes before the barrier, and
+/// `s` is computed from `blockDim.x` (`c[0x0][0x0]`) only. With 128 threads the loop runs 7
+/// times (s = 64, 32, …, 1): P = 1 (before the loop) + 7 = 8.
+#[test]
+fn reduction_tree_is_per_phase() {
+    let src = "\
+S2R R0, SR_TID.X ;
+SHL R1, R0, 0x2 ;
+LDG.E R6, [R2] ;
+STS [R1], R6 ;
+BAR.SYNC 0x0 ;
+MOV R4, c[0x0][0x0] ;
+SHR.U32 R4, R4, 0x1 ;
+ISETP.EQ.AND P0, PT, R4, RZ, PT ;
+@P0 BRA DONE ;
+LOOP:
+ISETP.GE.U32.AND P1, PT, R0, R4, PT ;
+SSY JOIN ;
+@P1 SYNC ;
+IADD R7, R0, R4 ;
+SHL R7, R7, 0x2 ;
+LDS R8, [R7] ;
+LDS R9, [R1] ;
+FADD R9, R9, R8 ;
+STS [R1], R9 ;
+SYNC ;
+JOIN:
+BAR.SYNC 0x0 ;
+SHR.U32 R4, R4, 0x1 ;
+ISETP.NE.AND P0, PT, R4, RZ, PT ;
+@P0 BRA LOOP ;
+DONE:
+EXIT ;";
+    let (k, r) = check(src, None, Some(7));
+    let x = r.expect("accepted");
+    assert_eq!(x.instances, 8);
+    let loops: Vec<(u64, usize, u64)> = x
+        .barriers
+        .iter()
+        .map(|b| (b.address, b.loops.len(), b.instances))
+        .collect();
+    let header = at(&k, "ISETP.GE.U32");
+    let bars = all(&k, "BAR.SYNC");
+    assert_eq!(loops, vec![(bars[0], 0, 1), (bars[1], 1, 7)]);
+    assert_eq!(x.barriers[1].loops, vec![header]);
+    // Without the `SSY`, the `tid < s` split is open at the barrier: serialised.
+    let open = src
+        .replace("SSY JOIN ;\n", "")
+        .replace("@P1 SYNC", "@P1 BRA JOIN");
+    let (k, r) = check(&open, None, Some(7));
+    assert_eq!(
+        r,
+        Err(Serialised::Split {
+            branch: at(&k, "@P1 BRA"),
+            barrier: all(&k, "BAR.SYNC")[1],
+        })
+    );
+}
+
+/// Threads that end early (`if (tid >= n) return;` before a barrier) leave the others
+/// waiting for them on a machine that counts only live threads, and pass fewer barriers.
+#[test]
+fn a_divergent_exit_before_a_barrier_is_serialised() {
+    let src = "\
+S2R R0, SR_TID.X ;
+ISETP.GE.AND P0, PT, R0, c[0x0][0x148], PT ;
+@P0 EXIT ;
+BAR.SYNC 0x0 ;
+EXIT ;";
+    let (k, r) = check(src, None, Some(1));
+    assert_eq!(
+        r,
+        Err(Serialised::Exit {
+            exit: at(&k, "@P0 EXIT"),
+            barrier: at(&k, "BAR.SYNC"),
+        })
+    );
+    // The same exit on the block id ends whole blocks: accepted, one instance.
+    let (_, r) = check(&src.replace("SR_TID.X", "SR_CTAID.X"), None, Some(1));
+    assert_eq!(r.map(|x| x.instances), Ok(1));
+    // After the barrier it splits nothing that matters.
+    let after = "S2R R0, SR_TID.X ;\nBAR.SYNC 0x0 ;\n\
+                 ISETP.GE.AND P0, PT, R0, c[0x0][0x148], PT ;\n@P0 EXIT ;\nEXIT ;";
+    let (_, r) = check(after, None, Some(1));
+    assert_eq!(r.map(|x| x.instances), Ok(1));
+}
+
+/// Barrier forms other than an unguarded `BAR.SYNC 0` (`BAR.ARV`, a guard, barrier 1) are
+/// not the one every thread waits at: serialised.
+#[test]
+fn other_barrier_forms_are_serialised() {
+    for bar in [
+        "@P0 BAR.SYNC 0x0 ;",
+        "BAR.SYNC 0x1 ;",
+        "BAR.ARV 0x0, 0x40 ;",
+    ] {
+        let src = format!("S2R R0, SR_CTAID.X ;\nISETP.EQ.AND P0, PT, R0, RZ, PT ;\n{bar}\nEXIT ;");
+        let (k, r) = check(&src, None, Some(1));
+        assert_eq!(
+            r,
+            Err(Serialised::Form {
+                address: at(&k, "BAR")
+            }),
+            "{bar}"
+        );
+    }
+}
+
+/// nvcc's reduction tree (`tests/kernels/src/counted_loops.cu`, `reduce_tree`) on five
+/// architectures: one barrier before the loop and one in it, accepted; with the loop
+/// bounded by 7, P = 8.
+#[test]
+fn nvcc_reduction_tree_is_per_phase_on_every_architecture() {
+    for arch in ["sm_61", "sm_70", "sm_75", "sm_86", "sm_90"] {
+        let text = std::fs::read_to_string(format!(
+            "../../tests/kernels/sass/{arch}/counted_loops.sass"
+        ))
+        .expect("listing");
+        let (_, r) = check(&text, Some("_Z11reduce_treePf"), Some(7));
+        let x = r.unwrap_or_else(|why| panic!("{arch}: {why}"));
+        let shape: Vec<(usize, u64)> = x
+            .barriers
+            .iter()
+            .map(|b| (b.loops.len(), b.instances))
+            .collect();
+        assert_eq!(shape, vec![(0, 1), (1, 7)], "{arch}");
+        assert_eq!(x.instances, 8, "{arch}");
+    }
+}

@@ -7,13 +7,17 @@
 //!
 //! **What is checked** ([`barrier_phases`]), each a premise of the proof:
 //!
-//! 1. The kernel makes no call and no indirect jump (`CAL`, `JCAL`, `CALL`, `BRX`, `JMX`,
-//!    `JMP`, `PRET`, `RET`): the graph would not show the callee's barriers and exits.
+//! 1. No call, return or indirect jump (`CAL`, `JCAL`, `CALL`, `BRX`, `JMX`, `JMP`,
+//!    `PRET`, `RET`) comes before a barrier: the graph pairs every call of a function with
+//!    every return of it and shows nothing of a callee outside the listing. A direct call to
+//!    a function of the listing, and a `RET`, from which no barrier is reachable (the warp
+//!    reduction nvcc calls after the last `__syncthreads()` of `reduce4` on sm_70+) change
+//!    no warp's barrier sequence; any other call or indirect jump is refused.
 //! 2. Every barrier is a plain, unguarded `BAR.SYNC 0` (`.DEFER_BLOCKING` allowed): the one
 //!    barrier every thread of the block waits at, whose release the proof's phases end at.
-//! 3. The graph is reducible: a barrier executes at most the product of the bounds of the
-//!    natural loops around it per run (a loop is entered at most once per iteration of the
-//!    loop around it), which is what `P` adds up.
+//! 3. The graph is reducible where a barrier is reachable: a barrier executes at most the
+//!    product of the bounds of the natural loops around it per run (a loop is entered at
+//!    most once per iteration of the loop around it), which is what `P` adds up.
 //! 4. Every branch that may split the block — a guarded `BRA`, `SYNC`, `BRK`, `CONT` or
 //!    `EXIT` whose condition is not block-uniform, or any branch whose condition the lowering
 //!    cannot state (`BRA.DIV`) — either reaches no barrier (it comes after the last one on
@@ -115,12 +119,16 @@ impl std::fmt::Display for Serialised {
     }
 }
 
-/// Whether `ins` makes the graph incomplete for this check (premise 1).
+/// Whether `ins` calls, returns or jumps indirectly: the graph may not show where it goes
+/// (premise 1).
 fn calls(ins: &Instruction) -> bool {
     matches!(
         ins.opcode.name.as_str(),
         "CAL" | "JCAL" | "CALL" | "BRX" | "JMX" | "JMP" | "PRET" | "RET"
-    ) || matches!(ins.control, ControlKind::Call(_) | ControlKind::Indirect)
+    ) || matches!(
+        ins.control,
+        ControlKind::Call(_) | ControlKind::Indirect | ControlKind::Ret
+    )
 }
 
 /// Whether `bar` is an unguarded `BAR.SYNC 0` (premise 2).
@@ -170,9 +178,6 @@ pub fn barrier_phases(
     bound: &dyn Fn(u64) -> Option<u64>,
 ) -> Result<BarrierPhases, Serialised> {
     let ins = &kernel.instructions;
-    if let Some(i) = ins.iter().find(|i| calls(i)) {
-        return Err(Serialised::Call { address: i.address });
-    }
     let bars: Vec<usize> = (0..ins.len())
         .filter(|&i| ins[i].opcode.name == "BAR")
         .collect();
@@ -187,11 +192,6 @@ pub fn barrier_phases(
     let live =
         |b: usize| graph.blocks.get(b).is_some_and(|x| x.reachable) && loops.dom.is_reachable(b);
     let address = |b: usize| ins[graph.blocks[b].last].address;
-    if let Some(b) = (0..n).find(|&b| live(b) && loops.retreating[b]) {
-        return Err(Serialised::Irreducible {
-            address: ins[graph.blocks[b].first].address,
-        });
-    }
     let succ: Vec<Vec<usize>> = analysis
         .program
         .blocks
@@ -211,6 +211,28 @@ pub fn barrier_phases(
             continue;
         }
         stack.extend(loops.preds[b].iter().copied().filter(|&p| !reaches[p]));
+    }
+    // Premise 1: a call whose callee the graph holds (a direct call inside the listing) and
+    // a return are harmless after the last barrier; anything else that calls or jumps
+    // indirectly is refused wherever it is.
+    let harmless = |i: usize| {
+        let after_barriers = graph.block_of(i).is_none_or(|b| !live(b) || !reaches[b]);
+        let visible = matches!(
+            ins[i].control,
+            ControlKind::Call(Some(_)) | ControlKind::Ret
+        );
+        visible && after_barriers
+    };
+    if let Some(i) = (0..ins.len()).find(|&i| calls(&ins[i]) && !harmless(i)) {
+        return Err(Serialised::Call {
+            address: ins[i].address,
+        });
+    }
+    // Premise 3, where it matters: an irreducible entry from which a barrier is reachable.
+    if let Some(b) = (0..n).find(|&b| live(b) && reaches[b] && loops.retreating[b]) {
+        return Err(Serialised::Irreducible {
+            address: ins[graph.blocks[b].first].address,
+        });
     }
     let first_barrier = |from: &[usize]| -> u64 {
         let mut seen = vec![false; n];

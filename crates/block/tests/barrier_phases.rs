@@ -254,3 +254,38 @@ fn nvcc_reduction_tree_is_per_phase_on_every_architecture() {
         assert_eq!(x.instances, 8, "{arch}");
     }
 }
+
+/// A call to a function of the listing after the last barrier (the warp reduction of
+/// `reduce4` on sm_70+, `CALL.REL.NOINC` … `RET`) changes no warp's barriers: accepted.
+/// Before a barrier the graph's call and return edges could pair any call with any
+/// return, so it is refused; so is a call out of the listing anywhere (its barriers are
+/// not in the graph).
+#[test]
+fn calls_after_the_last_barrier_are_harmless() {
+    let after = "\
+S2R R0, SR_TID.X ;
+BAR.SYNC 0x0 ;
+CAL FN ;
+EXIT ;
+FN:
+IADD R1, R1, 0x1 ;
+RET ;";
+    let (_, r) = check(after, None, Some(1));
+    assert_eq!(r.map(|x| x.instances), Ok(1));
+    let before = after.replace("BAR.SYNC 0x0 ;\nCAL FN ;", "CAL FN ;\nBAR.SYNC 0x0 ;");
+    let (k, r) = check(&before, None, Some(1));
+    assert_eq!(
+        r,
+        Err(Serialised::Call {
+            address: at(&k, "CAL FN")
+        })
+    );
+    let external = "S2R R0, SR_TID.X ;\nBAR.SYNC 0x0 ;\nJCAL 0x0 ;\nEXIT ;";
+    let (k, r) = check(external, None, Some(1));
+    assert_eq!(
+        r,
+        Err(Serialised::Call {
+            address: at(&k, "JCAL")
+        })
+    );
+}

@@ -513,6 +513,10 @@ pub struct BlockDetails {
     /// (`block::barrier_phases`; the bound is per phase when that is below serialising).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub barrier_phases: Option<block::BarrierPhases>,
+    /// When the barriers keep the serialised bound because a premise of the per-phase rule
+    /// fails: the first that does (`block::Serialised`, its place in the listing).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub serialised_because: Option<block::Serialised>,
     /// The response-time bound, per warp, the critical warp and the contention term.
     pub bound: block::BlockBound,
     /// The schedulers the simulator ran the block under (`any`: lrr and gto).

@@ -308,3 +308,127 @@ fn per_barrier(r: &warpbound::Report) -> u64 {
         .any(|p| p.name == "cost" && p.value == serde_json::json!("unit"));
     2 * if unit { 1 } else { lambda.unwrap_or(1) } - 1
 }
+
+/// Barriers inside loops counted by a kernel parameter or by `blockDim` (issue #38 item 5):
+/// a tiled loop (`for (t = 0; t < n; t++)`, two barriers per tile, `n` the automatic
+/// launch's 64: P = 2 × 64 = 128) and a reduction tree (`for (s = blockDim.x / 2; s > 0; s
+/// >>= 1)` with a barrier before the loop and one in it: 128 threads, 7 runs, P = 8) get
+/// the bound per phase, `C + (W − 1)·I + P·(2λ − 1)`, capped by the serialised one, and
+/// every run stays within it, for blocks of 2 to 6 warps, under unit cost and Pascal
+/// latencies. The same tiled loop counted by `tid` keeps the serialised bound, with the
+/// reason.
+#[test]
+fn barriers_in_parameter_loops_are_bounded_per_phase() {
+    let tiled = "\
+S2R R0, SR_TID.X ;
+MOV R2, c[0x0][0x140] ;
+MOV R3, c[0x0][0x144] ;
+MOV R4, RZ ;
+MOV R5, c[0x0][0x148] ;
+ISETP.GE.AND P0, PT, R4, R5, PT ;
+@P0 BRA DONE ;
+LOOP:
+SHL R6, R0, 0x2 ;
+LDG.E R7, [R2] ;
+STS [R6], R7 ;
+BAR.SYNC 0x0 ;
+LDS R8, [R6+0x4] ;
+FADD R9, R9, R8 ;
+BAR.SYNC 0x0 ;
+IADD R4, R4, 0x1 ;
+ISETP.LT.AND P0, PT, R4, R5, PT ;
+@P0 BRA LOOP ;
+DONE:
+STG.E [R2], R9 ;
+EXIT ;";
+    let reduction = "\
+S2R R0, SR_TID.X ;
+SHL R1, R0, 0x2 ;
+MOV R2, c[0x0][0x140] ;
+MOV R3, c[0x0][0x144] ;
+LDG.E R6, [R2] ;
+STS [R1], R6 ;
+BAR.SYNC 0x0 ;
+MOV R4, c[0x0][0x8] ;
+SHR.U32 R4, R4, 0x1 ;
+ISETP.EQ.AND P0, PT, R4, RZ, PT ;
+@P0 BRA DONE ;
+LOOP:
+ISETP.GE.U32.AND P1, PT, R0, R4, PT ;
+SSY JOIN ;
+@P1 SYNC ;
+IADD R7, R0, R4 ;
+SHL R7, R7, 0x2 ;
+LDS R8, [R7] ;
+LDS R9, [R1] ;
+FADD R9, R9, R8 ;
+STS [R1], R9 ;
+SYNC ;
+JOIN:
+BAR.SYNC 0x0 ;
+SHR.U32 R4, R4, 0x1 ;
+ISETP.NE.AND P0, PT, R4, RZ, PT ;
+@P0 BRA LOOP ;
+DONE:
+EXIT ;";
+    let mut below_serialised = 0;
+    for (name, src) in [("tiled", tiled), ("reduction", reduction)] {
+        for (threads, preset) in [
+            (64, None),
+            (128, Some("pascal-gp102")),
+            (128, None),
+            (192, Some("pascal-gp102")),
+        ] {
+            let r = block_report(src, threads, preset);
+            let Some(b) = r.block.as_ref() else {
+                panic!("{name}: no block details: {:?}", r.diagnostics);
+            };
+            let worst = b.runs.iter().map(|x| x.cycles).max().expect("runs");
+            assert!(
+                worst <= b.wcet,
+                "{name}, {threads} threads, {preset:?}: observed {worst} > bound {}",
+                b.wcet
+            );
+            let phases = b
+                .barrier_phases
+                .as_ref()
+                .unwrap_or_else(|| panic!("{name}: {:?}", b.serialised_because));
+            // P by hand: the tiled loop runs n = 64 times; the tree runs log2(threads / 2) + 1
+            // times for a power of two (64 threads: 6; 128: 7), 192 threads: s = 96, 48, 24,
+            // 12, 6, 3, 1: 7.
+            let p = match (name, threads) {
+                ("tiled", _) => 128,
+                (_, 64) => 1 + 6,
+                _ => 1 + 7,
+            };
+            assert_eq!(phases.instances, p, "{name}, {threads} threads");
+            let formula = b.warp_wcet + (b.warps as u64 - 1) * b.warp_issues + p * per_barrier(&r);
+            assert_eq!(b.wcet, formula.min(b.bound.serialised), "{name}");
+            if b.bound.rule == block::Rule::BarrierPhases {
+                below_serialised += 1;
+            }
+        }
+    }
+    assert!(below_serialised >= 1, "no per-phase bound below serialising");
+    // Counted by the thread index, the loop splits the block: serialised, with the reason.
+    let by_tid = tiled
+        .replace("MOV R4, RZ ;", "MOV R4, R0 ;")
+        .replace("IADD R4, R4, 0x1 ;", "IADD R4, R4, 0x20 ;");
+    let r = block_report(&by_tid, 128, Some("pascal-gp102"));
+    let b = r.block.as_ref().expect("block details");
+    assert_eq!(b.bound.rule, block::Rule::Serialised);
+    assert!(
+        matches!(b.serialised_because, Some(block::Serialised::Split { .. })),
+        "{:?}",
+        b.serialised_because
+    );
+    assert!(
+        r.diagnostics
+            .iter()
+            .any(|d| d.message.contains("may send threads of the block different ways")),
+        "{:?}",
+        r.diagnostics
+    );
+    let worst = b.runs.iter().map(|x| x.cycles).max().expect("runs");
+    assert!(worst <= b.wcet, "observed {worst} > bound {}", b.wcet);
+}

@@ -466,6 +466,7 @@ fn run(input: &ModeInput) -> ModeOutput {
         warp_wcet: isolated,
         warp_issues: issues,
         barriers,
+        serialised_because: phases.as_ref().and_then(|r| r.as_ref().err()).cloned(),
         barrier_phases: phases.and_then(Result::ok),
         bound,
         scheduler,

@@ -41,6 +41,7 @@
 //! visits). What is not accepted keeps the serialised bound, with the reason
 //! ([`Serialised`]).
 
+use crate::carry::{carry_over, Timing};
 use isa::{BlockGraph, ControlKind, Instruction, Kernel};
 use serde::{Deserialize, Serialize};
 
@@ -52,6 +53,9 @@ pub struct BarrierPhases {
     /// product of the bounds of the loops around each (every warp passes the same number,
     /// at most this).
     pub instances: u64,
+    /// `Σ_b P_b·λ_b`: the per-phase bound's term for the barriers, each instance's release
+    /// cycle and what may be left in flight across it ([`crate::carry`]).
+    pub carry: u64,
     pub barriers: Vec<PhaseBarrier>,
 }
 
@@ -63,6 +67,9 @@ pub struct PhaseBarrier {
     pub loops: Vec<u64>,
     /// The product of their bounds: 1 outside every loop, 0 when no path reaches it.
     pub instances: u64,
+    /// `λ_b`: the largest latency or interval that may be in flight when a warp passes it
+    /// (at least 1; [`crate::carry`]).
+    pub lambda: u64,
 }
 
 /// Why the barriers keep the serialised bound: the first premise (module doc) that fails.
@@ -171,11 +178,13 @@ fn may_split(last: &Instruction) -> bool {
 
 /// The barriers of `kernel` (block graph `graph`, from `isa::blocks::build`) when every
 /// warp passes them the same number of times, in the same order, converged (module doc);
-/// `bound(header)` is the bound of the loop whose header is at that address (`None`: none).
+/// `bound(header)` is the bound of the loop whose header is at that address (`None`: none);
+/// `timing` the cost model's latency and interval of an instruction (for `λ_b`).
 pub fn barrier_phases(
     kernel: &Kernel,
     graph: &BlockGraph,
     bound: &dyn Fn(u64) -> Option<u64>,
+    timing: &dyn Fn(&Instruction) -> Timing,
 ) -> Result<BarrierPhases, Serialised> {
     let ins = &kernel.instructions;
     let bars: Vec<usize> = (0..ins.len())
@@ -316,14 +325,17 @@ pub fn barrier_phases(
             });
         }
     }
+    let lambdas = carry_over(kernel, graph, timing);
     let mut barriers = Vec::with_capacity(bars.len());
     for &i in &bars {
+        let lambda = lambdas.get(&i).copied().unwrap_or(1);
         let bar = &ins[i];
         let Some(b) = graph.block_of(i).filter(|&b| live(b)) else {
             barriers.push(PhaseBarrier {
                 address: bar.address,
                 loops: Vec::new(),
                 instances: 0,
+                lambda,
             });
             continue;
         };
@@ -347,12 +359,17 @@ pub fn barrier_phases(
             address: bar.address,
             loops: headers,
             instances,
+            lambda,
         });
     }
     Ok(BarrierPhases {
         instances: barriers
             .iter()
             .map(|b| b.instances)
+            .fold(0, u64::saturating_add),
+        carry: barriers
+            .iter()
+            .map(|b| b.instances.saturating_mul(b.lambda))
             .fold(0, u64::saturating_add),
         barriers,
     })

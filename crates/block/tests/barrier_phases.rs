@@ -4,7 +4,7 @@
 //! barrier that threads of one block may pass different numbers of times keeps the
 //! serialised bound, with the reason.
 
-use block::{barrier_phases, BarrierPhases, Serialised};
+use block::{barrier_phases, BarrierPhases, Serialised, Timing};
 
 /// Parses `src` (function `function`, or the first) and checks it with every loop bounded
 /// by `bound` (`None`: no bound).
@@ -16,8 +16,30 @@ fn check(
     let parsed = isa::sass::parse(src, function, &isa::Limits::default());
     let k = parsed.kernel.expect("kernel");
     let g = isa::blocks::build(&k, &isa::Limits::default());
-    let r = barrier_phases(&k, &g, &|_| bound);
+    let r = barrier_phases(&k, &g, &|_| bound, &|_| Timing::UNIT);
     (k, r)
+}
+
+/// Pascal-like timing by opcode (the `pascal-gp102` figures): global loads 302, shared
+/// memory 24, `MUFU` latency 20 with an initiation interval of 4 (here 30, to be seen),
+/// everything else 6.
+fn pascal(ins: &isa::Instruction) -> Timing {
+    let (latency, interval) = match ins.opcode.name.as_str() {
+        "LDG" | "STG" => (302, 1),
+        "LDS" | "STS" => (24, 1),
+        "MUFU" => (20, 30),
+        _ => (6, 1),
+    };
+    Timing { latency, interval }
+}
+
+/// `λ_b` of each barrier of `src` (loops bounded by 4) under [`pascal`].
+fn lambdas(src: &str) -> (Vec<u64>, u64) {
+    let parsed = isa::sass::parse(src, None, &isa::Limits::default());
+    let k = parsed.kernel.expect("kernel");
+    let g = isa::blocks::build(&k, &isa::Limits::default());
+    let x = barrier_phases(&k, &g, &|_| Some(4), &pascal).expect("accepted");
+    (x.barriers.iter().map(|b| b.lambda).collect(), x.carry)
 }
 
 /// The address of the first instruction whose text contains `needle`.
@@ -288,4 +310,28 @@ RET ;";
             address: at(&k, "JCAL")
         })
     );
+}
+
+/// What may be in flight at a barrier (`block::carry`), by hand. In the tiled loop the
+/// global load's value is stored to shared memory before the first barrier (the `STS`
+/// waits for `R7`) and the shared loads are summed before the second (`FADD` waits for
+/// `R8`); what no instruction waited for is the `FADD`'s `R9` (6 cycles; at the first
+/// barrier it comes round the back edge): λ = 6 at both, and with 4 tiles the term is
+/// 4·6 + 4·6 = 48 instead of P·(2·302 − 1) = 4832.
+#[test]
+fn carry_over_is_what_no_instruction_waited_for() {
+    assert_eq!(lambdas(TILED), (vec![6, 6], 48));
+    // The loaded value stored after the first barrier: the load (302) may be in flight.
+    let late = TILED.replace(
+        "STS [R6], R7 ;\nBAR.SYNC 0x0 ;",
+        "BAR.SYNC 0x0 ;\nSTS [R6], R7 ;",
+    );
+    assert_eq!(lambdas(&late), (vec![302, 6], 4 * 302 + 4 * 6));
+    // A guarded reader does not count as waiting (its guard may turn it off): the load
+    // may be in flight at both barriers, nothing else reads `R7`.
+    let guarded = TILED.replace("STS [R6], R7 ;", "@P0 STS [R6], R7 ;");
+    assert_eq!(lambdas(&guarded).0, vec![302, 302]);
+    // A unit's interval (30 here) is never assumed over, even when the result was used.
+    let sfu = TILED.replace("STS [R6], R7 ;", "MUFU.RCP R10, R7 ;\nSTS [R6], R10 ;");
+    assert_eq!(lambdas(&sfu), (vec![30, 30], 4 * 30 + 4 * 30));
 }

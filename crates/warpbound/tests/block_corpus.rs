@@ -22,7 +22,7 @@ const MIN_SIMULATED: usize = 110;
 
 /// Listings with a barrier in a loop that get the per-phase bound today; fewer is a
 /// regression.
-const MIN_PHASED_IN_LOOPS: usize = 0;
+const MIN_PHASED_IN_LOOPS: usize = 24;
 
 /// How the block bound treats a kernel's barriers.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
@@ -95,7 +95,7 @@ fn median_max(mut xs: Vec<f64>) -> Option<(f64, f64)> {
     }
     xs.sort_by(f64::total_cmp);
     let m = xs.len() / 2;
-    let median = if xs.len() % 2 == 0 {
+    let median = if xs.len().is_multiple_of(2) {
         (xs[m - 1] + xs[m]) / 2.0
     } else {
         xs[m]

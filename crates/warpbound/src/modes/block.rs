@@ -324,33 +324,37 @@ fn run(input: &ModeInput) -> ModeOutput {
     };
     let profile = block::WarpProfile { isolated, issues };
     // Barriers every warp passes the same number of times, in order, on the stack-ordered
-    // machine: per phase (crate `block`), with the loop bounds the warp bound used.
+    // machine: per phase (crate `block`), with the loop bounds and the cost model the warp
+    // bound used.
     let phases = (barriers && p.its.is_none()).then(|| {
         let lb = &p.loop_bounds;
-        block::barrier_phases(&parsed.sass.kernel, &parsed.sass.graph, &|header| {
-            lb.per_address.get(&header).copied().or(lb.default)
-        })
+        let timing = |ins: &isa::Instruction| match &p.cost {
+            Cost::Latency(table) => {
+                let class = cfg::TimingClass::of(ins);
+                block::Timing {
+                    latency: table.latency_of(class),
+                    interval: table.interval_of(class),
+                }
+            }
+            Cost::Unit | Cost::Units { .. } => block::Timing::UNIT,
+        };
+        block::barrier_phases(
+            &parsed.sass.kernel,
+            &parsed.sass.graph,
+            &|header| lb.per_address.get(&header).copied().or(lb.default),
+            &timing,
+        )
     });
     let phased = phases
         .as_ref()
         .and_then(|r| r.as_ref().ok())
-        .map(|x| x.instances);
-    let lambda = match &p.cost {
-        Cost::Latency(table) => table
-            .latency
-            .values()
-            .chain(table.interval.values())
-            .copied()
-            .max()
-            .map_or(1, u64::from),
-        Cost::Unit | Cost::Units { .. } => 1,
-    };
+        .map(|x| x.carry);
     let (bound, growth_of) = match (&units, phased) {
-        (None, Some(count)) => (
-            block::phased_response_time(&vec![profile; warps], count, lambda),
+        (None, Some(carry)) => (
+            block::phased_response_time(&vec![profile; warps], carry),
             (1..=MAX_PLOT_WARPS.max(warps))
                 .map(|w| {
-                    let b = block::phased_response_time(&vec![profile; w], count, lambda);
+                    let b = block::phased_response_time(&vec![profile; w], carry);
                     (w, b.cycles, b.serialised, None)
                 })
                 .collect(),
@@ -392,8 +396,7 @@ fn run(input: &ModeInput) -> ModeOutput {
         }
     };
     if units.is_none() && barriers {
-        out.diagnostics
-            .push(barrier_note(phases.as_ref(), &bound, lambda));
+        out.diagnostics.push(barrier_note(phases.as_ref(), &bound));
     } else if barriers {
         out.diagnostics.push(Diagnostic::global(
             Severity::Note,
@@ -489,7 +492,6 @@ fn run(input: &ModeInput) -> ModeOutput {
 fn barrier_note(
     phases: Option<&Result<block::BarrierPhases, block::Serialised>>,
     bound: &block::BlockBound,
-    lambda: u64,
 ) -> Diagnostic {
     let Some(phases) = phases else {
         return Diagnostic::global(
@@ -502,22 +504,31 @@ fn barrier_note(
     let text = match phases {
         Ok(x) if bound.rule == block::Rule::BarrierPhases => {
             let looped = x.barriers.iter().filter(|b| !b.loops.is_empty()).count();
+            let lambdas = x
+                .barriers
+                .iter()
+                .map(|b| format!("{:#x}: {} × λ {}", b.address, b.instances, b.lambda))
+                .collect::<Vec<_>>()
+                .join(", ");
             format!(
                 "every warp passes the kernel's barriers the same number of times, in the same \
                  order, whole ({} barrier instruction(s), {looped} of them in loops whose exits \
                  are the same for the whole block): the bound is the response time per barrier \
-                 phase, C + (W − 1)·I + P·(2λ − 1) with P = {} barrier instances (each barrier \
-                 times the bounds of the loops around it), λ = {lambda} (the largest latency or \
-                 interval: results in flight across a barrier; crates/block has the proof)",
+                 phase, C + (W − 1)·I + Σ P_b·λ_b = … + {} with P = {} barrier instances (each \
+                 barrier P_b times: the bounds of the loops around it) and λ_b the largest \
+                 latency or interval that may still be in flight when a warp passes it \
+                 ({lambdas}; crates/block has the proof)",
                 x.barriers.len(),
+                x.carry,
                 x.instances
             )
         }
         Ok(x) => format!(
             "every warp passes the kernel's barriers the same number of times, in the same \
              order (P = {} barrier instances), but the per-phase bound C + (W − 1)·I + \
-             P·(2λ − 1) is not below the serialised one, W × the warp bound, which is used",
-            x.instances
+             Σ P_b·λ_b (= … + {}) is not below the serialised one, W × the warp bound, which is \
+             used",
+            x.instances, x.carry
         ),
         Err(why) => format!(
             "the kernel waits at barriers (BAR) and {why}: the block bound is the serialised \

@@ -35,6 +35,24 @@ fn limits_of_parameters_block_ids_and_launch_dimensions_are_uniform() {
     // Arithmetic on uniform values stays uniform: ctaid · ntid + n.
     let pre = "IMAD R5, R8, c[0x0][0x0], R8 ;\nIADD R5, R5, c[0x0][0x148] ;";
     assert!(uniform(&counted(pre, "R5"), "@P0 BRA"));
+    // nvcc on sm_90 reads blockDim.x as `LDC R7, c[0x0][RZ]`: the word at 0, uniform; an
+    // index register that holds `tid` makes it a per-thread read.
+    assert!(uniform(&counted("LDC R5, c[0x0][RZ] ;", "R5"), "@P0 BRA"));
+    assert!(!uniform(&counted("LDC R5, c[0x0][R0] ;", "R5"), "@P0 BRA"));
+}
+
+/// A 128-bit shared load in the body (`LDS.U.128 R16`: R16–R19, as `isa` lists them) does
+/// not touch the counter R22 (sm_75's tiled `matrixMul` has this shape; widening each of the
+/// four registers by four again clobbered R20–R22).
+#[test]
+fn a_wide_load_beside_the_counter_leaves_it_uniform() {
+    let src = "S2R R0, SR_TID.X ;\nMOV R22, RZ ;\nLOOP:\nLDS.U.128 R16, [R0] ;\n\
+               IADD R22, R22, 0x1 ;\nISETP.LT.AND P0, PT, R22, c[0x0][0x148], PT ;\n\
+               @P0 BRA LOOP ;\nEXIT ;";
+    assert!(uniform(src, "@P0 BRA"));
+    // The load's own registers are per thread: a counter in R19 is not uniform.
+    let src = src.replace("R22", "R19");
+    assert!(!uniform(&src, "@P0 BRA"));
 }
 
 #[test]

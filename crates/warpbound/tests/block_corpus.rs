@@ -144,6 +144,14 @@ fn summary(rows: &[Row]) -> String {
             reasons.entry(b.clone()).or_default().push(&r.name);
         }
     }
+    let mut all = std::collections::BTreeMap::<String, usize>::new();
+    for r in rows.iter().filter(|r| r.kind == Kind::Serialised) {
+        *all.entry(r.because.clone().unwrap_or_else(|| "its".into()))
+            .or_default() += 1;
+    }
+    out.push_str(&format!(
+        "\nSerialised, by the first premise that fails: {all:?}.\n"
+    ));
     out.push_str(&format!(
         "\nKernels with a barrier in a block-uniform loop: {}; per phase now: {} ({below} of them \
          below the serialised bound under latencies); serialised: {} ({reasons:?}). Latency \

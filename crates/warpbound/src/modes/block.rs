@@ -330,6 +330,7 @@ fn run(input: &ModeInput) -> ModeOutput {
     // Barriers every warp passes the same number of times, in order, on the stack-ordered
     // machine: per phase (crate `block`), with the loop bounds and the cost model the warp
     // bound used.
+    let t = Instant::now();
     let phases = (barriers && p.its.is_none()).then(|| {
         let lb = &p.loop_bounds;
         let timing = |ins: &isa::Instruction| match &p.cost {
@@ -349,6 +350,9 @@ fn run(input: &ModeInput) -> ModeOutput {
             &timing,
         )
     });
+    if phases.is_some() {
+        out.time("barrier_phases", t);
+    }
     let phased = phases
         .as_ref()
         .and_then(|r| r.as_ref().ok())

@@ -117,10 +117,13 @@
 //! `λ − 1` for the carry-over without [`carry`], and `λ − 1` for cutting a block at the
 //! barrier, which the block structure above makes unnecessary. The tests of
 //! `block_soundness` check the bound against runs of generated kernels with barriers at
-//! the top level and of hand-written ones with barriers in loops counted by a parameter or
-//! `blockDim` (the proptest, `top_level_barriers_are_bounded_per_phase`,
+//! the top level and in loops counted by `blockDim.x / 32`, and of hand-written ones with
+//! barriers in loops counted by a parameter or `blockDim` (the proptest,
+//! `top_level_barriers_are_bounded_per_phase`,
+//! `barriers_in_generated_uniform_loops_are_bounded_per_phase`,
 //! `barriers_in_parameter_loops_are_bounded_per_phase`), and `block_corpus` against the
-//! runs of every corpus kernel the simulator runs as a block; the barrier forms and shapes
+//! runs of every corpus kernel the simulator runs as a block (no run has needed the term so
+//! far: all stayed within `C + (W − 1)·I`); the barrier forms and shapes
 //! [`barrier_phases()`] does not accept keep the serialised bound, with the reason
 //! ([`Serialised`]).
 //!

@@ -19,8 +19,8 @@
 //!    product of the bounds of the natural loops around it per run (a loop is entered at
 //!    most once per iteration of the loop around it), which is what `P` adds up.
 //! 4. Every branch that may split the block — a guarded `BRA`, `SYNC`, `BRK`, `CONT` or
-//!    `EXIT` whose condition is not block-uniform, or any branch whose condition the lowering
-//!    cannot state (`BRA.DIV`) — either reaches no barrier (it comes after the last one on
+//!    `EXIT`, or a `BRA P1, t`, whose condition is not block-uniform, or any branch whose
+//!    condition the lowering cannot state (`BRA.DIV`) — either reaches no barrier (it comes after the last one on
 //!    every path), or, when it is not an `EXIT`, lies in a reconvergence region (`SSY`, `PBK`,
 //!    `PCNT`, `BSSY`: pushed in a block dominating the branch, the branch between the push and
 //!    its target) whose target every thread reaches again before any barrier: the blocks
@@ -157,8 +157,9 @@ fn plain(bar: &Instruction) -> bool {
 }
 
 /// Whether the block ending in `last` is a branch some threads of a warp may take and others
-/// not (before asking whether its condition is uniform): a guarded control transfer, or one
-/// taken on a condition the lowering cannot state.
+/// not (before asking whether its condition is uniform): a guarded control transfer, a `BRA`
+/// with a predicate operand (`BRA P1, t`: taken only where `P1` holds), or one taken on a
+/// condition the lowering cannot state.
 fn may_split(last: &Instruction) -> bool {
     let transfers = matches!(
         last.control,
@@ -173,7 +174,10 @@ fn may_split(last: &Instruction) -> bool {
         .guard
         .as_ref()
         .is_some_and(|g| g.reg != isa::Register::True);
-    transfers && (guarded || !loopbound::sass::condition_known(last))
+    transfers
+        && (guarded
+            || last.branch_predicates().next().is_some()
+            || !loopbound::sass::condition_known(last))
 }
 
 /// The barriers of `kernel` (block graph `graph`, from `isa::blocks::build`) when every

@@ -335,3 +335,29 @@ fn carry_over_is_what_no_instruction_waited_for() {
     let sfu = TILED.replace("STS [R6], R7 ;", "MUFU.RCP R10, R7 ;\nSTS [R6], R10 ;");
     assert_eq!(lambdas(&sfu), (vec![30, 30], 4 * 30 + 4 * 30));
 }
+
+/// `BRA P1, t` without a guard is taken only where `P1` holds (`isa::Instruction::
+/// branch_predicates`): on the thread index it splits the block around the barrier; on the
+/// block id it does not.
+#[test]
+fn a_branch_predicate_operand_may_split_the_block() {
+    let src = "\
+S2R R0, SR_TID.X ;
+ISETP.GE.AND P1, PT, R0, 0x40, PT ;
+BRA P1, SKIP ;
+BAR.SYNC 0x0 ;
+SKIP:
+BAR.SYNC 0x0 ;
+EXIT ;";
+    let (k, r) = check(src, None, Some(1));
+    assert_eq!(
+        r,
+        // The barrier named is one the split reaches (here the taken side's).
+        Err(Serialised::Split {
+            branch: at(&k, "BRA P1"),
+            barrier: all(&k, "BAR.SYNC")[1],
+        })
+    );
+    let (_, r) = check(&src.replace("SR_TID.X", "SR_CTAID.X"), None, Some(1));
+    assert_eq!(r.map(|x| x.instances), Ok(2));
+}

@@ -413,11 +413,30 @@ struct Outcome {
 /// Search steps between two progress reports (a few milliseconds of search).
 const REPORT_EVERY: u64 = 1 << 15;
 
+/// Where a search's progress goes: [`Task::MakespanSearch`] for a search of its own (with
+/// the longest schedule so far), [`Task::MakespanCurve`] for one of several searches sharing
+/// a budget, counted after the `offset` steps of those before it (no bound).
+#[derive(Clone, Copy)]
+pub(crate) struct Reporting<'p> {
+    pub observer: Observer<'p>,
+    pub task: Task,
+    pub offset: u64,
+}
+
+impl Reporting<'_> {
+    /// A search of its own, reported to nobody.
+    pub(crate) const SILENT: Reporting<'static> = Reporting {
+        observer: &progress::silent,
+        task: Task::MakespanSearch,
+        offset: 0,
+    };
+}
+
 /// The DFS's working memory.
 struct Search<'p, 'a, K> {
     p: &'p Problem<'a>,
     /// Told every [`REPORT_EVERY`] steps how far the search is.
-    observer: Observer<'p>,
+    reporting: Reporting<'p>,
     every: Every,
     /// The largest lower bound reported so far (reports never fall).
     reported: u32,
@@ -485,6 +504,17 @@ impl<K: StateKey> Search<'_, '_, K> {
     /// bound on `V(root)` (and it never falls: a popped frame's value moves to its parent
     /// one level up, plus one). The root's [`state_bound`] is the upper bound.
     fn report(&mut self) {
+        let r = self.reporting;
+        if r.task != Task::MakespanSearch {
+            (r.observer)(&Progress {
+                task: r.task,
+                done: r.offset.saturating_add(self.stats.steps as u64),
+                budget: self.steps_limit as u64,
+                best_bound: None,
+                upper_bound: None,
+            });
+            return;
+        }
         let lower = self
             .frames
             .iter()
@@ -493,7 +523,7 @@ impl<K: StateKey> Search<'_, '_, K> {
             .max()
             .unwrap_or(0);
         self.reported = self.reported.max(lower);
-        (self.observer)(&Progress {
+        (r.observer)(&Progress {
             task: Task::MakespanSearch,
             done: self.stats.steps as u64,
             budget: self.steps_limit as u64,
@@ -561,7 +591,7 @@ fn solve<K: StateKey>(
     budget: &Budget,
     steps: usize,
     witness: bool,
-    observer: Observer,
+    reporting: Reporting,
 ) -> Result<Outcome, Error> {
     let i_len = p.instrs.len();
     let limit = budget.max_states;
@@ -570,7 +600,7 @@ fn solve<K: StateKey>(
     let root = K::encode(&root_counts, p.bits);
     let mut search = Search {
         p,
-        observer,
+        reporting,
         every: Every::new(REPORT_EVERY),
         reported: 0,
         limit,
@@ -699,7 +729,7 @@ fn run(
     budget: &Budget,
     steps: usize,
     witness: bool,
-    observer: Observer,
+    reporting: Reporting,
 ) -> Result<Outcome, Error> {
     check(t)?;
     if warps == 0 || t.instrs.is_empty() {
@@ -720,11 +750,11 @@ fn run(
     let p = Problem::new(t, warps);
     let bits = (t.instrs.len() as u64).saturating_mul(u64::from(p.bits));
     if bits <= 64 {
-        solve::<u64>(&p, budget, steps, witness, observer)
+        solve::<u64>(&p, budget, steps, witness, reporting)
     } else if bits <= 128 {
-        solve::<u128>(&p, budget, steps, witness, observer)
+        solve::<u128>(&p, budget, steps, witness, reporting)
     } else {
-        solve::<Box<[u32]>>(&p, budget, steps, witness, observer)
+        solve::<Box<[u32]>>(&p, budget, steps, witness, reporting)
     }
 }
 
@@ -761,7 +791,11 @@ pub fn exact_observed(
     budget: &Budget,
     observer: Observer,
 ) -> Result<Schedule, Error> {
-    let out = run(t, warps, budget, budget.max_search_steps, true, observer)?;
+    let reporting = Reporting {
+        observer,
+        ..Reporting::SILENT
+    };
+    let out = run(t, warps, budget, budget.max_search_steps, true, reporting)?;
     out.schedule
         .ok_or_else(|| Error::Invalid("internal: no schedule".into()))
 }
@@ -775,12 +809,12 @@ pub fn exact_makespan(
     warps: u32,
     budget: &Budget,
 ) -> Result<(u64, SearchStats), Error> {
-    exact_makespan_within(t, warps, budget, budget.max_search_steps)
+    exact_makespan_within(t, warps, budget, budget.max_search_steps, Reporting::SILENT)
 }
 
 /// [`exact_makespan`] with at most `steps` successor generations (≤ the budget's own
 /// `max_search_steps`): lets a computation made of several searches (the estimate's `T(y)`
-/// for `y = 1..x`) share one step budget.
+/// for `y = 1..x`) share one step budget, and reports to `reporting`.
 ///
 /// # Errors
 /// As [`exact`].
@@ -789,6 +823,7 @@ pub(crate) fn exact_makespan_within(
     warps: u32,
     budget: &Budget,
     steps: usize,
+    reporting: Reporting,
 ) -> Result<(u64, SearchStats), Error> {
     let out = run(
         t,
@@ -796,7 +831,7 @@ pub(crate) fn exact_makespan_within(
         budget,
         steps.min(budget.max_search_steps),
         false,
-        &progress::silent,
+        reporting,
     )?;
     Ok((out.makespan, out.stats))
 }

@@ -332,7 +332,7 @@ fn analyse(input: &ModeInput, p: &mut PwsParams, out: &mut ModeOutput) {
             return;
         }
     }
-    let result = match pws::analyze(&graph, &p.hardware, &p.options) {
+    let result = match pws::analyze_observed(&graph, &p.hardware, &p.options, input.progress) {
         Ok(r) => r,
         Err(e) => {
             out.diagnostics.push(e.diagnostic);
@@ -428,7 +428,14 @@ fn wavefront_graph(
             default: bounds.default,
         },
     };
-    match pws::build_from_gcn_program(&gcn.program, gcn.function(), &opts, budget) {
+    let built = pws::build_from_gcn_program_observed(
+        &gcn.program,
+        gcn.function(),
+        &opts,
+        budget,
+        input.progress,
+    );
+    match built {
         Ok(g) => {
             out.diagnostics.extend(g.warnings);
             loop_rows(&g.loops, &inference, &bounds, out);

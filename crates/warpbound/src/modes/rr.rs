@@ -573,13 +573,14 @@ fn analyse(input: &ModeInput, p: &RrParams, out: &mut ModeOutput) {
             ),
         ));
     }
-    let mut result = match roundrobin::analyze(f, launch, &config, &p.overrides) {
-        Ok(r) => r,
-        Err(d) => {
-            out.diagnostics.push(d);
-            return;
-        }
-    };
+    let mut result =
+        match roundrobin::analyze_observed(f, launch, &config, &p.overrides, input.progress) {
+            Ok(r) => r,
+            Err(d) => {
+                out.diagnostics.push(d);
+                return;
+            }
+        };
     out.diagnostics.extend(result.notes.iter().cloned());
     if result.traces.len() > MAX_TRACES {
         out.diagnostics.push(Diagnostic::global(

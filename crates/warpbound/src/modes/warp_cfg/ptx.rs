@@ -62,7 +62,7 @@ pub(super) fn run(input: &ModeInput, p: &WarpCfgParams, out: &mut ModeOutput) {
     out.loop_bounds = crate::loop_inference::rows(&inference, &loop_bounds);
     out.time("loop_bounds", t);
     let t = Instant::now();
-    let built = match cfg::ptx::build(f, &p.analysis) {
+    let built = match cfg::ptx::build_observed(f, &p.analysis, input.progress) {
         Ok(b) => b,
         Err(d) => {
             out.diagnostics.push(d);

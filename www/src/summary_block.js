@@ -41,9 +41,9 @@ export function blockSummary(r) {
   const phases = x.rule === 'barrier_phases';
   const extra = b.wcet - b.warp_wcet - (b.warps - 1) * b.warp_issues;
   const formula = phases
-    ? `Block bound per barrier phase = C + (W − 1) · I + P · (2λ − 1) = ${fmt(b.warp_wcet)} + ${b.warps - 1} × ${fmt(b.warp_issues)} + ${fmt(extra)} = ${fmt(b.wcet)} cycles. ` +
-      'The barriers lie outside every branch and loop, so every warp passes them once, in the same order: between two barriers the argument without barriers holds, ' +
-      'plus at most λ − 1 cycles per barrier for results still in flight when a warp passes it and λ − 1 for the block it cuts (λ: the largest latency).'
+    ? `Block bound per barrier phase = C + (W − 1) · I + Σ P_b · λ_b = ${fmt(b.warp_wcet)} + ${b.warps - 1} × ${fmt(b.warp_issues)} + ${fmt(extra)} = ${fmt(b.wcet)} cycles. ` +
+      'Every warp passes the barriers the same number of times, in the same order, whole (no branch that splits the block reaches one; loops around them are left by the whole block together): between two barriers the argument without barriers holds, ' +
+      'plus, per barrier passed (P_b times: the bounds of the loops around barrier b), one cycle for its release and λ_b − 1 for what the warp may still wait for from before it (λ_b: the largest latency of a result no instruction waited for before the barrier).'
     : x.rule === 'serialised'
       ? `Barriers: the block bound is the serialised one, W × C = ${b.warps} × ${fmt(b.warp_wcet)} = ${fmt(b.wcet)} cycles. ` +
         'While a warp waits at a barrier the others may be waiting for their own latencies, one after another, so only running the warps one after the other is proved safe here.'
@@ -59,7 +59,10 @@ export function blockSummary(r) {
       ['contention (bound − C of the critical warp)', fmt(x.contention)],
       ['critical warp (ties: the youngest, served last by GTO)', `warp ${x.critical} (alone ${fmt(critical.isolated)}, others ${fmt(critical.interference)})`],
       ['serialised bound Σ C', fmt(x.serialised)],
-      ['barriers', b.barriers ? (phases ? 'yes, outside branches and loops (per phase)' : 'yes (serialised bound)') : 'no'],
+      ['barriers', !b.barriers ? 'no'
+        : b.barrier_phases
+          ? `yes, passed alike by every warp: P = ${fmt(b.barrier_phases.instances)} instance(s), Σ P_b · λ_b = ${fmt(b.barrier_phases.carry)}${phases ? ' (per phase)' : ' (the serialised bound is lower)'}`
+          : 'yes (serialised bound: see the note)'],
     ]),
   ];
   if (b.runs && b.runs.length) {

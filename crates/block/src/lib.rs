@@ -10,6 +10,9 @@
 //! What this crate is not: a per-phase analysis (the paper separates execution phases from
 //! latency phases inside a warp; here the whole path is one phase), and it does no IPET: the
 //! per-warp numbers come from the warp-CFG analysis of the caller (crate `cfg` + `ipet`).
+//! The one thing it reads from a listing is whether the barrier rule applies
+//! ([`barrier_phases()`]: the thread-level block graph of `isa::blocks`, the block-uniform
+//! branches of `loopbound`), so that the mode that uses the rule only translates.
 //!
 //! # The single-issue machine ([`response_time`])
 //! One warp-instruction issues per cycle, warps issue in order, an instruction waits until
@@ -50,32 +53,79 @@
 //! union of the warps' blocked cycles, `≤ Σ_w (I_w + blocked_w) ≤ Σ_w C_w` by the virtual-time
 //! argument per warp.
 //!
-//! **Barriers every warp passes in the same order** ([`phased_response_time`]). When every
-//! barrier instruction lies on every path from the entry to every exit of the thread CFG and
-//! in no loop, and every branch that may split a warp before it reconverges at or before it
-//! (the caller checks this on the listing: it is the shape of `__syncthreads()` outside any
-//! branch and loop), every warp executes the same `P` barriers once each, converged, in the
-//! same order, and the run splits into *phases*: phase `p` ends at `ρ_p`, the cycle the last
-//! warp issues barrier `p` (the release; the waiting warps resume at `ρ_p + 1`). Inside a
-//! phase no warp waits at a barrier before its own arrival, so the theorem's decomposition
-//! holds there: for the warp `c` arriving last, `ρ_p − ρ_{p−1} ≤ 1 + V_{c,p} + Σ_{w≠c}
-//! I_{w,p}`, where `V_{c,p}` is its virtual time in the phase and `I_{w,p}` what the others
-//! issue in it (all of which is phase `p` work). At resumption the warp may still have
-//! results in flight from before the barrier, due at most `λ − 1` virtual cycles later, `λ`
-//! the largest latency or initiation interval of the cost model, so `V_{c,p} ≤ (λ − 1) +
-//! S_{c,p}`, `S_{c,p}` the isolated time of its segment from an empty pipeline. Summing over
-//! the phases, the worst segment of each phase concatenated is a path of the CFG (segments
-//! meet at the same barrier instructions; loops lie inside one segment, since a barrier is
-//! in none), so `Σ_p max_c S_{c,p}` is at most the isolated bound of that path with the
-//! blocks holding a barrier cut at it — and cutting a drained block in two adds at most
-//! `λ − 1` (the first part's instructions have all issued before the second part starts and
-//! complete at most `λ − 1` later) — and `Σ_p max_w I_{w,p} ≤ I`. Hence
-//! `max_c R_c ≤ C + (W − 1)·I + P·(2λ − 1)`, still capped by the serialised bound. Under cost
-//! `unit` (`λ = 1`) it is `C + (W − 1)·I + P`. The tests of `block_soundness` check it
-//! against runs of generated kernels with top-level barriers (the proptest, and
-//! `top_level_barriers_are_bounded_per_phase`). The `P·(2λ − 1)` term is the proof's: no run
-//! found so far needed it (all stayed within `C + (W − 1)·I`), and the barrier forms the
-//! caller does not recognise keep the serialised bound.
+//! **Barriers every warp passes in the same order** ([`phased_response_time`]). Suppose
+//! every warp of the block passes the same sequence of barrier *instances* `1 … P` — the
+//! same barrier instructions in the same order, an instruction inside a loop once per
+//! iteration —, each with all its threads (a warp arriving in parts would issue one
+//! instance twice), and that every loop whose body holds a barrier runs the same iterations
+//! in every warp. [`barrier_phases()`] checks a sufficient condition on the listing and
+//! bounds `P` (its module doc lists the premises): barriers outside every branch and loop
+//! (`__syncthreads()` at the top level: `P` barriers, once each), and, since issue #38,
+//! barriers inside loops and branches whose conditions are *block-uniform* — the same in
+//! every thread of the block: parameters, block ids, launch dimensions, never `tid`, loaded
+//! data, votes or shuffles (`loopbound::uniform`) — such as a tiled multiply's loop over
+//! tiles or a reduction tree's `s >>= 1`, while every branch that may split a warp closes
+//! before the next barrier. Block-uniform, not warp-uniform: warps that run a barrier loop
+//! different numbers of times (`tid / 32`, a vote) pass different sequences, and
+//! `block_soundness`'s `VOTE.ALL` kernel (two paths with a barrier each in different places)
+//! runs above the formula.
+//!
+//! The run then splits into *phases*: phase `p ≤ P` ends at `ρ_p`, the cycle the last warp
+//! issues barrier instance `p` (the release; the waiting warps resume at `ρ_p + 1`), phase
+//! `P + 1` when the last warp ends. Inside a phase no warp waits at a barrier before its own
+//! arrival, so the theorem's decomposition holds there: for the warp `c` arriving last,
+//! `ρ_p − ρ_{p−1} ≤ 1 + V_{c,p} + Σ_{w≠c} I_{w,p}`, where `V_{c,p}` is its virtual time in
+//! the phase up to its issue of the barrier, `I_{w,p}` what the others issue in it (all of
+//! which is phase `p` work), and the 1 the release cycle `ρ_{p−1} + 1` of the phase before
+//! (none for the first phase).
+//!
+//! *What is left in flight.* At resumption warp `c` may still wait for its own work from
+//! before barrier `p − 1`: a register not yet written back, or a unit inside its initiation
+//! interval. On the issue model of `cfg::latency` an instruction issues only when the
+//! registers it reads or writes are written back, so only results no later instruction
+//! before the barrier waited for can be in flight; [`carry`] bounds their latencies and the
+//! intervals by `λ_b` for the barrier `b` of that instance (at most the largest latency or
+//! interval of the cost model, and mostly an ALU latency: a shared-memory store's value
+//! has been waited for). They issued at least one cycle before the barrier, so they are
+//! done `λ_b − 1` cycles after the resumption at the latest, and delaying the warp's
+//! empty-pipeline schedule by that much covers them (issue times are monotone in the
+//! readiness of registers and units): `V_{c,p} ≤ (λ_b − 1) + S_{c,p}`, `S_{c,p}` the
+//! isolated time of its segment — its path from instance `p − 1` to the issue of instance
+//! `p` — from an empty pipeline.
+//!
+//! *Summing over the phases.* A `BAR` ends its block in the thread CFG and the warp CFG
+//! (`isa::ControlKind::Barrier` ends a block), so a segment is a sequence of whole blocks,
+//! and its empty-pipeline time is at most the sum of their drained costs (`cfg::latency`:
+//! each block's drained cost covers its real time from any start, the barrier's issue
+//! before its block drains): no block is cut. The worst segment of each phase concatenated,
+//! `Π`, is a path of the CFG (consecutive segments meet at the same barrier instruction,
+//! entered with the same stack: the warps are whole there and have taken the same uniform
+//! branches), and it respects every loop bound the warp bound `C` assumes — a loop without a
+//! barrier is entered and left within one segment, so each of its runs in `Π` is a run of
+//! some warp's path; a loop with a barrier runs the same iterations in every warp (its
+//! header and the branches leaving it lie on the warps' common path), so `Π` runs it as
+//! every warp does. So `Σ_p max_c S_{c,p} ≤ C`, and likewise `Σ_p max_w I_{w,p} ≤ I`.
+//! Hence, with one release cycle and one carry-over per instance,
+//! `max_c R_c ≤ C + (W − 1)·I + Σ_b P_b·λ_b` (`P_b` the instances of barrier `b`, `Σ_b P_b =
+//! P`), still capped by the serialised bound. Any `P_b` at least the instances a warp
+//! passes will do (the bound grows with it): the product of the bounds of the loops around
+//! `b` — per entry, the bounds `C` itself rests on, so a run beyond them breaks `C` too;
+//! the warps all run the same count, at most that. Under cost `unit` (`λ_b = 1`) it is
+//! `C + (W − 1)·I + P`, never below the serialised `W·C` there.
+//!
+//! Before issue #38 the term was `P·(2λ − 1)` with `λ` the cost model's largest latency:
+//! `λ − 1` for the carry-over without [`carry`], and `λ − 1` for cutting a block at the
+//! barrier, which the block structure above makes unnecessary. The tests of
+//! `block_soundness` check the bound against runs of generated kernels with barriers at
+//! the top level and in loops counted by `blockDim.x / 32`, and of hand-written ones with
+//! barriers in loops counted by a parameter or `blockDim` (the proptest,
+//! `top_level_barriers_are_bounded_per_phase`,
+//! `barriers_in_generated_uniform_loops_are_bounded_per_phase`,
+//! `barriers_in_parameter_loops_are_bounded_per_phase`), and `block_corpus` against the
+//! runs of every corpus kernel the simulator runs as a block (no run has needed the term so
+//! far: all stayed within `C + (W − 1)·I`); the barrier forms and shapes
+//! [`barrier_phases()`] does not accept keep the serialised bound, with the reason
+//! ([`Serialised`]).
 //!
 //! # The unit machine of the makespan model ([`units_response_time`])
 //! Berezovskyi, Bletsas and Andersson (ECRTS 2012, §2–3): memory instructions run on the
@@ -90,6 +140,12 @@
 //! warp's instructions on `u`. On straight-line code the caller can do better and take the
 //! exact worst-case makespan of the paper's search (crate `makespan`); this bound is then
 //! its safe, closed-form companion (`tests` check it against the exact values).
+
+mod barrier_phases;
+pub mod carry;
+
+pub use barrier_phases::{barrier_phases, BarrierPhases, PhaseBarrier, Serialised};
+pub use carry::Timing;
 
 use serde::{Deserialize, Serialize};
 
@@ -111,8 +167,8 @@ pub enum Rule {
     ResponseTime,
     /// The kernel synchronises at barriers: the serialised bound `Σ_w C_w` (module doc).
     Serialised,
-    /// Barriers every warp passes once, in the same order: the theorem per barrier phase,
-    /// `C + (W − 1)·I + P·(2λ − 1)` (module doc).
+    /// Barriers every warp passes the same number of times, in the same order: the theorem
+    /// per barrier phase, `C + (W − 1)·I + Σ_b P_b·λ_b` (module doc).
     BarrierPhases,
     /// Unit machine: isolated time plus the others' work on each unit over its lanes.
     UnitResponseTime,
@@ -203,17 +259,12 @@ pub fn response_time(profiles: &[WarpProfile], barriers: bool) -> BlockBound {
     theorem(profiles, 0, Rule::ResponseTime)
 }
 
-/// The block bound on the single-issue machine when the kernel's `barriers` barrier
-/// instructions are passed once each by every warp, in the same order (module doc), `lambda`
-/// the largest latency or initiation interval of the cost model: each warp's response time
-/// is the theorem's plus `barriers · (2·lambda − 1)`, capped by the serialised bound.
-pub fn phased_response_time(profiles: &[WarpProfile], barriers: u64, lambda: u64) -> BlockBound {
-    let per_barrier = lambda.max(1).saturating_mul(2).saturating_sub(1);
-    let mut b = theorem(
-        profiles,
-        barriers.saturating_mul(per_barrier),
-        Rule::BarrierPhases,
-    );
+/// The block bound on the single-issue machine when every warp passes the same sequence of
+/// barrier instances, in the same order, whole (module doc; [`barrier_phases()`] checks it),
+/// `carry` = `Σ_b P_b·λ_b` ([`BarrierPhases::carry`]): each warp's response time is the
+/// theorem's plus `carry`, capped by the serialised bound.
+pub fn phased_response_time(profiles: &[WarpProfile], carry: u64) -> BlockBound {
+    let mut b = theorem(profiles, carry, Rule::BarrierPhases);
     if b.cycles >= b.serialised {
         b.rule = Rule::Serialised;
     }

@@ -98,6 +98,9 @@ pub fn lower(f: &GcnFunction, graph: &FlowGraph, sgprs: &[(u32, Init)]) -> Progr
     for &(from, to, kind) in &graph.edges {
         let last = &f.instructions[graph.blocks[from].last];
         let when = l.edge_condition(last, kind);
+        // A branch on the execute mask or VCC: its edges get `true`.
+        l.p.blocks[from].unknown_conditions |= last.opcode.starts_with("s_cbranch_")
+            && !matches!(last.opcode.as_str(), "s_cbranch_scc0" | "s_cbranch_scc1");
         l.p.blocks[from].edges.push(Edge { to, when });
     }
     if !graph.blocks.is_empty() {

@@ -322,6 +322,11 @@ pub struct Block {
     pub line: u32,
     /// The index (in the dialect's instruction list) of the block's first instruction.
     pub first: usize,
+    /// The lowering could not state when a thread takes which of this block's edges (a
+    /// SASS `BRA.DIV`, a condition-code test, an indirect jump): each edge's condition is
+    /// `true`, a necessary condition only. [`crate::uniform`] reads such a block as a branch
+    /// threads may leave different ways.
+    pub unknown_conditions: bool,
 }
 
 /// One variable's name and width in bits (1: a predicate).

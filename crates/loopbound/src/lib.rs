@@ -24,6 +24,13 @@
 //! WCET 2023, §4.1: "loop bounds are given per loop of the thread-level CFG"), what
 //! `ipet::LoopBounds` constrain, and what `simulation.loop_iterations` observes.
 //!
+//! **Uniformity.** [`Analysis::uniformity`] reads the same symbolic values for another
+//! question: which branches every thread of a thread block takes the same way (their
+//! conditions depend on parameters, block ids and launch dimensions only — no `tid`, no
+//! loaded data, no vote or shuffle — and no divergent branch decides the values they
+//! compare), the condition under which the `block` crate extends its per-phase rule to
+//! barriers inside loops ([`uniform`]).
+//!
 //! Pure Rust, no I/O, deterministic; linear in blocks × variables plus the facts (each a
 //! truth table of at most 2^10 rows and a constant number of interval evaluations).
 
@@ -38,6 +45,7 @@ pub mod ptx;
 pub mod sass;
 pub mod symbolic;
 pub mod trip_count;
+pub mod uniform;
 
 mod evaluate;
 mod reason;
@@ -123,6 +131,12 @@ impl Analysis {
         name: &dyn Fn(&Input) -> String,
     ) -> Vec<LoopBound> {
         evaluate::run(self, inputs, name)
+    }
+
+    /// Which values and branches are the same in every thread of a thread block
+    /// ([`uniform`]): what the `block` crate's per-phase rule asks of a loop around a barrier.
+    pub fn uniformity(&self) -> uniform::Uniformity {
+        uniform::run(self)
     }
 
     /// The launch inputs a fact's numbers depend on.

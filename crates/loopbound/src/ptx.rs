@@ -50,6 +50,8 @@ pub fn lower(f: &Function, graph: &FlowGraph) -> Program {
     for &(from, to, kind) in &graph.edges {
         let last = &f.instructions[graph.blocks[from].last];
         let when = l.edge_condition(last, kind);
+        // An indirect branch's edges all get `true`.
+        l.p.blocks[from].unknown_conditions |= last.opcode == "brx";
         l.p.blocks[from].edges.push(Edge { to, when });
     }
     if !graph.blocks.is_empty() {

@@ -505,8 +505,18 @@ pub struct BlockDetails {
     pub warp_wcet: u64,
     /// One warp's warp-CFG bound under cost `unit`: the warp-instructions it issues at most.
     pub warp_issues: u64,
-    /// Whether the kernel synchronises at barriers (then the bound is the serialised one).
+    /// Whether the kernel synchronises at barriers (then the bound is the serialised one,
+    /// unless every warp passes them alike: `barrier_phases`).
     pub barriers: bool,
+    /// When every warp passes the barriers the same number of times, in the same order:
+    /// each barrier with the loops around it and `P`, the instances a warp passes at most
+    /// (`block::barrier_phases`; the bound is per phase when that is below serialising).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub barrier_phases: Option<block::BarrierPhases>,
+    /// When the barriers keep the serialised bound because a premise of the per-phase rule
+    /// fails: the first that does (`block::Serialised`, its place in the listing).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub serialised_because: Option<block::Serialised>,
     /// The response-time bound, per warp, the critical warp and the contention term.
     pub bound: block::BlockBound,
     /// The schedulers the simulator ran the block under (`any`: lrr and gto).

@@ -69,7 +69,12 @@ pub fn lower(kernel: &Kernel, graph: &BlockGraph) -> Program {
                 l.p.blocks[from].clobbers_all = true;
                 Term::Bool(true)
             }
-            _ => l.edge_condition(last, kind),
+            _ => {
+                if !condition_known(last) {
+                    l.p.blocks[from].unknown_conditions = true;
+                }
+                l.edge_condition(last, kind)
+            }
         };
         l.p.blocks[from].edges.push(Edge { to, when });
     }
@@ -152,11 +157,7 @@ impl Lowering {
     /// `last` (module doc: necessary, `true` when unknown).
     fn edge_condition(&mut self, last: &Instruction, kind: EdgeKind) -> Term {
         let guard = self.guard(last);
-        let unknown = (last.opcode.name == "BRA"
-            && (last.opcode.has_modifier("DIV") || last.opcode.has_modifier("CONV")))
-            || last.tests_condition_code()
-            || matches!(last.control, ControlKind::Indirect);
-        if unknown {
+        if !condition_known(last) {
             return Term::Bool(true);
         }
         // `@P0 BRA P1, target`: taken where both hold.
@@ -189,6 +190,15 @@ impl Lowering {
             _ => taken,
         }
     }
+}
+
+/// Whether the lowering states when a thread takes the edges out of a block ending in
+/// `last`: not for `BRA.DIV`/`BRA.CONV` (taken on the warp's convergence, not on a value of
+/// the thread), a condition-code test or an indirect jump, whose edges all get `true`.
+pub fn condition_known(last: &Instruction) -> bool {
+    let warp_state = last.opcode.name == "BRA"
+        && (last.opcode.has_modifier("DIV") || last.opcode.has_modifier("CONV"));
+    !(warp_state || last.tests_condition_code() || matches!(last.control, ControlKind::Indirect))
 }
 
 /// Whether operand `o` is `RZ`/`URZ`.

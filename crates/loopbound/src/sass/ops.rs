@@ -12,7 +12,9 @@
 //! Which registers an instruction writes is over-approximated beyond `isa`'s list (which
 //! names the first register of a pair only for `IMAD.WIDE`, `CS2R`, `ULDC.64`, matrix
 //! instructions): [`dest_width`] widens each written register by the width the opcode's
-//! modifiers say, and an opcode not in [`SINGLE`] is taken to write four.
+//! modifiers say, and an opcode not in [`SINGLE`] is taken to write four — unless `isa`
+//! already names that many registers (`LDS.U.128 R16` lists R16–R19), which are then the
+//! group itself.
 
 use super::{bitwise, is_zero, Lowering};
 use crate::ir::{CmpOp, FuncOp, Input, Op, Term};
@@ -163,11 +165,19 @@ pub(crate) fn dest_width(ins: &Instruction) -> u32 {
 /// Every register `ins` may write (the over-approximation of the module doc).
 pub(crate) fn writes(ins: &Instruction) -> Vec<Register> {
     let w = dest_width(ins);
+    // Where the parser already names the whole group (`LDS.U.128 R16` writes R16–R19), it is
+    // the group: widening each of its registers again would clobber R20–R22 too (the loop
+    // counter of sm_75's tiled `matrixMul`).
+    let named = |f: fn(&Register) -> bool| ins.writes.iter().filter(|r| f(r)).count() as u32 >= w;
+    let gprs = named(|r| matches!(r, Register::Gpr(_)));
+    let uniforms = named(|r| matches!(r, Register::Uniform(_)));
     let mut out = Vec::new();
     for r in &ins.writes {
         match r {
-            Register::Gpr(n) => out.extend((0..w).map(|k| Register::Gpr(n + k))),
-            Register::Uniform(n) => out.extend((0..w).map(|k| Register::Uniform(n + k))),
+            Register::Gpr(n) if !gprs => out.extend((0..w).map(|k| Register::Gpr(n + k))),
+            Register::Uniform(n) if !uniforms => {
+                out.extend((0..w).map(|k| Register::Uniform(n + k)))
+            }
             other => out.push(other.clone()),
         }
     }
@@ -607,7 +617,8 @@ fn semantics(l: &mut Lowering, ins: &Instruction) -> Option<Vec<(Register, Term)
             let OperandKind::Constant { bank, address } = &o.get(1)?.kind else {
                 return None;
             };
-            if address.base.is_some() {
+            // `c[0x0][RZ]` (nvcc on sm_90 reads `blockDim.x` so) is the word at the offset.
+            if address.base.as_ref().is_some_and(|b| *b != Register::Zero) {
                 return None;
             }
             let word = |off: i64| Term::Input {

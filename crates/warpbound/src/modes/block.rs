@@ -10,15 +10,19 @@
 use super::warp_cfg::{self, Cost, ParsedSass, WarpCfgParams};
 use crate::catalog::{ModeInfo, ParamInfo};
 use crate::mode::{Mode, ModeDetails, ModeInput, ModeOutput};
-use crate::observed_loops::{self, ObservedLoop};
-use crate::report::{
-    BlockDetails, BlockGrowth, BlockRun, PlotView, ScheduleItem, ScheduleView, Series,
-    SimulationReport, Wcet,
-};
-use crate::simulator::{self, SimRun};
+use crate::observed_loops;
+use crate::report::{BlockDetails, BlockGrowth, BlockRun, SimulationReport, Wcet};
+use crate::simulator;
 use isa::{Diagnostic, Kernel, Severity};
 use std::collections::BTreeMap;
 use web_time::Instant;
+
+mod runs;
+
+use runs::{
+    block_launch, gantt, growth_plot, issued, last_warp, observe_growth, observed, simulate_block,
+    GrowthRuns,
+};
 
 /// The mode.
 pub const MODE: Mode = Mode {
@@ -118,7 +122,10 @@ fn describe() -> ModeInfo {
                       bound under unit cost) — the worst-case response time of the block's \
                       warps, after Jeanmougin, Carle and Rochange (ECRTS 2025). Latencies of \
                       different warps overlap; only issue slots add up. Kernels with barriers \
-                      get the serialised bound (W × the warp bound)."
+                      get the bound per barrier phase when every warp passes them alike \
+                      (outside branches that split the block, in loops whose exits are the \
+                      same for the whole block), else the serialised bound (W × the warp \
+                      bound)."
             .into(),
         dialects: vec!["sass".into()],
         params,
@@ -145,131 +152,6 @@ fn schedulers(name: &str) -> Vec<(&'static str, sim::Scheduler)> {
         "random" => random.to_vec(),
         _ => vec![lrr, gto, random[0], random[1]],
     }
-}
-
-/// When every barrier of `kernel` is a plain `BAR.SYNC 0` that every warp passes once, in the
-/// same order, their number `P` (the condition of `block::phased_response_time`); `None`
-/// otherwise. Checked on the thread CFG `graph`: each barrier is unguarded, in no loop (no
-/// cycle through its block), and on every path from the entry to every place a thread can
-/// end (each block holding an `EXIT`/`KIL`/`RET` is dominated by the barrier's block, or the
-/// barrier comes first in the same block); every branch that may split a warp before a
-/// barrier reconverges at or before it (every warp arrives converged, once); the kernel makes
-/// no calls or indirect jumps (the CFG would not show the callee's barriers and exits).
-fn phased_barriers(kernel: &Kernel, graph: &isa::BlockGraph) -> Option<u64> {
-    let ins = &kernel.instructions;
-    let stops = |i: &isa::Instruction| {
-        matches!(
-            i.opcode.name.as_str(),
-            "CAL" | "JCAL" | "CALL" | "BRX" | "JMX" | "JMP" | "PRET" | "RET"
-        )
-    };
-    if ins.iter().any(stops) {
-        return None;
-    }
-    let block_of = |i: usize| graph.blocks.iter().find(|b| b.first <= i && i <= b.last);
-    let edges = graph.edges();
-    let dom = isa::dominance::DominatorTree::dominators(
-        graph.blocks.len(),
-        edges.iter().map(|e| (e.0, e.1)),
-        0,
-    );
-    // Blocks on a cycle: a block reaches itself.
-    let succ = |b: usize| edges.iter().filter(move |e| e.0 == b).map(|e| e.1);
-    let on_cycle = |b: usize| {
-        let mut seen = vec![false; graph.blocks.len()];
-        let mut stack: Vec<usize> = succ(b).collect();
-        while let Some(x) = stack.pop() {
-            if x == b {
-                return true;
-            }
-            if let Some(s) = seen.get_mut(x) {
-                if !*s {
-                    *s = true;
-                    stack.extend(succ(x));
-                }
-            }
-        }
-        false
-    };
-    let ends: Vec<usize> = (0..ins.len())
-        .filter(|&i| matches!(ins[i].opcode.name.as_str(), "EXIT" | "KIL"))
-        .collect();
-    let mut count = 0u64;
-    for (i, bar) in ins
-        .iter()
-        .enumerate()
-        .filter(|(_, x)| x.opcode.name == "BAR")
-    {
-        let plain = bar.opcode.has_modifier("SYNC")
-            && bar.guard.is_none()
-            && bar.operands.len() == 1
-            && bar.operands[0]
-                .text
-                .trim()
-                .trim_start_matches("0x")
-                .trim_start_matches('0')
-                .is_empty()
-            && bar
-                .opcode
-                .modifiers
-                .iter()
-                .all(|m| m == "SYNC" || m == "DEFER_BLOCKING");
-        let b = block_of(i)?;
-        if !plain || !b.reachable || on_cycle(b.id) {
-            return None;
-        }
-        for &e in &ends {
-            let eb = block_of(e)?;
-            let first = if eb.id == b.id {
-                i < e
-            } else {
-                dom.dominates(b.id, eb.id)
-            };
-            if eb.reachable && !first {
-                return None;
-            }
-        }
-        // Every warp reaches the barrier converged, once: each branch that may split a warp
-        // (a guarded control instruction) before the barrier lies in a reconvergence region
-        // (SSY, PBK, PCNT, PRET, BSSY: from the push to its target, contiguous in SASS) that
-        // closes at or before the barrier. A region open across the barrier is fine when no
-        // such branch precedes the barrier inside it (nvcc's `SSY; …; BAR.SYNC; @P1 SYNC`).
-        // A block the barrier's does not dominate runs before it (every path to an exit
-        // passes the barrier).
-        let before = |at: usize| match block_of(at) {
-            Some(x) if x.id == b.id => at < i,
-            Some(x) => !dom.dominates(b.id, x.id),
-            None => true,
-        };
-        let regions: Vec<(usize, u64)> = ins
-            .iter()
-            .enumerate()
-            .filter_map(|(k, push)| match push.control {
-                isa::ControlKind::Ssy(Some(t))
-                | isa::ControlKind::Pbk(Some(t))
-                | isa::ControlKind::Pcnt(Some(t))
-                | isa::ControlKind::Pret(Some(t))
-                | isa::ControlKind::Bssy {
-                    target: Some(t), ..
-                } => Some((k, t)),
-                _ => None,
-            })
-            .collect();
-        for (c, x) in ins.iter().enumerate() {
-            let splits = x.guard.is_some() && x.control != isa::ControlKind::Fallthrough;
-            if !splits || !before(c) {
-                continue;
-            }
-            let enclosed = regions.iter().any(|&(k, t)| {
-                before(k) && ins[k].address < x.address && x.address < t && t <= bar.address
-            });
-            if !enclosed {
-                return None;
-            }
-        }
-        count += 1;
-    }
-    Some(count)
 }
 
 /// Whether the kernel waits at thread-block barriers (`BAR.SYNC`, `BAR.RED`, `BAR.ARV` and
@@ -447,25 +329,42 @@ fn run(input: &ModeInput) -> ModeOutput {
         }
     };
     let profile = block::WarpProfile { isolated, issues };
-    // Barriers every warp passes once, in order, on the stack-ordered machine: per phase.
-    let phased = phased_barriers(&parsed.sass.kernel, &parsed.sass.graph)
-        .filter(|_| barriers && p.its.is_none());
-    let lambda = match &p.cost {
-        Cost::Latency(table) => table
-            .latency
-            .values()
-            .chain(table.interval.values())
-            .copied()
-            .max()
-            .map_or(1, u64::from),
-        Cost::Unit | Cost::Units { .. } => 1,
-    };
+    // Barriers every warp passes the same number of times, in order, on the stack-ordered
+    // machine: per phase (crate `block`), with the loop bounds and the cost model the warp
+    // bound used.
+    let t = Instant::now();
+    let phases = (barriers && p.its.is_none()).then(|| {
+        let lb = &p.loop_bounds;
+        let timing = |ins: &isa::Instruction| match &p.cost {
+            Cost::Latency(table) => {
+                let class = cfg::TimingClass::of(ins);
+                block::Timing {
+                    latency: table.latency_of(class),
+                    interval: table.interval_of(class),
+                }
+            }
+            Cost::Unit | Cost::Units { .. } => block::Timing::UNIT,
+        };
+        block::barrier_phases(
+            &parsed.sass.kernel,
+            &parsed.sass.graph,
+            &|header| lb.per_address.get(&header).copied().or(lb.default),
+            &timing,
+        )
+    });
+    if phases.is_some() {
+        out.time("barrier_phases", t);
+    }
+    let phased = phases
+        .as_ref()
+        .and_then(|r| r.as_ref().ok())
+        .map(|x| x.carry);
     let (bound, growth_of) = match (&units, phased) {
-        (None, Some(count)) => (
-            block::phased_response_time(&vec![profile; warps], count, lambda),
+        (None, Some(carry)) => (
+            block::phased_response_time(&vec![profile; warps], carry),
             (1..=MAX_PLOT_WARPS.max(warps))
                 .map(|w| {
-                    let b = block::phased_response_time(&vec![profile; w], count, lambda);
+                    let b = block::phased_response_time(&vec![profile; w], carry);
                     (w, b.cycles, b.serialised, None)
                 })
                 .collect(),
@@ -506,27 +405,13 @@ fn run(input: &ModeInput) -> ModeOutput {
             (b, growth)
         }
     };
-    if let (Some(count), None) = (
-        phased.filter(|_| bound.rule == block::Rule::BarrierPhases),
-        &units,
-    ) {
-        out.diagnostics.push(Diagnostic::global(
-            Severity::Note,
-            format!(
-                "the kernel's {count} barrier(s) lie outside every branch and loop, so every warp \
-                 passes them once, in the same order: the bound is the response time per barrier \
-                 phase, C + (W − 1)·I + P·(2λ − 1) with P = {count}, λ = {lambda} (the largest \
-                 latency or interval: results in flight across a barrier; crates/block has the \
-                 proof)"
-            ),
-        ));
+    if units.is_none() && barriers {
+        out.diagnostics.push(barrier_note(phases.as_ref(), &bound));
     } else if barriers {
         out.diagnostics.push(Diagnostic::global(
             Severity::Note,
-            "the kernel waits at barriers (BAR) inside a branch or loop, or in a form other than \
-             BAR.SYNC 0: the block bound is the serialised one, W × the warp bound (while one \
-             warp waits at a barrier, the others may wait for their own latencies one after \
-             another; crates/block says why the serialised bound holds)",
+            "the kernel waits at barriers (BAR): on the makespan machine the block bound is the \
+             serialised one, W × the warp bound",
         ));
     }
     let cost_model = p.cost.name();
@@ -594,6 +479,8 @@ fn run(input: &ModeInput) -> ModeOutput {
         warp_wcet: isolated,
         warp_issues: issues,
         barriers,
+        serialised_because: phases.as_ref().and_then(|r| r.as_ref().err()).cloned(),
+        barrier_phases: phases.and_then(Result::ok),
         bound,
         scheduler,
         sm: if units.is_some() {
@@ -607,6 +494,60 @@ fn run(input: &ModeInput) -> ModeOutput {
         warp_cfg,
     }));
     out
+}
+
+/// The note saying which barrier rule the bound of a kernel with barriers took and why
+/// (`phases`: what `block::barrier_phases` said; `None` under independent thread
+/// scheduling, where it is not asked).
+fn barrier_note(
+    phases: Option<&Result<block::BarrierPhases, block::Serialised>>,
+    bound: &block::BlockBound,
+) -> Diagnostic {
+    let Some(phases) = phases else {
+        return Diagnostic::global(
+            Severity::Note,
+            "the kernel waits at barriers (BAR) and its warps run under independent thread \
+             scheduling (`its`), where a warp may reach a barrier in parts: the block bound is \
+             the serialised one, W × the warp bound",
+        );
+    };
+    let text = match phases {
+        Ok(x) if bound.rule == block::Rule::BarrierPhases => {
+            let looped = x.barriers.iter().filter(|b| !b.loops.is_empty()).count();
+            let lambdas = x
+                .barriers
+                .iter()
+                .map(|b| format!("{:#x}: {} × λ {}", b.address, b.instances, b.lambda))
+                .collect::<Vec<_>>()
+                .join(", ");
+            format!(
+                "every warp passes the kernel's barriers the same number of times, in the same \
+                 order, whole ({} barrier instruction(s), {looped} of them in loops whose exits \
+                 are the same for the whole block): the bound is the response time per barrier \
+                 phase, C + (W − 1)·I + Σ P_b·λ_b = … + {} with P = {} barrier instances (each \
+                 barrier P_b times: the bounds of the loops around it) and λ_b the largest \
+                 latency or interval that may still be in flight when a warp passes it \
+                 ({lambdas}; crates/block has the proof)",
+                x.barriers.len(),
+                x.carry,
+                x.instances
+            )
+        }
+        Ok(x) => format!(
+            "every warp passes the kernel's barriers the same number of times, in the same \
+             order (P = {} barrier instances), but the per-phase bound C + (W − 1)·I + \
+             Σ P_b·λ_b (= … + {}) is not below the serialised one, W × the warp bound, which is \
+             used",
+            x.instances, x.carry
+        ),
+        Err(why) => format!(
+            "the kernel waits at barriers (BAR) and {why}: the block bound is the serialised \
+             one, W × the warp bound (while one warp waits at a barrier, the others may wait \
+             for their own latencies one after another; crates/block says why the serialised \
+             bound holds)"
+        ),
+    };
+    Diagnostic::global(Severity::Note, text)
 }
 
 /// The unit machine's closed-form bound for `warps` warps (`extra`: the warp's work on the
@@ -726,274 +667,4 @@ fn machine(
     machine.scheduler = scheduler;
     machine.thread_scheduling = crate::params::its::thread_scheduling(p.its);
     Some(machine)
-}
-
-/// `run` as one block of `dims` threads.
-fn block_launch(run: &SimRun, dims: [u32; 3]) -> SimRun {
-    let mut run = run.clone();
-    run.launch.grid = [1, 1, 1];
-    run.launch.block = dims;
-    run.block_retry = false;
-    run
-}
-
-/// Runs the block (`run`, one block already) under each scheduler `scheduler` names. The first run's diagnostics go to
-/// the report; the others add only what the first did not say.
-fn simulate_block(
-    parsed: &ParsedSass,
-    run: &SimRun,
-    p: &WarpCfgParams,
-    units: Option<Units>,
-    scheduler: &str,
-    progress: isa::Observer,
-    out: &mut ModeOutput,
-) -> Vec<(&'static str, sim::Simulation)> {
-    let mut runs = Vec::new();
-    // The runs share one `max_steps` (issue #37 item 3: the mode's time is the budget's, not
-    // a multiple of it): each gets what the ones before left.
-    let mut left = run.budget.max_steps;
-    let mut skipped = Vec::new();
-    for (i, (name, s)) in schedulers(scheduler).into_iter().enumerate() {
-        let Some(machine) = machine(p, units, s) else {
-            continue;
-        };
-        if i > 0 && left == 0 {
-            skipped.push(name);
-            continue;
-        }
-        let mut this = run.clone();
-        this.budget.max_steps = left;
-        let mut diags = Vec::new();
-        let result = simulator::run_kernel(
-            parsed.runnable(),
-            &this,
-            &machine,
-            &mut diags,
-            &mut out.arguments,
-            progress,
-        );
-        for d in diags {
-            if i == 0 || !out.diagnostics.contains(&d) {
-                out.diagnostics.push(d);
-            }
-        }
-        match result {
-            Some(sim) => {
-                left = left.saturating_sub(sim.issued);
-                runs.push((name, sim));
-            }
-            // A run stopped by the shared budget leaves nothing for the others.
-            None => left = 0,
-        }
-    }
-    if !skipped.is_empty() {
-        out.diagnostics.push(Diagnostic::global(
-            Severity::Note,
-            format!(
-                "the block's runs share max_steps = {}: the runs before used it up, so the \
-                 block was not run under {} (raise max_steps to run them)",
-                run.budget.max_steps,
-                skipped.join(", ")
-            ),
-        ));
-    }
-    runs
-}
-
-/// The warp-instructions `runs` issued in all.
-fn issued(runs: &[(&str, sim::Simulation)]) -> u64 {
-    runs.iter().map(|(_, s)| s.issued).sum()
-}
-
-/// Per loop header, the most iterations any run observed.
-fn observed(parsed: &ParsedSass, runs: &[(&str, sim::Simulation)]) -> Vec<ObservedLoop> {
-    let mut most: BTreeMap<String, ObservedLoop> = BTreeMap::new();
-    for (_, s) in runs {
-        for l in observed_loops::of_run(&parsed.sass.kernel, &parsed.sass.graph, s) {
-            match most.get_mut(&l.header) {
-                Some(m) => m.iterations = m.iterations.max(l.iterations),
-                None => {
-                    most.insert(l.header.clone(), l);
-                }
-            }
-        }
-    }
-    most.into_values().collect()
-}
-
-/// How the growth plot's runs are made: under `scheduler`, at most `2 × cycles + 1000`
-/// cycles each ([`observe_growth`]), reporting to `progress`.
-struct GrowthRuns<'a> {
-    scheduler: &'static str,
-    cycles: u64,
-    /// What the block's own runs left of `max_steps` (the growth runs share it).
-    steps: u64,
-    progress: isa::Observer<'a>,
-}
-
-/// Observed cycles for blocks of 1, 2, … warps (at most [`MAX_OBSERVED_GROWTH`] and the
-/// block's own), untraced, under `scheduler`; stops at the first run that fails. A smaller
-/// block gets at most `2 × cycles + 1000` cycles, `cycles` the block's own run: a kernel
-/// whose warps wait for each other (a spin on a shared flag) would otherwise spin to the
-/// simulator's budget with fewer warps than it needs, and the plot does not need that point.
-fn observe_growth(
-    parsed: &ParsedSass,
-    run: &SimRun,
-    p: &WarpCfgParams,
-    units: Option<Units>,
-    sims: &GrowthRuns,
-    growth: &mut [BlockGrowth],
-    warps: usize,
-) {
-    let (scheduler, cycles) = (sims.scheduler, sims.cycles);
-    let Some((_, s)) = schedulers(scheduler).into_iter().next() else {
-        return;
-    };
-    let Some(machine) = machine(p, units, s) else {
-        return;
-    };
-    let mut left = sims.steps;
-    for g in growth.iter_mut().take(warps.min(MAX_OBSERVED_GROWTH)) {
-        if left == 0 {
-            return;
-        }
-        let threads = (g.warps as u64 * WARP_SIZE) as u32;
-        let mut r = block_launch(run, [threads, 1, 1]);
-        r.launch.trace = false;
-        r.budget.max_steps = left;
-        r.budget.max_cycles = r
-            .budget
-            .max_cycles
-            .min(cycles.saturating_mul(2).saturating_add(1000));
-        let mut scratch = Vec::new();
-        let mut arguments = None;
-        let Some(sim) = simulator::run_kernel(
-            parsed.runnable(),
-            &r,
-            &machine,
-            &mut scratch,
-            &mut arguments,
-            sims.progress,
-        ) else {
-            return;
-        };
-        left = left.saturating_sub(sim.issued);
-        g.observed = Some(sim.cycles);
-    }
-}
-
-/// The warp (index in the block) that finished last.
-fn last_warp(s: &sim::Simulation) -> usize {
-    s.warps
-        .iter()
-        .enumerate()
-        .max_by_key(|&(i, w)| (w.finished, i))
-        .map_or(0, |(i, _)| i)
-}
-
-/// The block's Gantt chart: one lane per warp with its issue cycles (issues close in time
-/// merged so that at most [`MAX_GANTT_ITEMS`] boxes are drawn), and a lane with the bound.
-fn gantt(s: &sim::Simulation, bound: u64, warps: usize) -> ScheduleView {
-    let mut gap = 0u64;
-    let items = loop {
-        let items = issue_boxes(s, gap);
-        if items.len() <= MAX_GANTT_ITEMS || gap > s.cycles {
-            break items;
-        }
-        gap = gap * 2 + 1;
-    };
-    let mut items = items;
-    let lanes: Vec<String> = (0..warps)
-        .map(|w| format!("warp {w}"))
-        .chain(["bound".to_string()])
-        .collect();
-    items.push(ScheduleItem {
-        lane: warps,
-        start: 0,
-        length: bound,
-        group: warps as u32,
-        label: format!("block bound {bound}"),
-    });
-    ScheduleView {
-        cycles: bound.max(s.cycles),
-        group_labels: lanes.clone(),
-        lanes,
-        items,
-        group_name: "warp".into(),
-    }
-}
-
-/// Each warp's issues as boxes, merging issues at most `gap` cycles apart.
-fn issue_boxes(s: &sim::Simulation, gap: u64) -> Vec<ScheduleItem> {
-    let mut items = Vec::new();
-    for (lane, w) in s.warps.iter().enumerate() {
-        let mut open: Option<(u64, u64, u64)> = None; // start, end, issues
-        let close = |(start, end, n): (u64, u64, u64), items: &mut Vec<ScheduleItem>| {
-            items.push(ScheduleItem {
-                lane,
-                start,
-                length: end - start,
-                group: lane as u32,
-                label: format!("{n} issue{}", if n == 1 { "" } else { "s" }),
-            });
-        };
-        for i in &w.issues {
-            open = match open {
-                Some((start, end, n)) if i.issue <= end + gap => Some((start, i.issue + 1, n + 1)),
-                Some(o) => {
-                    close(o, &mut items);
-                    Some((i.issue, i.issue + 1, 1))
-                }
-                None => Some((i.issue, i.issue + 1, 1)),
-            };
-        }
-        if let Some(o) = open {
-            close(o, &mut items);
-        }
-    }
-    items
-}
-
-/// How the bound grows with the warps of the block, against serialising and the runs.
-fn growth_plot(growth: &[BlockGrowth], cost_model: &str) -> PlotView {
-    let points = |f: &dyn Fn(&BlockGrowth) -> Option<u64>| -> Vec<[f64; 2]> {
-        growth
-            .iter()
-            .filter_map(|g| f(g).map(|v| [g.warps as f64, v as f64]))
-            .collect()
-    };
-    let mut series = vec![
-        Series {
-            name: "block bound".into(),
-            style: "line".into(),
-            points: points(&|g| Some(g.bound)),
-        },
-        Series {
-            name: "serialised (W × warp bound)".into(),
-            style: "dashed".into(),
-            points: points(&|g| Some(g.serialised)),
-        },
-    ];
-    let exact = points(&|g| g.exact);
-    if !exact.is_empty() {
-        series.push(Series {
-            name: "exact makespan (Berezovskyi et al., straight-line code)".into(),
-            style: "line".into(),
-            points: exact,
-        });
-    }
-    let observed = points(&|g| g.observed);
-    if !observed.is_empty() {
-        series.push(Series {
-            name: "observed".into(),
-            style: "line".into(),
-            points: observed,
-        });
-    }
-    PlotView {
-        title: "Block bound by number of warps".into(),
-        x_label: "warps in the block".into(),
-        y_label: format!("cycles ({cost_model} cost)"),
-        series,
-    }
 }

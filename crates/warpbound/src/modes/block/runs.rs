@@ -1,0 +1,283 @@
+//! The `block` mode's runs and what is drawn from them: the block simulated under each
+//! scheduler in the bound's setting, the loop counts observed, the growth plot's runs of
+//! 1, 2, … warps, the Gantt chart of the worst run and the plot of the bound by warps
+//! (moved out of `block.rs`, which keeps the bound).
+
+use super::warp_cfg::{ParsedSass, WarpCfgParams};
+use super::{machine, schedulers, Units, MAX_GANTT_ITEMS, MAX_OBSERVED_GROWTH, WARP_SIZE};
+use crate::mode::ModeOutput;
+use crate::observed_loops::{self, ObservedLoop};
+use crate::report::{BlockGrowth, PlotView, ScheduleItem, ScheduleView, Series};
+use crate::simulator::{self, SimRun};
+use isa::{Diagnostic, Severity};
+use std::collections::BTreeMap;
+
+/// `run` as one block of `dims` threads.
+pub(super) fn block_launch(run: &SimRun, dims: [u32; 3]) -> SimRun {
+    let mut run = run.clone();
+    run.launch.grid = [1, 1, 1];
+    run.launch.block = dims;
+    run.block_retry = false;
+    run
+}
+
+/// Runs the block (`run`, one block already) under each scheduler `scheduler` names. The first run's diagnostics go to
+/// the report; the others add only what the first did not say.
+pub(super) fn simulate_block(
+    parsed: &ParsedSass,
+    run: &SimRun,
+    p: &WarpCfgParams,
+    units: Option<Units>,
+    scheduler: &str,
+    progress: isa::Observer,
+    out: &mut ModeOutput,
+) -> Vec<(&'static str, sim::Simulation)> {
+    let mut runs = Vec::new();
+    // The runs share one `max_steps` (issue #37 item 3: the mode's time is the budget's, not
+    // a multiple of it): each gets what the ones before left.
+    let mut left = run.budget.max_steps;
+    let mut skipped = Vec::new();
+    for (i, (name, s)) in schedulers(scheduler).into_iter().enumerate() {
+        let Some(machine) = machine(p, units, s) else {
+            continue;
+        };
+        if i > 0 && left == 0 {
+            skipped.push(name);
+            continue;
+        }
+        let mut this = run.clone();
+        this.budget.max_steps = left;
+        let mut diags = Vec::new();
+        let result = simulator::run_kernel(
+            parsed.runnable(),
+            &this,
+            &machine,
+            &mut diags,
+            &mut out.arguments,
+            progress,
+        );
+        for d in diags {
+            if i == 0 || !out.diagnostics.contains(&d) {
+                out.diagnostics.push(d);
+            }
+        }
+        match result {
+            Some(sim) => {
+                left = left.saturating_sub(sim.issued);
+                runs.push((name, sim));
+            }
+            // A run stopped by the shared budget leaves nothing for the others.
+            None => left = 0,
+        }
+    }
+    if !skipped.is_empty() {
+        out.diagnostics.push(Diagnostic::global(
+            Severity::Note,
+            format!(
+                "the block's runs share max_steps = {}: the runs before used it up, so the \
+                 block was not run under {} (raise max_steps to run them)",
+                run.budget.max_steps,
+                skipped.join(", ")
+            ),
+        ));
+    }
+    runs
+}
+
+/// The warp-instructions `runs` issued in all.
+pub(super) fn issued(runs: &[(&str, sim::Simulation)]) -> u64 {
+    runs.iter().map(|(_, s)| s.issued).sum()
+}
+
+/// Per loop header, the most iterations any run observed.
+pub(super) fn observed(parsed: &ParsedSass, runs: &[(&str, sim::Simulation)]) -> Vec<ObservedLoop> {
+    let mut most: BTreeMap<String, ObservedLoop> = BTreeMap::new();
+    for (_, s) in runs {
+        for l in observed_loops::of_run(&parsed.sass.kernel, &parsed.sass.graph, s) {
+            match most.get_mut(&l.header) {
+                Some(m) => m.iterations = m.iterations.max(l.iterations),
+                None => {
+                    most.insert(l.header.clone(), l);
+                }
+            }
+        }
+    }
+    most.into_values().collect()
+}
+
+/// How the growth plot's runs are made: under `scheduler`, at most `2 × cycles + 1000`
+/// cycles each ([`observe_growth`]), reporting to `progress`.
+pub(super) struct GrowthRuns<'a> {
+    pub(super) scheduler: &'static str,
+    pub(super) cycles: u64,
+    /// What the block's own runs left of `max_steps` (the growth runs share it).
+    pub(super) steps: u64,
+    pub(super) progress: isa::Observer<'a>,
+}
+
+/// Observed cycles for blocks of 1, 2, … warps (at most [`MAX_OBSERVED_GROWTH`] and the
+/// block's own), untraced, under `scheduler`; stops at the first run that fails. A smaller
+/// block gets at most `2 × cycles + 1000` cycles, `cycles` the block's own run: a kernel
+/// whose warps wait for each other (a spin on a shared flag) would otherwise spin to the
+/// simulator's budget with fewer warps than it needs, and the plot does not need that point.
+pub(super) fn observe_growth(
+    parsed: &ParsedSass,
+    run: &SimRun,
+    p: &WarpCfgParams,
+    units: Option<Units>,
+    sims: &GrowthRuns,
+    growth: &mut [BlockGrowth],
+    warps: usize,
+) {
+    let (scheduler, cycles) = (sims.scheduler, sims.cycles);
+    let Some((_, s)) = schedulers(scheduler).into_iter().next() else {
+        return;
+    };
+    let Some(machine) = machine(p, units, s) else {
+        return;
+    };
+    let mut left = sims.steps;
+    for g in growth.iter_mut().take(warps.min(MAX_OBSERVED_GROWTH)) {
+        if left == 0 {
+            return;
+        }
+        let threads = (g.warps as u64 * WARP_SIZE) as u32;
+        let mut r = block_launch(run, [threads, 1, 1]);
+        r.launch.trace = false;
+        r.budget.max_steps = left;
+        r.budget.max_cycles = r
+            .budget
+            .max_cycles
+            .min(cycles.saturating_mul(2).saturating_add(1000));
+        let mut scratch = Vec::new();
+        let mut arguments = None;
+        let Some(sim) = simulator::run_kernel(
+            parsed.runnable(),
+            &r,
+            &machine,
+            &mut scratch,
+            &mut arguments,
+            sims.progress,
+        ) else {
+            return;
+        };
+        left = left.saturating_sub(sim.issued);
+        g.observed = Some(sim.cycles);
+    }
+}
+
+/// The warp (index in the block) that finished last.
+pub(super) fn last_warp(s: &sim::Simulation) -> usize {
+    s.warps
+        .iter()
+        .enumerate()
+        .max_by_key(|&(i, w)| (w.finished, i))
+        .map_or(0, |(i, _)| i)
+}
+
+/// The block's Gantt chart: one lane per warp with its issue cycles (issues close in time
+/// merged so that at most [`MAX_GANTT_ITEMS`] boxes are drawn), and a lane with the bound.
+pub(super) fn gantt(s: &sim::Simulation, bound: u64, warps: usize) -> ScheduleView {
+    let mut gap = 0u64;
+    let items = loop {
+        let items = issue_boxes(s, gap);
+        if items.len() <= MAX_GANTT_ITEMS || gap > s.cycles {
+            break items;
+        }
+        gap = gap * 2 + 1;
+    };
+    let mut items = items;
+    let lanes: Vec<String> = (0..warps)
+        .map(|w| format!("warp {w}"))
+        .chain(["bound".to_string()])
+        .collect();
+    items.push(ScheduleItem {
+        lane: warps,
+        start: 0,
+        length: bound,
+        group: warps as u32,
+        label: format!("block bound {bound}"),
+    });
+    ScheduleView {
+        cycles: bound.max(s.cycles),
+        group_labels: lanes.clone(),
+        lanes,
+        items,
+        group_name: "warp".into(),
+    }
+}
+
+/// Each warp's issues as boxes, merging issues at most `gap` cycles apart.
+pub(super) fn issue_boxes(s: &sim::Simulation, gap: u64) -> Vec<ScheduleItem> {
+    let mut items = Vec::new();
+    for (lane, w) in s.warps.iter().enumerate() {
+        let mut open: Option<(u64, u64, u64)> = None; // start, end, issues
+        let close = |(start, end, n): (u64, u64, u64), items: &mut Vec<ScheduleItem>| {
+            items.push(ScheduleItem {
+                lane,
+                start,
+                length: end - start,
+                group: lane as u32,
+                label: format!("{n} issue{}", if n == 1 { "" } else { "s" }),
+            });
+        };
+        for i in &w.issues {
+            open = match open {
+                Some((start, end, n)) if i.issue <= end + gap => Some((start, i.issue + 1, n + 1)),
+                Some(o) => {
+                    close(o, &mut items);
+                    Some((i.issue, i.issue + 1, 1))
+                }
+                None => Some((i.issue, i.issue + 1, 1)),
+            };
+        }
+        if let Some(o) = open {
+            close(o, &mut items);
+        }
+    }
+    items
+}
+
+/// How the bound grows with the warps of the block, against serialising and the runs.
+pub(super) fn growth_plot(growth: &[BlockGrowth], cost_model: &str) -> PlotView {
+    let points = |f: &dyn Fn(&BlockGrowth) -> Option<u64>| -> Vec<[f64; 2]> {
+        growth
+            .iter()
+            .filter_map(|g| f(g).map(|v| [g.warps as f64, v as f64]))
+            .collect()
+    };
+    let mut series = vec![
+        Series {
+            name: "block bound".into(),
+            style: "line".into(),
+            points: points(&|g| Some(g.bound)),
+        },
+        Series {
+            name: "serialised (W × warp bound)".into(),
+            style: "dashed".into(),
+            points: points(&|g| Some(g.serialised)),
+        },
+    ];
+    let exact = points(&|g| g.exact);
+    if !exact.is_empty() {
+        series.push(Series {
+            name: "exact makespan (Berezovskyi et al., straight-line code)".into(),
+            style: "line".into(),
+            points: exact,
+        });
+    }
+    let observed = points(&|g| g.observed);
+    if !observed.is_empty() {
+        series.push(Series {
+            name: "observed".into(),
+            style: "line".into(),
+            points: observed,
+        });
+    }
+    PlotView {
+        title: "Block bound by number of warps".into(),
+        x_label: "warps in the block".into(),
+        y_label: format!("cycles ({cost_model} cost)"),
+        series,
+    }
+}

@@ -13,13 +13,16 @@ use crate::ir::Program;
 use isa::dominance::DominatorTree;
 use petgraph::graph::{DiGraph, NodeIndex};
 use petgraph::visit::DfsPostOrder;
+use std::collections::HashMap;
 
 /// One natural loop.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Loop {
     pub header: usize,
-    /// `inside[b]`: block `b` is in the loop (header included).
-    pub inside: Vec<bool>,
+    /// Bit `b` (word `b / 64`): block `b` is in the loop (header included). Bits, not a
+    /// `bool` per block: a listing of thousands of loops over tens of thousands of blocks
+    /// (the PWS solver's synthetic kernels) held one byte per pair, 80 MB.
+    pub inside: Vec<u64>,
     /// Blocks of the body with an edge to the header.
     pub latches: Vec<usize>,
     /// Blocks outside the body with an edge to the header.
@@ -32,8 +35,32 @@ pub struct Loop {
 
 impl Loop {
     pub fn contains(&self, b: usize) -> bool {
-        self.inside.get(b).copied().unwrap_or(false)
+        self.inside
+            .get(b / 64)
+            .is_some_and(|w| w >> (b % 64) & 1 == 1)
     }
+
+    /// The blocks of the loop, ascending.
+    pub fn blocks(&self) -> impl Iterator<Item = usize> + '_ {
+        self.inside.iter().enumerate().flat_map(|(i, &w)| {
+            (0..64)
+                .filter(move |k| w >> k & 1 == 1)
+                .map(move |k| i * 64 + k)
+        })
+    }
+
+    /// Blocks in the loop.
+    pub fn size(&self) -> usize {
+        self.inside.iter().map(|w| w.count_ones() as usize).sum()
+    }
+}
+
+/// Sets bit `b` of `bits`; whether it was clear.
+fn insert(bits: &mut [u64], b: usize) -> bool {
+    let (w, m) = (b / 64, 1u64 << (b % 64));
+    let was = bits[w] & m == 0;
+    bits[w] |= m;
+    was
 }
 
 /// The loop structure of a program.
@@ -51,6 +78,9 @@ pub struct Loops {
     pub dom: DominatorTree,
     /// Predecessors of each block (one per edge).
     pub preds: Vec<Vec<usize>>,
+    /// `of_block[b]`: the loops containing block `b` (indices into `loops`, ascending), so
+    /// that a pass over blocks need not ask every loop.
+    pub of_block: Vec<Vec<usize>>,
 }
 
 impl Loops {
@@ -118,20 +148,18 @@ impl Loops {
         let mut loops: Vec<Loop> = Vec::new();
         for chunk in back.chunk_by(|x, y| x.1 == y.1) {
             let h = chunk[0].1;
-            let mut inside = vec![false; n];
-            inside[h] = true;
+            let mut inside = vec![0u64; n.div_ceil(64)];
+            insert(&mut inside, h);
             let mut stack: Vec<usize> = chunk.iter().map(|&(u, _)| u).collect();
             while let Some(v) = stack.pop() {
-                if inside[v] {
-                    continue;
+                if insert(&mut inside, v) {
+                    stack.extend(preds[v].iter().copied());
                 }
-                inside[v] = true;
-                stack.extend(preds[v].iter().copied().filter(|&w| !inside[w]));
             }
             let mut latches: Vec<usize> = chunk.iter().map(|&(u, _)| u).collect();
             latches.dedup();
-            let mut entries: Vec<usize> =
-                preds[h].iter().copied().filter(|&w| !inside[w]).collect();
+            let is_in = |w: usize| inside[w / 64] >> (w % 64) & 1 == 1;
+            let mut entries: Vec<usize> = preds[h].iter().copied().filter(|&w| !is_in(w)).collect();
             entries.sort_unstable();
             entries.dedup();
             loops.push(Loop {
@@ -143,16 +171,29 @@ impl Loops {
                 depth: 1,
             });
         }
-        // Nesting: a loop's parent is the smallest other loop containing its header.
-        let sizes: Vec<usize> = loops
+        // Nesting: a loop's parent is the smallest other loop containing its header. The
+        // headers of the loops containing `h` all dominate it and the loops nest (one loop per
+        // header, natural loops), so the smallest is the first one met walking up `h`'s
+        // dominators — linear in the depth, where comparing every pair of loops took seconds
+        // on thousands of loops.
+        let by_header: HashMap<usize, usize> = loops
             .iter()
-            .map(|l| l.inside.iter().filter(|&&x| x).count())
+            .enumerate()
+            .map(|(i, l)| (l.header, i))
             .collect();
         for i in 0..loops.len() {
             let h = loops[i].header;
-            let parent = (0..loops.len())
-                .filter(|&j| j != i && loops[j].contains(h) && sizes[j] > sizes[i])
-                .min_by_key(|&j| sizes[j]);
+            let mut up = dom.idom(h);
+            let mut parent = None;
+            while let Some(a) = up.filter(|&a| a < n) {
+                if let Some(&j) = by_header.get(&a) {
+                    if loops[j].contains(h) {
+                        parent = Some(j);
+                        break;
+                    }
+                }
+                up = dom.idom(a).filter(|&x| x != a);
+            }
             loops[i].parent = parent;
         }
         for i in 0..loops.len() {
@@ -182,8 +223,15 @@ impl Loops {
         for l in &mut sorted {
             l.parent = l.parent.map(|p| remap[p]);
         }
+        let mut of_block = vec![Vec::new(); n];
+        for (li, l) in sorted.iter().enumerate() {
+            for b in l.blocks() {
+                of_block[b].push(li);
+            }
+        }
         Loops {
             loops: sorted,
+            of_block,
             rpo,
             order,
             retreating,

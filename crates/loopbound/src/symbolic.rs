@@ -61,10 +61,8 @@ pub fn run(p: &Program, loops: &Loops) -> Symbolic {
     let mut store = Store::new();
     let mut written = vec![vec![false; nv]; loops.loops.len()];
     for (li, l) in loops.loops.iter().enumerate() {
-        for (b, block) in p.blocks.iter().enumerate() {
-            if !l.contains(b) {
-                continue;
-            }
+        for b in l.blocks() {
+            let block = &p.blocks[b];
             if block.clobbers_all {
                 written[li].iter_mut().for_each(|w| *w = true);
             }
@@ -119,8 +117,10 @@ pub fn run(p: &Program, loops: &Loops) -> Symbolic {
         let brought_by: Vec<Option<Vec<ValueId>>> = sources
             .iter()
             .map(|&q| {
-                let left: Vec<usize> = (0..loops.loops.len())
-                    .filter(|&li| loops.loops[li].contains(q) && !loops.loops[li].contains(b))
+                let left: Vec<usize> = loops.of_block[q]
+                    .iter()
+                    .copied()
+                    .filter(|&li| !loops.loops[li].contains(b))
                     .collect();
                 if left.is_empty() {
                     return None;

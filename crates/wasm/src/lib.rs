@@ -1,8 +1,9 @@
 //! The playground's (and any JavaScript user's) entry into Warpbound.
 //!
 //! A thin binding: it converts JavaScript values to the facade's [`warpbound::Request`] and
-//! the [`warpbound::Report`] back, with `serde-wasm-bindgen` in JSON-compatible mode so the
-//! page receives plain objects and numbers. Nothing analytic lives here.
+//! the [`warpbound::Report`] back through JSON text (`JSON.stringify`/`JSON.parse` on the
+//! JavaScript side, `serde_json` here: one serializer in the module, the one the JSON API and
+//! the CLI use), so the page receives plain objects and numbers. Nothing analytic lives here.
 
 use serde::Serialize;
 use std::cell::Cell;
@@ -30,11 +31,24 @@ pub fn start() {
     console_error_panic_hook::set_once();
 }
 
+/// `value` as a JavaScript value, through JSON text: the report's own JSON (the formatter of
+/// [`analyze_json`], so one serializer is compiled into the module, not a second one for
+/// JavaScript values) read by the engine's `JSON.parse`. Plain objects, arrays, strings,
+/// numbers, booleans and nulls — what the JSON report holds.
 fn to_js<T: Serialize>(value: &T) -> Result<JsValue, JsError> {
-    let serializer = serde_wasm_bindgen::Serializer::json_compatible();
-    value
-        .serialize(&serializer)
-        .map_err(|e| JsError::new(&format!("cannot convert the result: {e}")))
+    let text = serde_json::to_string_pretty(value)
+        .map_err(|e| JsError::new(&format!("cannot convert the result: {e}")))?;
+    js_sys::JSON::parse(&text).map_err(|_| JsError::new("cannot convert the result"))
+}
+
+/// A request given as a JavaScript object, read as the JSON text `JSON.stringify` makes of
+/// it (the reader of [`analyze_json`]); a malformed one is an error naming the offending field.
+fn request_of(request: &JsValue) -> Result<warpbound::Request, JsError> {
+    let text = js_sys::JSON::stringify(request)
+        .ok()
+        .and_then(|t| t.as_string())
+        .ok_or_else(|| JsError::new("not a Warpbound request: not a JSON value"))?;
+    serde_json::from_str(&text).map_err(|e| JsError::new(&format!("not a Warpbound request: {e}")))
 }
 
 /// Runs one analysis. `request` has the shape of `warpbound::Request`
@@ -42,9 +56,7 @@ fn to_js<T: Serialize>(value: &T) -> Result<JsValue, JsError> {
 /// A malformed request throws an `Error` naming the offending field.
 #[wasm_bindgen]
 pub fn analyze(request: JsValue) -> Result<JsValue, JsError> {
-    let request: warpbound::Request = serde_wasm_bindgen::from_value(request)
-        .map_err(|e| JsError::new(&format!("not a Warpbound request: {e}")))?;
-    to_js(&warpbound::analyze(&request))
+    to_js(&warpbound::analyze(&request_of(&request)?))
 }
 
 /// Least time between two progress calls to JavaScript, in milliseconds: the worker posts
@@ -84,8 +96,7 @@ pub fn analyze_with_progress(
     progress: &js_sys::Function,
 ) -> Result<JsValue, JsError> {
     let started = now_ms();
-    let request: warpbound::Request = serde_wasm_bindgen::from_value(request)
-        .map_err(|e| JsError::new(&format!("not a Warpbound request: {e}")))?;
+    let request = request_of(&request)?;
     let last = Cell::new(f64::NEG_INFINITY);
     let observe = |p: &warpbound::Progress| {
         let t = now_ms();
@@ -162,4 +173,37 @@ pub fn opcode_doc(dialect: &str, mnemonic: &str) -> Result<JsValue, JsError> {
     let doc =
         warpbound::Dialect::from_name(dialect).and_then(|d| warpbound::opcode_doc(d, mnemonic));
     to_js(&doc)
+}
+
+/// What a text looks like, decided as the CLI decides for a file given without `--dialect`
+/// (`isa::dialect_guess`): `{dialect, line, evidence}` for a dialect's mark, `{cuda: true,
+/// line, evidence}` for CUDA C++ source (which must be compiled first), `null` when neither
+/// shows. The page asks when a kernel is pasted, so pasted PTX is read as PTX at once.
+#[wasm_bindgen]
+pub fn guess_dialect(text: &str) -> Result<JsValue, JsError> {
+    #[derive(Serialize)]
+    struct Guess {
+        #[serde(skip_serializing_if = "Option::is_none")]
+        dialect: Option<&'static str>,
+        #[serde(skip_serializing_if = "std::ops::Not::not")]
+        cuda: bool,
+        line: u32,
+        evidence: String,
+    }
+    use warpbound::dialect_guess::{cuda_source, guess};
+    let found = match guess(text) {
+        Some(g) => Some(Guess {
+            dialect: Some(g.dialect.name()),
+            cuda: false,
+            line: g.line,
+            evidence: g.evidence,
+        }),
+        None => cuda_source(text).map(|m| Guess {
+            dialect: None,
+            cuda: true,
+            line: m.line,
+            evidence: m.evidence,
+        }),
+    };
+    to_js(&found)
 }

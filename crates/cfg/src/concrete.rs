@@ -99,11 +99,18 @@ impl Warp<'_> {
         }
     }
 
+    /// Whether thread `t` executes `ins`: its guard holds — and, for a branch, the
+    /// predicates it tests besides ([`Instruction::branch_predicates`]: taken only where
+    /// all hold).
     fn guard(&self, t: usize, ins: &Instruction) -> bool {
-        match &ins.guard {
+        let guard = match &ins.guard {
             None => true,
             Some(g) => (self.read(t, &g.reg) & 1 == 1) != g.negated,
-        }
+        };
+        guard
+            && ins
+                .branch_predicates()
+                .all(|(reg, negated)| (self.read(t, reg) & 1 == 1) != negated)
     }
 
     pub(crate) fn guard_mask(&self, mask: u64, ins: &Instruction) -> u64 {

@@ -278,7 +278,9 @@ pub(crate) fn next_index(i: usize, ctx: &Ctx) -> Result<usize, Unsupported> {
 }
 
 fn is_conditional(ins: &Instruction) -> bool {
-    ins.guard.as_ref().is_some_and(|g| !g.is_always_true()) || ins.tests_condition_code()
+    ins.guard.as_ref().is_some_and(|g| !g.is_always_true())
+        || ins.tests_condition_code()
+        || ins.branch_predicates().next().is_some()
 }
 
 /// The guard may evaluate differently in different active threads (Alg. 1 line 10). A
@@ -290,19 +292,39 @@ fn may_disagree(ins: &Instruction, st: &State) -> bool {
             .guard
             .as_ref()
             .is_some_and(|g| !st.groups.agree(0).agrees(&g.reg))
+        || ins
+            .branch_predicates()
+            .any(|(reg, _)| !st.groups.agree(0).agrees(reg))
 }
 
 /// After a uniform outcome of a guard, all active threads agree on the guard register —
 /// unless the instruction also tests the condition code: then the outcome is that of the
 /// guard and the test together, which says nothing about the guard alone.
 fn learn_guard(mut st: State, ins: &Instruction, ctx: &Ctx) -> State {
-    if ins.tests_condition_code() {
+    if ins.tests_condition_code() || ins.branch_predicates().next().is_some() {
+        // `BRA P1, t` not taken: the guard or `P1` failed, which says nothing about either.
         return st;
     }
     if let Some(g) = &ins.guard {
         st.groups.agree_mut(0).insert(&g.reg);
         sanitize(&mut st.groups, ctx.options);
     }
+    st
+}
+
+/// After a branch taken by every active thread, they agree on its guard and on every
+/// predicate it tests besides (all held in every thread).
+fn learn_taken(mut st: State, ins: &Instruction, ctx: &Ctx) -> State {
+    if ins.tests_condition_code() {
+        return st;
+    }
+    for (reg, _) in ins.branch_predicates() {
+        st.groups.agree_mut(0).insert(reg);
+    }
+    if let Some(g) = &ins.guard {
+        st.groups.agree_mut(0).insert(&g.reg);
+    }
+    sanitize(&mut st.groups, ctx.options);
     st
 }
 
@@ -314,8 +336,17 @@ fn split(st: &mut State, ins: &Instruction, ctx: &Ctx) -> usize {
     let part = st.groups.add_subset_of(0);
     st.groups.make_disjoint(skip, part);
     if let Some(g) = ins.guard.as_ref().filter(|_| !ins.tests_condition_code()) {
-        st.groups.agree_mut(skip).insert(&g.reg);
+        // With `BRA P1, t` the skipping threads failed the guard *or* `P1`: they need not
+        // agree on either; the branching ones held both.
+        if ins.branch_predicates().next().is_none() {
+            st.groups.agree_mut(skip).insert(&g.reg);
+        }
         st.groups.agree_mut(part).insert(&g.reg);
+    }
+    if !ins.tests_condition_code() {
+        for (reg, _) in ins.branch_predicates() {
+            st.groups.agree_mut(part).insert(reg);
+        }
     }
     st.groups.remove_slot(0);
     let part = part - 1;
@@ -388,7 +419,7 @@ fn control(i: usize, st: State, ctx: &Ctx) -> Result<Vec<Transition>, Unsupporte
                     Some(b) => barriers::leave(s, group, b),
                     None => vec![s],
                 };
-                for s in leaving(learn_guard(st.clone(), ins, ctx), 0) {
+                for s in leaving(learn_taken(st.clone(), ins, ctx), 0) {
                     out.push(Transition {
                         kind: WarpEdgeKind::Taken,
                         target: Target::State(goto(s, t, ctx)?),

@@ -66,7 +66,8 @@ pub struct AnalyzeArgs {
     /// header at most N times per entry (repeatable).
     #[arg(long = "loop-bound", value_name = "HEADER=N")]
     pub loop_bound: Vec<String>,
-    /// Bound for loops without their own (`warp-cfg`, `pws` and `rr` modes; 0: none).
+    /// Bound for loops neither the code nor `--loop-bound` bounds (`warp-cfg`, `block`, `pws`
+    /// and `rr` modes; 0: none); each loop it bounds is a warning: an assumption.
     #[arg(long = "default-loop-bound", value_name = "N")]
     pub default_loop_bound: Option<u64>,
     /// Output format.

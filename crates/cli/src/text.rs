@@ -90,6 +90,34 @@ pub fn render(report: &Report, file: &str) -> String {
             "WCET bound: {} cycles ({} cost)",
             w.cycles, w.cost_model
         );
+        if !w.assumed_loop_bounds.is_empty() {
+            let list: Vec<String> = w
+                .assumed_loop_bounds
+                .iter()
+                .map(|a| format!("{} = {} ({})", a.header, a.bound, a.from))
+                .collect();
+            let _ = writeln!(
+                out,
+                "  the bound rests on assumed loop bounds: {}",
+                list.join(", ")
+            );
+        }
+    }
+    if !report.loop_bounds.is_empty() {
+        let _ = writeln!(out, "loop bounds:");
+        for l in &report.loop_bounds {
+            let _ = writeln!(
+                out,
+                "  {} (line {}): {} ({}){}",
+                l.header,
+                l.line,
+                l.bound.map_or("none".to_string(), |b| b.to_string()),
+                l.bound_from,
+                l.reason
+                    .as_ref()
+                    .map_or(String::new(), |r| format!(": {r}"))
+            );
+        }
     }
     if let Some(d) = &report.warp_cfg {
         let _ = writeln!(

@@ -244,8 +244,12 @@ pub fn build(kernel: &Kernel, limits: &Limits) -> BlockGraph {
         let on_convergence = last.opcode.name == "BRA"
             && (last.opcode.has_modifier("DIV") || last.opcode.has_modifier("CONV"));
         // A condition-code test (`BRA CC.NEU`) also leaves some threads behind.
-        let mut falls_through =
-            guarded || on_convergence || last.tests_condition_code() || !last.control.ends_block();
+        // `BRA P1, t` is taken only where `P1` holds too: the others fall through.
+        let mut falls_through = guarded
+            || on_convergence
+            || last.tests_condition_code()
+            || last.branch_predicates().next().is_some()
+            || !last.control.ends_block();
         match last.control {
             ControlKind::Branch(t) => {
                 if let Some(tb) = t.and_then(block_at) {

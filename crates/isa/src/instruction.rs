@@ -1,7 +1,7 @@
 //! One machine instruction: guard, opcode, operands, data flow and control flow.
 
 use crate::control_bits::ControlBits;
-use crate::operand::{Operand, Register};
+use crate::operand::{Operand, OperandKind, Register};
 use crate::span::Span;
 use serde::{Deserialize, Serialize};
 
@@ -183,6 +183,24 @@ pub struct Instruction {
 }
 
 impl Instruction {
+    /// The predicates a branch tests besides its guard: `@!P0 BRA P1, target` is taken only
+    /// by the threads whose guard and `P1` both hold (`!P1` negated), the form nvcc gives
+    /// `while (a && b)`. Each is `(register, negated)`; `PT` is left out (always true).
+    pub fn branch_predicates(&self) -> impl Iterator<Item = (&Register, bool)> {
+        let is_branch = matches!(self.control, ControlKind::Branch(_)) && self.opcode.name == "BRA";
+        self.operands
+            .iter()
+            .filter(move |_| is_branch)
+            .filter_map(|o| match &o.kind {
+                OperandKind::Register { reg }
+                    if matches!(reg, Register::Pred(_) | Register::UniformPred(_)) =>
+                {
+                    Some((reg, o.negated))
+                }
+                _ => None,
+            })
+    }
+
     /// Whether this control instruction also tests the Fermi–Pascal condition code
     /// (`@P0 BRA CC.NEU, 0xeb8`): then it acts only in the threads whose own CC flags pass
     /// the test, on top of its guard, so it is conditional even without a guard and may split

@@ -326,18 +326,34 @@ fn report_assumptions(
         let Some(l) = loops.loops.get(lp) else {
             continue;
         };
-        let from = if applied.from_request {
+        let from = if applied.from_code {
+            "inferred"
+        } else if applied.from_request {
             "loop_bounds"
         } else {
             "default_loop_bound"
         };
-        notes.push(Diagnostic::warning(
-            l.span,
-            format!(
-                "the loop `{0}` exits on data the analyzer does not know: assumed to run its                  header at most {1} times per entry ({from}); give its real bound with                  loop_bounds {{\"{0}\": N}} / --loop-bound '{0}=N'",
-                l.label, applied.bound
-            ),
-        ));
+        if applied.from_code {
+            notes.push(Diagnostic::note(
+                l.span,
+                format!(
+                    "the loop `{0}` exits on data the analyzer does not know: bounded by its \
+                     code at {1} runs of the header per entry",
+                    l.label, applied.bound
+                ),
+            ));
+        } else {
+            notes.push(Diagnostic::warning(
+                l.span,
+                format!(
+                    "the loop `{0}` exits on data the analyzer does not know: assumed to run its \
+                     header at most {1} times per entry ({from}), an assumption the code does not \
+                     give; give its real bound with loop_bounds {{\"{0}\": N}} / --loop-bound \
+                     '{0}=N', or take the simulated run's count with loop_bounds=observed",
+                    l.label, applied.bound
+                ),
+            ));
+        }
         uses.push(LoopBoundUse {
             label: l.label.clone(),
             line: l.span.line,

@@ -127,6 +127,8 @@ struct Fork {
 pub(crate) struct AppliedBound {
     pub bound: u64,
     pub from_request: bool,
+    /// The caller inferred the bound from the code ([`LoopBounds::from_code`]).
+    pub from_code: bool,
 }
 
 /// A stamp no epoch has: "already seen" while undoing a side.
@@ -471,10 +473,12 @@ impl<'a> Speculation<'a> {
             (Some(&bound), _) => AppliedBound {
                 bound,
                 from_request: true,
+                from_code: self.bounds.from_code.contains(&l.label),
             },
             (None, Some(bound)) => AppliedBound {
                 bound,
                 from_request: false,
+                from_code: false,
             },
             (None, None) => {
                 return Err(Diagnostic::error(

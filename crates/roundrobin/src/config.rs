@@ -116,6 +116,10 @@ pub struct LoopBounds {
     pub per_label: BTreeMap<String, u64>,
     /// The bound of every other such loop; `None` makes one an error naming the loop.
     pub default: Option<u64>,
+    /// Labels whose `per_label` bound the code gives (inferred by the caller from the loop's
+    /// induction variable): applied without calling it an assumption.
+    #[serde(default)]
+    pub from_code: std::collections::BTreeSet<String>,
 }
 
 /// Budgets: hitting one is an error naming it and how to raise it.

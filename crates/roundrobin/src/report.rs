@@ -106,7 +106,7 @@ pub struct LoopBoundUse {
     pub line: u32,
     /// The header runs at most this many times per entry.
     pub bound: u64,
-    /// `loop_bounds` (the request's) or `default_loop_bound`.
+    /// `loop_bounds` (the request's), `default_loop_bound`, or `inferred` (from the code).
     pub source: String,
 }
 

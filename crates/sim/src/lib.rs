@@ -53,6 +53,7 @@
 //! Like every analysis crate it does no I/O, reads no clock, and is deterministic: the same
 //! request gives the same result, and every loop is bounded by a [`Budget`].
 
+mod atomic_op;
 mod bool_op;
 pub mod budget;
 mod canonical_nan;
@@ -88,6 +89,7 @@ use isa::progress::{self, Observer};
 pub use launch::{ConstantLayout, Launch};
 pub use machine::{presets, L1Config, Machine, Preset, Scheduler, Unit};
 pub use memory::{ArrayInit, Fill, FinalArray, MemoryInit, SplitMix64};
+pub use ptx::layout::{ModuleVariable, GENERIC_LOCAL_BASE, MODULE_VARIABLES_BASE};
 pub use simulation::{
     BarrierView, Busy, CacheStats, DepthChange, GroupView, GroupsView, Issue, LaneMask,
     RegisterValues, Simulation, StackView, Step, Stepper, Transaction, UnitLane, WarpTimeline,
@@ -194,6 +196,31 @@ pub fn run_ptx_observed(
     budget: &Budget,
     observer: Observer,
 ) -> Result<Simulation, SimError> {
+    let module = isa::ptx::Module {
+        functions: vec![function.clone()],
+        ..isa::ptx::Module::default()
+    };
+    run_ptx_in_module(&module, function, launch, machine, memory, budget, observer)
+}
+
+/// [`run_ptx_observed`] for `function` of `module`: calls to the module's functions run
+/// inline (`ptx::inline`); the module's `.shared` variables the function names are laid out
+/// with its own, and its `.global`, `.const` and `.texref` variables get addresses in global
+/// memory and arrays there — or the request's array of the same name — holding their
+/// initializers, or, without one, the words open memory reads (zeros in closed memory); see
+/// [`ptx::layout`] and [`ptx_module_variables`].
+///
+/// # Errors
+/// As [`run_ptx`].
+pub fn run_ptx_in_module(
+    module: &isa::ptx::Module,
+    function: &isa::ptx::Function,
+    launch: &Launch,
+    machine: &Machine,
+    memory: &MemoryInit,
+    budget: &Budget,
+    observer: Observer,
+) -> Result<Simulation, SimError> {
     let req = cycle_loop::Request {
         launch,
         machine,
@@ -201,7 +228,27 @@ pub fn run_ptx_observed(
         budget,
         observer,
     };
-    ptx::run(function, &req)
+    ptx::run(function, module, &req)
+}
+
+/// The module variables `function` (its inlined callees included) names and where a run on
+/// `memory` places them ([`run_ptx_in_module`]): what a caller needs to bind texture
+/// references, or to say which variables the host would have filled.
+pub fn ptx_module_variables(
+    module: &isa::ptx::Module,
+    function: &isa::ptx::Function,
+    memory: &MemoryInit,
+) -> Vec<ModuleVariable> {
+    let (f, _) = ptx::inline::expand(&module.functions, function);
+    ptx::layout::module_variables(&module.globals, &f, memory)
+}
+
+/// Bytes of `function`'s statically sized shared variables (its own and the module-scope
+/// ones it names), and whether it declares an unsized (`extern`) one, whose bytes come from
+/// the launch's `shared_bytes`.
+pub fn ptx_shared_bytes(module: &isa::ptx::Module, function: &isa::ptx::Function) -> (u64, bool) {
+    let (f, _) = ptx::inline::expand(&module.functions, function);
+    ptx::layout::shared_bytes(&module.globals, &f)
 }
 
 /// Simulates an L/C string (Berezovskyi et al. §3) written at `span`: every warp of the

@@ -1,5 +1,6 @@
 //! IEEE-754 rounding directions of conversions (`I2F.RZ`, `cvt.rzi`…), shared by the SASS
-//! and PTX decoders and semantics.
+//! and PTX decoders and semantics, and single-precision arithmetic rounded in a direction
+//! (PTX `fma.rm.f32`, …).
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(crate) enum Round {
@@ -8,4 +9,115 @@ pub(crate) enum Round {
     Zero,
     Down,
     Up,
+}
+
+/// A single-precision operation whose result is rounded in a chosen direction (PTX
+/// `add/sub/mul/fma.{rz,rm,rp}.f32`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum F32Op {
+    Add,
+    Sub,
+    Mul,
+    Fma,
+}
+
+/// `x op y (+ z)` rounded to f32 in direction `r` (IEEE 754-2008 §4.3). The exact value is
+/// carried in f64 as a sum `s + e`: a product of two f32 is exact in f64 (48 significant
+/// bits), and the error `e` of the f64 sum is exact (Knuth's TwoSum); the nearest f32 of `s`
+/// is then stepped one ulp when it lies on the wrong side of `s + e`. An exactly zero sum of
+/// opposite-signed terms is +0, or −0 when rounding down (§6.3).
+pub(crate) fn f32_directed(op: F32Op, x: f32, y: f32, z: f32, r: Round) -> f32 {
+    let (x, y, z) = (f64::from(x), f64::from(y), f64::from(z));
+    let (p, q) = match op {
+        F32Op::Add => (x, y),
+        F32Op::Sub => (x, -y),
+        F32Op::Mul => (x * y, 0.0),
+        F32Op::Fma => (x * y, z),
+    };
+    if op == F32Op::Mul {
+        return round_sum(p, 0.0, r);
+    }
+    let s = p + q;
+    if s == 0.0 && !s.is_nan() {
+        let both_negative = p.is_sign_negative() && q.is_sign_negative();
+        let both_positive = p.is_sign_positive() && q.is_sign_positive();
+        return if both_negative || (!both_positive && r == Round::Down) {
+            -0.0
+        } else {
+            0.0
+        };
+    }
+    let bb = s - p;
+    let e = (p - (s - bb)) + (q - bb);
+    round_sum(s, e, r)
+}
+
+/// `s + e` (exactly; `e` below half an ulp of `s`) rounded to f32 in direction `r`.
+fn round_sum(s: f64, e: f64, r: Round) -> f32 {
+    let n = s as f32;
+    if !s.is_finite() {
+        return n;
+    }
+    // Exact: `n` is `s` rounded to 24 bits (or infinite, when `s` overflows f32).
+    let d = f64::from(n) - s;
+    let positive = s > 0.0 || (s == 0.0 && e > 0.0);
+    let down = match r {
+        Round::Nearest => return n,
+        Round::Down => true,
+        Round::Up => false,
+        Round::Zero => positive,
+    };
+    if down && d > e {
+        n.next_down()
+    } else if !down && d < e {
+        n.next_up()
+    } else {
+        n
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Values worked by hand: 1 + 2^-30 lies strictly between 1 and 1 + 2^-23.
+    #[test]
+    fn directed_sums_and_products() {
+        let tiny = 2f32.powi(-30);
+        let up = 1.0f32.next_up();
+        assert_eq!(f32_directed(F32Op::Add, 1.0, tiny, 0.0, Round::Up), up);
+        assert_eq!(f32_directed(F32Op::Add, 1.0, tiny, 0.0, Round::Down), 1.0);
+        assert_eq!(
+            f32_directed(F32Op::Add, 1.0, tiny, 0.0, Round::Nearest),
+            1.0
+        );
+        // -1 - 2^-30 toward zero is -1, down is -(1 + 2^-23).
+        assert_eq!(f32_directed(F32Op::Sub, -1.0, tiny, 0.0, Round::Zero), -1.0);
+        assert_eq!(f32_directed(F32Op::Sub, -1.0, tiny, 0.0, Round::Down), -up);
+        // fma(3, 1/3 rounded, -1): 0x3eaaaaab = 11184811 · 2^-25, and 3 · 11184811 =
+        // 2^25 + 1, so the fma is 2^-25 exactly, in every direction.
+        let third = f32::from_bits(0x3eaa_aaab);
+        let r = f32_directed(F32Op::Fma, 3.0, third, -1.0, Round::Down);
+        assert_eq!(r, 2f32.powi(-25));
+        // (1 + 2^-23)^2 = 1 + 2^-22 + 2^-46: rounded down 1 + 2^-22, up one ulp more.
+        let sq_down = f32_directed(F32Op::Mul, up, up, 0.0, Round::Down);
+        assert_eq!(sq_down.to_bits(), 0x3f80_0002);
+        assert_eq!(
+            f32_directed(F32Op::Mul, up, up, 0.0, Round::Up).to_bits(),
+            0x3f80_0003
+        );
+        // Overflow toward zero stays at the largest finite value.
+        assert_eq!(
+            f32_directed(F32Op::Mul, f32::MAX, 2.0, 0.0, Round::Zero),
+            f32::MAX
+        );
+        assert_eq!(
+            f32_directed(F32Op::Mul, f32::MAX, 2.0, 0.0, Round::Up),
+            f32::INFINITY
+        );
+        // Exact zero sums: −0 only when rounding down (or both terms −0).
+        assert!(f32_directed(F32Op::Add, 1.0, -1.0, 0.0, Round::Down).is_sign_negative());
+        assert!(f32_directed(F32Op::Add, 1.0, -1.0, 0.0, Round::Up).is_sign_positive());
+        assert!(f32_directed(F32Op::Add, -0.0, -0.0, 0.0, Round::Up).is_sign_negative());
+    }
 }

@@ -301,8 +301,9 @@ pub struct Simulation {
     pub outside: OutsideLog,
     /// Per loop of `Launch::loops`, in that order: the most times one thread ran its header
     /// in one entry into the loop (0: nobody entered it). Counted as the run went, whole
-    /// even when the trace was cut.
-    #[serde(skip_serializing_if = "Vec::is_empty")]
+    /// even when the trace was cut. Not serialised: the facade reports them per loop
+    /// header (`simulation.loop_iterations`).
+    #[serde(skip)]
     pub loop_counts: Vec<u64>,
     /// The trace (timelines, occupancy, memory transactions) stopped at the budget
     /// `max_timeline_entries`; the run itself went on to its end.

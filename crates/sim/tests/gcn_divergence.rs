@@ -502,7 +502,7 @@ fn sim_run_dispatches_gcn_kernels() {
     assert_eq!(s.stepper.steps[3].active.bits, 0xffff);
     assert_eq!(s.stepper.steps[3].line, 43);
     let mut bad = texts;
-    bad[3] = "v_exp_f32_e32 v1, v1";
+    bad[3] = "v_sin_f32_e32 v1, v1";
     let e = sim::run(
         &kernel(&bad),
         &launch,
@@ -513,7 +513,7 @@ fn sim_run_dispatches_gcn_kernels() {
     .err()
     .unwrap_or_else(|| panic!("ran"));
     assert_eq!(e.diagnostics[0].line, 43);
-    assert!(e.message().starts_with("cannot simulate v_exp_f32"), "{e}");
+    assert!(e.message().starts_with("cannot simulate v_sin_f32"), "{e}");
 }
 
 /// An if-else whose else-path holds another if-else followed by more code: under DWS with

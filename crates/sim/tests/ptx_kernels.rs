@@ -211,7 +211,7 @@ fn corpus_kernels_on_a_small_launch() {
 
 #[test]
 fn instructions_without_semantics_stop_the_run_at_their_span() {
-    let src = ".entry k(.param .u64 p)\n{\n.reg .b32 %r<3>;\n.reg .b64 %rd<3>;\nld.param.u64 %rd1, [p];\n  atom.global.add.u32 %r1, [%rd1], 1;\nret;\n}\n";
+    let src = ".entry k(.param .u64 p)\n{\n.reg .b32 %r<3>;\n.reg .b64 %rd<3>;\nld.param.u64 %rd1, [p];\n  prmt.b32 %r1, %r2, 0, 291;\nret;\n}\n";
     let f = function(src);
     let launch = Launch {
         block: [1, 1, 1],
@@ -225,12 +225,11 @@ fn instructions_without_semantics_stop_the_run_at_their_span() {
         &MemoryInit::default(),
         &Budget::default(),
     )
-    .expect_err("atom has no semantics");
+    .expect_err("prmt has no semantics");
     let d = &e.diagnostics[0];
     assert_eq!((d.line, d.column), (6, 3));
     assert!(
-        d.message
-            .starts_with("cannot simulate atom.global.add.u32:"),
+        d.message.starts_with("cannot simulate prmt.b32:"),
         "{}",
         d.message
     );

@@ -56,6 +56,7 @@ pub fn analyze_with_progress(request: &Request, progress: &dyn Fn(&Progress)) ->
         simulation: None,
         warp_cfg: None,
         block: None,
+        loop_bounds: Vec::new(),
         timings_ms: BTreeMap::new(),
     };
     let diags = &mut report.diagnostics;
@@ -170,6 +171,22 @@ fn assemble(report: &mut Report, out: ModeOutput) {
     }
     report.simulation = out.simulation;
     report.arguments = out.arguments;
+    if let Some(w) = report.wcet.as_mut() {
+        w.assumed_loop_bounds = out
+            .loop_bounds
+            .iter()
+            .filter(|l| matches!(l.bound_from.as_str(), "default" | "observed"))
+            .filter_map(|l| {
+                Some(crate::report::AssumedLoopBound {
+                    header: l.header.clone(),
+                    line: l.line,
+                    bound: l.bound?,
+                    from: l.bound_from.clone(),
+                })
+            })
+            .collect();
+    }
+    report.loop_bounds = out.loop_bounds;
     report.timings_ms.extend(out.timings_ms);
     match out.details {
         ModeDetails::None => {}

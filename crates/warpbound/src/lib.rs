@@ -17,6 +17,8 @@
 //! - `kernel_text`: each dialect parsed and its function chosen the same way for every mode;
 //! - `simulator`: the simulator's parameters and runs, for the `simulate` mode and for
 //!   `simulate=true` next to a bound;
+//! - `loop_inference`: the launch a request describes, for the `loopbound` crate's inferred
+//!   loop bounds, and the check of observed counts against them;
 //! - `mode`: what a mode is ([`mode::Mode`]: name, description, `run`) and returns;
 //! - `modes`: one file per mode and the table [`modes::ALL`];
 //! - [`analyze()`]: validation, parameter resolution, running the mode, assembling the
@@ -29,12 +31,15 @@
 pub mod analyze;
 pub mod auto_memory;
 pub mod catalog;
+mod gcn_launch;
 mod kernel_text;
+mod loop_inference;
 pub mod mode;
 pub mod modes;
 pub mod observed_loops;
 pub mod opcode_docs;
 pub mod params;
+mod ptx_launch;
 pub mod report;
 pub mod request;
 mod schema;

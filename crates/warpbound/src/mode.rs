@@ -102,6 +102,9 @@ pub struct ModeOutput {
     pub simulation: Option<SimulationReport>,
     /// The kernel arguments used (`report.arguments`).
     pub arguments: Option<KernelArguments>,
+    /// The program's loops with the bounds applied (`report.loop_bounds`; the facade lists
+    /// the assumed ones in `wcet.assumed_loop_bounds`).
+    pub loop_bounds: Vec<crate::report::LoopBoundRow>,
     /// Wall-clock time of each stage, in milliseconds.
     pub timings_ms: BTreeMap<String, f64>,
 }

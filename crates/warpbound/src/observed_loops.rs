@@ -157,6 +157,54 @@ pub fn of_ptx_run(f: &isa::ptx::Function, run: &sim::Simulation) -> Vec<Observed
         .collect()
 }
 
+/// Per loop of the GCN3 function `f` (natural loops of its wavefront CFG, `isa::flow`, named
+/// by their header's label as the `pws` mode's `loop_bounds` key them), from a traced run of
+/// it (the kernel's instructions first in the simulated image).
+pub fn of_gcn_run(f: &isa::gcn::GcnFunction, run: &sim::Simulation) -> Vec<ObservedLoop> {
+    let graph = isa::flow::build(&isa::gcn::flows(f));
+    let program = ipet::Cfg {
+        costs: vec![0; graph.blocks.len()],
+        edges: graph.edges.iter().map(|&(a, b, _)| (a, b)).collect(),
+        entry: 0,
+        exits: Vec::new(),
+    };
+    let n = graph.blocks.len();
+    let found: Vec<(usize, Vec<bool>)> = ipet::find_loops(&program)
+        .into_iter()
+        .filter(|l| !l.irreducible)
+        .map(|l| {
+            let mut inside = vec![false; n];
+            for b in l.body.into_iter().filter(|&b| b < n) {
+                inside[b] = true;
+            }
+            (l.header, inside)
+        })
+        .collect();
+    let warps = entries(run, |pc| {
+        let b = graph.block_of(pc)?;
+        (graph.blocks.get(b)?.first == pc).then_some(b)
+    });
+    let most = most_iterations(&found, &warps, lanes(run));
+    found
+        .iter()
+        .zip(most)
+        .filter_map(|((h, _), most)| {
+            let first = graph.blocks.get(*h)?.first;
+            let label = f
+                .labels
+                .iter()
+                .find(|(_, &i)| i == first)
+                .map(|(l, _)| l.clone())
+                .or_else(|| f.block_comments.get(&first).cloned())?;
+            Some(ObservedLoop {
+                header: label,
+                line: f.instructions.get(first).map_or(0, |i| i.span.line),
+                iterations: most,
+            })
+        })
+        .collect()
+}
+
 /// Each warp's block entries `(block, active threads)` in issue order: the issues of an
 /// instruction that `block_at` names the first of a block.
 fn entries(

@@ -84,6 +84,10 @@ pub struct Report {
     /// `block` mode details.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub block: Option<BlockDetails>,
+    /// The program's loops and the bound each was analysed with, where it came from and why
+    /// (bounding modes: `warp-cfg`, `block`, `pws`, `rr`).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub loop_bounds: Vec<LoopBoundRow>,
     /// Wall-clock time of each stage, in milliseconds (`parse`, `cfg`, `layout`, `total`).
     pub timings_ms: BTreeMap<String, f64>,
 }
@@ -217,8 +221,9 @@ pub struct SimulationReport {
     /// there is no bound to compare with. A `false` is a soundness bug to report.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub holds: Option<bool>,
-    /// SASS, traced runs: per loop header, the most iterations one thread made per entry
-    /// ([`crate::observed_loops`]); what `warp-cfg --set loop_bounds=observed` bounds with.
+    /// Traced runs (SASS, PTX, GCN3): per loop header, the most iterations one thread made per
+    /// entry ([`crate::observed_loops`]); what `loop_bounds=observed` bounds with, and what
+    /// every inferred bound is checked against.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub loop_iterations: Vec<crate::observed_loops::ObservedLoop>,
 }
@@ -406,6 +411,58 @@ pub struct Wcet {
     /// The bound, in cycles of the cost model.
     pub cycles: u64,
     pub cost_model: String,
+    /// The loops whose bound the WCET rests on without the code or the request giving it:
+    /// `default_loop_bound` (an assumption) or `loop_bounds=observed` (one run's count).
+    /// Empty (and absent from the JSON) when every loop bound is inferred or given.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub assumed_loop_bounds: Vec<AssumedLoopBound>,
+}
+
+impl Wcet {
+    /// A bound with no assumed loop bound (the facade adds those from the mode's loops).
+    pub fn new(cycles: u64, cost_model: impl Into<String>) -> Self {
+        Wcet {
+            cycles,
+            cost_model: cost_model.into(),
+            assumed_loop_bounds: Vec::new(),
+        }
+    }
+}
+
+/// A loop bound the WCET assumes.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct AssumedLoopBound {
+    /// The header's key (`0x100`, `$L__BB0_3`, `BB0_7`).
+    pub header: String,
+    pub line: u32,
+    pub bound: u64,
+    /// `default` or `observed`.
+    pub from: String,
+}
+
+/// One loop of the program (the thread-level CFG) and the bound the mode analysed it with:
+/// the report's loop table for every bounding mode (`warp-cfg`, `block`, `pws`, `rr`).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct LoopBoundRow {
+    /// The header's key, as `loop_bounds` takes it (`0x100`, `$L__BB0_3`, `BB0_7`).
+    pub header: String,
+    pub line: u32,
+    /// The bound applied (header runs per thread and per entry); absent when the loop has
+    /// none (no inferred or given bound and `default_loop_bound` 0: an error).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub bound: Option<u64>,
+    /// `inferred` (from the code), `given` (the request's `loop_bounds`), `observed`
+    /// (`loop_bounds=observed`) or `default` (`default_loop_bound`, an assumption).
+    pub bound_from: String,
+    /// Why: the inferred bound's induction variable and exit, or why the code gives none.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub reason: Option<String>,
+    /// The bound the code gives, also when a smaller given bound is used.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub inferred: Option<u64>,
+    /// The inferred count as a formula of the parameters and launch dimensions.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub formula: Option<String>,
 }
 
 /// One loop of the analysed graph, with the bound applied.
@@ -420,8 +477,12 @@ pub struct LoopView {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub label: Option<String>,
     pub bound: u64,
-    /// `request` (from `loop_bounds`) or `default`.
+    /// `inferred` (from the code), `given` (from `loop_bounds`), `observed`
+    /// (`loop_bounds=observed`) or `default` (`default_loop_bound`, an assumption).
     pub bound_from: String,
+    /// Why: the inferred bound's induction variable and exit, or why the code gives none.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub reason: Option<String>,
     pub irreducible: bool,
     pub depth: usize,
     pub nodes: Vec<usize>,

@@ -11,7 +11,7 @@
 use crate::auto_memory;
 use crate::catalog::{ParamInfo, PresetInfo};
 use crate::kernel_text;
-use crate::params::{gcn_args, kernel_args, number, sass_args, Params};
+use crate::params::{kernel_args, number, sass_args, Params};
 use crate::report::{ArgumentSource, KernelArguments};
 use cfg::TimingClass;
 use isa::{Diagnostic, Dialect, Kernel, Limits, Severity};
@@ -410,7 +410,7 @@ fn word(t: &str) -> Option<u32> {
     }
 }
 
-fn param_words(text: &str) -> Result<Vec<u32>, Diagnostic> {
+pub(crate) fn param_words(text: &str) -> Result<Vec<u32>, Diagnostic> {
     text.split(',')
         .map(str::trim)
         .filter(|t| !t.is_empty())
@@ -463,31 +463,6 @@ pub fn parse_textures(text: &str) -> Result<Vec<sim::TextureBinding>, Diagnostic
             })
         })
         .collect()
-}
-
-/// The bindings an automatic PTX launch gives the texture objects among the automatic
-/// arguments `args` (the handles of `tex` fetches: `kernel_args::texture_params`): each
-/// handle's buffer read as `AUTO_TEXTURE_SIDE`² texels, as for SASS; their text goes to
-/// `args.textures`.
-pub fn bind_ptx_textures(
-    f: &isa::ptx::Function,
-    args: &mut KernelArguments,
-) -> Vec<sim::TextureBinding> {
-    let textures = kernel_args::texture_params(f);
-    let bindings: Vec<sim::TextureBinding> = args
-        .values
-        .iter()
-        .filter(|v| textures.contains(&v.name) && v.source == ArgumentSource::Auto)
-        .filter_map(|v| v.value.as_u64())
-        .map(|handle| sim::TextureBinding {
-            handle,
-            width: sass_args::AUTO_TEXTURE_SIDE,
-            height: sass_args::AUTO_TEXTURE_SIDE,
-            texel_words: 1,
-        })
-        .collect();
-    args.textures = textures_text(&bindings);
-    bindings
 }
 
 /// The `textures` text of `bindings` (what [`parse_textures`] reads).
@@ -737,10 +712,6 @@ fn run_sass(
     result.map_err(|d| diags.extend(d)).ok()
 }
 
-/// LDS an automatic GCN3 launch gives a kernel that uses LDS without declaring it: 64 KiB,
-/// the most one work-group may have on GCN3 (AMD, "Vega ISA", §2.5 Local Data Share).
-pub const GCN_AUTO_LDS_BYTES: u32 = 64 * 1024;
-
 /// The automatic arguments as the notes list them: `name = value (type)`, comma-separated.
 fn shown_arguments(args: &KernelArguments) -> String {
     args.values
@@ -756,27 +727,6 @@ fn grown_buffers(args: &KernelArguments) -> String {
         return String::new();
     }
     auto_memory::memory_sentence(args)
-}
-
-/// The note that says a GCN3 kernel's arguments (and buffers) were chosen automatically.
-fn gcn_args_note(args: &KernelArguments, lds: Option<u32>) -> Diagnostic {
-    let mut m = format!(
-        "no `params` given: the kernel's arguments were read from its mangled name and laid out \
-         in the kernarg segment at their natural alignment (params=auto: pointers at 0x100000, \
-         0x200000, … (1 MiB apart), integers {}, floats {:.1}): {}; they are in the report's \
-         `arguments`, and `params` sets the kernarg words{}",
-        kernel_args::AUTO_INTEGER,
-        kernel_args::AUTO_FLOAT,
-        shown_arguments(args),
-        grown_buffers(args)
-    );
-    if let Some(bytes) = lds {
-        m.push_str(&format!(
-            "; the kernel uses LDS its descriptor does not declare (dynamic shared memory): \
-             each work-group got {bytes} bytes"
-        ));
-    }
-    Diagnostic::global(Severity::Note, m)
 }
 
 /// The note that says a SASS kernel's parameters (and buffers) were chosen automatically.
@@ -876,13 +826,17 @@ fn run_other(
                 };
                 kernel_args::report(f, &values, source, true)
             });
-            if let Some(a) = args.as_mut().filter(|_| auto && launch.textures.is_empty()) {
-                launch.textures = bind_ptx_textures(f, a);
-            }
+            let k = crate::ptx_launch::PtxKernel {
+                module: ptx.module(),
+                function: f,
+            };
+            let auto_launch = run.is_ok_and(|r| r.auto_params);
+            let notes =
+                crate::ptx_launch::prepare(k, &mut launch, args.as_mut(), memory, auto_launch);
+            diags.extend(notes);
             // Automatic buffers for the automatic pointers when `memory` is empty too.
             let result = auto_memory::run_on(memory, args.as_mut(), |m| {
-                sim::run_ptx_observed(f, &launch, machine, m, budget, progress)
-                    .map_err(|e| e.diagnostics)
+                crate::ptx_launch::run(k, &launch, machine, m, budget, progress)
             })
             .map_err(|diagnostics| sim::SimError { diagnostics });
             if let Some(a) = args {
@@ -896,55 +850,19 @@ fn run_other(
         Dialect::Gcn => {
             let (launch, memory, budget) = ready(diags)?;
             let auto = run.is_ok_and(|r| r.auto_params);
-            let program = isa::gcn::parse(kernel.source, limits);
-            let f = program.function(kernel.function);
-            let signature = f
-                .filter(|_| auto)
-                .and_then(|f| gcn_args::signature(&f.name))
-                .filter(|p| !p.is_empty());
-            let Some(params) = signature else {
-                return sim::gcn::run_source_observed(
-                    kernel.source,
-                    kernel.function,
-                    launch,
-                    machine,
-                    memory,
-                    budget,
-                    progress,
-                )
-                .map_err(|e| diags.extend(e.diagnostics))
-                .ok();
-            };
-            let (words, mut args) = gcn_args::auto(&params);
-            let mut launch = launch.clone();
-            launch.params = words;
-            // Dynamic LDS (`extern __shared__`): the descriptor declares none, the launch
-            // gives it; an automatic launch gives the most a work-group may have.
-            let lds = f.is_some_and(|f| {
-                f.descriptor
-                    .get(".amdhsa_group_segment_fixed_size")
-                    .is_none_or(|&n| n == 0)
-                    && f.instructions.iter().any(|i| i.opcode.starts_with("ds_"))
-            });
-            if lds && launch.shared_bytes == 0 {
-                launch.shared_bytes = GCN_AUTO_LDS_BYTES;
-            }
-            let result = auto_memory::run_on(memory, Some(&mut args), |m| {
-                sim::gcn::run_source_observed(
-                    kernel.source,
-                    kernel.function,
-                    &launch,
-                    machine,
-                    m,
-                    budget,
-                    progress,
-                )
-                .map_err(|e| e.diagnostics)
-            })
-            .map_err(|diagnostics| sim::SimError { diagnostics });
-            diags.push(gcn_args_note(&args, lds.then_some(launch.shared_bytes)));
-            *arguments = Some(args);
-            result
+            crate::gcn_launch::run(
+                kernel.source,
+                kernel.function,
+                launch,
+                machine,
+                memory,
+                budget,
+                auto,
+                limits,
+                diags,
+                arguments,
+                progress,
+            )
         }
         Dialect::Lc => {
             let (prog, d) = isa::lc::parse(kernel.source);

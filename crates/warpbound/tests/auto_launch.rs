@@ -157,20 +157,33 @@ fn observed_loop_counts_become_the_bounds() {
     assert_eq!(sim.run.cycles, 128);
     assert_eq!(r.wcet.as_ref().map(|w| w.cycles), Some(128));
     assert_eq!(sim.holds, Some(true));
-    // A bound of the request's own wins over the observed count: 40 iterations allowed.
+    // The code bounds the loop too (R1 += 1 from 0 while R1 + 1 < tid, tid ≤ 31: 31 runs),
+    // so a request's bound above that is replaced by it, with a note (issue #38).
     let mut req = Request::new(src, Dialect::Sass);
     req.mode = Some("warp-cfg".into());
     req.params
         .insert("loop_bounds".into(), serde_json::json!("observed"));
     req.loop_bounds.insert("0x30".into(), 40);
     let r = analyze(&req);
+    assert_eq!(r.wcet.as_ref().map(|w| w.cycles), Some(128), "{:?}", r.wcet);
     assert!(
-        r.wcet.as_ref().is_some_and(|w| w.cycles > 128),
+        r.diagnostics.iter().any(|d| d
+            .message
+            .contains("given bound 40 is more than the code allows")),
         "{:?}",
-        r.wcet
+        r.diagnostics
     );
-    // Given (the default): the default bound of 10 is below what the run made, and the
-    // bound says nothing about this run (no comparison is unsafe: 10 < 31 is the user's call).
+    // A request's bound below the code's is the user's call: used, and the run exceeds it.
+    let mut req = Request::new(src, Dialect::Sass);
+    req.mode = Some("warp-cfg".into());
+    req.params
+        .insert("simulate".into(), serde_json::json!(true));
+    req.loop_bounds.insert("0x30".into(), 10);
+    let r = analyze(&req);
+    assert_eq!(r.loop_bounds[0].bound_from, "given");
+    assert_eq!(r.loop_bounds[0].inferred, Some(31));
+    assert_eq!(r.simulation.as_ref().and_then(|s| s.holds), Some(false));
+    // Without a bound of the request's the inferred one applies, and the run is within it.
     let r = request(src, "warp-cfg", &[("simulate", serde_json::json!(true))]);
     assert_eq!(
         r.simulation
@@ -178,7 +191,8 @@ fn observed_loop_counts_become_the_bounds() {
             .map(|s| s.loop_iterations[0].iterations),
         Some(31)
     );
-    assert_eq!(r.simulation.as_ref().and_then(|s| s.holds), Some(false));
+    assert_eq!(r.loop_bounds[0].bound_from, "inferred");
+    assert_eq!(r.simulation.as_ref().and_then(|s| s.holds), Some(true));
 }
 
 /// PTX: the automatic pointers (1 MiB apart) get buffers too, and `y[i] = x[i] + 1`

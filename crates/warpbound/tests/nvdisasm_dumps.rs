@@ -22,8 +22,9 @@ const ARCHS: [(&str, &str); 5] = [
     ("sm_90", "hopper-h100"),
 ];
 
-const KERNELS: [&str; 15] = [
+const KERNELS: [&str; 16] = [
     "assert_loop",
+    "collatz_capped",
     "atomic_loop",
     "data_if_else",
     "fdiv_sqrt",
@@ -47,6 +48,7 @@ const KERNELS: [&str; 15] = [
 /// `switch_stmt` also print a `CONSTANT[2]`, not recorded.
 const RES_USAGE: &[(&str, &str, u32, u64, u64, u64)] = &[
     ("sm_61", "assert_loop", 26, 0, 340, 0),
+    ("sm_61", "collatz_capped", 9, 0, 336, 0),
     ("sm_61", "atomic_loop", 11, 0, 344, 0),
     ("sm_61", "data_if_else", 6, 0, 348, 0),
     ("sm_61", "fdiv_sqrt", 12, 0, 348, 0),
@@ -62,6 +64,7 @@ const RES_USAGE: &[(&str, &str, u32, u64, u64, u64)] = &[
     ("sm_61", "warp_reduce", 10, 0, 344, 0),
     ("sm_61", "while_break", 5, 0, 340, 0),
     ("sm_70", "assert_loop", 30, 0, 372, 0),
+    ("sm_70", "collatz_capped", 10, 0, 368, 0),
     ("sm_70", "atomic_loop", 13, 0, 376, 0),
     ("sm_70", "data_if_else", 8, 0, 380, 0),
     ("sm_70", "fdiv_sqrt", 14, 0, 380, 0),
@@ -77,6 +80,7 @@ const RES_USAGE: &[(&str, &str, u32, u64, u64, u64)] = &[
     ("sm_70", "warp_reduce", 14, 0, 376, 0),
     ("sm_70", "while_break", 8, 0, 372, 0),
     ("sm_75", "assert_loop", 30, 0, 372, 0),
+    ("sm_75", "collatz_capped", 10, 0, 368, 0),
     ("sm_75", "atomic_loop", 12, 0, 376, 0),
     ("sm_75", "data_if_else", 8, 0, 380, 0),
     ("sm_75", "fdiv_sqrt", 14, 0, 380, 0),
@@ -92,6 +96,7 @@ const RES_USAGE: &[(&str, &str, u32, u64, u64, u64)] = &[
     ("sm_75", "warp_reduce", 14, 0, 376, 0),
     ("sm_75", "while_break", 8, 0, 372, 0),
     ("sm_86", "assert_loop", 30, 0, 372, 0),
+    ("sm_86", "collatz_capped", 10, 0, 368, 0),
     ("sm_86", "atomic_loop", 12, 0, 376, 0),
     ("sm_86", "data_if_else", 8, 0, 380, 0),
     ("sm_86", "fdiv_sqrt", 16, 0, 380, 0),
@@ -107,6 +112,7 @@ const RES_USAGE: &[(&str, &str, u32, u64, u64, u64)] = &[
     ("sm_86", "warp_reduce", 14, 0, 376, 0),
     ("sm_86", "while_break", 8, 0, 372, 0),
     ("sm_90", "assert_loop", 30, 0, 548, 0),
+    ("sm_90", "collatz_capped", 10, 0, 544, 0),
     ("sm_90", "atomic_loop", 14, 0, 552, 0),
     ("sm_90", "data_if_else", 10, 0, 556, 0),
     ("sm_90", "fdiv_sqrt", 16, 0, 556, 0),

@@ -98,8 +98,14 @@ fn every_gcn_kernel_matches_the_crate() {
             f,
             &pws::GcnGraphOptions {
                 cost: pws::CostModel::default(),
+                // The facade's loop bounds (inferred or the default), as its report lists them.
                 loop_bounds: pws::LoopBounds {
-                    per_header: Default::default(),
+                    per_header: r
+                        .loop_bounds
+                        .iter()
+                        .filter(|l| l.bound_from != "default")
+                        .filter_map(|l| Some((l.header.clone(), l.bound?)))
+                        .collect(),
                     default: Some(10),
                 },
             },

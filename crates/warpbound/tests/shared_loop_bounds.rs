@@ -32,7 +32,9 @@ IADD R1, R1, 0x1 ;
 ISETP.LT.AND P0, PT, R1, R0, PT ;
 @P0 BRA loop ;
 EXIT ;";
-    assert_eq!(bound(src, &BTreeMap::new(), 10), Ok(43));
+    // The code bounds the loop by 31 (R1 + 1 < tid ≤ 31); 10, given, is used (issue #38).
+    let given = BTreeMap::from([("0x10".to_string(), 10)]);
+    assert_eq!(bound(src, &given, 10), Ok(43));
 }
 
 /// The same loop in convergence-barrier code: the leaving group runs first and the iterating
@@ -51,7 +53,8 @@ ISETP.LT.AND P0, PT, R1, R0, PT ;
 BSYNC B0 ;
 after:
 EXIT ;";
-    assert_eq!(bound(src, &BTreeMap::new(), 10), Ok(44));
+    let given = BTreeMap::from([("0x18".to_string(), 10)]);
+    assert_eq!(bound(src, &given, 10), Ok(44));
 }
 
 /// Runs `src` on the concrete executor and checks observed ≤ bound for every finished run;

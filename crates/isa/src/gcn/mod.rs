@@ -36,6 +36,7 @@ pub mod calls;
 mod flow;
 pub mod isa_table;
 pub mod link;
+pub mod metadata;
 mod operands;
 pub mod program;
 mod semantics;

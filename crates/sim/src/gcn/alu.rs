@@ -11,6 +11,7 @@
 
 use super::decode::{Cmp, Op, SFn, Ty, VFn};
 use super::operand::{lane32, lane64, Loc, Opnd, ScalarFile, VectorFile};
+use super::{division, float_functions};
 use crate::canonical_nan::{f32_bits, f64_bits};
 use std::ops::{BitAnd, BitOr, BitXor, Not};
 
@@ -60,6 +61,15 @@ pub fn scalar(op: &Op, sf: &mut ScalarFile) -> Result<(), String> {
                 w64(sf, d, v);
             } else {
                 let v = sf.read32(a);
+                w32(sf, d, v);
+            }
+        }
+        Op::SBrev { d, a, wide } => {
+            if *wide {
+                let v = sf.read64(a).reverse_bits();
+                w64(sf, d, v);
+            } else {
+                let v = sf.read32(a).reverse_bits();
                 w32(sf, d, v);
             }
         }
@@ -155,6 +165,8 @@ fn sbin32(f: SFn, x: u32, y: u32, scc: bool) -> (u32, Option<bool>) {
         SFn::Cselect => (if scc { x } else { y }, None),
         SFn::BfeU => nz(bfe(u64::from(x), u64::from(y), false, 32) as u32),
         SFn::BfeI => nz(bfe(u64::from(x), u64::from(y), true, 32) as u32),
+        // GCN3 ISA ch. 12, S_BFM_B32: D.u = ((1 << S0.u[4:0]) − 1) << S1.u[4:0]; SCC unchanged.
+        SFn::Bfm => ((((1u64 << (x & 31)) - 1) << (y & 31)) as u32, None),
         // The rest: `s_and`…`s_xnor`.
         _ => nz(bitwise(f, x, y)),
     }
@@ -188,6 +200,14 @@ fn sbin64(f: SFn, x: u64, y: u64, scc: bool) -> (u64, Option<bool>) {
         SFn::Cselect => (if scc { x } else { y }, None),
         SFn::BfeU => nz(bfe(x, y, false, 64)),
         SFn::BfeI => nz(bfe(x, y, true, 64)),
+        SFn::Bfm => {
+            let ones = if x & 63 == 0 {
+                0
+            } else {
+                u64::MAX >> (64 - (x & 63))
+            };
+            (ones.wrapping_shl((y & 63) as u32), None)
+        }
         // 32-bit-only functions never decode as wide; treat defensively as 32-bit.
         other => {
             let (v, c) = sbin32(other, x as u32, y as u32, scc);
@@ -530,6 +550,22 @@ fn vector_with(
                 vf.set(dv, l, v);
             }
         }
+        Op::VWriteLane { d, a, lane } => {
+            // GCN3 ISA ch. 12, V_WRITELANE_B32: the lane is written whatever EXEC holds.
+            let Loc::V(dv) = d.loc else {
+                return Err("destination is not a VGPR".into());
+            };
+            let l = (sf.read32(lane) & 63) as usize;
+            if l < lanes {
+                let v = sf.read32(a);
+                vf.set(dv, l, v);
+            }
+        }
+        Op::VReadLane { d, a, lane } => {
+            let l = (sf.read32(lane) & 63) as usize % lanes.max(1);
+            let v = lane32(sf, vf, a, l);
+            w32(sf, d, v);
+        }
         Op::VReadFirstLane { d, a } => {
             let l = if active == 0 {
                 0
@@ -706,9 +742,21 @@ fn vector_with(
                     VFn::FmaF64 => f64_bits(da().mul_add(db(), dc())),
                     VFn::MinF64 => f64_bits(da().min(db())),
                     VFn::MaxF64 => f64_bits(da().max(db())),
-                    VFn::DivScaleF => fbits(fa()),
-                    VFn::DivFmasF => fbits(fa().mul_add(fb(), fc())),
-                    VFn::DivFixupF => fbits(fc() / fb()),
+                    VFn::DivScaleF => {
+                        let (d, vcc) = division::scale_f32(fa(), fb(), fc());
+                        carry = vcc;
+                        fbits(d)
+                    }
+                    VFn::DivFmasF => fbits(division::fmas_f32(fa(), fb(), fc(), ci == 1)),
+                    VFn::DivFixupF => fbits(division::fixup_f32(fa(), fb(), fc())),
+                    VFn::DivScaleF64 => {
+                        let (d, vcc) = division::scale_f64(da(), db(), dc());
+                        carry = vcc;
+                        f64_bits(d)
+                    }
+                    VFn::DivFmasF64 => f64_bits(division::fmas_f64(da(), db(), dc(), ci == 1)),
+                    VFn::DivFixupF64 => f64_bits(division::fixup_f64(da(), db(), dc())),
+                    other => float_functions::lane(*other, a, b, c, fa, da, db),
                 };
                 vf.set(dv, l, v as u32);
                 if f.wide() {

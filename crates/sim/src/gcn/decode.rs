@@ -4,8 +4,15 @@
 //! instruction outside the supported set decodes to an error "cannot simulate OPCODE: why",
 //! reported at its span when (and only when) a wavefront reaches it.
 
+mod memory;
+mod scalar;
+mod vector;
+
 use super::operand::{resolve, Opnd};
+pub use crate::atomic_op::{AtomOp, Kind};
 use isa::gcn::{ExecCondition, GcnControl, GcnInstruction, GcnOperandKind, ScalarCondition};
+use scalar::decode_scalar;
+use vector::decode_vector;
 
 /// Comparison of `s_cmp*`/`v_cmp*`.
 pub use crate::comparison::Cmp;
@@ -51,6 +58,8 @@ pub enum SFn {
     Cselect,
     BfeU,
     BfeI,
+    /// `s_bfm_b32`/`_b64 d, s0, s1`: `((1 << s0) − 1) << s1` (5/6-bit fields; SCC unchanged).
+    Bfm,
 }
 
 /// A vector memory access (`flat_*`, `global_*`).
@@ -152,21 +161,70 @@ pub enum VFn {
     FmaF64,
     MinF64,
     MaxF64,
-    /// `v_div_scale_f32 d, vcc, a, b, c` (GCN3 ISA §12.7): the first step of the
-    /// compiler's IEEE single-precision division. The hardware scales `a` by 2^±64 when the
-    /// operands' exponents are far apart or denormal, and says so in VCC, so that the Newton
-    /// steps between stay in range; this model never scales (`d = a`, VCC 0): the steps
-    /// then run on the operands themselves, and [`VFn::DivFixupF`] returns the quotient the
-    /// whole sequence computes (correctly rounded), so only the intermediate registers of
-    /// such extreme operands differ from the hardware's.
+    /// `v_div_scale_f32 d, vcc, s0, s1, s2`: the first step of the compiler's IEEE
+    /// division ([`super::division`]: the AMD references' pseudo-code).
     DivScaleF,
-    /// `v_div_fmas_f32 d, a, b, c`: `fma(a, b, c)`, scaled back by 2^±64 when VCC says
-    /// `v_div_scale_f32` scaled — which this model's never does.
+    /// `v_div_fmas_f32 d, s0, s1, s2`: `fma` scaled back when VCC says the scale step
+    /// scaled the quotient ([`super::division`]).
     DivFmasF,
-    /// `v_div_fixup_f32 d, q, den, num`: the special cases of `num / den` (zeros,
-    /// infinities, NaNs, overflow) and otherwise `q`; modelled as the IEEE quotient
-    /// `num / den` itself, which is what the sequence computes.
+    /// `v_div_fixup_f32 d, q, den, num`: the special cases of `num / den`, else `±|q|`.
     DivFixupF,
+    /// The f64 twins of the three division steps.
+    DivScaleF64,
+    DivFmasF64,
+    DivFixupF64,
+    /// `v_exp_f32`: `2^x`; `v_log_f32`: `log2 x`; `v_rsq_f32`: `1/sqrt(x)` — computed in
+    /// f64 and rounded once (the hardware's results are within 1 ulp, GCN3 ISA ch. 12).
+    ExpF,
+    LogF,
+    RsqF,
+    /// `v_fract_f32`: `x − floor(x)`; `v_ceil_f32`.
+    FractF,
+    CeilF,
+    /// `v_frexp_mant_f32`: the mantissa of `x` in `[0.5, 1)` (±∞ and NaN as they are);
+    /// `v_frexp_exp_i32_f32`: its exponent (0 for ±∞, NaN and zero).
+    FrexpMantF,
+    FrexpExpF,
+    /// `v_cvt_f32_ubyte{0,1,2,3}`: byte `k` of the source as a float.
+    CvtF32Ubyte(u8),
+    /// f64: `v_rcp_f64`, `v_rsq_f64`, `v_sqrt_f64` (correctly rounded `1/x`, `1/sqrt(x)`
+    /// rounded once from the exact square root, `sqrt`), `v_ldexp_f64`, conversions from and
+    /// to 32-bit integers (to integers: truncation, saturating, NaN to 0, GCN3 ISA ch. 12),
+    /// rounding (`rndne`, `fract`, `ceil`, `floor`, `trunc`), `frexp`.
+    RcpF64,
+    RsqF64,
+    SqrtF64,
+    LdexpF64,
+    CvtF64I32,
+    CvtF64U32,
+    CvtI32F64,
+    CvtU32F64,
+    RndneF64,
+    FractF64,
+    CeilF64,
+    FloorF64,
+    TruncF64,
+    FrexpMantF64,
+    FrexpExpF64,
+    /// `v_add_u16`, `v_sub_u16`, `v_subrev_u16`, `v_mul_lo_u16`: the low 16 bits of each
+    /// source, the result's 16 bits zero-extended into the VGPR (GFX8 writes no upper bits
+    /// of its own; *uncertain*: what they hold on the GPU).
+    AddU16,
+    SubU16,
+    SubrevU16,
+    MulLoU16,
+    /// `v_alignbit_b32 d, s0, s1, s2`: `({s0, s1} >> s2[4:0])[31:0]`.
+    Alignbit,
+    /// `v_alignbyte_b32`: as `alignbit` by `8 · s2[1:0]` bits.
+    Alignbyte,
+    /// `v_bfi_b32 d, s0, s1, s2`: `(s0 & s1) | (!s0 & s2)`.
+    Bfi,
+    /// `v_bfm_b32 d, s0, s1`: `((1 << s0[4:0]) − 1) << s1[4:0]`.
+    Bfm,
+    /// `v_bfrev_b32`: the bits reversed.
+    Bfrev,
+    /// `v_bcnt_u32_b32 d, s0, s1`: `popcount(s0) + s1`.
+    Bcnt,
 }
 
 impl VFn {
@@ -185,6 +243,80 @@ impl VFn {
                 | VFn::FmaF64
                 | VFn::MinF64
                 | VFn::MaxF64
+                | VFn::DivScaleF64
+                | VFn::DivFmasF64
+                | VFn::DivFixupF64
+                | VFn::RcpF64
+                | VFn::RsqF64
+                | VFn::SqrtF64
+                | VFn::LdexpF64
+                | VFn::CvtF64I32
+                | VFn::CvtF64U32
+                | VFn::RndneF64
+                | VFn::FractF64
+                | VFn::CeilF64
+                | VFn::FloorF64
+                | VFn::TruncF64
+                | VFn::FrexpMantF64
+        )
+    }
+
+    /// The sources are integers: no float modifiers (`-x`, `|x|`) apply.
+    pub fn integer(self) -> bool {
+        use VFn::*;
+        matches!(
+            self,
+            Mov | Add
+                | Sub
+                | Subrev
+                | Addc
+                | Subb
+                | Subbrev
+                | MulLo
+                | MulHiU
+                | MulHiI
+                | MulU24
+                | MulI24
+                | MadU24
+                | MadI24
+                | MadU64U32
+                | MadI64I32
+                | Lshlrev
+                | Lshrrev
+                | Ashrrev
+                | Lshlrev64
+                | Lshrrev64
+                | Ashrrev64
+                | LshlAdd
+                | And
+                | Or
+                | Xor
+                | Not
+                | MaxI
+                | MaxU
+                | MinI
+                | MinU
+                | Max3I
+                | Max3U
+                | Min3I
+                | Min3U
+                | BfeU
+                | BfeI
+                | CvtF32U32
+                | CvtF32I32
+                | CvtF64I32
+                | CvtF64U32
+                | CvtF32Ubyte(_)
+                | AddU16
+                | SubU16
+                | SubrevU16
+                | MulLoU16
+                | Alignbit
+                | Alignbyte
+                | Bfi
+                | Bfm
+                | Bfrev
+                | Bcnt
         )
     }
 }
@@ -263,7 +395,57 @@ pub enum Op {
         d: Opnd,
         a: Opnd,
     },
+    /// `v_writelane_b32 vD, sA, lane`: lane `lane[5:0]` of vD := sA, whatever EXEC holds.
+    VWriteLane {
+        d: Opnd,
+        a: Opnd,
+        lane: Opnd,
+    },
+    /// `v_readlane_b32 sD, vA, lane`: sD := lane `lane[5:0]` of vA.
+    VReadLane {
+        d: Opnd,
+        a: Opnd,
+        lane: Opnd,
+    },
+    /// `s_brev_b32`/`_b64`: the bits reversed (SCC unchanged).
+    SBrev {
+        d: Opnd,
+        a: Opnd,
+        wide: bool,
+    },
     VMem(VMem),
+    /// `flat_atomic_*`/`global_atomic_*`: per active lane in lane order, the dword at the
+    /// address := `op(old, data)`, the old value to `ret` when the instruction returns it.
+    VAtomic {
+        mem: Mem,
+        op: AtomOp,
+        kind: Kind,
+        ret: Option<Opnd>,
+        addr: Opnd,
+        data: Opnd,
+        saddr: Option<Opnd>,
+        offset: i64,
+    },
+    /// `buffer_load_*`/`buffer_store_*` on the private segment (scratch): the lane's private
+    /// byte `soffset + offset (+ vaddr with offen)` (`super::front_end` scratch).
+    Scratch {
+        store: bool,
+        bytes: u64,
+        sign: bool,
+        data: Opnd,
+        vaddr: Option<Opnd>,
+        soffset: Opnd,
+        offset: u64,
+    },
+    /// `ds_*` atomics on the LDS, likewise.
+    DsAtomic {
+        op: AtomOp,
+        kind: Kind,
+        ret: Option<Opnd>,
+        addr: Opnd,
+        data: Opnd,
+        offset: u64,
+    },
     Ds {
         store: bool,
         bytes: u64,
@@ -369,7 +551,8 @@ pub fn decode(ins: &GcnInstruction) -> Result<Op, String> {
     }
     for m in &ins.modifiers {
         match m.name.as_str() {
-            "offset" | "offset0" | "offset1" | "glc" | "slc" | "nv" => {}
+            "offset" | "offset0" | "offset1" | "glc" | "slc" | "nv" | "offen" | "idxen"
+            | "addr64" | "lds" | "tfe" => {}
             other => return err(full, format!("modifier `{other}` is not simulated")),
         }
     }
@@ -505,442 +688,22 @@ pub fn decode(ins: &GcnInstruction) -> Result<Op, String> {
     if let Some(rest) = name.strip_prefix("s_") {
         return decode_scalar(full, rest, &arg, nops);
     }
-    if let Some(rest) = name
+    if let Some((mem, r)) = name
         .strip_prefix("flat_")
         .map(|r| (Mem::Flat, r))
         .or_else(|| name.strip_prefix("global_").map(|r| (Mem::Global, r)))
     {
-        let (mem, r) = rest;
-        let (store, size) = if let Some(s) = r.strip_prefix("load_") {
-            (false, s)
-        } else if let Some(s) = r.strip_prefix("store_") {
-            (true, s)
-        } else {
-            return err(full, "atomics are not simulated");
-        };
-        let (bytes, sign) = match size {
-            "ubyte" | "byte" => (1, false),
-            "sbyte" => (1, true),
-            "ushort" | "short" => (2, false),
-            "sshort" => (2, true),
-            "dword" => (4, false),
-            "dwordx2" => (8, false),
-            "dwordx4" => (16, false),
-            _ => return err(full, format!("access size `{size}` is not simulated")),
-        };
-        let (data, addr) = if store {
-            (arg(1)?, arg(0)?)
-        } else {
-            (arg(0)?, arg(1)?)
-        };
-        let saddr = match ops.get(2).map(|o| &o.kind) {
-            Some(GcnOperandKind::Sgpr { .. }) => Some(arg(2)?),
-            _ => None,
-        };
-        if saddr.is_none() && addr.count < 2 {
-            return err(full, "a 64-bit address needs a VGPR pair");
-        }
-        return Ok(Op::VMem(VMem {
-            mem,
-            store,
-            bytes,
-            sign,
-            data,
-            addr,
-            saddr,
-            offset: modifier("offset")?,
-        }));
+        let glc = ins.modifiers.iter().any(|m| m.name == "glc");
+        return memory::vector_memory(full, mem, r, &ops, &arg, &modifier, glc);
     }
     if let Some(r) = name.strip_prefix("ds_") {
-        let read = r.starts_with("read");
-        let write = r.starts_with("write");
-        if !read && !write {
-            return err(
-                full,
-                "LDS atomics and other DS operations are not simulated",
-            );
-        }
-        let two = r.starts_with("read2") || r.starts_with("write2");
-        let st64 = r.contains("st64");
-        let size = r.rsplit('_').next().unwrap_or("");
-        let (bytes, sign) = match size {
-            "b32" => (4, false),
-            "b64" => (8, false),
-            "u8" | "b8" => (1, false),
-            "i8" => (1, true),
-            "u16" | "b16" => (2, false),
-            "i16" => (2, true),
-            _ => return err(full, format!("LDS size `{size}` is not simulated")),
-        };
-        let offsets = if two {
-            let scale = bytes * if st64 { 64 } else { 1 };
-            vec![
-                (modifier("offset0")? as u64).wrapping_mul(scale),
-                (modifier("offset1")? as u64).wrapping_mul(scale),
-            ]
-        } else {
-            vec![modifier("offset")? as u64]
-        };
-        let (addr, data) = if read {
-            (arg(1)?, vec![arg(0)?])
-        } else if two {
-            (arg(0)?, vec![arg(1)?, arg(2)?])
-        } else {
-            (arg(0)?, vec![arg(1)?])
-        };
-        return Ok(Op::Ds {
-            store: write,
-            bytes,
-            sign,
-            data,
-            addr,
-            offsets,
-        });
+        return memory::lds(full, r, &arg, &modifier);
     }
     if let Some(r) = name.strip_prefix("v_") {
         return decode_vector(full, r, &arg, nops);
     }
+    if let Some(r) = name.strip_prefix("buffer_") {
+        return memory::buffer(full, r, &ops, &arg, ins);
+    }
     err(full, "no semantics for this opcode")
-}
-
-fn decode_scalar(
-    full: &str,
-    r: &str,
-    arg: &dyn Fn(usize) -> Result<Opnd, String>,
-    nops: usize,
-) -> Result<Op, String> {
-    let wide = r.ends_with("64");
-    if let Some(body) = r.strip_suffix("_saveexec_b64") {
-        let f = match body {
-            "and" => SFn::And,
-            "or" => SFn::Or,
-            "xor" => SFn::Xor,
-            "andn2" => SFn::Andn2,
-            "orn2" => SFn::Orn2,
-            "nand" => SFn::Nand,
-            "nor" => SFn::Nor,
-            "xnor" => SFn::Xnor,
-            _ => return err(full, "unknown saveexec"),
-        };
-        return Ok(Op::SaveExec {
-            f,
-            d: arg(0)?,
-            a: arg(1)?,
-        });
-    }
-    match r {
-        // The address operand is materialised by the code layout (`super::code`).
-        "getpc_b64" if nops == 2 => {
-            return Ok(Op::SMov {
-                d: arg(0)?,
-                a: arg(1)?,
-                wide: true,
-                cond: false,
-            })
-        }
-        "getpc_b64" => return err(full, "code addresses exist only in a linked image"),
-        "mov_b32" | "mov_b64" | "movk_i32" => {
-            return Ok(Op::SMov {
-                d: arg(0)?,
-                a: sext16_if(r == "movk_i32", arg(1)?),
-                wide,
-                cond: false,
-            })
-        }
-        "cmov_b32" | "cmov_b64" | "cmovk_i32" => {
-            return Ok(Op::SMov {
-                d: arg(0)?,
-                a: sext16_if(r == "cmovk_i32", arg(1)?),
-                wide,
-                cond: true,
-            })
-        }
-        "not_b32" | "not_b64" => {
-            return Ok(Op::SNot {
-                d: arg(0)?,
-                a: arg(1)?,
-                wide,
-            })
-        }
-        _ => {}
-    }
-    if let Some(c) = r.strip_prefix("cmpk_").or_else(|| r.strip_prefix("cmp_")) {
-        let k = r.starts_with("cmpk_");
-        let mut it = c.splitn(2, '_');
-        let (cs, ts) = (it.next().unwrap_or(""), it.next().unwrap_or(""));
-        let (Some(cmp), Some(ty)) = (cmp_of(cs), ty_of(ts)) else {
-            return err(full, "unknown scalar comparison");
-        };
-        if cmp == Cmp::Class || matches!(ty, Ty::F32 | Ty::F64) {
-            return err(full, "unknown scalar comparison");
-        }
-        let b = arg(1)?;
-        let b = if k {
-            // SOPK: a 16-bit immediate, sign-extended for _i32, zero-extended for _u32.
-            match b.loc {
-                super::operand::Loc::Int(v) if ty == Ty::I32 => Opnd {
-                    loc: super::operand::Loc::Int(i64::from(v as i16)),
-                    ..b
-                },
-                super::operand::Loc::Int(v) => Opnd {
-                    loc: super::operand::Loc::Int(i64::from(v as u16)),
-                    ..b
-                },
-                _ => b,
-            }
-        } else {
-            b
-        };
-        return Ok(Op::SCmp {
-            c: cmp,
-            ty,
-            a: arg(0)?,
-            b,
-        });
-    }
-    let (f, k) = match r {
-        "add_u32" => (SFn::AddU, false),
-        "sub_u32" => (SFn::SubU, false),
-        "add_i32" => (SFn::AddI, false),
-        "sub_i32" => (SFn::SubI, false),
-        "addk_i32" => (SFn::AddI, true),
-        "addc_u32" => (SFn::Addc, false),
-        "subb_u32" => (SFn::Subb, false),
-        "mul_i32" => (SFn::Mul, false),
-        "mulk_i32" => (SFn::Mul, true),
-        "lshl_b32" | "lshl_b64" => (SFn::Lshl, false),
-        "lshr_b32" | "lshr_b64" => (SFn::Lshr, false),
-        "ashr_i32" | "ashr_i64" => (SFn::Ashr, false),
-        "and_b32" | "and_b64" => (SFn::And, false),
-        "or_b32" | "or_b64" => (SFn::Or, false),
-        "xor_b32" | "xor_b64" => (SFn::Xor, false),
-        "andn2_b32" | "andn2_b64" => (SFn::Andn2, false),
-        "orn2_b32" | "orn2_b64" => (SFn::Orn2, false),
-        "nand_b32" | "nand_b64" => (SFn::Nand, false),
-        "nor_b32" | "nor_b64" => (SFn::Nor, false),
-        "xnor_b32" | "xnor_b64" => (SFn::Xnor, false),
-        "min_i32" => (SFn::MinI, false),
-        "min_u32" => (SFn::MinU, false),
-        "max_i32" => (SFn::MaxI, false),
-        "max_u32" => (SFn::MaxU, false),
-        "cselect_b32" | "cselect_b64" => (SFn::Cselect, false),
-        "bfe_u32" | "bfe_u64" => (SFn::BfeU, false),
-        "bfe_i32" | "bfe_i64" => (SFn::BfeI, false),
-        _ => return err(full, "no semantics for this scalar opcode"),
-    };
-    let d = arg(0)?;
-    if k {
-        // SOPK `s_addk_i32 d, simm16`: d = d + sext(simm16).
-        return Ok(Op::SBin {
-            f,
-            d,
-            a: d,
-            b: sext16_if(true, arg(1)?),
-            wide: false,
-        });
-    }
-    Ok(Op::SBin {
-        f,
-        d,
-        a: arg(1)?,
-        b: arg(2)?,
-        wide,
-    })
-}
-
-fn sext16_if(yes: bool, o: Opnd) -> Opnd {
-    match o.loc {
-        super::operand::Loc::Int(v) if yes => Opnd {
-            loc: super::operand::Loc::Int(i64::from(v as i16)),
-            ..o
-        },
-        _ => o,
-    }
-}
-
-fn decode_vector(
-    full: &str,
-    r: &str,
-    arg: &dyn Fn(usize) -> Result<Opnd, String>,
-    nops: usize,
-) -> Result<Op, String> {
-    if let Some(c) = r.strip_prefix("cmpx_").or_else(|| r.strip_prefix("cmp_")) {
-        let x = r.starts_with("cmpx_");
-        let mut it = c.splitn(2, '_');
-        let (cs, ts) = (it.next().unwrap_or(""), it.next().unwrap_or(""));
-        let (Some(cmp), Some(ty)) = (cmp_of(cs), ty_of(ts)) else {
-            return err(full, "this comparison is not simulated");
-        };
-        if cmp == Cmp::Class && !matches!(ty, Ty::F32 | Ty::F64) {
-            return err(full, "a class test needs a float type");
-        }
-        let (d, a, b) = if nops >= 3 {
-            (Some(arg(0)?), arg(1)?, arg(2)?)
-        } else {
-            (None, arg(0)?, arg(1)?)
-        };
-        if let Some(dd) = d {
-            if dd.sreg().is_none() || dd.count != 2 {
-                return err(full, "a comparison writes an SGPR pair or vcc");
-            }
-        }
-        return Ok(Op::VCmp {
-            c: cmp,
-            ty,
-            d,
-            a,
-            b,
-            x,
-        });
-    }
-    match r {
-        "cndmask_b32" => {
-            return Ok(Op::VCndmask {
-                d: arg(0)?,
-                a: arg(1)?,
-                b: arg(2)?,
-                m: arg(3)?,
-            })
-        }
-        "readfirstlane_b32" => {
-            return Ok(Op::VReadFirstLane {
-                d: arg(0)?,
-                a: arg(1)?,
-            })
-        }
-        _ => {}
-    }
-    use VFn::*;
-    // (function, number of sources, has carry-out, has carry-in)
-    let (f, n, co, ci) = match r {
-        "mov_b32" => (Mov, 1, false, false),
-        "add_u32" | "add_i32" | "add_co_u32" if nops == 4 => (Add, 2, true, false),
-        "add_u32" | "add_nc_u32" => (Add, 2, false, false),
-        "sub_u32" | "sub_i32" | "sub_co_u32" if nops == 4 => (Sub, 2, true, false),
-        "sub_u32" | "sub_nc_u32" => (Sub, 2, false, false),
-        "subrev_u32" | "subrev_i32" | "subrev_co_u32" if nops == 4 => (Subrev, 2, true, false),
-        "subrev_u32" | "subrev_nc_u32" => (Subrev, 2, false, false),
-        "addc_u32" | "addc_co_u32" => (Addc, 2, true, true),
-        "subb_u32" | "subb_co_u32" => (Subb, 2, true, true),
-        "subbrev_u32" | "subbrev_co_u32" => (Subbrev, 2, true, true),
-        "mul_lo_u32" | "mul_lo_i32" => (MulLo, 2, false, false),
-        "mul_hi_u32" => (MulHiU, 2, false, false),
-        "mul_hi_i32" => (MulHiI, 2, false, false),
-        "mul_u32_u24" => (MulU24, 2, false, false),
-        "mul_i32_i24" => (MulI24, 2, false, false),
-        "mad_u32_u24" => (MadU24, 3, false, false),
-        "mad_i32_i24" => (MadI24, 3, false, false),
-        "mad_u64_u32" => (MadU64U32, 3, true, false),
-        "mad_i64_i32" => (MadI64I32, 3, true, false),
-        "lshlrev_b32" => (Lshlrev, 2, false, false),
-        "lshrrev_b32" => (Lshrrev, 2, false, false),
-        "ashrrev_i32" => (Ashrrev, 2, false, false),
-        "lshlrev_b64" => (Lshlrev64, 2, false, false),
-        "lshrrev_b64" => (Lshrrev64, 2, false, false),
-        "ashrrev_i64" => (Ashrrev64, 2, false, false),
-        "lshl_add_u32" => (LshlAdd, 3, false, false),
-        "and_b32" => (And, 2, false, false),
-        "or_b32" => (Or, 2, false, false),
-        "xor_b32" => (Xor, 2, false, false),
-        "not_b32" => (Not, 1, false, false),
-        "max_i32" => (MaxI, 2, false, false),
-        "max_u32" => (MaxU, 2, false, false),
-        "min_i32" => (MinI, 2, false, false),
-        "min_u32" => (MinU, 2, false, false),
-        "max3_i32" => (Max3I, 3, false, false),
-        "max3_u32" => (Max3U, 3, false, false),
-        "min3_i32" => (Min3I, 3, false, false),
-        "min3_u32" => (Min3U, 3, false, false),
-        "bfe_u32" => (BfeU, 3, false, false),
-        "bfe_i32" => (BfeI, 3, false, false),
-        "add_f32" => (AddF, 2, false, false),
-        "sub_f32" => (SubF, 2, false, false),
-        "subrev_f32" => (SubrevF, 2, false, false),
-        "mul_f32" => (MulF, 2, false, false),
-        "mac_f32" => (MacF, 2, false, false),
-        "mad_f32" => (MadF, 3, false, false),
-        "fma_f32" => (FmaF, 3, false, false),
-        "min_f32" => (MinF, 2, false, false),
-        "max_f32" => (MaxF, 2, false, false),
-        "max3_f32" => (Max3F, 3, false, false),
-        "min3_f32" => (Min3F, 3, false, false),
-        "rcp_f32" | "rcp_iflag_f32" => (RcpF, 1, false, false),
-        "sqrt_f32" => (SqrtF, 1, false, false),
-        "rndne_f32" => (RndneF, 1, false, false),
-        "floor_f32" => (FloorF, 1, false, false),
-        "trunc_f32" => (TruncF, 1, false, false),
-        "ldexp_f32" => (LdexpF, 2, false, false),
-        "cvt_f32_u32" => (CvtF32U32, 1, false, false),
-        "cvt_f32_i32" => (CvtF32I32, 1, false, false),
-        "cvt_u32_f32" => (CvtU32F32, 1, false, false),
-        "cvt_i32_f32" => (CvtI32F32, 1, false, false),
-        "cvt_f64_f32" => (CvtF64F32, 1, false, false),
-        "cvt_f32_f64" => (CvtF32F64, 1, false, false),
-        "add_f64" => (AddF64, 2, false, false),
-        "mul_f64" => (MulF64, 2, false, false),
-        "fma_f64" => (FmaF64, 3, false, false),
-        "min_f64" => (MinF64, 2, false, false),
-        "max_f64" => (MaxF64, 2, false, false),
-        "div_scale_f32" => (DivScaleF, 3, true, false),
-        "div_fmas_f32" => (DivFmasF, 3, false, false),
-        "div_fixup_f32" => (DivFixupF, 3, false, false),
-        _ => return err(full, "no semantics for this vector opcode"),
-    };
-    let d = arg(0)?;
-    let mut i = 1;
-    let carry_out = if co {
-        i += 1;
-        Some(arg(1)?)
-    } else {
-        None
-    };
-    let mut src = Vec::with_capacity(n);
-    for k in 0..n {
-        src.push(arg(i + k)?);
-    }
-    let carry_in = if ci { Some(arg(i + n)?) } else { None };
-    if d.sreg().is_some() {
-        return err(full, "a vector operation writes a VGPR");
-    }
-    let float = matches!(
-        f,
-        AddF | SubF
-            | SubrevF
-            | MulF
-            | MacF
-            | MadF
-            | FmaF
-            | MinF
-            | MaxF
-            | Max3F
-            | Min3F
-            | RcpF
-            | SqrtF
-            | RndneF
-            | FloorF
-            | TruncF
-            | LdexpF
-            | CvtU32F32
-            | CvtI32F32
-            | CvtF64F32
-            | CvtF32F64
-            | AddF64
-            | MulF64
-            | FmaF64
-            | MinF64
-            | MaxF64
-            | DivScaleF
-            | DivFmasF
-            | DivFixupF
-    );
-    if !float && src.iter().any(|s| s.neg || s.abs) {
-        return err(full, "source modifiers on an integer operation");
-    }
-    Ok(Op::VAlu {
-        f,
-        d,
-        src,
-        carry_out,
-        carry_in,
-    })
 }

@@ -21,6 +21,8 @@
 //!   `double_precision`, vector memory → `global`, LDS → `shared`, scalar memory →
 //!   `constant`, everything scalar → `control`.
 
+mod atomics;
+mod scratch;
 mod split_wavefronts;
 mod vector_memory;
 
@@ -33,6 +35,7 @@ use crate::cycle_loop::{
 };
 use crate::error::SimError;
 use crate::lane_set;
+use crate::sass::local_memory::LocalMemory;
 use crate::simulation::{LaneMask, Simulation, StackView};
 use crate::splitting::Splitting;
 use crate::timing_facts::Timing;
@@ -113,6 +116,8 @@ struct Hw {
     block: usize,
     vf: VectorFile,
     live: u32,
+    /// Its work-items' private segments (`scratch`).
+    scratch: LocalMemory,
 }
 
 /// Runs `function`; see [`crate::gcn::run`]. `got` holds the GOT slots of a linked image
@@ -143,7 +148,10 @@ pub(crate) fn run(
         ));
     }
     let shape = Shape::of(req, &AMD)?;
-    let lds_bytes = launch.shared_bytes.max(abi.group_segment_size);
+    // The descriptor's fixed LDS, then the launch's dynamic LDS after it (AMDGPU-Usage,
+    // "Kernel Dispatch": the dynamic group segment follows the fixed one; HIP's
+    // `sharedMemBytes`).
+    let lds_bytes = abi.group_segment_size.saturating_add(launch.shared_bytes);
     let resident = shape.resident_blocks;
     if u64::from(lds_bytes).div_ceil(4).saturating_mul(resident) > budget.max_memory_words {
         return Err(SimError::budget(
@@ -240,6 +248,7 @@ pub(crate) fn run(
         trace: launch.trace,
         waves: Vec::new(),
         hws: Vec::new(),
+        scratch_held: 0,
         stack_buf: Vec::new(),
         woken: Vec::new(),
         skip: machine.splitting == Splitting::None,
@@ -264,6 +273,8 @@ struct Gcn<'a> {
     /// Indexed like [`Sm::warps`].
     waves: Vec<Wave>,
     hws: Vec<Hw>,
+    /// Words of scratch the live wavefronts hold (budgeted by `max_memory_words`).
+    scratch_held: u64,
     /// The stepper's stack entries before they are shared (reused).
     stack_buf: Vec<StackView>,
     /// No wavefront splitting: waves keep wake-up cycles (`WarpSched::wake`).
@@ -365,6 +376,7 @@ impl FrontEnd for Gcn<'_> {
                 block: block_index,
                 vf,
                 live: 1,
+                scratch: LocalMemory::default(),
             });
             members.push(sm.add_warp(block_index, cycle, false));
             self.waves.push(Wave {
@@ -537,7 +549,11 @@ impl Gcn<'_> {
         let mut finished = matches!(op, Op::End);
         let mut splitting_event = false;
         match op {
-            Op::SMov { .. } | Op::SNot { .. } | Op::SBin { .. } | Op::SCmp { .. } => {
+            Op::SMov { .. }
+            | Op::SNot { .. }
+            | Op::SBrev { .. }
+            | Op::SBin { .. }
+            | Op::SCmp { .. } => {
                 alu::scalar(op, &mut self.waves[w].sf).map_err(|m| {
                     SimError::at(ins.span, format!("cannot simulate {}: {m}", ins.opcode))
                 })?;
@@ -561,7 +577,12 @@ impl Gcn<'_> {
                         .map_err(|m| SimError::at(ins.span, m))?;
                 }
             }
-            Op::VAlu { .. } | Op::VCmp { .. } | Op::VCndmask { .. } | Op::VReadFirstLane { .. } => {
+            Op::VAlu { .. }
+            | Op::VCmp { .. }
+            | Op::VCndmask { .. }
+            | Op::VReadFirstLane { .. }
+            | Op::VWriteLane { .. }
+            | Op::VReadLane { .. } => {
                 let wave = &mut self.waves[w];
                 alu::vector(op, &mut wave.sf, &mut self.hws[hw].vf, active).map_err(|m| {
                     SimError::at(ins.span, format!("cannot simulate {}: {m}", ins.opcode))
@@ -588,15 +609,24 @@ impl Gcn<'_> {
                 let done = cycle + k - 1 + latency;
                 self.waves[w].lgkm.push(done);
             }
-            Op::VMem(_) | Op::Ds { .. } => {
+            Op::VMem(_)
+            | Op::Ds { .. }
+            | Op::VAtomic { .. }
+            | Op::DsAtomic { .. }
+            | Op::Scratch { .. } => {
                 let warp = sm.timelines[hw].warp;
                 let at = Access::of(warp, pc, cycle, active, latency);
                 sm.memory.set_site(ins.span.line, pc as u64);
-                latency = self
-                    .memory_op(sm, w, op, at)
-                    .map_err(|m| SimError::at(ins.span, m))?;
+                latency = if matches!(op, Op::VAtomic { .. } | Op::DsAtomic { .. }) {
+                    self.atomic_op(sm, w, op, at)
+                } else if matches!(op, Op::Scratch { .. }) {
+                    self.scratch_op(sm, w, op, at)
+                } else {
+                    self.memory_op(sm, w, op, at)
+                }
+                .map_err(|m| SimError::at(ins.span, m))?;
                 let done = cycle + k - 1 + latency;
-                if matches!(op, Op::Ds { .. }) {
+                if matches!(op, Op::Ds { .. } | Op::DsAtomic { .. }) {
                     self.waves[w].lgkm.push(done);
                 } else {
                     self.waves[w].vm.push(done);
@@ -692,6 +722,8 @@ impl Gcn<'_> {
                 sm.retire(w);
                 self.hws[hw].live = self.hws[hw].live.saturating_sub(1);
                 if self.hws[hw].live == 0 {
+                    let scratch = std::mem::take(&mut self.hws[hw].scratch);
+                    self.scratch_held -= scratch.held();
                     sm.timelines[hw].finished = complete;
                     sm.last_warp_issues = sm.timelines[hw].issues.len();
                 }

@@ -10,21 +10,28 @@
 //! - scalar ALU: `s_mov`/`s_movk`/`s_cmov`, `s_add`/`s_sub` (`u32`, `i32`), `s_addc`,
 //!   `s_subb`, `s_addk`, `s_mul_i32`, `s_mulk`, `s_lshl`/`s_lshr`/`s_ashr` (32/64),
 //!   `s_and`/`or`/`xor`/`andn2`/`orn2`/`nand`/`nor`/`xnor`/`not` (`_b32`/`_b64`),
-//!   `s_min`/`s_max`, `s_cselect`, `s_bfe`, `s_cmp*`/`s_cmpk*`, `s_*_saveexec_b64`;
+//!   `s_min`/`s_max`, `s_cselect`, `s_bfe`, `s_bfm`, `s_brev`, `s_cmp*`/`s_cmpk*`,
+//!   `s_*_saveexec_b64`;
 //! - vector ALU: `v_mov`, `v_add`/`sub`/`subrev` (`_u32`/`_i32`/`_co_u32`, with a carry
-//!   out), `v_addc`/`v_subb`/`v_subbrev`, `v_mul_lo`/`hi`, `v_mul_u32_u24`/`i32_i24`,
+//!   out; `_u16`), `v_addc`/`v_subb`/`v_subbrev`, `v_mul_lo`/`hi`, `v_mul_u32_u24`/`i32_i24`,
 //!   `v_mad_u32_u24`/`i32_i24`, `v_mad_u64_u32`/`i64_i32`, shifts (32/64), `v_lshl_add_u32`,
-//!   `v_and`/`or`/`xor`/`not`, integer min/max/min3/max3, `v_bfe`, `v_cndmask`,
-//!   `v_readfirstlane`, `v_cmp_*`/`v_cmpx_*` (i16/u16/i32/u32/i64/u64/f32/f64, and the
-//!   `class` tests), f32
-//!   `add`/`sub`/`subrev`/`mul`/`mac`/`mad`/`fma`/`min`/`max`/`min3`/`max3`/`rcp`/`sqrt`/
-//!   `rndne`/`floor`/`trunc`/`ldexp`, conversions between f32, f64, i32 and u32, f64
-//!   `add`/`mul`/`fma`/`min`/`max`; the f32 division steps `v_div_scale`/`v_div_fmas`/
-//!   `v_div_fixup` without the hardware's 2^±64 scaling ([`decode::VFn::DivScaleF`]);
+//!   `v_and`/`or`/`xor`/`not`, `v_alignbit`/`alignbyte`, `v_bfi`, `v_bfm`, `v_bfrev`,
+//!   `v_bcnt`, integer min/max/min3/max3, `v_bfe`, `v_cndmask`, `v_readfirstlane`,
+//!   `v_readlane`/`v_writelane`, `v_cmp_*`/`v_cmpx_*` (i16/u16/i32/u32/i64/u64/f32/f64, and
+//!   the `class` tests), f32 `add`/`sub`/`subrev`/`mul`/`mac`/`mad`/`fma`/`min`/`max`/
+//!   `min3`/`max3`/`rcp`/`sqrt`/`rsq`/`exp`/`log`/`rndne`/`floor`/`ceil`/`trunc`/`fract`/
+//!   `ldexp`/`frexp`, conversions between f32, f64, i32, u32 and bytes, f64
+//!   `add`/`mul`/`fma`/`min`/`max`/`rcp`/`rsq`/`sqrt`/`ldexp`/`frexp`/`rndne`/`floor`/
+//!   `ceil`/`trunc`/`fract`; the division steps `v_div_scale`/`v_div_fmas`/`v_div_fixup`
+//!   (f32 and f64, module `division`); the rest of these one-liners in `float_functions`;
 //! - memory: `s_load_dword{,x2,x4,x8,x16}` (kernel arguments, dispatch packet, global
 //!   memory), `flat_load`/`flat_store` and `global_load`/`global_store` (byte, short, dword,
-//!   x2, x4; `saddr` and `offset:`), `ds_read`/`ds_write` (including `read2`/`write2`,
-//!   `st64`) on the workgroup's LDS; `s_waitcnt`, `s_barrier`, `s_nop`;
+//!   x2, x3, x4; `saddr` and `offset:`), 32-bit `flat_atomic_*`/`global_atomic_*` and LDS
+//!   atomics (`ds_add`, `ds_or`, …, `_rtn`; lane order, `front_end::atomics`),
+//!   `ds_read`/`ds_write` (including `read2`/`write2`, `st64`, `b96`/`b128`) on the
+//!   workgroup's LDS (the descriptor's fixed bytes plus the launch's dynamic ones, 32-bit
+//!   addresses); `buffer_load`/`buffer_store` of the private segment (scratch, each
+//!   work-item's own bytes, `front_end::scratch`); `s_waitcnt`, `s_barrier`, `s_nop`;
 //! - control: `s_endpgm`, `s_branch`, `s_cbranch_scc0/scc1/vccz/vccnz/execz/execnz`, the
 //!   PWS `split`/`merge`, and calls (issue #20): [`run_source`] links the function with the
 //!   functions of the listing it calls ([`isa::gcn::link()`]); a call
@@ -34,9 +41,9 @@
 //!   entry function — and a tail call jumps; `s_getpc_b64` and the relocated literals of the
 //!   call sequence run on the code addresses of module [`code`].
 //!
-//! Anything else (DPP/SDWA, output modifiers, atomics, buffer and image
-//! instructions, scratch) stops the run with "cannot simulate OPCODE: why" at its span when
-//! a wavefront reaches it — never a guess.
+//! Anything else (DPP/SDWA, output modifiers, 64-bit and float atomics, indexed buffer and
+//! image instructions, `v_trig_preop`) stops the run with "cannot simulate OPCODE: why"
+//! at its span when a wavefront reaches it — never a guess.
 //!
 //! Results are the crate's [`crate::Simulation`]: one [`crate::WarpTimeline`] per hardware
 //! wavefront (its split-wavefronts' issues included), whose `stack_depth` is the number of
@@ -49,6 +56,8 @@ pub mod abi;
 mod alu;
 pub mod code;
 pub mod decode;
+mod division;
+mod float_functions;
 pub(crate) mod front_end;
 pub mod operand;
 

@@ -14,6 +14,7 @@ use crate::cycle_loop::{
     self, written_back, Access, Block, FrontEnd, IssuedAt, Request, Shape, Sm, StepAt, Timing, CUDA,
 };
 use crate::error::SimError;
+use crate::sass::local_memory::LocalMemory;
 use crate::simulation::{LaneMask, Simulation, StackView};
 use cfg::Tag;
 
@@ -34,6 +35,8 @@ struct Warp {
     stack: PdomStack,
     /// Per virtual register: the cycle its value is written back.
     ready: Vec<u64>,
+    /// Its threads' local windows (`.local` variables, [`super::layout`]).
+    local: LocalMemory,
 }
 
 struct Ptx<'a> {
@@ -47,6 +50,8 @@ struct Ptx<'a> {
     base_buf: Vec<(usize, u64)>,
     /// Operand rows reused by every instruction.
     rows: semantics::Rows,
+    /// Words of local memory the live warps hold (budgeted by `max_memory_words`).
+    local_held: u64,
 }
 
 /// Runs `p`; see [`crate::run_ptx`].
@@ -91,6 +96,7 @@ pub(crate) fn run(p: &Program, req: &Request) -> Result<Simulation, SimError> {
         shared_bytes,
         base_buf: Vec::with_capacity(64),
         rows: semantics::Rows::default(),
+        local_held: 0,
     };
     cycle_loop::run(&mut fe, &mut sm)?;
     Ok(sm.finish())
@@ -120,6 +126,7 @@ impl FrontEnd for Ptx<'_> {
                 },
                 ready: vec![0; self.p.registers],
                 stack,
+                local: LocalMemory::default(),
             });
         }
         let block = Block::new(self.shared_bytes, members, live, 0);
@@ -201,6 +208,13 @@ impl FrontEnd for Ptx<'_> {
                 latency = super::texture_access::execute(sm, &mut self.warps[w].regs, &ex.op, at)
                     .map_err(|m| SimError::at(d.span, m))?;
             }
+            Op::Atom { .. } => {
+                let at = Access::of(id, pc, cycle, exec, st.latency);
+                let block = sm.warps[w].block;
+                let warp = &mut self.warps[w];
+                latency = super::atomics::execute(sm, &mut warp.regs, &warp.ids, block, &ex.op, at)
+                    .map_err(|m| SimError::at(d.span, m))?;
+            }
             op => {
                 let warp = &mut self.warps[w];
                 semantics::execute(op, &mut warp.regs, &warp.ids, exec, &mut self.rows).map_err(
@@ -249,6 +263,8 @@ impl FrontEnd for Ptx<'_> {
         if depth == 0 {
             warp.regs.values = Vec::new();
             warp.ready = Vec::new();
+            let local = std::mem::take(&mut warp.local);
+            self.local_held -= local.held();
             sm.warp_done(w, w, cycle, complete);
         } else if matches!(ex.op, Op::Barrier) {
             sm.arrive(w, cycle);
@@ -305,6 +321,13 @@ impl Ptx<'_> {
             }
             Addr::Abs(a) => bases.extend(lanes(exec).map(|lane| (lane, a))),
         }
+        if space == Space::Shared {
+            // Shared addresses are 32-bit (PTX ISA, "State Spaces": the shared window is addressed
+            // with 32-bit offsets): `[%r5+-4]` of a 32-bit register wraps as the GPU's does.
+            for b in bases.iter_mut() {
+                b.1 &= 0xffff_ffff;
+            }
+        }
         // One aligned word per lane inside one array (or the block's shared memory): index
         // the words directly. Anything else takes the per-lane path, which also reports
         // misaligned and stray accesses.
@@ -313,7 +336,7 @@ impl Ptx<'_> {
             let window = match space {
                 Space::Global => sm.memory.window(&bases, 4),
                 Space::Shared => sm.blocks[block].shared.window(&bases, 4),
-                Space::Param => None,
+                Space::Param | Space::Const | Space::Local => None,
             };
             if let Some((start, words)) = window {
                 let warp = &mut self.warps[w];
@@ -371,22 +394,30 @@ impl Ptx<'_> {
                     let warp = &self.warps[w];
                     let v = semantics::read(vs[k as usize], &warp.regs, &warp.ids, lane);
                     words = [v as u32, (v >> 32) as u32];
-                    match space {
-                        Space::Global => sm.memory.write(a, bytes, &words)?,
-                        Space::Shared => sm.blocks[block].shared.write(a, bytes, &words)?,
-                        Space::Param => return Err("stores to parameters".into()),
+                    match (space, local_offset(space, a)) {
+                        (_, Some(off)) => {
+                            let held = (&mut self.local_held, sm.budget.max_memory_words);
+                            self.warps[w].local.write(lane, off, bytes, &words, held)?;
+                        }
+                        (Space::Global, None) => sm.memory.write(a, bytes, &words)?,
+                        (Space::Shared, None) => sm.blocks[block].shared.write(a, bytes, &words)?,
+                        _ => return Err("stores to the parameter or constant space".into()),
                     }
                 } else {
-                    let v = match space {
-                        Space::Global => {
+                    let v = match (space, local_offset(space, a)) {
+                        (_, Some(off)) => {
+                            self.warps[w].local.read(lane, off, bytes, &mut words)?;
+                            u64::from(words[0]) | u64::from(words[1]) << 32
+                        }
+                        (Space::Global | Space::Const | Space::Local, None) => {
                             sm.memory.read(a, bytes, &mut words)?;
                             u64::from(words[0]) | u64::from(words[1]) << 32
                         }
-                        Space::Shared => {
+                        (Space::Shared, None) => {
                             sm.blocks[block].shared.read(a, bytes, &mut words)?;
                             u64::from(words[0]) | u64::from(words[1]) << 32
                         }
-                        Space::Param => super::layout::Layout::read_param(
+                        (Space::Param, None) => super::layout::Layout::read_param(
                             &sm.launch.params,
                             a,
                             bytes,
@@ -422,15 +453,22 @@ impl Ptx<'_> {
                 }
             }
         }
-        if space == Space::Param {
+        if matches!(space, Space::Param | Space::Const) {
+            // The constant class latency, no transaction (the parameter and constant banks
+            // are read through the constant cache, not the load/store path).
             sm.addr_buf = addrs;
             self.base_buf = bases;
             return Ok(class_latency);
         }
         // Element addresses: a scalar access's are the lanes' addresses.
         let elems = if width == 1 { &bases } else { &addrs };
+        // A generic access to the local window is a local access (its first lane says).
+        let local = bases
+            .first()
+            .is_some_and(|&(_, a)| local_offset(space, a).is_some());
         let access = Access {
-            global: space == Space::Global,
+            global: space == Space::Global && !local,
+            local,
             store,
             bytes,
             lane_bytes: bytes * width,
@@ -440,5 +478,22 @@ impl Ptx<'_> {
         sm.addr_buf = addrs;
         self.base_buf = bases;
         latency
+    }
+}
+
+/// The offset in a thread's local window of an access at `a` in `space`: a `.local`
+/// access's own address, or a generic one in the window's generic range
+/// ([`super::layout::GENERIC_LOCAL_BASE`]); `None` for any other access.
+#[inline]
+fn local_offset(space: Space, a: u64) -> Option<u64> {
+    use super::layout::GENERIC_LOCAL_BASE;
+    let window = crate::sass::local_memory::LOCAL_WINDOW_BYTES;
+    let top = u64::from(crate::launch::LOCAL_STACK_TOP);
+    match space {
+        Space::Local => Some(a),
+        Space::Global => a
+            .checked_sub(GENERIC_LOCAL_BASE)
+            .filter(|off| (top - window..top).contains(off)),
+        _ => None,
     }
 }

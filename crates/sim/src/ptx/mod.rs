@@ -3,12 +3,14 @@
 //! coalescing and L1 — with PTX's own functional semantics and post-dominator
 //! reconvergence.
 //!
-//! - Decoding (`program`): registers, parameters and shared variables are laid out as
-//!   `layout` documents; each instruction becomes an executable operation or a located
-//!   "cannot simulate OPCODE: why" that stops the run when a warp reaches it.
+//! - Decoding (`program`, `decode`): registers, parameters, shared and local variables and
+//!   the module's variables are laid out as `layout` documents; each instruction becomes an
+//!   executable operation or a located "cannot simulate OPCODE: why" that stops the run when
+//!   a warp reaches it.
 //! - Semantics (`semantics`): the integer, floating-point, predicate, move/convert,
 //!   special-register and load/store instructions of the corpus (see that module for the
-//!   readings of `.approx`, `.ftz`, rounding and division by zero).
+//!   readings of `.approx`, `.ftz`, rounding and division by zero); bit fields
+//!   (`bit_fields`), atomics (`atomics`), texture fetches (`texture_access`).
 //! - Control (`pdom_stack`): GPGPU-Sim's PDOM stack, reconvergence at the immediate
 //!   post-dominator of each branch ([`crate::reconvergence`]), shown in the stepper as NIL
 //!   (path) and SYNC (waiting reconvergence) entries.
@@ -17,8 +19,12 @@
 //! Program counters in the stepper and timelines follow [`isa::ptx::Function::pc`] (8 bytes
 //! per instruction, GPGPU-Sim's numbering).
 
+mod atomics;
+mod bit_fields;
+pub(crate) mod decode;
 pub(crate) mod front_end;
-pub(crate) mod layout;
+pub(crate) mod inline;
+pub mod layout;
 pub(crate) mod pdom_stack;
 pub(crate) mod program;
 pub(crate) mod semantics;
@@ -53,16 +59,48 @@ pub(crate) fn successors(code: &[program::Decoded]) -> Vec<Vec<usize>> {
         .collect()
 }
 
-/// Simulates the PTX kernel `f`; see [`crate::run_ptx`].
-pub(crate) fn run(f: &Function, req: &Request) -> Result<Simulation, SimError> {
+/// Simulates the PTX kernel `f` of `module` (its callees inlined, `inline`); see
+/// [`crate::run_ptx_in_module`]. The module's `.global`/`.const`/`.texref` variables `f`
+/// names become arrays of the run's global memory (`layout::module_arrays`), after the
+/// request's.
+pub(crate) fn run(
+    f: &Function,
+    module: &isa::ptx::Module,
+    req: &Request,
+) -> Result<Simulation, SimError> {
     if !f.has_body {
         return Err(SimError::at(
             f.name_span,
             format!("`{}` is a prototype without a body", f.name),
         ));
     }
-    let lay = layout::Layout::of(f);
-    let code = program::decode(f, &lay);
+    let (expanded, refused) = inline::expand(&module.functions, f);
+    let f = &expanded;
+    let globals = &module.globals;
+    let module = layout::module_variables(globals, f, req.memory);
+    let lay = layout::Layout::of(f, globals, &module);
+    let added = layout::module_arrays(&module, req.memory, &req.launch.textures);
+    let memory;
+    let req = if added.is_empty() {
+        Request { ..*req }
+    } else {
+        let mut m = req.memory.clone();
+        m.arrays.extend(added);
+        memory = m;
+        Request {
+            memory: &memory,
+            ..*req
+        }
+    };
+    let mut code = program::decode(f, &lay);
+    for (i, why) in refused {
+        if let Some(d) = code.get_mut(i) {
+            d.exec = Err(format!(
+                "cannot simulate {}: {why}",
+                f.instructions[i].mnemonic()
+            ));
+        }
+    }
     let n = code.len();
     let ipdom: Vec<Option<usize>> =
         crate::reconvergence::immediate_post_dominators(&successors(&code))
@@ -75,5 +113,5 @@ pub(crate) fn run(f: &Function, req: &Request) -> Result<Simulation, SimError> {
         registers: lay.registers.len(),
         shared_static: lay.shared_static,
     };
-    front_end::run(&p, req)
+    front_end::run(&p, &req)
 }

@@ -183,6 +183,9 @@ fn int_op(op: IntOp, ty: ScalarType, a: u64, b: u64, c: u64) -> Result<u64, Stri
                 a << n
             }
         }
+        IntOp::Clz => super::bit_fields::clz(w, ua),
+        IntOp::Popc => u64::from(ua.count_ones()),
+        IntOp::Brev => super::bit_fields::brev(w, ua),
         IntOp::Shr => {
             let n = mask_bits(b, 32);
             if signed {
@@ -344,6 +347,7 @@ macro_rules! float_op {
             FloatOp::Abs => $x.abs(),
             FloatOp::Sqrt => $x.sqrt(),
             FloatOp::Rcp => 1.0 / $x,
+            FloatOp::Rsqrt => 1.0 / $x.sqrt(),
             FloatOp::Lg2 => $x.log2(),
             FloatOp::Ex2 => $x.exp2(),
             FloatOp::Sin => $x.sin(),
@@ -569,7 +573,15 @@ pub(crate) fn execute(
     }
     rows.fit(regs.ws);
     match op {
-        Op::Nop | Op::Barrier | Op::Load { .. } | Op::Store { .. } | Op::Tex { .. } => {}
+        Op::Nop
+        | Op::Barrier
+        | Op::Load { .. }
+        | Op::Store { .. }
+        | Op::Tex { .. }
+        | Op::Atom { .. } => {}
+        Op::FloatDirected { .. } | Op::Bfe { .. } | Op::Bfi { .. } => {
+            return rare(op, regs, ids, exec, rows)
+        }
         &Op::Mov { d, a, bits } => {
             fill_rows(rows, &[a], regs, ids);
             let a = &rows.a;
@@ -604,7 +616,7 @@ pub(crate) fn execute(
         &Op::Int { op, ty, d, a, b, c } => {
             let used = match op {
                 IntOp::MadLo | IntOp::MadHi | IntOp::MadWide => 3,
-                IntOp::Not | IntOp::Neg | IntOp::Abs => 1,
+                IntOp::Not | IntOp::Neg | IntOp::Abs | IntOp::Clz | IntOp::Popc | IntOp::Brev => 1,
                 _ => 2,
             };
             fill_rows(rows, &[a, b, c][..used], regs, ids);
@@ -629,6 +641,7 @@ pub(crate) fn execute(
                 | FloatOp::Abs
                 | FloatOp::Sqrt
                 | FloatOp::Rcp
+                | FloatOp::Rsqrt
                 | FloatOp::Lg2
                 | FloatOp::Ex2
                 | FloatOp::Sin
@@ -696,6 +709,81 @@ pub(crate) fn execute(
                 convert(dt, st, round, integral, ftz, sat, a[l])
             })?;
         }
+    }
+    Ok(())
+}
+
+/// The operations no hot loop of the corpus runs (directed rounding, bit fields): apart, so
+/// that [`execute`]'s common arms stay as they were.
+#[inline(never)]
+fn rare(op: &Op, regs: &mut Regs, ids: &Ids, exec: u64, rows: &mut Rows) -> Result<(), String> {
+    match *op {
+        Op::FloatDirected {
+            op,
+            round,
+            ftz,
+            sat,
+            d,
+            a,
+            b,
+            c,
+        } => {
+            use crate::rounding::{f32_directed, F32Op};
+            let f = match op {
+                FloatOp::Add => F32Op::Add,
+                FloatOp::Sub => F32Op::Sub,
+                FloatOp::Mul => F32Op::Mul,
+                FloatOp::Fma => F32Op::Fma,
+                _ => return Err("directed rounding of this operation".into()),
+            };
+            fill_rows(rows, &[a, b, c], regs, ids);
+            let (a, b, c) = (&rows.a, &rows.b, &rows.c);
+            write_lanes(regs, d, exec, |l| {
+                let x = |v: u64| f32_of(v, ftz);
+                let r = f32_directed(f, x(a[l]), x(b[l]), x(c[l]), round);
+                let r = if sat {
+                    if r.is_nan() {
+                        0.0
+                    } else {
+                        r.clamp(0.0, 1.0)
+                    }
+                } else {
+                    r
+                };
+                u64::from(f32_bits(f32_of(u64::from(r.to_bits()), ftz)))
+            });
+        }
+        Op::Bfe {
+            signed,
+            bits,
+            d,
+            a,
+            pos,
+            len,
+        } => {
+            fill_rows(rows, &[a, pos, len], regs, ids);
+            let (a, p, n) = (&rows.a, &rows.b, &rows.c);
+            write_lanes(regs, d, exec, |l| {
+                super::bit_fields::bfe(signed, bits, mask_bits(a[l], bits), p[l], n[l])
+            });
+        }
+        Op::Bfi {
+            bits,
+            d,
+            a,
+            b,
+            pos,
+            len,
+        } => {
+            fill_rows(rows, &[a, b, pos], regs, ids);
+            fill_row(&mut rows.p, len, regs, ids);
+            let (a, b, p, n) = (&rows.a, &rows.b, &rows.c, &rows.p);
+            write_lanes(regs, d, exec, |l| {
+                let v = super::bit_fields::bfi(bits, a[l], mask_bits(b[l], bits), p[l], n[l]);
+                mask_bits(v, bits)
+            });
+        }
+        _ => {}
     }
     Ok(())
 }

@@ -1,8 +1,9 @@
 //! A warp's PTX `tex` fetches under the model of [`crate::texture`] (the SASS front end's
 //! twin, on PTX's 64-bit virtual registers): each executing lane's texel from its
-//! coordinates and the binding of the texture object in its handle register.
+//! coordinates and the binding of its texture object (the handle register's value) or
+//! texture reference (the `.texref` variable's address).
 
-use super::program::Op;
+use super::program::{Op, TexHandle};
 use super::semantics::Regs;
 use crate::cycle_loop::{Access, Sm};
 use crate::lane_set::lanes;
@@ -24,7 +25,11 @@ pub(super) fn execute(sm: &mut Sm, regs: &mut Regs, op: &Op, at: Access) -> Resu
     let mut fetch = || -> Result<(), String> {
         let mut word = [0u32; 1];
         for lane in lanes(at.exec) {
-            let b = *texture::binding(&sm.launch.textures, regs.get(*handle, lane))?;
+            let h = match *handle {
+                TexHandle::Reg(r) => regs.get(r, lane),
+                TexHandle::Reference(a) => a,
+            };
+            let b = *texture::binding(&sm.launch.textures, h)?;
             let coordinate = |k: usize| -> f32 {
                 let v = coords.get(k).map_or(0, |&r| regs.get(r, lane)) as u32;
                 if *float_coords {

@@ -758,6 +758,9 @@ pub(crate) enum Control {
     Next,
     Branch {
         target: usize,
+        /// `BRA P1, t`: taken only by the lanes where this predicate holds too
+        /// (`isa::Instruction::branch_predicates`).
+        also: Option<PredSrc>,
         uniform: bool,
         /// `BRA.DIV` (`Some(true)`) / `BRA.CONV` (`Some(false)`) without a guard: taken only
         /// when the warp is diverged (resp. converged), as `cfg::concrete` runs them.

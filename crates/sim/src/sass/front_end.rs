@@ -183,7 +183,11 @@ impl FrontEnd for Sass<'_> {
         sm.count_issue("the number of issued warp-instructions")?;
         sm.loops.issue(w, pc, active);
         let ws = sm.machine.warp_size as u8;
-        let exec = self.warps[w].regs.pred_mask(d.guard, active);
+        let mut exec = self.warps[w].regs.pred_mask(d.guard, active);
+        if let Control::Branch { also: Some(p), .. } = d.control {
+            // `BRA P1, t`: the lanes that take it are those where both hold.
+            exec = self.warps[w].regs.pred_mask(p, exec);
+        }
         let trace = sm.launch.trace;
         // The step is recorded, and may carry register values (`Sm::wants_registers`).
         let mut with_values = false;
@@ -307,6 +311,7 @@ impl FrontEnd for Sass<'_> {
                 target,
                 uniform,
                 convergence,
+                ..
             } => {
                 // `BRA.DIV`/`BRA.CONV`: taken by all or none, as the warp is (not) diverged.
                 let taken = match convergence {

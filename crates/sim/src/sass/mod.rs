@@ -8,7 +8,7 @@ mod decode;
 mod executable;
 mod front_end;
 mod lane_memory;
-mod local_memory;
+pub(crate) mod local_memory;
 mod semantics;
 mod step_values;
 mod texture_access;

@@ -362,6 +362,17 @@ fn run(input: &ModeInput) -> ModeOutput {
     let Some(parsed) = warp_cfg::parse_sass(input, &p, &mut out) else {
         return out;
     };
+    // The bound covers the block and the growth plot's smaller blocks (1, 2, … warps of
+    // `[32·W, 1, 1]`): loops on blockDim are bounded for every block size between.
+    let launch = crate::loop_inference::Launch::of(params).map(|mut l| {
+        let grown = (WARP_SIZE as usize * warps.min(MAX_OBSERVED_GROWTH)) as u32;
+        l.grid = [1, 1, 1];
+        l.block = [dims[0].max(grown), dims[1], dims[2]];
+        l.block_min = Some([dims[0].min(WARP_SIZE as u32), 1, 1]);
+        l
+    });
+    let inference =
+        warp_cfg::infer_sass(&parsed.sass, launch.as_ref(), &mut p.loop_bounds, &mut out);
     let mut runs = Vec::new();
     if let Some(run) = p.simulate.run(&mut out.diagnostics) {
         let t = Instant::now();
@@ -383,6 +394,8 @@ fn run(input: &ModeInput) -> ModeOutput {
         out.time("simulate", t);
     }
     let loops = observed(&parsed, &runs);
+    out.diagnostics
+        .extend(crate::loop_inference::check_observed(&inference, &loops));
     if p.observed
         && !warp_cfg::observe_bounds(
             &loops,
@@ -394,6 +407,7 @@ fn run(input: &ModeInput) -> ModeOutput {
     {
         return out;
     }
+    out.loop_bounds = crate::loop_inference::rows(&inference, &p.loop_bounds);
     let t = Instant::now();
     let extras = match &units {
         None => vec![Cost::Unit],
@@ -517,6 +531,7 @@ fn run(input: &ModeInput) -> ModeOutput {
     out.wcet = Some(Wcet {
         cycles: bound.cycles,
         cost_model: cost_model.into(),
+        assumed_loop_bounds: Vec::new(),
     });
     let mut growth: Vec<BlockGrowth> = growth_of
         .into_iter()

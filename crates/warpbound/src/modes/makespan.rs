@@ -364,6 +364,7 @@ fn analyse(
     out.wcet = Some(Wcet {
         cycles,
         cost_model: "one cycle per (sub-warp) instruction".into(),
+        assumed_loop_bounds: Vec::new(),
     });
     if let Some(s) = &exact {
         out.schedule = Some(views::schedule::makespan(&t, s));

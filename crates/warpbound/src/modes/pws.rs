@@ -97,7 +97,7 @@ fn describe() -> ModeInfo {
         ),
         ParamInfo::number(
             "default_loop_bound",
-            "loops are unrolled before Select/Prune: iterations of loops without their own bound (loop_bounds keyed by header label); 0 = every loop needs one",
+            "loops are unrolled before Select/Prune: iterations of loops neither the code (scalar counters, inferred for the launch) nor loop_bounds (keyed by header label) bounds, each reported as an assumption; 0 = every such loop needs one",
             "iterations",
             0.0,
             1e6,
@@ -351,6 +351,7 @@ fn analyse(input: &ModeInput, p: &mut PwsParams, out: &mut ModeOutput) {
                 &p.cost_name
             }
         ),
+        assumed_loop_bounds: Vec::new(),
     });
     out.graph = Some(views::graph::pws(&result, view.as_ref()));
     out.schedule = Some(views::schedule::dispatch(&result.timeline.pws));
@@ -412,16 +413,25 @@ fn wavefront_graph(
             format!("loop bound for {a:#x}: GCN3 loops are named by their header's label (e.g. BB0_7), not by an address"),
         ));
     }
+    // Loops the code bounds (scalar counters of the kernel), by the precedence rule.
+    let t = web_time::Instant::now();
+    let launch = crate::loop_inference::Launch::of(input.params);
+    let inference = crate::loop_inference::gcn(gcn.function(), launch.as_ref());
+    let mut bounds = p.loop_bounds.clone();
+    bounds.apply_inferred(&inference.loops, &mut out.diagnostics);
+    out.loop_bounds = crate::loop_inference::rows(&inference, &bounds);
+    out.time("loop_bounds", t);
     let opts = pws::GcnGraphOptions {
         cost,
         loop_bounds: pws::LoopBounds {
-            per_header: p.loop_bounds.per_label.clone(),
-            default: p.loop_bounds.default,
+            per_header: bounds.per_label.clone(),
+            default: bounds.default,
         },
     };
     match pws::build_from_gcn_program(&gcn.program, gcn.function(), &opts, budget) {
         Ok(g) => {
             out.diagnostics.extend(g.warnings);
+            loop_rows(&g.loops, &inference, &bounds, out);
             for label in p.loop_bounds.per_label.keys() {
                 let names_a_loop = g.loops.iter().any(|l| {
                     l.header == *label || l.header.rsplit_once('/').is_some_and(|(_, x)| x == label)
@@ -440,6 +450,60 @@ fn wavefront_graph(
             out.kernel = Some(view);
             None
         }
+    }
+}
+
+/// The report's loop table for the unrolled loops (one row per loop of the listing; an
+/// inlined callee's loop is named `callee/label`), and a warning at every loop the default
+/// bounded.
+fn loop_rows(
+    unrolled: &[pws::UnrolledLoop],
+    inference: &crate::loop_inference::Inference,
+    bounds: &LoopBounds,
+    out: &mut ModeOutput,
+) {
+    use crate::params::loop_bounds::{BoundFrom, LoopKey};
+    let mut warned: Vec<String> = Vec::new();
+    for u in unrolled {
+        let label = u.header.split('#').next().unwrap_or(&u.header).to_string();
+        if warned.contains(&label) {
+            continue;
+        }
+        warned.push(label.clone());
+        let local = label.rsplit_once('/').map_or(label.as_str(), |(_, l)| l);
+        let keys = [LoopKey::Label(label.clone()), LoopKey::Label(local.into())];
+        let (from, prov) = bounds.source(&keys);
+        let seen = inference
+            .loops
+            .iter()
+            .find(|l| l.keys.first() == Some(&LoopKey::Label(label.clone())));
+        let span = seen.map_or(isa::Span::default(), |l| l.span);
+        if from == BoundFrom::Default {
+            out.diagnostics.push(super::warp_cfg::default_warning(
+                span,
+                &label,
+                u.bound,
+                prov.and_then(|p| p.reason.as_deref()).or(Some(
+                    "no bound from the code: a loop of a called function, or one on per-lane \
+                     values (the execute mask)",
+                )),
+            ));
+        }
+        if out.loop_bounds.iter().any(|r| r.header == label) {
+            if let Some(r) = out.loop_bounds.iter_mut().find(|r| r.header == label) {
+                r.bound = Some(u.bound);
+            }
+            continue;
+        }
+        out.loop_bounds.push(crate::report::LoopBoundRow {
+            header: label,
+            line: span.line,
+            bound: Some(u.bound),
+            bound_from: from.name().into(),
+            reason: prov.and_then(|p| p.reason.clone()),
+            inferred: prov.and_then(|p| p.inferred),
+            formula: prov.and_then(|p| p.formula.clone()),
+        });
     }
 }
 
@@ -507,6 +571,20 @@ fn simulate(
     ) else {
         return;
     };
+    let program = isa::gcn::parse(&input.request.source, &input.limits);
+    let loops = program
+        .function(input.request.function.as_deref())
+        .map(|f| {
+            let loops = crate::observed_loops::of_gcn_run(f, &s);
+            let launch = crate::loop_inference::Launch::of(input.params);
+            if super::warp_cfg::same_launch(&s, launch.as_ref(), 64) {
+                let inference = crate::loop_inference::gcn(f, launch.as_ref());
+                out.diagnostics
+                    .extend(crate::loop_inference::check_observed(&inference, &loops));
+            }
+            loops
+        })
+        .unwrap_or_default();
     out.simulation = Some(match bound {
         Some(_) if s.warps.len() != 1 => SimulationReport::against(
             s,
@@ -520,4 +598,7 @@ fn simulate(
             "E_WF with PWS assumes the chosen split points; the simulator splits at the kernel's own `split` instructions (use split=marked without extra marks)",
         ),
     });
+    if let Some(r) = &mut out.simulation {
+        r.loop_iterations = loops;
+    }
 }

@@ -25,7 +25,6 @@ use crate::report::ArgumentSource;
 use crate::report::{SimulationReport, Wcet};
 use crate::simulator::{self, SimRequest, SimRun};
 use crate::views;
-use isa::ptx::Function;
 use isa::{Diagnostic, Severity};
 use std::collections::BTreeMap;
 
@@ -166,7 +165,7 @@ fn describe() -> ModeInfo {
         ),
         ParamInfo::number(
             "default_loop_bound",
-            "bound for loops that exit on unknown data and are not listed in loop_bounds (keyed by the header's label, e.g. $L__BB0_3): the header runs at most N times per entry (0: every such loop needs its own bound); 10 as in the warp-cfg mode",
+            "bound for loops that exit on unknown data and that neither the code (a counter beside the data exit, inferred for the launch) nor loop_bounds (keyed by the header's label, e.g. $L__BB0_3) bounds: the header runs at most N times per entry (0: every such loop needs its own bound); each use is a warning; 10 as in the warp-cfg mode",
             "iterations",
             0.0,
             1e6,
@@ -327,6 +326,7 @@ impl RrParams {
         config.loop_bounds = roundrobin::LoopBounds {
             per_label: bounds.per_label,
             default: bounds.default,
+            from_code: Default::default(),
         };
         Ok(RrParams {
             launch,
@@ -487,17 +487,54 @@ fn analyse(input: &ModeInput, p: &RrParams, out: &mut ModeOutput) {
         }
         out.arguments = Some(args);
     }
+    // Loops the code bounds: their bounds replace the default (and larger given ones).
+    let inferred_for = crate::loop_inference::Launch {
+        grid: [launch.grid.x, launch.grid.y, launch.grid.z],
+        block: [launch.block.x, launch.block.y, launch.block.z],
+        block_min: None,
+        words: Some(kernel_args::words(f, &launch.params)),
+    };
+    let inference = crate::loop_inference::ptx(f, Some(&inferred_for));
+    let mut config = p.config.clone();
+    let mut bounds = crate::params::LoopBounds {
+        per_label: config.loop_bounds.per_label.clone(),
+        default: config.loop_bounds.default,
+        ..Default::default()
+    };
+    bounds.apply_inferred(&inference.loops, &mut out.diagnostics);
+    config.loop_bounds.per_label = bounds.per_label.clone();
+    config.loop_bounds.from_code = bounds
+        .provenance
+        .iter()
+        .filter(|(_, v)| v.from == crate::params::loop_bounds::BoundFrom::Inferred)
+        .filter_map(|(k, _)| match k {
+            crate::params::loop_bounds::LoopKey::Label(l) => Some(l.clone()),
+            _ => None,
+        })
+        .collect();
     let launch = &launch;
     // The run first: its loop counts may be the bounds.
     let sim = match p.simulate.run(&mut out.diagnostics) {
-        Some(run) => run_simulator(f, launch, &p.config, run, input.progress, out),
+        Some(run) => {
+            let k = crate::ptx_launch::PtxKernel {
+                module: ptx.module(),
+                function: f,
+            };
+            run_simulator(k, launch, &p.config, (run, p.auto), input.progress, out)
+        }
         None => None,
     };
     let loops = sim
         .as_ref()
         .map(|s| observed_loops::of_ptx_run(f, s))
         .unwrap_or_default();
-    let mut config = p.config.clone();
+    if sim
+        .as_ref()
+        .is_some_and(|s| super::warp_cfg::same_launch(s, Some(&inferred_for), 32))
+    {
+        out.diagnostics
+            .extend(crate::loop_inference::check_observed(&inference, &loops));
+    }
     if p.observed {
         if sim.is_none() {
             out.diagnostics.push(Diagnostic::global(
@@ -509,11 +546,17 @@ fn analyse(input: &ModeInput, p: &RrParams, out: &mut ModeOutput) {
         }
         let mut taken = Vec::new();
         for l in &loops {
-            if input.request.loop_bounds.contains_key(&l.header) {
+            if input.request.loop_bounds.contains_key(&l.header)
+                || config.loop_bounds.from_code.contains(&l.header)
+            {
                 continue;
             }
             let n = l.iterations.max(1);
             config.loop_bounds.per_label.insert(l.header.clone(), n);
+            bounds.observed(
+                crate::params::loop_bounds::LoopKey::Label(l.header.clone()),
+                n,
+            );
             taken.push(format!("{} = {n}", l.header));
         }
         out.diagnostics.push(Diagnostic::global(
@@ -568,7 +611,30 @@ fn analyse(input: &ModeInput, p: &RrParams, out: &mut ModeOutput) {
                 result.mode_label
             )
         },
+        assumed_loop_bounds: Vec::new(),
     });
+    out.loop_bounds = result
+        .loop_bounds
+        .iter()
+        .map(|u| {
+            let keys = [crate::params::loop_bounds::LoopKey::Label(u.label.clone())];
+            let (from, prov) = bounds.source(&keys);
+            let from = if u.source == "default_loop_bound" {
+                crate::params::loop_bounds::BoundFrom::Default
+            } else {
+                from
+            };
+            crate::report::LoopBoundRow {
+                header: u.label.clone(),
+                line: u.line,
+                bound: Some(u.bound),
+                bound_from: from.name().into(),
+                reason: prov.and_then(|p| p.reason.clone()),
+                inferred: prov.and_then(|p| p.inferred),
+                formula: prov.and_then(|p| p.formula.clone()),
+            }
+        })
+        .collect();
     out.schedule = Some(views::schedule::round_robin(&result));
     if let Some(s) = sim {
         compare(s, launch, &config, &result, out);
@@ -614,34 +680,38 @@ fn model_machine(c: &roundrobin::Config) -> Option<sim::Machine> {
 
 /// `simulate=true` (or `loop_bounds=observed`): runs the kernel on the simulator in the
 /// model's setting ([`model_machine`]) for the same launch; automatic pointers with no
-/// `memory` given get automatic buffers ([`crate::auto_memory`]).
+/// `memory` given get automatic buffers ([`crate::auto_memory`]), and with `auto`
+/// (`params` chosen automatically) the launch is completed as `crate::ptx_launch` says.
 fn run_simulator(
-    f: &Function,
+    k: crate::ptx_launch::PtxKernel,
     launch: &roundrobin::Launch,
     config: &roundrobin::Config,
-    run: &SimRun,
+    (run, auto): (&SimRun, bool),
     progress: isa::Observer,
     out: &mut ModeOutput,
 ) -> Option<sim::Simulation> {
     let d = |x: &roundrobin::Dim3| [x.x, x.y, x.z];
+    let f = k.function;
     let mut sim_launch = sim::Launch {
         grid: d(&launch.grid),
         block: d(&launch.block),
         params: kernel_args::words(f, &launch.params),
         ..run.launch.clone()
     };
-    if let Some(a) = out
-        .arguments
-        .as_mut()
-        .filter(|_| sim_launch.textures.is_empty())
-    {
-        sim_launch.textures = simulator::bind_ptx_textures(f, a);
-    }
+    let notes = crate::ptx_launch::prepare(
+        k,
+        &mut sim_launch,
+        out.arguments.as_mut(),
+        &run.memory,
+        auto,
+    );
     let machine = model_machine(config)?;
+    let from = out.diagnostics.len();
+    out.diagnostics.extend(notes);
     let result = auto_memory::run_on(&run.memory, out.arguments.as_mut(), |m| {
-        sim::run_ptx_observed(f, &sim_launch, &machine, m, &run.budget, progress)
-            .map_err(|e| e.diagnostics)
+        crate::ptx_launch::run(k, &sim_launch, &machine, m, &run.budget, progress)
     });
+    simulator::simulation_stage(&mut out.diagnostics, from);
     result
         .map_err(|d| {
             let from = out.diagnostics.len();

@@ -321,6 +321,7 @@ fn analyse(input: &ModeInput, p: &SimdParams, out: &mut ModeOutput) {
                 phases::Policy::SpAsCompute => "scratchpad as compute",
             }
         ),
+        assumed_loop_bounds: Vec::new(),
     });
     out.graph = Some(views::graph::simd_timed(&result));
     out.schedule = Some(views::schedule::phases(&best.schedule));

@@ -5,12 +5,16 @@
 
 mod indirect;
 mod ipet_bound;
+pub(super) use ipet_bound::default_warning;
+pub(super) use loop_bounds::{infer_sass, observe_bounds, same_launch};
 mod its;
+mod loop_bounds;
 mod ptx;
 mod shared_loops;
 
 use crate::catalog::{ModeInfo, ParamInfo, PresetInfo};
 use crate::kernel_text::{self, Sass};
+use crate::loop_inference;
 use crate::mode::{Mode, ModeDetails, ModeInput, ModeOutput};
 use crate::observed_loops;
 use crate::params::limits::{self, budget};
@@ -63,8 +67,10 @@ pub(super) fn params() -> Vec<ParamInfo> {
     let mut params = vec![
         ParamInfo::number(
             "default_loop_bound",
-            "bound for loops not listed in loop_bounds: the header runs at most N times per \
-             entry into the loop (0: every loop needs its own bound); 10 as in §4.1",
+            "bound for loops neither the code (an induction variable and its exit, inferred for \
+             the launch) nor loop_bounds bounds: the header runs at most N times per entry into \
+             the loop (0: every such loop is an error); each loop it bounds is reported as an \
+             assumption (a warning, wcet.assumed_loop_bounds); 10 as in §4.1",
             "iterations",
             0.0,
             1e6,
@@ -152,10 +158,11 @@ pub(super) fn params() -> Vec<ParamInfo> {
     params.push(its::param());
     params.push(ParamInfo::choice(
         "loop_bounds",
-        "SASS: `observed` bounds every loop the request gives no bound of its own by the most \
+        "SASS: `observed` bounds every loop neither the request nor the code bounds by the most \
          iterations one thread made per entry in the simulation (simulation.loop_iterations; \
          the run is made even with simulate off, a loop no thread entered gets 1): the bound \
-         of the run just watched. `given`: the request's loop bounds and default_loop_bound.",
+         of the run just watched; counts above an inferred bound are reported as errors. \
+         `given`: the request's loop bounds, the code's, and default_loop_bound.",
         &["given", "observed"],
         "given",
     ));
@@ -437,6 +444,9 @@ fn run(input: &ModeInput) -> ModeOutput {
     else {
         return out;
     };
+    let mut p = p;
+    let launch = loop_inference::Launch::of(input.params);
+    let inference = infer_sass(&sass, launch.as_ref(), &mut p.loop_bounds, &mut out);
     // The run comes first when its loop counts are the bounds.
     let mut sim = None;
     if let Some(run) = p.simulate.run(&mut out.diagnostics) {
@@ -455,10 +465,17 @@ fn run(input: &ModeInput) -> ModeOutput {
         .as_ref()
         .map(|s| observed_loops::of_run(&sass.kernel, &sass.graph, s))
         .unwrap_or_default();
-    let mut p = p;
+    if sim
+        .as_ref()
+        .is_some_and(|s| same_launch(s, launch.as_ref(), 32))
+    {
+        out.diagnostics
+            .extend(loop_inference::check_observed(&inference, &loops));
+    }
     if p.observed && !observe_bounds(&loops, sim.is_some(), input, &mut p.loop_bounds, &mut out) {
         return out;
     }
+    out.loop_bounds = loop_inference::rows(&inference, &p.loop_bounds);
     let t = Instant::now();
     bound(&sass, &p, input, &functions, &mut out);
     out.time("warp_cfg+ipet", t);
@@ -517,55 +534,6 @@ pub(super) fn parse_sass(
         functions,
         listed,
     })
-}
-
-/// `loop_bounds=observed`: every loop header without a bound of the request's gets the
-/// observed count (at least 1); whether the analysis can go on (there was a run).
-pub(super) fn observe_bounds(
-    loops: &[observed_loops::ObservedLoop],
-    ran: bool,
-    input: &ModeInput,
-    bounds: &mut LoopBounds,
-    out: &mut ModeOutput,
-) -> bool {
-    if !ran {
-        out.diagnostics.push(Diagnostic::global(
-            isa::Severity::Error,
-            "loop_bounds=observed takes the loop counts of a simulation, and the simulation \
-             did not run (see its errors)",
-        ));
-        return false;
-    }
-    let mut taken = Vec::new();
-    for l in loops {
-        let Some(address) = crate::params::number::unsigned(&l.header) else {
-            continue;
-        };
-        if input.request.loop_bounds.contains_key(&l.header)
-            || bounds.per_address.contains_key(&address)
-        {
-            continue;
-        }
-        let n = l.iterations.max(1);
-        bounds.per_address.insert(address, n);
-        taken.push(format!("{} = {n}", l.header));
-    }
-    out.diagnostics.push(Diagnostic::global(
-        isa::Severity::Note,
-        if taken.is_empty() {
-            "loop_bounds=observed: no loop took its bound from the run (no loops, every loop \
-             bounded by the request, or a run without trace)"
-                .to_string()
-        } else {
-            format!(
-                "loop_bounds=observed: loop bounds from the iterations the simulation observed \
-                 (most per entry by one thread; the bound holds for this run, not for every \
-                 input): {}",
-                taken.join(", ")
-            )
-        },
-    ));
-    true
 }
 
 /// Runs the kernel in the analysis's own setting: one warp in isolation, in-order issue with

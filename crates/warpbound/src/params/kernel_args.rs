@@ -237,6 +237,23 @@ pub fn words(f: &Function, values: &[ParamValue]) -> Vec<u32> {
         .collect()
 }
 
+/// Each parameter's byte offset and size in the words of [`words`] (the same layout:
+/// declaration order, each at its alignment), for reading a parameter back from them.
+pub fn param_offsets(f: &Function) -> Vec<(String, usize, usize)> {
+    let mut at = 0usize;
+    f.params
+        .iter()
+        .map(|decl| {
+            let size = decl.size_bytes().unwrap_or(8).min(64) as usize;
+            let align = decl.align.map_or(size.max(1), |a| a.clamp(1, 64) as usize);
+            at = at.div_ceil(align) * align;
+            let o = at;
+            at += size;
+            (decl.name.clone(), o, size)
+        })
+        .collect()
+}
+
 /// The values `words` give each parameter of `f` (the inverse of [`words`] for the
 /// parameters the words cover): for the report of a `simulate` run.
 pub fn from_words(f: &Function, words: &[u32]) -> Vec<ParamValue> {

@@ -11,6 +11,7 @@
 //! and a test runs every mode to check that it reads each parameter it declares.
 
 pub mod gcn_args;
+pub mod gcn_kernarg;
 pub mod its;
 pub mod kernel_args;
 pub mod limits;

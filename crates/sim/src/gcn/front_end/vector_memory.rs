@@ -142,19 +142,33 @@ impl Gcn<'_> {
                         dv,
                         v.store,
                     );
+                // Multi-dword accesses move dword by dword: GCN3 needs them dword-aligned
+                // only (ISA chapter 9), and `dwordx3` is 12 bytes.
+                let (unit, units) = if v.bytes > 4 {
+                    (4, v.bytes / 4)
+                } else {
+                    (v.bytes, 1)
+                };
                 for &(l, at) in addrs.iter().filter(|_| !done) {
                     if v.store {
                         for i in 0..n {
                             words[i as usize] = self.hws[hw].vf.get(dv + i, l);
                         }
-                        sm.memory.write(at, v.bytes, &words)?;
+                        for k in 0..units {
+                            let w = &words[k as usize..];
+                            sm.memory.write(at + 4 * k, unit, w)?;
+                        }
                     } else {
-                        if at >= DISPATCH_BASE {
-                            // HIP reads launch sizes through flat loads from the dispatch
-                            // pointer (gaussian Fan2: `flat_load_ushort` of offset 6).
-                            self.special_read(sm, at, v.bytes, &mut words)?;
-                        } else {
-                            sm.memory.read(at, v.bytes, &mut words)?;
+                        for k in 0..units {
+                            let mut one = [0u32; 4];
+                            if at >= DISPATCH_BASE {
+                                // HIP reads launch sizes through flat loads from the dispatch
+                                // pointer (gaussian Fan2: `flat_load_ushort` of offset 6).
+                                self.special_read(sm, at + 4 * k, unit, &mut one)?;
+                            } else {
+                                sm.memory.read(at + 4 * k, unit, &mut one)?;
+                            }
+                            words[k as usize] = one[0];
                         }
                         if v.sign && v.bytes < 4 {
                             let sh = 32 - 8 * v.bytes as u32;
@@ -194,7 +208,7 @@ impl Gcn<'_> {
                     addrs.extend(
                         (0..lanes)
                             .filter(|&l| on(l))
-                            .map(|l| (l, u64::from(vf.get(a, l)).wrapping_add(*off))),
+                            .map(|l| (l, lds_address(vf.get(a, l), *off))),
                     );
                     let window = sm.blocks[block].shared.window(&addrs, 4);
                     if word_access(window, &addrs, vf, *dv, *store) {
@@ -205,7 +219,7 @@ impl Gcn<'_> {
                 for l in (0..lanes).filter(|&l| on(l)) {
                     let base = u64::from(self.hws[hw].vf.get(a, l));
                     for (j, off) in offsets.iter().enumerate() {
-                        let at = base.wrapping_add(*off);
+                        let at = lds_address(base as u32, *off);
                         addrs.push((l, at));
                         if *store {
                             let Some(Loc::V(dv)) = data.get(j).map(|d| d.loc) else {
@@ -214,12 +228,12 @@ impl Gcn<'_> {
                             for i in 0..n {
                                 words[i as usize] = self.hws[hw].vf.get(dv + i, l);
                             }
-                            sm.blocks[block].shared.write(at, *bytes, &words)?;
+                            lds_move(&mut sm.blocks[block].shared, at, *bytes, &mut words, true)?;
                         } else {
                             let Some(Loc::V(dv)) = data.first().map(|d| d.loc) else {
                                 return Err("the LDS destination is not a VGPR".into());
                             };
-                            sm.blocks[block].shared.read(at, *bytes, &mut words)?;
+                            lds_move(&mut sm.blocks[block].shared, at, *bytes, &mut words, false)?;
                             if *sign && *bytes < 4 {
                                 let sh = 32 - 8 * *bytes as u32;
                                 words[0] = (((words[0] << sh) as i32) >> sh) as u32;
@@ -238,6 +252,43 @@ impl Gcn<'_> {
         };
         finish_access(sm, addrs, Access::moved(at, global, store, bytes))
     }
+}
+
+/// Reads (`store` false) or writes `bytes` of LDS at `at` from/to `words`; 12- and 16-byte
+/// accesses (`ds_read_b96/b128`) dword by dword, which need dword alignment only.
+fn lds_move(
+    lds: &mut crate::memory::SharedMemory,
+    at: u64,
+    bytes: u64,
+    words: &mut [u32; 4],
+    store: bool,
+) -> Result<(), String> {
+    if bytes <= 8 {
+        return if store {
+            lds.write(at, bytes, &words[..])
+        } else {
+            lds.read(at, bytes, &mut words[..])
+        };
+    }
+    for k in 0..(bytes / 4) as usize {
+        let a = at + 4 * k as u64;
+        if store {
+            lds.write(a, 4, &words[k..])?;
+        } else {
+            let mut one = [0u32; 1];
+            lds.read(a, 4, &mut one)?;
+            words[k] = one[0];
+        }
+    }
+    Ok(())
+}
+
+/// The LDS byte address of a DS instruction: the 32-bit address VGPR plus the
+/// instruction's offset, in 32 bits (AMD GCN3 ISA, chapter 10 "Data Share Operations": the
+/// address is the 32-bit ADDR VGPR plus the instruction's offset; LDS addresses are 32-bit),
+/// so `tid − 1` of work-item 0 plus an offset wraps as on the GPU instead of reaching 2^32.
+pub(super) fn lds_address(vgpr: u32, offset: u64) -> u64 {
+    u64::from(vgpr.wrapping_add(offset as u32))
 }
 
 /// Appends `(l, address(l))` for every lane `l` of `mask`, ascending; a whole warp of

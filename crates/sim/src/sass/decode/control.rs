@@ -137,8 +137,20 @@ pub(super) fn control(
             {
                 return Err(cannot(ins, CONDITION_CODE));
             }
+            let mut also = None;
+            for (reg, neg) in ins.branch_predicates() {
+                let idx = match reg {
+                    Register::Pred(n) if *n < 7 => *n as u8,
+                    Register::UniformPred(n) if *n < 7 => UPRED + *n as u8,
+                    _ => return Err(cannot(ins, "unexpected predicate operand of BRA")),
+                };
+                if also.replace(PredSrc { idx, neg }).is_some() {
+                    return Err(cannot(ins, "BRA with more than one predicate operand"));
+                }
+            }
             Control::Branch {
                 target: idx(t)?,
+                also,
                 uniform: ins.opcode.has_modifier("U"),
                 convergence: (ins.guard.is_none() && cfg::barriers::on_convergence(ins))
                     .then(|| ins.opcode.has_modifier("DIV")),

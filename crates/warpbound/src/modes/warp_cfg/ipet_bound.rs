@@ -5,8 +5,9 @@
 //! [`Listing`]; the ILP, the loop bounds, the report's loops and cost breakdown are here once.
 
 use crate::mode::{ModeDetails, ModeOutput};
+use crate::params::loop_bounds::{BoundFrom, LoopKey};
 use crate::params::LoopBounds;
-use crate::report::{CfgEdge, CfgNode, CostTerm, LoopView, WarpCfgDetails, Wcet};
+use crate::report::{CfgEdge, CfgNode, CostTerm, LoopBoundRow, LoopView, WarpCfgDetails, Wcet};
 use crate::views::graph::{draw, exit_node};
 use cfg::WarpEdgeKind;
 use isa::{Diagnostic, Severity, Span};
@@ -184,28 +185,87 @@ pub(super) fn bound(
             out.wcet = Some(Wcet {
                 cycles: s.safe_bound(),
                 cost_model: req.cost_model.to_string(),
+                assumed_loop_bounds: Vec::new(),
             });
+            let keys_of = |node: usize| -> Vec<LoopKey> {
+                let mut k: Vec<LoopKey> = Vec::new();
+                if listing.accepts_labels() {
+                    k.extend(labels_of(node).into_iter().map(LoopKey::Label));
+                }
+                k.extend(address_of(node).map(LoopKey::Address));
+                k
+            };
+            let from_of = |l: &ipet::Loop| {
+                let keys = keys_of(l.header);
+                let keyed = l.entry_nodes.iter().any(|h| per_header.contains_key(h));
+                let (from, prov) = lb.source(&keys);
+                let from = if keyed && from != BoundFrom::Default {
+                    from
+                } else if keyed {
+                    BoundFrom::Given
+                } else {
+                    BoundFrom::Default
+                };
+                (keys, from, prov.cloned())
+            };
             details.loops = s
                 .loops
                 .iter()
-                .map(|l| LoopView {
-                    header: l.header,
-                    address: address_of(l.header).unwrap_or(0),
-                    line: warp.nodes[l.header]
-                        .block
-                        .map_or(0, |b| listing.span(b).line),
-                    label: labels_of(l.header).into_iter().next(),
-                    bound: l.bound.unwrap_or(0),
-                    bound_from: if l.entry_nodes.iter().any(|h| per_header.contains_key(h)) {
-                        "request".into()
-                    } else {
-                        "default".into()
-                    },
-                    irreducible: l.irreducible,
-                    depth: l.depth,
-                    nodes: l.body.clone(),
+                .map(|l| {
+                    let (_, from, prov) = from_of(l);
+                    LoopView {
+                        header: l.header,
+                        address: address_of(l.header).unwrap_or(0),
+                        line: warp.nodes[l.header]
+                            .block
+                            .map_or(0, |b| listing.span(b).line),
+                        label: labels_of(l.header).into_iter().next(),
+                        bound: l.bound.unwrap_or(0),
+                        bound_from: from.name().into(),
+                        reason: prov.and_then(|p| p.reason),
+                        irreducible: l.irreducible,
+                        depth: l.depth,
+                        nodes: l.body.clone(),
+                    }
                 })
                 .collect();
+            // A warning at every program loop the default bounds (the warp-level CFG may copy
+            // a loop per context: once per header), and a row for loops the mode's table
+            // (from inference) does not list (an irreducible region's entry).
+            let mut warned: Vec<String> = Vec::new();
+            for l in &s.loops {
+                let (keys, from, prov) = from_of(l);
+                let Some(first) = keys.first() else { continue };
+                let header = first.to_string();
+                let block = warp.nodes[l.header].block;
+                let span = block.map_or(Span::default(), |b| listing.span(b));
+                let bound = l.bound.unwrap_or(0);
+                let program_loop = out.loop_bounds.iter().any(|r| r.header == header);
+                if from == BoundFrom::Default && !warned.contains(&header) {
+                    let why = if program_loop {
+                        prov.as_ref().and_then(|p| p.reason.as_deref())
+                    } else {
+                        Some(
+                            "a cycle of the warp-level CFG that is no loop of the thread's code: \
+                             groups of threads left waiting resume there, one turn per group",
+                        )
+                    };
+                    out.diagnostics
+                        .push(default_warning(span, &header, bound, why));
+                    warned.push(header.clone());
+                }
+                if !out.loop_bounds.iter().any(|r| r.header == header) {
+                    out.loop_bounds.push(LoopBoundRow {
+                        header,
+                        line: span.line,
+                        bound: l.bound,
+                        bound_from: from.name().into(),
+                        reason: prov.as_ref().and_then(|p| p.reason.clone()),
+                        inferred: prov.as_ref().and_then(|p| p.inferred),
+                        formula: prov.and_then(|p| p.formula),
+                    });
+                }
+            }
             for l in s.loops.iter().filter(|l| l.irreducible) {
                 out.diagnostics.push(Diagnostic::global(
                     Severity::Warning,
@@ -253,6 +313,7 @@ pub(super) fn bound(
                 out.wcet = Some(Wcet {
                     cycles: bound,
                     cost_model: req.cost_model.to_string(),
+                    assumed_loop_bounds: Vec::new(),
                 });
             }
             None => out.diagnostics.push(Diagnostic::global(
@@ -263,6 +324,27 @@ pub(super) fn bound(
     }
     out.graph = Some(draw("warp", nodes, edges));
     out.details = ModeDetails::WarpCfg(Box::new(details));
+}
+
+/// The warning of a loop analysed with `default_loop_bound` (issue #38: never silent): where
+/// the loop is, that its bound is an assumption, why the code gives none, and how to give one.
+pub(crate) fn default_warning(
+    span: Span,
+    header: &str,
+    bound: u64,
+    why: Option<&str>,
+) -> Diagnostic {
+    Diagnostic::warning(
+        span,
+        format!(
+            "loop {header}: its bound {bound} is an assumption (default_loop_bound), not a fact \
+             of the code{}; the WCET holds only if the loop never runs its header more than \
+             {bound} times per entry. Give its bound with loop_bounds {{\"{header}\": N}} \
+             (--loop-bound {header}=N), take the simulated run's count with \
+             loop_bounds=observed, or set default_loop_bound",
+            why.map(|w| format!(" ({w})")).unwrap_or_default()
+        ),
+    )
 }
 
 /// The IPET graph of a warp-level CFG: each node costs its block's `cost_of_block`, the

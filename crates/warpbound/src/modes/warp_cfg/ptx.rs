@@ -14,6 +14,7 @@ use super::ipet_bound::{self, BoundRequest, Listing};
 use super::{Cost, WarpCfgParams};
 use crate::kernel_text;
 use crate::mode::{ModeDetails, ModeInput, ModeOutput};
+use crate::params::loop_bounds::LoopKey;
 use crate::report::{CfgNode, DivergentBranch, KernelView};
 use crate::simulator;
 use crate::views::graph::line_block_node;
@@ -54,6 +55,13 @@ pub(super) fn run(input: &ModeInput, p: &WarpCfgParams, out: &mut ModeOutput) {
     }
     let f = ptx.function();
     let t = Instant::now();
+    let launch = crate::loop_inference::Launch::of(input.params);
+    let inference = crate::loop_inference::ptx(f, launch.as_ref());
+    let mut loop_bounds = p.loop_bounds.clone();
+    loop_bounds.apply_inferred(&inference.loops, &mut out.diagnostics);
+    out.loop_bounds = crate::loop_inference::rows(&inference, &loop_bounds);
+    out.time("loop_bounds", t);
+    let t = Instant::now();
     let built = match cfg::ptx::build(f, &p.analysis) {
         Ok(b) => b,
         Err(d) => {
@@ -83,12 +91,12 @@ pub(super) fn run(input: &ModeInput, p: &WarpCfgParams, out: &mut ModeOutput) {
         &built.warp,
         &listing,
         &BoundRequest {
-            loop_bounds: &p.loop_bounds,
+            loop_bounds: &loop_bounds,
             budget: &p.budget,
             cost_model: "unit",
             components,
             progress: input.progress,
-            shared: shared_bounds(&built, &listing, &p.loop_bounds),
+            shared: shared_bounds(&built, &listing, &loop_bounds),
         },
         out,
     );
@@ -98,7 +106,11 @@ pub(super) fn run(input: &ModeInput, p: &WarpCfgParams, out: &mut ModeOutput) {
     out.time("warp_cfg+ipet", t);
     if let Some(run) = p.simulate.run(&mut out.diagnostics) {
         let t = Instant::now();
-        simulate(f, run, input.progress, out);
+        let k = crate::ptx_launch::PtxKernel {
+            module: ptx.module(),
+            function: f,
+        };
+        simulate(k, run, input.progress, &inference, launch.as_ref(), out);
         out.time("simulate", t);
     }
     out.kernel = Some(view);
@@ -163,7 +175,15 @@ fn divergent_branches(
 
 /// One warp of the launch in isolation on the unit-cost machine: every issued PTX
 /// instruction one cycle, as the bound counts them.
-fn simulate(f: &Function, run: &simulator::SimRun, progress: isa::Observer, out: &mut ModeOutput) {
+fn simulate(
+    k: crate::ptx_launch::PtxKernel,
+    run: &simulator::SimRun,
+    progress: isa::Observer,
+    inference: &crate::loop_inference::Inference,
+    inferred_for: Option<&crate::loop_inference::Launch>,
+    out: &mut ModeOutput,
+) {
+    let f = k.function;
     let Some(mut machine) = simulator::preset_machine(Some("unit-cost")) else {
         return;
     };
@@ -181,9 +201,16 @@ fn simulate(f: &Function, run: &simulator::SimRun, progress: isa::Observer, out:
         let args = kernel_args::report(f, &values, crate::report::ArgumentSource::Auto, true);
         out.arguments = Some(args);
     }
+    let notes = crate::ptx_launch::prepare(
+        k,
+        &mut launch,
+        out.arguments.as_mut(),
+        &run.memory,
+        run.auto_params,
+    );
+    out.diagnostics.extend(notes);
     let result = crate::auto_memory::run_on(&run.memory, out.arguments.as_mut(), |m| {
-        sim::run_ptx_observed(f, &launch, &machine, m, &run.budget, progress)
-            .map_err(|e| e.diagnostics)
+        crate::ptx_launch::run(k, &launch, &machine, m, &run.budget, progress)
     });
     if let Some(a) = &out.arguments {
         let note = crate::params::kernel_args::auto_note(a, true);
@@ -194,11 +221,19 @@ fn simulate(f: &Function, run: &simulator::SimRun, progress: isa::Observer, out:
     let Ok(sim) = result else {
         return;
     };
+    let loops = crate::observed_loops::of_ptx_run(f, &sim);
+    if super::same_launch(&sim, inferred_for, 32) {
+        out.diagnostics
+            .extend(crate::loop_inference::check_observed(inference, &loops));
+    }
     super::against_bound(
         sim,
         "the warp-cfg bound: one warp in isolation, one cycle per PTX instruction",
         out,
     );
+    if let Some(s) = &mut out.simulation {
+        s.loop_iterations = loops;
+    }
 }
 
 /// Block costs with calls, and the bounds of the module's functions as callees.
@@ -211,6 +246,8 @@ struct Calls<'a> {
     open: Vec<String>,
     diagnostics: Vec<Diagnostic>,
     warned_external: Vec<String>,
+    /// Callee loops already reported as bounded by the default.
+    warned_default: Vec<String>,
 }
 
 impl<'a> Calls<'a> {
@@ -222,6 +259,7 @@ impl<'a> Calls<'a> {
             open: Vec::new(),
             diagnostics: Vec::new(),
             warned_external: Vec::new(),
+            warned_default: Vec::new(),
         }
     }
 
@@ -368,8 +406,51 @@ impl<'a> Calls<'a> {
         let costs = self.block_costs(f, &built.graph, depth)?;
         let warp = &built.warp;
         let ipet_cfg = super::ipet_bound::ipet_graph(warp, |b| costs[b]);
+        // A callee's loops: bounded by the code (constants only: its parameters vary per
+        // call), else by the default, which is reported as an assumption.
+        let inferred: BTreeMap<usize, (u64, String)> = crate::loop_inference::ptx(f, None)
+            .loops
+            .into_iter()
+            .filter_map(|l| {
+                let first = l.keys.iter().find_map(|k| match k {
+                    LoopKey::Address(a) => Some((*a / 8) as usize),
+                    LoopKey::Label(_) => None,
+                })?;
+                Some((first, (l.bound?, l.reason)))
+            })
+            .collect();
+        let first_of = |node: usize| warp.nodes[node].block.map(|b| built.graph.blocks[b].first);
+        let mut per_header = BTreeMap::new();
+        for l in ipet::find_loops(&ipet_cfg) {
+            let Some(first) = first_of(l.header) else {
+                continue;
+            };
+            match inferred.get(&first) {
+                Some((n, _)) => {
+                    per_header.insert(l.header, *n);
+                }
+                None => {
+                    let label = f.labels.iter().find(|(_, &i)| i == first).map_or_else(
+                        || format!("pc {:#x}", Function::pc(first)),
+                        |(n, _)| n.clone(),
+                    );
+                    let key = format!("{}/{label}", f.name);
+                    if let Some(d) = self.p.loop_bounds.default {
+                        if !self.warned_default.contains(&key) {
+                            self.diagnostics.push(super::ipet_bound::default_warning(
+                                f.instructions[first].span,
+                                &key,
+                                d,
+                                Some("a loop of a called function: no bound from its code"),
+                            ));
+                            self.warned_default.push(key);
+                        }
+                    }
+                }
+            }
+        }
         let bounds = ipet::LoopBounds {
-            per_header: BTreeMap::new(),
+            per_header,
             default: self.p.loop_bounds.default,
         };
         match ipet::solve(&ipet_cfg, &bounds, &self.p.budget) {

@@ -1,0 +1,92 @@
+//! The `warp-cfg` and `block` modes' loop bounds on SASS: inferred from the code for the
+//! request's launch (crate `loopbound`, applied by the precedence rule of
+//! [`crate::params::loop_bounds`]), and taken from a simulated run with
+//! `loop_bounds=observed` — whose counts are checked against the inferred bounds when the
+//! run is of the same launch.
+
+use super::ModeInput;
+use crate::kernel_text::Sass;
+use crate::loop_inference;
+use crate::mode::ModeOutput;
+use crate::observed_loops;
+use crate::params::loop_bounds::LoopKey;
+use crate::params::LoopBounds;
+use isa::Diagnostic;
+use web_time::Instant;
+
+/// `loop_bounds=observed`: every loop header without a bound of the request's gets the
+/// observed count (at least 1); whether the analysis can go on (there was a run).
+pub(in crate::modes) fn observe_bounds(
+    loops: &[observed_loops::ObservedLoop],
+    ran: bool,
+    input: &ModeInput,
+    bounds: &mut LoopBounds,
+    out: &mut ModeOutput,
+) -> bool {
+    if !ran {
+        out.diagnostics.push(Diagnostic::global(
+            isa::Severity::Error,
+            "loop_bounds=observed takes the loop counts of a simulation, and the simulation \
+             did not run (see its errors)",
+        ));
+        return false;
+    }
+    let mut taken = Vec::new();
+    for l in loops {
+        let Some(address) = crate::params::number::unsigned(&l.header) else {
+            continue;
+        };
+        if input.request.loop_bounds.contains_key(&l.header)
+            || bounds.per_address.contains_key(&address)
+        {
+            continue;
+        }
+        let n = l.iterations.max(1);
+        bounds.observed(LoopKey::Address(address), n);
+        taken.push(format!("{} = {n}", l.header));
+    }
+    out.diagnostics.push(Diagnostic::global(
+        isa::Severity::Note,
+        if taken.is_empty() {
+            "loop_bounds=observed: no loop took its bound from the run (no loops, every loop \
+             bounded by the request or by the code, or a run without trace)"
+                .to_string()
+        } else {
+            format!(
+                "loop_bounds=observed: loop bounds from the iterations the simulation observed \
+                 (most per entry by one thread; the bound holds for this run, not for every \
+                 input): {}",
+                taken.join(", ")
+            )
+        },
+    ));
+    true
+}
+
+/// Loop bounds from the code of a SASS kernel for `launch` (crate `loopbound`), applied to
+/// `bounds` by the precedence rule of [`crate::params::loop_bounds`].
+pub(in crate::modes) fn infer_sass(
+    sass: &Sass,
+    launch: Option<&loop_inference::Launch>,
+    bounds: &mut LoopBounds,
+    out: &mut ModeOutput,
+) -> loop_inference::Inference {
+    let t = Instant::now();
+    let inference = loop_inference::sass(&sass.kernel, &sass.graph, launch);
+    bounds.apply_inferred(&inference.loops, &mut out.diagnostics);
+    out.time("loop_bounds", t);
+    inference
+}
+
+/// Whether run `s` is of `launch` (its observed counts can be checked against bounds
+/// inferred for it): not a retry with a larger block (`simulator::COOPERATIVE_BLOCK`).
+pub(in crate::modes) fn same_launch(
+    s: &sim::Simulation,
+    launch: Option<&loop_inference::Launch>,
+    warp_size: usize,
+) -> bool {
+    let Some(l) = launch else { return false };
+    let threads: usize = l.block.iter().map(|&d| d as usize).product();
+    let blocks: usize = l.grid.iter().map(|&d| d as usize).product();
+    s.warps.len() <= threads.div_ceil(warp_size).saturating_mul(blocks)
+}

@@ -1,9 +1,8 @@
 //! The playground's (and any JavaScript user's) entry into Warpbound.
 //!
 //! A thin binding: it converts JavaScript values to the facade's [`warpbound::Request`] and
-//! the [`warpbound::Report`] back through JSON text (`JSON.stringify`/`JSON.parse` on the
-//! JavaScript side, `serde_json` here: one serializer in the module, the one the JSON API and
-//! the CLI use), so the page receives plain objects and numbers. Nothing analytic lives here.
+//! the [`warpbound::Report`] back, with `serde-wasm-bindgen` in JSON-compatible mode so the
+//! page receives plain objects and numbers. Nothing analytic lives here.
 
 use serde::Serialize;
 use std::cell::Cell;
@@ -31,24 +30,11 @@ pub fn start() {
     console_error_panic_hook::set_once();
 }
 
-/// `value` as a JavaScript value, through JSON text: the report's own JSON (the formatter of
-/// [`analyze_json`], so one serializer is compiled into the module, not a second one for
-/// JavaScript values) read by the engine's `JSON.parse`. Plain objects, arrays, strings,
-/// numbers, booleans and nulls — what the JSON report holds.
 fn to_js<T: Serialize>(value: &T) -> Result<JsValue, JsError> {
-    let text = serde_json::to_string_pretty(value)
-        .map_err(|e| JsError::new(&format!("cannot convert the result: {e}")))?;
-    js_sys::JSON::parse(&text).map_err(|_| JsError::new("cannot convert the result"))
-}
-
-/// A request given as a JavaScript object, read as the JSON text `JSON.stringify` makes of
-/// it (the reader of [`analyze_json`]); a malformed one is an error naming the offending field.
-fn request_of(request: &JsValue) -> Result<warpbound::Request, JsError> {
-    let text = js_sys::JSON::stringify(request)
-        .ok()
-        .and_then(|t| t.as_string())
-        .ok_or_else(|| JsError::new("not a Warpbound request: not a JSON value"))?;
-    serde_json::from_str(&text).map_err(|e| JsError::new(&format!("not a Warpbound request: {e}")))
+    let serializer = serde_wasm_bindgen::Serializer::json_compatible();
+    value
+        .serialize(&serializer)
+        .map_err(|e| JsError::new(&format!("cannot convert the result: {e}")))
 }
 
 /// Runs one analysis. `request` has the shape of `warpbound::Request`
@@ -56,7 +42,9 @@ fn request_of(request: &JsValue) -> Result<warpbound::Request, JsError> {
 /// A malformed request throws an `Error` naming the offending field.
 #[wasm_bindgen]
 pub fn analyze(request: JsValue) -> Result<JsValue, JsError> {
-    to_js(&warpbound::analyze(&request_of(&request)?))
+    let request: warpbound::Request = serde_wasm_bindgen::from_value(request)
+        .map_err(|e| JsError::new(&format!("not a Warpbound request: {e}")))?;
+    to_js(&warpbound::analyze(&request))
 }
 
 /// Least time between two progress calls to JavaScript, in milliseconds: the worker posts
@@ -96,7 +84,8 @@ pub fn analyze_with_progress(
     progress: &js_sys::Function,
 ) -> Result<JsValue, JsError> {
     let started = now_ms();
-    let request = request_of(&request)?;
+    let request: warpbound::Request = serde_wasm_bindgen::from_value(request)
+        .map_err(|e| JsError::new(&format!("not a Warpbound request: {e}")))?;
     let last = Cell::new(f64::NEG_INFINITY);
     let observe = |p: &warpbound::Progress| {
         let t = now_ms();

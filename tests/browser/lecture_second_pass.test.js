@@ -78,7 +78,15 @@ test('#39.1 lane numbers stand over their own boxes when the lane row wraps (bes
       assert.ok(l.dx < 1, `${what}: lane ${l.lane}'s number is ${l.dx} px beside its box`);
       assert.ok(l.gap >= -0.5 && l.gap < 6, `${what}: lane ${l.lane}'s number is ${l.gap} px above its box`);
     }
-    if (viewport === PROJECTOR && !projector) await shot(page, 'lecture-1024-beside-lanes');
+    if (viewport === PROJECTOR && !projector) {
+      // Beside the graph the stepper is under the editor, before the parameters: its lanes
+      // are on screen without scrolling (they were below the statistics, off the screen).
+      const bottom = await page.evaluate(() =>
+        Math.max(...[...document.querySelectorAll('#stepper-lanes .lane')].map((b) => b.getBoundingClientRect().bottom)),
+      );
+      assert.ok(bottom <= viewport.height, `${what}: the last lane box ends at ${bottom} px`);
+      await shot(page, 'lecture-1024-beside-lanes');
+    }
     assert.deepEqual(errors, []);
     await page.close();
   }
@@ -99,7 +107,19 @@ test('#39.2 the graph beside the stepper selects the node of the stack the warp 
   await stepTo(page, 7);
   const b1 = await page.$$eval('#cfg-svg g.node.selected text.head', (t) => t.map((x) => x.textContent));
   assert.match(b1[0], /^B1 /);
+  // A zoom redraws the graph: the step's node stays selected.
+  await page.click('#zoom-in');
+  const zoomed = await page.$$eval('#cfg-svg g.node.selected text.head', (t) => t.map((x) => x.textContent));
+  assert.match(zoomed[0] || '', /^B1 /);
+  await page.click('#zoom-fit');
   await shot(page, 'lecture-1440-beside');
+  // An example that opens in the stepper, then put beside it: step 1's node, B0, is selected.
+  const its = await openPage(site, '#ex=its-sm86-interleaved', LAPTOP);
+  await its.page.check('#stepper-beside');
+  const b0 = await its.page.$$eval('#cfg-svg g.node.selected text.head', (t) => t.map((x) => x.textContent));
+  assert.match(b0[0] || '', /^B0 /);
+  assert.deepEqual(its.errors, []);
+  await its.page.close();
   assert.deepEqual(errors, []);
   await page.close();
 });
@@ -183,6 +203,13 @@ test('#39.4 at 1024×768 with the default panes the graph, beside mode and Compa
     assert.equal(nodes.length, 16);
     assert.ok(nodes.every((n) => n.across), `${id}${beside ? ' beside' : ''}: ${JSON.stringify(nodes)}`);
     assert.ok(nodes.filter((n) => n.inside).length >= 3, `${id}: nodes seen without scrolling`);
+    if (beside) {
+      // The stepper, under the editor, shows its lanes without a scroll.
+      const bottom = await page.evaluate(() =>
+        Math.max(...[...document.querySelectorAll('#stepper-lanes .lane')].map((b) => b.getBoundingClientRect().bottom)),
+      );
+      assert.ok(bottom <= PROJECTOR.height, `${id}: the last lane box ends at ${bottom} px`);
+    }
     await shot(page, beside ? 'lecture-1024-its-beside' : 'lecture-1024-its');
     assert.deepEqual(errors, []);
     await page.close();

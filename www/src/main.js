@@ -750,10 +750,20 @@ function drawStepper() {
   );
   const s = sim && sim.stepper && sim.stepper.steps[view.step];
   if (s && state.view === 'stepper') editor.highlightLines(s.line, s.line);
-  // The current instruction's node — the one of the stack the warp is in, when the block is
-  // in several (step_node.js) — shown when the graph is beside the stepper.
-  const node = s && graph && view.report.cfg && nodeOfStep(view.report.cfg, sim.stepper.steps, view.step);
+  const node = graph && stepNode();
   if (node) graph.select(node.id);
+}
+
+/**
+ * The current step's node — the one of the stack the warp is in, when the block is in
+ * several (step_node.js) — or null; the graph shows it selected while it is beside the
+ * stepper, and keeps it when redrawn (a zoom, a theme).
+ */
+function stepNode() {
+  const r = view.report;
+  const steps = r && r.simulation && r.simulation.stepper && r.simulation.stepper.steps;
+  if (!steps || !steps[view.step] || !r.cfg || state.view !== 'stepper' || !$('stepper-beside').checked) return null;
+  return nodeOfStep(r.cfg, steps, view.step);
 }
 
 function setGanttZoom(z) {
@@ -798,7 +808,9 @@ function drawGraph() {
     r.wcet ? el('span', { class: 'key hot', title: 'nodes and edges on the worst-case path' }, el('i'), 'worst case') : '',
   );
   graph = renderCfg(host, r.cfg, (n) => selectNode(n.id, true), view.zoom * graphScale(), { dialect: r.dialect });
-  if (view.selected !== null) graph.select(view.selected);
+  const stepped = stepNode();
+  if (stepped) graph.select(stepped.id);
+  else if (view.selected !== null) graph.select(view.selected);
 }
 
 function nodeOfInstruction(index) {

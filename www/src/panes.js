@@ -8,8 +8,8 @@
 //   is the graph's from the tabs down (the editor and they share the left column, which
 //   scrolls).
 // - The lecture layout (the graph beside the stepper), on any screen over 900 px: the
-//   stepper goes under the editor too, and the graph keeps the whole results column — two
-//   half-width panels cut the nodes of a real kernel's graph.
+//   stepper goes under the editor, before the panes there, and the graph keeps the whole
+//   results column — two half-width panels cut the nodes of a real kernel's graph.
 // - Phones and narrow windows (up to 900 px): one column, as before; `#side` is not used.
 //
 // The elements keep their ids wherever they are, so the rest of the page never needs to know.
@@ -45,7 +45,9 @@ export function placePanes(beside) {
   }
   const stepperAside = beside && media.columns.matches;
   const stepper = $('panel-stepper');
-  if (stepperAside) side.append(stepper);
+  // First under the editor: it is what the lecture looks at (the parameters and statistics
+  // follow it, a scroll away).
+  if (stepperAside) side.prepend(stepper);
   else $('panels').append(stepper);
   side.hidden = !side.children.length;
   side.classList.toggle('with-stepper', stepperAside);

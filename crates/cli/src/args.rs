@@ -77,9 +77,10 @@ pub struct AnalyzeArgs {
     /// byte the same as the wasm build's `analyze_json`).
     #[arg(long)]
     pub no_timings: bool,
-    /// Print progress of long work (searches, branch and bound, the warp-level CFG's
-    /// fixpoint, simulations) to standard error, at most twice a second: the work done
-    /// against its budget and the best bound so far. The report is the same.
+    /// Print progress of long work (makespan searches and curves, branch and bound, the
+    /// warp-level CFGs, the rr analyzer, PWS unrolling and split selection, simulations and
+    /// Sim-D executions) to standard error, at most twice a second: the work done against
+    /// its budget and the best bound so far. The report is the same.
     #[arg(long)]
     pub progress: bool,
     /// Read the whole request (the JSON the page sends) from this file instead.

@@ -25,14 +25,14 @@ fn main() -> ExitCode {
                     warpbound::analyze(&request)
                 };
                 report.add_diagnostics(input_diagnostics);
-                let out = match a.format {
-                    Format::Json => match serde_json::to_string_pretty(&report) {
-                        Ok(s) => s,
-                        Err(e) => return usage(&format!("cannot serialize the report: {e}")),
-                    },
-                    Format::Text => text::render(&report, a.display_name()),
-                };
-                emit(&out);
+                match a.format {
+                    Format::Json => {
+                        if let Err(e) = emit_json(&report) {
+                            return usage(&format!("cannot serialize the report: {e}"));
+                        }
+                    }
+                    Format::Text => emit(&text::render(&report, a.display_name())),
+                }
                 if report.has_errors() {
                     ExitCode::from(1)
                 } else {
@@ -98,6 +98,21 @@ fn opcodes(a: &args::OpcodesArgs) -> ExitCode {
 fn emit(text: &str) {
     let mut out = std::io::stdout().lock();
     let _ = writeln!(out, "{text}").and_then(|()| out.flush());
+}
+
+/// Writes `report` as pretty JSON and a newline to standard output, streamed through a
+/// buffer rather than built as one string first: an `rr` report with the traces of millions
+/// of warp steps is hundreds of megabytes. A closed pipe ends the output quietly, as in
+/// [`emit`]; only a value that cannot be serialized is an error.
+fn emit_json(report: &warpbound::Report) -> Result<(), serde_json::Error> {
+    let mut out = std::io::BufWriter::with_capacity(1 << 16, std::io::stdout().lock());
+    match serde_json::to_writer_pretty(&mut out, report) {
+        Err(e) if !e.is_io() => return Err(e),
+        Err(_) => return Ok(()),
+        Ok(()) => {}
+    }
+    let _ = writeln!(out).and_then(|()| out.flush());
+    Ok(())
 }
 
 fn usage(msg: &str) -> ExitCode {

@@ -102,6 +102,28 @@ mod tests {
             upper_bound: None,
         };
         assert_eq!(describe(&w), "warp-level CFG: 5 of 0 abstract states");
+        let rr = Progress {
+            task: Task::RoundRobinAnalyzer,
+            done: 65_536,
+            budget: 2_000_000,
+            best_bound: None,
+            upper_bound: None,
+        };
+        assert_eq!(
+            describe(&rr),
+            "round-robin analyzer (warp traces): 65,536 of 2,000,000 warp instructions (3.3 %)"
+        );
+        let simd = Progress {
+            task: Task::SimdExecution,
+            done: 16_384,
+            budget: 20_000_000,
+            best_bound: Some(2_095_517),
+            upper_bound: None,
+        };
+        assert_eq!(
+            describe(&simd),
+            "Sim-D execution: 16,384 of 20,000,000 phase instances (0.1 %), cycle 2,095,517"
+        );
         assert_eq!(grouped(0), "0");
         assert_eq!(grouped(999), "999");
         assert_eq!(grouped(1000), "1,000");

@@ -36,16 +36,51 @@ pub enum Task {
     /// The cycle-level simulator (`sim`): `done` counts warp-instructions issued
     /// (`max_steps`); `best_bound` is the cycle reached so far.
     Simulation,
+    /// The warp-level CFG of a PTX function under the post-dominator stack (`cfg::ptx`, a
+    /// breadth-first exploration of stack shapes): `done` counts abstract states found
+    /// (`max_states`); no bound.
+    PtxWarpCfg,
+    /// The `T(W, x)` curve of the makespan paper (Figs. 6–7, Eq. 42–43,
+    /// `makespan::estimate_curve_partial`): the exact searches for `T(1)`, `T(2)`, … share
+    /// one step budget, so `done` counts their steps together (`max_search_steps`; the
+    /// makespan mode gives its curve half of it, and `budget` is that half); no bound (the
+    /// `T(y)` differ, none is the final value).
+    MakespanCurve,
+    /// The `T(W, x)` estimate for one `x` (`makespan::estimate`, the makespan mode's
+    /// `estimate_x`): as [`Task::MakespanCurve`], for `T(1)` to `T(x)` with the whole
+    /// `max_search_steps`.
+    MakespanEstimate,
+    /// Huangfu's kernel analyzer (`roundrobin`, Alg. 4): `done` counts warp instructions
+    /// executed over all warps (`max_warp_steps`); no bound (the WCET comes from the
+    /// schedule of the finished traces).
+    RoundRobinAnalyzer,
+    /// Loop unrolling of a PWS wavefront CFG (`pws::unroll`): `done` counts the nodes of the
+    /// graph as loops are copied (`max_unrolled_nodes`); no bound.
+    PwsUnroll,
+    /// The optimal split selection of PWS (`pws::optimal`, a dynamic programme over the
+    /// branch tree): `done` counts Pareto points created (`max_pareto_points`); no bound.
+    PwsSplitSelection,
+    /// One Sim-D execution of a launch (`phases::execution`): `done` counts phase instances
+    /// scheduled (`max_sim_phases`); `best_bound` is the latest end of a phase so far, the
+    /// cycle the execution has reached.
+    SimdExecution,
 }
 
 impl Task {
     /// Every task, in a fixed order (for tests and documentation).
-    pub const ALL: [Task; 5] = [
+    pub const ALL: [Task; 12] = [
         Task::MakespanSearch,
         Task::BinaryBranchAndBound,
         Task::IpetBranchAndBound,
         Task::WarpCfg,
         Task::Simulation,
+        Task::PtxWarpCfg,
+        Task::MakespanCurve,
+        Task::MakespanEstimate,
+        Task::RoundRobinAnalyzer,
+        Task::PwsUnroll,
+        Task::PwsSplitSelection,
+        Task::SimdExecution,
     ];
 
     /// A short title ("exact makespan search").
@@ -56,6 +91,13 @@ impl Task {
             Task::IpetBranchAndBound => "IPET branch and bound",
             Task::WarpCfg => "warp-level CFG",
             Task::Simulation => "simulation",
+            Task::PtxWarpCfg => "warp-level CFG (PTX, post-dominator stack)",
+            Task::MakespanCurve => "T(W, x) curve (exact T(y) for y = 1, 2, …)",
+            Task::MakespanEstimate => "T(W, x) estimate (exact T(y) for y ≤ x)",
+            Task::RoundRobinAnalyzer => "round-robin analyzer (warp traces)",
+            Task::PwsUnroll => "loop unrolling",
+            Task::PwsSplitSelection => "optimal split selection",
+            Task::SimdExecution => "Sim-D execution",
         }
     }
 
@@ -65,18 +107,29 @@ impl Task {
             Task::MakespanSearch => "search steps",
             Task::BinaryBranchAndBound => "nodes",
             Task::IpetBranchAndBound => "LP solves",
-            Task::WarpCfg => "abstract states",
+            Task::WarpCfg | Task::PtxWarpCfg => "abstract states",
             Task::Simulation => "warp-instructions",
+            Task::MakespanCurve | Task::MakespanEstimate => "search steps",
+            Task::RoundRobinAnalyzer => "warp instructions",
+            Task::PwsUnroll => "nodes",
+            Task::PwsSplitSelection => "Pareto points",
+            Task::SimdExecution => "phase instances",
         }
     }
 
     /// The request parameter that is [`Progress::budget`].
     pub fn parameter(self) -> &'static str {
         match self {
-            Task::MakespanSearch => "max_search_steps",
+            Task::MakespanSearch | Task::MakespanCurve | Task::MakespanEstimate => {
+                "max_search_steps"
+            }
             Task::BinaryBranchAndBound | Task::IpetBranchAndBound => "max_bb_nodes",
-            Task::WarpCfg => "max_states",
+            Task::WarpCfg | Task::PtxWarpCfg => "max_states",
             Task::Simulation => "max_steps",
+            Task::RoundRobinAnalyzer => "max_warp_steps",
+            Task::PwsUnroll => "max_unrolled_nodes",
+            Task::PwsSplitSelection => "max_pareto_points",
+            Task::SimdExecution => "max_sim_phases",
         }
     }
 
@@ -87,8 +140,14 @@ impl Task {
             Task::BinaryBranchAndBound | Task::IpetBranchAndBound => {
                 Some("best integer solution so far")
             }
-            Task::WarpCfg => None,
-            Task::Simulation => Some("cycle"),
+            Task::WarpCfg
+            | Task::PtxWarpCfg
+            | Task::MakespanCurve
+            | Task::MakespanEstimate
+            | Task::RoundRobinAnalyzer
+            | Task::PwsUnroll
+            | Task::PwsSplitSelection => None,
+            Task::Simulation | Task::SimdExecution => Some("cycle"),
         }
     }
 }

@@ -22,9 +22,10 @@
 //! the result as an estimate, and prefer [`crate::exact`] (or [`crate::safe_bound`]) when a
 //! guaranteed bound is needed.
 
+use isa::progress::{self, Observer, Task};
 use serde::{Deserialize, Serialize};
 
-use crate::exact::{check, exact_makespan_within};
+use crate::exact::{check, exact_makespan_within, Reporting};
 use crate::model::{Error, Transformed};
 use crate::schedule::Budget;
 
@@ -43,12 +44,23 @@ pub struct Estimate {
 
 /// Exact `T(y)` for `y = 1, 2, …, n`, the searches sharing one `max_search_steps` budget,
 /// as far as the budget allows: the values found, and the error that stopped the sequence
-/// (`None` when all `n` were found).
-fn exact_values(t: &Transformed, n: u32, budget: &Budget) -> (Vec<u64>, Option<Error>) {
+/// (`None` when all `n` were found). `observer` hears the steps of all the searches together
+/// as `task`.
+fn exact_values(
+    t: &Transformed,
+    n: u32,
+    budget: &Budget,
+    (observer, task): (Observer, Task),
+) -> (Vec<u64>, Option<Error>) {
     let mut values = Vec::new();
     let mut steps_left = budget.max_search_steps;
     for y in 1..=n {
-        match exact_makespan_within(t, y, budget, steps_left) {
+        let reporting = Reporting {
+            observer,
+            task,
+            offset: (budget.max_search_steps - steps_left) as u64,
+        };
+        match exact_makespan_within(t, y, budget, steps_left, reporting) {
             Ok((v, stats)) => {
                 values.push(v);
                 steps_left = steps_left.saturating_sub(stats.steps);
@@ -78,6 +90,22 @@ fn exact_values(t: &Transformed, n: u32, budget: &Budget) -> (Vec<u64>, Option<E
 /// [`Error::Invalid`] for `x = 0` or a zero sigma; [`Error::Budget`] when an exact `T(y)`
 /// exceeds `budget.max_states`.
 pub fn estimate(t: &Transformed, warps: u32, x: u32, budget: &Budget) -> Result<Estimate, Error> {
+    estimate_observed(t, warps, x, budget, &progress::silent)
+}
+
+/// [`estimate`], telling `observer` every few thousand search steps how many steps the
+/// searches for `T(1)`, `T(2)`, … have made together, of `max_search_steps`
+/// ([`Task::MakespanEstimate`]). The result does not depend on the observer.
+///
+/// # Errors
+/// As [`estimate`].
+pub fn estimate_observed(
+    t: &Transformed,
+    warps: u32,
+    x: u32,
+    budget: &Budget,
+    observer: Observer,
+) -> Result<Estimate, Error> {
     check(t)?;
     if x == 0 {
         return Err(Error::Invalid(
@@ -85,7 +113,7 @@ pub fn estimate(t: &Transformed, warps: u32, x: u32, budget: &Budget) -> Result<
         ));
     }
     let ys = x.min(warps);
-    match exact_values(t, ys, budget) {
+    match exact_values(t, ys, budget, (observer, Task::MakespanEstimate)) {
         (values, None) => Ok(assemble(warps, x, &values)),
         (_, Some(e)) => Err(e),
     }
@@ -143,10 +171,23 @@ pub fn estimate_curve_partial(
     max_x: u32,
     budget: &Budget,
 ) -> (Vec<(u32, u64)>, Option<Error>) {
+    estimate_curve_partial_observed(t, warps, max_x, budget, &progress::silent)
+}
+
+/// [`estimate_curve_partial`], telling `observer` how many steps the searches have made
+/// together ([`Task::MakespanCurve`]). The result does not depend on the observer.
+pub fn estimate_curve_partial_observed(
+    t: &Transformed,
+    warps: u32,
+    max_x: u32,
+    budget: &Budget,
+    observer: Observer,
+) -> (Vec<(u32, u64)>, Option<Error>) {
     if let Err(e) = check(t) {
         return (Vec::new(), Some(e));
     }
-    let (values, stopped) = exact_values(t, max_x.min(warps), budget);
+    let (values, stopped) =
+        exact_values(t, max_x.min(warps), budget, (observer, Task::MakespanCurve));
     let reach = if stopped.is_some() {
         values.len() as u32
     } else {

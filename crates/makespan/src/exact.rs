@@ -32,7 +32,7 @@
 //! hasher.
 
 use std::collections::HashMap;
-use std::hash::{BuildHasherDefault, Hash, Hasher};
+use std::hash::{BuildHasherDefault, Hasher};
 
 use serde::{Deserialize, Serialize};
 
@@ -82,103 +82,8 @@ impl Hasher for MixHasher {
 
 type Memo<K> = HashMap<K, u32, BuildHasherDefault<MixHasher>>;
 
-/// A packed multiset state: the number of warps at each unfinished position.
-trait StateKey: Clone + Eq + Hash {
-    fn encode(counts: &[u32], bits: u32) -> Self;
-    fn decode(&self, bits: u32, out: &mut [u32]);
-    fn is_final(&self) -> bool;
-
-    /// Appends the successors of `self` (whose counts are `counts`) to `out`, one per
-    /// (L vector, C vector) pair, L-major. The default decodes, applies and re-encodes.
-    fn push_successors(
-        &self,
-        p: &Problem,
-        counts: &[u32],
-        moves: &[UnitMoves; 2],
-        child: &mut [u32],
-        out: &mut Vec<Self>,
-    ) {
-        for li in 0..moves[0].n {
-            for ci in 0..moves[1].n {
-                p.apply(counts, moves, li, ci, child);
-                out.push(Self::encode(child, p.bits));
-            }
-        }
-    }
-}
-
-/// Packed integer keys: moving `k` warps from position `p` to `p + 1` adds
-/// `k·(2^((p+1)·bits) − 2^(p·bits))` to the key (nothing is stored for finished warps), so
-/// successors are the parent key plus one precomputed delta per L vector and per C vector.
-/// Wrapping arithmetic is exact here: every field of the final value is in range.
-macro_rules! packed_key {
-    ($t:ty) => {
-        impl StateKey for $t {
-            fn encode(counts: &[u32], bits: u32) -> Self {
-                counts
-                    .iter()
-                    .enumerate()
-                    .fold(0, |acc, (i, &c)| acc | (<$t>::from(c) << (i as u32 * bits)))
-            }
-
-            fn decode(&self, bits: u32, out: &mut [u32]) {
-                let mask: $t = (1 << bits) - 1;
-                for (i, o) in out.iter_mut().enumerate() {
-                    *o = ((self >> (i as u32 * bits)) & mask) as u32;
-                }
-            }
-
-            fn is_final(&self) -> bool {
-                *self == 0
-            }
-
-            fn push_successors(
-                &self,
-                p: &Problem,
-                _counts: &[u32],
-                moves: &[UnitMoves; 2],
-                _child: &mut [u32],
-                out: &mut Vec<Self>,
-            ) {
-                let i_len = p.instrs.len();
-                let delta = |m: &UnitMoves, j: usize| -> $t {
-                    let mut d: $t = 0;
-                    for (&pos, &k) in m.positions.iter().zip(m.vector(j)) {
-                        let k = <$t>::from(k);
-                        d = d.wrapping_sub(k << (pos as u32 * p.bits));
-                        if pos + 1 < i_len {
-                            d = d.wrapping_add(k << ((pos + 1) as u32 * p.bits));
-                        }
-                    }
-                    d
-                };
-                for li in 0..moves[0].n {
-                    let base = self.wrapping_add(delta(&moves[0], li));
-                    for ci in 0..moves[1].n {
-                        out.push(base.wrapping_add(delta(&moves[1], ci)));
-                    }
-                }
-            }
-        }
-    };
-}
-
-packed_key!(u64);
-packed_key!(u128);
-
-impl StateKey for Box<[u32]> {
-    fn encode(counts: &[u32], _bits: u32) -> Self {
-        counts.into()
-    }
-
-    fn decode(&self, _bits: u32, out: &mut [u32]) {
-        out.copy_from_slice(self);
-    }
-
-    fn is_final(&self) -> bool {
-        self.iter().all(|&c| c == 0)
-    }
-}
+mod state_key;
+use state_key::{StateKey, Wide};
 
 /// Enumerates every vector `k` with `0 <= k[j] <= caps[j]` and `Σ k = need`, in
 /// lexicographically decreasing order, appending each to `out` (so `out` grows by
@@ -299,7 +204,7 @@ impl<'a> Problem<'a> {
         &self,
         counts: &[u32],
         moves: &mut [UnitMoves; 2],
-        limit: usize,
+        (capacity, limit): (usize, usize),
         scratch: &mut Scratch,
     ) -> Result<(), Error> {
         let Scratch { caps, k } = scratch;
@@ -316,7 +221,7 @@ impl<'a> Problem<'a> {
                 }
             }
             let need = ready.min(u64::from(self.sigma[u])) as u32;
-            m.n = compositions(caps, need, limit, k, &mut m.vectors).ok_or_else(|| {
+            m.n = compositions(caps, need, capacity, k, &mut m.vectors).ok_or_else(|| {
                 Error::Budget {
                     what: "max_states".into(),
                     limit,
@@ -324,7 +229,7 @@ impl<'a> Problem<'a> {
             })?;
         }
         let product = moves[0].n.saturating_mul(moves[1].n);
-        if product > limit {
+        if product > capacity {
             return Err(Error::Budget {
                 what: "max_states".into(),
                 limit,
@@ -413,22 +318,44 @@ struct Outcome {
 /// Search steps between two progress reports (a few milliseconds of search).
 const REPORT_EVERY: u64 = 1 << 15;
 
+/// Where a search's progress goes: [`Task::MakespanSearch`] for a search of its own (with
+/// the longest schedule so far), [`Task::MakespanCurve`] for one of several searches sharing
+/// a budget, counted after the `offset` steps of those before it (no bound).
+#[derive(Clone, Copy)]
+pub(crate) struct Reporting<'p> {
+    pub observer: Observer<'p>,
+    pub task: Task,
+    pub offset: u64,
+}
+
+impl Reporting<'_> {
+    /// A search of its own, reported to nobody.
+    pub(crate) const SILENT: Reporting<'static> = Reporting {
+        observer: &progress::silent,
+        task: Task::MakespanSearch,
+        offset: 0,
+    };
+}
+
 /// The DFS's working memory.
 struct Search<'p, 'a, K> {
     p: &'p Problem<'a>,
     /// Told every [`REPORT_EVERY`] steps how far the search is.
-    observer: Observer<'p>,
+    reporting: Reporting<'p>,
     every: Every,
     /// The largest lower bound reported so far (reports never fall).
     reported: u32,
+    /// [`Budget::max_states`], for the error message.
     limit: usize,
+    /// The states the memo and one state's successors may hold (`max_states`).
+    capacity: usize,
     /// Successors this search may still generate ([`Budget::max_search_steps`]).
     steps_left: usize,
     /// The step budget this search was given (for the error message).
     steps_limit: usize,
-    /// Steps charged per successor: one, plus one per 64 bits of a state key, since
-    /// generating, hashing and storing a successor of a long string costs that much more time
-    /// and memory ([`Budget::max_search_steps`]).
+    /// Steps charged per successor: one, plus one per 64 bits of a state key (the words a
+    /// packed key takes), since generating, hashing and storing a successor of a long string
+    /// costs that much more time and memory ([`Budget::max_search_steps`]).
     step_cost: usize,
     memo: Memo<K>,
     arena: Vec<K>,
@@ -445,7 +372,12 @@ impl<K: StateKey> Search<'_, '_, K> {
     fn expand(&mut self, key: K) -> Result<(), Error> {
         let p = self.p;
         key.decode(p.bits, &mut self.counts);
-        p.moves(&self.counts, &mut self.moves, self.limit, &mut self.scratch)?;
+        p.moves(
+            &self.counts,
+            &mut self.moves,
+            (self.capacity, self.limit),
+            &mut self.scratch,
+        )?;
         let bound = state_bound(p.instrs, p.sigma, &self.counts).min(u64::from(u32::MAX)) as u32;
         let start = self.arena.len();
         key.push_successors(
@@ -485,6 +417,17 @@ impl<K: StateKey> Search<'_, '_, K> {
     /// bound on `V(root)` (and it never falls: a popped frame's value moves to its parent
     /// one level up, plus one). The root's [`state_bound`] is the upper bound.
     fn report(&mut self) {
+        let r = self.reporting;
+        if r.task != Task::MakespanSearch {
+            (r.observer)(&Progress {
+                task: r.task,
+                done: r.offset.saturating_add(self.stats.steps as u64),
+                budget: self.steps_limit as u64,
+                best_bound: None,
+                upper_bound: None,
+            });
+            return;
+        }
         let lower = self
             .frames
             .iter()
@@ -493,7 +436,7 @@ impl<K: StateKey> Search<'_, '_, K> {
             .max()
             .unwrap_or(0);
         self.reported = self.reported.max(lower);
-        (self.observer)(&Progress {
+        (r.observer)(&Progress {
             task: Task::MakespanSearch,
             done: self.stats.steps as u64,
             budget: self.steps_limit as u64,
@@ -504,7 +447,7 @@ impl<K: StateKey> Search<'_, '_, K> {
 
     /// Runs the DFS from `root`; returns `V(root)`.
     fn run(&mut self, root: K) -> Result<u32, Error> {
-        if self.limit == 0 {
+        if self.capacity == 0 {
             return Err(Error::Budget {
                 what: "max_states".into(),
                 limit: 0,
@@ -528,7 +471,7 @@ impl<K: StateKey> Search<'_, '_, K> {
                     continue;
                 }
                 // (Values are u32: a path is never longer than the states memoised.)
-                if self.memo.len() + self.frames.len() >= self.limit
+                if self.memo.len() + self.frames.len() >= self.capacity
                     || self.memo.len() >= u32::MAX as usize - 1
                 {
                     return Err(Error::Budget {
@@ -561,22 +504,25 @@ fn solve<K: StateKey>(
     budget: &Budget,
     steps: usize,
     witness: bool,
-    observer: Observer,
+    reporting: Reporting,
 ) -> Result<Outcome, Error> {
     let i_len = p.instrs.len();
     let limit = budget.max_states;
+    let key_words = 1 + (i_len * p.bits as usize) / 64;
+    let capacity = limit;
     let mut root_counts = vec![0u32; i_len];
     root_counts[0] = p.warps;
     let root = K::encode(&root_counts, p.bits);
     let mut search = Search {
         p,
-        observer,
+        reporting,
         every: Every::new(REPORT_EVERY),
         reported: 0,
         limit,
+        capacity,
         steps_left: steps,
         steps_limit: budget.max_search_steps,
-        step_cost: 1 + (i_len * p.bits as usize) / 64,
+        step_cost: key_words,
         memo: Memo::default(),
         arena: Vec::new(),
         frames: Vec::new(),
@@ -590,7 +536,13 @@ fn solve<K: StateKey>(
     let mut stats = search.stats;
     stats.states = search.memo.len();
     let schedule = if witness {
-        Some(reconstruct(p, &search.memo, root, root_value, limit)?)
+        Some(reconstruct(
+            p,
+            &search.memo,
+            root,
+            root_value,
+            (capacity, limit),
+        )?)
     } else {
         None
     };
@@ -607,7 +559,7 @@ fn reconstruct<K: StateKey>(
     memo: &Memo<K>,
     root: K,
     root_value: u32,
-    limit: usize,
+    limit: (usize, usize),
 ) -> Result<Schedule, Error> {
     let i_len = p.instrs.len();
     let mut counts = vec![0u32; i_len];
@@ -699,7 +651,7 @@ fn run(
     budget: &Budget,
     steps: usize,
     witness: bool,
-    observer: Observer,
+    reporting: Reporting,
 ) -> Result<Outcome, Error> {
     check(t)?;
     if warps == 0 || t.instrs.is_empty() {
@@ -720,11 +672,11 @@ fn run(
     let p = Problem::new(t, warps);
     let bits = (t.instrs.len() as u64).saturating_mul(u64::from(p.bits));
     if bits <= 64 {
-        solve::<u64>(&p, budget, steps, witness, observer)
+        solve::<u64>(&p, budget, steps, witness, reporting)
     } else if bits <= 128 {
-        solve::<u128>(&p, budget, steps, witness, observer)
+        solve::<u128>(&p, budget, steps, witness, reporting)
     } else {
-        solve::<Box<[u32]>>(&p, budget, steps, witness, observer)
+        solve::<Wide>(&p, budget, steps, witness, reporting)
     }
 }
 
@@ -761,7 +713,11 @@ pub fn exact_observed(
     budget: &Budget,
     observer: Observer,
 ) -> Result<Schedule, Error> {
-    let out = run(t, warps, budget, budget.max_search_steps, true, observer)?;
+    let reporting = Reporting {
+        observer,
+        ..Reporting::SILENT
+    };
+    let out = run(t, warps, budget, budget.max_search_steps, true, reporting)?;
     out.schedule
         .ok_or_else(|| Error::Invalid("internal: no schedule".into()))
 }
@@ -775,12 +731,12 @@ pub fn exact_makespan(
     warps: u32,
     budget: &Budget,
 ) -> Result<(u64, SearchStats), Error> {
-    exact_makespan_within(t, warps, budget, budget.max_search_steps)
+    exact_makespan_within(t, warps, budget, budget.max_search_steps, Reporting::SILENT)
 }
 
 /// [`exact_makespan`] with at most `steps` successor generations (≤ the budget's own
 /// `max_search_steps`): lets a computation made of several searches (the estimate's `T(y)`
-/// for `y = 1..x`) share one step budget.
+/// for `y = 1..x`) share one step budget, and reports to `reporting`.
 ///
 /// # Errors
 /// As [`exact`].
@@ -789,6 +745,7 @@ pub(crate) fn exact_makespan_within(
     warps: u32,
     budget: &Budget,
     steps: usize,
+    reporting: Reporting,
 ) -> Result<(u64, SearchStats), Error> {
     let out = run(
         t,
@@ -796,7 +753,7 @@ pub(crate) fn exact_makespan_within(
         budget,
         steps.min(budget.max_search_steps),
         false,
-        &progress::silent,
+        reporting,
     )?;
     Ok((out.makespan, out.stats))
 }
@@ -838,7 +795,5 @@ mod tests {
         let k = u128::encode(&counts, 30);
         k.decode(30, &mut out);
         assert_eq!(out, counts);
-        assert!(!<Box<[u32]>>::encode(&counts, 0).is_final());
-        assert!(<Box<[u32]>>::encode(&[0, 0], 0).is_final());
     }
 }

@@ -40,7 +40,10 @@ mod presets;
 mod schedule;
 
 pub use bounds::{pessimistic, safe_bound};
-pub use estimate::{estimate, estimate_curve, estimate_curve_partial, Estimate};
+pub use estimate::{
+    estimate, estimate_curve, estimate_curve_partial, estimate_curve_partial_observed,
+    estimate_observed, Estimate,
+};
 pub use exact::{exact, exact_makespan, exact_observed, SearchStats};
 pub use ilp::{
     build_ilp, exact_ilp, solve_ilp, solve_ilp_observed, IlpModel, IlpSolver, IlpStats, IlpVariant,

@@ -53,9 +53,10 @@ impl Schedule {
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Budget {
     /// Most distinct multiset states the exact search ([`crate::exact`]) may memoise (also
-    /// the most successors one state may have). Each costs roughly 16–40 bytes in the memo;
-    /// the default of 2 million keeps the memo under about 100 MB and covers `"LLCLL"` with
-    /// `σ = 1` up to about W = 64.
+    /// the most successors one state may have). A state of a string whose key fits 64 bits
+    /// costs roughly 16–40 bytes in the memo, so the default of 3 million keeps the memo
+    /// under about 120 MB and covers `"LLCLL"` with `σ = 1` at W = 64; the states of longer
+    /// strings are bounded by [`Budget::max_search_steps`], which charges their size.
     pub max_states: usize,
     /// Most work the exact search may do in total, over every state it expands (and, for the
     /// estimate T(W, x), over every group size it solves), counted in steps: each successor

@@ -4,6 +4,7 @@
 
 use std::collections::BTreeSet;
 
+use isa::progress::{self, Observer};
 use isa::Diagnostic;
 use serde::{Deserialize, Serialize};
 
@@ -12,7 +13,7 @@ use crate::error::Error;
 use crate::graph::{LineRange, NodeKind, WavefrontCfg};
 use crate::hardware::{Hardware, Launch};
 use crate::kernel::{dws_kernel, no_split_kernel, pws_kernel, KernelBound};
-use crate::optimal::optimal;
+use crate::optimal::optimal_observed;
 use crate::prune::prune;
 use crate::select::select;
 use crate::structure::{contexts_needed, max_splits, Structure};
@@ -154,6 +155,20 @@ pub fn analyze(
     hardware: &Hardware,
     options: &Options,
 ) -> Result<PwsResult, Error> {
+    analyze_observed(cfg, hardware, options, &progress::silent)
+}
+
+/// [`analyze`], telling `observer` how the optimal split selection goes
+/// ([`crate::optimal::optimal_observed`]). The result does not depend on the observer.
+///
+/// # Errors
+/// As [`analyze`].
+pub fn analyze_observed(
+    cfg: &WavefrontCfg,
+    hardware: &Hardware,
+    options: &Options,
+    observer: Observer,
+) -> Result<PwsResult, Error> {
     let hw = *hardware;
     let structure = Structure::of(cfg, &options.budget)?;
     let mut warnings = Vec::new();
@@ -188,14 +203,15 @@ pub fn analyze(
         }
     }
     let selected = select(&structure, &marked, hw.s);
-    let optimal_set = match optimal(cfg, &structure, hw.s, split_cost, &options.budget) {
-        Ok(o) => Some(o.splits),
-        Err(e) if options.mode != SplitMode::Optimal => {
-            warnings.push(e.diagnostic);
-            None
-        }
-        Err(e) => return Err(e),
-    };
+    let optimal_set =
+        match optimal_observed(cfg, &structure, hw.s, split_cost, &options.budget, observer) {
+            Ok(o) => Some(o.splits),
+            Err(e) if options.mode != SplitMode::Optimal => {
+                warnings.push(e.diagnostic);
+                None
+            }
+            Err(e) => return Err(e),
+        };
     let chosen: BTreeSet<usize> = match options.mode {
         SplitMode::None => BTreeSet::new(),
         SplitMode::Marked => selected.clone(),

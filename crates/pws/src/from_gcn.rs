@@ -37,6 +37,7 @@
 use std::collections::BTreeMap;
 
 use isa::gcn::{ExecCondition, ExecEffect, GcnControl, GcnFunction, GcnProgram};
+use isa::progress::{self, Observer};
 use isa::{Diagnostic, Span};
 use serde::{Deserialize, Serialize};
 
@@ -44,7 +45,7 @@ use crate::block_cost::CostModel;
 use crate::budget::Budget;
 use crate::error::{Error, ErrorKind};
 use crate::graph::{LineRange, Node, NodeKind, WavefrontCfg};
-use crate::unroll::{unroll, LoopBounds, UnrolledLoop};
+use crate::unroll::{unroll_observed, LoopBounds, UnrolledLoop};
 
 /// Options for [`build_from_gcn`].
 #[derive(Debug, Clone, PartialEq, Eq, Default, Serialize, Deserialize)]
@@ -80,7 +81,7 @@ pub fn build_from_gcn(
     options: &GcnGraphOptions,
     budget: &Budget,
 ) -> Result<GcnGraph, Error> {
-    build(None, f, options, budget)
+    build(None, f, options, budget, &progress::silent)
 }
 
 /// As [`build_from_gcn`], with the calls of `f` (a function of `program`) inlined: the
@@ -95,7 +96,22 @@ pub fn build_from_gcn_program(
     options: &GcnGraphOptions,
     budget: &Budget,
 ) -> Result<GcnGraph, Error> {
-    build(Some(program), f, options, budget)
+    build_from_gcn_program_observed(program, f, options, budget, &progress::silent)
+}
+
+/// [`build_from_gcn_program`], telling `observer` how the loop unrolling goes
+/// ([`crate::unroll::unroll_observed`]). The result does not depend on the observer.
+///
+/// # Errors
+/// As [`build_from_gcn_program`].
+pub fn build_from_gcn_program_observed(
+    program: &GcnProgram,
+    f: &GcnFunction,
+    options: &GcnGraphOptions,
+    budget: &Budget,
+    observer: Observer,
+) -> Result<GcnGraph, Error> {
+    build(Some(program), f, options, budget, observer)
 }
 
 fn build(
@@ -103,6 +119,7 @@ fn build(
     f: &GcnFunction,
     options: &GcnGraphOptions,
     budget: &Budget,
+    observer: Observer,
 ) -> Result<GcnGraph, Error> {
     let mut warnings = Vec::new();
     let mut stack = vec![f.name.clone()];
@@ -111,7 +128,7 @@ fn build(
         nodes: expanded.nodes,
         entry: 0,
     };
-    let (cfg, loops) = unroll(&blocks, &options.loop_bounds, budget)?;
+    let (cfg, loops) = unroll_observed(&blocks, &options.loop_bounds, budget, observer)?;
     Ok(GcnGraph {
         blocks,
         cfg,

@@ -35,16 +35,20 @@ pub mod unroll;
 pub mod wcet;
 
 pub use analyze::{
-    analyze, Candidate, NodeReport, Options, PerModel, PwsResult, SplitMode, SplitSets,
+    analyze, analyze_observed, Candidate, NodeReport, Options, PerModel, PwsResult, SplitMode,
+    SplitSets,
 };
 pub use block_cost::{parse_block_costs, CostModel, LatencyTable};
 pub use budget::Budget;
 pub use csv::{read_csv, write_csv};
 pub use error::{Error, ErrorKind};
-pub use from_gcn::{build_from_gcn, build_from_gcn_program, GcnGraph, GcnGraphOptions};
+pub use from_gcn::{
+    build_from_gcn, build_from_gcn_program, build_from_gcn_program_observed, GcnGraph,
+    GcnGraphOptions,
+};
 pub use graph::{LineRange, Node, NodeKind, WavefrontCfg};
 pub use hardware::{presets, Hardware, HardwarePreset, Launch};
 pub use kernel::KernelBound;
 pub use structure::{BranchShape, Item, Structure};
 pub use timeline::{Interval, IntervalKind, Timeline};
-pub use unroll::{unroll, LoopBounds, UnrolledLoop};
+pub use unroll::{unroll, unroll_observed, LoopBounds, UnrolledLoop};

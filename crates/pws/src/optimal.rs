@@ -15,6 +15,7 @@
 
 use std::collections::BTreeSet;
 
+use isa::progress::{self, Every, Observer, Progress, Task};
 use serde::{Deserialize, Serialize};
 
 use crate::budget::Budget;
@@ -56,7 +57,13 @@ struct Dp<'a> {
     arena: Vec<Cell>,
     points: usize,
     budget: &'a Budget,
+    /// Told every [`REPORT_EVERY`] Pareto points how many there are.
+    observer: Observer<'a>,
+    every: Every,
 }
+
+/// Pareto points created between two progress reports.
+const REPORT_EVERY: u64 = 1 << 14;
 
 /// Finds the split set minimising `E_WF` (Lemma 5.1) under `S` contexts.
 ///
@@ -69,12 +76,31 @@ pub fn optimal(
     split_cost: u64,
     budget: &Budget,
 ) -> Result<OptimalSplits, Error> {
+    optimal_observed(cfg, structure, s, split_cost, budget, &progress::silent)
+}
+
+/// [`optimal`], telling `observer` every few thousand Pareto points how many the dynamic
+/// programme has created (of `max_pareto_points`; [`Task::PwsSplitSelection`]). The result
+/// does not depend on the observer.
+///
+/// # Errors
+/// As [`optimal`].
+pub fn optimal_observed(
+    cfg: &WavefrontCfg,
+    structure: &Structure,
+    s: u32,
+    split_cost: u64,
+    budget: &Budget,
+    observer: Observer,
+) -> Result<OptimalSplits, Error> {
     let mut dp = Dp {
         cfg,
         s,
         arena: Vec::new(),
         points: 0,
         budget,
+        observer,
+        every: Every::new(REPORT_EVERY),
     };
     let root = dp.seq(&structure.tree)?;
     let objective = |p: &Point| u128::from(p.time) + u128::from(p.splits) * u128::from(split_cost);
@@ -229,6 +255,15 @@ impl Dp<'_> {
                 self.budget.max_pareto_points,
                 "the optimal split selection needs more Pareto points",
             ));
+        }
+        if self.every.tick(k as u64) {
+            (self.observer)(&Progress {
+                task: Task::PwsSplitSelection,
+                done: self.points as u64,
+                budget: self.budget.max_pareto_points as u64,
+                best_bound: None,
+                upper_bound: None,
+            });
         }
         Ok(())
     }

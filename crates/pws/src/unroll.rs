@@ -12,6 +12,7 @@
 
 use std::collections::{BTreeMap, BTreeSet};
 
+use isa::progress::{self, Every, Observer, Progress, Task};
 use serde::{Deserialize, Serialize};
 
 use crate::budget::Budget;
@@ -47,7 +48,27 @@ pub fn unroll(
     bounds: &LoopBounds,
     budget: &Budget,
 ) -> Result<(WavefrontCfg, Vec<UnrolledLoop>), Error> {
+    unroll_observed(cfg, bounds, budget, &progress::silent)
+}
+
+/// Nodes added between two progress reports (each loop unrolled costs a pass over the whole
+/// graph, so a report per thousand nodes is nothing next to it).
+const REPORT_EVERY: u64 = 1 << 10;
+
+/// [`unroll`], telling `observer` every thousand nodes added or so how many nodes the graph
+/// has (of `max_unrolled_nodes`; [`Task::PwsUnroll`]). The result does not depend on the
+/// observer.
+///
+/// # Errors
+/// As [`unroll`].
+pub fn unroll_observed(
+    cfg: &WavefrontCfg,
+    bounds: &LoopBounds,
+    budget: &Budget,
+    observer: Observer,
+) -> Result<(WavefrontCfg, Vec<UnrolledLoop>), Error> {
     cfg.validate()?;
+    let mut every = Every::new(REPORT_EVERY);
     let mut g = cfg.clone();
     let exits: Vec<bool> = g.nodes.iter().map(|n| n.successors.is_empty()).collect();
     let mut is_exit = exits;
@@ -135,6 +156,15 @@ pub fn unroll(
         unroll_one(&mut g, &mut is_exit, h, &body, bound);
         for outer in bodies.values_mut().filter(|b| b.contains(&h)) {
             outer.extend(before..g.nodes.len());
+        }
+        if every.tick((g.nodes.len() - before) as u64) {
+            observer(&Progress {
+                task: Task::PwsUnroll,
+                done: g.nodes.len() as u64,
+                budget: budget.max_unrolled_nodes as u64,
+                best_bound: None,
+                upper_bound: None,
+            });
         }
     }
     let out = renumber(&g, &is_exit)?;

@@ -20,14 +20,14 @@ use crate::both_sides::Speculation;
 use crate::coalescing::{coalesce, Segment};
 use crate::config::{Config, UnknownData};
 use crate::control_flow::ControlFlow;
+use crate::decoded::{decode, global_access, Control, Decoded, RegIndex};
 use crate::launch::{Launch, ParamValue};
 use crate::loops::{self, Loops};
 use crate::report::{Assumption, AssumptionKind, LoopBoundUse};
-use crate::semantics::{
-    decode, execute, register_address, Decoded, Lane, ParamMemory, RegIndex, ThreadContext, Val,
-};
+use crate::semantics::{execute, value, Lane, ParamMemory, ThreadContext, Val};
 use caches::AccessKind;
-use isa::ptx::{Function, Instruction, ScalarType, StateSpace};
+use isa::progress::{self, Every, Observer, Progress, Task};
+use isa::ptx::{Function, ScalarType, StateSpace};
 use isa::{Diagnostic, Severity, Span};
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
@@ -135,22 +135,6 @@ struct StackEntry {
     side: Option<Side>,
 }
 
-/// Which global accesses the analyzer records: `ld`/`st`/`atom`/`red` in the global space
-/// (or with a generic address, treated as global).
-fn global_access(ins: &Instruction) -> Option<(AccessKind, usize)> {
-    let space = ins.state_space()?;
-    if !matches!(space, StateSpace::Global | StateSpace::Generic) {
-        return None;
-    }
-    match ins.opcode.as_str() {
-        "ld" | "ldu" => Some((AccessKind::Load, 1)),
-        "st" => Some((AccessKind::Store, 0)),
-        "atom" => Some((AccessKind::Store, 1)),
-        "red" => Some((AccessKind::Store, 0)),
-        _ => None,
-    }
-}
-
 fn param_memory(f: &Function, launch: &Launch) -> Result<ParamMemory, Diagnostic> {
     if launch.params.len() != f.params.len() {
         let span = f
@@ -206,6 +190,45 @@ pub fn analyze(
     launch: &Launch,
     config: &Config,
 ) -> Result<KernelAnalysis, Diagnostic> {
+    analyze_observed(f, cf, launch, config, &progress::silent)
+}
+
+/// Warp instructions between two progress reports (a few dozen milliseconds).
+const REPORT_EVERY: u64 = 1 << 16;
+
+/// What the warp loop tells its observer: the warp instructions executed so far, against
+/// `max_warp_steps` ([`Task::RoundRobinAnalyzer`]).
+struct Reporter<'a> {
+    observer: Observer<'a>,
+    every: Every,
+    budget: u64,
+}
+
+impl Reporter<'_> {
+    /// One more warp instruction; `left` of the budget remain.
+    #[inline(always)]
+    fn step(&mut self, left: u64) {
+        if self.every.tick(1) {
+            (self.observer)(&Progress {
+                task: Task::RoundRobinAnalyzer,
+                done: self.budget - left,
+                budget: self.budget,
+                best_bound: None,
+                upper_bound: None,
+            });
+        }
+    }
+}
+
+/// [`analyze`], telling `observer` every [`REPORT_EVERY`] warp instructions how many have
+/// been executed over all warps. The result does not depend on the observer.
+pub fn analyze_observed(
+    f: &Function,
+    cf: &ControlFlow,
+    launch: &Launch,
+    config: &Config,
+    observer: Observer,
+) -> Result<KernelAnalysis, Diagnostic> {
     let warp_size = config.warp_size.clamp(1, 32);
     let sms = config.sms.max(1);
     let threads_per_block = launch.threads_per_block();
@@ -227,7 +250,7 @@ pub fn analyze(
     }
     let params = param_memory(f, launch)?;
     let ri = RegIndex::of(f);
-    let decoded = decode(f, &ri);
+    let decoded = decode(f, &ri, &params);
     let mut notes = Vec::new();
     let mut pc_address: Vec<u64> = f
         .instructions
@@ -262,6 +285,11 @@ pub fn analyze(
     }
     let mut found = Found::default();
     let mut steps_left = config.budgets.max_warp_steps;
+    let mut reporter = Reporter {
+        observer,
+        every: Every::new(REPORT_EVERY),
+        budget: config.budgets.max_warp_steps,
+    };
     let mut warps = Vec::with_capacity(total_warps as usize);
     for b in 0..blocks {
         let block = launch.grid.coords(b);
@@ -272,9 +300,8 @@ pub fn analyze(
                 f,
                 cf,
                 launch,
-                &ri,
+                ri.len(),
                 &decoded,
-                &params,
                 &loops,
                 &mut found,
                 WarpPlace {
@@ -287,7 +314,7 @@ pub fn analyze(
                     threads,
                 },
                 config,
-                &mut steps_left,
+                (&mut steps_left, &mut reporter),
             )?;
             warps.push(trace);
         }
@@ -375,6 +402,20 @@ struct WarpPlace {
     threads: u32,
 }
 
+/// The lanes of `mask`, lowest first.
+#[inline]
+fn lanes_of(mask: u32) -> impl Iterator<Item = usize> {
+    let mut left = mask;
+    std::iter::from_fn(move || {
+        if left == 0 {
+            return None;
+        }
+        let l = left.trailing_zeros() as usize;
+        left &= left - 1;
+        Some(l)
+    })
+}
+
 fn unknown_guard(span: Span, what: &str) -> Diagnostic {
     Diagnostic::error(
         span,
@@ -394,14 +435,13 @@ fn run_warp(
     f: &Function,
     cf: &ControlFlow,
     launch: &Launch,
-    ri: &RegIndex,
+    registers: usize,
     decoded: &[Decoded],
-    params: &ParamMemory,
     loops: &Loops,
     found: &mut Found,
     place: WarpPlace,
     config: &Config,
-    steps_left: &mut u64,
+    (steps_left, reporter): (&mut u64, &mut Reporter),
 ) -> Result<WarpTrace, Diagnostic> {
     let pessimistic = config.unknown_data == UnknownData::Pessimistic;
     let lanes = place.threads as usize;
@@ -425,7 +465,9 @@ fn run_warp(
             }
         })
         .collect();
-    let mut regs: Vec<Vec<Val>> = vec![vec![None; ri.len()]; lanes];
+    // Every thread's registers, `registers` per thread (thread `l`'s at `l * registers`).
+    let mut regs: Vec<Val> = vec![None; lanes * registers];
+    let thread = |l: usize| l * registers..(l + 1) * registers;
     let mut trace = WarpTrace {
         block: place.block,
         block_linear: place.block_linear,
@@ -442,10 +484,13 @@ fn run_warp(
     let mut spec = Speculation::new(
         loops,
         &config.loop_bounds,
-        lanes,
+        (lanes, registers),
         config.budgets.max_fork_values,
     );
     let mut alive = full;
+    // Scratch space reused by every step: a thread's register writes, an access's addresses.
+    let mut writes: Vec<(usize, Val)> = Vec::new();
+    let mut addrs: Vec<(u64, u32)> = Vec::with_capacity(lanes);
     let mut stack = vec![StackEntry {
         block: 0,
         rpc: None,
@@ -490,50 +535,45 @@ fn run_warp(
                 ));
             }
             *steps_left -= 1;
+            reporter.step(*steps_left);
             let step = trace.steps.len();
             trace.steps.push(TraceStep { inst: i, mask: m });
             let ins = &f.instructions[i];
             let dec = &decoded[i];
-            // Per-lane guard: Some(true/false), or None when unknown.
-            let mut eff = 0u32;
-            let mut unknown = 0u32;
-            for l in 0..lanes {
-                if m & (1 << l) == 0 {
-                    continue;
+            // Per-lane guard: true, false, or unknown.
+            let (eff, unknown) = match &ins.guard {
+                None => (m, 0),
+                Some(g) => {
+                    let (mut eff, mut unknown) = (0u32, 0u32);
+                    for l in lanes_of(m) {
+                        match dec.guard.and_then(|id| regs[l * registers + id]) {
+                            Some(v) if (v != 0) != g.negated => eff |= 1 << l,
+                            Some(_) => {}
+                            None => unknown |= 1 << l,
+                        }
+                    }
+                    (eff, unknown)
                 }
-                let g = match &ins.guard {
-                    None => Some(true),
-                    Some(g) => dec
-                        .guard
-                        .and_then(|id| regs[l][id])
-                        .map(|v| (v != 0) != g.negated),
-                };
-                match g {
-                    Some(true) => eff |= 1 << l,
-                    Some(false) => {}
-                    None => unknown |= 1 << l,
-                }
-            }
-            let control = matches!(ins.opcode.as_str(), "bra" | "ret" | "exit");
-            let access = global_access(ins);
-            if unknown != 0 && (control || access.is_some()) {
+            };
+            let control = dec.control != Control::None;
+            if unknown != 0 && (control || dec.access.is_some()) {
                 let span = ins.guard.as_ref().map(|g| g.span).unwrap_or(ins.span);
                 if !pessimistic {
                     let what = if control { "branch" } else { "memory access" };
                     return Err(unknown_guard(span, what));
                 }
-                match ins.opcode.as_str() {
-                    "bra" => {}
-                    "ret" | "exit" => found.add(i, AssumptionKind::GuardedExit, span),
-                    _ => found.add(i, AssumptionKind::GuardedAccess, span),
+                match dec.control {
+                    Control::Branch => {}
+                    Control::Exit => found.add(i, AssumptionKind::GuardedExit, span),
+                    Control::None => found.add(i, AssumptionKind::GuardedAccess, span),
                 }
             }
-            match ins.opcode.as_str() {
-                "bra" => {
+            match dec.control {
+                Control::Branch => {
                     taken_mask = eff;
                     unknown_branch = unknown;
                 }
-                "ret" | "exit" => {
+                Control::Exit => {
                     if pessimistic && ins.guard.is_some() {
                         // Threads of `unknown` may leave or not: they keep running.
                         spec.exit(b, m & !eff & !unknown, unknown);
@@ -541,33 +581,26 @@ fn run_warp(
                     alive &= !eff;
                     m &= !eff;
                 }
-                _ => {
-                    if let Some((kind, k)) = access {
+                Control::None => {
+                    if let Some(a) = dec.access {
                         // Threads whose guard is unknown are counted as accessing.
                         let active = eff | unknown;
                         if active != 0 {
-                            let types = ins.types();
-                            let elem = types.last().map(|t| t.bytes()).unwrap_or(4);
-                            let size = elem * ins.vector_width();
-                            let op_span = ins.operands.get(k).map(|o| o.span).unwrap_or(ins.span);
-                            let mut addrs = Vec::with_capacity(lanes);
+                            addrs.clear();
                             let mut unknown_transactions = 0u32;
                             let mut named = false;
-                            for (l, lane_regs) in regs.iter().enumerate() {
-                                if active & (1 << l) == 0 {
-                                    continue;
-                                }
+                            for l in lanes_of(active) {
                                 let lane = Lane {
-                                    regs: lane_regs,
+                                    regs: &regs[thread(l)],
                                     ctx: &ctxs[l],
                                 };
-                                match register_address(&lane, ins, k, ri) {
-                                    Some(Some(a)) => addrs.push((a, size)),
+                                match lane.address(a.address) {
+                                    Some(Some(x)) => addrs.push((x, a.bytes)),
                                     Some(None) if pessimistic => unknown_transactions += 1,
                                     None if pessimistic => named = true,
                                     Some(None) => {
                                         return Err(Diagnostic::error(
-                                            op_span,
+                                            a.span,
                                             format!(
                                                 "cannot evaluate the address of this global \
                                                  access for thread {}: it depends on a value \
@@ -580,7 +613,7 @@ fn run_warp(
                                     }
                                     None => {
                                         return Err(Diagnostic::error(
-                                            op_span,
+                                            a.span,
                                             "global access through a named variable: its \
                                              address is not known to the analyzer",
                                         ))
@@ -592,15 +625,15 @@ fn run_warp(
                                 unknown_transactions += 1;
                             }
                             if unknown_transactions > 0 {
-                                found.add(i, AssumptionKind::UncoalescedAddress, op_span);
+                                found.add(i, AssumptionKind::UncoalescedAddress, a.span);
                             }
                             trace.accesses.push(GlobalAccess {
                                 step,
                                 inst: i,
                                 pc: Function::pc(i),
                                 line: ins.span.line,
-                                kind,
-                                bytes_per_thread: size,
+                                kind: a.kind,
+                                bytes_per_thread: a.bytes,
                                 threads: active.count_ones(),
                                 segments: coalesce(&addrs, config.segment_bytes),
                                 unknown_transactions,
@@ -609,21 +642,28 @@ fn run_warp(
                     }
                     // Register effects (loads write unknown values). Each thread reads
                     // and writes only its own registers, so writes apply in place.
-                    for l in 0..lanes {
-                        let bit = 1 << l;
-                        let writes = if eff & bit != 0 {
+                    if !dec.dests.is_empty() {
+                        for l in lanes_of(eff | unknown) {
+                            if unknown & (1 << l) != 0 {
+                                for &id in &dec.dests {
+                                    spec.write(&mut regs, l, id, None);
+                                }
+                                continue;
+                            }
                             let lane = Lane {
-                                regs: &regs[l],
+                                regs: &regs[thread(l)],
                                 ctx: &ctxs[l],
                             };
-                            execute(ins, dec, &lane, ri, params)
-                        } else if unknown & bit != 0 {
-                            dec.dests.iter().map(|&id| (id, None)).collect()
-                        } else {
-                            continue;
-                        };
-                        for (id, v) in writes {
-                            spec.write(&mut regs, l, id, v);
+                            if let Some(id) = dec.single {
+                                let v = value(dec, &lane);
+                                spec.write(&mut regs, l, id, v);
+                                continue;
+                            }
+                            writes.clear();
+                            execute(dec, &lane, &mut writes);
+                            for &(id, v) in &writes {
+                                spec.write(&mut regs, l, id, v);
+                            }
                         }
                     }
                     if pessimistic {
@@ -636,7 +676,7 @@ fn run_warp(
         let last = &f.instructions[bb.end - 1];
         let taken = bb.taken.unwrap_or(EXIT);
         let fall = bb.fallthrough.unwrap_or(EXIT);
-        let next = if last.opcode == "bra" {
+        let next = if decoded[bb.end - 1].control == Control::Branch {
             if last.guard.is_none() {
                 taken
             } else {

@@ -94,12 +94,24 @@ struct Iteration {
     flags: u8,
 }
 
-/// One thread's loop bookkeeping.
-#[derive(Debug, Clone, PartialEq, Eq)]
-struct LaneLoops {
-    /// The block the thread executed last.
-    prev: usize,
-    per_loop: Vec<Iteration>,
+/// The loop bookkeeping of a set of threads, flat: thread `k`'s iteration of loop `lp` is
+/// `iterations[k * loops + lp]`. One allocation for all threads, because a branch on unknown
+/// data saves the bookkeeping of every thread whose way is unknown.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+struct LoopBook {
+    /// Per thread: the block it executed last.
+    prev: Vec<usize>,
+    iterations: Vec<Iteration>,
+}
+
+impl LoopBook {
+    fn of(&self, k: usize, loops: usize) -> &[Iteration] {
+        &self.iterations[k * loops..(k + 1) * loops]
+    }
+
+    fn of_mut(&mut self, k: usize, loops: usize) -> &mut [Iteration] {
+        &mut self.iterations[k * loops..(k + 1) * loops]
+    }
 }
 
 /// (thread, register, value): an undo-trail entry, or a value a side left.
@@ -116,7 +128,7 @@ struct Fork {
     epoch: u32,
     /// The loop bookkeeping of the threads of `unknown` at the branch (lane order); after
     /// the taken side, that side's.
-    loops: Vec<LaneLoops>,
+    loops: LoopBook,
     /// After the taken side: its alive threads of `unknown` and the values it left in the
     /// registers it wrote.
     first: Option<(u32, Vec<RegValue>)>,
@@ -134,6 +146,56 @@ pub(crate) struct AppliedBound {
 /// A stamp no epoch has: "already seen" while undoing a side.
 const SEEN: u32 = u32::MAX;
 
+/// What a join gathers per (thread, register) from the two sides, in arrays indexed by
+/// thread and register rather than ordered maps: a join runs at every reconvergence of a
+/// branch on unknown data, and a side writes hundreds of registers.
+#[derive(Debug, Default)]
+struct JoinScratch {
+    /// Registers per thread.
+    width: usize,
+    /// The join that last touched each slot (slots of older joins are stale).
+    generation: u32,
+    touched: Vec<u32>,
+    /// The value at the branch (the not-taken side's first undo entry), when it wrote the
+    /// register.
+    before: Vec<Option<Val>>,
+    /// The value the taken side left, when it wrote the register.
+    taken: Vec<Option<Val>>,
+    /// The slots touched by this join.
+    keys: Vec<(u8, u32)>,
+}
+
+impl JoinScratch {
+    /// Starts a join over `n` registers in all, `width` per thread.
+    fn begin(&mut self, n: usize, width: usize) {
+        if self.width != width || self.touched.len() != n {
+            self.width = width;
+            self.touched = vec![0; n];
+            self.before = vec![None; n];
+            self.taken = vec![None; n];
+            self.generation = 0;
+        }
+        self.generation = self.generation.wrapping_add(1);
+        if self.generation == 0 {
+            self.touched.fill(0);
+            self.generation = 1;
+        }
+        self.keys.clear();
+    }
+
+    #[inline]
+    fn slot(&mut self, l: u8, r: u32) -> usize {
+        let i = l as usize * self.width + r as usize;
+        if self.touched[i] != self.generation {
+            self.touched[i] = self.generation;
+            self.before[i] = None;
+            self.taken[i] = None;
+            self.keys.push((l, r));
+        }
+        i
+    }
+}
+
 /// The speculative state of one warp.
 ///
 /// Registers are copied lazily: while a thread is in `U` of an open branch, the first write
@@ -144,21 +206,49 @@ pub(crate) struct Speculation<'a> {
     loops: &'a Loops,
     bounds: &'a LoopBounds,
     forks: Vec<Fork>,
-    lanes: Vec<LaneLoops>,
+    /// Every thread's loop bookkeeping.
+    lanes: LoopBook,
     /// Per thread: open branches with the thread in `U`.
     depth: Vec<u32>,
     /// (thread, register, value before the write).
     trail: Vec<RegValue>,
-    /// Per thread and register: the epoch of its last trail entry.
-    stamp: Vec<Vec<u32>>,
+    /// Per thread and register (`thread * width + register`): the epoch of its last trail
+    /// entry.
+    stamp: Vec<u32>,
+    /// Registers per thread.
+    width: usize,
+    /// The innermost open branch's epoch (0 without one): what a write is logged under.
+    current: u32,
     next_epoch: u32,
     max_values: u64,
+    join_scratch: JoinScratch,
     /// Loops whose bound was needed, by loop index.
     pub applied: BTreeMap<usize, AppliedBound>,
 }
 
 fn bits(mask: u32) -> impl Iterator<Item = usize> {
     (0..32).filter(move |l| mask & (1 << l) != 0)
+}
+
+/// Removes from `trail[mark..]` the entries of the threads of `unknown`, handing each to
+/// `take` in order; the others keep their order (in place: a side's trail can be long).
+fn keep_others(
+    trail: &mut Vec<RegValue>,
+    mark: usize,
+    unknown: u32,
+    mut take: impl FnMut(RegValue),
+) {
+    let mut kept = mark;
+    for i in mark..trail.len() {
+        let e = trail[i];
+        if unknown & (1 << e.0) == 0 {
+            trail[kept] = e;
+            kept += 1;
+        } else {
+            take(e);
+        }
+    }
+    trail.truncate(kept);
 }
 
 fn join_values(a: Val, b: Val) -> Val {
@@ -170,29 +260,41 @@ fn join_values(a: Val, b: Val) -> Val {
 }
 
 impl<'a> Speculation<'a> {
-    pub fn new(loops: &'a Loops, bounds: &'a LoopBounds, lanes: usize, max_values: u64) -> Self {
+    /// The state of a warp of `lanes` threads with `width` registers each.
+    pub fn new(
+        loops: &'a Loops,
+        bounds: &'a LoopBounds,
+        (lanes, width): (usize, usize),
+        max_values: u64,
+    ) -> Self {
         Speculation {
             loops,
             bounds,
             forks: Vec::new(),
-            lanes: vec![
-                LaneLoops {
-                    prev: NOWHERE,
-                    per_loop: vec![Iteration::default(); loops.loops.len()],
-                };
-                lanes
-            ],
+            lanes: LoopBook {
+                prev: vec![NOWHERE; lanes],
+                iterations: vec![Iteration::default(); lanes * loops.loops.len()],
+            },
             depth: vec![0; lanes],
             trail: Vec::new(),
             stamp: Vec::new(),
+            width,
+            current: 0,
             next_epoch: 1,
             max_values,
+            join_scratch: JoinScratch::default(),
             applied: BTreeMap::new(),
         }
     }
 
-    fn epoch(&self) -> u32 {
-        self.forks.last().map_or(0, |f| f.epoch)
+    /// Loops of the kernel (the length of a thread's bookkeeping).
+    fn loop_count(&self) -> usize {
+        self.loops.loops.len()
+    }
+
+    /// Takes the innermost open branch's epoch after the forks changed.
+    fn sync_epoch(&mut self) {
+        self.current = self.forks.last().map_or(0, |f| f.epoch);
     }
 
     fn new_epoch(&mut self) -> u32 {
@@ -205,13 +307,19 @@ impl<'a> Speculation<'a> {
 
     /// Writes register `r` of thread `l`, logging its old value when the thread's way is
     /// unknown at an open branch.
-    pub fn write(&mut self, regs: &mut [Vec<Val>], l: usize, r: usize, v: Val) {
-        let Some(slot) = regs.get_mut(l).and_then(|x| x.get_mut(r)) else {
+    /// `regs` holds every thread's registers, `width` per thread.
+    #[inline]
+    pub fn write(&mut self, regs: &mut [Val], l: usize, r: usize, v: Val) {
+        if r >= self.width {
+            return;
+        }
+        let i = l * self.width + r;
+        let Some(slot) = regs.get_mut(i) else {
             return;
         };
         if self.depth[l] > 0 {
-            let e = self.epoch();
-            let stamp = &mut self.stamp[l][r];
+            let e = self.current;
+            let stamp = &mut self.stamp[i];
             if *stamp != e {
                 *stamp = e;
                 self.trail.push((l as u8, r as u32, *slot));
@@ -226,7 +334,7 @@ impl<'a> Speculation<'a> {
             + self
                 .forks
                 .iter()
-                .map(|f| f.first.as_ref().map_or(0, |x| x.1.len()) + f.loops.len())
+                .map(|f| f.first.as_ref().map_or(0, |x| x.1.len()) + f.loops.prev.len())
                 .sum::<usize>();
         if kept as u64 > self.max_values {
             return Err(Diagnostic::global(
@@ -242,19 +350,17 @@ impl<'a> Speculation<'a> {
     }
 
     /// Opens a branch on unknown data at `block` for the threads `unknown`.
-    pub fn fork(
-        &mut self,
-        block: usize,
-        unknown: u32,
-        regs: &[Vec<Val>],
-    ) -> Result<(), Diagnostic> {
+    pub fn fork(&mut self, block: usize, unknown: u32, regs: &[Val]) -> Result<(), Diagnostic> {
         if self.stamp.is_empty() {
-            self.stamp = regs.iter().map(|r| vec![0; r.len()]).collect();
+            self.stamp = vec![0; regs.len()];
         }
         let epoch = self.new_epoch();
-        let loops = bits(unknown)
-            .filter_map(|l| self.lanes.get(l).cloned())
-            .collect();
+        let n = self.loop_count();
+        let mut loops = LoopBook::default();
+        for l in bits(unknown).filter(|&l| l < self.lanes.prev.len()) {
+            loops.prev.push(self.lanes.prev[l]);
+            loops.iterations.extend_from_slice(self.lanes.of(l, n));
+        }
         for l in bits(unknown) {
             if let Some(d) = self.depth.get_mut(l) {
                 *d += 1;
@@ -268,50 +374,55 @@ impl<'a> Speculation<'a> {
             loops,
             first: None,
         });
+        self.sync_epoch();
         self.check_budget()
     }
 
     /// The taken side of the innermost open branch has ended: keeps what it left in the
     /// registers it wrote, and puts the threads of `U` back as they were at the branch
     /// (alive) for the not-taken side.
-    pub fn end_taken_side(&mut self, regs: &mut [Vec<Val>], alive: &mut u32) {
+    pub fn end_taken_side(&mut self, regs: &mut [Val], alive: &mut u32) {
         let epoch = self.new_epoch();
+        let n = self.loop_count();
         let Some(fork) = self.forks.last_mut() else {
             return;
         };
         let unknown = fork.unknown;
         let mut left = Vec::new();
-        let mut keep = Vec::new();
         for &(l, r, old) in self.trail[fork.mark..].iter().rev() {
-            let (lu, ru) = (l as usize, r as usize);
             if unknown & (1 << l) == 0 {
-                keep.push((l, r, old));
                 continue;
             }
-            if self.stamp[lu][ru] != SEEN {
-                self.stamp[lu][ru] = SEEN;
-                left.push((l, r, regs[lu][ru]));
+            let i = l as usize * self.width + r as usize;
+            if self.stamp[i] != SEEN {
+                self.stamp[i] = SEEN;
+                left.push((l, r, regs[i]));
             }
-            regs[lu][ru] = old;
+            regs[i] = old;
         }
-        self.trail.truncate(fork.mark);
-        self.trail.extend(keep.into_iter().rev());
+        // The other threads' entries stay, in their order.
+        keep_others(&mut self.trail, fork.mark, unknown, |_| {});
         for (k, l) in bits(unknown).enumerate() {
-            if let Some(saved) = fork.loops.get_mut(k) {
-                std::mem::swap(saved, &mut self.lanes[l]);
+            if k < fork.loops.prev.len() {
+                std::mem::swap(&mut fork.loops.prev[k], &mut self.lanes.prev[l]);
+                fork.loops
+                    .of_mut(k, n)
+                    .swap_with_slice(self.lanes.of_mut(l, n));
             }
         }
         fork.epoch = epoch;
         fork.first = Some((*alive & unknown, left));
         *alive |= unknown;
+        self.sync_epoch();
     }
 
     /// Both sides of the innermost open branch have run: the threads of `U` continue at the
     /// reconvergence block `ipd` with the join of both sides.
-    pub fn join(&mut self, ipd: Option<usize>, regs: &mut [Vec<Val>], alive: &mut u32) {
+    pub fn join(&mut self, ipd: Option<usize>, regs: &mut [Val], alive: &mut u32) {
         let Some(fork) = self.forks.pop() else {
             return;
         };
+        self.sync_epoch();
         let unknown = fork.unknown;
         for l in bits(unknown) {
             if let Some(d) = self.depth.get_mut(l) {
@@ -319,66 +430,71 @@ impl<'a> Speculation<'a> {
             }
         }
         let (first_alive, left) = fork.first.unwrap_or((0, Vec::new()));
+        let scratch = &mut self.join_scratch;
+        scratch.begin(regs.len(), self.width);
         // The not-taken side's first writes: the value each register had at the branch.
-        let mut before: BTreeMap<(u8, u32), Val> = BTreeMap::new();
-        let mut keep = Vec::new();
-        for &(l, r, old) in &self.trail[fork.mark..] {
-            if unknown & (1 << l) == 0 {
-                keep.push((l, r, old));
-            } else {
-                before.entry((l, r)).or_insert(old);
-            }
+        keep_others(&mut self.trail, fork.mark, unknown, |(l, r, old)| {
+            let i = scratch.slot(l, r);
+            scratch.before[i].get_or_insert(old);
+        });
+        for (l, r, v) in left {
+            let i = scratch.slot(l, r);
+            scratch.taken[i] = Some(v);
         }
-        self.trail.truncate(fork.mark);
-        self.trail.extend(keep);
-        let taken: BTreeMap<(u8, u32), Val> =
-            left.into_iter().map(|(l, r, v)| ((l, r), v)).collect();
-        let mut keys: Vec<(u8, u32)> = before.keys().chain(taken.keys()).copied().collect();
-        keys.sort_unstable();
-        keys.dedup();
-        let outer = self.epoch();
-        for (l, r) in keys {
-            let (lu, ru) = (l as usize, r as usize);
+        // The keys in the order the sides first wrote them: each key's result depends only
+        // on its own values, and the trail entries logged below for an enclosing branch are
+        // read back per key (the first per key, or all of them newest first, which keeps
+        // the order among one key's entries), so no order of the keys changes a value.
+        let outer = self.current;
+        for &(l, r) in &scratch.keys {
+            let lu = l as usize;
+            let i = lu * self.width + r as usize;
             let bit = 1u32 << l;
-            let now = regs[lu][ru];
-            let pre = before.get(&(l, r)).copied().unwrap_or(now);
-            let a = taken.get(&(l, r)).copied().unwrap_or(pre);
+            let now = regs[i];
+            let pre = scratch.before[i].unwrap_or(now);
+            let a = scratch.taken[i].unwrap_or(pre);
             let new = match (first_alive & bit != 0, *alive & bit != 0) {
                 (true, true) => join_values(a, now),
                 (true, false) => a,
                 (false, _) => now,
             };
-            regs[lu][ru] = new;
+            regs[i] = new;
             // An enclosing branch with the thread in its `U` needs the value at *its*
             // branch: log this register's value from before this one.
             if self.depth[lu] > 0 && new != pre {
                 self.trail.push((l, r, pre));
-                self.stamp[lu][ru] = outer;
+                self.stamp[i] = outer;
             } else {
-                self.stamp[lu][ru] = SEEN;
+                self.stamp[i] = SEEN;
             }
         }
         let header = ipd.and_then(|b| self.loops.header_of.get(b).copied().flatten());
-        for (l, a_loops) in bits(unknown).zip(fork.loops) {
+        let n = self.loop_count();
+        for (k, l) in bits(unknown).enumerate() {
+            if k >= fork.loops.prev.len() {
+                break;
+            }
             let bit = 1u32 << l;
             match (first_alive & bit != 0, *alive & bit != 0) {
                 (true, true) => {
-                    let b_loops = &mut self.lanes[l];
-                    for (x, a) in b_loops.per_loop.iter_mut().zip(&a_loops.per_loop) {
+                    let a_loops = fork.loops.of(k, n);
+                    for (x, a) in self.lanes.of_mut(l, n).iter_mut().zip(a_loops) {
                         x.count = x.count.min(a.count);
                         let certain = (x.flags | a.flags) & CERTAIN;
                         x.flags = (x.flags & a.flags & !CERTAIN) | certain;
                     }
                     // Arriving at a loop header from outside restarts its count: when
                     // one side comes from outside, take that one (more iterations).
+                    let a_prev = fork.loops.prev[k];
                     if let Some(h) = header {
-                        if !self.loops.contains(h, a_loops.prev) {
-                            b_loops.prev = a_loops.prev;
+                        if !self.loops.contains(h, a_prev) {
+                            self.lanes.prev[l] = a_prev;
                         }
                     }
                 }
                 (true, false) => {
-                    self.lanes[l] = a_loops;
+                    self.lanes.prev[l] = fork.loops.prev[k];
+                    self.lanes.of_mut(l, n).copy_from_slice(fork.loops.of(k, n));
                     *alive |= bit;
                 }
                 (false, _) => {}
@@ -417,8 +533,9 @@ impl<'a> Speculation<'a> {
     }
 
     fn mark(&mut self, lp: usize, mask: u32, flag: u8) {
-        for l in bits(mask) {
-            if let Some(it) = self.lanes.get_mut(l).and_then(|x| x.per_loop.get_mut(lp)) {
+        let (n, lanes) = (self.loop_count(), self.lanes.prev.len());
+        for l in bits(mask).filter(|&l| l < lanes) {
+            if let Some(it) = self.lanes.of_mut(l, n).get_mut(lp) {
                 it.flags |= flag;
             }
         }
@@ -429,16 +546,17 @@ impl<'a> Speculation<'a> {
     pub fn enter(&mut self, block: usize, mask: u32) -> Result<u32, Diagnostic> {
         let mut cut = 0u32;
         let header = self.loops.header_of.get(block).copied().flatten();
+        let n = self.loop_count();
         for l in bits(mask) {
-            let Some(lane) = self.lanes.get_mut(l) else {
+            let Some(prev) = self.lanes.prev.get_mut(l) else {
                 continue;
             };
-            let prev = std::mem::replace(&mut lane.prev, block);
+            let prev = std::mem::replace(prev, block);
             let Some(lp) = header else {
                 continue;
             };
             let back_edge = prev != NOWHERE && self.loops.contains(lp, prev);
-            let it = &mut lane.per_loop[lp];
+            let it = &mut self.lanes.iterations[l * n + lp];
             if !back_edge {
                 *it = Iteration { count: 1, flags: 0 };
                 continue;

@@ -19,8 +19,11 @@ pub struct Segment {
 /// both segments. `segment_bytes` must be positive (the caller validates it).
 pub fn coalesce(accesses: &[(u64, u32)], segment_bytes: u64) -> Vec<Segment> {
     let seg = segment_bytes.max(1);
-    // (base, byte ranges used) in first-touch order.
-    let mut list: Vec<(u64, Vec<(u64, u64)>)> = Vec::new();
+    // Segment bases in first-touch order, and every (segment, byte range) touched: two
+    // buffers for the whole warp rather than one per segment, since the analyzer coalesces
+    // every global access of every warp step.
+    let mut bases: Vec<u64> = Vec::new();
+    let mut pieces: Vec<(usize, u64, u64)> = Vec::with_capacity(accesses.len());
     for &(addr, size) in accesses {
         let size = size.max(1) as u64;
         let end = addr.saturating_add(size);
@@ -28,38 +31,47 @@ pub fn coalesce(accesses: &[(u64, u32)], segment_bytes: u64) -> Vec<Segment> {
         while base < end {
             let lo = addr.max(base);
             let hi = end.min(base.saturating_add(seg));
-            match list.iter_mut().find(|(b, _)| *b == base) {
-                Some((_, ranges)) => ranges.push((lo, hi)),
-                None => list.push((base, vec![(lo, hi)])),
-            }
+            // Neighbouring threads mostly touch the segment touched last.
+            let k = match bases.last() {
+                Some(&b) if b == base => bases.len() - 1,
+                _ => match bases.iter().position(|&b| b == base) {
+                    Some(k) => k,
+                    None => {
+                        bases.push(base);
+                        bases.len() - 1
+                    }
+                },
+            };
+            pieces.push((k, lo, hi));
             match base.checked_add(seg) {
                 Some(b) => base = b,
                 None => break,
             }
         }
     }
-    list.into_iter()
-        .map(|(address, mut ranges)| {
-            ranges.sort_unstable();
-            let mut used = 0u64;
-            let mut cur: Option<(u64, u64)> = None;
-            for (lo, hi) in ranges {
-                cur = match cur {
-                    Some((a, b)) if lo <= b => Some((a, b.max(hi))),
-                    Some((a, b)) => {
-                        used += b - a;
-                        Some((lo, hi))
-                    }
-                    None => Some((lo, hi)),
-                };
+    // Per segment, its ranges in order, overlapping or touching ones merged.
+    pieces.sort_unstable();
+    let mut used = vec![0u64; bases.len()];
+    let mut cur: Option<(usize, u64, u64)> = None;
+    for (k, lo, hi) in pieces {
+        cur = match cur {
+            Some((c, a, b)) if c == k && lo <= b => Some((c, a, b.max(hi))),
+            Some((c, a, b)) => {
+                used[c] += b - a;
+                Some((k, lo, hi))
             }
-            if let Some((a, b)) = cur {
-                used += b - a;
-            }
-            Segment {
-                address,
-                used_bytes: used as u32,
-            }
+            None => Some((k, lo, hi)),
+        };
+    }
+    if let Some((c, a, b)) = cur {
+        used[c] += b - a;
+    }
+    bases
+        .into_iter()
+        .zip(used)
+        .map(|(address, used)| Segment {
+            address,
+            used_bytes: used as u32,
         })
         .collect()
 }

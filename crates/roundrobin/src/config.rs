@@ -126,6 +126,10 @@ pub struct LoopBounds {
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Budgets {
     /// Most warp instructions executed by the analyzer over all warps (`max_warp_steps`).
+    /// It is the analyzer's time budget in a deterministic currency: natively about a million
+    /// warp steps per second on the development machine (`docs/performance.md`), so the
+    /// default of 2 million ends a kernel that does not finish within about 2 s, while the
+    /// longest real kernel the corpus bounds (mri-gridding, 1.7 million steps) still finishes.
     pub max_warp_steps: u64,
     /// Most warps in the launch (`max_warps`).
     pub max_warps: u64,
@@ -147,7 +151,7 @@ fn default_fork_values() -> u64 {
 impl Default for Budgets {
     fn default() -> Self {
         Budgets {
-            max_warp_steps: 4_000_000,
+            max_warp_steps: 2_000_000,
             max_warps: 65_536,
             max_segments: 4_000_000,
             max_cache_accesses: 20_000_000,

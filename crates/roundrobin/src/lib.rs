@@ -33,6 +33,7 @@ pub mod code_segments;
 pub mod competing;
 pub mod config;
 pub mod control_flow;
+mod decoded;
 pub mod launch;
 pub mod loops;
 mod model;
@@ -46,5 +47,5 @@ pub use config::{
     UnknownData,
 };
 pub use launch::{Dim3, Launch, ParamValue};
-pub use model::analyze;
+pub use model::{analyze, analyze_observed};
 pub use report::RrResult;

@@ -231,9 +231,22 @@ pub fn analyze(
     config: &Config,
     overrides: &Overrides,
 ) -> Result<RrResult, Diagnostic> {
+    analyze_observed(f, launch, config, overrides, &isa::progress::silent)
+}
+
+/// [`analyze`], telling `observer` every few ten thousand warp instructions how many the
+/// analyzer has executed (of `max_warp_steps`; [`isa::Task::RoundRobinAnalyzer`]). The
+/// result does not depend on the observer.
+pub fn analyze_observed(
+    f: &Function,
+    launch: &Launch,
+    config: &Config,
+    overrides: &Overrides,
+    observer: isa::Observer,
+) -> Result<RrResult, Diagnostic> {
     validate(config)?;
     let cf = control_flow::build(f)?;
-    let ka = analyzer::analyze(f, &cf, launch, config)?;
+    let ka = analyzer::analyze_observed(f, &cf, launch, config, observer)?;
     let warp_size = config.warp_size;
     let warps_per_block = launch.warps_per_block(warp_size);
 

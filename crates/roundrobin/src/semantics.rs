@@ -7,8 +7,12 @@
 //! without modelled semantics produce unknown values, which propagate. The analyzer only
 //! fails when an unknown value decides an address or a branch (§4.4.6.1: kernels with
 //! input-dependent branches or references cannot be analysed).
+//!
+//! The instructions come resolved ([`crate::decoded`]): this module only computes values,
+//! so a thread's step is arithmetic on its registers, without text or allocation.
 
-use isa::ptx::{AddressBase, Function, Instruction, OperandKind, ScalarType};
+use crate::decoded::{Address, BoolOp, Cmp, Decoded, Op, Round, Special, Src};
+use isa::ptx::ScalarType;
 use std::collections::BTreeMap;
 
 pub(crate) type Val = Option<u64>;
@@ -45,66 +49,6 @@ fn from_f(x: f64, ty: ScalarType) -> Val {
     }
 }
 
-/// Dense numbering of the virtual registers a function uses.
-#[derive(Debug, Clone, Default)]
-pub(crate) struct RegIndex {
-    map: BTreeMap<String, usize>,
-}
-
-impl RegIndex {
-    pub fn of(f: &Function) -> Self {
-        let mut map = BTreeMap::new();
-        for ins in &f.instructions {
-            let names = ins
-                .destinations()
-                .into_iter()
-                .chain(ins.sources())
-                .map(str::to_string);
-            for n in names {
-                let k = map.len();
-                map.entry(n).or_insert(k);
-            }
-        }
-        RegIndex { map }
-    }
-
-    pub fn len(&self) -> usize {
-        self.map.len()
-    }
-
-    pub fn id(&self, name: &str) -> Option<usize> {
-        self.map.get(name).copied()
-    }
-}
-
-/// What the executor needs of an instruction, computed once per function instead of once
-/// per thread and step: type modifiers, destination and operand register numbers.
-#[derive(Debug, Clone)]
-pub(crate) struct Decoded {
-    pub types: Vec<ScalarType>,
-    pub dests: Vec<usize>,
-    /// Register number of each operand that is a plain register.
-    pub operand_regs: Vec<Option<usize>>,
-    pub guard: Option<usize>,
-}
-
-/// Decodes every instruction of `f`.
-pub(crate) fn decode(f: &Function, ri: &RegIndex) -> Vec<Decoded> {
-    f.instructions
-        .iter()
-        .map(|ins| Decoded {
-            types: ins.types(),
-            dests: ins.destinations().iter().filter_map(|d| ri.id(d)).collect(),
-            operand_regs: ins
-                .operands
-                .iter()
-                .map(|o| o.register().and_then(|r| ri.id(r)))
-                .collect(),
-            guard: ins.guard.as_ref().and_then(|g| ri.id(&g.reg)),
-        })
-        .collect()
-}
-
 /// The per-thread values of the special registers.
 #[derive(Debug, Clone, Copy)]
 pub(crate) struct ThreadContext {
@@ -119,28 +63,20 @@ pub(crate) struct ThreadContext {
 }
 
 impl ThreadContext {
-    fn special(&self, name: &str, component: Option<&str>) -> Val {
-        let pick = |v: [u32; 3]| -> Val {
-            match component {
-                Some("x") => Some(v[0] as u64),
-                Some("y") => Some(v[1] as u64),
-                Some("z") => Some(v[2] as u64),
-                _ => None,
-            }
-        };
-        match name {
-            "tid" => pick(self.tid),
-            "ntid" => pick(self.ntid),
-            "ctaid" => pick(self.ctaid),
-            "nctaid" => pick(self.nctaid),
-            "laneid" => Some(self.lane as u64),
-            "warpid" => Some(self.warp as u64),
-            "smid" => Some(self.sm as u64),
-            "nsmid" => Some(self.nsm as u64),
-            "lanemask_eq" => Some(1u64 << self.lane),
-            "lanemask_lt" => Some((1u64 << self.lane) - 1),
-            "lanemask_le" => Some((1u64 << (self.lane + 1)) - 1),
-            _ => None,
+    fn special(&self, s: Special) -> Val {
+        match s {
+            Special::Tid(c) => Some(self.tid[c] as u64),
+            Special::Ntid(c) => Some(self.ntid[c] as u64),
+            Special::Ctaid(c) => Some(self.ctaid[c] as u64),
+            Special::Nctaid(c) => Some(self.nctaid[c] as u64),
+            Special::Lane => Some(self.lane as u64),
+            Special::Warp => Some(self.warp as u64),
+            Special::Sm => Some(self.sm as u64),
+            Special::Nsm => Some(self.nsm as u64),
+            Special::LanemaskEq => Some(1u64 << self.lane),
+            Special::LanemaskLt => Some((1u64 << self.lane) - 1),
+            Special::LanemaskLe => Some((1u64 << (self.lane + 1)) - 1),
+            Special::Unknown => None,
         }
     }
 }
@@ -152,7 +88,7 @@ pub(crate) struct ParamMemory {
 }
 
 impl ParamMemory {
-    fn read(&self, name: &str, offset: i64, size: u32) -> Val {
+    pub(crate) fn read(&self, name: &str, offset: i64, size: u32) -> Val {
         let b = self.bytes.get(name)?;
         let start = usize::try_from(offset).ok()?;
         let end = start.checked_add(size as usize)?;
@@ -172,145 +108,130 @@ pub(crate) struct Lane<'a> {
 }
 
 impl Lane<'_> {
-    /// The value of operand `k` read with type `ty`.
-    pub fn operand(
-        &self,
-        ins: &Instruction,
-        d: &Decoded,
-        k: usize,
-        ty: ScalarType,
-        ri: &RegIndex,
-    ) -> Val {
-        if let Some(Some(id)) = d.operand_regs.get(k) {
-            return self
-                .regs
-                .get(*id)
-                .copied()
-                .flatten()
-                .map(|v| v & mask(ty.bits()));
+    /// The value of operand `k` of `d` read with type `ty`.
+    #[inline]
+    pub fn operand(&self, d: &Decoded, k: usize, ty: ScalarType) -> Val {
+        match d.srcs.get(k)? {
+            // Most operands are registers: read them here, without a call.
+            Src::Reg(id) => Some((*self.regs.get(*id)?)? & mask(ty.bits())),
+            src => self.value(src, ty),
         }
-        let op = ins.operands.get(k)?;
-        self.value(&op.kind, ty, ri)
     }
 
-    fn value(&self, kind: &OperandKind, ty: ScalarType, ri: &RegIndex) -> Val {
-        match kind {
-            OperandKind::Register { name } => {
-                let v = (*self.regs.get(ri.id(name)?)?)?;
+    fn value(&self, src: &Src, ty: ScalarType) -> Val {
+        match src {
+            Src::Reg(id) => {
+                let v = (*self.regs.get(*id)?)?;
                 Some(v & mask(ty.bits()))
             }
-            OperandKind::Special { name, component } => self
-                .ctx
-                .special(name, component.as_deref())
-                .map(|v| v & mask(ty.bits())),
-            OperandKind::Int { value } => {
+            Src::Special(s) => self.ctx.special(*s).map(|v| v & mask(ty.bits())),
+            Src::Int(value) => {
                 if ty.is_float() {
                     from_f(*value as f64, ty)
                 } else {
                     Some((*value as u64) & mask(ty.bits()))
                 }
             }
-            OperandKind::Float { value } => {
+            Src::Float(value) => {
                 if ty.is_float() {
                     from_f(*value, ty)
                 } else {
                     Some((*value as i64 as u64) & mask(ty.bits()))
                 }
             }
-            OperandKind::Not { inner } => self.value(&inner.kind, ty, ri).map(|v| (v == 0) as u64),
-            _ => None,
+            Src::Not(inner) => self.value(inner, ty).map(|v| (v == 0) as u64),
+            Src::Unknown => None,
+        }
+    }
+
+    /// The address of a global access (`None`: one the analyzer cannot name, `[var]`;
+    /// `Some(None)`: a register base whose value is unknown).
+    #[inline]
+    pub fn address(&self, a: Address) -> Option<Val> {
+        match a {
+            Address::Register(id, offset) => {
+                let v = id.and_then(|id| self.regs.get(id).copied().flatten());
+                Some(v.map(|v| v.wrapping_add(offset as u64)))
+            }
+            Address::Fixed(offset) => Some(Some(offset as u64)),
+            Address::Named => None,
         }
     }
 }
 
-/// The address `[base+offset]` of operand `k`, when its base is a register with a known
-/// value (`None` base: the bare offset).
-pub(crate) fn register_address(
-    lane: &Lane,
-    ins: &Instruction,
-    k: usize,
-    ri: &RegIndex,
-) -> Option<Val> {
-    match &ins.operands.get(k)?.kind {
-        OperandKind::Address {
-            base: Some(AddressBase::Register(r)),
-            offset,
-        } => {
-            let v = ri.id(r).and_then(|id| lane.regs.get(id).copied().flatten());
-            Some(v.map(|v| v.wrapping_add(*offset as u64)))
-        }
-        OperandKind::Address { base: None, offset } => Some(Some(*offset as u64)),
-        _ => None,
-    }
-}
-
-fn cmp(op: &str, a: u64, b: u64, ty: ScalarType) -> Option<bool> {
+fn cmp(op: Cmp, a: u64, b: u64, ty: ScalarType) -> Option<bool> {
     if ty.is_float() {
         let (x, y) = (to_f(a, ty)?, to_f(b, ty)?);
         let unordered = x.is_nan() || y.is_nan();
         let ordered = |r: bool| !unordered && r;
         let unord = |r: bool| unordered || r;
         return Some(match op {
-            "eq" => ordered(x == y),
-            "ne" => ordered(x != y),
-            "lt" => ordered(x < y),
-            "le" => ordered(x <= y),
-            "gt" => ordered(x > y),
-            "ge" => ordered(x >= y),
-            "equ" => unord(x == y),
-            "neu" => unord(x != y),
-            "ltu" => unord(x < y),
-            "leu" => unord(x <= y),
-            "gtu" => unord(x > y),
-            "geu" => unord(x >= y),
-            "num" => !unordered,
-            "nan" => unordered,
-            _ => return None,
+            Cmp::Eq => ordered(x == y),
+            Cmp::Ne => ordered(x != y),
+            Cmp::Lt => ordered(x < y),
+            Cmp::Le => ordered(x <= y),
+            Cmp::Gt => ordered(x > y),
+            Cmp::Ge => ordered(x >= y),
+            Cmp::Equ => unord(x == y),
+            Cmp::Neu => unord(x != y),
+            Cmp::Ltu => unord(x < y),
+            Cmp::Leu => unord(x <= y),
+            Cmp::Gtu => unord(x > y),
+            Cmp::Geu => unord(x >= y),
+            Cmp::Num => !unordered,
+            Cmp::Nan => unordered,
+            Cmp::Lo | Cmp::Ls | Cmp::Hi | Cmp::Hs => return None,
         });
     }
     let bits = ty.bits();
     let (sa, sb) = (sext(a, bits), sext(b, bits));
     let signed = ty.is_signed();
     Some(match op {
-        "eq" => a == b,
-        "ne" => a != b,
-        "lt" if signed => sa < sb,
-        "le" if signed => sa <= sb,
-        "gt" if signed => sa > sb,
-        "ge" if signed => sa >= sb,
-        "lt" | "lo" => a < b,
-        "le" | "ls" => a <= b,
-        "gt" | "hi" => a > b,
-        "ge" | "hs" => a >= b,
+        Cmp::Eq => a == b,
+        Cmp::Ne => a != b,
+        Cmp::Lt if signed => sa < sb,
+        Cmp::Le if signed => sa <= sb,
+        Cmp::Gt if signed => sa > sb,
+        Cmp::Ge if signed => sa >= sb,
+        Cmp::Lt | Cmp::Lo => a < b,
+        Cmp::Le | Cmp::Ls => a <= b,
+        Cmp::Gt | Cmp::Hi => a > b,
+        Cmp::Ge | Cmp::Hs => a >= b,
         _ => return None,
     })
 }
 
-fn first_of<'a>(ins: &Instruction, ops: &'a [&'a str]) -> Option<&'a str> {
-    ops.iter().copied().find(|o| ins.has_modifier(o))
+/// Executes `d` for one thread and appends its register writes to `out` (in the order they
+/// apply). Never fails: what cannot be computed is written as unknown.
+pub(crate) fn execute(d: &Decoded, lane: &Lane, out: &mut Vec<(usize, Val)>) {
+    match &d.op {
+        Op::Nothing => {}
+        Op::Constant(writes) => out.extend_from_slice(writes),
+        Op::Unknown => out.extend(d.dests.iter().map(|&id| (id, None))),
+        Op::Unpack { elements, width } => {
+            // `mov.b64 {lo, hi}, %fd`.
+            let (w, src) = (*width, lane.operand(d, 1, d.ty));
+            out.extend(
+                elements
+                    .iter()
+                    .map(|&(k, id)| (id, src.map(|s| (s >> (w * k as u32)) & mask(w)))),
+            );
+        }
+        _ => {
+            if let Some(&id) = d.dests.first() {
+                out.push((id, value(d, lane)));
+            }
+        }
+    }
 }
 
-/// Executes `ins` for one thread and returns the register writes. Never fails: what cannot
-/// be computed is written as unknown.
-pub(crate) fn execute(
-    ins: &Instruction,
-    d: &Decoded,
-    lane: &Lane,
-    ri: &RegIndex,
-    params: &ParamMemory,
-) -> Vec<(usize, Val)> {
-    if d.dests.is_empty() {
-        return Vec::new();
-    }
-    let types = &d.types;
-    let ty = types.last().copied().unwrap_or(ScalarType::B32);
+/// The one value an operation that writes its first destination computes for one thread
+/// (every [`Op`] but those [`execute`] handles itself, which give `None` here).
+pub(crate) fn value(d: &Decoded, lane: &Lane) -> Val {
+    let ty = d.ty;
     let bits = ty.bits();
     let m = mask(bits);
-    let op = |k: usize| lane.operand(ins, d, k, ty, ri);
-    let write_one = |v: Val| -> Vec<(usize, Val)> {
-        d.dests.first().map(|&id| vec![(id, v)]).unwrap_or_default()
-    };
-    let unknown_all = || -> Vec<(usize, Val)> { d.dests.iter().map(|&id| (id, None)).collect() };
+    let op = |k: usize| lane.operand(d, k, ty);
     let int2 = |f: &dyn Fn(u64, u64) -> Option<u64>| -> Val {
         let (a, b) = (op(1)?, op(2)?);
         f(a, b).map(|v| v & m)
@@ -319,77 +240,35 @@ pub(crate) fn execute(
         let (a, b) = (to_f(op(1)?, ty)?, to_f(op(2)?, ty)?);
         from_f(f(a, b), ty)
     };
-    let v: Val = match ins.opcode.as_str() {
-        "mov" => {
-            // Unpack `mov.b64 {lo, hi}, %fd` / pack `mov.b64 %fd, {lo, hi}`.
-            if let Some(OperandKind::Vector { elements }) = ins.operands.first().map(|o| &o.kind) {
-                let n = elements.len().max(1) as u32;
-                let w = bits / n;
-                let src = op(1);
-                return elements
-                    .iter()
-                    .enumerate()
-                    .filter_map(|(k, e)| {
-                        let id = ri.id(e.register()?)?;
-                        Some((id, src.map(|s| (s >> (w * k as u32)) & mask(w))))
-                    })
-                    .collect();
+    match &d.op {
+        Op::Nothing | Op::Constant(_) | Op::Unknown | Op::Unpack { .. } => None,
+        Op::Pack {
+            elements,
+            width,
+            element_type,
+        } => {
+            // `mov.b64 %fd, {lo, hi}`.
+            let w = *width;
+            let mut acc = Some(0u64);
+            for (k, e) in elements.iter().enumerate() {
+                let part = lane.value(e, *element_type);
+                acc = acc
+                    .zip(part)
+                    .map(|(a, p)| a | ((p & mask(w)) << (w * k as u32)));
             }
-            if let Some(OperandKind::Vector { elements }) = ins.operands.get(1).map(|o| &o.kind) {
-                let n = elements.len().max(1) as u32;
-                let w = bits / n;
-                let elem_ty = ScalarType::from_modifier(&format!("b{w}")).unwrap_or(ty);
-                let mut acc = Some(0u64);
-                for (k, e) in elements.iter().enumerate() {
-                    let part = lane.value(&e.kind, elem_ty, ri);
-                    acc = acc
-                        .zip(part)
-                        .map(|(a, p)| a | ((p & mask(w)) << (w * k as u32)));
-                }
-                return write_one(acc.map(|a| a & m));
-            }
-            op(1)
+            acc.map(|a| a & m)
         }
-        "add" if ty.is_float() => flt2(&|a, b| a + b),
-        "sub" if ty.is_float() => flt2(&|a, b| a - b),
-        "mul" if ty.is_float() => flt2(&|a, b| a * b),
-        "div" if ty.is_float() => flt2(&|a, b| a / b),
-        "min" if ty.is_float() => flt2(&f64::min),
-        "max" if ty.is_float() => flt2(&f64::max),
-        "add" => int2(&|a, b| Some(a.wrapping_add(b))),
-        "sub" => int2(&|a, b| Some(a.wrapping_sub(b))),
-        "mul" | "mad" if !ty.is_float() => {
-            let (a, b) = match (op(1), op(2)) {
-                (Some(a), Some(b)) => (a, b),
-                _ => return write_one(None),
-            };
-            let prod: u128 = if ty.is_signed() {
-                (sext(a, bits) as i128).wrapping_mul(sext(b, bits) as i128) as u128
-            } else {
-                (a as u128) * (b as u128)
-            };
-            let (val, width) = if ins.has_modifier("wide") {
-                (prod, bits * 2)
-            } else if ins.has_modifier("hi") {
-                (prod >> bits, bits)
-            } else {
-                (prod, bits)
-            };
-            let mut r = (val as u64) & mask(width);
-            if ins.opcode == "mad" {
-                let cty = if ins.has_modifier("wide") {
-                    ScalarType::from_modifier(&format!("b{width}")).unwrap_or(ty)
-                } else {
-                    ty
-                };
-                match lane.operand(ins, d, 3, cty, ri) {
-                    Some(c) => r = r.wrapping_add(c) & mask(width),
-                    None => return write_one(None),
-                }
-            }
-            Some(r)
-        }
-        "mad" | "fma" if ty.is_float() => {
+        Op::Mov => op(1),
+        Op::FloatAdd => flt2(&|a, b| a + b),
+        Op::FloatSub => flt2(&|a, b| a - b),
+        Op::FloatMul => flt2(&|a, b| a * b),
+        Op::FloatDiv => flt2(&|a, b| a / b),
+        Op::FloatMin => flt2(&f64::min),
+        Op::FloatMax => flt2(&f64::max),
+        Op::Add => int2(&|a, b| Some(a.wrapping_add(b))),
+        Op::Sub => int2(&|a, b| Some(a.wrapping_sub(b))),
+        Op::Mul { wide, hi, addend } => multiply(lane, d, (*wide, *hi, *addend)),
+        Op::FloatMad => {
             let a = op(1).and_then(|v| to_f(v, ty));
             let b = op(2).and_then(|v| to_f(v, ty));
             let c = op(3).and_then(|v| to_f(v, ty));
@@ -404,38 +283,37 @@ pub(crate) fn execute(
                 _ => None,
             }
         }
-        "div" | "rem" => int2(&|a, b| {
+        Op::DivRem { rem } => int2(&|a, b| {
             if b == 0 {
                 return None;
             }
-            let rem = ins.opcode == "rem";
             if ty.is_signed() {
                 let (x, y) = (sext(a, bits), sext(b, bits));
-                Some(if rem {
+                Some(if *rem {
                     x.wrapping_rem(y)
                 } else {
                     x.wrapping_div(y)
                 } as u64)
             } else {
-                Some(if rem { a % b } else { a / b })
+                Some(if *rem { a % b } else { a / b })
             }
         }),
-        "min" | "max" => int2(&|a, b| {
+        Op::MinMax { min } => int2(&|a, b| {
             let less = if ty.is_signed() {
                 sext(a, bits) < sext(b, bits)
             } else {
                 a < b
             };
-            Some(if (ins.opcode == "min") == less { a } else { b })
+            Some(if *min == less { a } else { b })
         }),
-        "abs" | "neg" => op(1).and_then(|a| {
+        Op::AbsNeg { abs } => op(1).and_then(|a| {
             if ty.is_float() {
                 let x = to_f(a, ty)?;
-                from_f(if ins.opcode == "abs" { x.abs() } else { -x }, ty)
+                from_f(if *abs { x.abs() } else { -x }, ty)
             } else {
                 let x = sext(a, bits);
                 Some(
-                    (if ins.opcode == "abs" {
+                    (if *abs {
                         x.wrapping_abs()
                     } else {
                         x.wrapping_neg()
@@ -444,23 +322,23 @@ pub(crate) fn execute(
                 )
             }
         }),
-        "and" => int2(&|a, b| Some(a & b)),
-        "or" => int2(&|a, b| Some(a | b)),
-        "xor" => int2(&|a, b| Some(a ^ b)),
-        "not" => op(1).map(|a| {
+        Op::And => int2(&|a, b| Some(a & b)),
+        Op::Or => int2(&|a, b| Some(a | b)),
+        Op::Xor => int2(&|a, b| Some(a ^ b)),
+        Op::Not => op(1).map(|a| {
             if ty == ScalarType::Pred {
                 (a == 0) as u64
             } else {
                 !a & m
             }
         }),
-        "cnot" => op(1).map(|a| (a == 0) as u64),
-        "shl" | "shr" => {
+        Op::Cnot => op(1).map(|a| (a == 0) as u64),
+        Op::Shift { left } => {
             let a = op(1);
-            let s = lane.operand(ins, d, 2, ScalarType::U32, ri);
+            let s = lane.operand(d, 2, ScalarType::U32);
             a.zip(s).map(|(a, s)| {
                 let s = s as u32;
-                if ins.opcode == "shl" {
+                if *left {
                     if s >= bits {
                         0
                     } else {
@@ -475,120 +353,100 @@ pub(crate) fn execute(
                 }
             })
         }
-        "cvta" => lane.operand(ins, d, 1, ScalarType::U64, ri),
-        "cvt" => {
-            let (Some(&dt), Some(&st)) = (types.first(), types.get(1)) else {
-                return write_one(None);
-            };
-            let Some(a) = lane.operand(ins, d, 1, st, ri) else {
-                return write_one(None);
-            };
-            match (dt.is_float(), st.is_float()) {
-                (false, false) => {
-                    let x = if st.is_signed() {
-                        sext(a, st.bits()) as u64
-                    } else {
-                        a
-                    };
-                    Some(x & mask(dt.bits()))
-                }
-                (true, false) => {
-                    let x = if st.is_signed() {
-                        sext(a, st.bits()) as f64
-                    } else {
-                        a as f64
-                    };
-                    from_f(x, dt)
-                }
-                (false, true) => to_f(a, st).map(|x| {
-                    let r = if ins.has_modifier("rni") {
-                        x.round_ties_even()
-                    } else if ins.has_modifier("rmi") {
-                        x.floor()
-                    } else if ins.has_modifier("rpi") {
-                        x.ceil()
-                    } else {
-                        x.trunc()
-                    };
-                    let v = if dt.is_signed() {
-                        r as i64 as u64
-                    } else {
-                        r as u64
-                    };
-                    v & mask(dt.bits())
-                }),
-                (true, true) => to_f(a, st).and_then(|x| from_f(x, dt)),
-            }
-        }
-        "setp" => {
-            let Some(c) = first_of(
-                ins,
-                &[
-                    "eq", "ne", "lt", "le", "gt", "ge", "lo", "ls", "hi", "hs", "equ", "neu",
-                    "ltu", "leu", "gtu", "geu", "num", "nan",
-                ],
-            ) else {
-                return write_one(None);
-            };
-            let r = op(1).zip(op(2)).and_then(|(a, b)| cmp(c, a, b, ty));
-            let r = match first_of(ins, &["and", "or", "xor"]) {
+        Op::Cvta => lane.operand(d, 1, ScalarType::U64),
+        Op::Cvt { to, from, round } => convert(lane, d, (*to, *from, *round)),
+        Op::Setp { cmp: c, with } => {
+            let r = op(1).zip(op(2)).and_then(|(a, b)| cmp(*c, a, b, ty));
+            let r = match with {
                 None => r,
                 Some(b) => {
-                    let p = lane
-                        .operand(ins, d, 3, ScalarType::Pred, ri)
-                        .map(|p| p != 0);
+                    let p = lane.operand(d, 3, ScalarType::Pred).map(|p| p != 0);
                     r.zip(p).map(|(r, p)| match b {
-                        "and" => r && p,
-                        "or" => r || p,
-                        _ => r ^ p,
+                        BoolOp::And => r && p,
+                        BoolOp::Or => r || p,
+                        BoolOp::Xor => r ^ p,
                     })
                 }
             };
             r.map(u64::from)
         }
-        "selp" => {
-            let p = lane.operand(ins, d, 3, ScalarType::Pred, ri);
-            match p {
-                Some(0) => op(2),
-                Some(_) => op(1),
-                None => None,
-            }
-        }
-        "rcp" if ty.is_float() => op(1).and_then(|a| from_f(1.0 / to_f(a, ty)?, ty)),
-        "sqrt" if ty.is_float() => op(1).and_then(|a| from_f(to_f(a, ty)?.sqrt(), ty)),
-        "ld" if ins.has_modifier("param") => {
-            let size = ty.bytes();
-            match ins.operands.get(1).map(|o| &o.kind) {
-                Some(OperandKind::Address {
-                    base: Some(AddressBase::Symbol(name)),
-                    offset,
-                }) => {
-                    if let Some(OperandKind::Vector { elements }) =
-                        ins.operands.first().map(|o| &o.kind)
-                    {
-                        return elements
-                            .iter()
-                            .enumerate()
-                            .filter_map(|(k, e)| {
-                                let id = ri.id(e.register()?)?;
-                                let off = offset.checked_add((k as i64) * size as i64)?;
-                                Some((id, params.read(name, off, size)))
-                            })
-                            .collect();
-                    }
-                    params.read(name, *offset, size)
-                }
-                _ => None,
-            }
-        }
-        _ => return unknown_all(),
+        Op::Selp => match lane.operand(d, 3, ScalarType::Pred) {
+            Some(0) => op(2),
+            Some(_) => op(1),
+            None => None,
+        },
+        Op::Rcp => op(1).and_then(|a| from_f(1.0 / to_f(a, ty)?, ty)),
+        Op::Sqrt => op(1).and_then(|a| from_f(to_f(a, ty)?.sqrt(), ty)),
+    }
+}
+
+/// Integer `mul`/`mad` (`.lo`, `.hi`, `.wide`): the product of the operands at twice the
+/// width, cut as the modifier says, plus the addend of `mad`.
+fn multiply(lane: &Lane, d: &Decoded, (wide, hi, addend): (bool, bool, Option<ScalarType>)) -> Val {
+    let ty = d.ty;
+    let bits = ty.bits();
+    let (a, b) = (lane.operand(d, 1, ty)?, lane.operand(d, 2, ty)?);
+    let prod: u128 = if ty.is_signed() {
+        (sext(a, bits) as i128).wrapping_mul(sext(b, bits) as i128) as u128
+    } else {
+        (a as u128) * (b as u128)
     };
-    write_one(v)
+    let (val, width) = if wide {
+        (prod, bits * 2)
+    } else if hi {
+        (prod >> bits, bits)
+    } else {
+        (prod, bits)
+    };
+    let mut r = (val as u64) & mask(width);
+    if let Some(cty) = addend {
+        r = r.wrapping_add(lane.operand(d, 3, cty)?) & mask(width);
+    }
+    Some(r)
+}
+
+/// `cvt` between integer and float types of any width.
+fn convert(lane: &Lane, d: &Decoded, (dt, st, round): (ScalarType, ScalarType, Round)) -> Val {
+    let a = lane.operand(d, 1, st)?;
+    match (dt.is_float(), st.is_float()) {
+        (false, false) => {
+            let x = if st.is_signed() {
+                sext(a, st.bits()) as u64
+            } else {
+                a
+            };
+            Some(x & mask(dt.bits()))
+        }
+        (true, false) => {
+            let x = if st.is_signed() {
+                sext(a, st.bits()) as f64
+            } else {
+                a as f64
+            };
+            from_f(x, dt)
+        }
+        (false, true) => to_f(a, st).map(|x| {
+            let r = match round {
+                Round::Nearest => x.round_ties_even(),
+                Round::Down => x.floor(),
+                Round::Up => x.ceil(),
+                Round::Zero => x.trunc(),
+            };
+            let v = if dt.is_signed() {
+                r as i64 as u64
+            } else {
+                r as u64
+            };
+            v & mask(dt.bits())
+        }),
+        (true, true) => to_f(a, st).and_then(|x| from_f(x, dt)),
+    }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::decoded::{decode, RegIndex};
     use isa::{ptx, Limits};
 
     /// Runs straight-line code for one thread with tid.x = 5 and returns register `r`.
@@ -598,7 +456,11 @@ mod tests {
         assert!(!out.has_errors(), "{:?}", out.diagnostics);
         let f = out.module.function(None).expect("k");
         let ri = RegIndex::of(f);
-        let dec = decode(f, &ri);
+        let mut params = ParamMemory::default();
+        params
+            .bytes
+            .insert("p".into(), 0x1000u64.to_le_bytes().to_vec());
+        let dec = decode(f, &ri, &params);
         let mut regs: Vec<Val> = vec![None; ri.len()];
         let ctx = ThreadContext {
             tid: [5, 0, 0],
@@ -610,22 +472,18 @@ mod tests {
             sm: 1,
             nsm: 15,
         };
-        let mut params = ParamMemory::default();
-        params
-            .bytes
-            .insert("p".into(), 0x1000u64.to_le_bytes().to_vec());
-        for (ins, d) in f.instructions.iter().zip(&dec) {
-            let w = execute(
-                ins,
+        let mut w = Vec::new();
+        for d in &dec {
+            w.clear();
+            execute(
                 d,
                 &Lane {
                     regs: &regs,
                     ctx: &ctx,
                 },
-                &ri,
-                &params,
+                &mut w,
             );
-            for (id, v) in w {
+            for &(id, v) in &w {
                 regs[id] = v;
             }
         }

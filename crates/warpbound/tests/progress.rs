@@ -108,7 +108,7 @@ fn simulation_reports_instructions_issued_and_the_cycle_reached() {
     assert_eq!(s.run.issued, 614_400);
     let mine = of_task(&seen, Task::Simulation, 9);
     for (i, p) in mine.iter().enumerate() {
-        assert_eq!(p.budget, 4_000_000, "the default max_steps");
+        assert_eq!(p.budget, 3_000_000, "the default max_steps");
         // Reports come after each 65 536 issues (checked once per simulated cycle).
         assert!(p.done >= (i as u64 + 1) * 65_536, "{p:?}");
         let cycle = p.best_bound.expect("the cycle reached");
@@ -196,4 +196,184 @@ fn makespan_ilp_reports_its_nodes_and_incumbent() {
         assert_eq!(p.upper_bound, Some(36), "the root LP's cap");
     }
     assert_eq!(mine[mine.len() - 1].best_bound, Some(exact), "{mine:?}");
+}
+
+/// Reports of `task` carry no bound (the tasks whose work has no value that rises).
+fn without_bounds(mine: &[Progress]) {
+    for p in mine {
+        assert_eq!((p.best_bound, p.upper_bound), (None, None), "{p:?}");
+    }
+}
+
+#[test]
+fn makespan_curve_and_estimate_report_the_steps_of_their_searches_together() {
+    // The T(W, x) curve of 8 warps on "LLCLLCLLC" searches T(1), …, T(8) on half the step
+    // budget; the estimate for x = 8 the same on the whole budget. T(8) alone is about a
+    // million steps, so both report dozens of times, counting on across the searches.
+    let req = request(
+        "LLCLLCLLC",
+        Dialect::Lc,
+        "makespan",
+        &[
+            ("warps", serde_json::json!(8)),
+            ("estimate_x", serde_json::json!(8)),
+        ],
+    );
+    let (report, seen) = observed(&req);
+    let m = report.makespan.as_ref().expect("makespan details");
+    assert_eq!(m.exact, Some(99));
+    let curve = of_task(&seen, Task::MakespanCurve, 20);
+    assert!(
+        curve.iter().all(|p| p.budget == 5_000_000),
+        "half of max_search_steps"
+    );
+    without_bounds(&curve);
+    let estimate = of_task(&seen, Task::MakespanEstimate, 20);
+    assert!(estimate.iter().all(|p| p.budget == 10_000_000));
+    without_bounds(&estimate);
+    // The curve's count goes on past the last search's own (T(8) alone is below it).
+    let exact_steps = of_task(&seen, Task::MakespanSearch, 1)
+        .last()
+        .map_or(0, |p| p.done);
+    assert!(curve[curve.len() - 1].done > exact_steps, "{curve:?}");
+}
+
+/// `n` divergent if-then-else diamonds in a row (PTX: the branch depends on `%tid.x`).
+fn ptx_diamonds(n: usize) -> String {
+    let mut s = String::from(
+        ".version 7.0\n.target sm_70\n.address_size 64\n.visible .entry k()\n{\n\
+         .reg .pred %p<2>;\n.reg .b32 %r<4>;\nmov.u32 %r1, %tid.x;\n\
+         setp.lt.u32 %p1, %r1, 16;\n",
+    );
+    for i in 0..n {
+        s += &format!(
+            "@%p1 bra ELSE{i};\nadd.s32 %r2, %r2, 1;\nbra END{i};\nELSE{i}:\n\
+             sub.s32 %r2, %r2, 1;\nEND{i}:\n"
+        );
+    }
+    s + "ret;\n}\n"
+}
+
+#[test]
+fn ptx_warp_cfg_reports_the_stack_shapes_found() {
+    // 100 divergent diamonds: four states each, a report every 64 states explored.
+    let req = request(&ptx_diamonds(100), Dialect::Ptx, "warp-cfg", &[]);
+    let (report, seen) = observed(&req);
+    assert!(report.wcet.is_some());
+    let mine = of_task(&seen, Task::PtxWarpCfg, 5);
+    without_bounds(&mine);
+    for p in &mine {
+        assert_eq!(p.budget, 20_000, "the default max_states");
+    }
+    assert!(mine[mine.len() - 1].done > 300, "{mine:?}");
+}
+
+#[test]
+fn rr_analyzer_reports_the_warp_instructions_it_executed() {
+    // One warp counting to 70 000: three instructions per iteration, 210 000 warp
+    // instructions, a report every 65 536.
+    let src = ".version 7.0\n.target sm_70\n.address_size 64\n.visible .entry k()\n{\n\
+               .reg .pred %p<2>;\n.reg .b32 %r<2>;\nmov.u32 %r1, 0;\nLOOP:\n\
+               add.s32 %r1, %r1, 1;\nsetp.lt.u32 %p1, %r1, 70000;\n@%p1 bra LOOP;\nret;\n}\n";
+    let req = request(src, Dialect::Ptx, "rr", &[]);
+    let (report, seen) = observed(&req);
+    let steps: usize = report
+        .rr
+        .as_ref()
+        .expect("rr details")
+        .traces
+        .iter()
+        .map(|t| t.steps.len())
+        .sum();
+    assert_eq!(steps, 210_002);
+    let mine = of_task(&seen, Task::RoundRobinAnalyzer, 3);
+    without_bounds(&mine);
+    for (i, p) in mine.iter().enumerate() {
+        assert_eq!(p.budget, 2_000_000, "the default max_warp_steps");
+        assert_eq!(p.done, (i as u64 + 1) * 65_536, "{p:?}");
+    }
+}
+
+/// A GCN3 kernel whose loop body is `blocks` blocks joined by jumps, with `divergent` an
+/// if-else on the work-item id in it (splittable).
+fn gcn_loop(blocks: usize, divergent: bool, trips: u32) -> String {
+    let mut s = String::from("k:\n  s_mov_b32 s0, 0\nBB0_1:\n");
+    if divergent {
+        s += "  v_cmp_gt_u32_e32 vcc, 32, v0\n  s_and_saveexec_b64 s[4:5], vcc\n\
+              s_xor_b64 s[4:5], exec, s[4:5]\n  s_cbranch_execz BB1_1\n\
+              v_mad_f32 v1, v1, v2, v3\nBB1_1:\n  s_or_saveexec_b64 s[4:5], s[4:5]\n\
+              s_xor_b64 exec, exec, s[4:5]\n  s_cbranch_execz BB1_2\n\
+              v_mul_f32_e32 v1, v1, v2\n  v_mul_f32_e32 v1, v1, v2\nBB1_2:\n\
+              s_or_b64 exec, exec, s[4:5]\n";
+    }
+    for i in 0..blocks {
+        s += &format!("  v_mad_f32 v1, v1, v2, v3\n  s_branch BB2_{i}\nBB2_{i}:\n");
+    }
+    s + &format!(
+        "  s_add_u32 s0, s0, 1\n  s_cmp_lt_u32 s0, {trips}\n  s_cbranch_scc1 BB0_1\n  s_endpgm\n"
+    )
+}
+
+#[test]
+fn pws_unrolling_reports_the_nodes_of_the_graph() {
+    // A loop of 21 blocks unrolled 60 times (the bound inferred from s0 < 60): about 1 260 nodes, a report after 1 024.
+    let req = request(&gcn_loop(20, false, 60), Dialect::Gcn, "pws", &[]);
+    let (report, seen) = observed(&req);
+    assert!(report.pws.is_some());
+    let mine = of_task(&seen, Task::PwsUnroll, 1);
+    without_bounds(&mine);
+    for p in &mine {
+        assert_eq!(p.budget, 200_000, "the default max_unrolled_nodes");
+        assert!(p.done >= 1_024, "{p:?}");
+    }
+}
+
+#[test]
+fn pws_split_selection_reports_pareto_points() {
+    // A splittable if-else unrolled 150 times (inferred from s0 < 150): the optimal selection weighs every number of
+    // splits along the sequence, tens of thousands of Pareto points.
+    let req = request(
+        &gcn_loop(0, true, 150),
+        Dialect::Gcn,
+        "pws",
+        &[("max_nesting", serde_json::json!(1_000))],
+    );
+    let (report, seen) = observed(&req);
+    let p = report.pws.as_ref().expect("pws details");
+    assert_eq!(p.splits.optimal.as_ref().map(Vec::len), Some(150));
+    let mine = of_task(&seen, Task::PwsSplitSelection, 1);
+    without_bounds(&mine);
+    for p in &mine {
+        assert_eq!(p.budget, 2_000_000, "the default max_pareto_points");
+    }
+}
+
+#[test]
+fn simd_execution_reports_phases_and_the_cycle_reached() {
+    // The gallery's loop kernel on 8 192 work-groups of four phases: 32 768 phase
+    // instances, a report every 16 384.
+    let src = include_str!("../../../www/examples/simd-loop.sas");
+    let req = request(
+        src,
+        Dialect::Simd,
+        "simd",
+        &[
+            ("ndrange", serde_json::json!("262144,32")),
+            ("simulate", serde_json::json!(true)),
+        ],
+    );
+    let (report, seen) = observed(&req);
+    let run = &report.simd_execution.as_ref().expect("an execution").run;
+    assert_eq!(run.phase_instances, 32_768);
+    let mine = of_task(&seen, Task::SimdExecution, 2);
+    for (i, p) in mine.iter().enumerate() {
+        assert_eq!(p.budget, 20_000_000, "the default max_sim_phases");
+        assert_eq!(p.done, (i as u64 + 1) * 16_384, "{p:?}");
+        let cycle = p.best_bound.expect("the cycle reached");
+        assert!(
+            cycle <= run.cycles,
+            "{p:?} past the run's {} cycles",
+            run.cycles
+        );
+    }
 }

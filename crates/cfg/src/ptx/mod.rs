@@ -16,6 +16,7 @@ pub use divergence::Divergence;
 
 use crate::{Options, WarpCfg};
 use isa::flow::FlowGraph;
+use isa::progress::{self, Observer};
 use isa::ptx::Function;
 use isa::Diagnostic;
 
@@ -41,10 +42,20 @@ pub struct PtxWarp {
 
 /// Builds the warp-level CFG of the PTX function `f`.
 pub fn build(f: &Function, options: &Options) -> Result<PtxWarp, Diagnostic> {
+    build_observed(f, options, &progress::silent)
+}
+
+/// [`build`], telling `observer` how the exploration of stack shapes goes
+/// ([`pdom::build_observed`]). The result does not depend on the observer.
+pub fn build_observed(
+    f: &Function,
+    options: &Options,
+    observer: Observer,
+) -> Result<PtxWarp, Diagnostic> {
     let graph = isa::flow::build(&isa::ptx::flows(f));
     let ipdom = ipdom(&graph);
     let divergence = divergence::analyse(f, &graph, &ipdom);
-    let built = pdom::build(f, &graph, &ipdom, &divergence, options)?;
+    let built = pdom::build_observed(f, &graph, &ipdom, &divergence, options, observer)?;
     Ok(PtxWarp {
         graph,
         divergence,

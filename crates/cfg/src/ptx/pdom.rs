@@ -40,6 +40,7 @@ use crate::state::{Entry, Point, Tag};
 use crate::warp_cfg::{Resumption, WarpCfg, WarpEdgeKind, WarpNode};
 use crate::Options;
 use isa::flow::FlowGraph;
+use isa::progress::{self, Every, Observer, Progress, Task};
 use isa::ptx::Function;
 use isa::{Diagnostic, EdgeKind};
 use std::collections::{BTreeSet, HashMap, VecDeque};
@@ -105,6 +106,23 @@ pub fn build(
     divergence: &Divergence,
     options: &Options,
 ) -> Result<WarpCfg, Diagnostic> {
+    build_observed(f, graph, ipdom, divergence, options, &progress::silent)
+}
+
+/// States explored between two progress reports.
+const REPORT_EVERY: u64 = 64;
+
+/// [`build`], telling `observer` every few dozen states explored how many abstract states
+/// it has found (of `max_states`; [`Task::PtxWarpCfg`]). The result does not depend on the
+/// observer.
+pub fn build_observed(
+    f: &Function,
+    graph: &FlowGraph,
+    ipdom: &[Option<usize>],
+    divergence: &Divergence,
+    options: &Options,
+    observer: Observer,
+) -> Result<WarpCfg, Diagnostic> {
     if graph.blocks.is_empty() {
         return Err(Diagnostic::error(
             f.name_span,
@@ -149,7 +167,17 @@ pub fn build(
     let mut edges: BTreeSet<(usize, Option<usize>, WarpEdgeKind)> = BTreeSet::new();
     let mut resumed: BTreeSet<(usize, Option<usize>)> = BTreeSet::new();
     let mut queue = VecDeque::from([0usize]);
+    let mut every = Every::new(REPORT_EVERY);
     while let Some(id) = queue.pop_front() {
+        if every.tick(1) {
+            observer(&Progress {
+                task: Task::PtxWarpCfg,
+                done: states.len() as u64,
+                budget: options.max_states as u64,
+                best_bound: None,
+                upper_bound: None,
+            });
+        }
         let state = states[id].clone();
         for (to, kind, resumes) in successors(&ctx, &state)? {
             let target = match to {

@@ -39,7 +39,7 @@ fn lane_index(r: Resource, slot: usize) -> usize {
 /// Runs every work-group; returns the end of the last phase.
 pub(crate) fn run(
     wgs: &mut WorkGroups<'_>,
-    rec: &mut Recorder,
+    rec: &mut Recorder<'_>,
     clock: &mut RefreshClock,
     t0: u64,
     pairwise: bool,

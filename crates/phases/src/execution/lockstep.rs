@@ -58,7 +58,7 @@ pub(crate) fn released(exited: Option<u64>, other_last_final: Option<u64>, count
 /// Runs every work-group; returns the end of the last phase.
 pub(crate) fn run(
     wgs: &mut WorkGroups<'_>,
-    rec: &mut Recorder,
+    rec: &mut Recorder<'_>,
     clock: &mut RefreshClock,
     t0: u64,
 ) -> Result<u64, Error> {

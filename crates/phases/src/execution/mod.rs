@@ -41,6 +41,7 @@ use crate::error::Error;
 use crate::phase_list::{extract, Phase};
 use crate::schedule::{Interval, Schedule};
 use crate::{Config, Policy, SimdResult};
+use isa::progress::{self, Every, Observer, Progress, Task};
 use isa::simd::Program;
 use serde::{Deserialize, Serialize};
 
@@ -346,8 +347,16 @@ impl<'a> WorkGroups<'a> {
     }
 }
 
-/// The Gantt and busy-time bookkeeping both engines share.
-pub(crate) struct Recorder {
+/// Phase instances between two progress reports.
+const REPORT_EVERY: u64 = 1 << 14;
+
+/// The Gantt and busy-time bookkeeping both engines share, and the progress reports: every
+/// phase passes here, so this is where the work is counted.
+pub(crate) struct Recorder<'o> {
+    observer: Observer<'o>,
+    every: Every,
+    /// The latest end of a phase so far (reported as the cycle reached).
+    latest: u64,
     shown: u64,
     max_intervals: u64,
     pub(crate) intervals: Vec<Interval>,
@@ -358,9 +367,12 @@ pub(crate) struct Recorder {
     max_phases: u64,
 }
 
-impl Recorder {
-    fn new(opts: &Options) -> Self {
+impl<'o> Recorder<'o> {
+    fn new(opts: &Options, observer: Observer<'o>) -> Self {
         Recorder {
+            observer,
+            every: Every::new(REPORT_EVERY),
+            latest: 0,
             shown: opts.shown_work_groups,
             max_intervals: opts.max_intervals,
             intervals: Vec::new(),
@@ -389,6 +401,16 @@ impl Recorder {
                 self.max_phases,
                 "executing the work-groups' phases",
             ));
+        }
+        self.latest = self.latest.max(end);
+        if self.every.tick(1) {
+            (self.observer)(&Progress {
+                task: Task::SimdExecution,
+                done: self.phases,
+                budget: self.max_phases,
+                best_bound: Some(self.latest),
+                upper_bound: None,
+            });
         }
         *self.busy.entry(lane).or_default() += end - start;
         if g < self.shown {
@@ -435,6 +457,19 @@ pub fn execute(
     program: &Program,
     opts: &Options,
 ) -> Result<Execution, Error> {
+    execute_observed(result, dag, program, opts, &progress::silent)
+}
+
+/// [`execute`], telling `observer` every few thousand phase instances how many have been
+/// scheduled (of `max_phases`) and the latest end of a phase so far
+/// ([`Task::SimdExecution`]). The result does not depend on the observer.
+pub fn execute_observed(
+    result: &SimdResult,
+    dag: &Dag,
+    program: &Program,
+    opts: &Options,
+    observer: Observer,
+) -> Result<Execution, Error> {
     let wgs = WorkGroups::new(result, dag, program, opts)?;
     let bound = match opts.scheduler.policy() {
         Some(Policy::SpAsAccess) => result.sp_as_access.wcet,
@@ -446,7 +481,7 @@ pub fn execute(
         result.config.compute_clock_mhz,
         opts.refresh,
     );
-    run_work_groups(wgs, clock, result.upload.cycles, bound, opts)
+    run_work_groups(wgs, clock, result.upload.cycles, bound, opts, observer)
 }
 
 /// The engines over given work-groups, from the end of the program upload at `upload`.
@@ -456,8 +491,9 @@ pub(crate) fn run_work_groups(
     upload: u64,
     bound: u64,
     opts: &Options,
+    observer: Observer,
 ) -> Result<Execution, Error> {
-    let mut rec = Recorder::new(opts);
+    let mut rec = Recorder::new(opts, observer);
     let end = match opts.scheduler {
         Scheduler::Unconstrained | Scheduler::Pairwise => greedy::run(
             &mut wgs,

@@ -23,8 +23,15 @@ fn opts(s: Scheduler) -> Options {
 
 fn run_fixed(lists: Vec<Vec<Phase>>, w: u64, s: Scheduler, refresh: bool) -> Execution {
     let clock = RefreshClock::new(&DramPreset::Ddr4_3200aa2bg.timing(), 1000, refresh);
-    run_work_groups(WorkGroups::fixed(lists, w), clock, 0, u64::MAX, &opts(s))
-        .expect("the engine runs the fixed lists")
+    run_work_groups(
+        WorkGroups::fixed(lists, w),
+        clock,
+        0,
+        u64::MAX,
+        &opts(s),
+        &isa::progress::silent,
+    )
+    .expect("the engine runs the fixed lists")
 }
 
 fn rows(e: &Execution) -> Vec<(u64, u8, u64, u64)> {
@@ -278,7 +285,14 @@ proptest! {
         let t = DramPreset::Ddr4_3200aa2bg.timing();
         for s in [Scheduler::SpAsAccess, Scheduler::SpAsCompute] {
             let clock = RefreshClock::new(&t, 1000, true);
-            let e = run_work_groups(WorkGroups::fixed(lists.clone(), w), clock, 0, u64::MAX, &opts(s))
+            let e = run_work_groups(
+                WorkGroups::fixed(lists.clone(), w),
+                clock,
+                0,
+                u64::MAX,
+                &opts(s),
+                &isa::progress::silent,
+            )
                 .map_err(|e| TestCaseError::fail(e.to_string()))?;
             prop_assert!(e.cycles <= t.inflate_refresh(bound, 1000), "{} > {}", e.cycles, bound);
             let n: usize = lists.iter().map(|l| l.len()).sum();

@@ -396,16 +396,18 @@ fn run(input: &ModeInput) -> ModeOutput {
     let loops = observed(&parsed, &runs);
     out.diagnostics
         .extend(crate::loop_inference::check_observed(&inference, &loops));
-    if p.observed
-        && !warp_cfg::observe_bounds(
+    if p.observed {
+        if !warp_cfg::observe_bounds(
             &loops,
             !runs.is_empty(),
             input,
             &mut p.loop_bounds,
             &mut out,
-        )
-    {
-        return out;
+        ) {
+            return out;
+        }
+    } else {
+        warp_cfg::raise_defaults_to_observed(&loops, &mut p.loop_bounds, &mut out);
     }
     out.loop_bounds = crate::loop_inference::rows(&inference, &p.loop_bounds);
     let t = Instant::now();

@@ -348,7 +348,7 @@ fn analyse(
     });
     let estimate = (p.estimate_x > 0)
         .then(|| {
-            makespan::estimate(&t, warps, p.estimate_x, budget)
+            makespan::estimate_observed(&t, warps, p.estimate_x, budget, progress)
                 .map_err(|e| {
                     out.diagnostics.push(Diagnostic::global(
                         Severity::Warning,
@@ -376,8 +376,13 @@ fn analyse(
         max_search_steps: budget.max_search_steps / 2,
         ..budget.clone()
     };
-    let (curve, stopped) =
-        makespan::estimate_curve_partial(&t, warps, warps.clamp(1, 16), &curve_budget);
+    let (curve, stopped) = makespan::estimate_curve_partial_observed(
+        &t,
+        warps,
+        warps.clamp(1, 16),
+        &curve_budget,
+        progress,
+    );
     if let Some(e) = stopped {
         let reach = curve.len();
         out.diagnostics.push(Diagnostic::global(

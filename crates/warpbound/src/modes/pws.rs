@@ -9,6 +9,8 @@
 use crate::catalog::{ModeInfo, ParamInfo, PresetInfo};
 use crate::kernel_text;
 use crate::mode::{Mode, ModeDetails, ModeInput, ModeOutput};
+use crate::observed_loops::ObservedLoop;
+use crate::params::loop_bounds::LoopKey;
 use crate::params::{limits, LoopBounds, Params};
 use crate::report::{KernelView, SimulationReport, Wcet};
 use crate::simulator::{self, KernelText, SimRequest, SimRun};
@@ -321,7 +323,23 @@ fn run(input: &ModeInput) -> ModeOutput {
 
 fn analyse(input: &ModeInput, p: &mut PwsParams, out: &mut ModeOutput) {
     let request = input.request;
-    let Some((graph, view)) = wavefront_graph(input, p, out) else {
+    // The run first: a loop the default bounds takes its count when the run went further.
+    let mut ran = None;
+    if let Some(run) = p.simulate.run(&mut out.diagnostics) {
+        if request.dialect == Dialect::Gcn {
+            ran = simulate(input, p, run, out);
+        } else {
+            out.diagnostics.push(Diagnostic::global(
+                Severity::Warning,
+                "simulate: a CSV graph has no instructions to run; write the kernel in GCN3 to simulate it",
+            ));
+        }
+    }
+    let observed = ran
+        .as_ref()
+        .map(|(_, loops)| loops.as_slice())
+        .unwrap_or_default();
+    let Some((graph, view)) = wavefront_graph(input, p, observed, out) else {
         return;
     };
     match std::mem::replace(&mut p.marks, Ok(Vec::new())) {
@@ -332,7 +350,7 @@ fn analyse(input: &ModeInput, p: &mut PwsParams, out: &mut ModeOutput) {
             return;
         }
     }
-    let result = match pws::analyze(&graph, &p.hardware, &p.options) {
+    let result = match pws::analyze_observed(&graph, &p.hardware, &p.options, input.progress) {
         Ok(r) => r,
         Err(e) => {
             out.diagnostics.push(e.diagnostic);
@@ -356,15 +374,8 @@ fn analyse(input: &ModeInput, p: &mut PwsParams, out: &mut ModeOutput) {
     out.graph = Some(views::graph::pws(&result, view.as_ref()));
     out.schedule = Some(views::schedule::dispatch(&result.timeline.pws));
     out.kernel = view;
-    if let Some(run) = p.simulate.run(&mut out.diagnostics) {
-        if request.dialect == Dialect::Gcn {
-            simulate(input, p, run, &result, out);
-        } else {
-            out.diagnostics.push(Diagnostic::global(
-                Severity::Warning,
-                "simulate: a CSV graph has no instructions to run; write the kernel in GCN3 to simulate it",
-            ));
-        }
+    if let Some((s, loops)) = ran {
+        against_bound(p, s, loops, &result, out);
     }
     out.details = ModeDetails::Pws(Box::new(result));
 }
@@ -374,6 +385,7 @@ fn analyse(input: &ModeInput, p: &mut PwsParams, out: &mut ModeOutput) {
 fn wavefront_graph(
     input: &ModeInput,
     p: &PwsParams,
+    observed: &[ObservedLoop],
     out: &mut ModeOutput,
 ) -> Option<(pws::WavefrontCfg, Option<KernelView>)> {
     let request = input.request;
@@ -419,6 +431,13 @@ fn wavefront_graph(
     let inference = crate::loop_inference::gcn(gcn.function(), launch.as_ref());
     let mut bounds = p.loop_bounds.clone();
     bounds.apply_inferred(&inference.loops, &mut out.diagnostics);
+    for l in observed {
+        out.diagnostics.extend(bounds.raise_default(
+            LoopKey::Label(l.header.clone()),
+            l.iterations,
+            isa::Span::new(l.line, 1, 0),
+        ));
+    }
     out.loop_bounds = crate::loop_inference::rows(&inference, &bounds);
     out.time("loop_bounds", t);
     let opts = pws::GcnGraphOptions {
@@ -428,7 +447,14 @@ fn wavefront_graph(
             default: bounds.default,
         },
     };
-    match pws::build_from_gcn_program(&gcn.program, gcn.function(), &opts, budget) {
+    let built = pws::build_from_gcn_program_observed(
+        &gcn.program,
+        gcn.function(),
+        &opts,
+        budget,
+        input.progress,
+    );
+    match built {
         Ok(g) => {
             out.diagnostics.extend(g.warnings);
             loop_rows(&g.loops, &inference, &bounds, out);
@@ -509,36 +535,24 @@ fn loop_rows(
 
 /// `simulate=true`: runs the GCN3 kernel with the machine that matches the block costs
 /// (gem5's SIMD for `cost=latency`, one cycle per instruction on 64 lanes for `cost=unit`)
-/// and the chosen splitting, and checks it against `E_WF` of the same model when the launch
-/// is a single wavefront (the bound is per wavefront). The PWS bound is only comparable when
-/// the split points are the kernel's own `split` instructions (`split=marked`, no extra
-/// marks), the ones the simulator follows.
+/// and the chosen splitting, before the analysis (its loop counts may raise default
+/// bounds); [`against_bound`] then checks it. `None`: it did not run (the errors say why).
 fn simulate(
     input: &ModeInput,
     p: &PwsParams,
     run: &SimRun,
-    r: &pws::PwsResult,
     out: &mut ModeOutput,
-) {
+) -> Option<(sim::Simulation, Vec<ObservedLoop>)> {
     let hw = &p.hardware;
     let costs = sim::SplitCosts {
         s: hw.s,
         e_s: hw.e_s,
         e_m: hw.e_m,
     };
-    let (splitting, bound) = match p.sim_splitting {
-        SimSplitting::Dws => (
-            sim::Splitting::Dws(costs),
-            Some((r.e_wf.dws, "E_WF with DWS")),
-        ),
-        SimSplitting::Pws => (
-            sim::Splitting::Pws(costs),
-            p.own_marks_only.then_some((r.e_wf.pws, "E_WF with PWS")),
-        ),
-        SimSplitting::None => (
-            sim::Splitting::None,
-            Some((r.e_wf.no_split, "E_WF without splitting")),
-        ),
+    let splitting = match p.sim_splitting {
+        SimSplitting::Dws => sim::Splitting::Dws(costs),
+        SimSplitting::Pws => sim::Splitting::Pws(costs),
+        SimSplitting::None => sim::Splitting::None,
     };
     let machine = if p.cost_name == "unit" {
         simulator::preset_machine(Some("unit-cost")).map(|unit| sim::Machine {
@@ -551,16 +565,14 @@ fn simulate(
     } else {
         simulator::preset_machine(Some("gcn3"))
     };
-    let Some(mut machine) = machine else {
-        return;
-    };
+    let mut machine = machine?;
     machine.splitting = splitting;
     let text = KernelText {
         dialect: Dialect::Gcn,
         source: &input.request.source,
         function: input.request.function.as_deref(),
     };
-    let Some(s) = simulator::run_text(
+    let s = simulator::run_text(
         &text,
         &input.limits,
         Ok(run),
@@ -568,9 +580,7 @@ fn simulate(
         &mut out.diagnostics,
         &mut out.arguments,
         input.progress,
-    ) else {
-        return;
-    };
+    )?;
     let program = isa::gcn::parse(&input.request.source, &input.limits);
     let loops = program
         .function(input.request.function.as_deref())
@@ -585,6 +595,25 @@ fn simulate(
             loops
         })
         .unwrap_or_default();
+    Some((s, loops))
+}
+
+/// Checks run `s` against `E_WF` of the same model when the launch is a single wavefront
+/// (the bound is per wavefront). The PWS bound is only comparable when the split points are
+/// the kernel's own `split` instructions (`split=marked`, no extra marks), the ones the
+/// simulator follows.
+fn against_bound(
+    p: &PwsParams,
+    s: sim::Simulation,
+    loops: Vec<ObservedLoop>,
+    r: &pws::PwsResult,
+    out: &mut ModeOutput,
+) {
+    let bound = match p.sim_splitting {
+        SimSplitting::Dws => Some((r.e_wf.dws, "E_WF with DWS")),
+        SimSplitting::Pws => p.own_marks_only.then_some((r.e_wf.pws, "E_WF with PWS")),
+        SimSplitting::None => Some((r.e_wf.no_split, "E_WF without splitting")),
+    };
     out.simulation = Some(match bound {
         Some(_) if s.warps.len() != 1 => SimulationReport::against(
             s,

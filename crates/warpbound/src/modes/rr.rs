@@ -535,6 +535,7 @@ fn analyse(input: &ModeInput, p: &RrParams, out: &mut ModeOutput) {
         out.diagnostics
             .extend(crate::loop_inference::check_observed(&inference, &loops));
     }
+    let mut raised = Vec::new();
     if p.observed {
         if sim.is_none() {
             out.diagnostics.push(Diagnostic::global(
@@ -572,15 +573,36 @@ fn analyse(input: &ModeInput, p: &RrParams, out: &mut ModeOutput) {
                 }
             ),
         ));
-    }
-    let mut result = match roundrobin::analyze(f, launch, &config, &p.overrides) {
-        Ok(r) => r,
-        Err(d) => {
-            out.diagnostics.push(d);
-            return;
+    } else {
+        // The analyzer runs a loop to its end where the data is known and needs a bound only
+        // where it is not: the warning is given only for loops it bounded.
+        for l in &loops {
+            let key = crate::params::loop_bounds::LoopKey::Label(l.header.clone());
+            let span = isa::Span::new(l.line, 1, 0);
+            if let Some(d) = bounds.raise_default(key, l.iterations, span) {
+                config
+                    .loop_bounds
+                    .per_label
+                    .insert(l.header.clone(), l.iterations);
+                raised.push((l.header.clone(), d));
+            }
         }
-    };
+    }
+    let mut result =
+        match roundrobin::analyze_observed(f, launch, &config, &p.overrides, input.progress) {
+            Ok(r) => r,
+            Err(d) => {
+                out.diagnostics.push(d);
+                return;
+            }
+        };
     out.diagnostics.extend(result.notes.iter().cloned());
+    out.diagnostics.extend(
+        raised
+            .into_iter()
+            .filter(|(label, _)| result.loop_bounds.iter().any(|u| u.label == *label))
+            .map(|(_, d)| d),
+    );
     if result.traces.len() > MAX_TRACES {
         out.diagnostics.push(Diagnostic::global(
             Severity::Note,

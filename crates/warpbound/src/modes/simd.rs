@@ -328,7 +328,14 @@ fn analyse(input: &ModeInput, p: &SimdParams, out: &mut ModeOutput) {
     out.kernel = Some(view);
     let execution = if p.simulate {
         let started = web_time::Instant::now();
-        let e = execute(&result, &dag, &program, p, &mut out.diagnostics);
+        let e = execute(
+            &result,
+            &dag,
+            &program,
+            p,
+            input.progress,
+            &mut out.diagnostics,
+        );
         out.time("simd_execution", started);
         e.map(Box::new)
     } else {
@@ -346,12 +353,13 @@ fn execute(
     dag: &phases::dag::Dag,
     program: &isa::simd::Program,
     p: &SimdParams,
+    progress: isa::Observer,
     diagnostics: &mut Vec<Diagnostic>,
 ) -> Option<SimdExecutionReport> {
     use phases::execution::{Options, Scheduler};
     let mut o = Options::new(p.scheduler, p.path, &p.config);
     o.max_phases = p.max_sim_phases;
-    let run = match phases::execution::execute(result, dag, program, &o) {
+    let run = match phases::execution::execute_observed(result, dag, program, &o, progress) {
         Ok(r) => r,
         Err(e) => {
             diagnostics.extend(e.diagnostics);

@@ -6,7 +6,7 @@
 mod indirect;
 mod ipet_bound;
 pub(super) use ipet_bound::default_warning;
-pub(super) use loop_bounds::{infer_sass, observe_bounds, same_launch};
+pub(super) use loop_bounds::{infer_sass, observe_bounds, raise_defaults_to_observed, same_launch};
 mod its;
 mod loop_bounds;
 mod ptx;
@@ -472,8 +472,12 @@ fn run(input: &ModeInput) -> ModeOutput {
         out.diagnostics
             .extend(loop_inference::check_observed(&inference, &loops));
     }
-    if p.observed && !observe_bounds(&loops, sim.is_some(), input, &mut p.loop_bounds, &mut out) {
-        return out;
+    if p.observed {
+        if !observe_bounds(&loops, sim.is_some(), input, &mut p.loop_bounds, &mut out) {
+            return out;
+        }
+    } else {
+        raise_defaults_to_observed(&loops, &mut p.loop_bounds, &mut out);
     }
     out.loop_bounds = loop_inference::rows(&inference, &p.loop_bounds);
     let t = Instant::now();

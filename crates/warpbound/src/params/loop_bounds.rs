@@ -215,6 +215,35 @@ impl LoopBounds {
         (from, prov)
     }
 
+    /// Without `loop_bounds=observed`, after a simulation: a loop that neither the request nor
+    /// the code bounds, and whose run made `n` iterations per entry, more than
+    /// `default_loop_bound`, takes `n` instead of the default. A bound below an execution the
+    /// user has just watched is wrong on its face (issue #37: observed ≤ bound on every run);
+    /// `n` is still an assumption about every other input, so it is recorded as `observed`
+    /// (listed in `wcet.assumed_loop_bounds`) and the returned warning, located at the
+    /// header, says so.
+    pub fn raise_default(&mut self, key: LoopKey, n: u64, span: Span) -> Option<Diagnostic> {
+        let default = self.default?;
+        let keyed = match &key {
+            LoopKey::Address(a) => self.per_address.contains_key(a),
+            LoopKey::Label(l) => self.per_label.contains_key(l),
+        };
+        if n <= default || keyed {
+            return None;
+        }
+        let h = key.to_string();
+        self.observed(key, n);
+        Some(Diagnostic::warning(
+            span,
+            format!(
+                "loop {h}: neither the code nor the request bounds it, and the simulated run \
+                 made {n} iterations in one entry, more than default_loop_bound {default}: the \
+                 run's {n} is used — an assumption (it holds for this run, not for every \
+                 input). Give its bound with loop_bounds {{\"{h}\": N}} (--loop-bound {h}=N)"
+            ),
+        ))
+    }
+
     /// Records that the bound keyed `key` was taken from the simulated run.
     pub fn observed(&mut self, key: LoopKey, n: u64) {
         self.insert(&key, n);

@@ -63,6 +63,25 @@ pub(in crate::modes) fn observe_bounds(
     true
 }
 
+/// Without `loop_bounds=observed`, when the request simulates: loops bounded only by
+/// `default_loop_bound` whose run went beyond it take the run's count, warned
+/// ([`LoopBounds::raise_default`]).
+pub(in crate::modes) fn raise_defaults_to_observed(
+    loops: &[observed_loops::ObservedLoop],
+    bounds: &mut LoopBounds,
+    out: &mut ModeOutput,
+) {
+    for l in loops {
+        if let Some(address) = crate::params::number::unsigned(&l.header) {
+            out.diagnostics.extend(bounds.raise_default(
+                LoopKey::Address(address),
+                l.iterations,
+                isa::Span::new(l.line, 1, 0),
+            ));
+        }
+    }
+}
+
 /// Loop bounds from the code of a SASS kernel for `launch` (crate `loopbound`), applied to
 /// `bounds` by the precedence rule of [`crate::params::loop_bounds`].
 pub(in crate::modes) fn infer_sass(

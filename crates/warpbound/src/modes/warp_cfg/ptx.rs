@@ -59,10 +59,27 @@ pub(super) fn run(input: &ModeInput, p: &WarpCfgParams, out: &mut ModeOutput) {
     let inference = crate::loop_inference::ptx(f, launch.as_ref());
     let mut loop_bounds = p.loop_bounds.clone();
     loop_bounds.apply_inferred(&inference.loops, &mut out.diagnostics);
-    out.loop_bounds = crate::loop_inference::rows(&inference, &loop_bounds);
     out.time("loop_bounds", t);
+    // The run first: a loop the default bounds takes its count when the run went further.
+    let mut ran = None;
+    if let Some(run) = p.simulate.run(&mut out.diagnostics) {
+        let t = Instant::now();
+        let k = crate::ptx_launch::PtxKernel {
+            module: ptx.module(),
+            function: f,
+        };
+        ran = simulate(k, run, input.progress, &inference, launch.as_ref(), out);
+        out.time("simulate", t);
+    }
+    for l in ran.iter().flat_map(|(_, loops)| loops) {
+        let key = crate::params::loop_bounds::LoopKey::Label(l.header.clone());
+        let span = isa::Span::new(l.line, 1, 0);
+        out.diagnostics
+            .extend(loop_bounds.raise_default(key, l.iterations, span));
+    }
+    out.loop_bounds = crate::loop_inference::rows(&inference, &loop_bounds);
     let t = Instant::now();
-    let built = match cfg::ptx::build(f, &p.analysis) {
+    let built = match cfg::ptx::build_observed(f, &p.analysis, input.progress) {
         Ok(b) => b,
         Err(d) => {
             out.diagnostics.push(d);
@@ -104,14 +121,15 @@ pub(super) fn run(input: &ModeInput, p: &WarpCfgParams, out: &mut ModeOutput) {
         details.divergent_branches = divergent_branches(f, &built.graph, &built.divergence);
     }
     out.time("warp_cfg+ipet", t);
-    if let Some(run) = p.simulate.run(&mut out.diagnostics) {
-        let t = Instant::now();
-        let k = crate::ptx_launch::PtxKernel {
-            module: ptx.module(),
-            function: f,
-        };
-        simulate(k, run, input.progress, &inference, launch.as_ref(), out);
-        out.time("simulate", t);
+    if let Some((sim, loops)) = ran {
+        super::against_bound(
+            sim,
+            "the warp-cfg bound: one warp in isolation, one cycle per PTX instruction",
+            out,
+        );
+        if let Some(s) = &mut out.simulation {
+            s.loop_iterations = loops;
+        }
     }
     out.kernel = Some(view);
 }
@@ -174,7 +192,8 @@ fn divergent_branches(
 }
 
 /// One warp of the launch in isolation on the unit-cost machine: every issued PTX
-/// instruction one cycle, as the bound counts them.
+/// instruction one cycle, as the bound counts them. The run and its loop counts; `None`
+/// when it did not run (the diagnostics say why).
 fn simulate(
     k: crate::ptx_launch::PtxKernel,
     run: &simulator::SimRun,
@@ -182,11 +201,9 @@ fn simulate(
     inference: &crate::loop_inference::Inference,
     inferred_for: Option<&crate::loop_inference::Launch>,
     out: &mut ModeOutput,
-) {
+) -> Option<(sim::Simulation, Vec<crate::observed_loops::ObservedLoop>)> {
     let f = k.function;
-    let Some(mut machine) = simulator::preset_machine(Some("unit-cost")) else {
-        return;
-    };
+    let mut machine = simulator::preset_machine(Some("unit-cost"))?;
     machine.latency = cfg::LatencyTable::unit();
     machine.transaction_cycles = 0;
     // Without `params` (or with `params=auto`) the kernel's parameters are chosen from its
@@ -218,22 +235,13 @@ fn simulate(
     }
     let result = result.map_err(|d| out.diagnostics.extend(d));
     simulator::simulation_stage(&mut out.diagnostics, from);
-    let Ok(sim) = result else {
-        return;
-    };
+    let sim = result.ok()?;
     let loops = crate::observed_loops::of_ptx_run(f, &sim);
     if super::same_launch(&sim, inferred_for, 32) {
         out.diagnostics
             .extend(crate::loop_inference::check_observed(inference, &loops));
     }
-    super::against_bound(
-        sim,
-        "the warp-cfg bound: one warp in isolation, one cycle per PTX instruction",
-        out,
-    );
-    if let Some(s) = &mut out.simulation {
-        s.loop_iterations = loops;
-    }
+    Some((sim, loops))
 }
 
 /// Block costs with calls, and the bounds of the module's functions as callees.

@@ -350,8 +350,8 @@ function v2Link(request, tab) {
 
 test('automatic launch and observed loop bounds: buffers shown, counts become the bound with one click', async () => {
   // `for (r = 0; r < tid; r += popc(tid))`: a step the loop-bound inference does not know
-  // (since main's inference bounds `r++` below tid by the launch itself), 16 iterations for
-  // lane 16 (popc 1), above the default bound of 10.
+  // (it bounds `r++ < tid` by the launch itself), 16 iterations for lane 16 (popc 1), above
+  // the default bound of 10: the bound takes the run's 16 and says so (716e673).
   const loop = [
     'code for sm_86',
     '/*0000*/ S2R R0, SR_TID.X ;',
@@ -370,11 +370,15 @@ test('automatic launch and observed loop bounds: buffers shown, counts become th
     v2Link({ source: loop, dialect: 'sass', mode: 'warp-cfg', params: { simulate: true } }, 'summary'),
   );
   await page.waitForFunction(() => window.playground.report()?.simulation?.loop_iterations?.length === 1);
-  assert.match(await page.textContent('#observed-vs-bound'), /exceeds the bound\. If a loop ran more often/);
+  assert.match(await page.textContent('#observed-vs-bound'), /observed 65 cycles ≤ bound 69/);
+  assert.match(await page.textContent('#diagnostics li.warning'), /the simulated run made 16 iterations in one entry, more than default_loop_bound 10: the run's 16 is used/);
   assert.deepEqual(await page.locator('#loop-iterations tbody td').allTextContents(), ['0x30', '6', '16']);
+  // The counts made the request's own bounds: the same bound, now asked for.
   await page.click('#use-observed-bounds');
-  await page.waitForFunction(() => window.playground.report()?.wcet?.cycles === 69);
-  assert.equal(await page.evaluate(() => window.playground.request().params.loop_bounds), 'observed');
+  await page.waitForFunction(() => window.playground.request().params.loop_bounds === 'observed');
+  await page.waitForFunction(() => window.playground.report()?.diagnostics?.some((d) => d.message.startsWith('loop_bounds=observed')));
+  assert.equal(await page.evaluate(() => window.playground.report().wcet.cycles), 69);
+  assert.equal(await page.locator('#diagnostics li.warning', { hasText: 'the run\'s 16 is used' }).count(), 0);
   assert.match(await page.textContent('#observed-vs-bound'), /observed 65 cycles ≤ bound 69/);
   // A kernel that reads parameters, pasted without params or memory: the inferred arguments
   // and the buffers, grown to the run's last access (word 31 000 → 32 768 words).

@@ -1,5 +1,6 @@
-// What the page shows before its engine is ready: the kernel it opens with and how much of
-// the wasm module has arrived — not an empty editor.
+// What the page shows before its engine is ready: the kernel it opens with, its result from
+// the example's pinned report (issue #39 item 10) and how much of the wasm module has arrived
+// — not an empty editor.
 
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -16,7 +17,7 @@ function firstExample() {
   return (ex.kernel_header || '') + readFileSync(resolve(ROOT, 'www/examples', ex.kernel), 'utf8');
 }
 
-test('while the engine loads, the editor shows the first example and a bar shows the download', async () => {
+test('while the engine loads, the editor shows the first example with its pinned result and a bar shows the download', async () => {
   const context = await site.browser.newContext({ viewport: { width: 1440, height: 900 } });
   const page = await context.newPage();
   const errors = [];
@@ -42,7 +43,11 @@ test('while the engine loads, the editor shows the first example and a bar shows
     { timeout: 60000 },
   );
   assert.equal(await page.isVisible('#loading'), true);
-  assert.equal(await page.textContent('#stat-wcet'), '—');
+  // The result is the example's pinned report; the engine is not there to analyse yet.
+  assert.equal(await page.textContent('#stat-wcet'), '10');
+  assert.equal(await page.locator('#cfg-svg g.node').count(), 6);
+  assert.equal(await page.isDisabled('#analyze'), true);
+  assert.match(await page.textContent('#status'), /pinned result — the engine is loading/);
   const shown = await page.innerText('.cm-content');
   const lines = firstExample()
     .split('\n')

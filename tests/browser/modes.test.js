@@ -349,13 +349,16 @@ function v2Link(request, tab) {
 }
 
 test('automatic launch and observed loop bounds: buffers shown, counts become the bound with one click', async () => {
-  // `for (r = 1; r < tid; r++)`: 31 iterations for lane 31, above the default bound of 10.
+  // `for (r = 0; r < tid; r += popc(tid))`: a step the loop-bound inference does not know
+  // (it bounds `r++ < tid` by the launch itself), 16 iterations for lane 16 (popc 1), above
+  // the default bound of 10: the bound takes the run's 16 and says so (716e673).
   const loop = [
     'code for sm_86',
     '/*0000*/ S2R R0, SR_TID.X ;',
     '/*0010*/ MOV R1, RZ ;',
+    '/*0018*/ POPC R5, R0 ;',
     '/*0020*/ BSSY B0, 0x70 ;',
-    '/*0030*/ IADD3 R1, R1, 0x1, RZ ;',
+    '/*0030*/ IADD3 R1, R1, R5, RZ ;',
     '/*0040*/ ISETP.GE.U32.AND P0, PT, R1, R0, PT ;',
     '/*0050*/ @!P0 BRA 0x30 ;',
     '/*0060*/ BSYNC B0 ;',
@@ -367,12 +370,16 @@ test('automatic launch and observed loop bounds: buffers shown, counts become th
     v2Link({ source: loop, dialect: 'sass', mode: 'warp-cfg', params: { simulate: true } }, 'summary'),
   );
   await page.waitForFunction(() => window.playground.report()?.simulation?.loop_iterations?.length === 1);
-  assert.match(await page.textContent('#observed-vs-bound'), /exceeds the bound\. If a loop ran more often/);
-  assert.deepEqual(await page.locator('#loop-iterations tbody td').allTextContents(), ['0x30', '5', '31']);
+  assert.match(await page.textContent('#observed-vs-bound'), /observed 65 cycles ≤ bound 69/);
+  assert.match(await page.textContent('#diagnostics li.warning'), /the simulated run made 16 iterations in one entry, more than default_loop_bound 10: the run's 16 is used/);
+  assert.deepEqual(await page.locator('#loop-iterations tbody td').allTextContents(), ['0x30', '6', '16']);
+  // The counts made the request's own bounds: the same bound, now asked for.
   await page.click('#use-observed-bounds');
-  await page.waitForFunction(() => window.playground.report()?.wcet?.cycles === 128);
-  assert.equal(await page.evaluate(() => window.playground.request().params.loop_bounds), 'observed');
-  assert.match(await page.textContent('#observed-vs-bound'), /observed 128 cycles ≤ bound 128/);
+  await page.waitForFunction(() => window.playground.request().params.loop_bounds === 'observed');
+  await page.waitForFunction(() => window.playground.report()?.diagnostics?.some((d) => d.message.startsWith('loop_bounds=observed')));
+  assert.equal(await page.evaluate(() => window.playground.report().wcet.cycles), 69);
+  assert.equal(await page.locator('#diagnostics li.warning', { hasText: 'the run\'s 16 is used' }).count(), 0);
+  assert.match(await page.textContent('#observed-vs-bound'), /observed 65 cycles ≤ bound 69/);
   // A kernel that reads parameters, pasted without params or memory: the inferred arguments
   // and the buffers, grown to the run's last access (word 31 000 → 32 768 words).
   const gather = [

@@ -24,10 +24,30 @@ const RENAMED = new Map(
  * What the fixture expects, with a mode that has since been renamed under its current name:
  * the page opens an old link with the mode it names and writes the current name back.
  */
-function today(expect) {
-  const mode = expect.request.mode;
-  if (!RENAMED.has(mode)) return expect;
-  return { ...expect, request: { ...expect.request, mode: RENAMED.get(mode) } };
+function today(saved) {
+  const mode = saved.request.mode;
+  const expect = RENAMED.has(mode) ? { ...saved, request: { ...saved.request, mode: RENAMED.get(mode) } } : saved;
+  return withKernel(expect);
+}
+
+/**
+ * Since issue #39 a PTX or GCN3 simulation reports its kernel and thread-level graph (the
+ * page showed "—" for them before): the function, instruction, block and edge counts are
+ * the native CLI's for the link's request.
+ */
+function withKernel(expect) {
+  const r = expect.request;
+  if (r.mode !== 'simulate' || !['ptx', 'gcn'].includes(r.dialect)) return expect;
+  const dir = mkdtempSync(join(tmpdir(), 'warpbound-v1-'));
+  writeFileSync(join(dir, 'request.json'), JSON.stringify(r));
+  const report = JSON.parse(execFileSync(CLI, ['analyze', '--request', join(dir, 'request.json')], { maxBuffer: 64 << 20 }).toString());
+  return {
+    ...expect,
+    function: report.kernel.function,
+    instructions: String(report.kernel.instructions.length),
+    blocks: String(report.cfg.nodes.filter((n) => n.kind === 'block').length),
+    edges: String(report.cfg.edges.length),
+  };
 }
 
 const site = useSite();

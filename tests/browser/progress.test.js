@@ -80,7 +80,7 @@ test('a long simulation shows the warp-instructions issued and the cycle reached
     document.querySelector('#work-text').textContent,
     document.querySelector('#work-bar').value,
   ]);
-  const m = /^simulation: ([\d,]+) of 5,000,000 warp-instructions · cycle ([\d,]+)$/.exec(text);
+  const m = /^simulation: ([\d,]+) of 3,000,000 warp-instructions · cycle ([\d,]+)$/.exec(text);
   assert.ok(m, text);
   // The run ends by itself and the bar goes.
   await page.waitForSelector('body.ready', { timeout: 60000 });

@@ -93,7 +93,7 @@ test('analyze_with_progress reports long work while it runs and gives the same r
   for (const [i, p] of search.entries()) {
     assert.equal(p.label, 'exact makespan search');
     assert.equal(p.parameter, 'max_search_steps');
-    assert.equal(p.budget, 2000000);
+    assert.equal(p.budget, 10000000);
     assert.ok(p.done > 0 && p.done <= p.budget, `done ${p.done}`);
     // A lower bound on the worst case (a schedule found so far), rising to it.
     assert.ok(p.best_bound <= 99 && p.upper_bound >= 99, JSON.stringify(p));

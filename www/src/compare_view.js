@@ -1,11 +1,13 @@
 // The comparison (the Compare button): a pinned result next to the current one — each one's
-// key figures and graph, and the difference of their bounds. Every figure is the report's;
+// key figures and graph (each drawn readable, with its own zoom), and the difference of their
+// bounds, in a result view of its own (the Comparison tab), so both graphs get the pane. Every figure is the report's;
 // the difference (absolute and in % of the pinned value) is the only arithmetic, done on two
 // reported numbers. What a report lacks (no bound in thread-cfg, no simulation, no kernel
 // after an error) is shown as absent, never guessed.
 
 import { el } from './dom.js';
 import { renderCfg } from './cfg_view.js';
+import { fitZoom, openingZoom, openAt } from './graph_zoom.js';
 
 /** What `report.wcet.cycles` is in each mode (the report's `wcet`: "the main bound"). */
 const BOUND_NAMES = {
@@ -109,7 +111,49 @@ function differenceLine(key, what, before, after) {
   );
 }
 
-/** One column: its heading, its figures and a small drawing of its graph. */
+/** Each side's zoom, kept while the same two results are compared (null: opening zoom). */
+const zooms = { pinned: null, current: null, key: null };
+
+/** The drawing of one side's graph at its zoom, with −, +, fit: every node readable. */
+function drawingOf(which, title, cfg, dialect) {
+  const box = el('div', { class: 'compare-graph', id: `compare-${which}-graph` });
+  const level = el('span', { class: 'compare-zoom-level', id: `compare-${which}-zoom` });
+  const draw = () => {
+    const z = zooms[which] ?? 1;
+    level.textContent = `${Math.round(z * 100)}%`;
+    renderCfg(box, cfg, () => {}, z, {
+      id: `compare-${which}-svg`,
+      interactive: false,
+      dialect,
+      label: `${title} result: control-flow graph with ${cfg.nodes.length} nodes`,
+    });
+  };
+  const set = (z) => {
+    zooms[which] = Math.min(4, Math.max(0.1, z));
+    draw();
+  };
+  const button = (text, label, action) => el('button', { type: 'button', text, title: label, 'aria-label': label, onclick: action });
+  const tools = el(
+    'div',
+    { class: 'toolbar compare-tools' },
+    button('−', `Zoom the ${title.toLowerCase()} graph out`, () => set((zooms[which] ?? 1) / 1.25)),
+    level,
+    button('+', `Zoom the ${title.toLowerCase()} graph in`, () => set((zooms[which] ?? 1) * 1.25)),
+    button('fit', `Fit the ${title.toLowerCase()} graph to its box`, () => set(fitZoom(cfg.layout, box))),
+  );
+  // The opening zoom needs the box's size: measured once the comparison is on the page.
+  const open = () => {
+    if (zooms[which] === null && box.clientWidth > 0) {
+      zooms[which] = openingZoom(cfg.layout, box);
+      draw();
+      openAt(box, cfg.layout.nodes.find((p) => p.id === cfg.entry), zooms[which]);
+    }
+  };
+  draw();
+  return { parts: [tools, box], open };
+}
+
+/** One column: its heading, its figures and its graph; `open()` sizes the graph once shown. */
 function side(which, title, result, rows) {
   const figures = el('dl', { class: 'compare-figures' });
   for (const f of rows) {
@@ -123,25 +167,16 @@ function side(which, title, result, rows) {
       }),
     );
   }
-  const drawing = el('div', { class: 'compare-graph' });
   const cfg = result.report && result.report.cfg;
-  if (cfg) {
-    renderCfg(drawing, cfg, () => {}, 1, {
-      id: `compare-${which}-svg`,
-      interactive: false,
-      dialect: result.report.dialect,
-      label: `${title} result: control-flow graph with ${cfg.nodes.length} nodes`,
-    });
-  } else {
-    drawing.append(el('p', { class: 'muted', text: 'No graph.' }));
-  }
-  return el(
+  const drawing = cfg && cfg.layout ? drawingOf(which, title, cfg, result.report.dialect) : null;
+  const section = el(
     'section',
     { class: 'compare-side', id: `compare-${which}`, 'aria-label': `${title} result` },
     el('h3', { text: title }),
     figures,
-    drawing,
+    ...(drawing ? drawing.parts : [el('p', { class: 'muted', text: 'No graph.' })]),
   );
+  return { section, open: drawing ? drawing.open : () => {} };
 }
 
 const sameRequest = (a, b) => JSON.stringify(a) === JSON.stringify(b);
@@ -176,14 +211,13 @@ export function renderComparison(host, pinned, current, onUnpin) {
       }),
     );
   }
+  const key = JSON.stringify([pinned.request, current.request]);
+  if (zooms.key !== key) Object.assign(zooms, { pinned: null, current: null, key });
+  const sides = [side('pinned', 'Pinned', pinned, rowsOf(before, after)), side('current', 'Current', current, rowsOf(after, before))];
   host.replaceChildren(
     el('div', { class: 'compare-head' }, el('h2', { text: 'Comparison' }), unpin),
     ...lines,
-    el(
-      'div',
-      { class: 'compare-sides' },
-      side('pinned', 'Pinned', pinned, rowsOf(before, after)),
-      side('current', 'Current', current, rowsOf(after, before)),
-    ),
+    el('div', { class: 'compare-sides' }, ...sides.map((x) => x.section)),
   );
+  for (const x of sides) x.open();
 }

@@ -142,6 +142,7 @@ export class Editor {
     this.runListeners = [];
     this.cursorListeners = [];
     this.changeListeners = [];
+    this.pasteListeners = [];
     this.quiet = false;
     this.lastLine = 0;
     this.language = new Compartment();
@@ -172,6 +173,10 @@ export class Editor {
           EditorView.contentAttributes.of({ 'aria-label': 'Kernel source', id: 'editor' }),
           EditorView.updateListener.of((u) => {
             if (u.docChanged && !this.quiet) this.changeListeners.forEach((f) => f());
+            if (u.docChanged && !this.quiet && u.transactions.some((tr) => tr.isUserEvent('input.paste') || tr.isUserEvent('input.drop'))) {
+              const [before, after] = [u.startState.doc.toString(), u.state.doc.toString()];
+              this.pasteListeners.forEach((f) => f(before, after));
+            }
             if (u.selectionSet || u.docChanged) this.cursorMoved();
           }),
         ],
@@ -197,6 +202,11 @@ export class Editor {
   /** Called after every edit made by the user (not by `value = …`). */
   onChange(f) {
     this.changeListeners.push(f);
+  }
+
+  /** Called after text is pasted or dropped into the editor, with the text before and after. */
+  onPaste(f) {
+    this.pasteListeners.push(f);
   }
 
   setDialect(dialect) {

@@ -1,7 +1,7 @@
 // The playground page: one state object (what a permalink stores), one analysis engine in a
 // Web Worker, and views that render the report. The page computes no numbers of its own.
 
-import { Engine, Cancelled, EngineFailure } from './wasm.js';
+import { Engine, Cancelled } from './wasm.js';
 import { el } from './dom.js';
 import { Editor } from './editor.js';
 import { renderCfg, EDGE_KINDS, kindsIn } from './cfg_view.js';
@@ -9,7 +9,7 @@ import { renderDiagnostics, renderInstructions, markRows } from './tables.js';
 import { setOpcodeTables } from './opcode_docs.js';
 import { renderParams, showResolved } from './params_form.js';
 import { renderWcet } from './wcet_view.js';
-import { EXAMPLES, PAPERS } from './examples.js';
+import { EXAMPLES } from './examples.js';
 import { encodeLink, decodeHash, MAX_FRAGMENT } from './permalink.js';
 import { downloadSvg, downloadDot } from './export.js';
 import { renderGantt } from './gantt_view.js';
@@ -17,6 +17,15 @@ import { renderPlots } from './plot_view.js';
 import { renderStepper } from './stepper_view.js';
 import { keepOffline } from './offline.js';
 import { renderComparison } from './compare_view.js';
+import { placePanes, wirePanes } from './panes.js';
+import { renderDialectHint } from './dialect_hint.js';
+import { wirePaste } from './paste.js';
+import { pinnedReport } from './opening_result.js';
+import { nodeOfStep } from './step_node.js';
+import { fitZoom as fitWhole, openingZoom, openAt, centreOn, selectionZoom, enablePan } from './graph_zoom.js';
+import { showWork, failureReport } from './work_view.js';
+import { renderGallery } from './gallery_view.js';
+import { applyTheme, toggleTheme, toggleProjector } from './theme.js';
 
 const $ = (id) => document.getElementById(id);
 
@@ -69,12 +78,32 @@ let graph = null;
 async function main() {
   applyTheme();
   // The module downloads while the rest of the page is set up (it started with the HTML).
-  engine = new Engine(showLoading, setOpcodeTables);
+  engine = new Engine(showLoading, (tables) => {
+    setOpcodeTables(tables);
+    // A result drawn before the tables came (the opening example's pinned report) gets them.
+    if (view.report) {
+      drawInstructions();
+      drawGraph();
+    }
+  });
   editor = new Editor($('editor-host'));
   editor.onRun(run);
   editor.onCursorLine(cursorToNode);
+  // A pasted kernel is read as what it is (the command line's dialect guess, paste.js).
+  wirePaste(editor, engine, {
+    dialect: () => state.dialect,
+    isNew: isNewKernel,
+    onDialect: async (g) => {
+      const d = catalog.dialects.find((x) => x.name === g.dialect);
+      if (!d || !d.supported) return;
+      await switchDialect(g.dialect);
+      showStatus(`read as ${d.title}: \`${g.evidence}\` on line ${g.line} of the pasted text`);
+    },
+    onCuda: () => run(),
+  });
   editor.onChange(() => {
     state.example = null;
+    showExample();
     // Settings that came with an example or a link belong to its kernel: once the editor
     // holds mostly other lines (a pasted or newly typed kernel), the mode's defaults apply.
     if (view.origin !== null && isNewKernel(view.origin, editor.value)) {
@@ -85,10 +114,14 @@ async function main() {
     }
   });
   wireControls();
-  // First paint: the kernel the page opens with is readable while the engine loads.
-  const opening = await openingKernel();
+  // First paint: the kernel the page opens with is readable while the engine loads, and the
+  // opening example's result is shown at once from its pinned report (opening_result.js).
+  const hash = location.hash;
+  const { opening, clean } = await openingKernel();
   editor.value = opening.source;
   editor.setDialect(opening.dialect);
+  const pinned = clean ? pinnedReport(opening) : null;
+  if (pinned) showPinned(opening, pinned);
   catalog = await engine.catalog();
   $('loading').hidden = true;
   $('version').textContent = 'v' + catalog.version;
@@ -105,16 +138,22 @@ async function main() {
   $('mode').replaceChildren(
     ...catalog.modes.map((m) => el('option', { value: m.name, text: m.title, title: m.description })),
   );
-  renderGallery();
-  window.addEventListener('hashchange', () => restoreFromHash());
+  renderGallery($('gallery'), $('gallery-list'), loadExample);
+  // The hash as the event names it: by the time the handler runs, a write of the state's
+  // own link (`updateHash`) may have replaced `location.hash` already.
+  window.addEventListener('hashchange', (e) => {
+    hashes += 1; // writes of the state before this navigation are void
+    restoreFromHash(null, new URL(e.newURL).hash);
+  });
   // Text typed (or pasted) while the engine loaded is the user's: it is kept, with the
   // settings of the link or example the page opened with, and analysed.
   const typed = editor.value !== opening.source ? editor.value : null;
-  await restoreFromHash(typed);
+  if (pinned && typed === null && location.hash === hash) await loadExample(opening, null, pinned);
+  else await restoreFromHash(typed);
   if (typed !== null) showStatus('kept the text typed while the engine loaded');
-  // Navigation → first result on screen, the page's load-time measure (perf.test.js reads
-  // it; the target is under a second).
-  performance.mark('warpbound:first-result');
+  if (!pinned || typed !== null) performance.mark('warpbound:first-result');
+  // Navigation → the engine ready for the user's own kernel (load.test.js reads it).
+  performance.mark('warpbound:engine-ready');
   document.body.classList.add('ready');
   $('analyze').disabled = false;
   $('compare').disabled = false;
@@ -129,11 +168,37 @@ async function main() {
   });
 }
 
-/** The kernel a page opens with: its link's, its example's, else the first example's. */
+/**
+ * The opening example's pinned report, shown while the engine loads: the result of exactly
+ * the request the example sends (its settings are in `state` already; the mode's form waits
+ * for the catalog). Navigation → first result on screen is the page's load-time measure.
+ */
+function showPinned(ex, report) {
+  Object.assign(state, { dialect: ex.dialect, mode: ex.mode, params: { ...(ex.params || {}) } });
+  state.preset = { name: ex.preset || null };
+  state.loopBounds = { ...(ex.loop_bounds || {}) };
+  if (ex.view) showView(ex.view);
+  view.report = report;
+  view.request = ex.request;
+  view.elapsedMs = null;
+  render();
+  showStatus('the example\'s pinned result — the engine is loading');
+  $('stat-time').title = 'the pinned report of this example (the engine computes the same)';
+  performance.mark('warpbound:first-result');
+}
+
+/**
+ * The kernel a page opens with — its link's, its example's, else the first example's — and
+ * whether it is exactly the example the address names (or none): no message to show.
+ */
 async function openingKernel() {
   const decoded = await decodeHash(location.hash);
-  if (decoded.link) return { source: decoded.link.request.source, dialect: decoded.link.request.dialect || 'sass' };
-  return EXAMPLES.find((x) => x.id === decoded.example) || EXAMPLES[0];
+  if (decoded.link) {
+    const r = decoded.link.request;
+    return { opening: { source: r.source, dialect: r.dialect || 'sass' }, clean: false };
+  }
+  const ex = EXAMPLES.find((x) => x.id === decoded.example);
+  return { opening: ex || EXAMPLES[0], clean: !decoded.error && (!decoded.example || !!ex) };
 }
 
 /** The engine's download: the loaded fraction on the bar (indeterminate if the size is unknown). */
@@ -168,31 +233,14 @@ function wireControls() {
   });
   $('example').append(...EXAMPLES.map((x) => el('option', { value: x.id, text: x.title })));
   $('example').addEventListener('change', (e) => {
+    // The menu goes on naming the example while it is open (`showExample`).
     const ex = EXAMPLES.find((x) => x.id === e.target.value);
     if (ex) loadExample(ex);
-    e.target.value = '';
   });
   $('zoom-in').addEventListener('click', () => setZoom(view.zoom * 1.25));
   $('zoom-out').addEventListener('click', () => setZoom(view.zoom / 1.25));
   $('zoom-fit').addEventListener('click', fitZoom);
   $('zoom-selection').addEventListener('click', zoomToSelection);
-  for (const [button, pane] of [
-    ['toggle-params', 'mode-bar'],
-    ['toggle-stats', 'stats'],
-  ]) {
-    // Collapsed panes stay collapsed across visits (a lecture keeps its layout).
-    const key = `warpbound-collapsed-${pane}`;
-    const apply = (collapsed) => {
-      $(pane).hidden = collapsed;
-      $(button).setAttribute('aria-expanded', String(!collapsed));
-    };
-    apply(localStorage.getItem(key) === 'on');
-    $(button).addEventListener('click', () => {
-      const collapsed = !$(pane).hidden;
-      localStorage.setItem(key, collapsed ? 'on' : 'off');
-      apply(collapsed);
-    });
-  }
   $('gantt-in').addEventListener('click', () => setGanttZoom(view.ganttZoom * 1.25));
   $('gantt-out').addEventListener('click', () => setGanttZoom(view.ganttZoom / 1.25));
   $('gantt-fit').addEventListener('click', () => setGanttZoom(ganttFit(view.report && view.report.schedule)));
@@ -235,8 +283,8 @@ function wireControls() {
   $('open-gallery').addEventListener('click', () => $('gallery').showModal());
   $('open-help').addEventListener('click', () => $('help').showModal());
   $('copy-link').addEventListener('click', copyLink);
-  $('theme').addEventListener('click', toggleTheme);
-  $('projector').addEventListener('click', toggleProjector);
+  $('theme').addEventListener('click', () => redrawAfter(toggleTheme));
+  $('projector').addEventListener('click', () => redrawAfter(toggleProjector));
   $('stepper-beside').checked = localStorage.getItem('warpbound-beside') === 'on';
   $('stepper-beside').addEventListener('change', (e) => {
     localStorage.setItem('warpbound-beside', e.target.checked ? 'on' : 'off');
@@ -244,6 +292,11 @@ function wireControls() {
   });
   document.addEventListener('keydown', shortcut);
   enablePan($('cfg'));
+  wirePanes(() => {
+    view.graphSize = null; // the pane changed: the graph opens again at its size
+    showView(state.view);
+  });
+  placePanes(false);
 }
 
 // ---- state ↔ URL -------------------------------------------------------------------------
@@ -260,12 +313,13 @@ function snapshot() {
 
 const TABS = () => [...document.querySelectorAll('[role=tab]')].map((t) => t.dataset.view);
 
-/** Opens the state the address names; `typed`: the editor's text to keep instead of its kernel. */
-async function restoreFromHash(typed = null) {
-  const decoded = await decodeHash(location.hash);
+/** Opens the state `hash` names; `typed`: the editor's text to keep instead of its kernel. */
+async function restoreFromHash(typed = null, hash = location.hash) {
+  const decoded = await decodeHash(hash);
   // A link is a whole state: it brings its own pinned result, or none.
   view.pinned = null;
   if (decoded.link) {
+    navigations += 1;
     const { request: r, view: v, pinned } = decoded.link;
     // The pinned request first, as the comparison was made; the current one is run below.
     if (pinned) {
@@ -314,6 +368,7 @@ let hashes = 0;
  * false when it did not (a newer state's call did, or the link would be too long). */
 async function updateHash() {
   const n = ++hashes;
+  showExample();
   // An example's alias cannot hold a pinned result.
   let hash = state.example && !view.pinned ? `#ex=${state.example}` : await encodeLink(snapshot());
   if (view.pinned && hash.length - 1 > MAX_FRAGMENT) {
@@ -343,9 +398,29 @@ async function updateHash() {
   return true;
 }
 
+/**
+ * Whether the page shows an example exactly as it opens — its kernel and settings, its tab,
+ * no node selected, the stepper at its first step, nothing pinned — so that its `#ex=` alias
+ * says all; a copied link of anything else (the stepper at step 64) is the whole `#v2.` one.
+ */
+function asOpened() {
+  const ex = state.example && EXAMPLES.find((x) => x.id === state.example);
+  return !!ex && !view.pinned && view.step === 0 && view.selected === null && state.view === (ex.view || 'graph');
+}
+
+/** The Example menu names the example on screen while it is unchanged, else none. */
+function showExample() {
+  $('example').value = state.example || '';
+}
+
 async function copyLink() {
   if (!(await updateHash())) return;
-  const url = location.href;
+  // The address bar may hold an example's alias; the copy holds what is shown.
+  let url = location.href;
+  if (state.example && !asOpened()) {
+    const full = await encodeLink(snapshot());
+    if (full.length - 1 <= MAX_FRAGMENT) url = location.href.split('#')[0] + full;
+  }
   try {
     await navigator.clipboard.writeText(url);
     showStatus(`link copied (${url.length} characters)`);
@@ -393,8 +468,11 @@ function setMode(name, params, preset = null) {
   );
 }
 
-/** Loads example `ex` (with `typed`, its settings around that text instead of its kernel). */
-async function loadExample(ex, typed = null) {
+/**
+ * Loads example `ex` (with `typed`, its settings around that text instead of its kernel;
+ * with `report`, its pinned report instead of a run).
+ */
+async function loadExample(ex, typed = null, report = null) {
   editor.value = typed ?? ex.source;
   view.origin = ex.source;
   state.dialect = ex.dialect;
@@ -405,10 +483,20 @@ async function loadExample(ex, typed = null) {
   setMode(ex.mode || catalog.default_mode, ex.params || {}, ex.preset || null);
   if (ex.view) showView(ex.view);
   pendingView = null;
-  await run();
+  const navigation = ++navigations;
+  if (report) {
+    showResolved($('params'), report.params, report.preset);
+    drawStepper();
+    showStatus('engine ready');
+  } else await run();
+  // Opened and not replaced meanwhile (by another example, a link, or the address).
+  if (navigation !== navigations) return;
   state.example = typed === null ? ex.id : null;
   await updateHash();
 }
+
+/** Examples and links opened so far: one that finishes after a newer one keeps quiet. */
+let navigations = 0;
 
 function request() {
   const r = { schema_version: 1, source: editor.value, dialect: state.dialect, mode: state.mode };
@@ -466,51 +554,6 @@ async function run() {
   await updateHash();
 }
 
-const grouped = (n) => Number(n).toLocaleString('en-US');
-
-/**
- * One progress report of the running analysis, as Rust made it: the share of its budget used
- * (the bar), the work done and the best bound so far (the text). Every bound sought is a
- * maximum, so the interim bound is a lower bound that rises to the result.
- */
-function showWork(p) {
-  $('work').hidden = false;
-  const bar = $('work-bar');
-  bar.max = p.budget;
-  bar.value = Math.min(p.done, p.budget);
-  let text = `${p.label}: ${grouped(p.done)} of ${grouped(p.budget)} ${p.unit}`;
-  if (p.best_bound !== null && p.best_bound !== undefined) {
-    text += ` · ${p.bound_label} ${grouped(p.best_bound)}`;
-    if (p.upper_bound !== null && p.upper_bound !== undefined) text += ` (at most ${grouped(p.upper_bound)})`;
-  }
-  $('work-text').textContent = text;
-  bar.title = `${p.parameter} = ${grouped(p.budget)}; ${(p.elapsed_ms / 1000).toFixed(1)} s in the engine`;
-}
-
-/** A report with one error saying why the engine gave none (`err`, not a cancellation). */
-function failureReport(err) {
-  const failure = err instanceof EngineFailure;
-  const message = failure
-    ? `internal error: the analysis engine failed (${err.message}) and was restarted. ` +
-      'This is a bug in Warpbound, not in your kernel: please report it with the request below.'
-    : String(err.message || err);
-  return {
-    diagnostics: [
-      {
-        severity: 'error',
-        line: 0,
-        column: 0,
-        len: 0,
-        message,
-        bug_report: failure ? JSON.stringify(err.request, null, 2) : undefined,
-      },
-    ],
-    kernel: null,
-    cfg: null,
-    timings_ms: {},
-  };
-}
-
 /** The report of `req` without showing it (a link's pinned request); null if cancelled. */
 async function analyzeAside(req) {
   try {
@@ -527,7 +570,7 @@ async function analyzeAside(req) {
 function pin() {
   if (!view.report || !view.request) return;
   view.pinned = { request: view.request, report: view.report };
-  drawComparison();
+  showView('compare');
   showStatus('result pinned: change anything and analyse to compare');
   updateHash();
 }
@@ -540,13 +583,17 @@ function unpin() {
   updateHash();
 }
 
+/** The Comparison view: its tab exists while a result is pinned. */
 function drawComparison() {
   const host = $('compare-panel');
   host.hidden = !view.pinned;
+  document.querySelector('[data-view="compare"]').hidden = !view.pinned;
   if (!view.pinned) {
     host.replaceChildren();
+    if (state.view === 'compare') showView(view.report && view.report.cfg ? 'graph' : 'summary');
     return;
   }
+  if (!view.request) return; // a link's pinned result, before its current one is in
   renderComparison(host, view.pinned, { request: view.request, report: view.report }, unpin);
 }
 
@@ -558,35 +605,21 @@ function showStatus(text, bad = false) {
 // ---- rendering ----------------------------------------------------------------------------
 
 /**
- * The report's `dialect_hint` (the text failed in the chosen dialect but shows another):
- * one button that switches the dialect — and the mode, when the current one does not read
- * that dialect — and analyses again.
+ * Reads the kernel as `dialect` from now on: the dialect menu, the editor's highlighting, and
+ * the mode — this one if it reads the dialect, else the first that does — with its defaults:
+ * the settings of the example that was open belong to it, not to a pasted kernel.
  */
-function renderDialectHint(hint) {
-  const box = $('dialect-hint');
-  const d = hint && catalog && catalog.dialects.find((x) => x.name === hint.dialect && x.supported);
-  box.hidden = !d;
-  if (!d) {
-    box.replaceChildren();
-    return;
-  }
-  const where = hint.line > 0 ? ` (\`${hint.evidence}\` on line ${hint.line})` : '';
-  const button = el('button', { type: 'button', text: `Switch to ${d.title}`, id: 'dialect-switch' });
-  button.addEventListener('click', () => {
-    state.dialect = d.name;
-    state.example = null;
-    $('dialect').value = d.name;
-    editor.setDialect(d.name);
-    // The settings of the example that was open belong to it, not to the pasted kernel:
-    // the mode's defaults (and a mode that reads the new dialect, if this one does not).
-    const mode = catalog.modes.find((m) => m.name === state.mode);
-    const keep = mode && mode.dialects.includes(d.name);
-    const next = keep ? mode : catalog.modes.find((m) => m.dialects.includes(d.name));
-    state.loopBounds = {};
-    setMode(next ? next.name : state.mode, {});
-    run();
-  });
-  box.replaceChildren(el('span', { text: `This text looks like ${d.title}${where}. ` }), button);
+function switchDialect(dialect) {
+  state.dialect = dialect;
+  state.example = null;
+  $('dialect').value = dialect;
+  editor.setDialect(dialect);
+  const mode = findMode(state.mode);
+  const keep = mode && mode.dialects.includes(dialect);
+  const next = keep ? mode : catalog.modes.find((m) => m.dialects.includes(dialect));
+  state.loopBounds = {};
+  setMode(next ? next.name : state.mode, {});
+  return run();
 }
 
 function render() {
@@ -594,7 +627,12 @@ function render() {
   editor.setMarks(r.diagnostics);
   editor.highlightLines(null);
   renderDiagnostics($('diagnostics'), r.diagnostics, (d) => editor.revealLine(d.line, d.column, d.len));
-  renderDialectHint(r.dialect_hint);
+  renderDialectHint($('dialect-hint'), r, {
+    catalog,
+    source: view.request ? view.request.source : editor.value,
+    onSwitch: switchDialect,
+    title: (id) => (EXAMPLES.find((x) => x.id === id) || { title: id }).title,
+  });
   const errors = r.diagnostics.filter((d) => d.severity === 'error').length;
   const k = r.kernel;
   const details = r['warp-cfg'];
@@ -609,7 +647,11 @@ function render() {
   // The whole call in the worker (request in, report out), by wasm's `performance.now()`.
   $('stat-time').title =
     typeof view.elapsedMs === 'number' ? `${view.elapsedMs.toFixed(2)} ms in the engine call` : '';
-  showStatus(errors ? `${errors} error${errors > 1 ? 's' : ''}` : k ? 'analysed' : '', errors > 0);
+  // A simulation is a result too (PTX and GCN3 runs, the simulate mode): its cycles.
+  $('stat-observed').textContent = r.simulation ? String(r.simulation.cycles) : '—';
+  $('stat-observed-box').hidden = !r.simulation;
+  const done = k || r.wcet || r.simulation;
+  showStatus(errors ? `${errors} error${errors > 1 ? 's' : ''}` : done ? 'analysed' : '', errors > 0);
 
   const fsel = $('function');
   const fns = k ? k.functions : [];
@@ -618,16 +660,7 @@ function render() {
 
   showResolved($('params'), r.params, r.preset);
 
-  renderInstructions(
-    $('instructions'),
-    k ? k.instructions : [],
-    (ins) => {
-      editor.revealLine(ins.line, ins.column);
-      const node = nodeOfInstruction(ins.index);
-      if (node) selectNode(node.id, false);
-    },
-    r.dialect,
-  );
+  drawInstructions();
   renderWcet(
     $('wcet'),
     r,
@@ -665,7 +698,23 @@ function render() {
   drawStepper();
   if (state.view === 'json') renderJson();
   drawGraph();
+  openGraph();
   drawComparison();
+}
+
+/** The instruction table of the report shown (its cells carry the opcode documentation). */
+function drawInstructions() {
+  const r = view.report;
+  renderInstructions(
+    $('instructions'),
+    r.kernel ? r.kernel.instructions : [],
+    (ins) => {
+      editor.revealLine(ins.line, ins.column);
+      const node = nodeOfInstruction(ins.index);
+      if (node) selectNode(node.id, false);
+    },
+    r.dialect,
+  );
 }
 
 /** The zoom at which `schedule` fills the results pane, at most 1. */
@@ -679,7 +728,7 @@ function ganttFit(schedule) {
 function drawStepper() {
   const sim = view.report && view.report.simulation;
   // The picker only where the mode reads `warp` (the modes that take a launch).
-  const mode = findMode(state.mode);
+  const mode = catalog && findMode(state.mode);
   const picks = mode && mode.params.some((p) => p.name === 'warp');
   const warps = picks && sim && sim.warps ? sim.warps.length : 1;
   renderStepper(
@@ -701,9 +750,20 @@ function drawStepper() {
   );
   const s = sim && sim.stepper && sim.stepper.steps[view.step];
   if (s && state.view === 'stepper') editor.highlightLines(s.line, s.line);
-  // The current instruction's node, shown when the graph is beside the stepper.
-  const node = s && graph && nodeOfInstruction(s.index);
+  const node = graph && stepNode();
   if (node) graph.select(node.id);
+}
+
+/**
+ * The current step's node — the one of the stack the warp is in, when the block is in
+ * several (step_node.js) — or null; the graph shows it selected while it is beside the
+ * stepper, and keeps it when redrawn (a zoom, a theme).
+ */
+function stepNode() {
+  const r = view.report;
+  const steps = r && r.simulation && r.simulation.stepper && r.simulation.stepper.steps;
+  if (!steps || !steps[view.step] || !r.cfg || state.view !== 'stepper' || !$('stepper-beside').checked) return null;
+  return nodeOfStep(r.cfg, steps, view.step);
 }
 
 function setGanttZoom(z) {
@@ -748,7 +808,9 @@ function drawGraph() {
     r.wcet ? el('span', { class: 'key hot', title: 'nodes and edges on the worst-case path' }, el('i'), 'worst case') : '',
   );
   graph = renderCfg(host, r.cfg, (n) => selectNode(n.id, true), view.zoom * graphScale(), { dialect: r.dialect });
-  if (view.selected !== null) graph.select(view.selected);
+  const stepped = stepNode();
+  if (stepped) graph.select(stepped.id);
+  else if (view.selected !== null) graph.select(view.selected);
 }
 
 function nodeOfInstruction(index) {
@@ -835,47 +897,32 @@ function graphScale() {
   return document.body.classList.contains('projector') ? 1.3 : 1;
 }
 
-/**
- * Zooms so the selected node is large (half the pane's width, at most 2×) and scrolls it to
- * the middle of the pane: a way into an 87-block graph that "fit" shrinks to 10 %.
- */
+/** Zooms so the selected node is large and centred: a way into a graph "fit" shrinks to 10 %. */
 function zoomToSelection() {
   const r = view.report;
   if (!r || !r.cfg || view.selected === null) return;
   const placed = r.cfg.layout.nodes.find((p) => p.id === view.selected);
   if (!placed) return;
   const host = $('cfg');
-  setZoom(Math.min(2, (host.clientWidth * 0.5) / placed.width) / graphScale());
-  const z = view.zoom * graphScale();
-  host.scrollLeft = (placed.x + placed.width / 2) * z - host.clientWidth / 2;
-  host.scrollTop = (placed.y + placed.height / 2) * z - host.clientHeight / 2;
+  setZoom(selectionZoom(placed, host, graphScale()));
+  centreOn(host, placed, view.zoom * graphScale());
 }
 
 function fitZoom() {
   const r = view.report;
-  if (!r || !r.cfg) return;
-  const host = $('cfg');
-  const fit = Math.min((host.clientWidth - 8) / r.cfg.layout.width, (host.clientHeight - 8) / r.cfg.layout.height);
-  setZoom(Math.min(1.5, fit / graphScale()));
+  if (r && r.cfg && r.cfg.layout) setZoom(fitWhole(r.cfg.layout, $('cfg'), graphScale()));
 }
 
-/** Drag the graph to pan it. */
-function enablePan(host) {
-  let start = null;
-  host.addEventListener('pointerdown', (e) => {
-    if (e.target.closest('.node')) return;
-    start = { x: e.clientX, y: e.clientY, left: host.scrollLeft, top: host.scrollTop };
-    host.classList.add('panning');
-  });
-  window.addEventListener('pointermove', (e) => {
-    if (!start) return;
-    host.scrollLeft = start.left - (e.clientX - start.x);
-    host.scrollTop = start.top - (e.clientY - start.y);
-  });
-  window.addEventListener('pointerup', () => {
-    start = null;
-    host.classList.remove('panning');
-  });
+/** A graph other than the one shown opens readable, at its entry (`graph_zoom.js`). */
+function openGraph() {
+  const cfg = view.report && view.report.cfg;
+  if (!cfg || !cfg.layout || $('panel-graph').hidden) return;
+  const host = $('cfg');
+  const size = `${cfg.layout.width}×${cfg.layout.height}`;
+  if (view.graphSize === size) return;
+  view.graphSize = size;
+  setZoom(openingZoom(cfg.layout, host, graphScale()));
+  openAt(host, cfg.layout.nodes.find((p) => p.id === cfg.entry), view.zoom * graphScale());
 }
 
 function showView(name) {
@@ -888,64 +935,19 @@ function showView(name) {
   }
   // Lecture layout: the graph stays beside the stepper when asked (the choice is kept).
   const beside = name === 'stepper' && $('stepper-beside').checked;
-  $('panels').classList.toggle('beside', beside);
+  placePanes(beside);
   if (beside) $('panel-graph').hidden = false;
   if (name === 'json') renderJson();
   if (name === 'stepper') drawStepper();
+  if (name === 'compare') drawComparison();
+  openGraph();
 }
 
 // ---- gallery, theme, projector, shortcuts --------------------------------------------------
 
-function renderGallery() {
-  const groups = PAPERS.map((p) => {
-    const items = EXAMPLES.filter((x) => x.paper === p.id).map((x) =>
-      el(
-        'article',
-        { class: 'card', 'data-example': x.id },
-        el('h4', { text: x.title }),
-        el('p', { text: x.blurb || '' }),
-        el(
-          'div',
-          { class: 'card-actions' },
-          el('button', {
-            text: 'Open',
-            onclick: () => {
-              $('gallery').close();
-              loadExample(x);
-            },
-          }),
-          el('a', { href: `#ex=${x.id}`, text: 'permalink', class: 'permalink' }),
-        ),
-      ),
-    );
-    return el('section', { class: 'gallery-group' }, el('h3', { text: p.title }), ...items);
-  });
-  $('gallery-list').replaceChildren(...groups);
-}
-
-function applyTheme() {
-  const saved = localStorage.getItem('warpbound-theme');
-  const dark = saved ? saved === 'dark' : matchMedia('(prefers-color-scheme: dark)').matches;
-  document.documentElement.dataset.theme = dark ? 'dark' : 'light';
-  const projector = localStorage.getItem('warpbound-projector') === 'on';
-  document.body.classList.toggle('projector', projector);
-  // Synchronously: the buttons' pressed state changes with the click that changed it (a
-  // screen reader announces it at once, and a test reading it right after the click sees it).
-  $('theme').setAttribute('aria-pressed', String(dark));
-  $('projector').setAttribute('aria-pressed', String(projector));
-}
-
-function toggleTheme() {
-  const dark = document.documentElement.dataset.theme !== 'dark';
-  localStorage.setItem('warpbound-theme', dark ? 'dark' : 'light');
-  applyTheme();
-  if (view.report) drawGraph();
-}
-
-function toggleProjector() {
-  const on = !document.body.classList.contains('projector');
-  localStorage.setItem('warpbound-projector', on ? 'on' : 'off');
-  applyTheme();
+/** Theme and projector changes redraw the graph (its colours and scale are drawn in). */
+function redrawAfter(change) {
+  change();
   if (view.report) drawGraph();
 }
 
@@ -965,8 +967,8 @@ function shortcut(e) {
   else if (e.key === '+' || e.key === '=') setZoom(view.zoom * 1.25);
   else if (e.key === '-') setZoom(view.zoom / 1.25);
   else if (e.key === '0') fitZoom();
-  else if (e.key === 't') toggleTheme();
-  else if (e.key === 'p') toggleProjector();
+  else if (e.key === 't') redrawAfter(toggleTheme);
+  else if (e.key === 'p') redrawAfter(toggleProjector);
   else return;
   e.preventDefault();
 }

@@ -7,16 +7,9 @@
 // `simulation.stepper`.
 
 import { el, hex } from './dom.js';
+import { laneBits, laneEvent } from './lane_events.js';
 
-/** Lane bits of a mask as booleans, lane 0 first (the report writes masks as "1010…"). */
-export function laneBits(mask) {
-  if (!mask) return [];
-  if (typeof mask === 'string') return [...mask].map((c) => c === '1');
-  if (typeof mask.bits === 'string') return [...mask.bits].map((c) => c === '1');
-  const out = [];
-  for (let i = 0; i < mask.lanes; i++) out.push(Math.floor(mask.bits / 2 ** i) % 2 === 1);
-  return out;
-}
+export { laneBits, laneEvent };
 
 /**
  * An entry's type as the report writes it: a name (`nil`, `sync`, `warp_sync`, …) or, for
@@ -38,31 +31,6 @@ export function tagText(tag) {
 function nextPc(e) {
   if (e.tag === 'warp_sync' && e.pc > Number.MAX_SAFE_INTEGER) return 'not arrived';
   return hex(e.address);
-}
-
-/** Lane numbers above a lanes row: the same cell widths, so both wrap alike. */
-function laneNumbers(count) {
-  return el(
-    'div',
-    { class: 'lane-numbers', id: 'stepper-lane-numbers', 'aria-hidden': 'true' },
-    ...Array.from({ length: count }, (_, i) => el('span', { class: 'lane-number', text: String(i) })),
-  );
-}
-
-/** The number of set bits of a lane mask. */
-const active = (mask) => laneBits(mask).filter(Boolean).length;
-
-/**
- * What happens to the warp at step `i` compared with the step before: a divergence (fewer
- * active lanes: the others wait on the stack or in another thread group) or a reconvergence
- * (more lanes active again). `null` when the active lanes did not change.
- */
-export function laneEvent(steps, i) {
-  if (i === 0) return null;
-  const [before, now] = [active(steps[i - 1].active), active(steps[i].active)];
-  if (now < before) return { kind: 'diverges', text: `diverges: ${before} → ${now} active lanes (the others wait)` };
-  if (now > before) return { kind: 'reconverges', text: `reconverges: ${before} → ${now} active lanes` };
-  return null;
 }
 
 /** A register value as the table shows it: small numbers in decimal, the rest in hex. */
@@ -117,17 +85,31 @@ function stopPlaying() {
   player.timer = null;
 }
 
-function lanesRow(mask, executed) {
+/**
+ * One box per lane (filled: active; dark: the guard holds, the lane executes). With
+ * `numbered`, each box carries its lane number above it in one cell, so numbers and boxes
+ * wrap together however narrow the pane is.
+ */
+function lanesRow(mask, executed, numbered = false) {
   const bits = laneBits(mask);
   const ran = laneBits(executed);
+  const box = (on, i) =>
+    el('span', {
+      class: `lane${on ? ' on' : ''}${ran[i] ? ' ran' : ''}`,
+      title: `lane ${i}: ${on ? (ran[i] ? 'active, executes' : 'active, guard false') : 'inactive'}`,
+    });
   return el(
     'div',
-    { class: 'lanes', role: 'img', 'aria-label': `${bits.filter(Boolean).length} of ${bits.length} lanes active` },
+    {
+      class: numbered ? 'lanes numbered' : 'lanes',
+      id: numbered ? 'stepper-lanes' : null,
+      role: 'img',
+      'aria-label': `${bits.filter(Boolean).length} of ${bits.length} lanes active`,
+    },
     ...bits.map((on, i) =>
-      el('span', {
-        class: `lane${on ? ' on' : ''}${ran[i] ? ' ran' : ''}`,
-        title: `lane ${i}: ${on ? (ran[i] ? 'active, executes' : 'active, guard false') : 'inactive'}`,
-      }),
+      numbered
+        ? el('span', { class: 'lane-cell' }, el('span', { class: 'lane-number', 'aria-hidden': 'true', text: String(i) }), box(on, i))
+        : box(on, i),
     ),
   );
 }
@@ -225,8 +207,7 @@ export function renderStepper(host, stepper, at, onMove, warps = 1, onWarp = nul
     ),
     event ? el('p', { id: 'stepper-event', class: `lane-event ${event.kind}`, text: event.text }) : '',
     el('h3', { text: 'Lanes (filled: active; dark: the guard holds, the lane executes)' }),
-    laneNumbers(laneBits(s.active).length),
-    lanesRow(s.active, s.executed),
+    lanesRow(s.active, s.executed, true),
     ...registersTable(s),
     ...(s.groups ? groupsTables(s.groups) : stackTable(stack, rpc)),
   );

@@ -3,31 +3,71 @@
 import { el, hex } from './dom.js';
 import { opcodeText } from './opcode_docs.js';
 
+/**
+ * Diagnostics that say the same thing (severity, step and message) at several places, as one
+ * group each, in the order of their first place: `[{ first, all }]`. A kernel that calls the
+ * runtime's assert five times gets one warning that says so five times, not five warnings.
+ */
+export function groupDiagnostics(diagnostics) {
+  const groups = new Map();
+  for (const d of diagnostics) {
+    const key = JSON.stringify([d.severity, d.stage || '', d.message]);
+    if (!groups.has(key)) groups.set(key, { first: d, all: [] });
+    groups.get(key).all.push(d);
+  }
+  return [...groups.values()];
+}
+
+/** Where a group of diagnostics is: one place, or `N×` and each line (a button to go there). */
+function placesOf(group, onPick) {
+  const { first, all } = group;
+  if (all.length === 1) {
+    return el('span', { class: 'where', text: first.line ? `line ${first.line}, column ${first.column}` : 'request' });
+  }
+  const located = all.filter((d) => d.line);
+  const lines = located.map((d) => {
+    const go = el('button', { type: 'button', class: 'goto-line', text: String(d.line), title: `line ${d.line}, column ${d.column}` });
+    go.addEventListener('click', (e) => {
+      e.stopPropagation();
+      onPick(d);
+    });
+    return go;
+  });
+  return el(
+    'span',
+    { class: 'where grouped', title: `${all.length} places` },
+    `${all.length}× `,
+    located.length ? `line${located.length > 1 ? 's' : ''} ` : 'request',
+    ...lines.flatMap((b, i) => (i ? [', ', b] : [b])),
+  );
+}
+
 export function renderDiagnostics(list, diagnostics, onPick) {
   if (!diagnostics.length) {
     list.replaceChildren(el('li', { class: 'ok', text: 'No diagnostics.' }));
     return;
   }
   list.replaceChildren(
-    ...diagnostics.map((d) => {
-      const where = d.line ? `line ${d.line}, column ${d.column}` : 'request';
+    ...groupDiagnostics(diagnostics).map((group) => {
+      const d = group.first;
       const li = el(
         'li',
         {
           class: `diag ${d.severity}`,
           'data-line': d.line,
           'data-column': d.column,
+          'data-count': group.all.length > 1 ? group.all.length : null,
           tabindex: d.line ? 0 : -1,
         },
         el('span', { class: 'sev', text: d.severity }),
         // Which step said it: request, parse, analysis or simulation.
         ...(d.stage ? [el('span', { class: 'stage', text: d.stage, title: `from the ${d.stage} step` })] : []),
-        el('span', { class: 'where', text: where }),
+        placesOf(group, onPick),
         el('span', { class: 'msg', text: d.message }),
       );
       if (d.line) {
         li.addEventListener('click', () => onPick(d));
-        li.addEventListener('keydown', (e) => e.key === 'Enter' && onPick(d));
+        li.addEventListener('keydown', (e) => e.key === 'Enter' && e.target === li && onPick(d));
       }
       if (d.bug_report) li.append(bugReport(d.bug_report));
       return li;

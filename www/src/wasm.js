@@ -111,7 +111,7 @@ export class Engine {
           if (m.type === 'report') {
             this.lastElapsedMs = m.elapsed_ms;
             p.resolve(m.report);
-          }
+          } else if (m.type === 'guess') p.resolve(m.guess);
           // A trapped wasm instance is not safe to call again: replace the worker.
           else this.fail(m.message, p);
         }
@@ -159,6 +159,19 @@ export class Engine {
     return new Promise((resolve, reject) => {
       this.pending.set(id, { resolve, reject, request, onProgress });
       this.worker.postMessage({ type: 'analyze', id, request });
+    });
+  }
+
+  /**
+   * What `text` looks like, as the command line guesses a file's dialect: `{dialect, line,
+   * evidence}`, `{cuda: true, line, evidence}` for CUDA C++ source, or null.
+   */
+  async guess(text) {
+    await this.ready;
+    const id = this.next++;
+    return new Promise((resolve, reject) => {
+      this.pending.set(id, { resolve, reject, request: { guess: text.slice(0, 200) }, onProgress: () => {} });
+      this.worker.postMessage({ type: 'guess', id, text });
     });
   }
 

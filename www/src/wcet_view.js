@@ -25,9 +25,15 @@ export function renderWcet(host, report, loopBounds, onChange, onPickNode, onSet
     .map(([k, v]) => `${k} ${v.toFixed(2)} ms`)
     .join(' · ');
   if (!report.wcet && !details && !report.simulation) {
+    // A bounding mode without a bound failed on its text; only a mode that computes none
+    // (thread-cfg) is told to give way.
+    const failed = (report.diagnostics || []).some((d) => d.severity === 'error');
+    const why = failed
+      ? 'No WCET: the analysis stopped at the errors listed above.'
+      : 'This mode computes no WCET. Choose the warp-cfg mode.';
     host.replaceChildren(
       ...argumentsSummary(report, onSetParams),
-      el('p', { class: 'empty', text: 'This mode computes no WCET. Choose the warp-cfg mode.' }),
+      el('p', { class: 'empty', id: 'wcet-none', text: why }),
       el('p', { class: 'muted', text: times }),
     );
     return;

@@ -22,6 +22,11 @@ self.onmessage = async (event) => {
     }
     return;
   }
+  if (msg.type === 'guess') {
+    // What a pasted text looks like (the CLI's dialect guess), or null.
+    self.postMessage({ type: 'guess', id: msg.id, guess: api.guess_dialect(msg.text) });
+    return;
+  }
   if (msg.type === 'analyze') {
     try {
       // Rust calls `progress` while long work runs (at most every 50 ms); each call becomes a

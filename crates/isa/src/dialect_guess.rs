@@ -93,6 +93,57 @@ pub fn guess_file(name: &str, text: &str) -> Option<DialectGuess> {
     guess(text).or_else(|| from_file_name(name))
 }
 
+/// A mark of CUDA C++ source: where it is and what it is.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct SourceMark {
+    /// 1-based line of the mark.
+    pub line: u32,
+    /// The mark, as written.
+    pub evidence: String,
+}
+
+/// Words only CUDA C++ source has (none is PTX's, SASS's or an assembler's): the kernel and
+/// memory-space qualifiers, the built-in thread indices, the launch syntax, the runtime's
+/// calls and the preprocessor's `#include`.
+const CUDA_MARKS: [&str; 12] = [
+    "__global__",
+    "__device__",
+    "__shared__",
+    "__syncthreads",
+    "threadIdx.",
+    "blockIdx.",
+    "blockDim.",
+    "gridDim.",
+    "<<<",
+    "cudaMalloc",
+    "cudaMemcpy",
+    "#include",
+];
+
+/// The first mark of CUDA C++ source in `text`, when no dialect's mark comes first: the text is
+/// a kernel's source, which must be compiled (to SASS or PTX) before it can be analysed. Looks
+/// at the first lines as [`guess`] does; `//` comments are skipped.
+pub fn cuda_source(text: &str) -> Option<SourceMark> {
+    for (i, raw) in text.lines().take(MAX_LINES).enumerate() {
+        let line = raw.split("//").next().unwrap_or("").trim();
+        if line.is_empty() {
+            continue;
+        }
+        if let Some(m) = CUDA_MARKS.iter().find(|m| line.contains(*m)) {
+            return Some(SourceMark {
+                line: i as u32 + 1,
+                evidence: m.trim_end_matches('.').to_string(),
+            });
+        }
+        // A dialect's mark first: the text is that dialect's (a PTX file may quote its source
+        // in comments, which are skipped anyway).
+        if mark(strip_comment(raw).trim()).is_some_and(|(_, evidence)| !is_weak(&evidence)) {
+            return None;
+        }
+    }
+    None
+}
+
 fn strip_comment(line: &str) -> &str {
     // `//` (PTX, SASS listings, Sim-D), `#` (L/C), `;` starts a GCN3 comment only at the
     // start of a line (SASS ends instructions with ` ;`).
@@ -258,6 +309,23 @@ mod tests {
             dialect("wcet,is_bsb_node,is_reconv_node,successors\n2,False,False,1;2\n"),
             Some(Dialect::PwsCsv)
         );
+    }
+
+    #[test]
+    fn cuda_source_by_its_marks() {
+        let cu = "#include <cstdio>\n\n__global__ void k(int *out) {\n  out[threadIdx.x] = 1;\n}\n";
+        let m = cuda_source(cu).expect("CUDA source");
+        assert_eq!((m.line, m.evidence.as_str()), (1, "#include"));
+        let bare = "// a kernel\n__global__ void k(float *x) { x[blockIdx.x] *= 2; }\n";
+        let m = cuda_source(bare).expect("CUDA source");
+        assert_eq!((m.line, m.evidence.as_str()), (2, "__global__"));
+        assert_eq!(guess(bare), None);
+        // Compiled code is not source, even when a comment quotes the source.
+        let ptx = ".version 7.8\n.target sm_86\n// __global__ void k()\n.visible .entry k()\n{\nret;\n}\n";
+        assert_eq!(cuda_source(ptx), None);
+        let sass = "code for sm_61\n/*0000*/ S2R R0, SR_TID.X ;\n/*0008*/ EXIT ;\n";
+        assert_eq!(cuda_source(sass), None);
+        assert_eq!(cuda_source("LLCLL\n"), None);
     }
 
     #[test]

@@ -324,6 +324,45 @@ fn control_modifiers_and_targets() {
 }
 
 #[test]
+fn compare_modifiers() {
+    // A compare's predicate decides branches: a misspelt modifier must not pass as some
+    // other compare (issue #39: `ISETP.GE.ADN` analysed without a word).
+    run_all(&[
+        Case {
+            name: "the compares and predicate logic nvcc writes",
+            text: "ISETP.GE.U32.AND P0, PT, R0, 0x10, PT ;\nISETP.NE.AND.EX P1, PT, R2, RZ, PT, P0 ;\n\
+                   FSETP.GTU.FTZ.AND P0, PT, R1, R2, PT ;\nDSETP.MAX.AND P0, P1, R4, R6, PT ;\n\
+                   PSETP.AND.OR P0, PT, P1, P2, PT ;\nPLOP3.LUT P0, PT, P1, P2, PT, 0x80, 0x0 ;\n\
+                   UISETP.NE.U32.AND UP0, UPT, UR4, 0x1, UPT ;\nFCHK P0, R1, R2 ;\nEXIT ;\n",
+            expect: &[],
+        },
+        Case {
+            name: "misspelt boolean of an integer compare",
+            text: "ISETP.GE.ADN P0, PT, R0, 0x10, PT ;\n@P0 BRA 0x10 ;\nEXIT ;\n",
+            expect: &[(E, 1, 1, "`.ADN` is not a modifier of ISETP (did you mean .AND?)")],
+        },
+        Case {
+            name: "misspelt comparison of a float compare",
+            text: "FSETP.GTT.AND P0, PT, R1, R2, PT ;\nEXIT ;\n",
+            expect: &[(E, 1, 1, "`.GTT` is not a modifier of FSETP")],
+        },
+        Case {
+            name: "misspelt predicate logic",
+            text: "PLOP3.LTU P0, PT, P1, P2, PT, 0x80, 0x0 ;\nPSETP.ANDD P0, PT, P1, P2, PT ;\nEXIT ;\n",
+            expect: &[
+                (E, 1, 1, "`.LTU` is not a modifier of PLOP3 (did you mean .LUT?)"),
+                (E, 2, 1, "`.ANDD` is not a modifier of PSETP"),
+            ],
+        },
+        Case {
+            name: "the Fermi/Kepler sync flag",
+            text: "code for sm_35\n/*0008*/ ISETP.GE.AND.S P0, PT, R0, 0x10, PT ;\n/*0010*/ EXIT ;\n",
+            expect: &[],
+        },
+    ]);
+}
+
+#[test]
 fn opcodes_of_another_generation() {
     run_all(&[
         Case {

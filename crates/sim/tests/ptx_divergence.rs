@@ -188,3 +188,22 @@ fn early_exit_of_some_lanes() {
     assert_eq!(trace(&s), steps(&[(0..=4, 0b1111), (5..=9, 0b0011)]));
     assert_eq!(s.memory[0].words, vec![7, 7, 0, 0]);
 }
+
+#[test]
+fn stepper_text_keeps_the_guard() {
+    // Issue #39: the stepper showed `bra THEN` for `@%p1 bra THEN`, which reads as a branch
+    // every lane takes. Steps 3 and 4 are the compare and the guarded branch; a negated guard
+    // keeps its `!`.
+    let src = kernel(
+        "setp.lt.u32 %p1, %r1, 2;\n@%p1 bra THEN;\n@!%p1 mov.u32 %r2, 20;\nbra.uni JOIN;\nTHEN:\nmov.u32 %r2, 10;\nJOIN:\nadd.s32 %r3, %r2, %r1;\n",
+        "%r3",
+    );
+    let s = run(&src);
+    let texts: Vec<String> = s.stepper.steps.iter().map(|x| x.text.to_string()).collect();
+    assert_eq!(texts[3], "setp.lt.u32 %p1, %r1, 2");
+    assert_eq!(texts[4], "@%p1 bra THEN");
+    assert!(
+        texts.iter().any(|t| t == "@!%p1 mov.u32 %r2, 20"),
+        "{texts:?}"
+    );
+}

@@ -41,6 +41,7 @@ pub fn analyze_with_progress(request: &Request, progress: &dyn Fn(&Progress)) ->
         params: Vec::new(),
         diagnostics: Vec::new(),
         dialect_hint: None,
+        cuda_source: None,
         kernel: None,
         cfg: None,
         wcet: None,
@@ -283,6 +284,50 @@ fn hint_other_dialect(report: &mut Report, request: &Request) {
     report.dialect_hint = Some(g);
 }
 
+/// A text that fails to parse and is CUDA C++ source (no dialect's mark, a CUDA one): its
+/// parse errors, one per line of C++, say nothing useful. One error, located at the mark,
+/// replaces them and says how to get what Warpbound reads: SASS (nvcc's cubin, listed by
+/// cuobjdump or nvdisasm) or PTX (`nvcc -ptx`).
+fn hint_cuda_source(report: &mut Report, request: &Request) {
+    if report.dialect_hint.is_some()
+        || !report
+            .diagnostics
+            .iter()
+            .any(|d| d.is_error() && d.line > 0 && d.stage == Some(Stage::Parse))
+    {
+        return;
+    }
+    let Some(mark) = isa::dialect_guess::cuda_source(&request.source) else {
+        return;
+    };
+    report
+        .diagnostics
+        .retain(|d| !(d.line > 0 && d.stage == Some(Stage::Parse)));
+    let d = Diagnostic {
+        severity: Severity::Error,
+        line: mark.line,
+        column: 1,
+        len: 0,
+        message: format!(
+            "this is CUDA C++ source (`{}` on line {}), not {}: Warpbound analyses compiled \
+             kernels. Compile it and paste the result: SASS with `nvcc -cubin -arch=sm_86 \
+             kernel.cu` then `cuobjdump -sass kernel.cubin` (or `nvdisasm kernel.cubin`), or \
+             PTX with `nvcc -ptx kernel.cu` (dialect ptx)",
+            mark.evidence,
+            mark.line,
+            request.dialect.name().to_uppercase()
+        ),
+        stage: Some(Stage::Parse),
+    };
+    let at = report
+        .diagnostics
+        .iter()
+        .take_while(|d| d.line == 0)
+        .count();
+    report.diagnostics.insert(at, d);
+    report.cuda_source = Some(mark);
+}
+
 fn finish(mut report: Report, started: Instant, request: &Request) -> Report {
     // A listing of several functions analysed for one the user did not name: say so, and
     // name the others (the page offers them in its function menu, the CLI takes --function).
@@ -327,6 +372,7 @@ fn finish(mut report: Report, started: Instant, request: &Request) -> Report {
     report.diagnostics.dedup();
     // First, whatever its line: it explains the errors after it.
     hint_other_dialect(&mut report, request);
+    hint_cuda_source(&mut report, request);
     if request.timings {
         report.timings_ms.insert("total".into(), ms(started));
     } else {

@@ -48,6 +48,7 @@ pub mod views;
 
 pub use analyze::{analyze, analyze_with_progress};
 pub use catalog::{Catalog, ModeInfo, ParamInfo, PresetInfo};
+pub use isa::dialect_guess;
 pub use isa::progress::{Progress, Task};
 pub use isa::Dialect;
 pub use modes::catalog;

@@ -33,6 +33,11 @@ pub struct Report {
     /// switch and the CLI can name the `--dialect` to pass.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub dialect_hint: Option<isa::dialect_guess::DialectGuess>,
+    /// When the text did not parse and is CUDA C++ source (`isa::dialect_guess::cuda_source`):
+    /// the mark that shows it. Its parse errors are replaced by one error saying how to get
+    /// SASS or PTX from it.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub cuda_source: Option<isa::dialect_guess::SourceMark>,
     pub kernel: Option<KernelView>,
     pub cfg: Option<CfgView>,
     /// The main bound of a bounding mode.

@@ -91,3 +91,40 @@ fn an_nvdisasm_dump_is_sass() {
         assert!(first.message.contains("looks like SASS"), "{other:?}");
     }
 }
+
+#[test]
+fn cuda_source_gets_one_error_saying_how_to_compile_it() {
+    // The gallery's own CUDA source (www/examples-src/its.cu), pasted as it is: one error at
+    // its first CUDA mark naming nvcc's commands, instead of one "unrecognized line" per line.
+    let text = std::fs::read_to_string(
+        PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../www/examples-src/its.cu"),
+    )
+    .expect("its.cu");
+    for dialect in [Dialect::Sass, Dialect::Ptx] {
+        let mut request = Request::new(text.clone(), dialect);
+        request.mode = Some("warp-cfg".into());
+        let r = analyze(&request);
+        let mark = r.cuda_source.as_ref().expect("CUDA source recognised");
+        assert!(r.dialect_hint.is_none());
+        let errors: Vec<_> = r
+            .diagnostics
+            .iter()
+            .filter(|d| d.severity == isa::Severity::Error)
+            .collect();
+        assert_eq!(errors.len(), 1, "{errors:?}");
+        assert_eq!(errors[0].line, mark.line);
+        for part in [
+            "CUDA C++ source",
+            "nvcc -cubin",
+            "cuobjdump -sass",
+            "nvdisasm",
+            "nvcc -ptx",
+        ] {
+            assert!(
+                errors[0].message.contains(part),
+                "{part}: {}",
+                errors[0].message
+            );
+        }
+    }
+}

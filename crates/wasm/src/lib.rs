@@ -163,3 +163,36 @@ pub fn opcode_doc(dialect: &str, mnemonic: &str) -> Result<JsValue, JsError> {
         warpbound::Dialect::from_name(dialect).and_then(|d| warpbound::opcode_doc(d, mnemonic));
     to_js(&doc)
 }
+
+/// What a text looks like, decided as the CLI decides for a file given without `--dialect`
+/// (`isa::dialect_guess`): `{dialect, line, evidence}` for a dialect's mark, `{cuda: true,
+/// line, evidence}` for CUDA C++ source (which must be compiled first), `null` when neither
+/// shows. The page asks when a kernel is pasted, so pasted PTX is read as PTX at once.
+#[wasm_bindgen]
+pub fn guess_dialect(text: &str) -> Result<JsValue, JsError> {
+    #[derive(Serialize)]
+    struct Guess {
+        #[serde(skip_serializing_if = "Option::is_none")]
+        dialect: Option<&'static str>,
+        #[serde(skip_serializing_if = "std::ops::Not::not")]
+        cuda: bool,
+        line: u32,
+        evidence: String,
+    }
+    use warpbound::dialect_guess::{cuda_source, guess};
+    let found = match guess(text) {
+        Some(g) => Some(Guess {
+            dialect: Some(g.dialect.name()),
+            cuda: false,
+            line: g.line,
+            evidence: g.evidence,
+        }),
+        None => cuda_source(text).map(|m| Guess {
+            dialect: None,
+            cuda: true,
+            line: m.line,
+            evidence: m.evidence,
+        }),
+    };
+    to_js(&found)
+}

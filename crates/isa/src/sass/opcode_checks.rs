@@ -1,5 +1,6 @@
 //! What the parser says about an opcode: unknown (warning or error), not of the listing's
-//! architecture, or carrying a modifier that would change control flow in an unknown way.
+//! architecture, or carrying a modifier that would change control flow in an unknown way —
+//! on a control instruction, or on a compare whose predicate decides a branch.
 //!
 //! The rule of the strict front ends: a typo must never lower a bound. An
 //! unknown opcode is read generically — an ALU instruction that writes its first operand and
@@ -39,6 +40,7 @@ pub(crate) fn check(instr: &Instruction, target: Target<'_>, out: &mut Vec<Diagn
         Some(info) => {
             check_architecture(instr, info, target, out);
             check_control_modifiers(instr, target, out);
+            check_predicate_modifiers(instr, target, out);
         }
         None => out.push(unknown_opcode(instr)),
     }
@@ -160,6 +162,32 @@ fn check_control_modifiers(instr: &Instruction, target: Target<'_>, out: &mut Ve
             format!(
                 "`.{m}` is not a modifier of {name} ({expected}); modifiers of control \
                  instructions change control flow, so an unknown one cannot be ignored"
+            ),
+        ));
+    }
+}
+
+/// Modifiers of compares and predicate logic decide the predicates branches test
+/// (`ISETP.GE.AND` against `ISETP.GE.OR`): an unknown one — a typo such as `ISETP.GE.ADN` —
+/// is an error, with the nearest known modifier as a hint.
+fn check_predicate_modifiers(instr: &Instruction, target: Target<'_>, out: &mut Vec<Diagnostic>) {
+    let name = instr.opcode.name.as_str();
+    let Some(allowed) = isa_table::predicate_modifiers(name) else {
+        return;
+    };
+    for m in &instr.opcode.modifiers {
+        if allowed.contains(&m.as_str()) || (target.sync_flag_allowed && m == "S") {
+            continue;
+        }
+        let hint = crate::spelling::nearest(m, allowed.iter().copied(), HINT_DISTANCE)
+            .map(|(near, _)| format!(" (did you mean .{near}?)"))
+            .unwrap_or_default();
+        out.push(Diagnostic::error(
+            instr.opcode.span,
+            format!(
+                "`.{m}` is not a modifier of {name}{hint}: it may be one of {}; the predicate \
+                 {name} writes decides branches, so an unknown modifier cannot be ignored",
+                allowed.join(", ")
             ),
         ));
     }

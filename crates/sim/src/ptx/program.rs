@@ -388,7 +388,9 @@ pub(crate) fn decode(f: &Function, layout: &Layout) -> Vec<Decoded> {
                 exec,
                 class: class_of(ins),
                 span: ins.span,
-                text: ins.mnemonic()
+                // The guard too (`@%p1 bra DONE`): a branch without it reads as taken by all.
+                text: guard_text(ins.guard.as_ref())
+                    + &ins.mnemonic()
                     + " "
                     + &ins
                         .operands
@@ -399,6 +401,14 @@ pub(crate) fn decode(f: &Function, layout: &Layout) -> Vec<Decoded> {
             }
         })
         .collect()
+}
+
+/// A guard as PTX writes it before the opcode (`@%p1 `, `@!%p1 `); empty without one.
+fn guard_text(guard: Option<&isa::ptx::Guard>) -> String {
+    match guard {
+        Some(g) => format!("@{}{} ", if g.negated { "!" } else { "" }, g.reg),
+        None => String::new(),
+    }
 }
 
 /// An operand as PTX text, for the stepper.

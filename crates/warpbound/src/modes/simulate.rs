@@ -133,6 +133,36 @@ fn run(input: &ModeInput) -> ModeOutput {
         out.schedule = Some(views::schedule::simulated_text(&request.source, &sim));
         out.simulation = Some(SimulationReport::alone(sim));
     }
+    flow_view(input, &mut out);
     out.time("simulate", t);
     out
+}
+
+/// The instruction table and thread-level graph of a PTX or GCN3 kernel, as `thread-cfg`
+/// draws them (SASS gets its block graph above): the stepper's instructions have a kernel to
+/// point into and the page a graph to open on. The simulator read the text itself and said
+/// what was wrong with it, so the parser's diagnostics are not repeated.
+fn flow_view(input: &ModeInput, out: &mut ModeOutput) {
+    let request = input.request;
+    let (source, function) = (&request.source, request.function.as_deref());
+    let mut said = Vec::new();
+    let (mut view, graph) = match request.dialect {
+        Dialect::Ptx => {
+            let Some(ptx) = kernel_text::ptx(source, function, &input.limits, &mut said) else {
+                return;
+            };
+            let graph = isa::flow::build(&isa::ptx::flows(ptx.function()));
+            (ptx.view(source), graph)
+        }
+        Dialect::Gcn => {
+            let Some(gcn) = kernel_text::gcn(source, function, &input.limits, &mut said) else {
+                return;
+            };
+            let graph = isa::flow::build(&isa::gcn::flows(gcn.function()));
+            (gcn.view(), graph)
+        }
+        _ => return,
+    };
+    out.graph = Some(views::graph::flow(&graph, &mut view));
+    out.kernel = Some(view);
 }

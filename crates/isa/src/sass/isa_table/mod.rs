@@ -364,6 +364,45 @@ pub fn control_modifiers(name: &str) -> Option<&'static [&'static str]> {
     })
 }
 
+/// Integer compares: the comparison (`T`/`F` always true/false), the operand type `.U32`/`.S32`,
+/// `.X` (Kepler–Pascal) or `.EX` (Volta on) for the high words of a 64-bit compare, and how
+/// the result is combined with the predicate source (`.AND`, `.OR`, `.XOR`).
+const INTEGER_COMPARE: &[&str] = &[
+    "F", "LT", "EQ", "LE", "GT", "NE", "GE", "T", "U32", "S32", "X", "EX", "AND", "OR", "XOR",
+];
+/// Floating-point compares: the ordered comparisons, `.NUM`/`.NAN`, the unordered `…U` ones,
+/// `.FTZ` (denormals as zero), `.MIN`/`.MAX` (the compare nvcc emits for a min or max), and
+/// the combination with the predicate source.
+const FLOAT_COMPARE: &[&str] = &[
+    "F", "LT", "EQ", "LE", "GT", "NE", "GE", "NUM", "NAN", "LTU", "EQU", "LEU", "GTU", "NEU",
+    "GEU", "T", "FTZ", "MIN", "MAX", "AND", "OR", "XOR",
+];
+/// Paired FP16 compares: as [`FLOAT_COMPARE`], and `.H_AND` (both halves must hold),
+/// `.BF16_V2` (bfloat16 pairs).
+const HALF_COMPARE: &[&str] = &[
+    "F", "LT", "EQ", "LE", "GT", "NE", "GE", "NUM", "NAN", "LTU", "EQU", "LEU", "GTU", "NEU",
+    "GEU", "T", "FTZ", "H_AND", "BF16_V2", "AND", "OR", "XOR",
+];
+
+/// The modifiers of the predicate-writing opcodes whose result decides branches — compares
+/// and predicate logic (`ISETP.GE.U32.AND`, `FSETP.GTU.FTZ.AND`, `PSETP.AND.OR`, `PLOP3.LUT`,
+/// `FCHK.DIVIDE`), after NVIDIA's instruction set reference and the listings nvcc writes: a
+/// misspelt one (`ISETP.GE.ADN`) is an error, since reading it as some other compare would
+/// decide branches wrongly. `None`: modifiers are not checked (`CSETP`'s condition codes,
+/// `R2P`, the video compares; the votes are in [`control_modifiers`]). The Fermi/Kepler sync
+/// flag `.S` is allowed on those architectures by the caller.
+pub fn predicate_modifiers(name: &str) -> Option<&'static [&'static str]> {
+    Some(match name {
+        "ISETP" | "UISETP" => INTEGER_COMPARE,
+        "FSETP" | "DSETP" => FLOAT_COMPARE,
+        "HSETP2" => HALF_COMPARE,
+        "PSETP" | "UPSETP" => &["AND", "OR", "XOR"],
+        "PLOP3" | "UPLOP3" => &["LUT"],
+        "FCHK" => &["DIVIDE"],
+        _ => return None,
+    })
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -59,34 +59,36 @@ fn most_iterations(
     warps: &[Vec<(usize, u64)>],
     threads: usize,
 ) -> Vec<u64> {
-    loops
-        .iter()
-        .map(|(header, body)| {
-            let mut most = 0;
-            for visits in warps {
-                for t in 0..threads.min(64) {
+    // One pass per thread over its block entries, looking up the loops headed by each block
+    // (a pass per loop and thread took seconds on thousands of loops).
+    let mut by_header: BTreeMap<usize, Vec<usize>> = BTreeMap::new();
+    for (li, (header, _)) in loops.iter().enumerate() {
+        by_header.entry(*header).or_default().push(li);
+    }
+    let mut most = vec![0u64; loops.len()];
+    let mut count = vec![0u64; loops.len()];
+    for visits in warps {
+        for t in 0..threads.min(64) {
+            count.iter_mut().for_each(|c| *c = 0);
+            let mut prev: Option<usize> = None;
+            for &(block, _) in visits.iter().filter(|v| v.1 >> t & 1 == 1) {
+                for &li in by_header.get(&block).into_iter().flatten() {
                     // An entry is an arrival at the header from outside the body (or the
                     // thread's first block): a path that leaves the body and comes back in
                     // below the header (a call's excursion, `BRA.DIV` to a slow path that
                     // jumps back) continues the same entry, which can only count more.
-                    let (mut prev, mut n): (Option<usize>, u64) = (None, 0);
-                    for &(block, _) in visits.iter().filter(|v| v.1 >> t & 1 == 1) {
-                        if block == *header {
-                            let inside =
-                                prev.is_some_and(|p| body.get(p).copied().unwrap_or(false));
-                            if !inside {
-                                n = 0;
-                            }
-                            n += 1;
-                            most = most.max(n);
-                        }
-                        prev = Some(block);
+                    let body = &loops[li].1;
+                    if !prev.is_some_and(|p| body.get(p).copied().unwrap_or(false)) {
+                        count[li] = 0;
                     }
+                    count[li] += 1;
+                    most[li] = most[li].max(count[li]);
                 }
+                prev = Some(block);
             }
-            most
-        })
-        .collect()
+        }
+    }
+    most
 }
 
 /// Per loop header of the SASS `graph`, from block entries of runs (see
@@ -185,16 +187,18 @@ pub fn of_gcn_run(f: &isa::gcn::GcnFunction, run: &sim::Simulation) -> Vec<Obser
         (graph.blocks.get(b)?.first == pc).then_some(b)
     });
     let most = most_iterations(&found, &warps, lanes(run));
+    let mut label_of: BTreeMap<usize, &String> = BTreeMap::new();
+    for (l, &i) in &f.labels {
+        label_of.entry(i).or_insert(l);
+    }
     found
         .iter()
         .zip(most)
         .filter_map(|((h, _), most)| {
             let first = graph.blocks.get(*h)?.first;
-            let label = f
-                .labels
-                .iter()
-                .find(|(_, &i)| i == first)
-                .map(|(l, _)| l.clone())
+            let label = label_of
+                .get(&first)
+                .map(|l| (*l).clone())
                 .or_else(|| f.block_comments.get(&first).cloned())?;
             Some(ObservedLoop {
                 header: label,

@@ -335,10 +335,7 @@ fn analyse(input: &ModeInput, p: &mut PwsParams, out: &mut ModeOutput) {
             ));
         }
     }
-    let observed = ran
-        .as_ref()
-        .map(|(_, loops)| loops.as_slice())
-        .unwrap_or_default();
+    let observed = ran.as_ref().map(|(s, loops)| (s, loops.as_slice()));
     let Some((graph, view)) = wavefront_graph(input, p, observed, out) else {
         return;
     };
@@ -385,7 +382,7 @@ fn analyse(input: &ModeInput, p: &mut PwsParams, out: &mut ModeOutput) {
 fn wavefront_graph(
     input: &ModeInput,
     p: &PwsParams,
-    observed: &[ObservedLoop],
+    observed: Option<(&sim::Simulation, &[ObservedLoop])>,
     out: &mut ModeOutput,
 ) -> Option<(pws::WavefrontCfg, Option<KernelView>)> {
     let request = input.request;
@@ -431,7 +428,13 @@ fn wavefront_graph(
     let inference = crate::loop_inference::gcn(gcn.function(), launch.as_ref());
     let mut bounds = p.loop_bounds.clone();
     bounds.apply_inferred(&inference.loops, &mut out.diagnostics);
-    for l in observed {
+    if let Some((s, loops)) = observed {
+        if super::warp_cfg::same_launch(s, launch.as_ref(), 64) {
+            out.diagnostics
+                .extend(crate::loop_inference::check_observed(&inference, loops));
+        }
+    }
+    for l in observed.map(|(_, loops)| loops).unwrap_or_default() {
         out.diagnostics.extend(bounds.raise_default(
             LoopKey::Label(l.header.clone()),
             l.iterations,
@@ -585,14 +588,8 @@ fn simulate(
     let loops = program
         .function(input.request.function.as_deref())
         .map(|f| {
-            let loops = crate::observed_loops::of_gcn_run(f, &s);
-            let launch = crate::loop_inference::Launch::of(input.params);
-            if super::warp_cfg::same_launch(&s, launch.as_ref(), 64) {
-                let inference = crate::loop_inference::gcn(f, launch.as_ref());
-                out.diagnostics
-                    .extend(crate::loop_inference::check_observed(&inference, &loops));
-            }
-            loops
+            // Checked against the inferred bounds in `wavefront_graph`, which infers them.
+            crate::observed_loops::of_gcn_run(f, &s)
         })
         .unwrap_or_default();
     Some((s, loops))

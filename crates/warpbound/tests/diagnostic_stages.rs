@@ -61,19 +61,26 @@ fn each_step_labels_its_diagnostics() {
     );
     let e = r.diagnostics.iter().find(|d| d.is_error()).expect("error");
     assert_eq!(e.stage, Some(Stage::Analysis), "{}", e.message);
-    // A run that reads memory nobody gave: the simulation's, next to the analysis's bound.
+    // A run that reads memory nobody gave (the request's memory holds one array elsewhere;
+    // an automatic launch would give open memory): the simulation's, next to the analysis's
+    // bound.
     let load = "code for sm_86
 /*0000*/ S2R R0, SR_TID.X ;
 /*0010*/ LDG.E R2, [R0.64] ;
 /*0020*/ EXIT ;
 ";
-    let r = run(load, "warp-cfg", &[("simulate", serde_json::json!(true))]);
+    let elsewhere = ("memory", serde_json::json!("a@0x100000 16 const 0"));
+    let r = run(
+        load,
+        "warp-cfg",
+        &[("simulate", serde_json::json!(true)), elsewhere.clone()],
+    );
     assert!(r.wcet.is_some());
     let e = r.diagnostics.iter().find(|d| d.is_error()).expect("error");
     assert_eq!(e.stage, Some(Stage::Simulation), "{}", e.message);
     assert!(e.message.contains("outside every array"), "{}", e.message);
     // The simulate mode's own diagnostics are the simulation's.
-    let r = run(load, "simulate", &[]);
+    let r = run(load, "simulate", &[elsewhere]);
     assert!(
         r.diagnostics
             .iter()

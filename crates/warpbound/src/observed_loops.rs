@@ -226,6 +226,24 @@ fn entries(
         .collect()
 }
 
+/// When a PTX or GCN3 run's trace was cut by `max_timeline_entries`: its loop counts come
+/// from the recorded issues only (no loop watch for these dialects yet, unlike SASS), so they
+/// may fall short of the run's — a warning, since `loop_bounds=observed` and the bounds a run
+/// raises rest on them.
+pub fn truncation_warning(run: &sim::Simulation) -> Option<isa::Diagnostic> {
+    run.timeline_truncated.then(|| {
+        let entries: usize = run.warps.iter().map(|w| w.issues.len()).sum();
+        isa::Diagnostic::global(
+            isa::Severity::Warning,
+            format!(
+                "the run's loop iterations are counted from its first {entries} issues, the \
+                 ones its trace recorded (max_timeline_entries): a loop may have run more \
+                 often; raise max_timeline_entries for whole counts"
+            ),
+        )
+    })
+}
+
 /// The warp width of a run (32 when it issued nothing).
 fn lanes(run: &sim::Simulation) -> usize {
     run.warps

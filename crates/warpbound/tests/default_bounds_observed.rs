@@ -217,3 +217,22 @@ fn ptx_takes_the_run_count_where_a_bound_is_needed() {
         .iter()
         .any(|d| d.message.contains("iterations")));
 }
+
+/// A PTX run whose trace is cut (`max_timeline_entries` = 20 of its 66 issues): its loop
+/// counts come from the recorded issues only, and a warning says so.
+#[test]
+fn counts_from_a_cut_trace_are_flagged() {
+    let mut req = Request::new(POWERS_PTX, Dialect::Ptx);
+    req.mode = Some("warp-cfg".into());
+    req.params
+        .insert("simulate".into(), serde_json::json!(true));
+    req.params
+        .insert("max_timeline_entries".into(), serde_json::json!(20));
+    let r = analyze(&req);
+    assert!(r
+        .diagnostics
+        .iter()
+        .any(|d| d.message.contains("loop iterations are counted from its first")));
+    let sim = r.simulation.as_ref().expect("run");
+    assert!(sim.loop_iterations[0].iterations < 16);
+}

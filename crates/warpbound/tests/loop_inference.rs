@@ -437,8 +437,12 @@ fn run_case(c: &Case) -> Result<Counts, String> {
         .find(|p| p.name == "unit-cost")
         .ok_or("preset")?
         .machine;
+    // The loop counts come from the run's trace: every issue recorded (the default
+    // `max_timeline_entries`, 100 000, truncates a nested loop's 200 000, and the counts
+    // read from a truncated trace fall short).
     let budget = sim::Budget {
         max_steps: 2_000_000,
+        max_timeline_entries: 2_000_000,
         ..sim::Budget::default()
     };
     let run = sim::run_ptx(f, &launch, &machine, &memory, &budget).map_err(|e| format!("{e}"))?;

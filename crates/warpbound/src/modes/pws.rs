@@ -589,6 +589,8 @@ fn simulate(
         .function(input.request.function.as_deref())
         .map(|f| {
             // Checked against the inferred bounds in `wavefront_graph`, which infers them.
+            out.diagnostics
+                .extend(crate::observed_loops::truncation_warning(&s));
             crate::observed_loops::of_gcn_run(f, &s)
         })
         .unwrap_or_default();

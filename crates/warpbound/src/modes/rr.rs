@@ -528,6 +528,8 @@ fn analyse(input: &ModeInput, p: &RrParams, out: &mut ModeOutput) {
         .as_ref()
         .map(|s| observed_loops::of_ptx_run(f, s))
         .unwrap_or_default();
+    out.diagnostics
+        .extend(sim.as_ref().and_then(observed_loops::truncation_warning));
     if sim
         .as_ref()
         .is_some_and(|s| super::warp_cfg::same_launch(s, Some(&inferred_for), 32))

@@ -237,6 +237,8 @@ fn simulate(
     simulator::simulation_stage(&mut out.diagnostics, from);
     let sim = result.ok()?;
     let loops = crate::observed_loops::of_ptx_run(f, &sim);
+    out.diagnostics
+        .extend(crate::observed_loops::truncation_warning(&sim));
     if super::same_launch(&sim, inferred_for, 32) {
         out.diagnostics
             .extend(crate::loop_inference::check_observed(inference, &loops));

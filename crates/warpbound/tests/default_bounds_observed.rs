@@ -229,10 +229,9 @@ fn counts_from_a_cut_trace_are_flagged() {
     req.params
         .insert("max_timeline_entries".into(), serde_json::json!(20));
     let r = analyze(&req);
-    assert!(r
-        .diagnostics
-        .iter()
-        .any(|d| d.message.contains("loop iterations are counted from its first")));
+    assert!(r.diagnostics.iter().any(|d| d
+        .message
+        .contains("loop iterations are counted from its first")));
     let sim = r.simulation.as_ref().expect("run");
     assert!(sim.loop_iterations[0].iterations < 16);
 }

@@ -76,12 +76,16 @@ pub fn lower(f: &GcnFunction, graph: &FlowGraph, sgprs: &[(u32, Init)]) -> Progr
             width: 32,
         },
     ));
+    // The first label of each instruction (a search per block was quadratic: 16 000 blocks
+    // of a 92 000-line kernel).
+    let mut label_at: HashMap<usize, &String> = HashMap::new();
+    for (n, &i) in &f.labels {
+        label_at.entry(i).or_insert(n);
+    }
     for b in &graph.blocks {
-        let label = f
-            .labels
-            .iter()
-            .find(|(_, &i)| i == b.first)
-            .map(|(n, _)| n.clone())
+        let label = label_at
+            .get(&b.first)
+            .map(|n| (*n).clone())
             .or_else(|| f.block_comments.get(&b.first).cloned());
         let first = f.instructions.get(b.first);
         let mut block = Block {
@@ -190,7 +194,7 @@ impl Lowering {
         if modelled.len() > 1 {
             for (i, (v, t)) in modelled.iter().enumerate() {
                 let w = self.p.width(*v);
-                let tmp = self.p.add_var(format!("t{}.{i}", ins.span.line), w);
+                let tmp = self.p.temp(i, w);
                 ops.push(Op {
                     dst: tmp,
                     value: t.clone(),

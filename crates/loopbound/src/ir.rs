@@ -347,6 +347,8 @@ pub struct Program {
     pub roots: Vec<usize>,
     /// Values of variables at the first root (GCN3: the kernarg pointer, the work-item ids).
     pub initial: Vec<(Var, Term)>,
+    /// The scratch variables of [`Program::temp`], by position and width.
+    temps: Vec<((usize, u32), Var)>,
 }
 
 impl Program {
@@ -357,6 +359,21 @@ impl Program {
             width,
         });
         (self.vars.len() - 1) as Var
+    }
+
+    /// Scratch variable number `i` of width `width`, the same one each time it is asked for:
+    /// what a lowering writes an instruction's results to before it assigns them, so that
+    /// every source is read before any destination is written. Shared by every instruction
+    /// (a scratch value never lives past its instruction), so the variables stay few: one
+    /// fresh variable per instruction made a 92 000-line GCN3 kernel 9 000 variables and
+    /// the symbolic pass (blocks × variables) 800 MB.
+    pub fn temp(&mut self, i: usize, width: u32) -> Var {
+        if let Some(&(_, v)) = self.temps.iter().find(|(k, _)| *k == (i, width)) {
+            return v;
+        }
+        let v = self.add_var(format!("t{i}.{width}"), width);
+        self.temps.push(((i, width), v));
+        v
     }
 
     /// The width of `v` (32 for a variable out of range).

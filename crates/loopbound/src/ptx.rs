@@ -209,7 +209,7 @@ impl Lowering {
             let mut temps = Vec::new();
             for (i, (v, t)) in pairs.iter().enumerate() {
                 let w = self.p.width(*v);
-                let tmp = self.p.add_var(format!("t{}.{i}", ins.span.line), w);
+                let tmp = self.p.temp(i, w);
                 ops.push(Op {
                     dst: tmp,
                     value: t.clone(),

@@ -301,7 +301,7 @@ pub(crate) fn emit(
         let mut temps = Vec::new();
         for (i, (v, t)) in pairs.iter().enumerate() {
             let w = l.p.width(*v);
-            let tmp = l.temp(format!("t{}.{i}", ins.address), w);
+            let tmp = l.p.temp(i, w);
             out.push(Op {
                 dst: tmp,
                 value: t.clone(),

@@ -492,21 +492,31 @@ fn loop_rows(
     out: &mut ModeOutput,
 ) {
     use crate::params::loop_bounds::{BoundFrom, LoopKey};
-    let mut warned: Vec<String> = Vec::new();
+    use std::collections::{HashMap, HashSet};
+    // Maps, not searches: a kernel of 4 600 loops unrolled into many copies made these
+    // quadratic.
+    let mut warned: HashSet<String> = HashSet::new();
+    let mut spans: HashMap<&LoopKey, isa::Span> = HashMap::new();
+    for l in &inference.loops {
+        if let Some(k) = l.keys.first() {
+            spans.entry(k).or_insert(l.span);
+        }
+    }
+    let mut rows: HashMap<String, usize> = out
+        .loop_bounds
+        .iter()
+        .enumerate()
+        .map(|(i, r)| (r.header.clone(), i))
+        .collect();
     for u in unrolled {
         let label = u.header.split('#').next().unwrap_or(&u.header).to_string();
-        if warned.contains(&label) {
+        if !warned.insert(label.clone()) {
             continue;
         }
-        warned.push(label.clone());
         let local = label.rsplit_once('/').map_or(label.as_str(), |(_, l)| l);
         let keys = [LoopKey::Label(label.clone()), LoopKey::Label(local.into())];
         let (from, prov) = bounds.source(&keys);
-        let seen = inference
-            .loops
-            .iter()
-            .find(|l| l.keys.first() == Some(&LoopKey::Label(label.clone())));
-        let span = seen.map_or(isa::Span::default(), |l| l.span);
+        let span = spans.get(&keys[0]).copied().unwrap_or_default();
         if from == BoundFrom::Default {
             out.diagnostics.push(super::warp_cfg::default_warning(
                 span,
@@ -518,12 +528,11 @@ fn loop_rows(
                 )),
             ));
         }
-        if out.loop_bounds.iter().any(|r| r.header == label) {
-            if let Some(r) = out.loop_bounds.iter_mut().find(|r| r.header == label) {
-                r.bound = Some(u.bound);
-            }
+        if let Some(&i) = rows.get(&label) {
+            out.loop_bounds[i].bound = Some(u.bound);
             continue;
         }
+        rows.insert(label.clone(), out.loop_bounds.len());
         out.loop_bounds.push(crate::report::LoopBoundRow {
             header: label,
             line: span.line,

@@ -42,7 +42,7 @@ impl BoundFrom {
 }
 
 /// How a loop is named in `loop_bounds`: by its header's address or label.
-#[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord)]
+#[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub enum LoopKey {
     Address(u64),
     Label(String),

@@ -69,6 +69,7 @@ pub mod launch;
 mod lc;
 pub mod machine;
 pub mod memory;
+mod open_pages;
 mod ptx;
 pub mod reconvergence;
 mod rounding;

@@ -172,7 +172,7 @@ pub struct GlobalMemory {
     last: usize,
     open: Option<OpenMemory>,
     /// Open memory: words written outside the regions (word address → value).
-    outside_words: std::collections::HashMap<u64, u32>,
+    outside_words: crate::open_pages::OpenPages,
     /// Words the regions hold and `outside_words` may add up to.
     max_words: u64,
     held_words: u64,
@@ -257,7 +257,7 @@ impl GlobalMemory {
             regions,
             last: 0,
             open: init.open,
-            outside_words: std::collections::HashMap::new(),
+            outside_words: Default::default(),
             max_words,
             held_words: total,
             log: OutsideLog::default(),
@@ -317,8 +317,7 @@ impl GlobalMemory {
             return self.regions[r].data[w];
         }
         self.outside_words
-            .get(&word_address)
-            .copied()
+            .get(word_address)
             .unwrap_or_else(|| open.word(word_address))
     }
 
@@ -328,8 +327,7 @@ impl GlobalMemory {
             self.regions[r].data[w] = value;
             return Ok(());
         }
-        if let Some(slot) = self.outside_words.get_mut(&word_address) {
-            *slot = value;
+        if self.outside_words.overwrite(word_address, value) {
             return Ok(());
         }
         if self.held_words >= self.max_words {
@@ -340,7 +338,7 @@ impl GlobalMemory {
         }
         self.held_words += 1;
         self.log.created_words += 1;
-        self.outside_words.insert(word_address, value);
+        self.outside_words.create(word_address, value);
         Ok(())
     }
 
@@ -481,8 +479,7 @@ impl GlobalMemory {
             })
             .collect();
         let mut log = self.log;
-        log.written = self.outside_words.into_iter().collect();
-        log.written.sort_unstable();
+        log.written = self.outside_words.into_sorted();
         (arrays, log)
     }
 }

@@ -31,6 +31,13 @@ impl SimError {
         ))
     }
 
+    /// Whether `message` is [`SimError::budget`]'s for the budget `name`: what a mode that
+    /// shares one time allowance between a run and an analysis reads from a run that stopped.
+    pub fn is_budget_stop(message: &str, name: &str) -> bool {
+        message.starts_with("simulation stopped: ")
+            && message.contains(&format!(" exceeds the budget {name} = "))
+    }
+
     /// The first message (for tests and plain-text output).
     pub fn message(&self) -> &str {
         self.diagnostics.first().map_or("", |d| d.message.as_str())

@@ -43,6 +43,7 @@ mod ptx_launch;
 pub mod report;
 pub mod request;
 mod schema;
+mod shared_allowance;
 mod simulator;
 pub mod views;
 

@@ -166,6 +166,7 @@ fn describe() -> ModeInfo {
         .in_group("simulation"),
     ]);
     v.extend(simulator::launch_params().into_iter().map(|mut x| {
+        x = crate::shared_allowance::beside_analysis(x);
         if x.name == "block" {
             x.default = serde_json::json!("64,1,1");
             x.meaning = "block dimensions X,Y,Z (work-items; 64 = one wavefront)".into();
@@ -327,7 +328,14 @@ fn analyse(input: &ModeInput, p: &mut PwsParams, out: &mut ModeOutput) {
     let mut ran = None;
     if let Some(run) = p.simulate.run(&mut out.diagnostics) {
         if request.dialect == Dialect::Gcn {
+            let from = out.diagnostics.len();
             ran = simulate(input, p, run, out);
+            let used = crate::shared_allowance::used(
+                ran.as_ref().map(|r| &r.0),
+                &run.budget,
+                &out.diagnostics[from..],
+            );
+            share_budget(&mut p.options.budget, used, out);
         } else {
             out.diagnostics.push(Diagnostic::global(
                 Severity::Warning,
@@ -375,6 +383,32 @@ fn analyse(input: &ModeInput, p: &mut PwsParams, out: &mut ModeOutput) {
         against_bound(p, s, loops, &result, out);
     }
     out.details = ModeDetails::Pws(Box::new(result));
+}
+
+/// After a run that used `used` of its time budgets, the analysis's own time budgets as
+/// [`crate::shared_allowance`] shares them.
+fn share_budget(b: &mut pws::Budget, used: f64, out: &mut ModeOutput) {
+    use crate::shared_allowance::{note, scaled};
+    let before = [b.max_unrolled_nodes, b.max_tree_items, b.max_pareto_points];
+    b.max_unrolled_nodes = scaled(before[0] as u64, used) as usize;
+    b.max_tree_items = scaled(before[1] as u64, used) as usize;
+    b.max_pareto_points = scaled(before[2] as u64, used) as usize;
+    out.diagnostics.extend(note(
+        used,
+        &[
+            (
+                "max_unrolled_nodes",
+                before[0] as u64,
+                b.max_unrolled_nodes as u64,
+            ),
+            ("max_tree_items", before[1] as u64, b.max_tree_items as u64),
+            (
+                "max_pareto_points",
+                before[2] as u64,
+                b.max_pareto_points as u64,
+            ),
+        ],
+    ));
 }
 
 /// The wavefront CFG to analyse: the solver CSV as it is, or the GCN3 kernel's (callees

@@ -240,7 +240,8 @@ fn describe() -> ModeInfo {
     v.extend(
         simulator::launch_params()
             .into_iter()
-            .filter(|x| !matches!(x.name.as_str(), "grid" | "block" | "params")),
+            .filter(|x| !matches!(x.name.as_str(), "grid" | "block" | "params"))
+            .map(crate::shared_allowance::beside_analysis),
     );
     v.extend(limits::params());
     ModeInfo {
@@ -514,16 +515,27 @@ fn analyse(input: &ModeInput, p: &RrParams, out: &mut ModeOutput) {
         .collect();
     let launch = &launch;
     // The run first: its loop counts may be the bounds.
+    let mut used = 0.0;
     let sim = match p.simulate.run(&mut out.diagnostics) {
         Some(run) => {
             let k = crate::ptx_launch::PtxKernel {
                 module: ptx.module(),
                 function: f,
             };
-            run_simulator(k, launch, &p.config, (run, p.auto), input.progress, out)
+            let from = out.diagnostics.len();
+            let s = run_simulator(k, launch, &p.config, (run, p.auto), input.progress, out);
+            used = crate::shared_allowance::used(s.as_ref(), &run.budget, &out.diagnostics[from..]);
+            s
         }
         None => None,
     };
+    let (steps, note) = crate::shared_allowance::analysis_budget(
+        config.budgets.max_warp_steps,
+        used,
+        "max_warp_steps",
+    );
+    config.budgets.max_warp_steps = steps;
+    out.diagnostics.extend(note);
     let loops = sim
         .as_ref()
         .map(|s| observed_loops::of_ptx_run(f, s))

@@ -617,6 +617,8 @@ fn analyse(input: &ModeInput, p: &RrParams, out: &mut ModeOutput) {
             .filter(|(label, _)| result.loop_bounds.iter().any(|u| u.label == *label))
             .map(|(_, d)| d),
     );
+    out.diagnostics
+        .extend(crate::views::rr_caps::cap(&mut result));
     if result.traces.len() > MAX_TRACES {
         out.diagnostics.push(Diagnostic::global(
             Severity::Note,

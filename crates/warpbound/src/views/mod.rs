@@ -5,4 +5,5 @@
 pub mod graph;
 pub mod kernel;
 pub mod plot;
+pub mod rr_caps;
 pub mod schedule;

@@ -213,6 +213,11 @@ pub enum VFn {
     SubU16,
     SubrevU16,
     MulLoU16,
+    /// `v_lshlrev_b16`, `v_lshrrev_b16`, `v_ashrrev_i16 d, s0, s1`: `s1[15:0]` shifted by
+    /// `s0[3:0]` (GCN3 ISA §12.7, VOP2), zero-extended as the other 16-bit operations.
+    LshlrevB16,
+    LshrrevB16,
+    AshrrevI16,
     /// `v_alignbit_b32 d, s0, s1, s2`: `({s0, s1} >> s2[4:0])[31:0]`.
     Alignbit,
     /// `v_alignbyte_b32`: as `alignbit` by `8 · s2[1:0]` bits.
@@ -311,6 +316,9 @@ impl VFn {
                 | SubU16
                 | SubrevU16
                 | MulLoU16
+                | LshlrevB16
+                | LshrrevB16
+                | AshrrevI16
                 | Alignbit
                 | Alignbyte
                 | Bfi

@@ -93,6 +93,10 @@ pub(crate) fn lane(
         VFn::SubU16 => u64::from((a as u16).wrapping_sub(b as u16)),
         VFn::SubrevU16 => u64::from((b as u16).wrapping_sub(a as u16)),
         VFn::MulLoU16 => u64::from((a as u16).wrapping_mul(b as u16)),
+        // D.u16 = S1.u16 << S0.u[3:0]; >> (logical); D.i16 = S1.i16 >> S0.u[3:0].
+        VFn::LshlrevB16 => u64::from((b as u16) << (a & 15)),
+        VFn::LshrrevB16 => u64::from((b as u16) >> (a & 15)),
+        VFn::AshrrevI16 => u64::from(((b as u16 as i16) >> (a & 15)) as u16),
         // D.u = ({S0, S1} >> S2.u[4:0]) & 0xffffffff; alignbyte by S2.u[1:0] bytes.
         VFn::Alignbit => u64::from((((u64::from(a) << 32) | u64::from(b)) >> (c & 31)) as u32),
         VFn::Alignbyte => {
@@ -144,6 +148,12 @@ mod tests {
         assert_eq!(run(VFn::Bcnt, 0xf0f0, 3, 0), 11);
         assert_eq!(run(VFn::AddU16, 0xffff, 2, 0), 1);
         assert_eq!(run(VFn::SubrevU16, 5, 3, 0), 0xfffe);
+        // 16-bit shifts by s0[3:0] of s1's low half: 0x8421 << 1 = 0x0842 (16 bits),
+        // 0x8421 >> 4 = 0x0842, as signed 0xf842; a shift of 17 is a shift of 1.
+        assert_eq!(run(VFn::LshlrevB16, 1, 0x1_8421, 0), 0x0842);
+        assert_eq!(run(VFn::LshrrevB16, 4, 0xffff_8421, 0), 0x0842);
+        assert_eq!(run(VFn::AshrrevI16, 4, 0x8421, 0), 0xf842);
+        assert_eq!(run(VFn::AshrrevI16, 17, 0x0421, 0), 0x0210);
         assert_eq!(
             run(VFn::CvtF32Ubyte(2), 0x00ab_0000, 0, 0),
             u64::from(171f32.to_bits())

@@ -126,7 +126,7 @@ mod tests {
         // 2 000 000 · (1 − 0.5/2) = 1 500 000.
         let (b, note) = analysis_budget(2_000_000, 0.5, "max_warp_steps");
         assert_eq!(b, 1_500_000);
-        assert!(note.unwrap().message.contains("= 1500000"));
+        assert!(note.expect("a note").message.contains("= 1500000"));
         // A run that stopped at its budget: half.
         assert_eq!(analysis_budget(2_000_000, 1.0, "x").0, 1_000_000);
         // No run, or a short one: the whole budget, and no note.

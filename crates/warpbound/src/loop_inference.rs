@@ -395,3 +395,12 @@ pub fn check_observed(inferred: &Inference, observed: &[ObservedLoop]) -> Vec<Di
         })
         .collect()
 }
+
+/// Whether run `s` is of `launch` (its observed counts can be checked against bounds
+/// inferred for it): not a retry with a larger block (`simulator::COOPERATIVE_BLOCK`).
+pub fn same_launch(s: &sim::Simulation, launch: Option<&Launch>, warp_size: usize) -> bool {
+    let Some(l) = launch else { return false };
+    let threads: usize = l.block.iter().map(|&d| d as usize).product();
+    let blocks: usize = l.grid.iter().map(|&d| d as usize).product();
+    s.warps.len() <= threads.div_ceil(warp_size).saturating_mul(blocks)
+}

@@ -463,7 +463,7 @@ fn wavefront_graph(
     let mut bounds = p.loop_bounds.clone();
     bounds.apply_inferred(&inference.loops, &mut out.diagnostics);
     if let Some((s, loops)) = observed {
-        if super::warp_cfg::same_launch(s, launch.as_ref(), 64) {
+        if crate::loop_inference::same_launch(s, launch.as_ref(), 64) {
             out.diagnostics
                 .extend(crate::loop_inference::check_observed(&inference, loops));
         }
@@ -525,7 +525,7 @@ fn loop_rows(
     bounds: &LoopBounds,
     out: &mut ModeOutput,
 ) {
-    use crate::params::loop_bounds::{BoundFrom, LoopKey};
+    use crate::params::loop_bounds::{default_warning, BoundFrom, LoopKey};
     use std::collections::{HashMap, HashSet};
     // Maps, not searches: a kernel of 4 600 loops unrolled into many copies made these
     // quadratic.
@@ -552,7 +552,7 @@ fn loop_rows(
         let (from, prov) = bounds.source(&keys);
         let span = spans.get(&keys[0]).copied().unwrap_or_default();
         if from == BoundFrom::Default {
-            out.diagnostics.push(super::warp_cfg::default_warning(
+            out.diagnostics.push(default_warning(
                 span,
                 &label,
                 u.bound,

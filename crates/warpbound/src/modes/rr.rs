@@ -544,7 +544,7 @@ fn analyse(input: &ModeInput, p: &RrParams, out: &mut ModeOutput) {
         .extend(sim.as_ref().and_then(observed_loops::truncation_warning));
     if sim
         .as_ref()
-        .is_some_and(|s| super::warp_cfg::same_launch(s, Some(&inferred_for), 32))
+        .is_some_and(|s| crate::loop_inference::same_launch(s, Some(&inferred_for), 32))
     {
         out.diagnostics
             .extend(crate::loop_inference::check_observed(&inference, &loops));

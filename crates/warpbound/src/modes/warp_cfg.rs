@@ -5,8 +5,7 @@
 
 mod indirect;
 mod ipet_bound;
-pub(super) use ipet_bound::default_warning;
-pub(super) use loop_bounds::{infer_sass, observe_bounds, raise_defaults_to_observed, same_launch};
+pub(super) use loop_bounds::{infer_sass, observe_bounds, raise_defaults_to_observed};
 mod its;
 mod loop_bounds;
 mod ptx;
@@ -467,7 +466,7 @@ fn run(input: &ModeInput) -> ModeOutput {
         .unwrap_or_default();
     if sim
         .as_ref()
-        .is_some_and(|s| same_launch(s, launch.as_ref(), 32))
+        .is_some_and(|s| loop_inference::same_launch(s, launch.as_ref(), 32))
     {
         out.diagnostics
             .extend(loop_inference::check_observed(&inference, &loops));

@@ -257,6 +257,27 @@ impl LoopBounds {
     }
 }
 
+/// The warning of a loop analysed with `default_loop_bound` (issue #38: never silent): where
+/// the loop is, that its bound is an assumption, why the code gives none, and how to give one.
+pub(crate) fn default_warning(
+    span: Span,
+    header: &str,
+    bound: u64,
+    why: Option<&str>,
+) -> Diagnostic {
+    Diagnostic::warning(
+        span,
+        format!(
+            "loop {header}: its bound {bound} is an assumption (default_loop_bound), not a fact \
+             of the code{}; the WCET holds only if the loop never runs its header more than \
+             {bound} times per entry. Give its bound with loop_bounds {{\"{header}\": N}} \
+             (--loop-bound {header}=N), take the simulated run's count with \
+             loop_bounds=observed, or set default_loop_bound",
+            why.map(|w| format!(" ({w})")).unwrap_or_default()
+        ),
+    )
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

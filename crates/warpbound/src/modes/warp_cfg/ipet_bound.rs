@@ -5,7 +5,7 @@
 //! [`Listing`]; the ILP, the loop bounds, the report's loops and cost breakdown are here once.
 
 use crate::mode::{ModeDetails, ModeOutput};
-use crate::params::loop_bounds::{BoundFrom, LoopKey};
+use crate::params::loop_bounds::{default_warning, BoundFrom, LoopKey};
 use crate::params::LoopBounds;
 use crate::report::{CfgEdge, CfgNode, CostTerm, LoopBoundRow, LoopView, WarpCfgDetails, Wcet};
 use crate::views::graph::{draw, exit_node};
@@ -324,27 +324,6 @@ pub(super) fn bound(
     }
     out.graph = Some(draw("warp", nodes, edges));
     out.details = ModeDetails::WarpCfg(Box::new(details));
-}
-
-/// The warning of a loop analysed with `default_loop_bound` (issue #38: never silent): where
-/// the loop is, that its bound is an assumption, why the code gives none, and how to give one.
-pub(crate) fn default_warning(
-    span: Span,
-    header: &str,
-    bound: u64,
-    why: Option<&str>,
-) -> Diagnostic {
-    Diagnostic::warning(
-        span,
-        format!(
-            "loop {header}: its bound {bound} is an assumption (default_loop_bound), not a fact \
-             of the code{}; the WCET holds only if the loop never runs its header more than \
-             {bound} times per entry. Give its bound with loop_bounds {{\"{header}\": N}} \
-             (--loop-bound {header}=N), take the simulated run's count with \
-             loop_bounds=observed, or set default_loop_bound",
-            why.map(|w| format!(" ({w})")).unwrap_or_default()
-        ),
-    )
 }
 
 /// The IPET graph of a warp-level CFG: each node costs its block's `cost_of_block`, the

@@ -96,16 +96,3 @@ pub(in crate::modes) fn infer_sass(
     out.time("loop_bounds", t);
     inference
 }
-
-/// Whether run `s` is of `launch` (its observed counts can be checked against bounds
-/// inferred for it): not a retry with a larger block (`simulator::COOPERATIVE_BLOCK`).
-pub(in crate::modes) fn same_launch(
-    s: &sim::Simulation,
-    launch: Option<&loop_inference::Launch>,
-    warp_size: usize,
-) -> bool {
-    let Some(l) = launch else { return false };
-    let threads: usize = l.block.iter().map(|&d| d as usize).product();
-    let blocks: usize = l.grid.iter().map(|&d| d as usize).product();
-    s.warps.len() <= threads.div_ceil(warp_size).saturating_mul(blocks)
-}

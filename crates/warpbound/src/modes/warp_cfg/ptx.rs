@@ -239,7 +239,7 @@ fn simulate(
     let loops = crate::observed_loops::of_ptx_run(f, &sim);
     out.diagnostics
         .extend(crate::observed_loops::truncation_warning(&sim));
-    if super::same_launch(&sim, inferred_for, 32) {
+    if crate::loop_inference::same_launch(&sim, inferred_for, 32) {
         out.diagnostics
             .extend(crate::loop_inference::check_observed(inference, &loops));
     }
@@ -447,12 +447,13 @@ impl<'a> Calls<'a> {
                     let key = format!("{}/{label}", f.name);
                     if let Some(d) = self.p.loop_bounds.default {
                         if !self.warned_default.contains(&key) {
-                            self.diagnostics.push(super::ipet_bound::default_warning(
-                                f.instructions[first].span,
-                                &key,
-                                d,
-                                Some("a loop of a called function: no bound from its code"),
-                            ));
+                            self.diagnostics
+                                .push(crate::params::loop_bounds::default_warning(
+                                    f.instructions[first].span,
+                                    &key,
+                                    d,
+                                    Some("a loop of a called function: no bound from its code"),
+                                ));
                             self.warned_default.push(key);
                         }
                     }

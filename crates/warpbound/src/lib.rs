@@ -19,6 +19,8 @@
 //!   `simulate=true` next to a bound;
 //! - `loop_inference`: the launch a request describes, for the `loopbound` crate's inferred
 //!   loop bounds, and the check of observed counts against them;
+//! - `lc_reduction`: real kernels reduced to the L/C strings of the makespan model (the
+//!   `makespan` and `block` modes);
 //! - `mode`: what a mode is ([`mode::Mode`]: name, description, `run`) and returns;
 //! - `modes`: one file per mode and the table [`modes::ALL`];
 //! - [`analyze()`]: validation, parameter resolution, running the mode, assembling the
@@ -33,6 +35,7 @@ pub mod auto_memory;
 pub mod catalog;
 mod gcn_launch;
 mod kernel_text;
+mod lc_reduction;
 mod loop_inference;
 pub mod mode;
 pub mod modes;

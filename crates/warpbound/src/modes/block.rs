@@ -606,7 +606,7 @@ fn straight_line_string(
     if barriers || !is_straight_line(graph) {
         return None;
     }
-    let (ops, _) = super::makespan::lc_reduction::sass(&parsed.sass.kernel, graph);
+    let (ops, _) = crate::lc_reduction::sass(&parsed.sass.kernel, graph);
     let machine = makespan::Machine {
         ls_units: u.ls_units,
         cores: u.cores,

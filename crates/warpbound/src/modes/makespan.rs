@@ -4,12 +4,11 @@
 //! The string is given directly (dialect `lc`, optionally in the paper's configuration-file
 //! form, Fig. 4), or reduced from a real kernel — SASS, PTX, GCN3 or Sim-D — along its
 //! straight-line path, memory accesses → L and every other instruction → C (see
-//! [`lc_reduction`], which also fills the report's instruction-to-letter `mapping`).
-
-pub(super) mod lc_reduction;
+//! [`crate::lc_reduction`], which also fills the report's instruction-to-letter `mapping`).
 
 use crate::catalog::{ModeInfo, ParamInfo, PresetInfo};
 use crate::kernel_text;
+use crate::lc_reduction;
 use crate::mode::{Mode, ModeDetails, ModeInput, ModeOutput};
 use crate::params::limits::{self, budget};
 use crate::report::SimulationReport;

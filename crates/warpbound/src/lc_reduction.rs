@@ -1,4 +1,5 @@
-//! Reduction of real kernels to the L/C instruction strings of the `makespan` mode.
+//! Reduction of real kernels to the L/C instruction strings of the `makespan` mode (and of
+//! the `block` mode's exact makespan on straight-line code).
 //!
 //! Why: Berezovskyi, Bletsas and Andersson (ECRTS 2012, §3) analyse "kernel instruction
 //! strings": every warp executes the same sequence of instructions, each of which runs either
@@ -368,8 +369,8 @@ pub fn from_text(
 mod tests {
     use super::*;
 
-    const LOCAL: &str = include_str!("../../../../isa/tests/data/gcn_call_local.s");
-    const EXTERNAL: &str = include_str!("../../../../isa/tests/data/gcn_call_external.s");
+    const LOCAL: &str = include_str!("../../isa/tests/data/gcn_call_local.s");
+    const EXTERNAL: &str = include_str!("../../isa/tests/data/gcn_call_external.s");
 
     #[test]
     fn gcn_path_follows_both_calls_into_the_callee() {

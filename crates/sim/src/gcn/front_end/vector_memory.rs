@@ -13,10 +13,12 @@ use crate::lane_set;
 
 impl Gcn<'_> {
     /// A 32-bit scalar-memory word: kernel arguments, dispatch packet or global memory.
+    /// Scalar memory reads whole dwords: the two low bits of the address are not used (AMD's
+    /// GCN3 ISA manual, scalar memory operations: addresses are dword-aligned), so a
+    /// misaligned address (a pointer the automatic launch's open memory made up) reads the
+    /// dword below it. *Reading*: that the hardware drops the bits rather than faulting.
     pub(super) fn scalar_word(&self, sm: &mut Sm, addr: u64) -> Result<u32, String> {
-        if !addr.is_multiple_of(4) {
-            return Err(format!("misaligned scalar load at {addr:#x}"));
-        }
+        let addr = addr & !3;
         if addr >= KERNARG_BASE {
             let i = ((addr - KERNARG_BASE) / 4) as usize;
             // Reads past the declared arguments (e.g. `s_load_dwordx8` of fewer words) see 0.

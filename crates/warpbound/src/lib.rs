@@ -49,6 +49,7 @@ mod schema;
 mod shared_allowance;
 mod simulator;
 pub mod views;
+mod warp_analysis;
 
 pub use analyze::{analyze, analyze_with_progress};
 pub use catalog::{Catalog, ModeInfo, ParamInfo, PresetInfo};

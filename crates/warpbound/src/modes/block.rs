@@ -7,12 +7,12 @@
 //! and greedy-then-oldest in the bound's own setting (one instruction per cycle, the cost
 //! model's latencies) and the report puts every run next to the bound.
 
-use super::warp_cfg::{self, Cost, ParsedSass, WarpCfgParams};
 use crate::catalog::{ModeInfo, ParamInfo};
 use crate::mode::{Mode, ModeDetails, ModeInput, ModeOutput};
 use crate::observed_loops;
 use crate::report::{BlockDetails, BlockGrowth, BlockRun, SimulationReport, Wcet};
 use crate::simulator;
+use crate::warp_analysis::{self, Cost, ParsedSass, WarpCfgParams};
 use isa::{Diagnostic, Kernel, Severity};
 use std::collections::BTreeMap;
 use web_time::Instant;
@@ -51,7 +51,7 @@ const MAX_EXACT_GROWTH: usize = 8;
 const MAX_GANTT_ITEMS: usize = 4000;
 
 fn describe() -> ModeInfo {
-    let mut params: Vec<ParamInfo> = warp_cfg::params()
+    let mut params: Vec<ParamInfo> = warp_analysis::params()
         .into_iter()
         .map(|mut p| {
             if p.name == "block" {
@@ -129,7 +129,7 @@ fn describe() -> ModeInfo {
             .into(),
         dialects: vec!["sass".into()],
         params,
-        presets: warp_cfg::presets(),
+        presets: warp_analysis::presets(),
         default_presets: BTreeMap::new(),
     }
 }
@@ -241,7 +241,7 @@ fn run(input: &ModeInput) -> ModeOutput {
         }
         p.cost = u.cost();
     }
-    let Some(parsed) = warp_cfg::parse_sass(input, &p, &mut out) else {
+    let Some(parsed) = warp_analysis::parse_sass(input, &p, &mut out) else {
         return out;
     };
     // The bound covers the block and the growth plot's smaller blocks (1, 2, … warps of
@@ -254,7 +254,7 @@ fn run(input: &ModeInput) -> ModeOutput {
         l
     });
     let inference =
-        warp_cfg::infer_sass(&parsed.sass, launch.as_ref(), &mut p.loop_bounds, &mut out);
+        warp_analysis::infer_sass(&parsed.sass, launch.as_ref(), &mut p.loop_bounds, &mut out);
     let mut runs = Vec::new();
     if let Some(run) = p.simulate.run(&mut out.diagnostics) {
         let t = Instant::now();
@@ -279,7 +279,7 @@ fn run(input: &ModeInput) -> ModeOutput {
     out.diagnostics
         .extend(crate::loop_inference::check_observed(&inference, &loops));
     if p.observed {
-        if !warp_cfg::observe_bounds(
+        if !warp_analysis::observe_bounds(
             &loops,
             !runs.is_empty(),
             input,
@@ -289,7 +289,7 @@ fn run(input: &ModeInput) -> ModeOutput {
             return out;
         }
     } else {
-        warp_cfg::raise_defaults_to_observed(&loops, &mut p.loop_bounds, &mut out);
+        warp_analysis::raise_defaults_to_observed(&loops, &mut p.loop_bounds, &mut out);
     }
     out.loop_bounds = crate::loop_inference::rows(&inference, &p.loop_bounds);
     let t = Instant::now();
@@ -306,7 +306,7 @@ fn run(input: &ModeInput) -> ModeOutput {
             },
         ],
     };
-    let warp = warp_cfg::bound_with_extras(
+    let warp = warp_analysis::bound_with_extras(
         &parsed.sass,
         &p,
         input,

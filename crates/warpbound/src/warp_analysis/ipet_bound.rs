@@ -14,7 +14,7 @@ use isa::{Diagnostic, Severity, Span};
 use std::collections::BTreeMap;
 
 /// What the bound needs to know about the kernel's blocks.
-pub(super) trait Listing {
+pub(crate) trait Listing {
     /// Cost of one execution of block `b` in the cost model's cycles.
     fn cost(&self, b: usize) -> u64;
     /// The report's node `id` for block `b` in abstract context `stack` (no cost or count).
@@ -31,7 +31,7 @@ pub(super) trait Listing {
 }
 
 /// The IPET knobs of one request.
-pub(super) struct BoundRequest<'a> {
+pub(crate) struct BoundRequest<'a> {
     pub loop_bounds: &'a LoopBounds,
     pub budget: &'a ipet::Budget,
     pub cost_model: &'a str,
@@ -45,7 +45,7 @@ pub(super) struct BoundRequest<'a> {
 
 /// Bounds the warp-level CFG `warp` of `listing` by IPET: `out.graph`, `out.wcet` and the
 /// details.
-pub(super) fn bound(
+pub(crate) fn bound(
     warp: &cfg::WarpCfg,
     listing: &dyn Listing,
     req: &BoundRequest,
@@ -328,7 +328,7 @@ pub(super) fn bound(
 
 /// The IPET graph of a warp-level CFG: each node costs its block's `cost_of_block`, the
 /// virtual exit nothing.
-pub(super) fn ipet_graph(warp: &cfg::WarpCfg, cost_of_block: impl Fn(usize) -> u64) -> ipet::Cfg {
+pub(crate) fn ipet_graph(warp: &cfg::WarpCfg, cost_of_block: impl Fn(usize) -> u64) -> ipet::Cfg {
     ipet::Cfg {
         costs: warp
             .nodes
@@ -342,7 +342,7 @@ pub(super) fn ipet_graph(warp: &cfg::WarpCfg, cost_of_block: impl Fn(usize) -> u
 }
 
 /// Nodes reachable from the entry from which the exit is unreachable, in id order.
-pub(super) fn never_finishing(warp: &cfg::WarpCfg) -> Vec<usize> {
+pub(crate) fn never_finishing(warp: &cfg::WarpCfg) -> Vec<usize> {
     let n = warp.nodes.len();
     let mut succ = vec![Vec::new(); n];
     let mut pred = vec![Vec::new(); n];

@@ -4,10 +4,9 @@
 //! `loop_bounds=observed` — whose counts are checked against the inferred bounds when the
 //! run is of the same launch.
 
-use super::ModeInput;
 use crate::kernel_text::Sass;
 use crate::loop_inference;
-use crate::mode::ModeOutput;
+use crate::mode::{ModeInput, ModeOutput};
 use crate::observed_loops;
 use crate::params::loop_bounds::LoopKey;
 use crate::params::LoopBounds;
@@ -16,7 +15,7 @@ use web_time::Instant;
 
 /// `loop_bounds=observed`: every loop header without a bound of the request's gets the
 /// observed count (at least 1); whether the analysis can go on (there was a run).
-pub(in crate::modes) fn observe_bounds(
+pub(crate) fn observe_bounds(
     loops: &[observed_loops::ObservedLoop],
     ran: bool,
     input: &ModeInput,
@@ -66,7 +65,7 @@ pub(in crate::modes) fn observe_bounds(
 /// Without `loop_bounds=observed`, when the request simulates: loops bounded only by
 /// `default_loop_bound` whose run went beyond it take the run's count, warned
 /// ([`LoopBounds::raise_default`]).
-pub(in crate::modes) fn raise_defaults_to_observed(
+pub(crate) fn raise_defaults_to_observed(
     loops: &[observed_loops::ObservedLoop],
     bounds: &mut LoopBounds,
     out: &mut ModeOutput,
@@ -84,7 +83,7 @@ pub(in crate::modes) fn raise_defaults_to_observed(
 
 /// Loop bounds from the code of a SASS kernel for `launch` (crate `loopbound`), applied to
 /// `bounds` by the precedence rule of [`crate::params::loop_bounds`].
-pub(in crate::modes) fn infer_sass(
+pub(crate) fn infer_sass(
     sass: &Sass,
     launch: Option<&loop_inference::Launch>,
     bounds: &mut LoopBounds,

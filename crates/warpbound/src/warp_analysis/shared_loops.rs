@@ -40,7 +40,7 @@ use ipet::{Copies, SharedBound};
 /// reconverge inside it (a `SYNC`, `BRK`, `CONT` or `RET` of the loop's surroundings whose
 /// target is in it) — then the group that reconverges may hold threads new to the loop even
 /// when the last group to arrive came from inside, so such reconvergences count as starts.
-pub(super) fn shared_bounds(
+pub(crate) fn shared_bounds(
     program: &ipet::Cfg,
     warp: &cfg::WarpCfg,
     bound_of: impl Fn(usize) -> Option<u64>,

@@ -3,12 +3,12 @@
 //! 1, 2, … warps, the Gantt chart of the worst run and the plot of the bound by warps
 //! (moved out of `block.rs`, which keeps the bound).
 
-use super::warp_cfg::{ParsedSass, WarpCfgParams};
 use super::{machine, schedulers, Units, MAX_GANTT_ITEMS, MAX_OBSERVED_GROWTH, WARP_SIZE};
 use crate::mode::ModeOutput;
 use crate::observed_loops::{self, ObservedLoop};
 use crate::report::{BlockGrowth, PlotView, ScheduleItem, ScheduleView, Series};
 use crate::simulator::{self, SimRun};
+use crate::warp_analysis::{ParsedSass, WarpCfgParams};
 use isa::{Diagnostic, Severity};
 use std::collections::BTreeMap;
 

@@ -7,7 +7,6 @@
 //! model of values, not the simulator's memory): the differences come from the schedule
 //! alone.
 
-use crate::catalog::ParamInfo;
 use crate::params::its::name;
 use crate::report::{InterleavingView, IssueView};
 use cfg::interleaving::{self, Outcome, Scheduler};
@@ -19,22 +18,6 @@ const THREADS: usize = 32;
 const MAX_STEPS: usize = 100_000;
 /// Issues listed in the report (the count is always complete).
 const LISTED: usize = 2_000;
-
-/// The catalogue entry of `its`.
-pub(super) fn param() -> ParamInfo {
-    ParamInfo::text(
-        "its",
-        "SASS, sm_70 and later: also run one warp of 32 threads under independent thread \
-         scheduling with this scheduler — round-robin (one instruction of each ready group in \
-         turn), newest (depth first, close to the stack order) or random:SEED — next to the \
-         stack order the warp-level CFG follows, and report both issue orders and where they \
-         part (warp-cfg.interleaving). With simulate on, the simulator runs the warp under \
-         the same scheduler and the stepper shows its thread groups and barrier registers. \
-         Empty: off.",
-        "",
-    )
-    .suggesting(&crate::params::its::SUGGESTED)
-}
 
 /// Runs both orders and describes them; a note says what changed.
 pub(super) fn run(

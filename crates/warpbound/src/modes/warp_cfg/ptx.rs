@@ -1,5 +1,5 @@
 //! The `warp-cfg` mode on PTX: the warp-level CFG from `cfg::ptx` (divergence analysis and
-//! the post-dominator stack), bounded by the same IPET as SASS ([`super::ipet_bound`]).
+//! the post-dominator stack), bounded by the same IPET as SASS ([`ipet_bound`]).
 //!
 //! Cost model: `unit`, every PTX instruction one cycle (the paper's §4.1 evaluation model,
 //! read over PTX instead of SASS; PTX instructions are not the machine's, so this counts
@@ -10,14 +10,14 @@
 //! costs one cycle: the runtime's own time is not in the bound, and a warning says so (as
 //! for SASS's unresolved `JCAL`/`CALL.ABS`).
 
-use super::ipet_bound::{self, BoundRequest, Listing};
-use super::{Cost, WarpCfgParams};
 use crate::kernel_text;
 use crate::mode::{ModeDetails, ModeInput, ModeOutput};
 use crate::params::loop_bounds::LoopKey;
 use crate::report::{CfgNode, DivergentBranch, KernelView};
 use crate::simulator;
 use crate::views::graph::line_block_node;
+use crate::warp_analysis::ipet_bound::{self, BoundRequest, Listing};
+use crate::warp_analysis::{shared_loops, Cost, WarpCfgParams};
 use cfg::Tag;
 use isa::flow::FlowGraph;
 use isa::ptx::{Function, Module};
@@ -134,7 +134,7 @@ pub(super) fn run(input: &ModeInput, p: &WarpCfgParams, out: &mut ModeOutput) {
     out.kernel = Some(view);
 }
 
-/// The shared loop bounds ([`super::shared_loops`]) of a PTX warp-level CFG: loops of the
+/// The shared loop bounds ([`shared_loops`]) of a PTX warp-level CFG: loops of the
 /// function's flow graph, bounds by header PC or label. The paths of a divergent branch
 /// reconverge at its immediate post-dominator, which no path from outside a loop reaches
 /// inside it without passing the header first: no reconvergence brings threads into a loop
@@ -151,7 +151,7 @@ fn shared_bounds(
         entry: 0,
         exits: g.blocks.iter().filter(|b| b.exits).map(|b| b.id).collect(),
     };
-    super::shared_loops::shared_bounds(
+    shared_loops::shared_bounds(
         &thread,
         &built.warp,
         |h| {
@@ -415,7 +415,7 @@ impl<'a> Calls<'a> {
         };
         let costs = self.block_costs(f, &built.graph, depth)?;
         let warp = &built.warp;
-        let ipet_cfg = super::ipet_bound::ipet_graph(warp, |b| costs[b]);
+        let ipet_cfg = ipet_bound::ipet_graph(warp, |b| costs[b]);
         // A callee's loops: bounded by the code (constants only: its parameters vary per
         // call), else by the default, which is reported as an assumption.
         let inferred: BTreeMap<usize, (u64, String)> = crate::loop_inference::ptx(f, None)

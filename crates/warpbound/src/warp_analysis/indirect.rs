@@ -19,7 +19,7 @@
 //!   its block costs, on top of its own instructions, the *sum* of its candidates' bounds —
 //!   each candidate analysed as a warp-level CFG of its own from an entry where no register
 //!   is known to agree (so for any caller and any subset of threads), with IPET. That is the
-//!   reading of PTX indirect calls too (`modes/warp_cfg/ptx.rs`, `Calls`);
+//!   reading of PTX indirect calls too (`modes/warp_cfg/ptx/calls.rs`);
 //! - an indirect **branch** whose candidates are addresses of the function is a multi-way
 //!   divergent branch in the warp-level CFG itself (`cfg::indirect`).
 //!

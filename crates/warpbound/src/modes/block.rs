@@ -7,22 +7,24 @@
 //! and greedy-then-oldest in the bound's own setting (one instruction per cycle, the cost
 //! model's latencies) and the report puts every run next to the bound.
 
-use crate::catalog::{ModeInfo, ParamInfo};
 use crate::mode::{Mode, ModeDetails, ModeInput, ModeOutput};
 use crate::observed_loops;
 use crate::report::{BlockDetails, BlockGrowth, BlockRun, SimulationReport, Wcet};
 use crate::simulator;
-use crate::warp_analysis::{self, Cost, ParsedSass, WarpCfgParams};
+use crate::warp_analysis::{self, Cost, WarpCfgParams};
 use isa::{Diagnostic, Kernel, Severity};
-use std::collections::BTreeMap;
 use web_time::Instant;
 
+mod parameters;
 mod runs;
+mod units;
 
+use parameters::describe;
 use runs::{
     block_launch, gantt, growth_plot, issued, last_warp, observe_growth, observed, simulate_block,
     GrowthRuns,
 };
+use units::{straight_line_string, units_bound, Units};
 
 /// The mode.
 pub const MODE: Mode = Mode {
@@ -50,159 +52,10 @@ const MAX_EXACT_GROWTH: usize = 8;
 /// Most boxes in the block's Gantt chart (issues close in time merge beyond it).
 const MAX_GANTT_ITEMS: usize = 4000;
 
-fn describe() -> ModeInfo {
-    let mut params: Vec<ParamInfo> = warp_analysis::params()
-        .into_iter()
-        .map(|mut p| {
-            if p.name == "block" {
-                p.meaning = "thread block dimensions X,Y,Z: the block whose WCET is bounded \
-                             (warps = threads / 32, rounded up; at most 1024 threads)"
-                    .into();
-                p.default = serde_json::json!("128,1,1");
-                p.group = String::new();
-            }
-            p
-        })
-        .collect();
-    params.insert(
-        0,
-        ParamInfo::choice(
-            "sm",
-            "the SM the block shares: issue-slot = one warp-instruction issues per cycle, the \
-             cost model's latencies (the warp-cfg setting); makespan = the unit machine of \
-             Berezovskyi et al. §2–3 (memory instructions on ls_units load/store units, the \
-             others on cores CUDA cores, σ lanes of k cycles each, one-cycle latencies, any \
-             number of warps per cycle), whose exact worst case the makespan mode computes for \
-             straight-line code",
-            &["issue-slot", "makespan"],
-            "issue-slot",
-        ),
-    );
-    params.insert(
-        1,
-        ParamInfo::number(
-            "ls_units",
-            "sm=makespan: load/store units per SM (Fermi cc 2.0: 16)",
-            "units",
-            1.0,
-            1024.0,
-            16.0,
-        ),
-    );
-    params.insert(
-        2,
-        ParamInfo::number(
-            "cores",
-            "sm=makespan: CUDA cores per SM (Fermi cc 2.0: 32; cc 2.1: 48)",
-            "cores",
-            1.0,
-            1024.0,
-            32.0,
-        ),
-    );
-    params.insert(
-        3,
-        ParamInfo::choice(
-            "scheduler",
-            "warp scheduler the simulator runs the block under (simulate=true): any = loose \
-             round-robin (lrr), greedy-then-oldest (gto) and two random work-conserving \
-             schedulers (a random order of the ready warps every cycle, seeds 1 and 2); random = \
-             four of those; the bound holds for every work-conserving scheduler",
-            &["any", "lrr", "gto", "random"],
-            "any",
-        ),
-    );
-    ModeInfo {
-        name: String::new(),
-        aliases: Vec::new(),
-        title: "Thread-block WCET (response time)".into(),
-        description: "Bounds a thread block of W warps of the kernel, sharing one issue slot: \
-                      each warp's time alone (the warp-cfg bound) plus the issue slots the \
-                      other W − 1 warps can take from it (their warp-instructions, the IPET \
-                      bound under unit cost) — the worst-case response time of the block's \
-                      warps, after Jeanmougin, Carle and Rochange (ECRTS 2025). Latencies of \
-                      different warps overlap; only issue slots add up. Kernels with barriers \
-                      get the bound per barrier phase when every warp passes them alike \
-                      (outside branches that split the block, in loops whose exits are the \
-                      same for the whole block), else the serialised bound (W × the warp \
-                      bound)."
-            .into(),
-        dialects: vec!["sass".into()],
-        params,
-        presets: warp_analysis::presets(),
-        default_presets: BTreeMap::new(),
-    }
-}
-
-/// The schedulers `scheduler` names, with their short names: `any` runs loose round-robin,
-/// greedy-then-oldest and two random work-conserving schedulers (a random order of the
-/// ready warps every cycle, seeds 1 and 2); `random` four of those.
-fn schedulers(name: &str) -> Vec<(&'static str, sim::Scheduler)> {
-    let lrr = ("lrr", sim::Scheduler::LooseRoundRobin);
-    let gto = ("gto", sim::Scheduler::GreedyThenOldest);
-    let random = [
-        ("random-1", sim::Scheduler::Random(1)),
-        ("random-2", sim::Scheduler::Random(2)),
-        ("random-3", sim::Scheduler::Random(3)),
-        ("random-4", sim::Scheduler::Random(4)),
-    ];
-    match name {
-        "lrr" => vec![lrr],
-        "gto" => vec![gto],
-        "random" => random.to_vec(),
-        _ => vec![lrr, gto, random[0], random[1]],
-    }
-}
-
 /// Whether the kernel waits at thread-block barriers (`BAR.SYNC`, `BAR.RED`, `BAR.ARV` and
 /// the sm_70+ forms: every `BAR` opcode counts, conservatively).
 fn has_barriers(kernel: &Kernel) -> bool {
     kernel.instructions.iter().any(|i| i.opcode.name == "BAR")
-}
-
-/// The unit machine of `sm=makespan`: `(k, σ)` of the load/store units and of the cores
-/// for warps of 32 (Berezovskyi et al. §3).
-#[derive(Debug, Clone, Copy)]
-struct Units {
-    ls_units: u32,
-    cores: u32,
-    load_store: block::UnitKind,
-    core: block::UnitKind,
-}
-
-impl Units {
-    fn decode(params: &crate::params::Params) -> Result<Option<Units>, Diagnostic> {
-        // Read whatever the model (so no parameter goes unread); used by `makespan` only.
-        let (ls_units, cores) = (params.u32("ls_units")?, params.u32("cores")?);
-        if params.text("sm")? != "makespan" {
-            return Ok(None);
-        }
-        let kind = |units: u32| -> Result<block::UnitKind, Diagnostic> {
-            let (cycles, lanes) = makespan::sigma_factor(units, WARP_SIZE as u32)
-                .map_err(|e| Diagnostic::global(Severity::Error, e.to_string()))?;
-            Ok(block::UnitKind { lanes, cycles })
-        };
-        Ok(Some(Units {
-            ls_units,
-            cores,
-            load_store: kind(ls_units)?,
-            core: kind(cores)?,
-        }))
-    }
-
-    /// The cost model of one warp alone on this machine: each instruction its unit's k.
-    fn cost(&self) -> Cost {
-        Cost::Units {
-            load_store: u64::from(self.load_store.cycles),
-            core: u64::from(self.core.cycles),
-        }
-    }
-}
-
-/// Budget of the exact makespan search on straight-line code: the makespan mode's default,
-/// so that both modes give the same value on the same kernel.
-fn exact_budget() -> makespan::Budget {
-    makespan::Budget::default()
 }
 
 fn run(input: &ModeInput) -> ModeOutput {
@@ -548,123 +401,4 @@ fn barrier_note(
         ),
     };
     Diagnostic::global(Severity::Note, text)
-}
-
-/// The unit machine's closed-form bound for `warps` warps (`extra`: the warp's work on the
-/// load/store units and on the cores); serialised with barriers.
-fn units_formula(
-    u: &Units,
-    isolated: u64,
-    extra: &[u64],
-    warps: usize,
-    barriers: bool,
-) -> block::BlockBound {
-    let profile = block::UnitProfile {
-        isolated,
-        work: extra.to_vec(),
-    };
-    let kinds = [u.load_store, u.core];
-    let b = block::units_response_time(&vec![profile; warps], &kinds);
-    if barriers {
-        let serial = block::WarpProfile {
-            isolated,
-            issues: isolated,
-        };
-        return block::response_time(&vec![serial; warps], true);
-    }
-    b
-}
-
-/// Whether the code reachable from the entry is one path: every block reached has at most
-/// one successor and none is reached twice (what the L/C reduction walks, whole).
-fn is_straight_line(graph: &isa::BlockGraph) -> bool {
-    let edges = graph.edges();
-    let mut seen = vec![false; graph.blocks.len()];
-    let mut b = 0usize;
-    loop {
-        match seen.get_mut(b) {
-            Some(s) if !*s => *s = true,
-            _ => return false,
-        }
-        let mut outs = edges.iter().filter(|e| e.0 == b);
-        match (outs.next(), outs.next()) {
-            (None, _) => return true,
-            (Some(e), None) => b = e.1,
-            _ => return false,
-        }
-    }
-}
-
-/// The L/C string of a straight-line kernel (one path, [`is_straight_line`], no barriers)
-/// on the unit machine, ready for the exact makespan search; `None` for other code.
-fn straight_line_string(
-    parsed: &ParsedSass,
-    u: &Units,
-    barriers: bool,
-) -> Option<Result<makespan::Transformed, makespan::Error>> {
-    let graph = &parsed.sass.graph;
-    if barriers || !is_straight_line(graph) {
-        return None;
-    }
-    let (ops, _) = crate::lc_reduction::sass(&parsed.sass.kernel, graph);
-    let machine = makespan::Machine {
-        ls_units: u.ls_units,
-        cores: u.cores,
-        warp_size: WARP_SIZE as u32,
-    };
-    Some(makespan::transform(&ops, &machine))
-}
-
-/// [`units_formula`], and on straight-line code the exact worst-case makespan of the L/C
-/// reduction (crate `makespan`) — never above the formula, which bounds it — so that on such
-/// code the block mode gives the makespan mode's exact value. `exact` is that value, if
-/// computed.
-fn units_bound(
-    string: Option<&Result<makespan::Transformed, makespan::Error>>,
-    u: &Units,
-    isolated: u64,
-    extra: &[u64],
-    warps: usize,
-    barriers: bool,
-) -> (block::BlockBound, Option<Result<u64, makespan::Error>>) {
-    let formula = units_formula(u, isolated, extra, warps, barriers);
-    let Some(string) = string else {
-        return (formula, None);
-    };
-    let exact = match string {
-        Ok(t) => makespan::exact_makespan(t, warps as u32, &exact_budget()).map(|(v, _)| v),
-        Err(e) => Err(e.clone()),
-    };
-    match exact {
-        Ok(v) => (formula.capped_by_exact(v), Some(Ok(v))),
-        Err(e) => (formula, Some(Err(e))),
-    }
-}
-
-/// The SM the block runs on: the analysis's setting (one instruction per cycle, the cost
-/// model's latencies, no memory transaction costs; or the makespan machine), with
-/// `scheduler`.
-fn machine(
-    p: &WarpCfgParams,
-    units: Option<Units>,
-    scheduler: sim::Scheduler,
-) -> Option<sim::Machine> {
-    if let Some(u) = units {
-        // The simulator's `makespan` preset is Berezovskyi et al.'s SM (its doc).
-        let mut machine = simulator::preset_machine(Some("makespan"))?;
-        machine.ls_units = u.ls_units;
-        machine.cores = u.cores;
-        machine.scheduler = scheduler;
-        return Some(machine);
-    }
-    let mut machine = simulator::preset_machine(Some("unit-cost"))?;
-    machine.latency = match &p.cost {
-        Cost::Latency(table) => table.clone(),
-        Cost::Unit | Cost::Units { .. } => cfg::LatencyTable::unit(),
-    };
-    machine.issue_width = 1;
-    machine.transaction_cycles = 0;
-    machine.scheduler = scheduler;
-    machine.thread_scheduling = crate::params::its::thread_scheduling(p.its);
-    Some(machine)
 }

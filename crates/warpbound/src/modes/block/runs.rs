@@ -1,14 +1,15 @@
 //! The `block` mode's runs and what is drawn from them: the block simulated under each
 //! scheduler in the bound's setting, the loop counts observed, the growth plot's runs of
-//! 1, 2, … warps, the Gantt chart of the worst run and the plot of the bound by warps
-//! (moved out of `block.rs`, which keeps the bound).
+//! 1, 2, … warps, the Gantt chart of the worst run and the plot of the bound by warps, and
+//! the schedulers and the SM of the runs (moved out of `block.rs`, which keeps the bound).
 
-use super::{machine, schedulers, Units, MAX_GANTT_ITEMS, MAX_OBSERVED_GROWTH, WARP_SIZE};
+use super::units::Units;
+use super::{MAX_GANTT_ITEMS, MAX_OBSERVED_GROWTH, WARP_SIZE};
 use crate::mode::ModeOutput;
 use crate::observed_loops::{self, ObservedLoop};
 use crate::report::{BlockGrowth, PlotView, ScheduleItem, ScheduleView, Series};
 use crate::simulator::{self, SimRun};
-use crate::warp_analysis::{ParsedSass, WarpCfgParams};
+use crate::warp_analysis::{Cost, ParsedSass, WarpCfgParams};
 use isa::{Diagnostic, Severity};
 use std::collections::BTreeMap;
 
@@ -280,4 +281,52 @@ pub(super) fn growth_plot(growth: &[BlockGrowth], cost_model: &str) -> PlotView 
         y_label: format!("cycles ({cost_model} cost)"),
         series,
     }
+}
+
+/// The schedulers `scheduler` names, with their short names: `any` runs loose round-robin,
+/// greedy-then-oldest and two random work-conserving schedulers (a random order of the
+/// ready warps every cycle, seeds 1 and 2); `random` four of those.
+fn schedulers(name: &str) -> Vec<(&'static str, sim::Scheduler)> {
+    let lrr = ("lrr", sim::Scheduler::LooseRoundRobin);
+    let gto = ("gto", sim::Scheduler::GreedyThenOldest);
+    let random = [
+        ("random-1", sim::Scheduler::Random(1)),
+        ("random-2", sim::Scheduler::Random(2)),
+        ("random-3", sim::Scheduler::Random(3)),
+        ("random-4", sim::Scheduler::Random(4)),
+    ];
+    match name {
+        "lrr" => vec![lrr],
+        "gto" => vec![gto],
+        "random" => random.to_vec(),
+        _ => vec![lrr, gto, random[0], random[1]],
+    }
+}
+
+/// The SM the block runs on: the analysis's setting (one instruction per cycle, the cost
+/// model's latencies, no memory transaction costs; or the makespan machine), with
+/// `scheduler`.
+fn machine(
+    p: &WarpCfgParams,
+    units: Option<Units>,
+    scheduler: sim::Scheduler,
+) -> Option<sim::Machine> {
+    if let Some(u) = units {
+        // The simulator's `makespan` preset is Berezovskyi et al.'s SM (its doc).
+        let mut machine = simulator::preset_machine(Some("makespan"))?;
+        machine.ls_units = u.ls_units;
+        machine.cores = u.cores;
+        machine.scheduler = scheduler;
+        return Some(machine);
+    }
+    let mut machine = simulator::preset_machine(Some("unit-cost"))?;
+    machine.latency = match &p.cost {
+        Cost::Latency(table) => table.clone(),
+        Cost::Unit | Cost::Units { .. } => cfg::LatencyTable::unit(),
+    };
+    machine.issue_width = 1;
+    machine.transaction_cycles = 0;
+    machine.scheduler = scheduler;
+    machine.thread_scheduling = crate::params::its::thread_scheduling(p.its);
+    Some(machine)
 }

@@ -8,11 +8,8 @@ import { rrSummary } from './summary_rr.js';
 import { simSummary } from './summary_sim.js';
 import { blockSummary } from './summary_block.js';
 import { argumentsSummary, assumptionsSummary } from './summary_args.js';
-import { download } from './export.js';
-
-// Display names of the dialects the makespan mode reduces to an L/C string (the mapping's
-// heading); the catalogue decides which dialects a mode accepts.
-const KERNEL_DIALECTS = { sass: 'SASS', ptx: 'PTX', gcn: 'GCN3', simd: 'Sim-D' };
+import { makespanSummary } from './summary_makespan.js';
+import { itsSummary } from './summary_its.js';
 
 /**
  * `report` is the analysis result; `loopBounds` (address or label -> bound) is edited in
@@ -64,77 +61,7 @@ export function renderWcet(host, report, loopBounds, onChange, onPickNode, onSet
   }
   if (report.pws) parts.push(...pwsSummary(report), el('p', { class: 'muted', text: `run time: ${times}` }));
   if (report.simd) parts.push(...simdSummary(report), el('p', { class: 'muted', text: `run time: ${times}` }));
-  const ms = report.makespan;
-  if (ms) {
-    parts.push(
-      el(
-        'p',
-        { class: 'formula' },
-        'Pessimistic bound (Eq. 5–7): T = ⌈W/σL⌉·IL + ⌈W/σC⌉·IC on the transformed string; exact: the longest ',
-        'work-conserving schedule; estimate (Eq. 42–43): T(W, x) = min over y ≤ x of ⌈W/y⌉·T(y).',
-      ),
-      el(
-        'table',
-        { class: 'grid', id: 'makespan-table' },
-        el(
-          'tbody',
-          {},
-          ...[
-            ['warps W', ms.warps],
-            ['machine (L, C, S)', `${ms.ls_units}, ${ms.cores}, ${ms.warp_size}`],
-            ['kernel string', ms.original],
-            ['transformed (§3)', ms.transformed],
-            ['σL, σC', `${ms.sigma_l}, ${ms.sigma_c}`],
-            ['pessimistic (Eq. 5–7)', ms.pessimistic],
-            ['safe bound (any σ)', ms.safe_bound],
-            ['exact worst case', ms.exact === null || ms.exact === undefined ? '—' : `${ms.exact} (${ms.method})`],
-            ['estimate T(W, x)', ms.estimate ? `${ms.estimate.value} (x = ${ms.estimate.x}, best y = ${ms.estimate.best_y})` : '—'],
-          ].map(([k, v]) => el('tr', {}, el('th', { text: k }), el('td', { class: 'mono', text: String(v) }))),
-        ),
-      ),
-      el('p', { class: 'muted', text: `run time: ${times}` }),
-    );
-    if (ms.ilp_solve) {
-      const st = ms.ilp_solve;
-      const how =
-        st.solver === 'Propagation'
-          ? `propagating branch and bound: ${st.nodes} nodes, ${st.cache_hits} answered from the residual-program cache`
-          : `LP-based branch and bound: ${st.nodes} LP solves`;
-      const lp = st.lp_bound === null || st.lp_bound === undefined ? '' : `; root LP relaxation ${st.lp_bound.toFixed(1)}`;
-      parts.push(
-        el(
-          'p',
-          { id: 'makespan-ilp-solve', class: 'muted' },
-          `ILP (Fig. 3): ${st.variables} binary variables, ${st.constraints} constraints; ${how}${lp}.`,
-        ),
-      );
-    }
-    if (ms.ilp) {
-      const button = el('button', { type: 'button', id: 'download-ilp', text: 'Download .lp' });
-      button.addEventListener('click', () =>
-        download(`makespan-w${ms.warps}-${ms.ilp.variant}.lp`, 'text/plain', ms.ilp.lp),
-      );
-      parts.push(
-        el(
-          'p',
-          { id: 'makespan-ilp' },
-          `The paper's ILP (Fig. 3, ${ms.ilp.variant} work-conserving constraints): `,
-          `${ms.ilp.variables} binary variables, ${ms.ilp.constraints} constraints, in CPLEX LP format for any MILP solver. `,
-          button,
-        ),
-      );
-    }
-    if (ms.mapping && ms.mapping.length) {
-      parts.push(
-        el('h3', { text: `${KERNEL_DIALECTS[report.dialect] || report.dialect} → L/C (straight-line path)` }),
-        el(
-          'table',
-          { class: 'grid' },
-          el('tbody', {}, ...ms.mapping.map((m) => el('tr', {}, el('td', { class: 'num', text: m.line }), el('td', { class: 'mono', text: m.text }), el('td', { class: 'mono', text: m.unit })))),
-        ),
-      );
-    }
-  }
+  if (report.makespan) parts.push(...makespanSummary(report, times));
   if (details) {
     parts.push(
       el(
@@ -248,59 +175,4 @@ export function renderWcet(host, report, loopBounds, onChange, onPickNode, onSet
     );
   }
   host.replaceChildren(...parts);
-}
-
-/**
- * `warp-cfg.interleaving` (parameter `its`): one warp under independent thread scheduling
- * next to the stack order the warp-level CFG follows — counts, where the orders part, and
- * the ITS issue order (runs of one group shown as one row).
- */
-function itsSummary(its) {
-  const rows = [];
-  for (const o of its.order) {
-    const last = rows[rows.length - 1];
-    const addr = '0x' + o.address.toString(16).padStart(4, '0');
-    const lanes = popcount(o.mask);
-    if (last && last.mask === o.mask) {
-      last.to = addr;
-      last.n += 1;
-    } else {
-      rows.push({ from: addr, to: addr, mask: o.mask, lanes, n: 1 });
-    }
-  }
-  const same = its.issues === its.stack_order_issues;
-  return [
-    el('h3', { text: `Independent thread scheduling (${its.scheduler})` }),
-    el(
-      'p',
-      { id: 'its-summary' },
-      `${its.issues} instructions issued (${its.outcome}) against ${its.stack_order_issues} in the stack order ` +
-        `the warp-level CFG follows: ${same ? 'the same count' : its.issues > its.stack_order_issues ? 'more' : 'fewer'}` +
-        (its.departures.length ? `; the orders part where ${its.departures.join('; ')}.` : '; the same pairs, interleaved.'),
-    ),
-    el(
-      'table',
-      { class: 'grid', id: 'its-order' },
-      el('thead', {}, el('tr', {}, el('th', { text: 'issued' }), el('th', { text: 'instructions' }), el('th', { text: 'lanes' }))),
-      el(
-        'tbody',
-        {},
-        ...rows.slice(0, 200).map((r) =>
-          el(
-            'tr',
-            {},
-            el('td', { class: 'mono', text: String(r.n) }),
-            el('td', { class: 'mono', text: r.from === r.to ? r.from : `${r.from} … ${r.to}` }),
-            el('td', { class: 'mono', text: `${r.lanes} (0x${r.mask.toString(16)})` }),
-          ),
-        ),
-      ),
-    ),
-  ];
-}
-
-function popcount(m) {
-  let n = 0;
-  for (let x = m; x > 0; x = Math.floor(x / 2)) n += x % 2;
-  return n;
 }

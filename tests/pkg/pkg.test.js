@@ -40,6 +40,12 @@ test('the catalog describes the default mode', () => {
   assert.equal(pkg.version(), c.version);
 });
 
+test("the page's schema version is the engine's", async () => {
+  // www/src/schema.js: the one place the page writes the version of the requests it sends.
+  const { SCHEMA_VERSION } = await import(resolve(ROOT, 'www/src/schema.js'));
+  assert.equal(SCHEMA_VERSION, pkg.catalog().schema_version);
+});
+
 test('the same request gives byte-identical JSON reports in wasm and natively', () => {
   // Timings are the only wall-clock part of a report; `timings: false` leaves them out.
   const cases = [

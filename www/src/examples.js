@@ -17,6 +17,7 @@
 // example opens on (absent: the tab stays as it is) and `blurb` the gallery card's text.
 
 import manifest from '../examples/manifest.json';
+import { SCHEMA_VERSION } from './schema.js';
 
 /**
  * The text of a file under www/examples/. esbuild turns the template into a table of every
@@ -25,9 +26,9 @@ import manifest from '../examples/manifest.json';
  */
 const kernelFile = (name) => require(`../examples/${name}`);
 
-/** The request the page sends when it opens `ex` (the fields `request()` in main.js sets). */
+/** The request the page sends when it opens `ex` (the fields `request()` in page_state.js sets). */
 function requestOf(ex, source) {
-  const r = { schema_version: 1, source, dialect: ex.dialect, mode: ex.mode };
+  const r = { schema_version: SCHEMA_VERSION, source, dialect: ex.dialect, mode: ex.mode };
   if (ex.params && Object.keys(ex.params).length) r.params = { ...ex.params };
   if (ex.preset) r.preset = ex.preset;
   if (ex.loop_bounds && Object.keys(ex.loop_bounds).length) r.loop_bounds = { ...ex.loop_bounds };

@@ -26,6 +26,7 @@ import { fitZoom as fitWhole, openingZoom, openAt, centreOn, selectionZoom, enab
 import { showWork, failureReport } from './work_view.js';
 import { renderGallery } from './gallery_view.js';
 import { applyTheme, toggleTheme, toggleProjector } from './theme.js';
+import { SCHEMA_VERSION } from './schema.js';
 
 const $ = (id) => document.getElementById(id);
 
@@ -499,7 +500,7 @@ async function loadExample(ex, typed = null, report = null) {
 let navigations = 0;
 
 function request() {
-  const r = { schema_version: 1, source: editor.value, dialect: state.dialect, mode: state.mode };
+  const r = { schema_version: SCHEMA_VERSION, source: editor.value, dialect: state.dialect, mode: state.mode };
   if (state.function) r.function = state.function;
   if (Object.keys(state.params).length) r.params = { ...state.params };
   if (state.preset.name) r.preset = state.preset.name;

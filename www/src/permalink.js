@@ -12,6 +12,8 @@
 // `{ dialect, source, mode, function, params, preset, loopBounds, view }`; a v1 link is
 // converted to `{ request, view }` when it is opened, so old links keep working.
 
+import { SCHEMA_VERSION } from './schema.js';
+
 const PREFIX = 'v2.';
 const V1_PREFIX = 'v1.';
 
@@ -107,13 +109,13 @@ export function stateProblem(s) {
   return unknownField(s, [...strings, 'function', 'preset', 'params', 'loopBounds']);
 }
 
-/** The Request fields a link may hold: those the page sets (see `request()` in main.js). */
+/** The Request fields a link may hold: those the page sets (see `request()` in page_state.js). */
 const REQUEST_FIELDS = ['schema_version', 'source', 'dialect', 'mode', 'function', 'preset', 'params', 'loop_bounds'];
 
 /** The problem with the Request held in the link's field `field`, or null. */
 function requestProblem(r, field) {
   if (!isPlainObject(r)) return `field "${field}" is not an object`;
-  if (r.schema_version !== 1) return `field "${field}.schema_version" is not 1`;
+  if (r.schema_version !== SCHEMA_VERSION) return `field "${field}.schema_version" is not ${SCHEMA_VERSION}`;
   if (typeof r.source !== 'string') return `field "${field}.source" is not text`;
   for (const k of ['dialect', 'mode', 'function', 'preset']) {
     if (k in r && typeof r[k] !== 'string') return `field "${field}.${k}" is not text`;
@@ -158,7 +160,7 @@ export function linkProblem(link) {
  * `mode` does), and its tab.
  */
 export function fromV1(s) {
-  const request = { schema_version: 1, source: s.source || '', dialect: s.dialect || 'sass' };
+  const request = { schema_version: SCHEMA_VERSION, source: s.source || '', dialect: s.dialect || 'sass' };
   if (s.mode) request.mode = s.mode;
   if (s.function) request.function = s.function;
   if (s.params && Object.keys(s.params).length) request.params = { ...s.params };

@@ -8,19 +8,27 @@ use serde::Serialize;
 use std::cell::Cell;
 use wasm_bindgen::prelude::*;
 
-// `performance.now()` of whatever global the module runs in (a window, a worker, Node: each
-// has `performance`). This is the one method of `web_sys::Performance` the progress reports
-// need; web-sys is not among the crates this workspace has (nor in Cargo.lock), so the binding
-// is declared here, as web-sys would declare it.
-#[wasm_bindgen]
-extern "C" {
-    #[wasm_bindgen(js_namespace = performance, js_name = now)]
-    fn performance_now() -> f64;
+thread_local! {
+    /// The `performance` object of whatever global the module runs in — a window, a worker,
+    /// Node: each has one — looked up once; `None` where there is none.
+    static PERFORMANCE: Option<web_sys::Performance> = global_performance();
 }
 
-/// Milliseconds since the global's time origin.
+/// `globalThis.performance`, read from the global object itself (not through `window`, which
+/// a worker and Node lack).
+fn global_performance() -> Option<web_sys::Performance> {
+    let value = js_sys::Reflect::get(&js_sys::global(), &JsValue::from_str("performance")).ok()?;
+    if value.is_undefined() || value.is_null() {
+        return None;
+    }
+    // Not `dyn_into`, whose `instanceof Performance` needs a global `Performance` class: only
+    // `now` is called, which every host's object has.
+    Some(value.unchecked_into())
+}
+
+/// Milliseconds since the global's time origin, by `performance.now()`; 0 without one.
 fn now_ms() -> f64 {
-    performance_now()
+    PERFORMANCE.with(|p| p.as_ref().map_or(0.0, web_sys::Performance::now))
 }
 
 /// Installs the panic hook so a bug shows its message in the console instead of

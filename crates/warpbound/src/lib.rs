@@ -21,8 +21,12 @@
 //!   loop bounds, and the check of observed counts against them;
 //! - `lc_reduction`: real kernels reduced to the L/C strings of the makespan model (the
 //!   `makespan` and `block` modes);
+//! - `warp_analysis`: the warp-level analysis the `warp-cfg` and `block` modes share
+//!   (parameters and cost models, SASS indirect targets, the warp-level CFG and its IPET
+//!   bound, SASS loop bounds);
 //! - `mode`: what a mode is ([`mode::Mode`]: name, description, `run`) and returns;
-//! - `modes`: one file per mode and the table [`modes::ALL`];
+//! - `modes`: one module per mode and the table [`modes::ALL`]; a mode never imports another
+//!   (what modes share is in the modules above);
 //! - [`analyze()`]: validation, parameter resolution, running the mode, assembling the
 //!   report; [`analyze_with_progress()`] the same, telling an observer how long work goes
 //!   ([`Progress`]).

@@ -65,7 +65,7 @@ fn sobel_with_costs(n: u64) -> Report {
 /// has three copies of each loop: nothing pending, the exited threads pending at the `EXIT`
 /// (`NIL@0x04a0`), and that entry made cyclic (`NIL@0x04a0+`). The copies share the loop's
 /// bound (default 10): one start, the entry, since the exited threads resume at the `EXIT`,
-/// outside the loop (`modes/warp_cfg/shared_loops.rs`). So on the worst path — the first
+/// outside the loop (`warp_analysis/shared_loops.rs`). So on the worst path — the first
 /// loop, with two calls per iteration against one — each of the two call blocks runs 10
 /// times (30 before the copies shared their bound), and raising N by ΔN raises the bound by
 /// 2 call sites × 10 executions × ΔN × 2 candidates = 40·ΔN.

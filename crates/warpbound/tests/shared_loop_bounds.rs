@@ -1,5 +1,5 @@
 //! Loop bounds shared by the copies of one program loop in the warp-level CFG
-//! (`modes/warp_cfg/shared_loops.rs`): a hand-derived bound, and the soundness property on
+//! (`warp_analysis/shared_loops.rs`): a hand-derived bound, and the soundness property on
 //! generated sm_70-style kernels — every run of the concrete executor costs at most the bound
 //! computed with the loop counts that run needed.
 

@@ -2,6 +2,12 @@
 //! (`MODE`); adding a mode is its file plus one line in [`ALL`] — the catalogue, the CLI's
 //! `--mode`, the page's mode menu and parameter form, request validation and the corpus
 //! sweep all read this table.
+//!
+//! A mode file over 500 lines becomes a directory module (`rr.rs` with `rr/parameters.rs`,
+//! `rr/simulation.rs`, …), split by what the parts hold. A mode never imports another mode:
+//! what several modes share lives in a module outside `modes` that they all ask
+//! (`crate::warp_analysis` for `warp-cfg` and `block`, `crate::lc_reduction` for `makespan`
+//! and `block`, `crate::loop_inference`, `crate::params::loop_bounds`, `crate::simulator`, …).
 
 mod block;
 mod makespan;

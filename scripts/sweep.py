@@ -43,7 +43,7 @@ import time
 
 SASS_FUNC = re.compile(r'^\s*Function : (\S+)\s*$', re.M)
 DUMP_FUNC = re.compile(r'^\s*\.section\s+\.text\.([^,\s]+)', re.M)
-PTX_FUNC = re.compile(r'^\s*\.(?:visible\s+|weak\s+)?\.entry\s+([A-Za-z_$][\w$]*)', re.M)
+PTX_FUNC = re.compile(r'^\s*(?:\.visible\s+|\.weak\s+)?\.entry\s+([A-Za-z_$][\w$]*)', re.M)
 GCN_FUNC = re.compile(r'^\s*\.amdhsa_kernel\s+(\S+)', re.M)
 SLOW_S = 2.0
 

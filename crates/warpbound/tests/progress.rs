@@ -288,9 +288,10 @@ fn rr_analyzer_reports_the_warp_instructions_it_executed() {
     // The report keeps the first 20 000 steps of a trace (`views::rr_caps`) and says so;
     // the three progress reports below show that all 210 002 ran.
     assert_eq!(steps, 20_000);
-    assert!(report.diagnostics.iter().any(|d| d
-        .message
-        .contains("cut to their first 20000 steps")));
+    assert!(report
+        .diagnostics
+        .iter()
+        .any(|d| d.message.contains("cut to their first 20000 steps")));
     let mine = of_task(&seen, Task::RoundRobinAnalyzer, 3);
     without_bounds(&mine);
     for (i, p) in mine.iter().enumerate() {

@@ -53,8 +53,10 @@ async function main() {
     onDialect: async (g) => {
       const d = page.catalog.dialects.find((x) => x.name === g.dialect);
       if (!d || !d.supported) return;
+      const text = `read as ${d.title}: \`${g.evidence}\` on line ${g.line} of the pasted text`;
+      view.readAs = { source: editor.value, text };
       await switchDialect(g.dialect);
-      showStatus(`read as ${d.title}: \`${g.evidence}\` on line ${g.line} of the pasted text`);
+      showStatus(text);
     },
     onCuda: () => run(),
   });

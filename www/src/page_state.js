@@ -28,6 +28,9 @@ export const view = {
   runId: 0,
   step: 0,
   origin: null,
+  // The dialect a pasted text was read as, `{ source, text }`: the status line says it for
+  // every report of exactly that source (a run the editor started may land after the switch's).
+  readAs: null,
 };
 
 /** The analysis engine (wasm.js), the catalog it sent and the editor (editor.js). */

@@ -52,7 +52,9 @@ export function render() {
   $('stat-observed').textContent = r.simulation ? String(r.simulation.cycles) : '—';
   $('stat-observed-box').hidden = !r.simulation;
   const done = k || r.wcet || r.simulation;
-  showStatus(errors ? `${errors} error${errors > 1 ? 's' : ''}` : done ? 'analysed' : '', errors > 0);
+  const source = view.request ? view.request.source : editor.value;
+  const readAs = view.readAs && view.readAs.source === source ? view.readAs.text : 'analysed';
+  showStatus(errors ? `${errors} error${errors > 1 ? 's' : ''}` : done ? readAs : '', errors > 0);
 
   const fsel = $('function');
   const fns = k ? k.functions : [];

@@ -226,7 +226,7 @@ test('every mode compares: what a report lacks is absent, never "undefined"', as
   await showsExample(page, 'pws-fig2');
   await page.click('#compare');
   await page.selectOption('#param-split', 'none');
-  await page.waitForFunction(() => window.playground.report().pws?.mode === 'none', null, { timeout: 60000 });
+  await page.waitForFunction(() => window.playground.report().details?.pws?.mode === 'none', null, { timeout: 60000 });
   const pws = await checkComparison(page, 'pws optimal → none');
   assert.ok(pws.current.wcet.cycles >= pws.pinned.wcet.cycles);
 

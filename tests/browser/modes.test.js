@@ -41,9 +41,9 @@ test('Sim-D: phases, both policies, the two-slot schedule', async () => {
   assert.equal(await page.locator('#simd-policies tbody tr').count(), 2);
   assert.equal(
     await page.locator('#simd-bounds tbody tr').first().locator('td').nth(1).textContent(),
-    String(native.simd.wcet_upper),
+    String(native.details.simd.wcet_upper),
   );
-  assert.equal(await page.locator('#simd-phases tbody tr').count(), native.simd.sp_as_access.phases.length);
+  assert.equal(await page.locator('#simd-phases tbody tr').count(), native.details.simd.sp_as_access.phases.length);
   await page.click('[data-view="schedule"]');
   assert.ok((await page.locator('#gantt-svg rect.gantt-item').count()) > 0);
   await page.screenshot({ path: join(ARTIFACTS, 'simd-schedule.png') });
@@ -60,7 +60,7 @@ test('Sim-D: phases, both policies, the two-slot schedule', async () => {
 test('Sim-D execution: the observed run under the worst-case schedule, the scheduler picker', async () => {
   const { page, errors } = await openPage(site, '#ex=simd-drift');
   const native = await nativeFor(page);
-  assert.equal(native.simd_execution.scheduler, 'unconstrained');
+  assert.equal(native.details.simd.execution.scheduler, 'unconstrained');
   await waitText(page, '#stat-wcet', native.wcet.cycles);
   await page.click('[data-view="summary"]');
   // A row of a two-column table by its label.
@@ -72,40 +72,40 @@ test('Sim-D execution: the observed run under the worst-case schedule, the sched
           ?.cells[1].textContent,
       [id, label],
     );
-  assert.equal(await cell('simd-execution', 'observed cycles'), String(native.simd_execution.cycles));
+  assert.equal(await cell('simd-execution', 'observed cycles'), String(native.details.simd.execution.cycles));
   // The path each work-group took comes from the launch (the interpreter), decided for all 64.
-  const d = native.simd_execution.decisions;
+  const d = native.details.simd.execution.decisions;
   assert.match(await cell('simd-execution', 'path'), /^from the launch/);
   assert.equal(
     await cell('simd-execution', 'work-groups wholly decided'),
-    `${d.work_groups_all_decided} of ${native.simd_execution.work_groups}`,
+    `${d.work_groups_all_decided} of ${native.details.simd.execution.work_groups}`,
   );
-  assert.equal(await page.locator('#simd-utilisation tbody tr').count(), native.simd_execution.utilisation.length);
+  assert.equal(await page.locator('#simd-utilisation tbody tr').count(), native.details.simd.execution.utilisation.length);
   await page.click('[data-view="schedule"]');
   assert.equal(await page.locator('#gantt-svg rect.gantt-item').count(), native.schedule.items.length);
   assert.equal(
     await page.locator('#gantt-observed-svg rect.gantt-item').count(),
-    native.simd_execution.gantt.items.length,
+    native.details.simd.execution.gantt.items.length,
   );
   // Both ends marked on both charts; the gap to the worst-case schedule shaded.
   assert.equal(await page.locator('#gantt .gantt-wcet-end').count(), 2);
   assert.equal(await page.locator('#gantt-observed-svg rect.gantt-gap').count(), 1);
-  assert.ok(native.simd_execution.observed_shown_end < native.simd_execution.wcet_shown_end);
-  assert.match(await page.textContent('#gantt .gantt-gap-note'), new RegExp(`gap ${native.simd_execution.wcet_shown_end - native.simd_execution.observed_shown_end} cycles`));
+  assert.ok(native.details.simd.execution.observed_shown_end < native.details.simd.execution.wcet_shown_end);
+  assert.match(await page.textContent('#gantt .gantt-gap-note'), new RegExp(`gap ${native.details.simd.execution.wcet_shown_end - native.details.simd.execution.observed_shown_end} cycles`));
   await page.screenshot({ path: join(ARTIFACTS, 'simd-execution.png') });
   // The scheduler picker comes from the catalog: pairwise repairs the drift, at a cost.
   await page.selectOption('#param-scheduler', 'pairwise');
   await page.dispatchEvent('#param-scheduler', 'change');
   const paired = await nativeFor(page);
-  assert.equal(paired.simd_execution.scheduler, 'pairwise');
-  assert.ok(paired.simd_execution.cycles > native.simd_execution.cycles);
+  assert.equal(paired.details.simd.execution.scheduler, 'pairwise');
+  assert.ok(paired.details.simd.execution.cycles > native.details.simd.execution.cycles);
   await page.click('[data-view="summary"]');
   await page.waitForFunction(
     (c) =>
       [...document.querySelectorAll('#simd-execution tbody tr')].some(
         (tr) => tr.cells[0].textContent === 'observed cycles' && tr.cells[1].textContent === String(c),
       ),
-    paired.simd_execution.cycles,
+    paired.details.simd.execution.cycles,
   );
   assert.deepEqual(errors, []);
   await page.close();
@@ -116,12 +116,12 @@ test('PWS: Table 2 layout, BSBs and pruned edges drawn, branches marked by click
   const native = await nativeFor(page);
   await waitText(page, '#stat-wcet', native.wcet.cycles);
   assert.equal(await page.locator('#cfg-svg g.node.role-bsb').count(), 1);
-  assert.equal(await page.locator('#cfg-svg path.edge.pruned').count(), native.pws.pruned_edges.length);
-  assert.ok(native.pws.pruned_edges.length > 0);
+  assert.equal(await page.locator('#cfg-svg path.edge.pruned').count(), native.details.pws.pruned_edges.length);
+  assert.ok(native.details.pws.pruned_edges.length > 0);
   await page.screenshot({ path: join(ARTIFACTS, 'pws-graph.png') });
   await page.click('[data-view="summary"]');
   const cells = await page.locator('#pws-table2 tbody tr').first().locator('td').allTextContents();
-  assert.deepEqual(cells.slice(1, 4), [native.pws.e_wf.no_split, native.pws.e_wf.dws, native.pws.e_wf.pws].map(String));
+  assert.deepEqual(cells.slice(1, 4), [native.details.pws.e_wf.no_split, native.details.pws.e_wf.dws, native.details.pws.e_wf.pws].map(String));
   await page.click('[data-view="schedule"]');
   assert.ok((await page.locator('#gantt-svg rect.gantt-item').count()) > 0);
   assert.match(await page.textContent('#gantt .gantt-legend'), /split wavefront/);
@@ -130,13 +130,13 @@ test('PWS: Table 2 layout, BSBs and pruned edges drawn, branches marked by click
   await page.evaluate(() => (location.hash = '#ex=pws-three-branches'));
   const before = await nativeFor(page);
   await waitText(page, '#stat-wcet', before.wcet.cycles);
-  assert.deepEqual(before.pws.splits.marked, [0, 4, 5]);
+  assert.deepEqual(before.details.pws.splits.marked, [0, 4, 5]);
   await page.click('[data-view="graph"]');
   await page.click('#cfg-svg g.node[data-id="5"]');
   await page.waitForFunction(() => window.playground.state().params.marks === '0,4');
   const after = await nativeFor(page);
-  assert.deepEqual(after.pws.splits.marked, [0, 4]);
-  await page.waitForFunction((n) => window.playground.report()?.pws?.splits.marked.length === n, 2);
+  assert.deepEqual(after.details.pws.splits.marked, [0, 4]);
+  await page.waitForFunction((n) => window.playground.report()?.details?.pws?.splits.marked.length === n, 2);
   assert.deepEqual(errors, []);
   await page.close();
 });
@@ -149,18 +149,18 @@ test('PWS: the Figure 2 kernel — three BSBs, no splitting = sum of the blocks,
   assert.equal(await page.locator('#cfg-svg g.node.role-bsb').count(), 3);
   // §2: without splitting every block runs in turn, so E_WF is the sum of the block costs.
   const sum = native.cfg.nodes.reduce((s, n) => s + n.cost, 0);
-  assert.equal(native.pws.e_wf.no_split, sum);
-  assert.ok(native.pws.e_wf.dws >= native.pws.e_wf.no_split);
-  assert.ok(native.pws.splits.optimal.length > 0);
-  assert.ok(native.pws.e_wf.pws < native.pws.e_wf.no_split);
+  assert.equal(native.details.pws.e_wf.no_split, sum);
+  assert.ok(native.details.pws.e_wf.dws >= native.details.pws.e_wf.no_split);
+  assert.ok(native.details.pws.splits.optimal.length > 0);
+  assert.ok(native.details.pws.e_wf.pws < native.details.pws.e_wf.no_split);
   await page.click('[data-view="summary"]');
   const cells = await page.locator('#pws-table2 tbody tr').first().locator('td').allTextContents();
-  assert.deepEqual(cells.slice(1, 4), [native.pws.e_wf.no_split, native.pws.e_wf.dws, native.pws.e_wf.pws].map(String));
+  assert.deepEqual(cells.slice(1, 4), [native.details.pws.e_wf.no_split, native.details.pws.e_wf.dws, native.details.pws.e_wf.pws].map(String));
   // The simulator runs Figure 2b on A = {17, 29, 52, 80}: each work-item sums the numbers of
   // the blocks it passes (17: 6+7+9, 29: 2+4+5+7+9, 52: 2+4+5+7+8, 80: 2+3+5+7+8).
   assert.deepEqual(native.simulation.memory.find((a) => a.name === 'out').words, [22, 27, 26, 25]);
-  assert.equal(native.simulation.bound.cycles, native.pws.e_wf.no_split);
-  assert.ok(native.simulation.cycles <= native.pws.e_wf.no_split);
+  assert.equal(native.simulation.bound.cycles, native.details.pws.e_wf.no_split);
+  assert.ok(native.simulation.cycles <= native.details.pws.e_wf.no_split);
   assert.match(await page.textContent('#observed-vs-bound'), /E_WF without splitting/);
   assert.match(await page.textContent('#sim-memory'), /22 27 26 25/);
   assert.deepEqual(errors, []);
@@ -199,14 +199,14 @@ test('round-robin model: §4.4.4 addresses and Fig. 24 latencies in the page', a
   const rows = await page.locator('#rr-accesses tbody tr').evaluateAll((trs) =>
     trs.map((tr) => [...tr.querySelectorAll('td')].map((td) => td.textContent)),
   );
-  assert.equal(rows.length, native.rr.accesses.length);
+  assert.equal(rows.length, native.details.rr.accesses.length);
   // §4.4.4: each warp of block y = 0 loads [0, 128, 256, 384]; each of y = 1 stores
   // [2048, 2176, 2304, 2432] (threads x = 0…15, 32 bytes apart, the same in both warps).
-  for (const a of native.rr.accesses) {
+  for (const a of native.details.rr.accesses) {
     assert.deepEqual(a.segments, a.kind === 'L' ? [0, 128, 256, 384] : [2048, 2176, 2304, 2432]);
   }
-  assert.deepEqual(native.rr.accesses.map((a) => `${a.block_index[1]}${a.kind}`), ['0L', '0L', '1S', '1S']);
-  assert.deepEqual(rows.map((r) => r[6]), native.rr.accesses.map((a) => a.segments.join(', ')));
+  assert.deepEqual(native.details.rr.accesses.map((a) => `${a.block_index[1]}${a.kind}`), ['0L', '0L', '1S', '1S']);
+  assert.deepEqual(rows.map((r) => r[6]), native.details.rr.accesses.map((a) => a.segments.join(', ')));
   await page.click('[data-view="schedule"]');
   assert.equal(await page.locator('#gantt-svg text.gantt-lane').count(), native.schedule.lanes.length);
   await page.screenshot({ path: join(ARTIFACTS, 'rr-schedule.png') });
@@ -227,14 +227,14 @@ test('makespan of a PTX kernel: reduced to L/C along its straight-line path, map
   const rr = await nativeFor(page);
   await waitText(page, '#stat-wcet', rr.wcet.cycles);
   await page.selectOption('#mode', 'makespan');
-  await page.waitForFunction(() => window.playground.report()?.makespan);
+  await page.waitForFunction(() => window.playground.report()?.details?.makespan);
   const native = await nativeFor(page);
   assert.equal(native.dialect, 'ptx');
   // §4.4.4's kernel: its ld.param/ld.global/st.global become L, the rest C (the mapping has
   // one row per instruction of the path), then the sigma transformation of Fermi cc 2.0.
-  assert.equal(native.makespan.original, 'LCCCCCCCLCC');
-  assert.equal(native.makespan.mapping.length, native.makespan.original.length);
-  assert.equal(native.wcet.cycles, native.makespan.exact);
+  assert.equal(native.details.makespan.original, 'LCCCCCCCLCC');
+  assert.equal(native.details.makespan.mapping.length, native.details.makespan.original.length);
+  assert.equal(native.wcet.cycles, native.details.makespan.exact);
   await waitText(page, '#stat-wcet', native.wcet.cycles);
   await page.click('[data-view="summary"]');
   assert.match(await page.textContent('#wcet'), /PTX → L\/C \(straight-line path\)/);
@@ -431,7 +431,7 @@ test('automatic launch and observed loop bounds: buffers shown, counts become th
 test('block: the response-time bound, its runs, the warps slider, one Gantt lane per warp and the growth plot', async () => {
   const { page, errors } = await openPage(site, '#ex=block-overlap');
   const native = await nativeFor(page);
-  const b = native.block;
+  const b = native.details.block;
   assert.equal(b.warps, 4);
   assert.equal(b.bound.rule, 'response_time');
   assert.equal(b.wcet, b.warp_wcet + 3 * b.warp_issues);
@@ -472,8 +472,8 @@ test('block: the response-time bound, its runs, the warps slider, one Gantt lane
     (h) => (location.hash = h),
     v2Link({ source: phased, dialect: 'sass', mode: 'block', preset: 'pascal-gp102' }, 'summary'),
   );
-  await page.waitForFunction(() => window.playground.report()?.block?.bound?.rule === 'barrier_phases');
-  const pb = await page.evaluate(() => window.playground.report().block);
+  await page.waitForFunction(() => window.playground.report()?.details?.block?.bound?.rule === 'barrier_phases');
+  const pb = await page.evaluate(() => window.playground.report().details.block);
   assert.ok(pb.wcet < pb.bound.serialised);
   const text = await page.textContent('#block-formula');
   assert.match(text, /per barrier phase/);

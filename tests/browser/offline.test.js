@@ -44,7 +44,7 @@ test('after one visit the page works with the network off, its security policy i
   // Another example runs, and a failed engine is replaced offline too (its worker's script
   // comes from the cache, the module it is handed is the page's).
   await page.selectOption('#example', 'makespan-fig2');
-  await page.waitForFunction(() => window.playground.report()?.makespan);
+  await page.waitForFunction(() => window.playground.report()?.details?.makespan);
   const failure = await page.evaluate(() => window.playground.analyze({ schema_version: 1, source: 5 }).catch((e) => e.name));
   assert.equal(failure, 'EngineFailure');
   const report = await page.evaluate(() =>

@@ -204,7 +204,7 @@ test('a link with its=round-robin shows the interleaved issue order next to the 
   const request = { schema_version: 1, source, dialect: 'sass', mode: 'warp-cfg', params: { its: 'round-robin' } };
   const { page, errors } = await openPage(site, encodeV2({ request, view: { tab: 'summary' } }));
   await settled(page);
-  const its = await page.evaluate(() => window.playground.report()['warp-cfg'].interleaving);
+  const its = await page.evaluate(() => window.playground.report().details['warp-cfg'].interleaving);
   assert.equal(its.scheduler, 'round-robin');
   assert.equal(its.issues, its.stack_order_issues);
   const summary = await page.textContent('#its-summary');

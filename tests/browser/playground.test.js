@@ -89,7 +89,7 @@ test('a corpus kernel analyzes in the page as it does natively', async () => {
   assert.equal(await page.locator('#cfg-svg g.node').count(), expected.cfg.nodes.length);
   assert.equal(await page.locator('#cfg-svg path.edge').count(), expected.cfg.edges.length);
   assert.equal(Number(await text(page, '#stat-wcet')), expected.wcet.cycles);
-  assert.equal(Number(await text(page, '#stat-divergence')), expected['warp-cfg'].divergence_edges);
+  assert.equal(Number(await text(page, '#stat-divergence')), expected.details['warp-cfg'].divergence_edges);
   assert.equal(await page.locator('#instructions tbody tr').count(), 127);
   assert.deepEqual(errors, []);
   await page.close();
@@ -337,19 +337,19 @@ test('the site and its links work under a sub-path', async () => {
 
 test('the makespan mode: Fig. 2 with its Gantt chart, Fig. 7 with its convergence plot', async () => {
   const { page, errors } = await openPage('#ex=makespan-fig2');
-  await page.waitForFunction(() => window.playground.report()?.makespan);
+  await page.waitForFunction(() => window.playground.report()?.details?.makespan);
   const r = await page.evaluate(() => window.playground.report());
-  assert.equal(r.makespan.transformed, 'LLC');
-  assert.equal(r.makespan.pessimistic, 12); // ⌈4/1⌉·2 + ⌈4/1⌉·1
-  assert.equal(Number(await text(page, '#stat-wcet')), r.makespan.exact);
-  assert.ok(r.makespan.exact <= 12);
+  assert.equal(r.details.makespan.transformed, 'LLC');
+  assert.equal(r.details.makespan.pessimistic, 12); // ⌈4/1⌉·2 + ⌈4/1⌉·1
+  assert.equal(Number(await text(page, '#stat-wcet')), r.details.makespan.exact);
+  assert.ok(r.details.makespan.exact <= 12);
   await page.click('[data-view="schedule"]');
   // One box per (warp, instruction): 4 warps × 3 instructions.
   assert.equal(await page.locator('#gantt-svg rect.gantt-item').count(), 12);
   await page.screenshot({ path: join(ARTIFACTS, 'makespan-gantt.png') });
   // The paper's ILP as an LP file: the Summary offers it for download.
   await page.selectOption('#param-ilp_export', 'long');
-  await page.waitForFunction(() => window.playground.report()?.makespan?.ilp?.variant === 'long');
+  await page.waitForFunction(() => window.playground.report()?.details?.makespan?.ilp?.variant === 'long');
   await page.click('[data-view="summary"]');
   // Fig. 3's counts for this setting: 4·3·10 x-variables + 12 E_t + 12 G_t.
   assert.match(await text(page, '#makespan-ilp'), /144 binary variables/);
@@ -358,21 +358,21 @@ test('the makespan mode: Fig. 2 with its Gantt chart, Fig. 7 with its convergenc
   const lp = readFileSync(await download.path(), 'utf8');
   assert.match(lp, /^Maximize$/m);
   assert.match(lp, /^ obj: \+ 3 CC_w3_i2_t3 /m);
-  const rows = await page.evaluate(() => window.playground.report().makespan.ilp.constraints);
+  const rows = await page.evaluate(() => window.playground.report().details.makespan.ilp.constraints);
   assert.equal(lp.match(/^ r\d+:/gm).length, rows);
   // The same exact value by the paper's ILP, with what the branch and bound took.
   await page.selectOption('#param-method', 'ilp-short');
-  await page.waitForFunction(() => window.playground.report()?.makespan?.method === 'ilp-short');
+  await page.waitForFunction(() => window.playground.report()?.details?.makespan?.method === 'ilp-short');
   const ri = await page.evaluate(() => window.playground.report());
-  assert.equal(ri.makespan.exact, r.makespan.exact);
-  assert.equal(ri.makespan.ilp_solve.solver, 'Propagation');
-  assert.equal(ri.makespan.ilp_solve.lp_bound, 12); // the root LP relaxation: the horizon
+  assert.equal(ri.details.makespan.exact, r.details.makespan.exact);
+  assert.equal(ri.details.makespan.ilp_solve.solver, 'propagation');
+  assert.equal(ri.details.makespan.ilp_solve.lp_bound, 12); // the root LP relaxation: the horizon
   assert.match(await text(page, '#makespan-ilp-solve'), /propagating branch and bound: \d+ nodes/);
   await page.click('#open-gallery');
   await page.click('#gallery-list [data-example="makespan-fig7"] button');
-  await page.waitForFunction(() => window.playground.report()?.makespan?.transformed === 'LLCLLCLL');
+  await page.waitForFunction(() => window.playground.report()?.details?.makespan?.transformed === 'LLCLLCLL');
   const r7 = await page.evaluate(() => window.playground.report());
-  assert.equal(r7.makespan.pessimistic, 3360);
+  assert.equal(r7.details.makespan.pessimistic, 3360);
   await page.click('[data-view="plots"]');
   assert.equal(await page.locator('#plots svg.plot').count(), 1);
   await page.screenshot({ path: join(ARTIFACTS, 'makespan-plot.png') });

@@ -78,7 +78,7 @@ test('the ILP of Fig. 3 solved by HiGHS equals the state search', { timeout: 6 *
           for (const variant of ['short', 'long']) {
             const what = `${s} W=${w} σL=${sl} σC=${sc} ${variant}`;
             const r = report(s, w, sl, sc, variant);
-            const ms = r.makespan;
+            const ms = r.details.makespan;
             assert.equal(ms.transformed, s, what);
             assert.equal(ms.sigma_l, sl, what);
             assert.equal(ms.sigma_c, sc, what);

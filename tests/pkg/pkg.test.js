@@ -93,7 +93,7 @@ test('analyze_with_progress reports long work while it runs and gives the same r
   const seen = [];
   const { report, elapsed_ms } = pkg.analyze_with_progress(request, (p) => seen.push(p));
   assert.deepEqual(report, pkg.analyze(request));
-  assert.equal(report.makespan.exact, 99);
+  assert.equal(report.details.makespan.exact, 99);
   const search = seen.filter((p) => p.task === 'makespan-search');
   assert.ok(search.length >= 2, `${search.length} progress calls`);
   for (const [i, p] of search.entries()) {

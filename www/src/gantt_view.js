@@ -15,7 +15,7 @@ function groupName(schedule, g) {
 }
 
 /**
- * The Gantt chart of `schedule`; with `observed` (a Sim-D execution, `report.simd_execution`)
+ * The Gantt chart of `schedule`; with `observed` (a Sim-D execution, `report.details.simd.execution`)
  * the observed run is drawn under it on the same time axis, with both ends marked and the gap
  * between them shaded. All numbers come from the report.
  */

@@ -3,6 +3,7 @@
 
 import { renderGantt } from './gantt_view.js';
 import { view } from './page_state.js';
+import { simdExecution } from './details.js';
 
 const $ = (id) => document.getElementById(id);
 
@@ -23,14 +24,14 @@ function ganttFit(schedule) {
 function setGanttZoom(z) {
   const fit = ganttFit(view.report && view.report.schedule);
   view.ganttZoom = Math.min(4, Math.max(Math.min(0.1, fit / 4), z));
-  if (view.report) renderGantt($('gantt'), view.report.schedule, view.ganttZoom, view.report.simd_execution);
+  if (view.report) renderGantt($('gantt'), view.report.schedule, view.ganttZoom, simdExecution(view.report));
 }
 
 /** Draws report `r`'s schedule (if any) fitted to the pane, with its one-line summary. */
 export function drawSchedule(r) {
   // A new schedule starts fitted to the pane (short ones at the natural 14 px per cycle).
   view.ganttZoom = ganttFit(r.schedule);
-  renderGantt($('gantt'), r.schedule, view.ganttZoom, r.simd_execution);
+  renderGantt($('gantt'), r.schedule, view.ganttZoom, simdExecution(r));
   $('schedule-summary').textContent = r.schedule
     ? `${r.schedule.items.length} boxes on ${r.schedule.lanes.length} lanes over ${r.schedule.cycles} cycles, coloured by ${r.schedule.group_name}`
     : '';

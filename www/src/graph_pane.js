@@ -14,6 +14,7 @@ import { updateHash } from './address_bar.js';
 import { setMode } from './mode_controls.js';
 import { run } from './analysis_run.js';
 import { stepNode } from './stepper_pane.js';
+import { details } from './details.js';
 
 const $ = (id) => document.getElementById(id);
 
@@ -88,7 +89,7 @@ export function selectNode(id, fromGraph) {
   const r = view.report;
   const n = r.cfg && r.cfg.nodes[id];
   if (!n) return;
-  if (fromGraph && r.pws && (n.role || '').split(' ').includes('branch')) {
+  if (fromGraph && details(r, 'pws') && (n.role || '').split(' ').includes('branch')) {
     toggleSplitMark(id);
     return;
   }
@@ -130,7 +131,7 @@ function toggleSplitMark(id) {
   if (!params.marks) delete params.marks;
   setMode(state.mode, params, state.preset.name);
   state.example = null;
-  showStatus(`split points: ${params.marks || 'none'} (Select, S = ${view.report.pws.hardware.s})`);
+  showStatus(`split points: ${params.marks || 'none'} (Select, S = ${details(view.report, 'pws').hardware.s})`);
   run();
 }
 

@@ -12,7 +12,7 @@
 // `{ dialect, source, mode, function, params, preset, loopBounds, view }`; a v1 link is
 // converted to `{ request, view }` when it is opened, so old links keep working.
 
-import { SCHEMA_VERSION } from './schema.js';
+import { SCHEMA_VERSION, READABLE_REQUEST_VERSIONS } from './schema.js';
 
 const PREFIX = 'v2.';
 const V1_PREFIX = 'v1.';
@@ -115,7 +115,9 @@ const REQUEST_FIELDS = ['schema_version', 'source', 'dialect', 'mode', 'function
 /** The problem with the Request held in the link's field `field`, or null. */
 function requestProblem(r, field) {
   if (!isPlainObject(r)) return `field "${field}" is not an object`;
-  if (r.schema_version !== SCHEMA_VERSION) return `field "${field}.schema_version" is not ${SCHEMA_VERSION}`;
+  if (!READABLE_REQUEST_VERSIONS.includes(r.schema_version)) {
+    return `field "${field}.schema_version" is not ${READABLE_REQUEST_VERSIONS.join(' or ')}`;
+  }
   if (typeof r.source !== 'string') return `field "${field}.source" is not text`;
   for (const k of ['dialect', 'mode', 'function', 'preset']) {
     if (k in r && typeof r[k] !== 'string') return `field "${field}.${k}" is not text`;

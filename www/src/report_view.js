@@ -18,6 +18,7 @@ import { drawGraph, openGraph, selectNode, nodeOfInstruction } from './graph_pan
 import { drawSchedule } from './gantt_zoom.js';
 import { drawStepper } from './stepper_pane.js';
 import { drawComparison } from './comparison_pane.js';
+import { warpCfgDetails } from './details.js';
 
 const $ = (id) => document.getElementById(id);
 
@@ -36,7 +37,7 @@ export function render() {
   });
   const errors = r.diagnostics.filter((d) => d.severity === 'error').length;
   const k = r.kernel;
-  const details = r['warp-cfg'];
+  const details = warpCfgDetails(r);
   $('stat-function').textContent = k ? k.function : '—';
   $('stat-instructions').textContent = k ? String(k.instructions.length) : '—';
   $('stat-blocks').textContent = r.cfg ? String(r.cfg.nodes.filter((n) => n.kind === 'block').length) : '—';

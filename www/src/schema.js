@@ -3,5 +3,12 @@
 // states as `schema_version` (tests/pkg checks the two agree). The page needs it before the
 // engine has loaded — the examples' requests, a link read back — so it is written here, once.
 
-/** The `schema_version` of every request the page sends and every link it reads. */
-export const SCHEMA_VERSION = 1;
+/** The `schema_version` of every request the page sends. */
+export const SCHEMA_VERSION = 2;
+
+/**
+ * The request versions a link may hold: version 2 changed the report only (the mode details
+ * under `details`), so a version-1 link's request is read as it is (`READABLE_REQUEST_VERSIONS`
+ * in crates/warpbound/src/schema.rs).
+ */
+export const READABLE_REQUEST_VERSIONS = [1, 2];

@@ -3,6 +3,7 @@
 // number of warps reading the report's growth table — every number from the report.
 
 import { el, grid } from './dom.js';
+import { details } from './details.js';
 
 const fmt = (n) => (typeof n === 'number' ? n.toLocaleString('en-US') : '—');
 
@@ -35,7 +36,7 @@ function growthSlider(b) {
 }
 
 export function blockSummary(r) {
-  const b = r.block;
+  const b = details(r, 'block');
   const x = b.bound;
   const critical = x.warps[x.critical] || { isolated: b.warp_wcet, interference: 0 };
   const phases = x.rule === 'barrier_phases';

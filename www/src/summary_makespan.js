@@ -4,6 +4,7 @@
 
 import { el } from './dom.js';
 import { download } from './export.js';
+import { details } from './details.js';
 
 // Display names of the dialects the makespan mode reduces to an L/C string (the mapping's
 // heading); the catalogue decides which dialects a mode accepts.
@@ -11,7 +12,7 @@ const KERNEL_DIALECTS = { sass: 'SASS', ptx: 'PTX', gcn: 'GCN3', simd: 'Sim-D' }
 
 /** `times`: the run's phase times, shown under the table. */
 export function makespanSummary(report, times) {
-  const ms = report.makespan;
+  const ms = details(report, 'makespan');
   const parts = [];
   parts.push(
     el(
@@ -44,7 +45,7 @@ export function makespanSummary(report, times) {
   if (ms.ilp_solve) {
     const st = ms.ilp_solve;
     const how =
-      st.solver === 'Propagation'
+      st.solver === 'propagation'
         ? `propagating branch and bound: ${st.nodes} nodes, ${st.cache_hits} answered from the residual-program cache`
         : `LP-based branch and bound: ${st.nodes} LP solves`;
     const lp = st.lp_bound === null || st.lp_bound === undefined ? '' : `; root LP relaxation ${st.lp_bound.toFixed(1)}`;

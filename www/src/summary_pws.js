@@ -2,11 +2,12 @@
 // reductions (the paper's Table 2 layout), the candidate split sets, and the parameters.
 
 import { el, grid } from './dom.js';
+import { details } from './details.js';
 
 const pct = (a, b) => (b ? `${(((b - a) / b) * 100).toFixed(1)} %` : '—');
 
 export function pwsSummary(r) {
-  const p = r.pws;
+  const p = details(r, 'pws');
   const hw = p.hardware;
   const row = (name, v) => [name, v.no_split, v.dws, v.pws, pct(v.pws, v.no_split), pct(v.pws, v.dws)];
   const setText = (s) => (s && s.length ? s.map((n) => `n${n}`).join(', ') : '∅');

@@ -3,6 +3,7 @@
 // levels and warp traces — all from the report.
 
 import { el, grid } from './dom.js';
+import { details } from './details.js';
 
 const SHOWN = 200;
 
@@ -10,7 +11,7 @@ const more = (total) =>
   total > SHOWN ? [el('p', { class: 'muted', text: `first ${SHOWN} of ${total} rows (the Raw JSON view has all)` })] : [];
 
 export function rrSummary(r) {
-  const x = r.rr;
+  const x = details(r, 'rr');
   const e = x.estimates;
   const flag = (v, o) => `${v}${o ? ' (overridden)' : ''}`;
   const parts = [

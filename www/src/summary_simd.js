@@ -2,11 +2,12 @@
 // WCET^U and WCET^L, the launch and hardware, and the phase list — all from the report.
 
 import { el, grid } from './dom.js';
+import { details, simdExecution } from './details.js';
 
 const POLICY = { sp_as_access: 'scratchpad as access', sp_as_compute: 'scratchpad as compute' };
 
 export function simdSummary(r) {
-  const s = r.simd;
+  const s = details(r, 'simd');
   const parts = [
     el(
       'p',
@@ -48,7 +49,7 @@ export function simdSummary(r) {
       s[best].phases.map((p) => [p.index + 1, p.resource, p.cycles, `B${p.block}`]),
     ),
   );
-  const e = r.simd_execution;
+  const e = simdExecution(r);
   const pathText = (p) => {
     if (p.kind === 'random') return `random (seed ${p.seed})`;
     if (p.kind === 'from_launch') {

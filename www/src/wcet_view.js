@@ -10,6 +10,7 @@ import { blockSummary } from './summary_block.js';
 import { argumentsSummary, assumptionsSummary } from './summary_args.js';
 import { makespanSummary } from './summary_makespan.js';
 import { itsSummary } from './summary_its.js';
+import { details as detailsOf, warpCfgDetails } from './details.js';
 
 /**
  * `report` is the analysis result; `loopBounds` (address or label -> bound) is edited in
@@ -17,7 +18,7 @@ import { itsSummary } from './summary_its.js';
  * `onSetParams(values)` sets mode parameters and re-runs.
  */
 export function renderWcet(host, report, loopBounds, onChange, onPickNode, onSetParams) {
-  const details = report['warp-cfg'];
+  const details = warpCfgDetails(report);
   const times = Object.entries(report.timings_ms || {})
     .map(([k, v]) => `${k} ${v.toFixed(2)} ms`)
     .join(' · ');
@@ -48,20 +49,20 @@ export function renderWcet(host, report, loopBounds, onChange, onPickNode, onSet
   } else if (!report.simulation) {
     parts.push(el('p', { class: 'empty', text: 'No bound: see the diagnostics.' }));
   }
-  if (report.block) parts.push(...blockSummary(report));
+  if (detailsOf(report, 'block')) parts.push(...blockSummary(report));
   if (report.simulation) parts.push(...simSummary(report, onSetParams));
   if (details && details.interleaving) parts.push(...itsSummary(details.interleaving));
   parts.push(...argumentsSummary(report, onSetParams));
-  if (report.rr) {
+  if (detailsOf(report, 'rr')) {
     parts.push(
-      ...assumptionsSummary(report.rr, loopBounds, onChange),
+      ...assumptionsSummary(detailsOf(report, 'rr'), loopBounds, onChange),
       ...rrSummary(report),
       el('p', { class: 'muted', text: `run time: ${times}` }),
     );
   }
-  if (report.pws) parts.push(...pwsSummary(report), el('p', { class: 'muted', text: `run time: ${times}` }));
-  if (report.simd) parts.push(...simdSummary(report), el('p', { class: 'muted', text: `run time: ${times}` }));
-  if (report.makespan) parts.push(...makespanSummary(report, times));
+  if (detailsOf(report, 'pws')) parts.push(...pwsSummary(report), el('p', { class: 'muted', text: `run time: ${times}` }));
+  if (detailsOf(report, 'simd')) parts.push(...simdSummary(report), el('p', { class: 'muted', text: `run time: ${times}` }));
+  if (detailsOf(report, 'makespan')) parts.push(...makespanSummary(report, times));
   if (details) {
     parts.push(
       el(

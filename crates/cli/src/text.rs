@@ -119,7 +119,7 @@ pub fn render(report: &Report, file: &str) -> String {
             );
         }
     }
-    if let Some(d) = &report.warp_cfg {
+    if let Some(d) = report.warp_cfg() {
         let _ = writeln!(
             out,
             "{} states, {} divergence edges, {} loops",

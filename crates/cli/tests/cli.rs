@@ -53,7 +53,7 @@ fn analyze_a_corpus_file_as_json() {
         String::from_utf8_lossy(&out.stderr)
     );
     let v = json(&out);
-    assert_eq!(v["schema_version"], 1);
+    assert_eq!(v["schema_version"], 2);
     assert_eq!(v["kernel"]["function"], "_Z5myexpPd");
     assert_eq!(
         v["kernel"]["instructions"].as_array().map(Vec::len),
@@ -218,10 +218,15 @@ fn makespan_mode_from_the_command_line() {
     let v = json(&out);
     // Hand-derived in crates/warpbound/tests/makespan.rs: pessimistic 12, exact 9.
     assert_eq!(v["wcet"]["cycles"], 9);
-    assert_eq!(v["makespan"]["pessimistic"], 12);
-    assert_eq!(v["makespan"]["exact"], 9);
-    assert_eq!(v["makespan"]["transformed"], "LLC");
-    assert_eq!(v["makespan"]["schedule"].as_array().map(Vec::len), Some(12));
+    assert_eq!(v["details"]["makespan"]["pessimistic"], 12);
+    assert_eq!(v["details"]["makespan"]["exact"], 9);
+    assert_eq!(v["details"]["makespan"]["transformed"], "LLC");
+    assert_eq!(
+        v["details"]["makespan"]["schedule"]
+            .as_array()
+            .map(Vec::len),
+        Some(12)
+    );
     // The Fermi cc 2.0 preset: 16 load/store units halve L throughput.
     let out = run_stdin(
         &[
@@ -239,7 +244,7 @@ fn makespan_mode_from_the_command_line() {
         "LC\n",
     );
     let v = json(&out);
-    assert_eq!(v["makespan"]["transformed"], "LLC");
+    assert_eq!(v["details"]["makespan"]["transformed"], "LLC");
 }
 
 /// A file that is not UTF-8: the first bad byte is a located error (exit 1), the rest of the

@@ -6,9 +6,9 @@
 use crate::mode::{ModeDetails, ModeInput, ModeOutput};
 use crate::modes;
 use crate::params::{self, limits};
-use crate::report::Report;
+use crate::report::{Details, Report, SimdDetails};
 use crate::request::Request;
-use crate::schema::SCHEMA_VERSION;
+use crate::schema::{READABLE_REQUEST_VERSIONS, SCHEMA_VERSION};
 use isa::{Diagnostic, Progress, Severity, Stage};
 use std::collections::BTreeMap;
 use web_time::Instant;
@@ -47,20 +47,14 @@ pub fn analyze_with_progress(request: &Request, progress: &dyn Fn(&Progress)) ->
         wcet: None,
         schedule: None,
         plots: Vec::new(),
-        makespan: None,
-        simd: None,
-        simd_execution: None,
-        pws: None,
-        rr: None,
         arguments: None,
         simulation: None,
-        warp_cfg: None,
-        block: None,
         loop_bounds: Vec::new(),
         timings_ms: BTreeMap::new(),
+        details: None,
     };
     let diags = &mut report.diagnostics;
-    if request.schema_version != SCHEMA_VERSION {
+    if !READABLE_REQUEST_VERSIONS.contains(&request.schema_version) {
         diags.push(Diagnostic::global(
             Severity::Error,
             format!(
@@ -188,21 +182,18 @@ fn assemble(report: &mut Report, out: ModeOutput) {
     }
     report.loop_bounds = out.loop_bounds;
     report.timings_ms.extend(out.timings_ms);
-    match out.details {
-        ModeDetails::None => {}
-        ModeDetails::WarpCfg(d) => report.warp_cfg = Some(*d),
-        ModeDetails::Makespan(d) => report.makespan = Some(*d),
-        ModeDetails::Simd(d, e) => {
-            report.simd = Some(*d);
-            report.simd_execution = e.map(|e| *e);
-        }
-        ModeDetails::Pws(d) => report.pws = Some(*d),
-        ModeDetails::Rr(d) => report.rr = Some(*d),
-        ModeDetails::Block(mut d) => {
-            report.warp_cfg = d.warp_cfg.take().map(|w| *w);
-            report.block = Some(*d);
-        }
-    }
+    report.details = match out.details {
+        ModeDetails::None => None,
+        ModeDetails::WarpCfg(d) => Some(Details::WarpCfg(*d)),
+        ModeDetails::Makespan(d) => Some(Details::Makespan(*d)),
+        ModeDetails::Simd(d, e) => Some(Details::Simd(SimdDetails {
+            analysis: *d,
+            execution: e.map(|e| *e),
+        })),
+        ModeDetails::Pws(d) => Some(Details::Pws(*d)),
+        ModeDetails::Rr(d) => Some(Details::Rr(*d)),
+        ModeDetails::Block(d) => Some(Details::Block(*d)),
+    };
 }
 
 fn ms(t: Instant) -> f64 {

@@ -63,8 +63,9 @@ pub use isa::Dialect;
 pub use modes::catalog;
 pub use opcode_docs::{opcode_doc, opcode_tables, OpcodeDoc, OpcodeTable};
 pub use report::{
-    CfgEdge, CfgNode, CfgView, CostTerm, InstructionView, KernelView, LoopView, ParamSource,
-    Report, ResolvedParam, SimBound, SimulationReport, WarpCfgDetails, Wcet,
+    BlockDetails, CfgEdge, CfgNode, CfgView, CostTerm, Details, InstructionView, KernelView,
+    LoopView, ParamSource, Report, ResolvedParam, SimBound, SimdDetails, SimulationReport,
+    WarpCfgDetails, Wcet,
 };
 pub use request::Request;
 pub use schema::SCHEMA_VERSION;

@@ -12,7 +12,7 @@ use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 
 /// The result of one request.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct Report {
     pub schema_version: u32,
     /// The mode that ran, by its current name (a request may use a former name).
@@ -49,23 +49,6 @@ pub struct Report {
     /// Line charts (modes that produce them).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub plots: Vec<PlotView>,
-    /// Details of the `makespan` mode.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub makespan: Option<MakespanDetails>,
-    /// Details of the `simd` mode (Sim-D, Spliet & Mullins): the `phases` crate's result.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub simd: Option<phases::SimdResult>,
-    /// `simd` with `simulate=true`: an execution of the launch under the chosen scheduler
-    /// (`phases::execution`, Sim-D §4, Fig. 4, Fig. 7), with its Gantt chart drawn like
-    /// `schedule` (the worst-case schedule) on the same time axis.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub simd_execution: Option<SimdExecutionReport>,
-    /// Details of the `pws` mode (Klashtorny et al.): the `pws` crate's result.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub pws: Option<pws::PwsResult>,
-    /// Details of the `rr` mode (Huangfu): the `roundrobin` crate's result.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub rr: Option<roundrobin::RrResult>,
     /// The kernel's arguments (PTX launch parameters) the analysis used, each with where it
     /// came from: the request's `params`, or chosen automatically (`params=auto`) — `rr`,
     /// and `simulate` on PTX.
@@ -78,21 +61,99 @@ pub struct Report {
     /// so a deserialized report has no simulation.
     #[serde(default, skip_serializing_if = "Option::is_none", skip_deserializing)]
     pub simulation: Option<SimulationReport>,
-    /// Details of the `warp-cfg` mode.
-    #[serde(rename = "warp-cfg", default, skip_serializing_if = "Option::is_none")]
-    pub warp_cfg: Option<WarpCfgDetails>,
-    /// `block` mode details.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub block: Option<BlockDetails>,
     /// The program's loops and the bound each was analysed with, where it came from and why
     /// (bounding modes: `warp-cfg`, `block`, `pws`, `rr`).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub loop_bounds: Vec<LoopBoundRow>,
     /// Wall-clock time of each stage, in milliseconds (`parse`, `cfg`, `layout`, `total`).
     pub timings_ms: BTreeMap<String, f64>,
+    /// What only the mode that ran reports, under the mode's name (`details.pws`, …).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub details: Option<Details>,
+}
+
+/// The details of one mode: an object with one key, the mode's name, so a reader finds every
+/// mode's own part in one place and a report holds at most one (schema version 2; version 1
+/// had one top-level key per mode). Tagged outside the details, not by a field inside them:
+/// `pws` details have a `mode` of their own (the splitting mode).
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Details {
+    /// `warp-cfg`: the warp-level CFG's size, its loops, the IPET solution's cost terms.
+    WarpCfg(WarpCfgDetails),
+    /// `block`: the bound of one thread block, with the warp-level details of its warps.
+    Block(BlockDetails),
+    /// `makespan` (Berezovskyi et al.).
+    Makespan(MakespanDetails),
+    /// `simd` (Sim-D, Spliet & Mullins).
+    Simd(SimdDetails),
+    /// `pws` (Klashtorny et al.).
+    Pws(pws::PwsResult),
+    /// `rr` (Huangfu).
+    Rr(roundrobin::RrResult),
+}
+
+/// `simd` details: the phase analysis and, with `simulate=true`, an execution of the launch.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct SimdDetails {
+    #[serde(flatten)]
+    pub analysis: phases::SimdResult,
+    /// `simulate=true`: an execution under the chosen scheduler (`phases::execution`,
+    /// Sim-D §4, Fig. 4, Fig. 7), with its Gantt chart on the worst case's time axis.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub execution: Option<SimdExecutionReport>,
 }
 
 impl Report {
+    /// The `warp-cfg` details: the mode's own, or those of the warps of a `block` run.
+    pub fn warp_cfg(&self) -> Option<&WarpCfgDetails> {
+        match self.details.as_ref()? {
+            Details::WarpCfg(d) => Some(d),
+            Details::Block(b) => b.warp_cfg.as_deref(),
+            _ => None,
+        }
+    }
+
+    /// The `block` details.
+    pub fn block(&self) -> Option<&BlockDetails> {
+        match self.details.as_ref()? {
+            Details::Block(d) => Some(d),
+            _ => None,
+        }
+    }
+
+    /// The `makespan` details.
+    pub fn makespan(&self) -> Option<&MakespanDetails> {
+        match self.details.as_ref()? {
+            Details::Makespan(d) => Some(d),
+            _ => None,
+        }
+    }
+
+    /// The `simd` details.
+    pub fn simd(&self) -> Option<&SimdDetails> {
+        match self.details.as_ref()? {
+            Details::Simd(d) => Some(d),
+            _ => None,
+        }
+    }
+
+    /// The `pws` details.
+    pub fn pws(&self) -> Option<&pws::PwsResult> {
+        match self.details.as_ref()? {
+            Details::Pws(d) => Some(d),
+            _ => None,
+        }
+    }
+
+    /// The `rr` details.
+    pub fn rr(&self) -> Option<&roundrobin::RrResult> {
+        match self.details.as_ref()? {
+            Details::Rr(d) => Some(d),
+            _ => None,
+        }
+    }
+
     pub fn has_errors(&self) -> bool {
         self.diagnostics.iter().any(Diagnostic::is_error)
     }
@@ -318,7 +379,7 @@ pub struct MappedInstruction {
 }
 
 /// What the mode reports under `makespan`.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct MakespanDetails {
     pub warps: u32,
     pub ls_units: u32,
@@ -339,9 +400,9 @@ pub struct MakespanDetails {
     /// How `exact` was computed: `search` (state search) or `ilp-short`/`ilp-long` (Fig. 3).
     pub method: String,
     /// T(W, x) of Eq. 42–43, when asked for (`estimate_x` > 0).
-    pub estimate: Option<makespan::Estimate>,
+    pub estimate: Option<crate::views::makespan_parts::EstimateView>,
     /// The witness schedule of `exact`.
-    pub schedule: Vec<makespan::Slot>,
+    pub schedule: Vec<crate::views::makespan_parts::SlotView>,
     /// For kernel input (SASS, PTX, GCN3, Sim-D): which instruction of the straight-line
     /// path became which unit, in path order. Empty for an L/C string.
     pub mapping: Vec<MappedInstruction>,
@@ -350,7 +411,7 @@ pub struct MakespanDetails {
     pub ilp: Option<IlpExport>,
     /// What solving the ILP took, when `method` is `ilp-short` or `ilp-long`.
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub ilp_solve: Option<makespan::IlpStats>,
+    pub ilp_solve: Option<crate::views::makespan_parts::IlpSolveView>,
 }
 
 /// The ILP of Fig. 3 for this instance, written for an external MILP solver.
@@ -499,7 +560,7 @@ pub struct CostTerm {
 }
 
 /// What the `block` mode found: the thread block's bound and its parts (crate `block`).
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct BlockDetails {
     /// The block's bound (= `wcet.cycles`).
     pub wcet: u64,
@@ -517,13 +578,13 @@ pub struct BlockDetails {
     /// each barrier with the loops around it and `P`, the instances a warp passes at most
     /// (`block::barrier_phases`; the bound is per phase when that is below serialising).
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub barrier_phases: Option<block::BarrierPhases>,
+    pub barrier_phases: Option<crate::views::block_parts::BarrierPhasesView>,
     /// When the barriers keep the serialised bound because a premise of the per-phase rule
     /// fails: the first that does (`block::Serialised`, its place in the listing).
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub serialised_because: Option<block::Serialised>,
+    pub serialised_because: Option<crate::views::block_parts::SerialisedView>,
     /// The response-time bound, per warp, the critical warp and the contention term.
-    pub bound: block::BlockBound,
+    pub bound: crate::views::block_parts::BlockBoundView,
     /// The schedulers the simulator ran the block under (`any`: lrr and gto).
     pub scheduler: String,
     /// The SM model: `issue-slot` (one warp-instruction per cycle, the cost model's
@@ -535,9 +596,9 @@ pub struct BlockDetails {
     /// The bound for 1, 2, … warps of this kernel, and what was observed for as many as
     /// were simulated.
     pub growth: Vec<BlockGrowth>,
-    /// The one-warp analysis (warp-level CFG, loops, cost breakdown): the report's
-    /// `warp-cfg` field, moved there by `analyze`.
-    #[serde(skip)]
+    /// The one-warp analysis (warp-level CFG, loops, cost breakdown), as `warp-cfg`
+    /// reports it.
+    #[serde(rename = "warp-cfg", default, skip_serializing_if = "Option::is_none")]
     pub warp_cfg: Option<Box<WarpCfgDetails>>,
 }
 

@@ -4,4 +4,12 @@
 
 /// Version of the request and report JSON shapes: it changes whenever a field changes
 /// meaning or disappears; adding fields does not change it.
-pub const SCHEMA_VERSION: u32 = 1;
+///
+/// 2: the report's per-mode keys (`warp-cfg`, `block`, `makespan`, `simd`, `simd_execution`,
+/// `pws`, `rr`) became one `details` object tagged by `mode`, with the facade's own view
+/// types. Requests did not change: a version-1 request is read as a version-2 one, so old
+/// permalinks (which hold requests) still open.
+pub const SCHEMA_VERSION: u32 = 2;
+
+/// Request versions this build reads: every version whose request shape is today's.
+pub const READABLE_REQUEST_VERSIONS: [u32; 2] = [1, 2];

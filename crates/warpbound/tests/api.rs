@@ -176,14 +176,15 @@ fn request_errors_name_what_is_wrong() {
 }
 
 #[test]
-fn reports_round_trip_through_json() {
+fn reports_are_written_as_json() {
     let r = run(IF_THEN_ELSE);
     let json = serde_json::to_string(&r).expect("serializes");
-    let back: Report = serde_json::from_str(&json).expect("deserializes");
-    assert_eq!(back.kernel, r.kernel);
-    assert_eq!(back.cfg, r.cfg);
     let v: serde_json::Value = serde_json::from_str(&json).expect("json");
-    assert_eq!(v["schema_version"], 1);
+    assert_eq!(v["schema_version"], 2);
+    assert_eq!(
+        v["kernel"]["instructions"].as_array().map(Vec::len),
+        Some(r.kernel.as_ref().unwrap().instructions.len())
+    );
     assert_eq!(v["cfg"]["edges"][1]["kind"], "taken");
     assert_eq!(v["cfg"]["nodes"][0]["start"], 0);
     assert!(v["timings_ms"]["total"].as_f64().is_some());

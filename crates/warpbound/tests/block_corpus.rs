@@ -206,7 +206,7 @@ fn four_warp_blocks_stay_within_the_bound() {
                 let r = analyze(&req);
                 let ms = t.elapsed().as_secs_f64() * 1e3;
                 slowest = slowest.max(ms);
-                let Some(b) = r.block.as_ref().filter(|b| !b.runs.is_empty()) else {
+                let Some(b) = r.block().filter(|b| !b.runs.is_empty()) else {
                     row.push_str(&format!(" not run: {} |", corpus::stop(&r, 70)));
                     break;
                 };
@@ -248,14 +248,14 @@ fn four_warp_blocks_stay_within_the_bound() {
                     because,
                     b.wcet as f64 / worst.max(1) as f64,
                     b.bound.serialised as f64 / worst.max(1) as f64,
-                    b.bound.rule == block::Rule::BarrierPhases,
+                    b.bound.rule == "barrier_phases",
                 ));
                 row.push_str(&format!(
                     " {} {} | {} | {:.2}× | {ms:.0} ms |",
                     b.wcet,
                     match (b.barriers, b.bound.rule) {
-                        (true, block::Rule::BarrierPhases) if looped => "(bar, phases, loops)",
-                        (true, block::Rule::BarrierPhases) => "(bar, phases)",
+                        (true, "barrier_phases") if looped => "(bar, phases, loops)",
+                        (true, "barrier_phases") => "(bar, phases)",
                         (true, _) => "(bar)",
                         _ => "",
                     },

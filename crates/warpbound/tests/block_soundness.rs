@@ -174,7 +174,7 @@ fn block_report_on(src: &str, threads: u32, preset: Option<&str>, sm: &str) -> w
 
 fn check(src: &str, threads: u32, preset: Option<&str>, sm: &str) -> Result<(), String> {
     let r = block_report_on(src, threads, preset, sm);
-    let Some(b) = r.block.as_ref() else {
+    let Some(b) = r.block() else {
         return Err(format!("no block bound: {:?}", r.diagnostics));
     };
     if b.runs.is_empty() {
@@ -220,7 +220,7 @@ fn generated_warps_overlap_their_latencies() {
     for seed in 0..12 {
         let src = Gen::kernel(seed, false);
         let r = block_report(&src, 128, Some("pascal-gp102"));
-        let b = r.block.expect("block details");
+        let b = r.block().expect("block details");
         if b.wcet < b.bound.serialised {
             below += 1;
         }
@@ -255,7 +255,7 @@ IADD R11, R10, 0x1 ;
 BAR.SYNC 0x0 ;
 EXIT ;";
     let r = block_report(src, 64, Some("pascal-gp102"));
-    let b = r.block.expect("block details");
+    let b = r.block().expect("block details");
     assert_eq!(b.warps, 2);
     assert!(b.barriers);
     let response = b.warp_wcet + b.warp_issues;
@@ -293,7 +293,7 @@ fn top_level_barriers_are_bounded_per_phase() {
             (192, Some("pascal-gp102")),
         ] {
             let r = block_report(&src, threads, preset);
-            let Some(b) = r.block.as_ref() else {
+            let Some(b) = r.block() else {
                 panic!("seed {seed}: no block details: {:?}", r.diagnostics);
             };
             let worst = b.runs.iter().map(|x| x.cycles).max().unwrap_or(0);
@@ -302,7 +302,7 @@ fn top_level_barriers_are_bounded_per_phase() {
                 "seed {seed}, {threads} threads, {preset:?}: observed {worst} > bound {}\n{src}",
                 b.wcet
             );
-            if b.bound.rule == block::Rule::BarrierPhases {
+            if b.bound.rule == "barrier_phases" {
                 phased += 1;
                 let p = src.matches("BAR.SYNC").count() as u64;
                 let x = b.barrier_phases.as_ref().expect("phases");
@@ -425,7 +425,7 @@ EXIT ;";
             (192, Some("pascal-gp102")),
         ] {
             let r = block_report(src, threads, preset);
-            let Some(b) = r.block.as_ref() else {
+            let Some(b) = r.block() else {
                 panic!("{name}: no block details: {:?}", r.diagnostics);
             };
             let worst = b.runs.iter().map(|x| x.cycles).max().expect("runs");
@@ -458,7 +458,7 @@ EXIT ;";
             );
             let formula = b.warp_wcet + (b.warps as u64 - 1) * b.warp_issues + p * lambda;
             assert_eq!(b.wcet, formula.min(b.bound.serialised), "{name}");
-            if b.bound.rule == block::Rule::BarrierPhases {
+            if b.bound.rule == "barrier_phases" {
                 below_serialised += 1;
             }
         }
@@ -472,10 +472,13 @@ EXIT ;";
         .replace("MOV R4, RZ ;", "MOV R4, R0 ;")
         .replace("IADD R4, R4, 0x1 ;", "IADD R4, R4, 0x20 ;");
     let r = block_report(&by_tid, 128, Some("pascal-gp102"));
-    let b = r.block.as_ref().expect("block details");
-    assert_eq!(b.bound.rule, block::Rule::Serialised);
+    let b = r.block().expect("block details");
+    assert_eq!(b.bound.rule, "serialised");
     assert!(
-        matches!(b.serialised_because, Some(block::Serialised::Split { .. })),
+        matches!(
+            b.serialised_because,
+            Some(warpbound::views::block_parts::SerialisedView::Split { .. })
+        ),
         "{:?}",
         b.serialised_because
     );
@@ -513,7 +516,7 @@ fn barriers_in_generated_uniform_loops_are_bounded_per_phase() {
             (192, Some("pascal-gp102")),
         ] {
             let r = block_report(&src, threads, preset);
-            let Some(b) = r.block.as_ref() else {
+            let Some(b) = r.block() else {
                 panic!("seed {seed}: no block details: {:?}", r.diagnostics);
             };
             let worst = b.runs.iter().map(|x| x.cycles).max().unwrap_or(0);
@@ -528,7 +531,7 @@ fn barriers_in_generated_uniform_loops_are_bounded_per_phase() {
             if x.barriers.iter().any(|b| !b.loops.is_empty()) {
                 looped += 1;
             }
-            if b.bound.rule == block::Rule::BarrierPhases {
+            if b.bound.rule == "barrier_phases" {
                 below_serialised += 1;
             }
         }

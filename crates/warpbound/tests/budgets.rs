@@ -129,7 +129,7 @@ fn exact_makespan_states() {
         &[("warps", 16.into()), ("max_states", 5.into())],
     );
     says_raise(&r, "max_states", Severity::Warning);
-    let m = r.makespan.as_ref().expect("makespan details");
+    let m = r.makespan().expect("makespan details");
     assert!(m.exact.is_none());
     assert_eq!(r.wcet.as_ref().map(|w| w.cycles), Some(m.safe_bound));
 }

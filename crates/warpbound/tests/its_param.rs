@@ -33,8 +33,7 @@ fn mismatched_warpsyncs_are_released_apart_in_both_orders() {
         let r = run(MISMATCHED, its);
         assert!(!r.has_errors(), "{:?}", r.diagnostics);
         let i = r
-            .warp_cfg
-            .as_ref()
+            .warp_cfg()
             .and_then(|w| w.interleaving.as_ref())
             .expect("interleaving");
         assert_eq!(i.scheduler, its);
@@ -75,8 +74,7 @@ fn a_region_interleaves_the_same_pairs() {
     ";
     let r = run(src, "round-robin");
     let i = r
-        .warp_cfg
-        .as_ref()
+        .warp_cfg()
         .and_then(|w| w.interleaving.as_ref())
         .expect("interleaving");
     assert_eq!((i.issues, i.stack_order_issues), (11, 11));
@@ -94,10 +92,7 @@ fn a_misspelt_scheduler_is_an_error_and_empty_is_off() {
         .iter()
         .any(|d| d.is_error() && d.message.contains("not a scheduler")));
     let off = run(MISMATCHED, "");
-    assert!(off
-        .warp_cfg
-        .as_ref()
-        .is_some_and(|w| w.interleaving.is_none()));
+    assert!(off.warp_cfg().is_some_and(|w| w.interleaving.is_none()));
 }
 
 /// The gallery's sm_86 kernel (`collatz_steps`), one warp of 32 threads on data whose

@@ -68,7 +68,7 @@ fn exact_makespan_search_reports_a_rising_lower_bound_up_to_the_worst_case() {
         &[("warps", serde_json::json!(8))],
     );
     let (report, seen) = observed(&req);
-    let m = report.makespan.as_ref().expect("makespan details");
+    let m = report.makespan().expect("makespan details");
     let exact = m
         .exact
         .expect("the exact worst case within the default budget");
@@ -183,8 +183,7 @@ fn makespan_ilp_reports_its_nodes_and_incumbent() {
     );
     let (report, seen) = observed(&req);
     let exact = report
-        .makespan
-        .as_ref()
+        .makespan()
         .and_then(|m| m.exact)
         .expect("the ILP is solved within the default budget");
     assert_eq!(exact, 27);
@@ -220,7 +219,7 @@ fn makespan_curve_and_estimate_report_the_steps_of_their_searches_together() {
         ],
     );
     let (report, seen) = observed(&req);
-    let m = report.makespan.as_ref().expect("makespan details");
+    let m = report.makespan().expect("makespan details");
     assert_eq!(m.exact, Some(99));
     let curve = of_task(&seen, Task::MakespanCurve, 20);
     assert!(
@@ -278,8 +277,7 @@ fn rr_analyzer_reports_the_warp_instructions_it_executed() {
     let req = request(src, Dialect::Ptx, "rr", &[]);
     let (report, seen) = observed(&req);
     let steps: usize = report
-        .rr
-        .as_ref()
+        .rr()
         .expect("rr details")
         .traces
         .iter()
@@ -325,7 +323,7 @@ fn pws_unrolling_reports_the_nodes_of_the_graph() {
     // A loop of 21 blocks unrolled 60 times (the bound inferred from s0 < 60): about 1 260 nodes, a report after 1 024.
     let req = request(&gcn_loop(20, false, 60), Dialect::Gcn, "pws", &[]);
     let (report, seen) = observed(&req);
-    assert!(report.pws.is_some());
+    assert!(report.pws().is_some());
     let mine = of_task(&seen, Task::PwsUnroll, 1);
     without_bounds(&mine);
     for p in &mine {
@@ -345,7 +343,7 @@ fn pws_split_selection_reports_pareto_points() {
         &[("max_nesting", serde_json::json!(1_000))],
     );
     let (report, seen) = observed(&req);
-    let p = report.pws.as_ref().expect("pws details");
+    let p = report.pws().expect("pws details");
     assert_eq!(p.splits.optimal.as_ref().map(Vec::len), Some(150));
     let mine = of_task(&seen, Task::PwsSplitSelection, 1);
     without_bounds(&mine);
@@ -369,7 +367,11 @@ fn simd_execution_reports_phases_and_the_cycle_reached() {
         ],
     );
     let (report, seen) = observed(&req);
-    let run = &report.simd_execution.as_ref().expect("an execution").run;
+    let run = &report
+        .simd()
+        .and_then(|s| s.execution.as_ref())
+        .expect("an execution")
+        .run;
     assert_eq!(run.phase_instances, 32_768);
     let mine = of_task(&seen, Task::SimdExecution, 2);
     for (i, p) in mine.iter().enumerate() {

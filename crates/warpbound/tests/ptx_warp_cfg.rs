@@ -34,8 +34,7 @@ fn wcet(r: &Report) -> u64 {
 }
 
 fn details(r: &Report) -> &WarpCfgDetails {
-    r.warp_cfg
-        .as_ref()
+    r.warp_cfg()
         .unwrap_or_else(|| panic!("no details: {:?}", errors(r)))
 }
 

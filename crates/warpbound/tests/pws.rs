@@ -35,7 +35,7 @@ fn fig2() -> String {
 fn fig2_without_splitting_is_20_and_splitting_helps() {
     let r = run(&fig2(), Dialect::PwsCsv, &[], None);
     assert!(!r.has_errors(), "{:?}", r.diagnostics);
-    let p = r.pws.as_ref().expect("pws");
+    let p = r.pws().expect("pws");
     // The paper: without splitting, the WCET is the sum of all block WCETs, 20.
     assert_eq!(p.e_wf.no_split, 20);
     assert!(p.e_wf.pws <= p.e_wf.no_split && p.e_wf.pws <= p.e_wf.dws);
@@ -51,13 +51,13 @@ fn fig2_without_splitting_is_20_and_splitting_helps() {
 #[test]
 fn split_modes_and_marks() {
     let none = run(&fig2(), Dialect::PwsCsv, &[("split", "none".into())], None);
-    let p = none.pws.as_ref().expect("pws");
+    let p = none.pws().expect("pws");
     assert!(p.splits.chosen.is_empty());
     assert_eq!(p.e_wf.pws, p.e_wf.no_split);
     // Marking the optimal branch by hand (the page's clicks) and taking the marked set gives
     // the optimal value.
     let optimal = run(&fig2(), Dialect::PwsCsv, &[], None);
-    let best = optimal.pws.as_ref().expect("pws");
+    let best = optimal.pws().expect("pws");
     let set = best.splits.optimal.clone().expect("optimal set");
     let marks: Vec<String> = set.iter().map(usize::to_string).collect();
     let marked = run(
@@ -69,7 +69,7 @@ fn split_modes_and_marks() {
         ],
         None,
     );
-    let m = marked.pws.as_ref().expect("pws");
+    let m = marked.pws().expect("pws");
     assert_eq!(m.splits.marked, set);
     assert!(m.e_wf.pws >= best.e_wf.pws);
     let bad = run(&fig2(), Dialect::PwsCsv, &[("marks", "seven".into())], None);
@@ -128,7 +128,7 @@ fn every_gcn_kernel_matches_the_crate() {
                     Some(expected.e_kernel.pws),
                     "{name}"
                 );
-                let p = r.pws.as_ref().expect("pws");
+                let p = r.pws().expect("pws");
                 assert!(p.e_kernel.pws <= p.e_kernel.no_split, "{name}");
                 // Graph nodes link back to source lines.
                 let cfg = r.cfg.as_ref().expect("cfg");

@@ -53,7 +53,7 @@ fn gaussian_fan1_matches_the_crate() {
         &roundrobin::Overrides::default(),
     )
     .expect("analysable");
-    let rr = r.rr.as_ref().expect("rr");
+    let rr = r.rr().expect("rr");
     assert_eq!(rr.wcet, expected.wcet);
     assert_eq!(rr.coalescing, expected.coalescing);
     assert_eq!(rr.accesses, expected.accesses);
@@ -80,7 +80,7 @@ fn overrides_modes_and_caches_reach_the_model() {
     let mut with = fan1_launch();
     with.push(("n_coal", 30.into()));
     let what_if = run(&source, &with, None);
-    let e = &what_if.rr.as_ref().expect("rr").estimates;
+    let e = &what_if.rr().expect("rr").estimates;
     assert!(e.n_coal_overridden);
     assert_eq!(e.values.n_coal, 30);
     assert!(what_if.wcet.as_ref().expect("wcet").cycles > base.wcet.as_ref().expect("wcet").cycles);
@@ -94,15 +94,15 @@ fn overrides_modes_and_caches_reach_the_model() {
     let mut avg = fan1_launch();
     avg.push(("timing_mode", "avg".into()));
     let a = run(&source, &avg, None);
-    assert!(!a.rr.as_ref().expect("rr").wcet.safe);
+    assert!(!a.rr().expect("rr").wcet.safe);
     assert!(a.wcet.as_ref().expect("wcet").cycles <= base.wcet.as_ref().expect("wcet").cycles);
 
     let mut cached = fan1_launch();
     cached.push(("caches", true.into()));
     let c = run(&source, &cached, Some("gem5-gpu-table7"));
     assert!(!c.has_errors(), "{:?}", c.diagnostics);
-    assert!(c.rr.as_ref().expect("rr").caches.is_some());
-    assert!(base.rr.as_ref().expect("rr").caches.is_none());
+    assert!(c.rr().expect("rr").caches.is_some());
+    assert!(base.rr().expect("rr").caches.is_none());
 }
 
 #[test]

@@ -93,7 +93,7 @@ fn parameters_are_chosen_when_none_are_given() {
         && d.message.contains("chosen automatically")
         && d.message.contains("_Z1kPfPKiif_param_2 = 64")));
     // The loads hit the second pointer's array, the stores the first's.
-    let rr = r.rr.as_ref().expect("rr");
+    let rr = r.rr().expect("rr");
     let segs: Vec<u64> = rr.accesses.iter().map(|x| x.segments[0]).collect();
     assert_eq!(segs, vec![0x20_0000, 0x10_0000]);
 
@@ -324,7 +324,7 @@ fn simulated_runs_stay_within_the_bound() {
 fn assumptions_are_located_and_refusal_is_still_available() {
     let r = run(WALK, "rr", &[], &[]);
     assert!(!r.has_errors(), "{:?}", r.diagnostics);
-    let rr = r.rr.as_ref().expect("rr");
+    let rr = r.rr().expect("rr");
     assert_eq!(rr.loop_bounds.len(), 1);
     assert_eq!(
         (rr.loop_bounds[0].bound, rr.loop_bounds[0].source.as_str()),

@@ -58,7 +58,7 @@ fn every_corpus_kernel_with_its_launch() {
             None,
         );
         assert!(!r.has_errors(), "{name}: {:?}", r.diagnostics);
-        let simd = r.simd.as_ref().expect("simd details");
+        let simd = r.simd().map(|s| &s.analysis).expect("simd details");
         assert_eq!(simd.wcet_upper, expected.wcet_upper, "{name}");
         assert_eq!(simd.wcet_lower, expected.wcet_lower, "{name}");
         let best = expected.sp_as_access.wcet.min(expected.sp_as_compute.wcet);
@@ -85,7 +85,7 @@ fn the_paper_preset_changes_the_pipeline() {
     let reference = run(&source, &params, None);
     let paper = run(&source, &params, Some("paper"));
     let depth = |r: &Report| {
-        let c = &r.simd.as_ref().expect("simd").config.pipeline;
+        let c = &r.simd().map(|s| &s.analysis).expect("simd").config.pipeline;
         (c.decode_stages, c.execute_stages)
     };
     assert_eq!(depth(&reference), (1, 3));
@@ -157,8 +157,11 @@ fn simulate_with_every_scheduler_on_the_corpus() {
                 None,
             );
             assert!(!r.has_errors(), "{name} {s}: {:?}", r.diagnostics);
-            let d = r.simd.as_ref().expect("simd details");
-            let e = r.simd_execution.as_ref().expect("an execution");
+            let d = r.simd().map(|s| &s.analysis).expect("simd details");
+            let e = r
+                .simd()
+                .and_then(|s| s.execution.as_ref())
+                .expect("an execution");
             let bound = match s {
                 "sp-as-access" => d.sp_as_access.wcet,
                 "sp-as-compute" => d.sp_as_compute.wcet,
@@ -183,7 +186,7 @@ fn simulate_with_every_scheduler_on_the_corpus() {
 fn simulate_off_and_bad_scheduler() {
     let src = std::fs::read_to_string(corpus().join("cnn_relu.sas")).expect("cnn_relu");
     let r = run(&src, &[], None);
-    assert!(r.simd_execution.is_none());
+    assert!(r.simd().is_some_and(|s| s.execution.is_none()));
     let bad = run(
         &src,
         &[("simulate", true.into()), ("scheduler", "fifo".into())],

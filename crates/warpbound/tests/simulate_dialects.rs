@@ -88,7 +88,7 @@ fn makespan_simulate_is_within_the_exact_worst_case() {
             "makespan",
             &[("warps", w.into()), ("simulate", true.into())],
         );
-        let exact = r.makespan.as_ref().and_then(|m| m.exact).expect("exact");
+        let exact = r.makespan().and_then(|m| m.exact).expect("exact");
         assert_eq!(bound(&r), Some(exact));
         assert!(cycles(&r) <= exact, "W = {w}: {} > {exact}", cycles(&r));
         if w == 1 {
@@ -152,7 +152,7 @@ fn pws_simulate_is_within_e_wf_of_each_model() {
             ]);
             let r = run(GCN, Dialect::Gcn, "pws", &p);
             assert_eq!(words(&r, "out"), vec![10, 11, 22, 23], "{cost} {splitting}");
-            let e = &r.pws.as_ref().expect("pws").e_wf;
+            let e = &r.pws().expect("pws").e_wf;
             let expected = [e.no_split, e.dws][pick];
             assert_eq!(bound(&r), Some(expected), "{cost} {splitting}");
             assert!(cycles(&r) <= expected, "{cost} {splitting}");
@@ -231,6 +231,9 @@ fn simd_simulate_runs_the_phase_execution() {
     let src = ".data\n  0 0x0 1024 32\n  1 0x20000 1024 32\n.text\n  ldglin v1, 0\n  stglin v1, 1\n  exit\n";
     let r = run(src, Dialect::Simd, "simd", &[("simulate", true.into())]);
     assert!(r.simulation.is_none());
-    let e = r.simd_execution.as_ref().expect("an execution");
+    let e = r
+        .simd()
+        .and_then(|s| s.execution.as_ref())
+        .expect("an execution");
     assert!(e.run.within_bound && e.run.cycles > 0);
 }

@@ -146,7 +146,7 @@ fn uniform_loop_with_a_divergent_body() {
     let r = run_with(src, &[("0x18", 4)], &[]);
     assert_eq!(edges(&r, "divergence"), set(&[(0x18, 0x30), (0x30, 0x28)]));
     assert_eq!(wcet(&r), 36);
-    let d = r.warp_cfg.as_ref().expect("details");
+    let d = r.warp_cfg().expect("details");
     assert_eq!(d.loops.len(), 1);
     assert_eq!((d.loops[0].address, d.loops[0].bound), (0x18, 4));
     assert_eq!(d.loops[0].bound_from, "given");
@@ -357,7 +357,7 @@ fn a_condition_code_branch_may_split_the_warp() {
         req.mode = Some("warp-cfg".into());
         let r = warpbound::analyze(&req);
         let wcet = r.wcet.as_ref().expect("a bound").cycles;
-        let details = r.warp_cfg.as_ref().expect("details");
+        let details = r.warp_cfg().expect("details");
         assert_eq!(wcet, 11, "guard `{guard}`: {:?}", r.diagnostics);
         assert!(details.divergence_edges > 0, "guard `{guard}`");
     }

@@ -73,12 +73,12 @@ fn ablations_never_lower_the_bound() {
         let Some(base) = full.wcet.as_ref().map(|w| w.cycles) else {
             continue;
         };
-        let base_div = full.warp_cfg.as_ref().map_or(0, |d| d.divergence_edges);
+        let base_div = full.warp_cfg().map_or(0, |d| d.divergence_edges);
         for (i, a) in ablations.iter().enumerate() {
             let r = run(&text, a);
             let w = r.wcet.as_ref().map(|w| w.cycles).unwrap_or(u64::MAX);
             assert!(w >= base, "{} {a:?}: {w} < {base}", path.display());
-            let div = r.warp_cfg.as_ref().map_or(0, |d| d.divergence_edges);
+            let div = r.warp_cfg().map_or(0, |d| d.divergence_edges);
             assert!(
                 div >= base_div,
                 "{} {a:?}: fewer divergence edges",

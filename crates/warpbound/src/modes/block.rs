@@ -332,9 +332,15 @@ fn run(input: &ModeInput) -> ModeOutput {
         warp_wcet: isolated,
         warp_issues: issues,
         barriers,
-        serialised_because: phases.as_ref().and_then(|r| r.as_ref().err()).cloned(),
-        barrier_phases: phases.and_then(Result::ok),
-        bound,
+        serialised_because: phases
+            .as_ref()
+            .and_then(|r| r.as_ref().err())
+            .map(Into::into),
+        barrier_phases: phases
+            .as_ref()
+            .and_then(|r| r.as_ref().ok())
+            .map(Into::into),
+        bound: (&bound).into(),
         scheduler,
         sm: if units.is_some() {
             "makespan"

@@ -229,11 +229,13 @@ fn analyse(
         safe_bound: safe,
         exact: exact.as_ref().map(|s| s.makespan),
         method: p.method.clone(),
-        estimate,
-        schedule: exact.map(|s| s.slots).unwrap_or_default(),
+        estimate: estimate.as_ref().map(Into::into),
+        schedule: exact
+            .map(|s| s.slots.iter().map(Into::into).collect())
+            .unwrap_or_default(),
         mapping,
         ilp,
-        ilp_solve,
+        ilp_solve: ilp_solve.as_ref().map(Into::into),
     }));
 }
 

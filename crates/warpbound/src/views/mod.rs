@@ -2,8 +2,10 @@
 //! instruction tables ([`kernel`]), graph drawings ([`graph`]), Gantt charts ([`schedule`])
 //! and line charts ([`plot`]). They shape data and lay it out; they decide nothing.
 
+pub mod block_parts;
 pub mod graph;
 pub mod kernel;
+pub mod makespan_parts;
 pub mod plot;
 pub mod rr_caps;
 pub mod schedule;

@@ -66,6 +66,8 @@ pub fn build_observed(
         };
         let (cfg, seen) = explore(&ctx, &mut report)?;
         if seen.is_subset(&pushed) {
+            #[cfg(debug_assertions)]
+            crate::verify::assert_verified(&cfg, blocks.blocks.len());
             return Ok(cfg);
         }
         pushed.extend(seen);

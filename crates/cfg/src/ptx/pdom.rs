@@ -230,6 +230,8 @@ pub fn build_observed(
         .collect();
     let nodes = states.iter().map(|s| (s.block, context(&ctx, s), 0));
     let built = WarpCfg::from_exploration(nodes, edges, resumptions);
+    #[cfg(debug_assertions)]
+    crate::verify::assert_verified(&built, graph.blocks.len());
     Ok(built)
 }
 

@@ -95,6 +95,8 @@ impl<'a> LoopStructure<'a> {
         cfg.validate()?;
         let adj = Adjacency::new(cfg);
         let loops = analyse(cfg, &adj);
+        #[cfg(debug_assertions)]
+        crate::verify::assert_verified(cfg, &loops);
         Ok(Self { cfg, adj, loops })
     }
 

@@ -11,8 +11,10 @@
 //!   from the entry (the builders only keep states they reached).
 //! - **Entries are nodes of the stack graph** (§3.1). An entry's points are sorted without
 //!   duplicates; an entry of several points is a cycle (`repeated`); an activation point
-//!   stands in one entry of a stack at most (pushing a pending point again folds the
-//!   entries above it into one cycle, `transfer::push_entry`).
+//!   stands in one entry of a SASS stack at most (pushing a pending point again folds the
+//!   entries above it into one cycle, `transfer::push_entry`). The post-dominator stack
+//!   merges a path pushed again only within the run of paths that rejoin at the same point,
+//!   which its entries do not record, so the same block may wait in two of its entries.
 //! - **Entries are well nested.** A stack is either the SASS stack of Jeanmougin et al.
 //!   (with Volta's convergence barriers and the saved warp of `WARPSYNC`,
 //!   [`crate::barriers`]) or PTX's post-dominator stack ([`crate::ptx::pdom`]), never a mix
@@ -232,7 +234,8 @@ fn stack(node: usize, stack: &[Entry]) -> Result<(), VerifyError> {
             return Err(entry_error(i, "several points but not a cycle"));
         }
         for p in &e.points {
-            if stack[..i].iter().any(|below| below.points.contains(p)) {
+            let sass = discipline(p.tag) == Discipline::Sass;
+            if sass && stack[..i].iter().any(|below| below.points.contains(p)) {
                 return Err(entry_error(i, "activation point already pending below"));
             }
             let d = discipline(p.tag);

@@ -3,64 +3,23 @@
 //! error that names what was broken.
 
 mod common;
+#[path = "../../isa/tests/corpus_walk/mod.rs"]
+mod corpus_walk;
 
 use cfg::verify::{verify, VerifyError};
 use cfg::{Entry, Options, Point, Tag, WarpCfg, WarpEdge, WarpEdgeKind, WarpNode};
-use isa::{blocks, ptx, sass, Limits};
-use std::path::{Path, PathBuf};
-
-fn corpus_dir() -> PathBuf {
-    std::env::var_os("WARPBOUND_CORPUS")
-        .map(PathBuf::from)
-        .unwrap_or_else(|| PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../../shared/corpus"))
-}
-
-/// The files below `dir` (recursively) whose extension is `ext`, sorted.
-fn files(dir: &Path, ext: &str) -> Vec<PathBuf> {
-    let mut out = Vec::new();
-    let mut work = vec![dir.to_path_buf()];
-    while let Some(d) = work.pop() {
-        let entries = std::fs::read_dir(&d).unwrap_or_else(|e| panic!("{}: {e}", d.display()));
-        for e in entries.flatten() {
-            let p = e.path();
-            if p.is_dir() {
-                work.push(p);
-            } else if p.extension().and_then(|e| e.to_str()) == Some(ext) {
-                out.push(p);
-            }
-        }
-    }
-    out.sort();
-    out
-}
+use isa::{blocks, ptx, Limits};
 
 /// Every function of every SASS listing (`sass`, `sass-modern`): each warp-level CFG the
 /// builder completes passes the verifier (the builder's own debug check ran too).
 #[test]
 fn every_sass_corpus_warp_cfg_verifies() {
-    let root = corpus_dir();
-    let limits = Limits::default();
     let mut built = 0;
-    let mut paths = files(&root.join("sass"), "sass");
-    paths.extend(files(&root.join("sass-modern"), "sass"));
-    assert!(paths.len() >= 19 + 100, "{} SASS files", paths.len());
-    for path in paths {
-        let text = std::fs::read_to_string(&path).expect("readable corpus file");
-        let functions = sass::parse(&text, None, &limits).functions;
-        let names: Vec<Option<&str>> = match functions.len() {
-            0 | 1 => vec![None],
-            _ => functions.iter().map(|f| Some(f.as_str())).collect(),
-        };
-        for name in names {
-            let Some(k) = sass::parse(&text, name, &limits).kernel else {
-                continue;
-            };
-            let g = blocks::build(&k, &limits);
-            if let Ok(w) = cfg::build(&k, &g, &Options::default()) {
-                verify(&w, g.blocks.len())
-                    .unwrap_or_else(|e| panic!("{} {name:?}: {e}", path.display()));
-                built += 1;
-            }
+    for (what, k) in corpus_walk::sass_kernels() {
+        let g = blocks::build(&k, &Limits::default());
+        if let Ok(w) = cfg::build(&k, &g, &Options::default()) {
+            verify(&w, g.blocks.len()).unwrap_or_else(|e| panic!("{what}: {e}"));
+            built += 1;
         }
     }
     assert!(built >= 100, "only {built} SASS warp-level CFGs built");
@@ -69,24 +28,11 @@ fn every_sass_corpus_warp_cfg_verifies() {
 /// Every function with a body of every PTX module (`ptx`, `ptx-modern`).
 #[test]
 fn every_ptx_corpus_warp_cfg_verifies() {
-    let root = corpus_dir();
     let mut built = 0;
-    let mut paths = files(&root.join("ptx"), "ptx");
-    paths.extend(files(&root.join("ptx-modern"), "ptx"));
-    assert!(paths.len() >= 39, "{} PTX files", paths.len());
-    for path in paths {
-        let text = std::fs::read_to_string(&path).expect("readable corpus file");
-        let module = ptx::parse(&text, &Limits::default()).module;
-        for f in module
-            .functions
-            .iter()
-            .filter(|f| !f.instructions.is_empty())
-        {
-            if let Ok(p) = cfg::ptx::build(f, &Options::default()) {
-                verify(&p.warp, p.graph.blocks.len())
-                    .unwrap_or_else(|e| panic!("{} {}: {e}", path.display(), f.name));
-                built += 1;
-            }
+    for (what, f) in corpus_walk::ptx_functions() {
+        if let Ok(p) = cfg::ptx::build(&f, &Options::default()) {
+            verify(&p.warp, p.graph.blocks.len()).unwrap_or_else(|e| panic!("{what}: {e}"));
+            built += 1;
         }
     }
     assert!(built >= 60, "only {built} PTX warp-level CFGs built");
@@ -111,6 +57,16 @@ fn base() -> (WarpCfg, usize) {
     let (_, g, w) = common::warp(IF_THEN_ELSE, &Options::default());
     assert_eq!(verify(&w, g.blocks.len()), Ok(()));
     (w, g.blocks.len())
+}
+
+/// What `verify` says of a badly nested entry.
+fn nesting(node: usize, entry: usize, what: &'static str) -> Result<(), VerifyError> {
+    Err(VerifyError::Nesting { node, entry, what })
+}
+
+/// What `verify` says of a malformed entry.
+fn entry_error(node: usize, entry: usize, what: &'static str) -> Result<(), VerifyError> {
+    Err(VerifyError::Entry { node, entry, what })
 }
 
 /// A node other than the entry and the exit, with a non-empty stack.
@@ -236,11 +192,7 @@ fn a_point_pending_twice_is_rejected() {
     let entry = w.nodes[node].stack.len() - 1;
     assert_eq!(
         verify(&w, blocks),
-        Err(VerifyError::Entry {
-            node,
-            entry,
-            what: "activation point already pending below"
-        })
+        entry_error(node, entry, "activation point already pending below")
     );
 }
 
@@ -256,52 +208,31 @@ fn several_points_outside_a_cycle_are_rejected() {
     e.repeated = false;
     assert_eq!(
         verify(&w, blocks),
-        Err(VerifyError::Entry {
-            node,
-            entry: 0,
-            what: "several points but not a cycle"
-        })
+        entry_error(node, 0, "several points but not a cycle")
     );
+}
+
+/// `w` with `node`'s stack changed by `change`, and the index of the stack's top after it.
+fn with_stack(w: &WarpCfg, node: usize, change: impl FnOnce(&mut Vec<Entry>)) -> (WarpCfg, usize) {
+    let mut m = w.clone();
+    change(&mut m.nodes[node].stack);
+    let top = m.nodes[node].stack.len().saturating_sub(1);
+    (m, top)
 }
 
 #[test]
 fn badly_nested_sass_entries_are_rejected() {
     let (w, blocks) = base();
     let node = node_with_stack(&w);
-    // "Any stack" above the bottom.
-    let mut m = w.clone();
-    m.nodes[node].stack.push(Entry::any());
-    let top = m.nodes[node].stack.len() - 1;
-    assert_eq!(
-        verify(&m, blocks),
-        Err(VerifyError::Nesting {
-            node,
-            entry: top,
-            what: "\"any stack\" above the bottom, or with other points"
-        })
-    );
-    // The saved warp of `WARPSYNC` above the bottom.
-    let mut m = w.clone();
-    m.nodes[node].stack.push(Entry::single(0, Tag::WarpSync));
-    assert_eq!(
-        verify(&m, blocks),
-        Err(VerifyError::Nesting {
-            node,
-            entry: top,
-            what: "the saved warp above the bottom"
-        })
-    );
-    // A post-dominator entry in a SASS stack.
-    let mut m = w;
-    m.nodes[node].stack.push(Entry::single(0, Tag::Rpc));
-    assert_eq!(
-        verify(&m, blocks),
-        Err(VerifyError::Nesting {
-            node,
-            entry: top,
-            what: "SASS and post-dominator entries in one stack"
-        })
-    );
+    let (m, top) = with_stack(&w, node, |s| s.push(Entry::any()));
+    let what = "\"any stack\" above the bottom, or with other points";
+    assert_eq!(verify(&m, blocks), nesting(node, top, what));
+    let (m, top) = with_stack(&w, node, |s| s.push(Entry::single(0, Tag::WarpSync)));
+    let what = "the saved warp above the bottom";
+    assert_eq!(verify(&m, blocks), nesting(node, top, what));
+    let (m, top) = with_stack(&w, node, |s| s.push(Entry::single(0, Tag::Rpc)));
+    let what = "SASS and post-dominator entries in one stack";
+    assert_eq!(verify(&m, blocks), nesting(node, top, what));
 }
 
 /// A PTX if-then-else: the taken path runs first, the other waits above the reconvergence
@@ -353,50 +284,23 @@ fn badly_nested_post_dominator_entries_are_rejected() {
         "{stack:?}"
     );
     // The reconvergence entry as a cycle.
-    let mut m = w.clone();
-    m.nodes[node].stack[0].repeated = true;
-    assert_eq!(
-        verify(&m, blocks),
-        Err(VerifyError::Nesting {
-            node,
-            entry: 0,
-            what: "a reconvergence point repeated"
-        })
-    );
+    let (m, _) = with_stack(&w, node, |s| s[0].repeated = true);
+    let what = "a reconvergence point repeated";
+    assert_eq!(verify(&m, blocks), nesting(node, 0, what));
     // The pending path without the reconvergence entry its running sibling rejoins.
-    let mut m = w.clone();
-    m.nodes[node].stack.remove(0);
-    let top = m.nodes[node].stack.len() - 1;
-    assert_eq!(
-        verify(&m, blocks),
-        Err(VerifyError::Nesting {
-            node,
-            entry: top,
-            what: "the running path does not reconverge at the innermost reconvergence entry"
-        })
-    );
+    let (m, top) = with_stack(&w, node, |s| drop(s.remove(0)));
+    let elsewhere = "the running path does not reconverge at the innermost reconvergence entry";
+    assert_eq!(verify(&m, blocks), nesting(node, top, elsewhere));
     // The running path's reconvergence point below the top.
-    let mut m = w.clone();
-    let rpc = m.nodes[node].stack.pop().expect("rpc");
-    m.nodes[node].stack.insert(1, rpc);
-    assert_eq!(
-        verify(&m, blocks),
-        Err(VerifyError::Nesting {
-            node,
-            entry: 1,
-            what: "the running path's reconvergence point below the top"
-        })
-    );
+    let (m, _) = with_stack(&w, node, |s| {
+        let rpc = s.pop().expect("rpc");
+        s.insert(1, rpc);
+    });
+    let what = "the running path's reconvergence point below the top";
+    assert_eq!(verify(&m, blocks), nesting(node, 1, what));
     // The running path reconverging elsewhere than the innermost reconvergence entry.
-    let mut m = w;
     let top = stack.len() - 1;
-    m.nodes[node].stack[top] = Entry::single(stack[top].points[0].pc + 1, Tag::Rpc);
-    assert_eq!(
-        verify(&m, blocks),
-        Err(VerifyError::Nesting {
-            node,
-            entry: top,
-            what: "the running path does not reconverge at the innermost reconvergence entry"
-        })
-    );
+    let moved = Entry::single(stack[top].points[0].pc + 1, Tag::Rpc);
+    let (m, _) = with_stack(&w, node, |s| s[top] = moved);
+    assert_eq!(verify(&m, blocks), nesting(node, top, elsewhere));
 }

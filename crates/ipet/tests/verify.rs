@@ -3,39 +3,12 @@
 //! warp-level CFG of every SASS and PTX one — pass it, and hand-broken loop structures are
 //! rejected with the error that names the loop and what breaks.
 
+#[path = "../../isa/tests/corpus_walk/mod.rs"]
+mod corpus_walk;
+
 use ipet::verify::{verify_loops, VerifyError};
 use ipet::{Cfg, Loop, LoopStructure};
-use isa::{blocks, flow, gcn, ptx, sass, Limits};
-use std::path::{Path, PathBuf};
-
-fn corpus_dir() -> PathBuf {
-    std::env::var_os("WARPBOUND_CORPUS")
-        .map(PathBuf::from)
-        .unwrap_or_else(|| PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../../shared/corpus"))
-}
-
-/// The files below `dir` (recursively) whose extension is `ext`, sorted.
-fn files(dir: &Path, ext: &str) -> Vec<PathBuf> {
-    let mut out = Vec::new();
-    let mut work = vec![dir.to_path_buf()];
-    while let Some(d) = work.pop() {
-        let entries = std::fs::read_dir(&d).unwrap_or_else(|e| panic!("{}: {e}", d.display()));
-        for e in entries.flatten() {
-            let p = e.path();
-            if p.is_dir() {
-                work.push(p);
-            } else if p.extension().and_then(|e| e.to_str()) == Some(ext) {
-                out.push(p);
-            }
-        }
-    }
-    out.sort();
-    out
-}
-
-fn read(path: &Path) -> String {
-    std::fs::read_to_string(path).unwrap_or_else(|e| panic!("{}: {e}", path.display()))
-}
+use isa::{blocks, flow, gcn, ptx, Limits};
 
 /// A graph of `nodes` unit-cost nodes, entered at 0.
 fn graph(nodes: usize, edges: impl IntoIterator<Item = (usize, usize)>, exits: Vec<usize>) -> Cfg {
@@ -70,31 +43,15 @@ fn warp(w: &cfg::WarpCfg) -> Cfg {
 
 #[test]
 fn every_sass_corpus_function_has_verified_loops() {
-    let root = corpus_dir();
-    let limits = Limits::default();
     let (mut graphs, mut loops) = (0, 0);
-    let mut paths = files(&root.join("sass"), "sass");
-    paths.extend(files(&root.join("sass-modern"), "sass"));
-    for path in paths {
-        let text = read(&path);
-        let functions = sass::parse(&text, None, &limits).functions;
-        let names: Vec<Option<&str>> = match functions.len() {
-            0 | 1 => vec![None],
-            _ => functions.iter().map(|f| Some(f.as_str())).collect(),
-        };
-        for name in names {
-            let Some(k) = sass::parse(&text, name, &limits).kernel else {
-                continue;
-            };
-            let what = format!("{} {name:?}", path.display());
-            let g = blocks::build(&k, &limits);
-            let edges = g.edges().into_iter().map(|(a, b, _)| (a, b));
-            loops += check(&graph(g.blocks.len(), edges, Vec::new()), &what);
+    for (what, k) in corpus_walk::sass_kernels() {
+        let g = blocks::build(&k, &Limits::default());
+        let edges = g.edges().into_iter().map(|(a, b, _)| (a, b));
+        loops += check(&graph(g.blocks.len(), edges, Vec::new()), &what);
+        graphs += 1;
+        if let Ok(w) = cfg::build(&k, &g, &cfg::Options::default()) {
+            loops += check(&warp(&w), &format!("{what} (warp-level)"));
             graphs += 1;
-            if let Ok(w) = cfg::build(&k, &g, &cfg::Options::default()) {
-                loops += check(&warp(&w), &format!("{what} (warp-level)"));
-                graphs += 1;
-            }
         }
     }
     assert!(
@@ -105,32 +62,22 @@ fn every_sass_corpus_function_has_verified_loops() {
 
 #[test]
 fn every_ptx_and_gcn_corpus_function_has_verified_loops() {
-    let root = corpus_dir();
-    let limits = Limits::default();
     let (mut graphs, mut loops) = (0, 0);
-    let mut paths = files(&root.join("ptx"), "ptx");
-    paths.extend(files(&root.join("ptx-modern"), "ptx"));
-    for path in paths {
-        for f in &ptx::parse(&read(&path), &limits).module.functions {
-            let what = format!("{} {}", path.display(), f.name);
-            let g = flow::build(&ptx::flows(f));
-            let edges = g.edges.iter().map(|&(a, b, _)| (a, b));
-            loops += check(&graph(g.blocks.len(), edges, Vec::new()), &what);
+    for (what, f) in corpus_walk::ptx_functions() {
+        let g = flow::build(&ptx::flows(&f));
+        let edges = g.edges.iter().map(|&(a, b, _)| (a, b));
+        loops += check(&graph(g.blocks.len(), edges, Vec::new()), &what);
+        graphs += 1;
+        if let Ok(p) = cfg::ptx::build(&f, &cfg::Options::default()) {
+            loops += check(&warp(&p.warp), &format!("{what} (warp-level)"));
             graphs += 1;
-            if let Ok(p) = cfg::ptx::build(f, &cfg::Options::default()) {
-                loops += check(&warp(&p.warp), &format!("{what} (warp-level)"));
-                graphs += 1;
-            }
         }
     }
-    for path in files(&root.join("gcn"), "s") {
-        for f in &gcn::parse(&read(&path), &limits).functions {
-            let g = flow::build(&gcn::flows(f));
-            let edges = g.edges.iter().map(|&(a, b, _)| (a, b));
-            let what = format!("{} {}", path.display(), f.name);
-            loops += check(&graph(g.blocks.len(), edges, Vec::new()), &what);
-            graphs += 1;
-        }
+    for (what, f) in corpus_walk::gcn_functions() {
+        let g = flow::build(&gcn::flows(&f));
+        let edges = g.edges.iter().map(|&(a, b, _)| (a, b));
+        loops += check(&graph(g.blocks.len(), edges, Vec::new()), &what);
+        graphs += 1;
     }
     assert!(
         graphs >= 150 && loops >= 50,

@@ -2,95 +2,40 @@
 //! shared corpus (SASS blocks, PTX and GCN3 flow graphs) passes it, and hand-broken graphs
 //! are rejected with the error that names what was broken.
 
+#[path = "corpus_walk/mod.rs"]
+mod corpus_walk;
+
 use isa::flow::{self, Flow};
 use isa::verify::{verify_blocks, verify_flow, VerifyError};
 use isa::{blocks, gcn, ptx, sass, EdgeKind, Limits};
-use std::path::{Path, PathBuf};
-
-fn corpus_dir() -> PathBuf {
-    std::env::var_os("WARPBOUND_CORPUS")
-        .map(PathBuf::from)
-        .unwrap_or_else(|| PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../../shared/corpus"))
-}
-
-/// The files below `dir` (recursively) whose extension is `ext`, sorted.
-fn files(dir: &Path, ext: &str) -> Vec<PathBuf> {
-    let mut out = Vec::new();
-    let mut work = vec![dir.to_path_buf()];
-    while let Some(d) = work.pop() {
-        let entries = std::fs::read_dir(&d).unwrap_or_else(|e| panic!("{}: {e}", d.display()));
-        for e in entries.flatten() {
-            let p = e.path();
-            if p.is_dir() {
-                work.push(p);
-            } else if p.extension().and_then(|e| e.to_str()) == Some(ext) {
-                out.push(p);
-            }
-        }
-    }
-    out.sort();
-    out
-}
-
-fn read(path: &Path) -> String {
-    std::fs::read_to_string(path).unwrap_or_else(|e| panic!("{}: {e}", path.display()))
-}
 
 #[test]
 fn every_sass_corpus_block_graph_verifies() {
-    let root = corpus_dir();
-    let limits = Limits::default();
-    let mut paths = files(&root.join("sass"), "sass");
-    paths.extend(files(&root.join("sass-modern"), "sass"));
-    assert!(paths.len() >= 19 + 100, "{} SASS files", paths.len());
-    let mut checked = 0;
-    for path in paths {
-        let text = read(&path);
-        let functions = sass::parse(&text, None, &limits).functions;
-        let names: Vec<Option<&str>> = match functions.len() {
-            0 | 1 => vec![None],
-            _ => functions.iter().map(|f| Some(f.as_str())).collect(),
-        };
-        for name in names {
-            let Some(k) = sass::parse(&text, name, &limits).kernel else {
-                continue;
-            };
-            let g = blocks::build(&k, &limits);
-            verify_blocks(&g, k.instructions.len())
-                .unwrap_or_else(|e| panic!("{} {name:?}: {e}", path.display()));
-            checked += 1;
-        }
+    let kernels = corpus_walk::sass_kernels();
+    assert!(kernels.len() >= 119, "{} SASS functions", kernels.len());
+    for (what, k) in kernels {
+        let g = blocks::build(&k, &Limits::default());
+        verify_blocks(&g, k.instructions.len()).unwrap_or_else(|e| panic!("{what}: {e}"));
     }
-    assert!(checked >= 119, "{checked} SASS functions");
 }
 
 #[test]
 fn every_ptx_and_gcn_corpus_flow_graph_verifies() {
-    let root = corpus_dir();
-    let limits = Limits::default();
-    let mut checked = 0;
-    let mut paths = files(&root.join("ptx"), "ptx");
-    paths.extend(files(&root.join("ptx-modern"), "ptx"));
-    assert!(paths.len() >= 39, "{} PTX files", paths.len());
-    for path in paths {
-        for f in &ptx::parse(&read(&path), &limits).module.functions {
-            let g = flow::build(&ptx::flows(f));
-            verify_flow(&g, f.instructions.len())
-                .unwrap_or_else(|e| panic!("{} {}: {e}", path.display(), f.name));
-            checked += 1;
-        }
+    let ptx = corpus_walk::ptx_functions();
+    let gcn = corpus_walk::gcn_functions();
+    assert!(
+        ptx.len() + gcn.len() >= 80,
+        "{} functions",
+        ptx.len() + gcn.len()
+    );
+    for (what, f) in ptx {
+        let g = flow::build(&ptx::flows(&f));
+        verify_flow(&g, f.instructions.len()).unwrap_or_else(|e| panic!("{what}: {e}"));
     }
-    let paths = files(&root.join("gcn"), "s");
-    assert!(paths.len() >= 20, "{} GCN3 files", paths.len());
-    for path in paths {
-        for f in &gcn::parse(&read(&path), &limits).functions {
-            let g = flow::build(&gcn::flows(f));
-            verify_flow(&g, f.instructions.len())
-                .unwrap_or_else(|e| panic!("{} {}: {e}", path.display(), f.name));
-            checked += 1;
-        }
+    for (what, f) in gcn {
+        let g = flow::build(&gcn::flows(&f));
+        verify_flow(&g, f.instructions.len()).unwrap_or_else(|e| panic!("{what}: {e}"));
     }
-    assert!(checked >= 80, "{checked} PTX and GCN3 functions");
 }
 
 fn branch(target: usize) -> Flow {

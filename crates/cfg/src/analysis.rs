@@ -12,7 +12,8 @@ use isa::progress::{self, Every, Observer, Progress, Task};
 use isa::{BlockGraph, Diagnostic, Kernel, Severity};
 use std::collections::{BTreeSet, HashMap, VecDeque};
 
-/// Builds the warp-level CFG of `kernel` (whose thread-level blocks are `blocks`).
+/// Builds the warp-level CFG of `kernel` (whose thread-level blocks are `blocks`). Debug
+/// builds check it with [`crate::verify::verify`] and panic on a broken invariant.
 pub fn build(
     kernel: &Kernel,
     blocks: &BlockGraph,

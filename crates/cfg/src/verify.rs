@@ -234,11 +234,10 @@ fn stack(node: usize, stack: &[Entry]) -> Result<(), VerifyError> {
             return Err(entry_error(i, "several points but not a cycle"));
         }
         for p in &e.points {
-            let sass = discipline(p.tag) == Discipline::Sass;
-            if sass && stack[..i].iter().any(|below| below.points.contains(p)) {
+            let d = discipline(p.tag);
+            if d == Discipline::Sass && stack[..i].iter().any(|below| below.points.contains(p)) {
                 return Err(entry_error(i, "activation point already pending below"));
             }
-            let d = discipline(p.tag);
             if *discipline_of_stack.get_or_insert(d) != d {
                 return Err(nesting(i, "SASS and post-dominator entries in one stack"));
             }

@@ -161,14 +161,7 @@ fn plain(bar: &Instruction) -> bool {
 /// with a predicate operand (`BRA P1, t`: taken only where `P1` holds), or one taken on a
 /// condition the lowering cannot state.
 fn may_split(last: &Instruction) -> bool {
-    let transfers = matches!(
-        last.control,
-        ControlKind::Branch(_)
-            | ControlKind::Sync
-            | ControlKind::Brk
-            | ControlKind::Cont
-            | ControlKind::Exit
-    );
+    let transfers = last.control.jumps_or_halts();
     // `@PT` always transfers, `@!PT` never: neither splits.
     let guarded = last
         .guard

@@ -189,6 +189,20 @@ pub struct WarpBound {
     pub response: u64,
 }
 
+impl WarpBound {
+    /// Warp `warp`, `isolated` cycles alone, finished by `response` at the latest: the
+    /// interference is the difference (both bounds, [`response_time`] and
+    /// [`units_response_time`], cap the response and read it back this way).
+    fn new(warp: usize, isolated: u64, response: u64) -> Self {
+        WarpBound {
+            warp,
+            isolated,
+            interference: response.saturating_sub(isolated),
+            response,
+        }
+    }
+}
+
 /// The block's bound and how it was made.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct BlockBound {
@@ -285,12 +299,7 @@ fn theorem(profiles: &[WarpProfile], extra: u64, rule: Rule) -> BlockBound {
                 .saturating_add(others)
                 .saturating_add(extra)
                 .min(all);
-            WarpBound {
-                warp,
-                isolated: p.isolated,
-                interference: response.saturating_sub(p.isolated),
-                response,
-            }
+            WarpBound::new(warp, p.isolated, response)
         })
         .collect();
     BlockBound::from_warps(warps, rule, all)
@@ -343,12 +352,7 @@ pub fn units_response_time(profiles: &[UnitProfile], units: &[UnitKind]) -> Bloc
                 })
                 .fold(0u64, u64::saturating_add);
             let response = p.isolated.saturating_add(interference).min(all);
-            WarpBound {
-                warp,
-                isolated: p.isolated,
-                interference: response.saturating_sub(p.isolated),
-                response,
-            }
+            WarpBound::new(warp, p.isolated, response)
         })
         .collect();
     BlockBound::from_warps(warps, Rule::UnitResponseTime, all)
@@ -369,8 +373,16 @@ pub fn growth(profile: WarpProfile, barriers: bool, max_warps: usize) -> Vec<(us
 mod tests {
     use super::*;
 
+    fn warp(isolated: u64, issues: u64) -> WarpProfile {
+        WarpProfile { isolated, issues }
+    }
+
     fn same(w: usize, isolated: u64, issues: u64) -> Vec<WarpProfile> {
-        vec![WarpProfile { isolated, issues }; w]
+        vec![warp(isolated, issues); w]
+    }
+
+    fn unit(lanes: u32, cycles: u32) -> UnitKind {
+        UnitKind { lanes, cycles }
     }
 
     #[test]
@@ -405,19 +417,7 @@ mod tests {
     #[test]
     fn the_critical_warp_is_the_one_with_the_latest_response() {
         // Warp 1 is long alone (100) but issues little; warp 0 issues much (50 of 60).
-        let b = response_time(
-            &[
-                WarpProfile {
-                    isolated: 60,
-                    issues: 50,
-                },
-                WarpProfile {
-                    isolated: 100,
-                    issues: 5,
-                },
-            ],
-            false,
-        );
+        let b = response_time(&[warp(60, 50), warp(100, 5)], false);
         // R0 = 60 + 5 = 65; R1 = 100 + 50 = 150.
         assert_eq!(b.critical, 1);
         assert_eq!(b.cycles, 150);
@@ -435,46 +435,16 @@ mod tests {
     #[test]
     fn unit_divisors() {
         // Fermi cc 2.0: L σ=1 k=2 → 1; C σ=1 k=1 → 1. cc 2.1: C σ=3 k=2 → 2.
-        assert_eq!(
-            UnitKind {
-                lanes: 1,
-                cycles: 2
-            }
-            .divisor(),
-            1
-        );
-        assert_eq!(
-            UnitKind {
-                lanes: 1,
-                cycles: 1
-            }
-            .divisor(),
-            1
-        );
-        assert_eq!(
-            UnitKind {
-                lanes: 3,
-                cycles: 2
-            }
-            .divisor(),
-            2
-        );
+        assert_eq!(unit(1, 2).divisor(), 1);
+        assert_eq!(unit(1, 1).divisor(), 1);
+        assert_eq!(unit(3, 2).divisor(), 2);
     }
 
     #[test]
     fn unit_machine_adds_the_others_work_per_unit() {
         // Two warps of "LC" on Fermi cc 2.0: each takes 2 (L) + 1 (C) = 3 alone; the other
         // warp's work is 2 on L and 1 on C: R = 3 + 2 + 1 = 6.
-        let units = [
-            UnitKind {
-                lanes: 1,
-                cycles: 2,
-            },
-            UnitKind {
-                lanes: 1,
-                cycles: 1,
-            },
-        ];
+        let units = [unit(1, 2), unit(1, 1)];
         let p = UnitProfile {
             isolated: 3,
             work: vec![2, 1],
@@ -486,14 +456,7 @@ mod tests {
 
     #[test]
     fn growth_is_linear_in_the_issues() {
-        let g = growth(
-            WarpProfile {
-                isolated: 300,
-                issues: 6,
-            },
-            false,
-            3,
-        );
+        let g = growth(warp(300, 6), false, 3);
         assert_eq!(g, vec![(1, 300, 300), (2, 306, 600), (3, 312, 900)]);
     }
 }

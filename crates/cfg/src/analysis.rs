@@ -7,12 +7,13 @@ use crate::options::Options;
 use crate::regset::RegSet;
 use crate::state::{Key, State, Tag};
 use crate::transfer::{run_block, sanitize, Ctx, Target};
-use crate::warp_cfg::{Resumption, WarpCfg, WarpNode};
+use crate::warp_cfg::{Resumption, WarpCfg};
 use isa::progress::{self, Every, Observer, Progress, Task};
 use isa::{BlockGraph, Diagnostic, Kernel, Severity};
 use std::collections::{BTreeSet, HashMap, VecDeque};
 
-/// Builds the warp-level CFG of `kernel` (whose thread-level blocks are `blocks`).
+/// Builds the warp-level CFG of `kernel` (whose thread-level blocks are `blocks`). Debug
+/// builds check it with [`crate::verify::verify`] and panic on a broken invariant.
 pub fn build(
     kernel: &Kernel,
     blocks: &BlockGraph,
@@ -66,6 +67,8 @@ pub fn build_observed(
         };
         let (cfg, seen) = explore(&ctx, &mut report)?;
         if seen.is_subset(&pushed) {
+            #[cfg(debug_assertions)]
+            crate::verify::assert_verified(&cfg, blocks.blocks.len());
             return Ok(cfg);
         }
         pushed.extend(seen);
@@ -170,33 +173,12 @@ fn explore(
             }
         }
     }
-    let exit = states.len();
-    let mut nodes: Vec<WarpNode> = states
-        .iter()
-        .enumerate()
-        .map(|(id, s)| WarpNode {
-            id,
-            block: Some(s.block),
-            stack: s.stack.clone(),
-            agreed_registers: s.groups.agree(0).len(),
-        })
-        .collect();
-    nodes.push(WarpNode {
-        id: exit,
-        block: None,
-        stack: Vec::new(),
-        agreed_registers: 0,
-    });
     let resumptions = resumptions(ctx, &states, &edges, &resumed);
-    let edges = WarpCfg::edges_to(edges, exit);
+    let nodes = states
+        .iter()
+        .map(|s| (s.block, s.stack.clone(), s.groups.agree(0).len()));
     Ok((
-        WarpCfg {
-            nodes,
-            edges,
-            entry: 0,
-            exit,
-            resumptions,
-        },
+        WarpCfg::from_exploration(nodes, edges, resumptions),
         seen_points,
     ))
 }

@@ -208,15 +208,7 @@ impl LatencyTable {
     ///   (`-gpgpu_l1_latency 32`, `-gpgpu_l2_rop_latency 194`, `-dram_latency 96`).
     /// - Control 1: no register written, its issue slot.
     pub fn turing_rtx2060() -> Self {
-        LatencyTable::from_figures(Figures {
-            alu: 4,
-            dp: 64,
-            dp_interval: 64,
-            sfu: 21,
-            sfu_interval: 8,
-            shared: 30,
-            memory: 32 + 194 + 96,
-        })
+        LatencyTable::from_figures(RTX2060)
     }
 
     /// Ampere (GeForce RTX 3070, compute capability 8.6). Every figure is read from Accel-Sim's
@@ -235,14 +227,11 @@ impl LatencyTable {
     ///   (`-gpgpu_l1_latency 39`, `-gpgpu_l2_rop_latency 187`, `-dram_latency 254`).
     /// - Control 1: no register written, its issue slot.
     pub fn ampere_rtx3070() -> Self {
+        // The ALU, FP64 and SFU lines of the two files are the same, so they are written once.
         LatencyTable::from_figures(Figures {
-            alu: 4,
-            dp: 64,
-            dp_interval: 64,
-            sfu: 21,
-            sfu_interval: 8,
             shared: 29,
             memory: 39 + 187 + 254,
+            ..RTX2060
         })
     }
 
@@ -265,15 +254,8 @@ impl LatencyTable {
     ///   (`-gpgpu_l1_latency 20`, `-gpgpu_l2_rop_latency 160`, `-dram_latency 100`).
     /// - Control 1: no register written, its issue slot.
     pub fn hopper_h100() -> Self {
-        LatencyTable::from_figures(Figures {
-            alu: 5,
-            dp: 8,
-            dp_interval: 4,
-            sfu: 100,
-            sfu_interval: 8,
-            shared: 20,
-            memory: 20 + 160 + 100,
-        })
+        // The figures above are the V100's, so the table is the V100's (written once).
+        LatencyTable::volta_qv100()
     }
 
     /// A table from one configuration's figures: memory classes share the miss path, control
@@ -318,6 +300,17 @@ struct Figures {
     /// L1 + L2 + DRAM: a miss all the way to memory, charged to every memory class.
     memory: u32,
 }
+
+/// The figures of Accel-Sim's `SM75_RTX2060` configuration ([`LatencyTable::turing_rtx2060`]).
+const RTX2060: Figures = Figures {
+    alu: 4,
+    dp: 64,
+    dp_interval: 64,
+    sfu: 21,
+    sfu_interval: 8,
+    shared: 30,
+    memory: 32 + 194 + 96,
+};
 
 /// One instruction's place in a block's drained schedule.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]

@@ -32,6 +32,7 @@ pub mod spin;
 pub mod state;
 pub mod thread_groups;
 pub mod transfer;
+pub mod verify;
 pub mod warp_cfg;
 
 pub use analysis::{build, build_observed};

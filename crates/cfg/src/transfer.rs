@@ -782,27 +782,30 @@ fn pop(s: State, ctx: &Ctx, out: &mut Vec<Transition>) -> Result<(), Unsupported
             r.groups.remove_threads(slot, copy);
             r.groups.remove_slot(0);
             r.groups.move_slot(copy - 1, 0);
-            resume_arrivals(&mut r, p.tag);
-            sanitize(&mut r.groups, ctx.options);
-            out.push(Transition {
-                kind: resume_kind(p.tag),
-                target: Target::State(goto(r, p.pc, ctx)?),
-                resumed: resumes(p.tag).then_some(p.pc),
-            });
+            resume(r, p, ctx, out)?;
         }
         // The last entry resumes: it leaves the stack and its group becomes active.
         let mut r = s.clone();
         r.stack.pop();
         r.groups.remove_slot(0);
         r.groups.move_slot(slot - 1, 0);
-        resume_arrivals(&mut r, p.tag);
-        sanitize(&mut r.groups, ctx.options);
-        out.push(Transition {
-            kind: resume_kind(p.tag),
-            target: Target::State(goto(r, p.pc, ctx)?),
-            resumed: resumes(p.tag).then_some(p.pc),
-        });
+        resume(r, p, ctx, out)?;
     }
+    Ok(())
+}
+
+/// The resumed entry, now the active group of `r`, continues at `p`: its arrivals start
+/// running ([`resume_arrivals`]), the groups are sanitised and the warp jumps to `p.pc` by an
+/// edge of the kind `p`'s tag gives (§3.1 "Popping"). One entry of a cycle resuming and the
+/// last entry resuming end alike.
+fn resume(mut r: State, p: Point, ctx: &Ctx, out: &mut Vec<Transition>) -> Result<(), Unsupported> {
+    resume_arrivals(&mut r, p.tag);
+    sanitize(&mut r.groups, ctx.options);
+    out.push(Transition {
+        kind: resume_kind(p.tag),
+        target: Target::State(goto(r, p.pc, ctx)?),
+        resumed: resumes(p.tag).then_some(p.pc),
+    });
     Ok(())
 }
 

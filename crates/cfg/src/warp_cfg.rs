@@ -94,6 +94,41 @@ pub struct WarpCfg {
 }
 
 impl WarpCfg {
+    /// The graph an exploration found: one node per explored state in the order found, each
+    /// as `(block, pending stack at entry, agreed registers)` — the first is the entry —, then
+    /// the virtual exit node; `found` edges as in [`WarpCfg::edges_to`]. Both builders (SASS
+    /// by abstract interpretation, PTX by the post-dominator stack) end in this one shape.
+    pub fn from_exploration(
+        states: impl IntoIterator<Item = (usize, Vec<Entry>, usize)>,
+        found: impl IntoIterator<Item = (usize, Option<usize>, WarpEdgeKind)>,
+        resumptions: Vec<Resumption>,
+    ) -> WarpCfg {
+        let mut nodes: Vec<WarpNode> = states
+            .into_iter()
+            .enumerate()
+            .map(|(id, (block, stack, agreed_registers))| WarpNode {
+                id,
+                block: Some(block),
+                stack,
+                agreed_registers,
+            })
+            .collect();
+        let exit = nodes.len();
+        nodes.push(WarpNode {
+            id: exit,
+            block: None,
+            stack: Vec::new(),
+            agreed_registers: 0,
+        });
+        WarpCfg {
+            nodes,
+            edges: WarpCfg::edges_to(found, exit),
+            entry: 0,
+            exit,
+            resumptions,
+        }
+    }
+
     /// Edges found by an exploration, `(from, to, kind)` with `None` for the exit, as the
     /// graph's edges with the exit node `exit` (their order kept).
     pub fn edges_to(

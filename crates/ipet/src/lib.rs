@@ -40,6 +40,7 @@ pub mod loops;
 pub mod lp;
 mod problem;
 pub mod solution;
+pub mod verify;
 
 pub use bounds::{Copies, LoopBounds, SharedBound};
 pub use budget::Budget;

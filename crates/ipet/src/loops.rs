@@ -87,6 +87,8 @@ pub struct LoopStructure<'a> {
 
 impl<'a> LoopStructure<'a> {
     /// Validates `cfg` and finds its loops and irreducible regions (as [`find_loops`]).
+    /// Debug builds check the loops found with [`crate::verify::verify_loops`] and panic on
+    /// a broken invariant (a bug of this analysis); release builds do not.
     ///
     /// # Errors
     /// [`Error::InvalidGraph`](crate::Error::InvalidGraph): an index out of range, or no
@@ -95,6 +97,8 @@ impl<'a> LoopStructure<'a> {
         cfg.validate()?;
         let adj = Adjacency::new(cfg);
         let loops = analyse(cfg, &adj);
+        #[cfg(debug_assertions)]
+        crate::verify::assert_verified(cfg, &loops);
         Ok(Self { cfg, adj, loops })
     }
 

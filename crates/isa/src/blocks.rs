@@ -361,11 +361,17 @@ pub fn build(kernel: &Kernel, limits: &Limits) -> BlockGraph {
     for (from, to, kind) in edges {
         graph.add_edge(NodeIndex::new(from), NodeIndex::new(to), kind);
     }
-    BlockGraph {
+    let built = BlockGraph {
         blocks,
         graph,
         diagnostics,
-    }
+    };
+    #[cfg(debug_assertions)]
+    crate::verify::assert_verified(
+        "block graph",
+        crate::verify::verify_blocks(&built, instrs.len()),
+    );
+    built
 }
 
 fn is_indirect_call(ins: &crate::instruction::Instruction) -> bool {

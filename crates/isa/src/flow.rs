@@ -181,7 +181,10 @@ pub fn build(flows: &[Flow]) -> FlowGraph {
             }
         }
     }
-    FlowGraph { blocks, edges }
+    let graph = FlowGraph { blocks, edges };
+    #[cfg(debug_assertions)]
+    crate::verify::assert_verified("flow graph", crate::verify::verify_flow(&graph, n));
+    graph
 }
 
 #[cfg(test)]

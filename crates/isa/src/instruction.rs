@@ -105,6 +105,22 @@ impl ControlKind {
         }
     }
 
+    /// Whether the threads that execute this instruction stop running straight on inside
+    /// the function: a `BRA`/`JMP`, a halt into the Fermi–Pascal reconvergence stack
+    /// (`SYNC`, `BRK`, `CONT`) or an `EXIT`. A guard on one of these separates the threads
+    /// it holds for from the others; `RET`, which leaves the function, is not counted here,
+    /// as a caller weighs returns on its own.
+    pub fn jumps_or_halts(&self) -> bool {
+        matches!(
+            self,
+            ControlKind::Branch(_)
+                | ControlKind::Sync
+                | ControlKind::Brk
+                | ControlKind::Cont
+                | ControlKind::Exit
+        )
+    }
+
     /// True when the instruction ends a basic block.
     pub fn ends_block(&self) -> bool {
         !matches!(

@@ -34,6 +34,7 @@ pub mod simd;
 pub mod source_text;
 pub mod span;
 pub mod spelling;
+pub mod verify;
 
 pub use blocks::{Block, BlockGraph, EdgeKind};
 pub use control_bits::ControlBits;

@@ -17,7 +17,8 @@
 //! compares set it, shifts and logic set it to "result ≠ 0", adds to a carry, which is
 //! unknown here). A call leaves every register unknown.
 
-use crate::ir::{Block, CmpOp, Edge, FuncOp, Input, Op, Program, Term, Var};
+use crate::flow::{lower_graph, LowerInstructions};
+use crate::ir::{CmpOp, FuncOp, Input, Op, Program, Term, Var};
 use isa::flow::FlowGraph;
 use isa::gcn::{GcnControl, GcnFunction, GcnInstruction, GcnOperand, GcnOperandKind, GcnReg};
 use isa::EdgeKind;
@@ -82,40 +83,88 @@ pub fn lower(f: &GcnFunction, graph: &FlowGraph, sgprs: &[(u32, Init)]) -> Progr
     for (n, &i) in &f.labels {
         label_at.entry(i).or_insert(n);
     }
-    for b in &graph.blocks {
-        let label = label_at
-            .get(&b.first)
+    lower_graph(&mut l, graph, &f.instructions, |first| {
+        label_at
+            .get(&first)
             .map(|n| (*n).clone())
-            .or_else(|| f.block_comments.get(&b.first).cloned());
-        let first = f.instructions.get(b.first);
-        let mut block = Block {
-            key: label.unwrap_or_else(|| format!("instruction {}", b.first)),
-            line: first.map_or(0, |i| i.span.line),
-            first: b.first,
-            ..Block::default()
-        };
-        for ins in &f.instructions[b.first..=b.last] {
-            l.instruction(ins, &mut block.ops);
-        }
-        l.p.blocks.push(block);
-    }
-    for &(from, to, kind) in &graph.edges {
-        let last = &f.instructions[graph.blocks[from].last];
-        let when = l.edge_condition(last, kind);
-        // A branch on the execute mask or VCC: its edges get `true`.
-        l.p.blocks[from].unknown_conditions |= last.opcode.starts_with("s_cbranch_")
-            && !matches!(last.opcode.as_str(), "s_cbranch_scc0" | "s_cbranch_scc1");
-        l.p.blocks[from].edges.push(Edge { to, when });
-    }
-    if !graph.blocks.is_empty() {
-        l.p.roots = vec![0];
-    }
+            .or_else(|| f.block_comments.get(&first).cloned())
+            .unwrap_or_else(|| format!("instruction {first}"))
+    });
     l.p
 }
 
 struct Lowering {
     p: Program,
     vars: HashMap<GcnReg, Var>,
+}
+
+impl LowerInstructions for Lowering {
+    type Instruction = GcnInstruction;
+
+    fn program(&mut self) -> &mut Program {
+        &mut self.p
+    }
+
+    fn instruction(&mut self, ins: &GcnInstruction, ops: &mut Vec<Op>) {
+        if matches!(ins.control, GcnControl::Call { .. }) {
+            let all: Vec<Var> = self.vars.values().copied().collect();
+            let mut all = all;
+            all.sort_unstable();
+            for v in all {
+                let width = self.p.width(v);
+                ops.push(Op {
+                    dst: v,
+                    value: Term::Unknown { width },
+                    guard: None,
+                });
+            }
+            return;
+        }
+        let modelled = self.semantics(ins).unwrap_or_default();
+        let pairs = self.p.read_before_write(modelled, ops);
+        let written: Vec<Var> = pairs.iter().map(|p| p.0).collect();
+        for (v, t) in pairs {
+            ops.push(Op {
+                dst: v,
+                value: t,
+                guard: None,
+            });
+        }
+        for r in &ins.writes {
+            let v = self.var(r);
+            if !written.contains(&v) {
+                let width = self.p.width(v);
+                ops.push(Op {
+                    dst: v,
+                    value: Term::Unknown { width },
+                    guard: None,
+                });
+            }
+        }
+    }
+
+    fn edge_condition(&mut self, last: &GcnInstruction, kind: EdgeKind) -> Term {
+        let scc = Term::Var(self.var(&GcnReg::Scc));
+        let taken = match last.opcode.as_str() {
+            "s_cbranch_scc1" => scc,
+            "s_cbranch_scc0" => Term::not(scc),
+            _ => return Term::Bool(true),
+        };
+        match kind {
+            EdgeKind::Fallthrough => Term::not(taken),
+            _ => taken,
+        }
+    }
+
+    /// A branch on the execute mask or VCC: its edges get `true`.
+    fn conditions_unknown(&self, last: &GcnInstruction) -> bool {
+        last.opcode.starts_with("s_cbranch_")
+            && !matches!(last.opcode.as_str(), "s_cbranch_scc0" | "s_cbranch_scc1")
+    }
+
+    fn line(ins: &GcnInstruction) -> u32 {
+        ins.span.line
+    }
 }
 
 impl Lowering {
@@ -157,72 +206,6 @@ impl Lowering {
                 Term::func(FuncOp::Concat, 64, vec![hi, lo])
             }
             _ => Term::Unknown { width: 64 },
-        }
-    }
-
-    fn edge_condition(&mut self, last: &GcnInstruction, kind: EdgeKind) -> Term {
-        let scc = Term::Var(self.var(&GcnReg::Scc));
-        let taken = match last.opcode.as_str() {
-            "s_cbranch_scc1" => scc,
-            "s_cbranch_scc0" => Term::not(scc),
-            _ => return Term::Bool(true),
-        };
-        match kind {
-            EdgeKind::Fallthrough => Term::not(taken),
-            _ => taken,
-        }
-    }
-
-    fn instruction(&mut self, ins: &GcnInstruction, ops: &mut Vec<Op>) {
-        if matches!(ins.control, GcnControl::Call { .. }) {
-            let all: Vec<Var> = self.vars.values().copied().collect();
-            let mut all = all;
-            all.sort_unstable();
-            for v in all {
-                let width = self.p.width(v);
-                ops.push(Op {
-                    dst: v,
-                    value: Term::Unknown { width },
-                    guard: None,
-                });
-            }
-            return;
-        }
-        let modelled = self.semantics(ins).unwrap_or_default();
-        // Sources are read before any destination is written.
-        let mut pairs: Vec<(Var, Term)> = Vec::new();
-        if modelled.len() > 1 {
-            for (i, (v, t)) in modelled.iter().enumerate() {
-                let w = self.p.width(*v);
-                let tmp = self.p.temp(i, w);
-                ops.push(Op {
-                    dst: tmp,
-                    value: t.clone(),
-                    guard: None,
-                });
-                pairs.push((*v, Term::Var(tmp)));
-            }
-        } else {
-            pairs = modelled;
-        }
-        let written: Vec<Var> = pairs.iter().map(|p| p.0).collect();
-        for (v, t) in pairs {
-            ops.push(Op {
-                dst: v,
-                value: t,
-                guard: None,
-            });
-        }
-        for r in &ins.writes {
-            let v = self.var(r);
-            if !written.contains(&v) {
-                let width = self.p.width(v);
-                ops.push(Op {
-                    dst: v,
-                    value: Term::Unknown { width },
-                    guard: None,
-                });
-            }
         }
     }
 

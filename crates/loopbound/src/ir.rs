@@ -376,6 +376,31 @@ impl Program {
         v
     }
 
+    /// An instruction's writes `(destination, value)` made simultaneous: with more than one,
+    /// each value goes first into its [`Program::temp`] (ops appended to `ops`) and the
+    /// writes returned assign the temporaries, so that every source is read before any
+    /// destination is written; one write is returned as it is.
+    pub fn read_before_write(
+        &mut self,
+        writes: Vec<(Var, Term)>,
+        ops: &mut Vec<Op>,
+    ) -> Vec<(Var, Term)> {
+        if writes.len() <= 1 {
+            return writes;
+        }
+        let mut temps = Vec::with_capacity(writes.len());
+        for (i, (v, t)) in writes.into_iter().enumerate() {
+            let tmp = self.temp(i, self.width(v));
+            ops.push(Op {
+                dst: tmp,
+                value: t,
+                guard: None,
+            });
+            temps.push((v, Term::Var(tmp)));
+        }
+        temps
+    }
+
     /// The width of `v` (32 for a variable out of range).
     pub fn width(&self, v: Var) -> u32 {
         self.vars.get(v as usize).map_or(32, |i| i.width)

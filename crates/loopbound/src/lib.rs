@@ -48,6 +48,7 @@ pub mod trip_count;
 pub mod uniform;
 
 mod evaluate;
+mod flow;
 mod reason;
 
 pub use interval::Interval;

@@ -15,7 +15,8 @@
 //! `.sat`/`.cc` forms, floats, loads, calls' return values). Registers are function-local,
 //! so a call writes only its return registers.
 
-use crate::ir::{Block, CmpOp, Edge, FuncOp, Input, Op, Program, Term, Var};
+use crate::flow::{lower_graph, LowerInstructions};
+use crate::ir::{CmpOp, FuncOp, Input, Op, Program, Term, Var};
 use isa::flow::FlowGraph;
 use isa::ptx::{Function, FunctionKind, Instruction, Operand, OperandKind, ScalarType};
 use isa::EdgeKind;
@@ -29,34 +30,13 @@ pub fn lower(f: &Function, graph: &FlowGraph) -> Program {
         widths: declared_widths(f),
         kernel: f.kind == FunctionKind::Entry,
     };
-    for b in &graph.blocks {
-        let first = f.instructions.get(b.first);
-        let label = f
-            .labels
+    lower_graph(&mut l, graph, &f.instructions, |first| {
+        f.labels
             .iter()
-            .find(|(_, &i)| i == b.first)
-            .map(|(n, _)| n.clone());
-        let mut block = Block {
-            key: label.unwrap_or_else(|| format!("pc {:#x}", Function::pc(b.first))),
-            line: first.map_or(0, |i| i.span.line),
-            first: b.first,
-            ..Block::default()
-        };
-        for ins in &f.instructions[b.first..=b.last] {
-            l.instruction(ins, &mut block.ops);
-        }
-        l.p.blocks.push(block);
-    }
-    for &(from, to, kind) in &graph.edges {
-        let last = &f.instructions[graph.blocks[from].last];
-        let when = l.edge_condition(last, kind);
-        // An indirect branch's edges all get `true`.
-        l.p.blocks[from].unknown_conditions |= last.opcode == "brx";
-        l.p.blocks[from].edges.push(Edge { to, when });
-    }
-    if !graph.blocks.is_empty() {
-        l.p.roots = vec![0];
-    }
+            .find(|(_, &i)| i == first)
+            .map(|(n, _)| n.clone())
+            .unwrap_or_else(|| format!("pc {:#x}", Function::pc(first)))
+    });
     l.p
 }
 
@@ -94,6 +74,81 @@ fn declared_widths(f: &Function) -> HashMap<String, u32> {
 fn int_type(ins: &Instruction) -> Option<ScalarType> {
     let t = *ins.types().last()?;
     (!t.is_float() && t != ScalarType::Pred).then_some(t)
+}
+
+impl LowerInstructions for Lowering {
+    type Instruction = Instruction;
+
+    fn program(&mut self) -> &mut Program {
+        &mut self.p
+    }
+
+    fn instruction(&mut self, ins: &Instruction, ops: &mut Vec<Op>) {
+        let guard = self.guard(ins);
+        let modelled = self.semantics(ins).unwrap_or_default();
+        let mut dsts: Vec<String> = ins.destinations().iter().map(|d| d.to_string()).collect();
+        if let Some(call) = &ins.call {
+            for r in &call.returns {
+                dsts.extend(r.registers().iter().map(|s| s.to_string()));
+            }
+        }
+        let mut pairs: Vec<(Var, Term)> = Vec::new();
+        for (name, t) in modelled {
+            let v = self.var(&name);
+            pairs.push((v, t));
+        }
+        let pairs = self.p.read_before_write(pairs, ops);
+        let written: Vec<Var> = pairs.iter().map(|p| p.0).collect();
+        for (v, t) in pairs {
+            let ok = self.p.width_of(&t).ok() == Some(self.p.width(v));
+            ops.push(Op {
+                dst: v,
+                value: if ok {
+                    t
+                } else {
+                    Term::Unknown {
+                        width: self.p.width(v),
+                    }
+                },
+                guard: guard.clone(),
+            });
+        }
+        for name in dsts {
+            let v = self.var(&name);
+            if !written.contains(&v) {
+                ops.push(Op {
+                    dst: v,
+                    value: Term::Unknown {
+                        width: self.p.width(v),
+                    },
+                    guard: guard.clone(),
+                });
+            }
+        }
+    }
+
+    fn edge_condition(&mut self, last: &Instruction, kind: EdgeKind) -> Term {
+        let jumps = matches!(last.opcode.as_str(), "bra" | "ret" | "exit" | "trap");
+        let taken = match self.guard(last) {
+            Some(g) if jumps => g,
+            _ => Term::Bool(true),
+        };
+        match kind {
+            EdgeKind::Fallthrough if jumps && last.guard.is_some() => Term::not(taken),
+            EdgeKind::Fallthrough => Term::Bool(true),
+            _ if last.opcode == "brx" => Term::Bool(true),
+            _ => taken,
+        }
+    }
+
+    /// An indirect branch's edges all get `true`.
+    fn conditions_unknown(&self, last: &Instruction) -> bool {
+        last.opcode == "brx"
+    }
+
+    fn line(ins: &Instruction) -> u32 {
+        ins.span.line
+    }
 }
 
 impl Lowering {
@@ -174,78 +229,6 @@ impl Lowering {
             Term::Unknown { width: 1 }
         };
         Some(if g.negated { Term::not(t) } else { t })
-    }
-
-    fn edge_condition(&mut self, last: &Instruction, kind: EdgeKind) -> Term {
-        let jumps = matches!(last.opcode.as_str(), "bra" | "ret" | "exit" | "trap");
-        let taken = match self.guard(last) {
-            Some(g) if jumps => g,
-            _ => Term::Bool(true),
-        };
-        match kind {
-            EdgeKind::Fallthrough if jumps && last.guard.is_some() => Term::not(taken),
-            EdgeKind::Fallthrough => Term::Bool(true),
-            _ if last.opcode == "brx" => Term::Bool(true),
-            _ => taken,
-        }
-    }
-
-    fn instruction(&mut self, ins: &Instruction, ops: &mut Vec<Op>) {
-        let guard = self.guard(ins);
-        let modelled = self.semantics(ins).unwrap_or_default();
-        let mut dsts: Vec<String> = ins.destinations().iter().map(|d| d.to_string()).collect();
-        if let Some(call) = &ins.call {
-            for r in &call.returns {
-                dsts.extend(r.registers().iter().map(|s| s.to_string()));
-            }
-        }
-        let mut pairs: Vec<(Var, Term)> = Vec::new();
-        for (name, t) in modelled {
-            let v = self.var(&name);
-            pairs.push((v, t));
-        }
-        // Sources are read before any destination is written.
-        if pairs.len() > 1 {
-            let mut temps = Vec::new();
-            for (i, (v, t)) in pairs.iter().enumerate() {
-                let w = self.p.width(*v);
-                let tmp = self.p.temp(i, w);
-                ops.push(Op {
-                    dst: tmp,
-                    value: t.clone(),
-                    guard: None,
-                });
-                temps.push((*v, Term::Var(tmp)));
-            }
-            pairs = temps;
-        }
-        let written: Vec<Var> = pairs.iter().map(|p| p.0).collect();
-        for (v, t) in pairs {
-            let ok = self.p.width_of(&t).ok() == Some(self.p.width(v));
-            ops.push(Op {
-                dst: v,
-                value: if ok {
-                    t
-                } else {
-                    Term::Unknown {
-                        width: self.p.width(v),
-                    }
-                },
-                guard: guard.clone(),
-            });
-        }
-        for name in dsts {
-            let v = self.var(&name);
-            if !written.contains(&v) {
-                ops.push(Op {
-                    dst: v,
-                    value: Term::Unknown {
-                        width: self.p.width(v),
-                    },
-                    guard: guard.clone(),
-                });
-            }
-        }
     }
 
     /// The modelled writes of `ins` (destination register name, value).

@@ -94,13 +94,9 @@ impl DramPreset {
                 n_faw: 34,
                 ..DramPreset::Ddr4_3200aa2bg.timing()
             },
+            // Table 3: every timing parameter its own; the organisation (8 banks in 2 groups,
+            // 65536 rows × 1024 columns, 16-word bursts on an 8-byte bus) that of (1).
             DramPreset::Ddr4_1866m => DramTiming {
-                banks: 8,
-                bank_groups: 2,
-                rows: 65536,
-                columns: 1024,
-                words_per_burst: 16,
-                bus_bytes: 8,
                 clock_mhz: 933,
                 n_rcd: 13,
                 n_cas: 13,
@@ -119,6 +115,7 @@ impl DramPreset {
                 n_faw: 28,
                 n_wtr_s: 3,
                 n_wtr_l: 7,
+                ..DramPreset::Ddr4_3200aa2bg.timing()
             },
         }
     }

@@ -49,6 +49,6 @@ pub use from_gcn::{
 pub use graph::{LineRange, Node, NodeKind, WavefrontCfg};
 pub use hardware::{presets, Hardware, HardwarePreset, Launch};
 pub use kernel::KernelBound;
-pub use structure::{BranchShape, Item, Structure};
+pub use structure::{BranchShape, Item, Split, Structure};
 pub use timeline::{Interval, IntervalKind, Timeline};
 pub use unroll::{unroll, unroll_observed, LoopBounds, UnrolledLoop};

@@ -174,17 +174,12 @@ impl Dp<'_> {
                 }
                 Ok(acc)
             }
-            Item::Split {
-                branch,
-                bsb,
-                path1,
-                path2,
-            } => {
-                let a = self.seq(path1)?;
-                let b = self.seq(path2)?;
-                let base = self
-                    .cost(*branch)
-                    .saturating_add(bsb.map_or(0, |x| self.cost(x)));
+            Item::Split(split) => {
+                let a = self.seq(&split.path1)?;
+                let b = self.seq(&split.path2)?;
+                let base = split
+                    .blocks()
+                    .fold(0u64, |acc, x| acc.saturating_add(self.cost(x)));
                 // Not split: both paths serialised, contexts reused one after the other.
                 let mut out = self.combine(&a, &b, false)?;
                 // Split: the two SWFs run in parallel, each on its own context.
@@ -194,7 +189,7 @@ impl Dp<'_> {
                         if need > self.s {
                             continue;
                         }
-                        let leaf = self.push(Cell::Leaf(*branch));
+                        let leaf = self.push(Cell::Leaf(split.branch));
                         let inner = self.join(pa.set, pb.set);
                         let joined = self.join(Some(leaf), inner);
                         out.push(Point {

@@ -52,14 +52,27 @@ pub enum Item {
     /// A block with several successors that cannot be split: the wavefront (or SWF)
     /// takes one of the arms; each arm ends where the arms rejoin.
     Choice { node: usize, arms: Vec<Vec<Item>> },
-    /// A splittable divergent branch with its two paths (the second is empty for an `if`
-    /// without `else`); the BSB, if any, belongs to this item.
-    Split {
-        branch: usize,
-        bsb: Option<usize>,
-        path1: Vec<Item>,
-        path2: Vec<Item>,
-    },
+    /// A splittable divergent branch with its two paths ([`Split`]).
+    Split(Split),
+}
+
+/// A splittable divergent branch of the branch tree with its two paths (the second is empty
+/// for an `if` without `else`); the BSB, if any, belongs to it. One struct, so that the walks
+/// over the tree (contexts, Select's costs, dispatch timelines) take it as one value. In JSON
+/// its fields stand next to `kind`, as a variant's would.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Split {
+    pub branch: usize,
+    pub bsb: Option<usize>,
+    pub path1: Vec<Item>,
+    pub path2: Vec<Item>,
+}
+
+impl Split {
+    /// The blocks the split itself runs before its paths: the branch, then the BSB if any.
+    pub fn blocks(&self) -> impl Iterator<Item = usize> {
+        std::iter::once(self.branch).chain(self.bsb)
+    }
 }
 
 /// The structural facts about an acyclic wavefront CFG.
@@ -275,12 +288,12 @@ impl TreeBuilder<'_> {
                     Some(c) => self.seq(c, Some(s.reconv), s.bsb, depth + 1)?,
                     None => Vec::new(),
                 };
-                out.push(Item::Split {
+                out.push(Item::Split(Split {
                     branch: u,
                     bsb: s.bsb,
                     path1,
                     path2,
-                });
+                }));
                 x = Some(s.reconv);
             } else if node.successors.len() >= 2 {
                 let join = self.ipdom[u];
@@ -343,8 +356,11 @@ fn splits_by_contexts(items: &[Item], s: usize) -> Vec<u64> {
                 }
                 sum
             }
-            Item::Split { path1, path2, .. } => {
-                let (a, b) = (splits_by_contexts(path1, s), splits_by_contexts(path2, s));
+            Item::Split(split) => {
+                let (a, b) = (
+                    splits_by_contexts(&split.path1, s),
+                    splits_by_contexts(&split.path2, s),
+                );
                 (0..=s)
                     .map(|k| {
                         let serial = a[k].saturating_add(b[k]);
@@ -380,17 +396,12 @@ pub fn contexts_needed(items: &[Item], splits: &dyn Fn(usize) -> bool) -> u32 {
                 .map(|a| contexts_needed(a, splits))
                 .max()
                 .unwrap_or(0),
-            Item::Split {
-                branch,
-                path1,
-                path2,
-                ..
-            } => {
+            Item::Split(split) => {
                 let (a, b) = (
-                    contexts_needed(path1, splits),
-                    contexts_needed(path2, splits),
+                    contexts_needed(&split.path1, splits),
+                    contexts_needed(&split.path2, splits),
                 );
-                if splits(*branch) {
+                if splits(split.branch) {
                     1 + a + b
                 } else {
                     a.max(b)

@@ -227,17 +227,12 @@ fn schedule(
                     .map_or(&[][..], Vec::as_slice);
                 t = schedule(cfg, worst, splits, lane, free, t, bars);
             }
-            Item::Split {
-                branch,
-                bsb,
-                path1,
-                path2,
-            } => {
-                t = block(bars, *branch, t);
-                if let Some(b) = bsb {
-                    t = block(bars, *b, t);
+            Item::Split(split) => {
+                for b in split.blocks() {
+                    t = block(bars, b, t);
                 }
-                if splits.contains(branch) {
+                let (path1, path2) = (&split.path1, &split.path2);
+                if splits.contains(&split.branch) {
                     let n1 = contexts_needed(path1, &|b| splits.contains(&b)) as usize;
                     let e1 = schedule(cfg, path1, splits, lane, free + 1, t, bars);
                     let e2 = schedule(cfg, path2, splits, free, free + 1 + n1, t, bars);
@@ -267,15 +262,13 @@ pub fn path_time(cfg: &WavefrontCfg, items: &[Item], splits: &BTreeSet<usize>) -
                     .max()
                     .unwrap_or(0),
             ),
-            Item::Split {
-                branch,
-                bsb,
-                path1,
-                path2,
-            } => {
-                let base = cost(*branch).saturating_add(bsb.map_or(0, cost));
-                let (a, b) = (path_time(cfg, path1, splits), path_time(cfg, path2, splits));
-                base.saturating_add(if splits.contains(branch) {
+            Item::Split(split) => {
+                let base = split.blocks().map(cost).fold(0u64, u64::saturating_add);
+                let (a, b) = (
+                    path_time(cfg, &split.path1, splits),
+                    path_time(cfg, &split.path2, splits),
+                );
+                base.saturating_add(if splits.contains(&split.branch) {
                     a.max(b)
                 } else {
                     a.saturating_add(b)

@@ -37,7 +37,7 @@
 
 use super::divergence::Divergence;
 use crate::state::{Entry, Point, Tag};
-use crate::warp_cfg::{Resumption, WarpCfg, WarpEdgeKind, WarpNode};
+use crate::warp_cfg::{Resumption, WarpCfg, WarpEdgeKind};
 use crate::Options;
 use isa::flow::FlowGraph;
 use isa::progress::{self, Every, Observer, Progress, Task};
@@ -217,23 +217,6 @@ pub fn build_observed(
             }
         }
     }
-    let exit = states.len();
-    let mut nodes: Vec<WarpNode> = states
-        .iter()
-        .enumerate()
-        .map(|(id, s)| WarpNode {
-            id,
-            block: Some(s.block),
-            stack: context(&ctx, s),
-            agreed_registers: 0,
-        })
-        .collect();
-    nodes.push(WarpNode {
-        id: exit,
-        block: None,
-        stack: Vec::new(),
-        agreed_registers: 0,
-    });
     let resumptions = edges
         .iter()
         .enumerate()
@@ -245,14 +228,11 @@ pub fn build_observed(
             back_edges: Vec::new(),
         })
         .collect();
-    let edges = WarpCfg::edges_to(edges, exit);
-    Ok(WarpCfg {
-        nodes,
-        edges,
-        entry: 0,
-        exit,
-        resumptions,
-    })
+    let nodes = states.iter().map(|s| (s.block, context(&ctx, s), 0));
+    let built = WarpCfg::from_exploration(nodes, edges, resumptions);
+    #[cfg(debug_assertions)]
+    crate::verify::assert_verified(&built, graph.blocks.len());
+    Ok(built)
 }
 
 fn budget_error(ctx: &Ctx, at: &State, what: &str, limit: usize) -> Diagnostic {

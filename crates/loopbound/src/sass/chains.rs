@@ -262,12 +262,7 @@ fn pair_value(l: &mut Lowering, lo: &Instruction, hi: &Instruction) -> Term {
             constant += c.rem_euclid(two32);
             continue;
         }
-        let plain = isa::Operand {
-            negated: false,
-            inverted: false,
-            ..o.clone()
-        };
-        let t = int(l, &plain);
+        let t = magnitude(l, o);
         if o.negated {
             constant += two32;
             lows.push((-1, t));
@@ -288,12 +283,7 @@ fn pair_value(l: &mut Lowering, lo: &Instruction, hi: &Instruction) -> Term {
             constant += two32 * c;
             continue;
         }
-        let plain = isa::Operand {
-            negated: false,
-            inverted: false,
-            ..o.clone()
-        };
-        let t = int(l, &plain);
+        let t = magnitude(l, o);
         if o.negated {
             highs.push((-1, t));
         } else if o.inverted {
@@ -328,4 +318,15 @@ fn pair_value(l: &mut Lowering, lo: &Instruction, hi: &Instruction) -> Term {
         }
     }
     acc
+}
+
+/// Operand `o` as a 32-bit value without its negation or inversion, which the pair's sum
+/// applies itself (as a sign and a constant).
+fn magnitude(l: &mut Lowering, o: &isa::Operand) -> Term {
+    let plain = isa::Operand {
+        negated: false,
+        inverted: false,
+        ..o.clone()
+    };
+    int(l, &plain)
 }

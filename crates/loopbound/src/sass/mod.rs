@@ -49,7 +49,7 @@ pub fn lower(kernel: &Kernel, graph: &BlockGraph) -> Program {
             let ins = &kernel.instructions[i];
             let mut out = Vec::new();
             if !chains.lower(&mut l, kernel, i, &mut out)
-                && !products.lower(&mut l, kernel, i, &mut out)
+                && !products.lower(&mut l, i, ins, &mut out)
             {
                 ops::lower(&mut l, ins, &mut out);
             }
@@ -175,15 +175,7 @@ impl Lowering {
             (None, Some(e)) => e,
             (Some(g), Some(e)) => Term::and(g, e),
         };
-        let acts = matches!(
-            last.control,
-            ControlKind::Branch(_)
-                | ControlKind::Sync
-                | ControlKind::Brk
-                | ControlKind::Cont
-                | ControlKind::Exit
-                | ControlKind::Ret
-        );
+        let acts = last.control.jumps_or_halts() || last.control == ControlKind::Ret;
         match kind {
             EdgeKind::Fallthrough if acts => Term::not(taken),
             EdgeKind::Fallthrough => Term::Bool(true),

@@ -360,6 +360,21 @@ fn mentions(t: &Term, vars: &[crate::ir::Var]) -> bool {
 }
 
 /// The modelled writes of `ins` (`None`: none; everything it writes is then unknown).
+/// The bitwise operation of a Maxwell–Pascal `LOP`/`LOP32I` (`.AND`, `.OR`, `.XOR`), the
+/// same in its register and its predicate form; `None` for any other (`.PASS_B`).
+fn lop_op(ins: &Instruction) -> Option<FuncOp> {
+    let has = |m: &str| ins.opcode.has_modifier(m);
+    if has("AND") {
+        Some(FuncOp::And)
+    } else if has("OR") {
+        Some(FuncOp::Or)
+    } else if has("XOR") {
+        Some(FuncOp::Xor)
+    } else {
+        None
+    }
+}
+
 fn semantics(l: &mut Lowering, ins: &Instruction) -> Option<Vec<(Register, Term)>> {
     let o = &ins.operands;
     let name = ins.opcode.name.as_str();
@@ -498,16 +513,7 @@ fn semantics(l: &mut Lowering, ins: &Instruction) -> Option<Vec<(Register, Term)
                 return None;
             }
             let (a, b) = (src(l, 2)?, src(l, 3)?);
-            let op = if has("AND") {
-                FuncOp::And
-            } else if has("OR") {
-                FuncOp::Or
-            } else if has("XOR") {
-                FuncOp::Xor
-            } else {
-                return None;
-            };
-            let v = Term::func(op, 32, vec![a, b]);
+            let v = Term::func(lop_op(ins)?, 32, vec![a, b]);
             let test = if has("NZ") {
                 CmpOp::Ne
             } else if has("Z") {
@@ -529,18 +535,11 @@ fn semantics(l: &mut Lowering, ins: &Instruction) -> Option<Vec<(Register, Term)
                 return None;
             }
             let (a, b) = (src(l, 1)?, src(l, 2)?);
-            let op = if has("AND") {
-                FuncOp::And
-            } else if has("OR") {
-                FuncOp::Or
-            } else if has("XOR") {
-                FuncOp::Xor
-            } else if has("PASS_B") {
-                return one(reg(0), Some(b));
-            } else {
-                return None;
-            };
-            one(reg(0), Some(Term::func(op, 32, vec![a, b])))
+            match lop_op(ins) {
+                Some(op) => one(reg(0), Some(Term::func(op, 32, vec![a, b]))),
+                None if has("PASS_B") => one(reg(0), Some(b)),
+                None => None,
+            }
         }
         "IMNMX" | "VIMNMX" | "UIMNMX" => {
             if o.len() != 4 {

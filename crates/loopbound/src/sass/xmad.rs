@@ -139,17 +139,16 @@ pub(crate) fn find(kernel: &Kernel, graph: &BlockGraph) -> Products {
 }
 
 impl Products {
-    /// Lowers instruction `i` when it starts or ends an idiom; whether it did.
+    /// Lowers instruction `x`, the `i`-th, when it starts or ends an idiom; whether it did.
+    /// Both ends read `x` alone: what the idiom spans is in `self`.
     pub(crate) fn lower(
         &mut self,
         l: &mut Lowering,
-        kernel: &Kernel,
         i: usize,
+        x: &Instruction,
         out: &mut Vec<Op>,
     ) -> bool {
-        let ins = &kernel.instructions;
         if self.start.contains_key(&i) {
-            let x = &ins[i];
             let product = Term::add(
                 Term::mul(int(l, &x.operands[1]), int(l, &x.operands[2])),
                 int(l, &x.operands[3]),
@@ -168,7 +167,6 @@ impl Products {
             let Some(&t) = self.temps.get(start) else {
                 return false;
             };
-            let x = &ins[i];
             let modelled = x.operands[0]
                 .register()
                 .map(|d| vec![(d.clone(), Term::Var(t))])

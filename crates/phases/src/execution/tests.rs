@@ -5,6 +5,7 @@ use super::*;
 use crate::access::Resource::{self, Compute, Dram, Scratchpad};
 use crate::dram::DramPreset;
 use crate::phase_list::pair_cost;
+use crate::schedule::tests::TWO_WORK_GROUPS_BY_HAND;
 use crate::schedule::worst_case;
 use proptest::prelude::*;
 
@@ -52,16 +53,7 @@ fn rows(e: &Execution) -> Vec<(u64, u8, u64, u64)> {
 #[test]
 fn w2_every_scheduler_gives_the_hand_schedule() {
     let l = Phase::list(&[(Compute, 10), (Dram, 30), (Compute, 20), (Dram, 5)]);
-    let want = vec![
-        (0, 0, 0, 10),
-        (0, 0, 10, 40),
-        (1, 1, 10, 20),
-        (0, 0, 40, 60),
-        (1, 1, 40, 70),
-        (0, 0, 70, 75),
-        (1, 1, 70, 90),
-        (1, 1, 90, 95),
-    ];
+    let want = TWO_WORK_GROUPS_BY_HAND;
     for s in Scheduler::ALL {
         let e = run_fixed(vec![l.clone()], 2, s, false);
         assert_eq!(rows(&e), want, "{}", s.name());

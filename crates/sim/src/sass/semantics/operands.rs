@@ -247,7 +247,7 @@ impl WarpRegs {
         let ws = self.ws;
         let base = d as usize * ws;
         if let Some(row) = self.gpr.get_mut(base..base + ws) {
-            let full = if ws >= 64 { u64::MAX } else { (1u64 << ws) - 1 };
+            let full = crate::lane_set::full_mask(ws);
             if mask & full == full {
                 row.copy_from_slice(&vals[..ws]);
                 return;

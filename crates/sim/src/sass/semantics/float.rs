@@ -2,6 +2,7 @@
 
 use super::*;
 use crate::correctly_rounded::{add_f64, fma_f64, mul_f64};
+use crate::rounding::{round_sum, two_sum};
 
 /// `FCHK` (see the module doc): whether `a / b` needs the slow path.
 fn fchk(a: f32, b: f32) -> bool {
@@ -9,38 +10,6 @@ fn fchk(a: f32, b: f32) -> bool {
     let hard_b = !b.is_normal();
     let hard_a = a != 0.0 && !a.is_normal();
     hard_b || hard_a || (a != 0.0 && (exp(a) - exp(b)).abs() > 125)
-}
-
-/// `s + err` (exactly, `err` the rounding error of `s`) rounded to f32 in mode `r`: the
-/// nearest f32 of `s`, stepped one ulp when it lies on the wrong side of the exact value.
-fn round_exact_to_f32(s: f64, err: f64, r: Round) -> f32 {
-    let n = s as f32;
-    if !s.is_finite() {
-        return n;
-    }
-    // Exact: `n` is `s` rounded, so the two are within a factor of two (or `n` is infinite).
-    let d = f64::from(n) - s;
-    let positive = s > 0.0 || (s == 0.0 && err > 0.0);
-    let down = match r {
-        Round::Nearest => return n,
-        Round::Down => true,
-        Round::Up => false,
-        Round::Zero => positive,
-    };
-    if down && d > err {
-        n.next_down()
-    } else if !down && d < err {
-        n.next_up()
-    } else {
-        n
-    }
-}
-
-/// `a + b` in f64 and its exact rounding error (Knuth's TwoSum).
-fn two_sum(a: f64, b: f64) -> (f64, f64) {
-    let s = a + b;
-    let bb = s - a;
-    (s, (a - (s - bb)) + (b - bb))
 }
 
 /// Single-precision `FADD`/`FMUL`/`FFMA` rounded in mode `r` (`.RM`/`.RP`/`.RZ`): the
@@ -57,7 +26,7 @@ fn directed_f32(kind: FloatKind, [x, y, z]: [f32; 3], r: Round, scale: i8) -> f3
         FloatKind::Fma => two_sum(x * y, z),
         FloatKind::MinMax => return x.min(y) as f32,
     };
-    round_exact_to_f32(s, err, r)
+    round_sum(s, err, r)
 }
 
 /// [`directed_f32`] for every lane, then `.FTZ` and `.SAT` (the result flushed, then

@@ -76,10 +76,7 @@ impl Gcn<'_> {
                         hwf.scratch.write(l, a + 4 * k, unit, &word, held)?;
                     } else {
                         hwf.scratch.read(l, a + 4 * k, unit, &mut word)?;
-                        if sign && unit < 4 {
-                            let sh = 32 - 8 * unit as u32;
-                            word[0] = (((word[0] << sh) as i32) >> sh) as u32;
-                        }
+                        word[0] = super::vector_memory::sign_extended(word[0], unit, sign);
                         hwf.vf.set(dv + k as u32, l, word[0]);
                     }
                 }

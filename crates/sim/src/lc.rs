@@ -64,12 +64,7 @@ pub(crate) fn run(
         registers: 0,
         shared_static: 0,
     };
-    let req = Request {
-        launch,
-        machine,
-        memory: &MemoryInit::default(),
-        budget,
-        observer,
-    };
+    let memory = MemoryInit::default();
+    let req = Request::new(launch, machine, &memory, budget, observer);
     front_end::run(&p, &req)
 }

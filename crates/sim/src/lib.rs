@@ -141,13 +141,7 @@ pub fn run_observed(
             "an L/C string is simulated from its instructions: use sim::run_lc",
         )),
         _ => {
-            let req = cycle_loop::Request {
-                launch,
-                machine,
-                memory,
-                budget,
-                observer,
-            };
+            let req = cycle_loop::Request::new(launch, machine, memory, budget, observer);
             if kernel.dialect == isa::Dialect::Gcn {
                 gcn::run_kernel(kernel, &req)
             } else {
@@ -222,13 +216,7 @@ pub fn run_ptx_in_module(
     budget: &Budget,
     observer: Observer,
 ) -> Result<Simulation, SimError> {
-    let req = cycle_loop::Request {
-        launch,
-        machine,
-        memory,
-        budget,
-        observer,
-    };
+    let req = cycle_loop::Request::new(launch, machine, memory, budget, observer);
     ptx::run(function, module, &req)
 }
 

@@ -37,7 +37,7 @@ pub(crate) fn f32_directed(op: F32Op, x: f32, y: f32, z: f32, r: Round) -> f32 {
     if op == F32Op::Mul {
         return round_sum(p, 0.0, r);
     }
-    let s = p + q;
+    let (s, e) = two_sum(p, q);
     if s == 0.0 && !s.is_nan() {
         let both_negative = p.is_sign_negative() && q.is_sign_negative();
         let both_positive = p.is_sign_positive() && q.is_sign_positive();
@@ -47,13 +47,20 @@ pub(crate) fn f32_directed(op: F32Op, x: f32, y: f32, z: f32, r: Round) -> f32 {
             0.0
         };
     }
-    let bb = s - p;
-    let e = (p - (s - bb)) + (q - bb);
     round_sum(s, e, r)
 }
 
-/// `s + e` (exactly; `e` below half an ulp of `s`) rounded to f32 in direction `r`.
-fn round_sum(s: f64, e: f64, r: Round) -> f32 {
+/// `a + b` in f64 and its exact rounding error (Knuth's TwoSum): `a + b = s + e` exactly.
+pub(crate) fn two_sum(a: f64, b: f64) -> (f64, f64) {
+    let s = a + b;
+    let bb = s - a;
+    (s, (a - (s - bb)) + (b - bb))
+}
+
+/// `s + e` (exactly; `e` below half an ulp of `s`) rounded to f32 in direction `r`: the
+/// nearest f32 of `s`, stepped one ulp when it lies on the wrong side of `s + e`. PTX's
+/// `f32_directed` and SASS's `FADD/FMUL/FFMA.RM/.RP/.RZ` round with it.
+pub(crate) fn round_sum(s: f64, e: f64, r: Round) -> f32 {
     let n = s as f32;
     if !s.is_finite() {
         return n;

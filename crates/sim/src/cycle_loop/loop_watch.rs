@@ -164,32 +164,17 @@ mod tests {
         }
         assert_eq!(w.most, vec![3, 0]);
         // Lane 1 alone in another warp: entries of 2 and 1 runs.
-        for (pc, m) in [
-            (0, t1),
-            (1, t1),
-            (2, t1),
-            (1, t1),
-            (3, t1),
-            (6, t1),
-            (1, t1),
-        ] {
-            w.issue(1, pc, m);
+        let lane_1_alone = [0, 1, 2, 1, 3, 6, 1];
+        for pc in lane_1_alone {
+            w.issue(1, pc, t1);
         }
         assert_eq!(w.most, vec![3, 0]);
         let mut only = LoopWatch::new(&[WatchedLoop {
             header: 1,
             body: vec![1, 2],
         }]);
-        for (pc, m) in [
-            (0, t1),
-            (1, t1),
-            (2, t1),
-            (1, t1),
-            (3, t1),
-            (6, t1),
-            (1, t1),
-        ] {
-            only.issue(0, pc, m);
+        for pc in lane_1_alone {
+            only.issue(0, pc, t1);
         }
         assert_eq!(only.most, vec![2]);
     }

@@ -49,6 +49,26 @@ pub(crate) struct Request<'a> {
     pub observer: Observer<'a>,
 }
 
+impl<'a> Request<'a> {
+    /// The request of one public entry point (`crate::run_observed`, `run_ptx_in_module`,
+    /// `gcn::run_source_observed`, …), its parameters in their order.
+    pub(crate) fn new(
+        launch: &'a Launch,
+        machine: &'a Machine,
+        memory: &'a MemoryInit,
+        budget: &'a Budget,
+        observer: Observer<'a>,
+    ) -> Self {
+        Request {
+            launch,
+            machine,
+            memory,
+            budget,
+            observer,
+        }
+    }
+}
+
 /// Warp-instructions issued between two progress reports (about a hundredth of a second).
 pub(crate) const REPORT_EVERY: u64 = 1 << 16;
 

@@ -408,6 +408,30 @@ impl<'a> Sm<'a> {
             .max(self.lane_free_at(st.unit_idx))
     }
 
+    /// Issues the instruction at `pc` of warp `w` for its lanes `active` at `cycle` if it
+    /// can issue then — ready (timing facts `st`, registers written back at `registers`)
+    /// and a lane of its unit free — and returns that lane, the issue counted against
+    /// `max_steps` and told to the loop watch; `None`: the warp waits. The SASS and PTX
+    /// front ends' issue rule, written once.
+    #[inline(always)]
+    pub(crate) fn try_issue(
+        &mut self,
+        (w, pc, active): (usize, usize, u64),
+        st: &Timing,
+        registers: u64,
+        cycle: u64,
+    ) -> Result<Option<usize>, SimError> {
+        if self.issue_bound(w, st, registers) > cycle {
+            return Ok(None);
+        }
+        let Some(lane) = self.free_lane(st.unit_idx, cycle) else {
+            return Ok(None);
+        };
+        self.count_issue("the number of issued warp-instructions")?;
+        self.loops.issue(w, pc, active);
+        Ok(Some(lane))
+    }
+
     /// A free lane of unit `u` at `cycle`.
     #[inline(always)]
     pub(crate) fn free_lane(&self, u: usize, cycle: u64) -> Option<usize> {

@@ -76,6 +76,43 @@ pub struct VMem {
     pub offset: i64,
 }
 
+/// An atomic (`flat_atomic_*`/`global_atomic_*`, `ds_*` atomics): per active lane in lane
+/// order, the dword at the lane's address := `op(old, data)`, the old value to `ret` when
+/// the instruction returns it. One type for both spaces: they differ in their addresses only.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Atomic {
+    pub op: AtomOp,
+    pub kind: Kind,
+    pub ret: Option<Opnd>,
+    pub addr: Opnd,
+    /// The operand VGPR (`cmpswap`: the pair new value, compared value).
+    pub data: Opnd,
+    pub space: AtomicSpace,
+}
+
+/// Where an atomic's addresses are.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub enum AtomicSpace {
+    /// Global memory: a 64-bit VGPR pair, or the 32-bit VGPR plus the SGPR-pair base `saddr`
+    /// (`global_*` only), plus `offset`.
+    Global { saddr: Option<Opnd>, offset: i64 },
+    /// The work-group's LDS: the 32-bit VGPR plus `offset`, in 32 bits.
+    Lds { offset: u64 },
+}
+
+/// A `buffer_load_*`/`buffer_store_*` on the private segment (scratch): the lane's private
+/// byte `soffset + offset (+ vaddr with offen)` (`super::front_end` scratch).
+#[derive(Debug, Clone, PartialEq)]
+pub struct Scratch {
+    pub store: bool,
+    pub bytes: u64,
+    pub sign: bool,
+    pub data: Opnd,
+    pub vaddr: Option<Opnd>,
+    pub soffset: Opnd,
+    pub offset: u64,
+}
+
 impl SFn {
     /// `s_and`…`s_xnor`: a bitwise function (either width).
     pub fn is_bitwise(self) -> bool {
@@ -422,38 +459,10 @@ pub enum Op {
         wide: bool,
     },
     VMem(VMem),
-    /// `flat_atomic_*`/`global_atomic_*`: per active lane in lane order, the dword at the
-    /// address := `op(old, data)`, the old value to `ret` when the instruction returns it.
-    VAtomic {
-        mem: Mem,
-        op: AtomOp,
-        kind: Kind,
-        ret: Option<Opnd>,
-        addr: Opnd,
-        data: Opnd,
-        saddr: Option<Opnd>,
-        offset: i64,
-    },
-    /// `buffer_load_*`/`buffer_store_*` on the private segment (scratch): the lane's private
-    /// byte `soffset + offset (+ vaddr with offen)` (`super::front_end` scratch).
-    Scratch {
-        store: bool,
-        bytes: u64,
-        sign: bool,
-        data: Opnd,
-        vaddr: Option<Opnd>,
-        soffset: Opnd,
-        offset: u64,
-    },
-    /// `ds_*` atomics on the LDS, likewise.
-    DsAtomic {
-        op: AtomOp,
-        kind: Kind,
-        ret: Option<Opnd>,
-        addr: Opnd,
-        data: Opnd,
-        offset: u64,
-    },
+    /// `flat_atomic_*`/`global_atomic_*` and the `ds_*` atomics.
+    Atomic(Atomic),
+    /// `buffer_load_*`/`buffer_store_*` on the private segment (scratch).
+    Scratch(Scratch),
     Ds {
         store: bool,
         bytes: u64,

@@ -176,11 +176,7 @@ pub(crate) fn fmas_f64(s0: f64, s1: f64, s2: f64, vcc: bool) -> f64 {
 /// The fixup step of the module doc on values (as f64) and bits of their own width; `None`
 /// for the ordinary case (`±|S0|`).
 fn fixup(w: Width, s1: f64, s2: f64, b1: u64, b2: u64) -> Option<f64> {
-    let sign = if (s1.is_sign_negative()) != (s2.is_sign_negative()) {
-        -1.0
-    } else {
-        1.0
-    };
+    let sign = quotient_sign(s1, s2);
     let nan = s2.is_nan()
         || s1.is_nan()
         || (s1 == 0.0 && s2 == 0.0)
@@ -197,18 +193,23 @@ fn fixup(w: Width, s1: f64, s2: f64, b1: u64, b2: u64) -> Option<f64> {
     })
 }
 
+/// The sign of `s2 / s1` (the fixup's `S0` is `±|S0|` with it): −1 when exactly one of them
+/// is negative. An f32 operand comes as its (exact) f64 value, sign included.
+fn quotient_sign(s1: f64, s2: f64) -> f64 {
+    if s1.is_sign_negative() != s2.is_sign_negative() {
+        -1.0
+    } else {
+        1.0
+    }
+}
+
 /// `v_div_fixup_f32 d, s0, s1, s2`.
 pub(crate) fn fixup_f32(s0: f32, s1: f32, s2: f32) -> f32 {
     let b = |x: f32| u64::from(x.to_bits());
-    match fixup(F32, f64::from(s1), f64::from(s2), b(s1), b(s2)) {
+    let (w1, w2) = (f64::from(s1), f64::from(s2));
+    match fixup(F32, w1, w2, b(s1), b(s2)) {
         Some(v) => v as f32,
-        None => s0
-            .abs()
-            .copysign(if s1.is_sign_negative() != s2.is_sign_negative() {
-                -1.0
-            } else {
-                1.0
-            }),
+        None => s0.abs().copysign(quotient_sign(w1, w2) as f32),
     }
 }
 
@@ -216,13 +217,7 @@ pub(crate) fn fixup_f32(s0: f32, s1: f32, s2: f32) -> f32 {
 pub(crate) fn fixup_f64(s0: f64, s1: f64, s2: f64) -> f64 {
     match fixup(F64, s1, s2, s1.to_bits(), s2.to_bits()) {
         Some(v) => v,
-        None => s0
-            .abs()
-            .copysign(if s1.is_sign_negative() != s2.is_sign_negative() {
-                -1.0
-            } else {
-                1.0
-            }),
+        None => s0.abs().copysign(quotient_sign(s1, s2)),
     }
 }
 

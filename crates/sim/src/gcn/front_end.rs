@@ -28,7 +28,7 @@ mod vector_memory;
 
 use super::abi::{dispatch_packet, GcnAbi, InitSgpr, DISPATCH_BASE, KERNARG_BASE};
 use super::alu;
-use super::decode::{self, Op};
+use super::decode::{self, AtomicSpace, Op};
 use super::operand::{ScalarFile, VectorFile, EXEC_LO, M0, SCALAR_SLOTS, SCC, VCC_LO};
 use crate::cycle_loop::{
     self, Access, Block, FrontEnd, IssuedAt, Nouns, Request, Shape, Sm, StepAt,
@@ -609,24 +609,22 @@ impl Gcn<'_> {
                 let done = cycle + k - 1 + latency;
                 self.waves[w].lgkm.push(done);
             }
-            Op::VMem(_)
-            | Op::Ds { .. }
-            | Op::VAtomic { .. }
-            | Op::DsAtomic { .. }
-            | Op::Scratch { .. } => {
+            Op::VMem(_) | Op::Ds { .. } | Op::Atomic(_) | Op::Scratch(_) => {
                 let warp = sm.timelines[hw].warp;
                 let at = Access::of(warp, pc, cycle, active, latency);
                 sm.memory.set_site(ins.span.line, pc as u64);
-                latency = if matches!(op, Op::VAtomic { .. } | Op::DsAtomic { .. }) {
-                    self.atomic_op(sm, w, op, at)
-                } else if matches!(op, Op::Scratch { .. }) {
-                    self.scratch_op(sm, w, op, at)
-                } else {
-                    self.memory_op(sm, w, op, at)
+                latency = match op {
+                    Op::Atomic(a) => self.atomic_op(sm, w, a, at),
+                    Op::Scratch(s) => self.scratch_op(sm, w, s, at),
+                    _ => self.memory_op(sm, w, op, at),
                 }
                 .map_err(|m| SimError::at(ins.span, m))?;
                 let done = cycle + k - 1 + latency;
-                if matches!(op, Op::Ds { .. } | Op::DsAtomic { .. }) {
+                let lds = match op {
+                    Op::Atomic(a) => matches!(a.space, AtomicSpace::Lds { .. }),
+                    _ => matches!(op, Op::Ds { .. }),
+                };
+                if lds {
                     self.waves[w].lgkm.push(done);
                 } else {
                     self.waves[w].vm.push(done);

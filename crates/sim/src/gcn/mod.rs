@@ -81,13 +81,7 @@ pub fn run(
     memory: &MemoryInit,
     budget: &Budget,
 ) -> Result<Simulation, SimError> {
-    let req = Request {
-        launch,
-        machine,
-        memory,
-        budget,
-        observer: &isa::progress::silent,
-    };
+    let req = Request::new(launch, machine, memory, budget, &isa::progress::silent);
     front_end::run(function, &[], abi, &req)
 }
 
@@ -150,13 +144,7 @@ pub fn run_source_observed(
     let symbols = code::symbols(&linked);
     code::materialise(&mut linked, &symbols);
     let got = code::got(&symbols);
-    let req = Request {
-        launch,
-        machine,
-        memory,
-        budget,
-        observer,
-    };
+    let req = Request::new(launch, machine, memory, budget, observer);
     front_end::run(&linked.function, &got, &abi, &req)
 }
 

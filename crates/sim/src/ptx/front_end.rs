@@ -163,14 +163,10 @@ impl FrontEnd for Ptx<'_> {
         let Some(&st) = self.statics.get(pc) else {
             return Ok(false);
         };
-        if sm.issue_bound(w, &st, written_back(&self.warps[w].ready, ex.slots())) > cycle {
-            return Ok(false);
-        }
-        let Some(lane) = sm.free_lane(st.unit_idx, cycle) else {
+        let registers = written_back(&self.warps[w].ready, ex.slots());
+        let Some(lane) = sm.try_issue((w, pc, active), &st, registers, cycle)? else {
             return Ok(false);
         };
-        sm.count_issue("the number of issued warp-instructions")?;
-        sm.loops.issue(w, pc, active);
         let ws = sm.machine.warp_size as u8;
         let exec = self.warps[w].regs.pred_mask(ex.guard, active);
         let trace = sm.launch.trace;

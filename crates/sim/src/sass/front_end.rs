@@ -172,16 +172,11 @@ impl FrontEnd for Sass<'_> {
             Err((span, msg)) => return Err(SimError::at(*span, msg.clone())),
         };
         let st = &self.statics[pc];
-        // Readiness.
-        if sm.issue_bound(w, st, written_back(&self.warps[w].ready, d.slots())) > cycle {
-            return Ok(false);
-        }
-        let Some(lane) = sm.free_lane(st.unit_idx, cycle) else {
+        // Readiness, then the issue.
+        let registers = written_back(&self.warps[w].ready, d.slots());
+        let Some(lane) = sm.try_issue((w, pc, active), st, registers, cycle)? else {
             return Ok(false);
         };
-        // Issue.
-        sm.count_issue("the number of issued warp-instructions")?;
-        sm.loops.issue(w, pc, active);
         let ws = sm.machine.warp_size as u8;
         let mut exec = self.warps[w].regs.pred_mask(d.guard, active);
         if let Control::Branch { also: Some(p), .. } = d.control {

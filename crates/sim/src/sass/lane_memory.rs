@@ -4,13 +4,13 @@
 
 use super::decode::{AddrSrc, Op, Src, SrcKind, RZ_DEST};
 use super::semantics::WarpRegs;
-use crate::lane_set::lanes;
+use crate::lane_set::{self, lanes};
 
 /// The byte address each lane of `mask` accesses, in lane order.
 pub(crate) fn addresses(addr: &AddrSrc, regs: &WarpRegs, mask: u64, out: &mut Vec<(usize, u64)>) {
     out.clear();
     let ws = regs.ws;
-    let full = if ws >= 64 { u64::MAX } else { (1u64 << ws) - 1 };
+    let full = lane_set::full_mask(ws);
     if addr.scale != 0 || addr.uniform.is_some() {
         return scaled_addresses(addr, regs, mask, out);
     }
@@ -28,22 +28,37 @@ pub(crate) fn addresses(addr: &AddrSrc, regs: &WarpRegs, mask: u64, out: &mut Ve
         }
     }
     for l in lanes(mask) {
-        let base = match addr.base {
-            None => 0u64,
-            Some(r) => {
-                let lo = u64::from(regs.reg(r, l));
-                if addr.wide {
-                    lo | u64::from(regs.reg(r + 1, l)) << 32
-                } else {
-                    lo
-                }
+        out.push((
+            l,
+            in_width(addr, base(addr, regs, l).wrapping_add_signed(addr.offset)),
+        ));
+    }
+}
+
+/// Lane `l`'s base register: `r`, or the pair `r:r+1` of a 64-bit (`.E`) address; 0
+/// without one.
+#[inline]
+fn base(addr: &AddrSrc, regs: &WarpRegs, l: usize) -> u64 {
+    match addr.base {
+        None => 0,
+        Some(r) => {
+            let lo = u64::from(regs.reg(r, l));
+            if addr.wide {
+                lo | u64::from(regs.reg(r + 1, l)) << 32
+            } else {
+                lo
             }
-        };
-        let mut a = base.wrapping_add_signed(addr.offset);
-        if !addr.wide {
-            a &= 0xffff_ffff;
         }
-        out.push((l, a));
+    }
+}
+
+/// An address computed in 64 bits, kept in the operand's width (a 32-bit address wraps).
+#[inline]
+fn in_width(addr: &AddrSrc, a: u64) -> u64 {
+    if addr.wide {
+        a
+    } else {
+        a & 0xffff_ffff
     }
 }
 
@@ -52,23 +67,9 @@ pub(crate) fn addresses(addr: &AddrSrc, regs: &WarpRegs, mask: u64, out: &mut Ve
 #[inline(never)]
 fn scaled_addresses(addr: &AddrSrc, regs: &WarpRegs, mask: u64, out: &mut Vec<(usize, u64)>) {
     for l in lanes(mask) {
-        let base = match addr.base {
-            None => 0u64,
-            Some(r) => {
-                let lo = u64::from(regs.reg(r, l));
-                if addr.wide {
-                    lo | u64::from(regs.reg(r + 1, l)) << 32
-                } else {
-                    lo
-                }
-            }
-        } << addr.scale;
         let uniform = addr.uniform.map_or(0, |u| u64::from(regs.reg(u, l)));
-        let mut a = base.wrapping_add(uniform).wrapping_add_signed(addr.offset);
-        if !addr.wide {
-            a &= 0xffff_ffff;
-        }
-        out.push((l, a));
+        let a = (base(addr, regs, l) << addr.scale).wrapping_add(uniform);
+        out.push((l, in_width(addr, a.wrapping_add_signed(addr.offset))));
     }
 }
 

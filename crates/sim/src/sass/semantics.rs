@@ -66,13 +66,15 @@ mod conversion;
 mod float;
 mod integer;
 mod kepler_pascal;
+mod lanewise;
 mod moves;
 mod operands;
 mod predicate;
 mod warp;
 
-use operands::{first_lane, flush};
-use predicate::cmp_int;
+use lanewise::{lanes_where, one_where};
+use operands::{first_lane, flush_saturate, saturate_f64};
+use predicate::{cmp_int, lut3};
 
 /// The architectural state of one warp: registers `[reg][lane]`, predicate masks, carry.
 #[derive(Debug, Clone)]
@@ -154,24 +156,28 @@ type Lanes = [u32; 64];
 
 /// Operand and result rows that [`execute_alu`] reuses from one instruction to the next:
 /// every row is written (lanes `..ws`) before it is read, so nothing is zeroed per
-/// instruction (zeroing four 256-byte rows per instruction was a tenth of a run).
+/// instruction (zeroing four 256-byte rows per instruction was a tenth of a run). The rows
+/// are `[a, b, c, r]`: three operands and the result.
 pub(crate) struct AluScratch {
-    a: Lanes,
-    b: Lanes,
-    c: Lanes,
-    r: Lanes,
+    rows: [Lanes; 4],
 }
 
 impl Default for AluScratch {
     fn default() -> Self {
-        AluScratch {
-            a: [0; 64],
-            b: [0; 64],
-            c: [0; 64],
-            r: [0; 64],
-        }
+        AluScratch { rows: [[0; 64]; 4] }
     }
 }
+
+/// One warp-instruction as a family module executes it: the warp's registers, its threads'
+/// ids, the lanes that execute it (active, guard true) and the scratch rows `[a, b, c, r]`
+/// of [`AluScratch`]. [`execute_alu`] builds it once and hands it to the family; an
+/// operation either gives it to a lane-wise helper (`lanewise`) or opens the parts it uses.
+pub(super) struct Exec<'a>(
+    pub &'a mut WarpRegs,
+    pub &'a ThreadIds,
+    pub u64,
+    pub &'a mut [Lanes; 4],
+);
 
 /// Executes a non-memory operation for the lanes of `mask` (the active lanes whose guard
 /// holds). Errors are messages for a diagnostic at the instruction. Each family's common
@@ -183,6 +189,7 @@ pub(crate) fn execute_alu(
     mask: u64,
     scratch: &mut AluScratch,
 ) -> Result<(), String> {
+    let x = Exec(regs, ids, mask, &mut scratch.rows);
     match *op {
         Op::Nop
         | Op::Barrier
@@ -191,7 +198,7 @@ pub(crate) fn execute_alu(
         | Op::Atomic { .. }
         | Op::TexFetch { .. }
         | Op::Surface { .. } => Ok(()),
-        Op::Mov { .. } | Op::S2R { .. } => moves::execute(op, regs, ids, mask, scratch),
+        Op::Mov { .. } | Op::S2R { .. } => moves::execute(op, x),
         Op::IAdd { .. }
         | Op::IScAdd { .. }
         | Op::IMad { .. }
@@ -200,31 +207,25 @@ pub(crate) fn execute_alu(
         | Op::Lop { .. }
         | Op::Lop3 { .. }
         | Op::Sel { .. }
-        | Op::IMnMx { .. } => integer::execute(op, regs, ids, mask, scratch),
-        Op::ISetP { .. } | Op::PSetP { .. } => predicate::execute(op, regs, ids, mask, scratch),
-        Op::Float { .. } | Op::FSetP { .. } => float::execute(op, regs, ids, mask, scratch),
-        Op::I2F { .. } | Op::F2I { .. } | Op::F2F { .. } => {
-            conversion::execute(op, regs, ids, mask, scratch)
-        }
-        Op::I2F64 { .. } | Op::FRound { .. } => {
-            conversion::execute_rare(op, regs, ids, mask, scratch)
-        }
-        Op::Const64 { .. } | Op::R2Ur { .. } | Op::LdcIndexed { .. } => {
-            moves::execute_rare(op, regs, ids, mask, scratch)
-        }
+        | Op::IMnMx { .. } => integer::execute(op, x),
+        Op::ISetP { .. } | Op::PSetP { .. } => predicate::execute(op, x),
+        Op::Float { .. } | Op::FSetP { .. } => float::execute(op, x),
+        Op::I2F { .. } | Op::F2I { .. } | Op::F2F { .. } => conversion::execute(op, x),
+        Op::I2F64 { .. } | Op::FRound { .. } => conversion::execute_rare(op, x),
+        Op::Const64 { .. } | Op::R2Ur { .. } | Op::LdcIndexed { .. } => moves::execute_rare(op, x),
         Op::VImad { .. }
         | Op::VIAdd3 { .. }
         | Op::Lea { .. }
         | Op::Shf { .. }
         | Op::Prmt { .. }
         | Op::IAbs { .. }
-        | Op::Bits { .. } => integer::execute_rare(op, regs, ids, mask, scratch),
+        | Op::Bits { .. } => integer::execute_rare(op, x),
         Op::P2R { .. } | Op::Plop3 { .. } | Op::PSet { .. } | Op::R2P { .. } => {
-            predicate::execute_rare(op, regs, ids, mask, scratch)
+            predicate::execute_rare(op, x)
         }
-        Op::Mufu { .. } | Op::FChk { .. } => float::execute_rare(op, regs, ids, mask, scratch),
+        Op::Mufu { .. } | Op::FChk { .. } => float::execute_rare(op, x),
         Op::MatchAny { .. } | Op::Redux { .. } | Op::Vote { .. } | Op::Shfl { .. } => {
-            warp::execute(op, regs, ids, mask, scratch)
+            warp::execute(op, x)
         }
         Op::IAdd3Shift { .. }
         | Op::Bfe { .. }
@@ -235,6 +236,6 @@ pub(crate) fn execute_alu(
         | Op::Mufu64H { .. }
         | Op::IMnMx64 { .. }
         | Op::Video3 { .. }
-        | Op::PopcAnd { .. } => kepler_pascal::execute(op, regs, ids, mask, scratch),
+        | Op::PopcAnd { .. } => kepler_pascal::execute(op, x),
     }
 }

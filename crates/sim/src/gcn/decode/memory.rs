@@ -2,7 +2,7 @@
 //! chapter 9 "Flat Memory Instructions") and `ds_*` on the work-group's LDS (chapter 10 "Data
 //! Share Operations").
 
-use super::{err, Mem, Op, VMem};
+use super::{err, Atomic, AtomicSpace, Mem, Op, Scratch, VMem};
 use crate::atomic_op::{AtomOp, Kind};
 use crate::gcn::operand::Opnd;
 use isa::gcn::{GcnOperand, GcnOperandKind};
@@ -26,17 +26,7 @@ pub(super) fn vector_memory(
     } else {
         return err(full, "no semantics for this memory operation");
     };
-    let (bytes, sign) = match size {
-        "ubyte" | "byte" => (1, false),
-        "sbyte" => (1, true),
-        "ushort" | "short" => (2, false),
-        "sshort" => (2, true),
-        "dword" => (4, false),
-        "dwordx2" => (8, false),
-        "dwordx3" => (12, false),
-        "dwordx4" => (16, false),
-        _ => return err(full, format!("access size `{size}` is not simulated")),
-    };
+    let (bytes, sign) = access_size(full, size)?;
     let (data, addr) = if store {
         (arg(1)?, arg(0)?)
     } else {
@@ -59,6 +49,22 @@ pub(super) fn vector_memory(
         saddr,
         offset: modifier("offset")?,
     }))
+}
+
+/// The bytes and signedness of a load or store named by its size suffix (`ubyte`, `sshort`,
+/// `dwordx3`, …): the same suffixes for FLAT/global and buffer accesses.
+fn access_size(full: &str, size: &str) -> Result<(u64, bool), String> {
+    Ok(match size {
+        "ubyte" | "byte" => (1, false),
+        "sbyte" => (1, true),
+        "ushort" | "short" => (2, false),
+        "sshort" => (2, true),
+        "dword" => (4, false),
+        "dwordx2" => (8, false),
+        "dwordx3" => (12, false),
+        "dwordx4" => (16, false),
+        _ => return err(full, format!("access size `{size}` is not simulated")),
+    })
 }
 
 /// The operation and operand kind of a 32-bit atomic named `name` (FLAT: `add`, `sub`,
@@ -113,16 +119,15 @@ fn vector_atomic(
     if op == AtomOp::Cas && data.count < 2 {
         return err(full, "cmpswap takes a data pair (value, compared value)");
     }
-    Ok(Op::VAtomic {
-        mem,
+    let offset = modifier("offset")?;
+    Ok(Op::Atomic(Atomic {
         op,
         kind,
         ret,
         addr,
         data,
-        saddr,
-        offset: modifier("offset")?,
-    })
+        space: AtomicSpace::Global { saddr, offset },
+    }))
 }
 
 /// `ds_<op>_b32 vaddr, vdata` and `ds_<op>_rtn_b32 vdst, vaddr, vdata` (GCN3 ISA ch. 12,
@@ -141,14 +146,16 @@ fn lds_atomic(
         return err(full, "this DS operation is not simulated");
     };
     let first = usize::from(returning);
-    Ok(Op::DsAtomic {
+    Ok(Op::Atomic(Atomic {
         op,
         kind,
         ret: if returning { Some(arg(0)?) } else { None },
         addr: arg(first)?,
         data: arg(first + 1)?,
-        offset: modifier("offset")? as u64,
-    })
+        space: AtomicSpace::Lds {
+            offset: modifier("offset")? as u64,
+        },
+    }))
 }
 
 /// `buffer_load_*`/`buffer_store_*` (GCN3 ISA ch. 8 "Vector Memory Operations", MUBUF):
@@ -180,17 +187,7 @@ pub(super) fn buffer(
             "only buffer loads and stores (of the private segment) are simulated",
         );
     };
-    let (bytes, sign) = match size {
-        "ubyte" | "byte" => (1, false),
-        "sbyte" => (1, true),
-        "ushort" | "short" => (2, false),
-        "sshort" => (2, true),
-        "dword" => (4, false),
-        "dwordx2" => (8, false),
-        "dwordx3" => (12, false),
-        "dwordx4" => (16, false),
-        _ => return err(full, format!("access size `{size}` is not simulated")),
-    };
+    let (bytes, sign) = access_size(full, size)?;
     let off = |i: usize| matches!(ops.get(i).map(|o| &o.kind), Some(GcnOperandKind::Expr { text }) if text == "off");
     let vaddr = if off(1) { None } else { Some(arg(1)?) };
     if has("offen") != vaddr.is_some() {
@@ -206,7 +203,7 @@ pub(super) fn buffer(
         .and_then(|m| m.value.as_deref())
         .and_then(isa::number::parse_uint)
         .unwrap_or(0);
-    Ok(Op::Scratch {
+    Ok(Op::Scratch(Scratch {
         store,
         bytes,
         sign,
@@ -214,7 +211,7 @@ pub(super) fn buffer(
         vaddr,
         soffset: arg(3)?,
         offset,
-    })
+    }))
 }
 
 /// `ds_*` (`r`: the mnemonic after the prefix).

@@ -12,17 +12,17 @@ use super::Gcn;
 use crate::atomic_op;
 use crate::cycle_loop::memory_access::Access;
 use crate::cycle_loop::Sm;
-use crate::gcn::decode::{AtomOp, Op};
+use crate::gcn::decode::{AtomOp, Atomic, AtomicSpace};
 use crate::gcn::operand::Loc;
 use crate::lane_set;
 
 impl Gcn<'_> {
-    /// Executes atomic `op` of wave `w` for the active lanes of `at`; returns its latency.
+    /// Executes atomic `a` of wave `w` for the active lanes of `at`; returns its latency.
     pub(super) fn atomic_op(
         &mut self,
         sm: &mut Sm,
         w: usize,
-        op: &Op,
+        a: &Atomic,
         at: Access,
     ) -> Result<u64, String> {
         let hw = self.waves[w].hw;
@@ -30,56 +30,39 @@ impl Gcn<'_> {
         let mask = at.exec & lane_set::full_mask(lanes);
         let mut addrs = std::mem::take(&mut sm.addr_buf);
         addrs.clear();
-        let (global, op_kind, ret, data) = match op {
-            Op::VAtomic {
-                op,
-                kind,
-                ret,
-                addr,
-                data,
-                saddr,
-                offset,
-                ..
-            } => {
-                let Loc::V(a) = addr.loc else {
-                    return Err("the address is not a VGPR".into());
-                };
+        let Loc::V(av) = a.addr.loc else {
+            sm.addr_buf = addrs;
+            return Err(match a.space {
+                AtomicSpace::Global { .. } => "the address is not a VGPR".into(),
+                AtomicSpace::Lds { .. } => "the LDS address is not a VGPR".into(),
+            });
+        };
+        let vf = &self.hws[hw].vf;
+        let global = match a.space {
+            AtomicSpace::Global { saddr, offset } => {
                 let base = saddr.map(|s| self.waves[w].sf.read64(&s));
-                let vf = &self.hws[hw].vf;
                 for l in lane_set::lanes(mask) {
                     let at = match base {
-                        Some(b) => b.wrapping_add(u64::from(vf.get(a, l))),
-                        None => u64::from(vf.get(a, l)) | (u64::from(vf.get(a + 1, l)) << 32),
+                        Some(b) => b.wrapping_add(u64::from(vf.get(av, l))),
+                        None => u64::from(vf.get(av, l)) | (u64::from(vf.get(av + 1, l)) << 32),
                     };
-                    addrs.push((l, at.wrapping_add_signed(*offset)));
+                    addrs.push((l, at.wrapping_add_signed(offset)));
                 }
-                (true, (*op, *kind), *ret, *data)
+                true
             }
-            Op::DsAtomic {
-                op,
-                kind,
-                ret,
-                addr,
-                data,
-                offset,
-            } => {
-                let Loc::V(a) = addr.loc else {
-                    return Err("the LDS address is not a VGPR".into());
-                };
-                let vf = &self.hws[hw].vf;
+            AtomicSpace::Lds { offset } => {
                 for l in lane_set::lanes(mask) {
-                    addrs.push((l, super::vector_memory::lds_address(vf.get(a, l), *offset)));
+                    addrs.push((l, super::vector_memory::lds_address(vf.get(av, l), offset)));
                 }
-                (false, (*op, *kind), *ret, *data)
+                false
             }
-            _ => return Err("not an atomic".into()),
         };
-        let Loc::V(dv) = data.loc else {
+        let Loc::V(dv) = a.data.loc else {
             sm.addr_buf = addrs;
             return Err("the data operand is not a VGPR".into());
         };
         let block = self.hws[hw].block;
-        let (op, kind) = op_kind;
+        let (op, kind, ret) = (a.op, a.kind, a.ret);
         for &(l, a) in &addrs {
             let mut words = [0u32; 4];
             if global {

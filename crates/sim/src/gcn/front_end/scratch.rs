@@ -13,22 +13,22 @@
 use super::Gcn;
 use crate::cycle_loop::memory_access::Access;
 use crate::cycle_loop::Sm;
-use crate::gcn::decode::Op;
+use crate::gcn::decode::Scratch;
 use crate::gcn::operand::Loc;
 use crate::lane_set;
 use crate::sass::local_memory::LOCAL_WINDOW_BYTES;
 
 impl Gcn<'_> {
-    /// Executes the scratch access `op` of wave `w` for the active lanes of `at`; returns
+    /// Executes the scratch access `s` of wave `w` for the active lanes of `at`; returns
     /// its latency.
     pub(super) fn scratch_op(
         &mut self,
         sm: &mut Sm,
         w: usize,
-        op: &Op,
+        s: &Scratch,
         at: Access,
     ) -> Result<u64, String> {
-        let Op::Scratch {
+        let Scratch {
             store,
             bytes,
             sign,
@@ -36,10 +36,7 @@ impl Gcn<'_> {
             vaddr,
             soffset,
             offset,
-        } = *op
-        else {
-            return Err("not a scratch access".into());
-        };
+        } = *s;
         let Loc::V(dv) = data.loc else {
             return Err("the data operand is not a VGPR".into());
         };
@@ -79,10 +76,7 @@ impl Gcn<'_> {
                         hwf.scratch.write(l, a + 4 * k, unit, &word, held)?;
                     } else {
                         hwf.scratch.read(l, a + 4 * k, unit, &mut word)?;
-                        if sign && unit < 4 {
-                            let sh = 32 - 8 * unit as u32;
-                            word[0] = (((word[0] << sh) as i32) >> sh) as u32;
-                        }
+                        word[0] = super::vector_memory::sign_extended(word[0], unit, sign);
                         hwf.vf.set(dv + k as u32, l, word[0]);
                     }
                 }

@@ -172,10 +172,7 @@ impl Gcn<'_> {
                             }
                             words[k as usize] = one[0];
                         }
-                        if v.sign && v.bytes < 4 {
-                            let sh = 32 - 8 * v.bytes as u32;
-                            words[0] = (((words[0] << sh) as i32) >> sh) as u32;
-                        }
+                        words[0] = sign_extended(words[0], v.bytes, v.sign);
                         for i in 0..n {
                             self.hws[hw].vf.set(dv + i, l, words[i as usize]);
                         }
@@ -236,10 +233,7 @@ impl Gcn<'_> {
                                 return Err("the LDS destination is not a VGPR".into());
                             };
                             lds_move(&mut sm.blocks[block].shared, at, *bytes, &mut words, false)?;
-                            if *sign && *bytes < 4 {
-                                let sh = 32 - 8 * *bytes as u32;
-                                words[0] = (((words[0] << sh) as i32) >> sh) as u32;
-                            }
+                            words[0] = sign_extended(words[0], *bytes, *sign);
                             for i in 0..n {
                                 self.hws[hw]
                                     .vf
@@ -283,6 +277,18 @@ fn lds_move(
         }
     }
     Ok(())
+}
+
+/// A loaded dword as its VGPR gets it: a signed byte or short load (`sign`, `bytes` below
+/// 4: `*_sbyte`, `*_sshort`, `ds_read_i8/i16`) sign-extends it; anything else keeps it as
+/// read (memory reads zero-extend). Global, LDS and scratch loads alike.
+pub(super) fn sign_extended(word: u32, bytes: u64, sign: bool) -> u32 {
+    if sign && bytes < 4 {
+        let sh = 32 - 8 * bytes as u32;
+        (((word << sh) as i32) >> sh) as u32
+    } else {
+        word
+    }
 }
 
 /// The LDS byte address of a DS instruction: the 32-bit address VGPR plus the

@@ -23,13 +23,7 @@ fn round_f64_to_f32(x: f64, r: Round) -> f32 {
 }
 
 fn f2i(f: f32, signed: bool, r: Round) -> u32 {
-    let f = f64::from(f);
-    let v = match r {
-        Round::Nearest => f.round_ties_even(),
-        Round::Zero => f.trunc(),
-        Round::Down => f.floor(),
-        Round::Up => f.ceil(),
-    };
+    let v = integral(f64::from(f), r);
     if v.is_nan() {
         0
     } else if signed {
@@ -41,15 +35,7 @@ fn f2i(f: f32, signed: bool, r: Round) -> u32 {
 
 /// The conversion operations of the common path ([`execute_alu`]'s contract), inlined there.
 #[inline(always)]
-pub(super) fn execute(
-    op: &Op,
-    regs: &mut WarpRegs,
-    ids: &ThreadIds,
-    mask: u64,
-    scratch: &mut AluScratch,
-) -> Result<(), String> {
-    let ws = regs.ws;
-    let AluScratch { a: a_v, r: r_v, .. } = scratch;
+pub(super) fn execute(op: &Op, ex: Exec<'_>) -> Result<(), String> {
     match *op {
         Op::I2F {
             d,
@@ -58,27 +44,18 @@ pub(super) fn execute(
             src_bits,
             round,
         } => {
-            a.ints(regs, ids, a_v);
             let unused = 32 - src_bits.min(32);
-            for l in 0..ws {
+            ex.ints(d, [a], |_, [a]| {
                 // The source's low `src_bits`, extended to 32 bits as its type says.
-                let v = if signed {
-                    ((a_v[l] << unused) as i32 >> unused) as u32
-                } else {
-                    (a_v[l] << unused) >> unused
-                };
                 let x = if signed {
-                    f64::from(v as i32)
+                    f64::from((a << unused) as i32 >> unused)
                 } else {
-                    f64::from(v)
+                    f64::from((a << unused) >> unused)
                 };
-                r_v[l] = round_f64_to_f32(x, round).to_bits();
-            }
-            regs.write(d, mask, r_v);
+                round_f64_to_f32(x, round).to_bits()
+            });
         }
-        Op::F2I { double: true, .. } | Op::F2I { wide: true, .. } => {
-            return f2i_wide(op, regs, ids, mask)
-        }
+        Op::F2I { double: true, .. } | Op::F2I { wide: true, .. } => return f2i_wide(op, ex),
         Op::F2I {
             d,
             a,
@@ -87,60 +64,44 @@ pub(super) fn execute(
             ftz,
             ..
         } => {
+            let Exec(regs, ids, mask, [.., r_v]) = ex;
             let mut fa = [0f32; 64];
             a.floats(regs, ids, ftz, &mut fa);
-            for l in 0..ws {
+            for l in 0..regs.ws {
                 r_v[l] = f2i(fa[l], signed, round);
             }
             regs.write(d, mask, r_v);
         }
         Op::F2F {
+            to_double,
+            from_double,
+            ..
+        } if to_double == from_double => {
+            return Err("same-type F2F is decoded as a rounding (FRound)".into())
+        }
+        Op::F2F {
             d,
             a,
-            to_double,
             from_double,
             ftz,
             round,
             sat,
+            ..
         } => {
-            if to_double == from_double {
-                return Err("same-type F2F is decoded as a rounding (FRound)".into());
-            }
+            let Exec(regs, ids, mask, _) = ex;
             for l in lanes(mask) {
                 if from_double {
-                    let mut f = crate::correctly_rounded::f64_to_f32(a.f64(regs, l)?, round);
-                    if ftz {
-                        f = flush(f);
-                    }
-                    if sat {
-                        f = saturate(f);
-                    }
-                    regs.set(d, l, f32_bits(f));
+                    let f = crate::correctly_rounded::f64_to_f32(a.f64(regs, l)?, round);
+                    regs.set(d, l, f32_bits(flush_saturate(f, ftz, sat)));
                 } else {
-                    let mut x = f64::from(a.f32(regs, ids, l, ftz));
-                    if sat {
-                        x = if x.is_nan() { 0.0 } else { x.clamp(0.0, 1.0) };
-                    }
-                    let bits = f64_bits(x);
-                    regs.set(d, l, bits as u32);
-                    if d != RZ_DEST {
-                        regs.set(d + 1, l, (bits >> 32) as u32);
-                    }
+                    let x = f64::from(a.f32(regs, ids, l, ftz));
+                    regs.set_pair(d, l, f64_bits(if sat { saturate_f64(x) } else { x }));
                 }
             }
         }
         _ => return Err("not a conversion operation".into()),
     }
     Ok(())
-}
-
-/// `.SAT`: clamped to [0, 1], NaN → 0 (PTX `.sat`).
-fn saturate(f: f32) -> f32 {
-    if f.is_nan() {
-        0.0
-    } else {
-        f.clamp(0.0, 1.0)
-    }
 }
 
 /// `x` rounded to an integral value in mode `r` (IEEE roundToIntegral: the sign of a zero
@@ -156,7 +117,7 @@ fn integral(x: f64, r: Round) -> f64 {
 
 /// `F2I` from a double or into a 64-bit register pair (see [`Op::F2I`]).
 #[inline(never)]
-fn f2i_wide(op: &Op, regs: &mut WarpRegs, ids: &ThreadIds, mask: u64) -> Result<(), String> {
+fn f2i_wide(op: &Op, Exec(regs, ids, mask, _): Exec<'_>) -> Result<(), String> {
     let Op::F2I {
         d,
         a,
@@ -183,9 +144,10 @@ fn f2i_wide(op: &Op, regs: &mut WarpRegs, ids: &ThreadIds, mask: u64) -> Result<
             (false, true) => u64::from((v as i32) as u32),
             (false, false) => u64::from(v as u32),
         };
-        regs.set(d, l, bits as u32);
-        if wide && d != RZ_DEST {
-            regs.set(d + 1, l, (bits >> 32) as u32);
+        if wide {
+            regs.set_pair(d, l, bits);
+        } else {
+            regs.set(d, l, bits as u32);
         }
     }
     Ok(())
@@ -196,12 +158,8 @@ fn f2i_wide(op: &Op, regs: &mut WarpRegs, ids: &ThreadIds, mask: u64) -> Result<
 #[inline(never)]
 pub(super) fn execute_rare(
     op: &Op,
-    regs: &mut WarpRegs,
-    ids: &ThreadIds,
-    mask: u64,
-    scratch: &mut AluScratch,
+    Exec(regs, ids, mask, [a_v, ..]): Exec<'_>,
 ) -> Result<(), String> {
-    let a_v = &mut scratch.a;
     match *op {
         Op::I2F64 { d, a, src, round } => {
             if src.bits < 64 {
@@ -221,11 +179,11 @@ pub(super) fn execute_rare(
                 } else {
                     i128::from((a_v[l] << unused) >> unused)
                 };
-                let bits = crate::correctly_rounded::int_to_f64(v, round).to_bits();
-                regs.set(d, l, bits as u32);
-                if d != RZ_DEST {
-                    regs.set(d + 1, l, (bits >> 32) as u32);
-                }
+                regs.set_pair(
+                    d,
+                    l,
+                    crate::correctly_rounded::int_to_f64(v, round).to_bits(),
+                );
             }
         }
         Op::FRound {
@@ -242,27 +200,14 @@ pub(super) fn execute_rare(
                     if let Some(r) = to_int {
                         x = integral(x, r);
                     }
-                    if sat {
-                        x = if x.is_nan() { 0.0 } else { x.clamp(0.0, 1.0) };
-                    }
-                    let bits = f64_bits(x);
-                    regs.set(d, l, bits as u32);
-                    if d != RZ_DEST {
-                        regs.set(d + 1, l, (bits >> 32) as u32);
-                    }
+                    regs.set_pair(d, l, f64_bits(if sat { saturate_f64(x) } else { x }));
                 } else {
                     let mut f = a.f32(regs, ids, l, ftz);
                     if let Some(r) = to_int {
                         // Exact in f64, and the integral value is a float again.
                         f = integral(f64::from(f), r) as f32;
                     }
-                    if ftz {
-                        f = flush(f);
-                    }
-                    if sat {
-                        f = saturate(f);
-                    }
-                    regs.set(d, l, f32_bits(f));
+                    regs.set(d, l, f32_bits(flush_saturate(f, ftz, sat)));
                 }
             }
         }

@@ -2,6 +2,7 @@
 
 use super::*;
 use crate::correctly_rounded::{add_f64, fma_f64, mul_f64};
+use crate::rounding::{round_sum, two_sum};
 
 /// `FCHK` (see the module doc): whether `a / b` needs the slow path.
 fn fchk(a: f32, b: f32) -> bool {
@@ -9,38 +10,6 @@ fn fchk(a: f32, b: f32) -> bool {
     let hard_b = !b.is_normal();
     let hard_a = a != 0.0 && !a.is_normal();
     hard_b || hard_a || (a != 0.0 && (exp(a) - exp(b)).abs() > 125)
-}
-
-/// `s + err` (exactly, `err` the rounding error of `s`) rounded to f32 in mode `r`: the
-/// nearest f32 of `s`, stepped one ulp when it lies on the wrong side of the exact value.
-fn round_exact_to_f32(s: f64, err: f64, r: Round) -> f32 {
-    let n = s as f32;
-    if !s.is_finite() {
-        return n;
-    }
-    // Exact: `n` is `s` rounded, so the two are within a factor of two (or `n` is infinite).
-    let d = f64::from(n) - s;
-    let positive = s > 0.0 || (s == 0.0 && err > 0.0);
-    let down = match r {
-        Round::Nearest => return n,
-        Round::Down => true,
-        Round::Up => false,
-        Round::Zero => positive,
-    };
-    if down && d > err {
-        n.next_down()
-    } else if !down && d < err {
-        n.next_up()
-    } else {
-        n
-    }
-}
-
-/// `a + b` in f64 and its exact rounding error (Knuth's TwoSum).
-fn two_sum(a: f64, b: f64) -> (f64, f64) {
-    let s = a + b;
-    let bb = s - a;
-    (s, (a - (s - bb)) + (b - bb))
 }
 
 /// Single-precision `FADD`/`FMUL`/`FFMA` rounded in mode `r` (`.RM`/`.RP`/`.RZ`): the
@@ -57,7 +26,7 @@ fn directed_f32(kind: FloatKind, [x, y, z]: [f32; 3], r: Round, scale: i8) -> f3
         FloatKind::Fma => two_sum(x * y, z),
         FloatKind::MinMax => return x.min(y) as f32,
     };
-    round_exact_to_f32(s, err, r)
+    round_sum(s, err, r)
 }
 
 /// [`directed_f32`] for every lane, then `.FTZ` and `.SAT` (the result flushed, then
@@ -72,28 +41,15 @@ fn directed_lanes(
     out: &mut [u32],
 ) {
     for (l, o) in out.iter_mut().enumerate() {
-        let mut r = directed_f32(kind, [fa[l], fb[l], fc[l]], round, scale);
-        if ftz {
-            r = flush(r);
-        }
-        if sat {
-            r = if r.is_nan() { 0.0 } else { r.clamp(0.0, 1.0) };
-        }
-        *o = f32_bits(r);
+        let r = directed_f32(kind, [fa[l], fb[l], fc[l]], round, scale);
+        *o = f32_bits(flush_saturate(r, ftz, sat));
     }
 }
 
 /// The float operations of the common path ([`execute_alu`]'s contract), inlined there.
 #[inline(always)]
-pub(super) fn execute(
-    op: &Op,
-    regs: &mut WarpRegs,
-    ids: &ThreadIds,
-    mask: u64,
-    scratch: &mut AluScratch,
-) -> Result<(), String> {
+pub(super) fn execute(op: &Op, Exec(regs, ids, mask, [.., r_v]): Exec<'_>) -> Result<(), String> {
     let ws = regs.ws;
-    let AluScratch { r: r_v, .. } = scratch;
     match *op {
         Op::FSetP {
             p,
@@ -156,7 +112,7 @@ pub(super) fn execute(
             }
             for l in 0..ws {
                 let (x, y) = (fa[l], fb[l]);
-                let mut r = match kind {
+                let r = match kind {
                     FloatKind::Add => x + y,
                     FloatKind::Mul => x * y,
                     FloatKind::Fma => x.mul_add(y, fc[l]),
@@ -168,13 +124,7 @@ pub(super) fn execute(
                         }
                     }
                 };
-                if ftz {
-                    r = flush(r);
-                }
-                if sat {
-                    r = if r.is_nan() { 0.0 } else { r.clamp(0.0, 1.0) };
-                }
-                r_v[l] = f32_bits(r);
+                r_v[l] = f32_bits(flush_saturate(r, ftz, sat));
             }
             regs.write(d, mask, r_v);
         }
@@ -213,11 +163,7 @@ pub(super) fn execute(
                         }
                     }
                 };
-                let bits = f64_bits(r);
-                regs.set(d, l, bits as u32);
-                if d != RZ_DEST {
-                    regs.set(d + 1, l, (bits >> 32) as u32);
-                }
+                regs.set_pair(d, l, f64_bits(r));
             }
         }
         _ => return Err("not a float operation".into()),
@@ -228,25 +174,13 @@ pub(super) fn execute(
 /// The rarer float operations (sm_70+ forms; [`execute_alu`]'s contract), kept out of the
 /// common path.
 #[inline(never)]
-pub(super) fn execute_rare(
-    op: &Op,
-    regs: &mut WarpRegs,
-    ids: &ThreadIds,
-    mask: u64,
-    scratch: &mut AluScratch,
-) -> Result<(), String> {
-    let ws = regs.ws;
-    let AluScratch {
-        a: a_v,
-        b: b_v,
-        r: r_v,
-        ..
-    } = scratch;
+pub(super) fn execute_rare(op: &Op, ex: Exec<'_>) -> Result<(), String> {
+    let Exec(regs, ids, mask, [a_v, b_v, _, r_v]) = ex;
     match *op {
         Op::Mufu { d, a, func } => {
             let mut fa = [0f32; 64];
             a.floats(regs, ids, false, &mut fa);
-            for l in 0..ws {
+            for l in 0..regs.ws {
                 r_v[l] = f32_bits(kepler_pascal::mufu(func, fa[l]));
             }
             regs.write(d, mask, r_v);
@@ -254,11 +188,10 @@ pub(super) fn execute_rare(
         Op::FChk { p, a, b } => {
             a.ints(regs, ids, a_v);
             b.ints(regs, ids, b_v);
-            let mut bits = 0u64;
-            for l in 0..ws {
-                bits |= u64::from(fchk(f32::from_bits(a_v[l]), f32::from_bits(b_v[l]))) << l;
-            }
-            regs.set_pred(p, mask, bits);
+            let slow = lanes_where(regs.ws, |l| {
+                fchk(f32::from_bits(a_v[l]), f32::from_bits(b_v[l]))
+            });
+            regs.set_pred(p, mask, slow);
         }
         _ => return Err("not a float operation".into()),
     }

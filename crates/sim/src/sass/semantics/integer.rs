@@ -53,22 +53,11 @@ fn flo(v: u32, signed: bool, sh: bool) -> u32 {
 
 /// The integer operations of the common path ([`execute_alu`]'s contract), inlined there.
 #[inline(always)]
-pub(super) fn execute(
-    op: &Op,
-    regs: &mut WarpRegs,
-    ids: &ThreadIds,
-    mask: u64,
-    scratch: &mut AluScratch,
-) -> Result<(), String> {
-    let ws = regs.ws;
-    let AluScratch {
-        a: a_v,
-        b: b_v,
-        c: c_v,
-        r: r_v,
-    } = scratch;
+pub(super) fn execute(op: &Op, ex: Exec<'_>) -> Result<(), String> {
     match *op {
         Op::IAdd { d, a, b, c, x, cc } => {
+            let Exec(regs, ids, mask, [a_v, b_v, c_v, r_v]) = ex;
+            let ws = regs.ws;
             let (ta, tb, tc) = (a.term(x), b.term(x), c.term(x));
             if !x && !cc {
                 // No carry in or out (the common case): a plain loop over the operands in
@@ -97,6 +86,8 @@ pub(super) fn execute(
             regs.write_with_carry(d, mask, r_v, cc.then_some(carry));
         }
         Op::IScAdd { d, a, b, shift, cc } => {
+            let Exec(regs, ids, mask, [a_v, b_v, _, r_v]) = ex;
+            let ws = regs.ws;
             let tb = b.term(false);
             if !cc {
                 let (ax, bx) = (a.int_view(regs, ids, a_v), b.view(regs, ids, b_v));
@@ -126,6 +117,8 @@ pub(super) fn execute(
             x,
             cc,
         } => {
+            let Exec(regs, ids, mask, [a_v, b_v, c_v, r_v]) = ex;
+            let ws = regs.ws;
             let tc = c.term(x);
             if !x && !cc && !hi {
                 // The low word of the product plus c: wrapping 32-bit arithmetic, signed or not.
@@ -175,6 +168,7 @@ pub(super) fn execute(
             b_signed,
         } => {
             // `a` with its half selected; `b` raw (its half is applied here); `c` as integer.
+            let Exec(regs, ids, mask, [a_v, b_v, c_v, r_v]) = ex;
             a.fetch_all(regs, ids, a_v);
             let b_raw = Src {
                 half: Half::Whole,
@@ -182,7 +176,7 @@ pub(super) fn execute(
             };
             b_raw.fetch_all(regs, ids, b_v);
             c.ints(regs, ids, c_v);
-            for l in 0..ws {
+            for l in 0..regs.ws {
                 let braw = b_v[l];
                 let bsel = if b.half == Half::H1 {
                     braw >> 16
@@ -224,33 +218,26 @@ pub(super) fn execute(
             left,
             signed,
             wrap,
-        } => {
-            a.ints(regs, ids, a_v);
-            b.ints(regs, ids, b_v);
-            if wrap {
-                b_v[..ws].iter_mut().for_each(|s| *s &= 31);
-            }
-            for l in 0..ws {
-                let (av, s) = (a_v[l], b_v[l]);
-                r_v[l] = if left {
-                    if s >= 32 {
-                        0
-                    } else {
-                        av << s
-                    }
-                } else if signed {
-                    ((av as i32) >> s.min(31)) as u32
-                } else if s >= 32 {
+        } => ex.ints(d, [a, b], |_, [av, s]| {
+            let s = if wrap { s & 31 } else { s };
+            if left {
+                if s >= 32 {
                     0
                 } else {
-                    av >> s
-                };
+                    av << s
+                }
+            } else if signed {
+                ((av as i32) >> s.min(31)) as u32
+            } else if s >= 32 {
+                0
+            } else {
+                av >> s
             }
-            regs.write(d, mask, r_v);
-        }
+        }),
         Op::Lop { d, a, b, op, p } => {
+            let Exec(regs, ids, mask, [a_v, b_v, _, r_v]) = ex;
             let (ax, bx) = (a.int_view(regs, ids, a_v), b.int_view(regs, ids, b_v));
-            for l in 0..ws {
+            for l in 0..regs.ws {
                 let (av, bv) = (ax[l], bx[l]);
                 r_v[l] = match op {
                     LopKind::And => av & bv,
@@ -260,66 +247,35 @@ pub(super) fn execute(
                 };
             }
             regs.write(d, mask, r_v);
-            if let Some((p, nz)) = p {
-                let mut bits = 0u64;
-                for (l, &v) in r_v[..ws].iter().enumerate() {
-                    bits |= u64::from((v != 0) == nz) << l;
-                }
-                regs.set_pred(p, mask, bits);
-            }
+            regs.set_pred_nonzero(p, mask, r_v);
         }
         Op::Lop3 { d, a, b, c, lut, p } => {
-            a.ints(regs, ids, a_v);
-            b.ints(regs, ids, b_v);
-            c.ints(regs, ids, c_v);
-            for l in 0..ws {
-                let (x, y, z) = (a_v[l], b_v[l], c_v[l]);
-                let mut v = 0u32;
-                // LUT bit i is the result for (a, b, c) = (bit 2, bit 1, bit 0 of i): the
-                // encoding where a = 0xF0, b = 0xCC, c = 0xAA reproduce themselves.
-                for i in 0..8u8 {
-                    if lut >> i & 1 == 1 {
-                        let pa = if i & 4 != 0 { x } else { !x };
-                        let pb = if i & 2 != 0 { y } else { !y };
-                        let pc = if i & 1 != 0 { z } else { !z };
-                        v |= pa & pb & pc;
-                    }
-                }
-                r_v[l] = v;
-            }
-            regs.write(d, mask, r_v);
-            if let Some((p, nonzero)) = p {
-                let mut hit = 0u64;
-                for (l, &v) in r_v[..ws].iter().enumerate() {
-                    hit |= u64::from((v != 0) == nonzero) << l;
-                }
-                regs.set_pred(p, mask, hit);
-            }
+            let mask = ex.2;
+            // LUT bit i is the result for (a, b, c) = (bit 2, bit 1, bit 0 of i), bit by bit.
+            let (regs, r_v) = ex.ints_kept(d, [a, b, c], |_, [x, y, z]| {
+                lut3(lut, x.into(), y.into(), z.into()) as u32
+            });
+            regs.set_pred_nonzero(p, mask, r_v);
         }
         Op::Sel { d, a, b, p } => {
-            let pm = regs.pred_mask(p, mask);
-            a.ints(regs, ids, a_v);
-            b.ints(regs, ids, b_v);
-            for l in 0..ws {
-                r_v[l] = if pm >> l & 1 == 1 { a_v[l] } else { b_v[l] };
-            }
-            regs.write(d, mask, r_v);
+            let pm = ex.0.pred_mask(p, ex.2);
+            ex.ints(d, [a, b], |l, [x, y]| if pm >> l & 1 == 1 { x } else { y });
         }
         Op::IMnMx { d, a, b, p, signed } => {
-            let pm = regs.pred_mask(p, mask);
-            a.ints(regs, ids, a_v);
-            b.ints(regs, ids, b_v);
-            for l in 0..ws {
-                let (x, y) = (a_v[l], b_v[l]);
+            let pm = ex.0.pred_mask(p, ex.2);
+            ex.ints(d, [a, b], |l, [x, y]| {
                 let less = if signed {
                     (x as i32) < (y as i32)
                 } else {
                     x < y
                 };
                 let min = pm >> l & 1 == 1;
-                r_v[l] = if less == min { x } else { y };
-            }
-            regs.write(d, mask, r_v);
+                if less == min {
+                    x
+                } else {
+                    y
+                }
+            });
         }
         _ => return Err("not a integer operation".into()),
     }
@@ -329,20 +285,7 @@ pub(super) fn execute(
 /// The rarer integer operations (sm_70+ forms; [`execute_alu`]'s contract), kept out of the
 /// common path.
 #[inline(never)]
-pub(super) fn execute_rare(
-    op: &Op,
-    regs: &mut WarpRegs,
-    ids: &ThreadIds,
-    mask: u64,
-    scratch: &mut AluScratch,
-) -> Result<(), String> {
-    let ws = regs.ws;
-    let AluScratch {
-        a: a_v,
-        b: b_v,
-        c: c_v,
-        r: r_v,
-    } = scratch;
+pub(super) fn execute_rare(op: &Op, ex: Exec<'_>) -> Result<(), String> {
     match *op {
         Op::VImad {
             d,
@@ -354,6 +297,7 @@ pub(super) fn execute_rare(
             cin,
             cout,
         } => {
+            let Exec(regs, ids, mask, [a_v, b_v, c_v, r_v]) = ex;
             a.ints(regs, ids, a_v);
             b.ints(regs, ids, b_v);
             let cin_mask = cin.map_or(0, |p| regs.pred_mask(p, u64::MAX));
@@ -361,7 +305,7 @@ pub(super) fn execute_rare(
                 MadPart::Lo => {
                     let tc = c.term(cin.is_some());
                     c.fetch_all(regs, ids, c_v);
-                    for l in 0..ws {
+                    for l in 0..regs.ws {
                         let s = u64::from(a_v[l].wrapping_mul(b_v[l]))
                             + tc.apply(c_v[l])
                             + (cin_mask >> l & 1);
@@ -383,10 +327,7 @@ pub(super) fn execute_rare(
                         if part == MadPart::Hi {
                             regs.set(d, l, (sum >> 32) as u32);
                         } else {
-                            regs.set(d, l, sum as u32);
-                            if d != RZ_DEST {
-                                regs.set(d + 1, l, (sum >> 32) as u32);
-                            }
+                            regs.set_pair(d, l, sum);
                         }
                     }
                     if let Some(p) = cout {
@@ -404,6 +345,7 @@ pub(super) fn execute_rare(
             cout,
             cout2,
         } => {
+            let Exec(regs, ids, mask, [a_v, b_v, c_v, r_v]) = ex;
             let x = cin.is_some();
             let (ta, tb, tc) = (a.term(x), b.term(x), c.term(x));
             let (c0, c1) = match cin {
@@ -416,7 +358,7 @@ pub(super) fn execute_rare(
                 c.view(regs, ids, c_v),
             );
             let (mut carry, mut carry2) = (0u64, 0u64);
-            for l in 0..ws {
+            for l in 0..regs.ws {
                 let s = ta.apply(av[l])
                     + tb.apply(bv[l])
                     + tc.apply(cv[l])
@@ -447,6 +389,7 @@ pub(super) fn execute_rare(
             cc_in,
             cc,
         } => {
+            let Exec(regs, ids, mask, [a_v, b_v, c_v, r_v]) = ex;
             a.ints(regs, ids, a_v);
             b.fetch_all(regs, ids, b_v);
             hi_src.ints(regs, ids, c_v);
@@ -457,7 +400,7 @@ pub(super) fn execute_rare(
                 cin.map_or(0, |p| regs.pred_mask(p, u64::MAX))
             };
             let mut carry = 0u64;
-            for l in 0..ws {
+            for l in 0..regs.ws {
                 let shifted = if hi {
                     let h = if sx32 {
                         ((a_v[l] as i32) >> 31) as u32
@@ -489,43 +432,16 @@ pub(super) fn execute_rare(
             hi,
             signed,
             wide,
-        } => {
-            a.ints(regs, ids, a_v);
-            s.ints(regs, ids, b_v);
-            c.ints(regs, ids, c_v);
-            for l in 0..ws {
-                r_v[l] = shf(a_v[l], b_v[l], c_v[l], left, hi, signed, wide);
-            }
-            regs.write(d, mask, r_v);
-        }
-        Op::Prmt { d, a, sel, b } => {
-            a.ints(regs, ids, a_v);
-            sel.ints(regs, ids, b_v);
-            b.ints(regs, ids, c_v);
-            for l in 0..ws {
-                r_v[l] = prmt(a_v[l], b_v[l], c_v[l]);
-            }
-            regs.write(d, mask, r_v);
-        }
-        Op::IAbs { d, a } => {
-            a.ints(regs, ids, a_v);
-            for l in 0..ws {
-                r_v[l] = (a_v[l] as i32).wrapping_abs() as u32;
-            }
-            regs.write(d, mask, r_v);
-        }
-        Op::Bits { d, a, kind } => {
-            a.ints(regs, ids, a_v);
-            for l in 0..ws {
-                let v = a_v[l];
-                r_v[l] = match kind {
-                    BitsKind::Popc => v.count_ones(),
-                    BitsKind::Brev => v.reverse_bits(),
-                    BitsKind::Flo { signed, sh } => flo(v, signed, sh),
-                };
-            }
-            regs.write(d, mask, r_v);
-        }
+        } => ex.ints(d, [a, s, c], |_, [a, s, c]| {
+            shf(a, s, c, left, hi, signed, wide)
+        }),
+        Op::Prmt { d, a, sel, b } => ex.ints(d, [a, sel, b], |_, [a, sel, b]| prmt(a, sel, b)),
+        Op::IAbs { d, a } => ex.ints(d, [a], |_, [a]| (a as i32).wrapping_abs() as u32),
+        Op::Bits { d, a, kind } => ex.ints(d, [a], |_, [v]| match kind {
+            BitsKind::Popc => v.count_ones(),
+            BitsKind::Brev => v.reverse_bits(),
+            BitsKind::Flo { signed, sh } => flo(v, signed, sh),
+        }),
         _ => return Err("not a integer operation".into()),
     }
     Ok(())

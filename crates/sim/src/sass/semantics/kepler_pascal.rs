@@ -172,27 +172,15 @@ pub(super) fn compare_x(
 
 /// The Kepler–Pascal operations of this module (contract of [`execute_alu`]).
 #[inline(never)]
-pub(super) fn execute(
-    op: &Op,
-    regs: &mut WarpRegs,
-    ids: &ThreadIds,
-    mask: u64,
-    scratch: &mut AluScratch,
-) -> Result<(), String> {
-    let ws = regs.ws;
-    let AluScratch {
-        a: a_v,
-        b: b_v,
-        c: c_v,
-        r: r_v,
-    } = scratch;
+pub(super) fn execute(op: &Op, ex: Exec<'_>) -> Result<(), String> {
     match *op {
         Op::IAdd3Shift { d, a, b, c, right } => {
+            let Exec(regs, ids, mask, [a_v, b_v, c_v, r_v]) = ex;
             let (ta, tb, tc) = (a.term(false), b.term(false), c.term(false));
             a.fetch_all(regs, ids, a_v);
             b.fetch_all(regs, ids, b_v);
             c.fetch_all(regs, ids, c_v);
-            for l in 0..ws {
+            for l in 0..regs.ws {
                 let s = ta.apply(a_v[l]) + tb.apply(b_v[l]);
                 let s = if right { s >> 16 } else { s << 16 };
                 r_v[l] = (s + tc.apply(c_v[l])) as u32;
@@ -207,11 +195,12 @@ pub(super) fn execute(
             signed,
             high,
         } => {
+            let Exec(regs, ids, mask, [a_v, b_v, _, r_v]) = ex;
             let pm = regs.pred_mask(p, mask);
             a.ints(regs, ids, a_v);
             b.ints(regs, ids, b_v);
             let (mut equal, mut took_a) = (0u64, 0u64);
-            for l in 0..ws {
+            for l in 0..regs.ws {
                 let (x, y) = (a_v[l], b_v[l]);
                 let min = pm >> l & 1 == 1;
                 let pick_a = if high || regs.zf >> l & 1 == 1 {
@@ -234,14 +223,7 @@ pub(super) fn execute(
                 regs.zf = (regs.zf & !mask) | (equal & mask);
             }
         }
-        Op::PopcAnd { d, a, b } => {
-            a.ints(regs, ids, a_v);
-            b.ints(regs, ids, b_v);
-            for l in 0..ws {
-                r_v[l] = (a_v[l] & b_v[l]).count_ones();
-            }
-            regs.write(d, mask, r_v);
-        }
+        Op::PopcAnd { d, a, b } => ex.ints(d, [a, b], |_, [a, b]| (a & b).count_ones()),
         Op::Video3 {
             d,
             a,
@@ -251,9 +233,6 @@ pub(super) fn execute(
             second,
             signed,
         } => {
-            a.ints(regs, ids, a_v);
-            b.ints(regs, ids, b_v);
-            c.ints(regs, ids, c_v);
             let apply = |op: VideoOp, x: u32, y: u32| match op {
                 VideoOp::Add => x.wrapping_add(y),
                 VideoOp::Min if signed => (x as i32).min(y as i32) as u32,
@@ -261,10 +240,9 @@ pub(super) fn execute(
                 VideoOp::Min => x.min(y),
                 VideoOp::Max => x.max(y),
             };
-            for l in 0..ws {
-                r_v[l] = apply(second, apply(first, a_v[l], b_v[l]), c_v[l]);
-            }
-            regs.write(d, mask, r_v);
+            ex.ints(d, [a, b, c], |_, [a, b, c]| {
+                apply(second, apply(first, a, b), c)
+            });
         }
         Op::Bfe {
             d,
@@ -272,23 +250,8 @@ pub(super) fn execute(
             ctl,
             signed,
             brev,
-        } => {
-            a.ints(regs, ids, a_v);
-            ctl.ints(regs, ids, b_v);
-            for l in 0..ws {
-                r_v[l] = bfe(a_v[l], b_v[l], signed, brev);
-            }
-            regs.write(d, mask, r_v);
-        }
-        Op::Bfi { d, a, ctl, c } => {
-            a.ints(regs, ids, a_v);
-            ctl.ints(regs, ids, b_v);
-            c.ints(regs, ids, c_v);
-            for l in 0..ws {
-                r_v[l] = bfi(a_v[l], b_v[l], c_v[l]);
-            }
-            regs.write(d, mask, r_v);
-        }
+        } => ex.ints(d, [a, ctl], |_, [a, ctl]| bfe(a, ctl, signed, brev)),
+        Op::Bfi { d, a, ctl, c } => ex.ints(d, [a, ctl, c], |_, [a, ctl, c]| bfi(a, ctl, c)),
         Op::CmpSel {
             d,
             a,
@@ -299,24 +262,22 @@ pub(super) fn execute(
             float,
             ftz,
         } => {
-            a.ints(regs, ids, a_v);
-            b.ints(regs, ids, b_v);
             if float {
                 let mut fc = [0f32; 64];
-                c.floats(regs, ids, ftz, &mut fc);
-                for l in 0..ws {
-                    let t = cmp.floats(f64::from(fc[l]), 0.0);
-                    r_v[l] = if t { a_v[l] } else { b_v[l] };
-                }
+                c.floats(ex.0, ex.1, ftz, &mut fc);
+                let t = |l: usize| cmp.floats(f64::from(fc[l]), 0.0);
+                ex.ints(d, [a, b], |l, [a, b]| if t(l) { a } else { b });
             } else {
-                c.ints(regs, ids, c_v);
                 cmp_int(cmp, 0, 0, signed)?;
-                for l in 0..ws {
-                    let t = cmp_int(cmp, c_v[l], 0, signed).unwrap_or(false);
-                    r_v[l] = if t { a_v[l] } else { b_v[l] };
-                }
+                ex.ints(d, [a, b, c], |_, [a, b, c]| {
+                    let t = cmp_int(cmp, c, 0, signed).unwrap_or(false);
+                    if t {
+                        a
+                    } else {
+                        b
+                    }
+                });
             }
-            regs.write(d, mask, r_v);
         }
         Op::SetReg {
             d,
@@ -331,42 +292,27 @@ pub(super) fn execute(
             ftz,
             x,
         } => {
+            let Exec(regs, ids, mask, [a_v, b_v, _, r_v]) = ex;
             let pm = regs.pred_mask(p, mask);
-            let one = if bf { 1.0f32.to_bits() } else { u32::MAX };
-            if float {
+            let holds = if float {
                 let (mut fa, mut fb) = ([0f32; 64], [0f32; 64]);
                 a.floats(regs, ids, ftz, &mut fa);
                 b.floats(regs, ids, ftz, &mut fb);
-                for l in 0..ws {
-                    let t = cmp.floats(f64::from(fa[l]), f64::from(fb[l]));
-                    r_v[l] = if bop.apply(t, pm >> l & 1 == 1) {
-                        one
-                    } else {
-                        0
-                    };
-                }
+                lanes_where(regs.ws, |l| cmp.floats(f64::from(fa[l]), f64::from(fb[l])))
             } else if x {
-                let r = compare_x(regs, ids, cmp, signed, [a, b])?;
-                for (l, v) in r_v.iter_mut().enumerate().take(ws) {
-                    *v = if bop.apply(r >> l & 1 == 1, pm >> l & 1 == 1) {
-                        one
-                    } else {
-                        0
-                    };
-                }
+                compare_x(regs, ids, cmp, signed, [a, b])?
             } else {
                 a.ints(regs, ids, a_v);
                 b.ints(regs, ids, b_v);
                 cmp_int(cmp, 0, 0, signed)?;
-                for l in 0..ws {
-                    let t = cmp_int(cmp, a_v[l], b_v[l], signed).unwrap_or(false);
-                    r_v[l] = if bop.apply(t, pm >> l & 1 == 1) {
-                        one
-                    } else {
-                        0
-                    };
-                }
-            }
+                lanes_where(regs.ws, |l| {
+                    cmp_int(cmp, a_v[l], b_v[l], signed).unwrap_or(false)
+                })
+            };
+            let combined = lanes_where(regs.ws, |l| {
+                bop.apply(holds >> l & 1 == 1, pm >> l & 1 == 1)
+            });
+            one_where(combined, bf, &mut r_v[..regs.ws]);
             regs.write(d, mask, r_v);
         }
         Op::I2I {
@@ -376,6 +322,7 @@ pub(super) fn execute(
             src,
             sat,
         } => {
+            let Exec(regs, ids, mask, [a_v, .., r_v]) = ex;
             let raw = Src {
                 neg: false,
                 inv: false,
@@ -383,7 +330,7 @@ pub(super) fn execute(
                 ..a
             };
             raw.fetch_all(regs, ids, a_v);
-            for l in 0..ws {
+            for l in 0..regs.ws {
                 let mut v = extend(u64::from(a_v[l]), src);
                 if a.abs {
                     v = v.abs();
@@ -398,15 +345,11 @@ pub(super) fn execute(
             }
             regs.write(d, mask, r_v);
         }
-        Op::Mufu64H { d, a, rsq } => {
-            a.ints(regs, ids, a_v);
-            for l in 0..ws {
-                let x = f64::from_bits(u64::from(a_v[l]) << 32);
-                let r = if rsq { 1.0 / x.sqrt() } else { 1.0 / x };
-                r_v[l] = (r.to_bits() >> 32) as u32;
-            }
-            regs.write(d, mask, r_v);
-        }
+        Op::Mufu64H { d, a, rsq } => ex.ints(d, [a], |_, [a]| {
+            let x = f64::from_bits(u64::from(a) << 32);
+            let r = if rsq { 1.0 / x.sqrt() } else { 1.0 / x };
+            (r.to_bits() >> 32) as u32
+        }),
         _ => return Err("not a Kepler–Pascal operation".into()),
     }
     Ok(())

@@ -6,12 +6,8 @@ use super::*;
 #[inline(always)]
 pub(super) fn execute(
     op: &Op,
-    regs: &mut WarpRegs,
-    ids: &ThreadIds,
-    mask: u64,
-    scratch: &mut AluScratch,
+    Exec(regs, ids, mask, [a_v, .., r_v]): Exec<'_>,
 ) -> Result<(), String> {
-    let AluScratch { a: a_v, r: r_v, .. } = scratch;
     match *op {
         Op::Mov { d, a } => {
             a.ints(regs, ids, a_v);
@@ -39,13 +35,9 @@ pub(super) fn execute(
 #[inline(never)]
 pub(super) fn execute_rare(
     op: &Op,
-    regs: &mut WarpRegs,
-    ids: &ThreadIds,
-    mask: u64,
-    scratch: &mut AluScratch,
+    Exec(regs, ids, mask, [a_v, .., r_v]): Exec<'_>,
 ) -> Result<(), String> {
     let ws = regs.ws;
-    let AluScratch { a: a_v, r: r_v, .. } = scratch;
     match *op {
         Op::Const64 { d, lo, hi } => {
             r_v[..ws].fill(lo);
@@ -105,10 +97,7 @@ pub(super) fn execute_rare(
                     }
                     8 => {
                         let hi = word(at / 4 + 1)?;
-                        regs.set(d, l, lo);
-                        if d != RZ_DEST {
-                            regs.set(d + 1, l, hi);
-                        }
+                        regs.set_pair(d, l, u64::from(hi) << 32 | u64::from(lo));
                     }
                     _ => regs.set(d, l, lo),
                 }

@@ -82,10 +82,33 @@ pub(super) fn first_lane(mask: u64) -> Option<usize> {
     (mask != 0).then(|| mask.trailing_zeros() as usize)
 }
 
+/// `.FTZ`: a subnormal flushed to the zero of its sign.
 #[inline]
 pub(super) fn flush(f: f32) -> f32 {
     if f.is_subnormal() {
         0.0f32.copysign(f)
+    } else {
+        f
+    }
+}
+
+/// `.SAT`: clamped to [0, 1], NaN → 0 (PTX `.sat`); a single-precision value is exact in
+/// f64 and comes back unchanged, so one definition serves both widths.
+#[inline]
+pub(super) fn saturate_f64(x: f64) -> f64 {
+    if x.is_nan() {
+        0.0
+    } else {
+        x.clamp(0.0, 1.0)
+    }
+}
+
+/// A single-precision result under `.FTZ` (flushed) and then `.SAT` (saturated).
+#[inline(always)]
+pub(super) fn flush_saturate(f: f32, ftz: bool, sat: bool) -> f32 {
+    let f = if ftz { flush(f) } else { f };
+    if sat {
+        saturate_f64(f64::from(f)) as f32
     } else {
         f
     }
@@ -224,7 +247,7 @@ impl WarpRegs {
         let ws = self.ws;
         let base = d as usize * ws;
         if let Some(row) = self.gpr.get_mut(base..base + ws) {
-            let full = if ws >= 64 { u64::MAX } else { (1u64 << ws) - 1 };
+            let full = crate::lane_set::full_mask(ws);
             if mask & full == full {
                 row.copy_from_slice(&vals[..ws]);
                 return;

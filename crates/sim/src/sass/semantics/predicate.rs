@@ -2,9 +2,11 @@
 
 use super::*;
 
-/// Result bits of a 3-input lookup table on whole masks (`a` = 0xF0, `b` = 0xCC, `c` = 0xAA
-/// reproduce themselves, as for `LOP3`).
-fn lut3(lut: u8, a: u64, b: u64, c: u64) -> u64 {
+/// Result bits of a 3-input lookup table, bit by bit (`a` = 0xF0, `b` = 0xCC, `c` = 0xAA
+/// reproduce themselves): `PLOP3` on whole lane masks, `LOP3` on register values (widened;
+/// each bit of the result depends on the same bit of the inputs only).
+#[inline]
+pub(super) fn lut3(lut: u8, a: u64, b: u64, c: u64) -> u64 {
     let mut v = 0u64;
     for i in 0..8u8 {
         if lut >> i & 1 == 1 {
@@ -40,15 +42,8 @@ pub(super) fn cmp_int(c: Cmp, a: u32, b: u32, signed: bool) -> Result<bool, Stri
 
 /// The predicate operations of the common path ([`execute_alu`]'s contract), inlined there.
 #[inline(always)]
-pub(super) fn execute(
-    op: &Op,
-    regs: &mut WarpRegs,
-    ids: &ThreadIds,
-    mask: u64,
-    scratch: &mut AluScratch,
-) -> Result<(), String> {
-    let ws = regs.ws;
-    let AluScratch { a: a_v, b: b_v, .. } = scratch;
+pub(super) fn execute(op: &Op, ex: Exec<'_>) -> Result<(), String> {
+    let Exec(regs, ids, mask, [a_v, b_v, ..]) = ex;
     match *op {
         Op::ISetP {
             p,
@@ -81,15 +76,11 @@ pub(super) fn execute(
             // The comparison is checked once; then every lane (inactive ones are masked
             // off by `set_pred`) in a loop without early exits.
             cmp_int(cmp, 0, 0, signed)?;
-            let mut r = 0u64;
-            for l in 0..ws {
-                let v = match low {
-                    // `.EX`: equal high words leave the low words' result.
-                    Some(lo) if ax[l] == bx[l] => lo >> l & 1 == 1,
-                    _ => cmp_int(cmp, ax[l], bx[l], signed).unwrap_or(false),
-                };
-                r |= u64::from(v) << l;
-            }
+            let r = lanes_where(regs.ws, |l| match low {
+                // `.EX`: equal high words leave the low words' result.
+                Some(lo) if ax[l] == bx[l] => lo >> l & 1 == 1,
+                _ => cmp_int(cmp, ax[l], bx[l], signed).unwrap_or(false),
+            });
             let (pb, qb) = (bop.bits(r, cm), bop.bits(!r, cm));
             regs.set_pred(p, mask, pb);
             regs.set_pred(q, mask, qb);
@@ -121,15 +112,9 @@ pub(super) fn execute(
 /// The rarer predicate operations (sm_70+ forms; [`execute_alu`]'s contract), kept out of the
 /// common path.
 #[inline(never)]
-pub(super) fn execute_rare(
-    op: &Op,
-    regs: &mut WarpRegs,
-    ids: &ThreadIds,
-    mask: u64,
-    scratch: &mut AluScratch,
-) -> Result<(), String> {
+pub(super) fn execute_rare(op: &Op, ex: Exec<'_>) -> Result<(), String> {
+    let Exec(regs, ids, mask, [a_v, .., r_v]) = ex;
     let ws = regs.ws;
-    let AluScratch { a: a_v, r: r_v, .. } = scratch;
     match *op {
         Op::PSet {
             d,
@@ -145,20 +130,13 @@ pub(super) fn execute_rare(
                 regs.pred_mask(b, mask),
                 regs.pred_mask(c, mask),
             );
-            let holds = op2.bits(op1.bits(am, bm), cm);
-            let one = if bf { 1.0f32.to_bits() } else { u32::MAX };
-            for (l, v) in r_v[..ws].iter_mut().enumerate() {
-                *v = if holds >> l & 1 == 1 { one } else { 0 };
-            }
+            one_where(op2.bits(op1.bits(am, bm), cm), bf, &mut r_v[..ws]);
             regs.write(d, mask, r_v);
         }
         Op::R2P { a, mask: m } => {
             a.ints(regs, ids, a_v);
             for i in (0..7u8).filter(|i| m >> i & 1 == 1) {
-                let mut bits = 0u64;
-                for (l, &v) in a_v[..ws].iter().enumerate() {
-                    bits |= u64::from(v >> i & 1) << l;
-                }
+                let bits = lanes_where(ws, |l| a_v[l] >> i & 1 == 1);
                 regs.set_pred(i, mask, bits);
             }
         }

@@ -38,20 +38,9 @@ fn shfl_source(mode: ShflMode, lane: u32, b: u32, c: u32) -> (u32, bool) {
 /// The rarer warp operations (sm_70+ forms; [`execute_alu`]'s contract), kept out of the
 /// common path.
 #[inline(never)]
-pub(super) fn execute(
-    op: &Op,
-    regs: &mut WarpRegs,
-    ids: &ThreadIds,
-    mask: u64,
-    scratch: &mut AluScratch,
-) -> Result<(), String> {
+pub(super) fn execute(op: &Op, ex: Exec<'_>) -> Result<(), String> {
+    let Exec(regs, ids, mask, [a_v, b_v, c_v, r_v]) = ex;
     let ws = regs.ws;
-    let AluScratch {
-        a: a_v,
-        b: b_v,
-        c: c_v,
-        r: r_v,
-    } = scratch;
     match *op {
         Op::MatchAny { d, a } => {
             a.ints(regs, ids, a_v);

@@ -360,7 +360,6 @@ pub(crate) fn decode_one(c: &Ctx) -> R<(Op, Ctl, Vec<u32>)> {
         | Op::Setp { d, .. }
         | Op::Selp { d, .. }
         | Op::Cvt { d, .. }
-        | Op::FloatDirected { d, .. }
         | Op::Bfe { d, .. }
         | Op::Bfi { d, .. } => vec![*d],
         Op::Atom { d, .. } => d.iter().copied().collect(),

@@ -14,6 +14,7 @@
 use crate::semantics::{ParamMemory, Val};
 use caches::AccessKind;
 use isa::ptx::semantics::{BoolOp, Cmp, Conversion, FloatOp, IntOp, Round};
+use isa::ptx::special_registers::Special;
 use isa::ptx::{AddressBase, Function, Instruction, OperandKind, ScalarType, StateSpace};
 use isa::Span;
 use std::collections::BTreeMap;
@@ -50,52 +51,6 @@ impl RegIndex {
     }
 }
 
-/// A special register (`%tid.x`, `%laneid`, ...): its value is the thread's
-/// ([`crate::semantics::ThreadContext`]).
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub(crate) enum Special {
-    /// `%tid`, `%ntid`, `%ctaid`, `%nctaid` and the component (0 = x, 1 = y, 2 = z).
-    Tid(usize),
-    Ntid(usize),
-    Ctaid(usize),
-    Nctaid(usize),
-    Lane,
-    Warp,
-    Sm,
-    Nsm,
-    LanemaskEq,
-    LanemaskLt,
-    LanemaskLe,
-    /// Any other special register, or one without a valid component: unknown.
-    Unknown,
-}
-
-impl Special {
-    fn of(name: &str, component: Option<&str>) -> Special {
-        let c = match component {
-            Some("x") => Some(0),
-            Some("y") => Some(1),
-            Some("z") => Some(2),
-            _ => None,
-        };
-        let with = |f: fn(usize) -> Special| c.map_or(Special::Unknown, f);
-        match name {
-            "tid" => with(Special::Tid),
-            "ntid" => with(Special::Ntid),
-            "ctaid" => with(Special::Ctaid),
-            "nctaid" => with(Special::Nctaid),
-            "laneid" => Special::Lane,
-            "warpid" => Special::Warp,
-            "smid" => Special::Sm,
-            "nsmid" => Special::Nsm,
-            "lanemask_eq" => Special::LanemaskEq,
-            "lanemask_lt" => Special::LanemaskLt,
-            "lanemask_le" => Special::LanemaskLe,
-            _ => Special::Unknown,
-        }
-    }
-}
-
 /// Where a source operand's value comes from.
 #[derive(Debug, Clone, PartialEq)]
 pub(crate) enum Src {
@@ -115,7 +70,7 @@ impl Src {
         match kind {
             OperandKind::Register { name } => ri.id(name).map_or(Src::Unknown, Src::Reg),
             OperandKind::Special { name, component } => {
-                Src::Special(Special::of(name, component.as_deref()))
+                Special::of(name, component.as_deref()).map_or(Src::Unknown, Src::Special)
             }
             OperandKind::Int { value } => Src::Int(*value),
             OperandKind::Float { value } => Src::Float(*value),

@@ -15,11 +15,12 @@
 //! Where the semantics give no value (division by zero, a rounding they do not model) the
 //! result is unknown.
 
-use crate::decoded::{Address, Decoded, Op, Special, Src};
+use crate::decoded::{Address, Decoded, Op, Src};
 use isa::ptx::semantics::{
     compare, convert, f32_directed_op, float_op, int_op, mask_bits, vector_element,
     with_vector_element,
 };
+use isa::ptx::special_registers::Special;
 use isa::ptx::ScalarType;
 use std::collections::BTreeMap;
 
@@ -48,20 +49,19 @@ pub(crate) struct ThreadContext {
 }
 
 impl ThreadContext {
-    fn special(&self, s: Special) -> Val {
+    fn special(&self, s: Special) -> u64 {
         match s {
-            Special::Tid(c) => Some(self.tid[c] as u64),
-            Special::Ntid(c) => Some(self.ntid[c] as u64),
-            Special::Ctaid(c) => Some(self.ctaid[c] as u64),
-            Special::Nctaid(c) => Some(self.nctaid[c] as u64),
-            Special::Lane => Some(self.lane as u64),
-            Special::Warp => Some(self.warp as u64),
-            Special::Sm => Some(self.sm as u64),
-            Special::Nsm => Some(self.nsm as u64),
-            Special::LanemaskEq => Some(1u64 << self.lane),
-            Special::LanemaskLt => Some((1u64 << self.lane) - 1),
-            Special::LanemaskLe => Some((1u64 << (self.lane + 1)) - 1),
-            Special::Unknown => None,
+            Special::Tid(c) => self.tid[c] as u64,
+            Special::Ntid(c) => self.ntid[c] as u64,
+            Special::Ctaid(c) => self.ctaid[c] as u64,
+            Special::Nctaid(c) => self.nctaid[c] as u64,
+            Special::LaneId => self.lane as u64,
+            Special::WarpId => self.warp as u64,
+            Special::SmId => self.sm as u64,
+            Special::NsmId => self.nsm as u64,
+            Special::LanemaskEq => 1u64 << self.lane,
+            Special::LanemaskLt => (1u64 << self.lane) - 1,
+            Special::LanemaskLe => (1u64 << (self.lane + 1)) - 1,
         }
     }
 }
@@ -109,7 +109,7 @@ impl Lane<'_> {
                 let v = (*self.regs.get(*id)?)?;
                 Some(mask_bits(v, ty.bits()))
             }
-            Src::Special(s) => self.ctx.special(*s).map(|v| mask_bits(v, ty.bits())),
+            Src::Special(s) => Some(mask_bits(self.ctx.special(*s), ty.bits())),
             Src::Int(value) => {
                 if ty.is_float() {
                     from_f(*value as f64, ty)

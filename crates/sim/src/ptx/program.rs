@@ -12,16 +12,9 @@ pub(crate) use isa::ptx::semantics::{wide, Cmp, Conversion, FloatOp, IntOp};
 use isa::ptx::{AddressBase, Function, Instruction, Operand, OperandKind, ScalarType, StateSpace};
 use isa::Span;
 
-/// A special register (PTX ISA §10).
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub(crate) enum Special {
-    Tid(usize),
-    Ntid(usize),
-    Ctaid(usize),
-    Nctaid(usize),
-    LaneId,
-    WarpId,
-}
+/// A special register (PTX ISA §10): the simulator reads `%tid`, `%ntid`, `%ctaid`,
+/// `%nctaid`, `%laneid` and `%warpid` (`decode` refuses the others).
+pub(crate) use isa::ptx::special_registers::Special;
 
 /// A source operand.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

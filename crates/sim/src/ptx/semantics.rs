@@ -91,6 +91,12 @@ pub(crate) fn read(s: Src, regs: &Regs, ids: &Ids, lane: usize) -> u64 {
             Special::Nctaid(c) => ids.nctaid[c],
             Special::LaneId => lane as u32,
             Special::WarpId => ids.warp_in_block,
+            // Never decoded (`decode` refuses them).
+            Special::SmId
+            | Special::NsmId
+            | Special::LanemaskEq
+            | Special::LanemaskLt
+            | Special::LanemaskLe => 0,
         }),
     }
 }

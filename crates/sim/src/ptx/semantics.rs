@@ -12,8 +12,8 @@ use super::program::{Cmp, IntOp, Op, Special, Src};
 pub(crate) use crate::lane_set::full_mask;
 pub(crate) use crate::lane_set::lanes;
 use isa::ptx::semantics::{
-    bfe, bfi, compare, convert, f32_directed_op, float_op, int_op, integer_key, mask_bits,
-    vector_element, with_vector_element,
+    bfe, bfi, compare, convert, f32_directed_op, float_op, int_op, int_op_of_width, integer_key,
+    mask_bits, vector_element, with_vector_element,
 };
 use isa::ptx::ScalarType;
 
@@ -205,66 +205,58 @@ fn try_write_lanes(
 }
 
 /// The integer operations whose result is the wrapping 64-bit one cut to the type's width,
-/// with the operation chosen once per instruction rather than per lane: each arm runs
-/// [`int_op`] with its operation as a constant, so the loop over the lanes holds only that
-/// operation's arithmetic. `false` (nothing done) for the others.
+/// with the operation chosen once per instruction rather than per lane: each arm's loop runs
+/// [`int_op`] with its operation as a constant (a closure of its own, so that the operation
+/// folds away), so the loop over the lanes holds only that operation's arithmetic. `false`
+/// (nothing done) for the others.
 fn int_fast(op: IntOp, ty: ScalarType, d: u32, rows: &Rows, regs: &mut Regs, exec: u64) -> bool {
     let (a, b, c) = (&rows.a, &rows.b, &rows.c);
-    #[inline(always)]
-    fn with(regs: &mut Regs, d: u32, exec: u64, op: IntOp, ty: ScalarType, (a, b, c): Abc) {
-        // No division among these operations: `int_op` always has a value.
-        write_lanes(regs, d, exec, |l| {
-            int_op(op, ty, a[l], b[l], c[l]).unwrap_or_default()
-        });
+    let width = (ty.bits(), ty.is_signed());
+    // No division among these operations: `int_op` always has a value.
+    macro_rules! lanes {
+        ($op:expr) => {
+            write_lanes(regs, d, exec, |l| {
+                int_op_of_width($op, width, a[l], b[l], c[l]).unwrap_or_default()
+            })
+        };
     }
-    let rows = (a.as_slice(), b.as_slice(), c.as_slice());
     match op {
-        IntOp::Add => with(regs, d, exec, IntOp::Add, ty, rows),
-        IntOp::Sub => with(regs, d, exec, IntOp::Sub, ty, rows),
-        IntOp::MulLo => with(regs, d, exec, IntOp::MulLo, ty, rows),
-        IntOp::MadLo => with(regs, d, exec, IntOp::MadLo, ty, rows),
-        IntOp::And => with(regs, d, exec, IntOp::And, ty, rows),
-        IntOp::Or => with(regs, d, exec, IntOp::Or, ty, rows),
-        IntOp::Xor => with(regs, d, exec, IntOp::Xor, ty, rows),
-        IntOp::Shl => with(regs, d, exec, IntOp::Shl, ty, rows),
+        IntOp::Add => lanes!(IntOp::Add),
+        IntOp::Sub => lanes!(IntOp::Sub),
+        IntOp::MulLo => lanes!(IntOp::MulLo),
+        IntOp::MadLo => lanes!(IntOp::MadLo),
+        IntOp::And => lanes!(IntOp::And),
+        IntOp::Or => lanes!(IntOp::Or),
+        IntOp::Xor => lanes!(IntOp::Xor),
+        IntOp::Shl => lanes!(IntOp::Shl),
         _ => return false,
     }
     true
 }
 
-/// Three operand rows.
-type Abc<'a> = (&'a [u64], &'a [u64], &'a [u64]);
-
 /// An integer `setp` without a combining predicate, with the comparison chosen once per
 /// instruction: both operands map to keys that compare as unsigned 64-bit numbers
-/// ([`integer_key`], which is [`compare`]'s integer order), and each arm compares the keys
-/// with its comparison as a constant.
+/// ([`integer_key`], which is [`compare`]'s integer order), and each arm's loop compares the
+/// keys with its comparison as a constant (as in [`int_fast`]).
 fn int_setp(cmp: Cmp, ty: ScalarType, d: u32, a: &[u64], b: &[u64], regs: &mut Regs, exec: u64) {
     let (w, signed) = (ty.bits(), ty.is_signed());
     let key = move |x: u64| integer_key(signed, w, x);
-    #[inline(always)]
-    fn with(
-        regs: &mut Regs,
-        d: u32,
-        exec: u64,
-        (a, b): (&[u64], &[u64]),
-        key: impl Fn(u64) -> u64,
-        cmp: Cmp,
-    ) {
-        write_lanes(regs, d, exec, |l| {
-            u64::from(cmp.holds_for_keys(key(a[l]), key(b[l])))
-        });
+    macro_rules! lanes {
+        ($cmp:expr) => {
+            write_lanes(regs, d, exec, |l| {
+                u64::from($cmp.holds_for_keys(key(a[l]), key(b[l])))
+            })
+        };
     }
-    let rows = (a, b);
     match cmp {
-        Cmp::Eq | Cmp::Equ => with(regs, d, exec, rows, key, Cmp::Eq),
-        Cmp::Ne | Cmp::Neu => with(regs, d, exec, rows, key, Cmp::Ne),
-        Cmp::Lt | Cmp::Ltu => with(regs, d, exec, rows, key, Cmp::Lt),
-        Cmp::Le | Cmp::Leu => with(regs, d, exec, rows, key, Cmp::Le),
-        Cmp::Gt | Cmp::Gtu => with(regs, d, exec, rows, key, Cmp::Gt),
-        Cmp::Ge | Cmp::Geu => with(regs, d, exec, rows, key, Cmp::Ge),
-        Cmp::Num => with(regs, d, exec, rows, key, Cmp::Num),
-        Cmp::Nan => with(regs, d, exec, rows, key, Cmp::Nan),
+        Cmp::Eq | Cmp::Equ => lanes!(Cmp::Eq),
+        Cmp::Ne | Cmp::Neu => lanes!(Cmp::Ne),
+        Cmp::Lt | Cmp::Ltu => lanes!(Cmp::Lt),
+        Cmp::Le | Cmp::Leu => lanes!(Cmp::Le),
+        Cmp::Gt | Cmp::Gtu => lanes!(Cmp::Gt),
+        Cmp::Ge | Cmp::Geu => lanes!(Cmp::Ge),
+        Cmp::Num => lanes!(Cmp::Num),
+        Cmp::Nan => lanes!(Cmp::Nan),
     }
 }
 

@@ -121,18 +121,26 @@ pub fn with_vector_element(acc: u64, k: u32, width: u32, part: u64) -> u64 {
 /// zero, whose result PTX leaves unspecified.
 #[inline(always)]
 pub fn int_op(op: IntOp, ty: ScalarType, a: u64, b: u64, c: u64) -> Option<u64> {
-    let w = ty.bits();
-    let signed = ty.is_signed();
-    let (ua, ub) = (mask_bits(a, w), mask_bits(b, w));
-    let (sa, sb) = (sext(a, w), sext(b, w));
+    int_op_of_width(op, (ty.bits(), ty.is_signed()), a, b, c)
+}
+
+/// [`int_op`] of a type given as its width in bits and whether it is signed, for callers
+/// that apply one operation to many values (the simulator's lanes) and read the type once.
+#[inline(always)]
+pub fn int_op_of_width(op: IntOp, (w, signed): (u32, bool), a: u64, b: u64, c: u64) -> Option<u64> {
+    // The operands as unsigned and as signed numbers of the width, computed in the arms
+    // that read them (an executor that does not know the operation in advance pays only
+    // for its own).
+    let u = |x: u64| mask_bits(x, w);
+    let s = |x: u64| sext(x, w);
     // Full products in 128 bits, signed or unsigned as the type says.
     // (A 64 × 64-bit unsigned product can exceed `i128::MAX`: wrapping keeps its low 128
     // bits, which is all `>> w` and the masks read.)
     let prod = || -> i128 {
         if signed {
-            i128::from(sa).wrapping_mul(i128::from(sb))
+            i128::from(s(a)).wrapping_mul(i128::from(s(b)))
         } else {
-            u128::from(ua).wrapping_mul(u128::from(ub)) as i128
+            u128::from(u(a)).wrapping_mul(u128::from(u(b))) as i128
         }
     };
     let r = match op {
@@ -145,18 +153,18 @@ pub fn int_op(op: IntOp, ty: ScalarType, a: u64, b: u64, c: u64) -> Option<u64> 
         IntOp::MadHi => (((prod() as u128) >> w) as u64).wrapping_add(c),
         IntOp::MadWide => return Some(mask_bits((prod() as u64).wrapping_add(c), 2 * w)),
         IntOp::Div | IntOp::Rem => {
-            if ub == 0 {
+            if u(b) == 0 {
                 return None;
             }
             match (op, signed) {
-                (IntOp::Div, true) => sa.wrapping_div(sb) as u64,
-                (IntOp::Div, false) => ua / ub,
-                (_, true) => sa.wrapping_rem(sb) as u64,
-                (_, false) => ua % ub,
+                (IntOp::Div, true) => s(a).wrapping_div(s(b)) as u64,
+                (IntOp::Div, false) => u(a) / u(b),
+                (_, true) => s(a).wrapping_rem(s(b)) as u64,
+                (_, false) => u(a) % u(b),
             }
         }
         IntOp::Min | IntOp::Max => {
-            let less = if signed { sa < sb } else { ua < ub };
+            let less = if signed { s(a) < s(b) } else { u(a) < u(b) };
             if less == (op == IntOp::Min) {
                 a
             } else {
@@ -167,9 +175,9 @@ pub fn int_op(op: IntOp, ty: ScalarType, a: u64, b: u64, c: u64) -> Option<u64> 
         IntOp::Or => a | b,
         IntOp::Xor => a ^ b,
         IntOp::Not => !a,
-        IntOp::Cnot => u64::from(ua == 0),
+        IntOp::Cnot => u64::from(u(a) == 0),
         IntOp::Neg => 0u64.wrapping_sub(a),
-        IntOp::Abs => sa.unsigned_abs(),
+        IntOp::Abs => s(a).unsigned_abs(),
         IntOp::Shl => {
             let n = mask_bits(b, 32);
             if n >= u64::from(w) {
@@ -178,17 +186,17 @@ pub fn int_op(op: IntOp, ty: ScalarType, a: u64, b: u64, c: u64) -> Option<u64> 
                 a << n
             }
         }
-        IntOp::Clz => bit_fields::clz(w, ua),
-        IntOp::Popc => u64::from(ua.count_ones()),
-        IntOp::Brev => bit_fields::brev(w, ua),
+        IntOp::Clz => bit_fields::clz(w, u(a)),
+        IntOp::Popc => u64::from(u(a).count_ones()),
+        IntOp::Brev => bit_fields::brev(w, u(a)),
         IntOp::Shr => {
             let n = mask_bits(b, 32);
             if signed {
-                (sa >> n.min(63)) as u64
+                (s(a) >> n.min(63)) as u64
             } else if n >= u64::from(w) {
                 0
             } else {
-                ua >> n
+                u(a) >> n
             }
         }
     };

@@ -51,4 +51,6 @@ pub use compare::{compare, integer_key, BoolOp, Cmp};
 pub use convert::{convert, Conversion, Round};
 pub use directed::f32_directed_op;
 pub use float::{f32_bits, f32_of, f64_bits, float_op, FloatOp, F32_NAN, F64_NAN};
-pub use integer::{int_op, mask_bits, sext, vector_element, wide, with_vector_element, IntOp};
+pub use integer::{
+    int_op, int_op_of_width, mask_bits, sext, vector_element, wide, with_vector_element, IntOp,
+};

@@ -98,9 +98,14 @@ pub(crate) enum Op {
         element_type: ScalarType,
     },
     Mov,
-    /// An integer operation of the instruction's type (its sources read with
-    /// [`IntOp::source_type`]).
-    Int(IntOp),
+    /// An integer operation of the instruction's type, given as its width and signedness,
+    /// and the type each of operands 1, 2, 3 is read with ([`IntOp::source_type`]; `None`:
+    /// not read).
+    Int {
+        op: IntOp,
+        width: (u32, bool),
+        reads: [Option<ScalarType>; 3],
+    },
     /// A floating-point operation of `f32` or `f64`: `.ftz`, `.sat`, and the direction of
     /// `.rz`/`.rm`/`.rp` (`None`: to nearest).
     Float {
@@ -271,7 +276,11 @@ fn operation(
             .map(|&id| vec![(id, None)])
             .unwrap_or_default()
     };
-    let int = Op::Int;
+    let int = |op: IntOp| Op::Int {
+        op,
+        width: (bits, ty.is_signed()),
+        reads: std::array::from_fn(|k| (k < op.sources()).then(|| op.source_type(k, ty))),
+    };
     let flt = |op: FloatOp| {
         let round = Round::directed(m);
         if !evaluated_float(ty) || (round.is_some() && !op.rounds_directed(ty)) {

@@ -17,7 +17,7 @@
 
 use crate::decoded::{Address, Decoded, Op, Src};
 use isa::ptx::semantics::{
-    compare, convert, f32_directed_op, float_op, int_op, mask_bits, vector_element,
+    compare, convert, f32_directed_op, float_op, int_op_of_width, mask_bits, vector_element,
     with_vector_element,
 };
 use isa::ptx::special_registers::Special;
@@ -191,11 +191,16 @@ pub(crate) fn value(d: &Decoded, lane: &Lane) -> Val {
             acc.map(|a| mask_bits(a, ty.bits()))
         }
         Op::Mov => op(1),
-        &Op::Int(iop) => {
-            let (a, b, c) = sources(iop.sources(), |k| {
-                lane.operand(d, k + 1, iop.source_type(k, ty))
-            })?;
-            int_op(iop, ty, a, b, c)
+        &Op::Int {
+            op: iop,
+            width,
+            reads,
+        } => {
+            let read = |k: usize| match reads[k] {
+                Some(t) => lane.operand(d, k + 1, t),
+                None => Some(0),
+            };
+            int_op_of_width(iop, width, read(0)?, read(1)?, read(2)?)
         }
         &Op::Float {
             op: fop,

@@ -13,6 +13,8 @@
 
 use crate::semantics::{ParamMemory, Val};
 use caches::AccessKind;
+use isa::ptx::semantics::{BoolOp, Cmp, Conversion, FloatOp, IntOp, Round};
+use isa::ptx::special_registers::Special;
 use isa::ptx::{AddressBase, Function, Instruction, OperandKind, ScalarType, StateSpace};
 use isa::Span;
 use std::collections::BTreeMap;
@@ -49,52 +51,6 @@ impl RegIndex {
     }
 }
 
-/// A special register (`%tid.x`, `%laneid`, ...): its value is the thread's
-/// ([`crate::semantics::ThreadContext`]).
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub(crate) enum Special {
-    /// `%tid`, `%ntid`, `%ctaid`, `%nctaid` and the component (0 = x, 1 = y, 2 = z).
-    Tid(usize),
-    Ntid(usize),
-    Ctaid(usize),
-    Nctaid(usize),
-    Lane,
-    Warp,
-    Sm,
-    Nsm,
-    LanemaskEq,
-    LanemaskLt,
-    LanemaskLe,
-    /// Any other special register, or one without a valid component: unknown.
-    Unknown,
-}
-
-impl Special {
-    fn of(name: &str, component: Option<&str>) -> Special {
-        let c = match component {
-            Some("x") => Some(0),
-            Some("y") => Some(1),
-            Some("z") => Some(2),
-            _ => None,
-        };
-        let with = |f: fn(usize) -> Special| c.map_or(Special::Unknown, f);
-        match name {
-            "tid" => with(Special::Tid),
-            "ntid" => with(Special::Ntid),
-            "ctaid" => with(Special::Ctaid),
-            "nctaid" => with(Special::Nctaid),
-            "laneid" => Special::Lane,
-            "warpid" => Special::Warp,
-            "smid" => Special::Sm,
-            "nsmid" => Special::Nsm,
-            "lanemask_eq" => Special::LanemaskEq,
-            "lanemask_lt" => Special::LanemaskLt,
-            "lanemask_le" => Special::LanemaskLe,
-            _ => Special::Unknown,
-        }
-    }
-}
-
 /// Where a source operand's value comes from.
 #[derive(Debug, Clone, PartialEq)]
 pub(crate) enum Src {
@@ -114,7 +70,7 @@ impl Src {
         match kind {
             OperandKind::Register { name } => ri.id(name).map_or(Src::Unknown, Src::Reg),
             OperandKind::Special { name, component } => {
-                Src::Special(Special::of(name, component.as_deref()))
+                Special::of(name, component.as_deref()).map_or(Src::Unknown, Src::Special)
             }
             OperandKind::Int { value } => Src::Int(*value),
             OperandKind::Float { value } => Src::Float(*value),
@@ -122,72 +78,6 @@ impl Src {
             _ => Src::Unknown,
         }
     }
-}
-
-/// The comparison of `setp` (PTX ISA §9.7.3.10), its first comparison modifier in this
-/// order.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub(crate) enum Cmp {
-    Eq,
-    Ne,
-    Lt,
-    Le,
-    Gt,
-    Ge,
-    Lo,
-    Ls,
-    Hi,
-    Hs,
-    Equ,
-    Neu,
-    Ltu,
-    Leu,
-    Gtu,
-    Geu,
-    Num,
-    Nan,
-}
-
-const CMPS: [(&str, Cmp); 18] = [
-    ("eq", Cmp::Eq),
-    ("ne", Cmp::Ne),
-    ("lt", Cmp::Lt),
-    ("le", Cmp::Le),
-    ("gt", Cmp::Gt),
-    ("ge", Cmp::Ge),
-    ("lo", Cmp::Lo),
-    ("ls", Cmp::Ls),
-    ("hi", Cmp::Hi),
-    ("hs", Cmp::Hs),
-    ("equ", Cmp::Equ),
-    ("neu", Cmp::Neu),
-    ("ltu", Cmp::Ltu),
-    ("leu", Cmp::Leu),
-    ("gtu", Cmp::Gtu),
-    ("geu", Cmp::Geu),
-    ("num", Cmp::Num),
-    ("nan", Cmp::Nan),
-];
-
-/// How `setp` combines its comparison with a predicate operand.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub(crate) enum BoolOp {
-    And,
-    Or,
-    Xor,
-}
-
-/// The rounding of a float-to-integer `cvt`.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub(crate) enum Round {
-    /// `.rni`.
-    Nearest,
-    /// `.rmi`.
-    Down,
-    /// `.rpi`.
-    Up,
-    /// Anything else: towards zero.
-    Zero,
 }
 
 /// What an instruction does to one thread's registers, with its type and modifiers decided.
@@ -208,55 +98,29 @@ pub(crate) enum Op {
         element_type: ScalarType,
     },
     Mov,
-    FloatAdd,
-    FloatSub,
-    FloatMul,
-    FloatDiv,
-    FloatMin,
-    FloatMax,
-    Add,
-    Sub,
-    /// Integer `mul`/`mad`: `.wide`, `.hi`, the addend's type for `mad`.
-    Mul {
-        wide: bool,
-        hi: bool,
-        addend: Option<ScalarType>,
+    /// An integer operation of the instruction's type, given as its width and signedness,
+    /// and the type each of operands 1, 2, 3 is read with ([`IntOp::source_type`]; `None`:
+    /// not read).
+    Int {
+        op: IntOp,
+        width: (u32, bool),
+        reads: [Option<ScalarType>; 3],
     },
-    /// Float `mad`/`fma`.
-    FloatMad,
-    /// Integer `div`, and `rem` of any type.
-    DivRem {
-        rem: bool,
-    },
-    /// Integer `min`/`max`.
-    MinMax {
-        min: bool,
-    },
-    AbsNeg {
-        abs: bool,
-    },
-    And,
-    Or,
-    Xor,
-    Not,
-    Cnot,
-    Shift {
-        left: bool,
+    /// A floating-point operation of `f32` or `f64`: `.ftz`, `.sat`, and the direction of
+    /// `.rz`/`.rm`/`.rp` (`None`: to nearest).
+    Float {
+        op: FloatOp,
+        ftz: bool,
+        sat: bool,
+        round: Option<Round>,
     },
     Cvta,
-    /// `cvt` with destination and source types.
-    Cvt {
-        to: ScalarType,
-        from: ScalarType,
-        round: Round,
-    },
+    Cvt(Conversion),
     Setp {
         cmp: Cmp,
         with: Option<BoolOp>,
     },
     Selp,
-    Rcp,
-    Sqrt,
     /// Writes known before any thread runs (`ld.param`, and `cvt`/`setp` forms whose result
     /// is always unknown): the same for every thread.
     Constant(Vec<(usize, Val)>),
@@ -392,7 +256,9 @@ fn bits_type(width: u32, ty: ScalarType) -> ScalarType {
 }
 
 /// The operation of an instruction that writes registers; the arms and their order are the
-/// executor's rules (`semantics::execute`).
+/// executor's rules (`semantics::execute`). What the analyzer does not evaluate — a float of
+/// another width than `f32` and `f64`, a comparison the ISA does not define on the type,
+/// directed rounding other than `add/sub/mul/fma.f32`'s — writes an unknown value.
 fn operation(
     ins: &Instruction,
     types: &[ScalarType],
@@ -403,11 +269,29 @@ fn operation(
 ) -> Op {
     let float = ty.is_float();
     let bits = ty.bits();
+    let m = |s: &str| ins.has_modifier(s);
     let first = || {
         dests
             .first()
             .map(|&id| vec![(id, None)])
             .unwrap_or_default()
+    };
+    let int = |op: IntOp| Op::Int {
+        op,
+        width: (bits, ty.is_signed()),
+        reads: std::array::from_fn(|k| (k < op.sources()).then(|| op.source_type(k, ty))),
+    };
+    let flt = |op: FloatOp| {
+        let round = Round::directed(m);
+        if !evaluated_float(ty) || (round.is_some() && !op.rounds_directed(ty)) {
+            return Op::Constant(first());
+        }
+        Op::Float {
+            op,
+            ftz: m("ftz"),
+            sat: m("sat"),
+            round,
+        }
     };
     match ins.opcode.as_str() {
         "mov" => {
@@ -433,78 +317,80 @@ fn operation(
             }
             Op::Mov
         }
-        "add" if float => Op::FloatAdd,
-        "sub" if float => Op::FloatSub,
-        "mul" if float => Op::FloatMul,
-        "div" if float => Op::FloatDiv,
-        "min" if float => Op::FloatMin,
-        "max" if float => Op::FloatMax,
-        "add" => Op::Add,
-        "sub" => Op::Sub,
+        "add" if float => flt(FloatOp::Add),
+        "sub" if float => flt(FloatOp::Sub),
+        "mul" if float => flt(FloatOp::Mul),
+        "div" if float => flt(FloatOp::Div),
+        "min" if float => flt(FloatOp::Min),
+        "max" if float => flt(FloatOp::Max),
+        "add" => int(IntOp::Add),
+        "sub" => int(IntOp::Sub),
         "mul" | "mad" if !float => {
-            let wide = ins.has_modifier("wide");
-            let width = if wide { bits * 2 } else { bits };
-            Op::Mul {
-                wide,
-                hi: ins.has_modifier("hi"),
-                addend: (ins.opcode == "mad").then(|| if wide { bits_type(width, ty) } else { ty }),
-            }
+            let mad = ins.opcode == "mad";
+            int(match (m("wide"), m("hi"), mad) {
+                (true, _, false) => IntOp::MulWide,
+                (true, _, true) => IntOp::MadWide,
+                (_, true, false) => IntOp::MulHi,
+                (_, true, true) => IntOp::MadHi,
+                (_, _, false) => IntOp::MulLo,
+                (_, _, true) => IntOp::MadLo,
+            })
         }
-        "mad" | "fma" if float => Op::FloatMad,
-        "div" | "rem" => Op::DivRem {
-            rem: ins.opcode == "rem",
-        },
-        "min" | "max" => Op::MinMax {
-            min: ins.opcode == "min",
-        },
-        "abs" | "neg" => Op::AbsNeg {
-            abs: ins.opcode == "abs",
-        },
-        "and" => Op::And,
-        "or" => Op::Or,
-        "xor" => Op::Xor,
-        "not" => Op::Not,
-        "cnot" => Op::Cnot,
-        "shl" | "shr" => Op::Shift {
-            left: ins.opcode == "shl",
-        },
+        "mad" | "fma" if float => flt(FloatOp::Fma),
+        "div" => int(IntOp::Div),
+        "rem" => int(IntOp::Rem),
+        "min" => int(IntOp::Min),
+        "max" => int(IntOp::Max),
+        "abs" if float => flt(FloatOp::Abs),
+        "neg" if float => flt(FloatOp::Neg),
+        "abs" => int(IntOp::Abs),
+        "neg" => int(IntOp::Neg),
+        "and" => int(IntOp::And),
+        "or" => int(IntOp::Or),
+        "xor" => int(IntOp::Xor),
+        "not" => int(IntOp::Not),
+        "cnot" => int(IntOp::Cnot),
+        "shl" => int(IntOp::Shl),
+        "shr" => int(IntOp::Shr),
         "cvta" => Op::Cvta,
         "cvt" => match (types.first(), types.get(1)) {
-            (Some(&to), Some(&from)) => Op::Cvt {
-                to,
-                from,
-                round: if ins.has_modifier("rni") {
-                    Round::Nearest
-                } else if ins.has_modifier("rmi") {
-                    Round::Down
-                } else if ins.has_modifier("rpi") {
-                    Round::Up
-                } else {
-                    Round::Zero
-                },
-            },
+            (Some(&to), Some(&from))
+                if [to, from]
+                    .iter()
+                    .all(|t| !t.is_float() || evaluated_float(*t)) =>
+            {
+                Op::Cvt(Conversion::from_modifiers(to, from, m))
+            }
             _ => Op::Constant(first()),
         },
-        "setp" => match CMPS.iter().find(|(m, _)| ins.has_modifier(m)) {
-            Some(&(_, cmp)) => Op::Setp {
-                cmp,
-                with: [
-                    ("and", BoolOp::And),
-                    ("or", BoolOp::Or),
-                    ("xor", BoolOp::Xor),
-                ]
-                .into_iter()
-                .find(|(m, _)| ins.has_modifier(m))
-                .map(|(_, b)| b),
-            },
-            None => Op::Constant(first()),
+        "setp" => match Cmp::MODIFIERS.iter().find(|(name, _)| m(name)) {
+            // `lo`, `ls`, `hi`, `hs` are unsigned integer comparisons, the unordered ones
+            // float comparisons (PTX ISA §9.7.6.1).
+            Some(&(name, cmp))
+                if (if float {
+                    evaluated_float(ty) && !matches!(name, "lo" | "ls" | "hi" | "hs")
+                } else {
+                    cmp.for_integers()
+                }) =>
+            {
+                Op::Setp {
+                    cmp,
+                    with: BoolOp::from_modifiers(m),
+                }
+            }
+            _ => Op::Constant(first()),
         },
         "selp" => Op::Selp,
-        "rcp" if float => Op::Rcp,
-        "sqrt" if float => Op::Sqrt,
+        "rcp" if float => flt(FloatOp::Rcp),
+        "sqrt" if float => flt(FloatOp::Sqrt),
         "ld" if ins.has_modifier("param") => Op::Constant(param_load(ins, ty, dests, ri, params)),
         _ => Op::Unknown,
     }
+}
+
+/// The float types the analyzer evaluates: `f32` and `f64` (not `f16`).
+fn evaluated_float(ty: ScalarType) -> bool {
+    matches!(ty, ScalarType::F32 | ScalarType::F64)
 }
 
 /// The writes of `ld.param`: the parameter's bytes, the same for every thread.

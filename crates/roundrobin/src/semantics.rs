@@ -8,39 +8,25 @@
 //! fails when an unknown value decides an address or a branch (§4.4.6.1: kernels with
 //! input-dependent branches or references cannot be analysed).
 //!
-//! The instructions come resolved ([`crate::decoded`]): this module only computes values,
-//! so a thread's step is arithmetic on its registers, without text or allocation.
+//! The instructions come resolved ([`crate::decoded`]) and what each operation computes is
+//! the one PTX semantics ([`isa::ptx::semantics`], the simulator's too): this module reads
+//! a thread's operands — where an unknown operand makes the result unknown — and writes the
+//! result, so a thread's step is arithmetic on its registers, without text or allocation.
+//! Where the semantics give no value (division by zero, a rounding they do not model) the
+//! result is unknown.
 
-use crate::decoded::{Address, BoolOp, Cmp, Decoded, Op, Round, Special, Src};
+use crate::decoded::{Address, Decoded, Op, Src};
+use isa::ptx::semantics::{
+    compare, convert, f32_directed_op, float_op, int_op_of_width, mask_bits, vector_element,
+    with_vector_element,
+};
+use isa::ptx::special_registers::Special;
 use isa::ptx::ScalarType;
 use std::collections::BTreeMap;
 
 pub(crate) type Val = Option<u64>;
 
-pub(crate) fn mask(bits: u32) -> u64 {
-    if bits >= 64 {
-        u64::MAX
-    } else {
-        (1u64 << bits) - 1
-    }
-}
-
-pub(crate) fn sext(v: u64, bits: u32) -> i64 {
-    if bits == 0 || bits >= 64 {
-        return v as i64;
-    }
-    let shift = 64 - bits;
-    ((v << shift) as i64) >> shift
-}
-
-fn to_f(v: u64, ty: ScalarType) -> Option<f64> {
-    match ty {
-        ScalarType::F32 => Some(f32::from_bits(v as u32) as f64),
-        ScalarType::F64 => Some(f64::from_bits(v)),
-        _ => None,
-    }
-}
-
+/// `f32`/`f64` bits of `x` as a literal of type `ty` (`None` for other types).
 fn from_f(x: f64, ty: ScalarType) -> Val {
     match ty {
         ScalarType::F32 => Some((x as f32).to_bits() as u64),
@@ -63,20 +49,19 @@ pub(crate) struct ThreadContext {
 }
 
 impl ThreadContext {
-    fn special(&self, s: Special) -> Val {
+    fn special(&self, s: Special) -> u64 {
         match s {
-            Special::Tid(c) => Some(self.tid[c] as u64),
-            Special::Ntid(c) => Some(self.ntid[c] as u64),
-            Special::Ctaid(c) => Some(self.ctaid[c] as u64),
-            Special::Nctaid(c) => Some(self.nctaid[c] as u64),
-            Special::Lane => Some(self.lane as u64),
-            Special::Warp => Some(self.warp as u64),
-            Special::Sm => Some(self.sm as u64),
-            Special::Nsm => Some(self.nsm as u64),
-            Special::LanemaskEq => Some(1u64 << self.lane),
-            Special::LanemaskLt => Some((1u64 << self.lane) - 1),
-            Special::LanemaskLe => Some((1u64 << (self.lane + 1)) - 1),
-            Special::Unknown => None,
+            Special::Tid(c) => self.tid[c] as u64,
+            Special::Ntid(c) => self.ntid[c] as u64,
+            Special::Ctaid(c) => self.ctaid[c] as u64,
+            Special::Nctaid(c) => self.nctaid[c] as u64,
+            Special::LaneId => self.lane as u64,
+            Special::WarpId => self.warp as u64,
+            Special::SmId => self.sm as u64,
+            Special::NsmId => self.nsm as u64,
+            Special::LanemaskEq => 1u64 << self.lane,
+            Special::LanemaskLt => (1u64 << self.lane) - 1,
+            Special::LanemaskLe => (1u64 << (self.lane + 1)) - 1,
         }
     }
 }
@@ -113,7 +98,7 @@ impl Lane<'_> {
     pub fn operand(&self, d: &Decoded, k: usize, ty: ScalarType) -> Val {
         match d.srcs.get(k)? {
             // Most operands are registers: read them here, without a call.
-            Src::Reg(id) => Some((*self.regs.get(*id)?)? & mask(ty.bits())),
+            Src::Reg(id) => Some(mask_bits((*self.regs.get(*id)?)?, ty.bits())),
             src => self.value(src, ty),
         }
     }
@@ -122,21 +107,21 @@ impl Lane<'_> {
         match src {
             Src::Reg(id) => {
                 let v = (*self.regs.get(*id)?)?;
-                Some(v & mask(ty.bits()))
+                Some(mask_bits(v, ty.bits()))
             }
-            Src::Special(s) => self.ctx.special(*s).map(|v| v & mask(ty.bits())),
+            Src::Special(s) => Some(mask_bits(self.ctx.special(*s), ty.bits())),
             Src::Int(value) => {
                 if ty.is_float() {
                     from_f(*value as f64, ty)
                 } else {
-                    Some((*value as u64) & mask(ty.bits()))
+                    Some(mask_bits(*value as u64, ty.bits()))
                 }
             }
             Src::Float(value) => {
                 if ty.is_float() {
                     from_f(*value, ty)
                 } else {
-                    Some((*value as i64 as u64) & mask(ty.bits()))
+                    Some(mask_bits(*value as i64 as u64, ty.bits()))
                 }
             }
             Src::Not(inner) => self.value(inner, ty).map(|v| (v == 0) as u64),
@@ -159,48 +144,6 @@ impl Lane<'_> {
     }
 }
 
-fn cmp(op: Cmp, a: u64, b: u64, ty: ScalarType) -> Option<bool> {
-    if ty.is_float() {
-        let (x, y) = (to_f(a, ty)?, to_f(b, ty)?);
-        let unordered = x.is_nan() || y.is_nan();
-        let ordered = |r: bool| !unordered && r;
-        let unord = |r: bool| unordered || r;
-        return Some(match op {
-            Cmp::Eq => ordered(x == y),
-            Cmp::Ne => ordered(x != y),
-            Cmp::Lt => ordered(x < y),
-            Cmp::Le => ordered(x <= y),
-            Cmp::Gt => ordered(x > y),
-            Cmp::Ge => ordered(x >= y),
-            Cmp::Equ => unord(x == y),
-            Cmp::Neu => unord(x != y),
-            Cmp::Ltu => unord(x < y),
-            Cmp::Leu => unord(x <= y),
-            Cmp::Gtu => unord(x > y),
-            Cmp::Geu => unord(x >= y),
-            Cmp::Num => !unordered,
-            Cmp::Nan => unordered,
-            Cmp::Lo | Cmp::Ls | Cmp::Hi | Cmp::Hs => return None,
-        });
-    }
-    let bits = ty.bits();
-    let (sa, sb) = (sext(a, bits), sext(b, bits));
-    let signed = ty.is_signed();
-    Some(match op {
-        Cmp::Eq => a == b,
-        Cmp::Ne => a != b,
-        Cmp::Lt if signed => sa < sb,
-        Cmp::Le if signed => sa <= sb,
-        Cmp::Gt if signed => sa > sb,
-        Cmp::Ge if signed => sa >= sb,
-        Cmp::Lt | Cmp::Lo => a < b,
-        Cmp::Le | Cmp::Ls => a <= b,
-        Cmp::Gt | Cmp::Hi => a > b,
-        Cmp::Ge | Cmp::Hs => a >= b,
-        _ => return None,
-    })
-}
-
 /// Executes `d` for one thread and appends its register writes to `out` (in the order they
 /// apply). Never fails: what cannot be computed is written as unknown.
 pub(crate) fn execute(d: &Decoded, lane: &Lane, out: &mut Vec<(usize, Val)>) {
@@ -214,7 +157,7 @@ pub(crate) fn execute(d: &Decoded, lane: &Lane, out: &mut Vec<(usize, Val)>) {
             out.extend(
                 elements
                     .iter()
-                    .map(|&(k, id)| (id, src.map(|s| (s >> (w * k as u32)) & mask(w)))),
+                    .map(|&(k, id)| (id, src.map(|s| vector_element(s, k as u32, w)))),
             );
         }
         _ => {
@@ -229,17 +172,7 @@ pub(crate) fn execute(d: &Decoded, lane: &Lane, out: &mut Vec<(usize, Val)>) {
 /// (every [`Op`] but those [`execute`] handles itself, which give `None` here).
 pub(crate) fn value(d: &Decoded, lane: &Lane) -> Val {
     let ty = d.ty;
-    let bits = ty.bits();
-    let m = mask(bits);
     let op = |k: usize| lane.operand(d, k, ty);
-    let int2 = |f: &dyn Fn(u64, u64) -> Option<u64>| -> Val {
-        let (a, b) = (op(1)?, op(2)?);
-        f(a, b).map(|v| v & m)
-    };
-    let flt2 = |f: &dyn Fn(f64, f64) -> f64| -> Val {
-        let (a, b) = (to_f(op(1)?, ty)?, to_f(op(2)?, ty)?);
-        from_f(f(a, b), ty)
-    };
     match &d.op {
         Op::Nothing | Op::Constant(_) | Op::Unknown | Op::Unpack { .. } => None,
         Op::Pack {
@@ -248,199 +181,65 @@ pub(crate) fn value(d: &Decoded, lane: &Lane) -> Val {
             element_type,
         } => {
             // `mov.b64 %fd, {lo, hi}`.
-            let w = *width;
             let mut acc = Some(0u64);
             for (k, e) in elements.iter().enumerate() {
                 let part = lane.value(e, *element_type);
                 acc = acc
                     .zip(part)
-                    .map(|(a, p)| a | ((p & mask(w)) << (w * k as u32)));
+                    .map(|(a, p)| with_vector_element(a, k as u32, *width, p));
             }
-            acc.map(|a| a & m)
+            acc.map(|a| mask_bits(a, ty.bits()))
         }
         Op::Mov => op(1),
-        Op::FloatAdd => flt2(&|a, b| a + b),
-        Op::FloatSub => flt2(&|a, b| a - b),
-        Op::FloatMul => flt2(&|a, b| a * b),
-        Op::FloatDiv => flt2(&|a, b| a / b),
-        Op::FloatMin => flt2(&f64::min),
-        Op::FloatMax => flt2(&f64::max),
-        Op::Add => int2(&|a, b| Some(a.wrapping_add(b))),
-        Op::Sub => int2(&|a, b| Some(a.wrapping_sub(b))),
-        Op::Mul { wide, hi, addend } => multiply(lane, d, (*wide, *hi, *addend)),
-        Op::FloatMad => {
-            let a = op(1).and_then(|v| to_f(v, ty));
-            let b = op(2).and_then(|v| to_f(v, ty));
-            let c = op(3).and_then(|v| to_f(v, ty));
-            match (a, b, c) {
-                (Some(a), Some(b), Some(c)) => {
-                    if ty == ScalarType::F32 {
-                        from_f((a as f32).mul_add(b as f32, c as f32) as f64, ty)
-                    } else {
-                        from_f(a.mul_add(b, c), ty)
-                    }
-                }
-                _ => None,
-            }
-        }
-        Op::DivRem { rem } => int2(&|a, b| {
-            if b == 0 {
-                return None;
-            }
-            if ty.is_signed() {
-                let (x, y) = (sext(a, bits), sext(b, bits));
-                Some(if *rem {
-                    x.wrapping_rem(y)
-                } else {
-                    x.wrapping_div(y)
-                } as u64)
-            } else {
-                Some(if *rem { a % b } else { a / b })
-            }
-        }),
-        Op::MinMax { min } => int2(&|a, b| {
-            let less = if ty.is_signed() {
-                sext(a, bits) < sext(b, bits)
-            } else {
-                a < b
+        &Op::Int {
+            op: iop,
+            width,
+            reads,
+        } => {
+            let read = |k: usize| match reads[k] {
+                Some(t) => lane.operand(d, k + 1, t),
+                None => Some(0),
             };
-            Some(if *min == less { a } else { b })
-        }),
-        Op::AbsNeg { abs } => op(1).and_then(|a| {
-            if ty.is_float() {
-                let x = to_f(a, ty)?;
-                from_f(if *abs { x.abs() } else { -x }, ty)
-            } else {
-                let x = sext(a, bits);
-                Some(
-                    (if *abs {
-                        x.wrapping_abs()
-                    } else {
-                        x.wrapping_neg()
-                    }) as u64
-                        & m,
-                )
+            int_op_of_width(iop, width, read(0)?, read(1)?, read(2)?)
+        }
+        &Op::Float {
+            op: fop,
+            ftz,
+            sat,
+            round,
+        } => {
+            let (a, b, c) = sources(fop.sources(), |k| op(k + 1))?;
+            match round {
+                None => Some(float_op(fop, ty == ScalarType::F64, ftz, sat, a, b, c)),
+                Some(r) => f32_directed_op(fop, r, ftz, sat, (a, b, c)),
             }
-        }),
-        Op::And => int2(&|a, b| Some(a & b)),
-        Op::Or => int2(&|a, b| Some(a | b)),
-        Op::Xor => int2(&|a, b| Some(a ^ b)),
-        Op::Not => op(1).map(|a| {
-            if ty == ScalarType::Pred {
-                (a == 0) as u64
-            } else {
-                !a & m
-            }
-        }),
-        Op::Cnot => op(1).map(|a| (a == 0) as u64),
-        Op::Shift { left } => {
-            let a = op(1);
-            let s = lane.operand(d, 2, ScalarType::U32);
-            a.zip(s).map(|(a, s)| {
-                let s = s as u32;
-                if *left {
-                    if s >= bits {
-                        0
-                    } else {
-                        (a << s) & m
-                    }
-                } else if ty.is_signed() {
-                    (sext(a, bits) >> s.min(bits - 1)) as u64 & m
-                } else if s >= bits {
-                    0
-                } else {
-                    a >> s
-                }
-            })
         }
         Op::Cvta => lane.operand(d, 1, ScalarType::U64),
-        Op::Cvt { to, from, round } => convert(lane, d, (*to, *from, *round)),
-        Op::Setp { cmp: c, with } => {
-            let r = op(1).zip(op(2)).and_then(|(a, b)| cmp(*c, a, b, ty));
-            let r = match with {
-                None => r,
+        &Op::Cvt(how) => convert(how, lane.operand(d, 1, how.st)?).ok(),
+        &Op::Setp { cmp, with } => {
+            let r = compare(cmp, ty, op(1)?, op(2)?);
+            match with {
+                None => Some(u64::from(r)),
                 Some(b) => {
-                    let p = lane.operand(d, 3, ScalarType::Pred).map(|p| p != 0);
-                    r.zip(p).map(|(r, p)| match b {
-                        BoolOp::And => r && p,
-                        BoolOp::Or => r || p,
-                        BoolOp::Xor => r ^ p,
-                    })
+                    let p = lane.operand(d, 3, ScalarType::Pred)? != 0;
+                    Some(u64::from(b.apply(r, p)))
                 }
-            };
-            r.map(u64::from)
+            }
         }
         Op::Selp => match lane.operand(d, 3, ScalarType::Pred) {
             Some(0) => op(2),
             Some(_) => op(1),
             None => None,
         },
-        Op::Rcp => op(1).and_then(|a| from_f(1.0 / to_f(a, ty)?, ty)),
-        Op::Sqrt => op(1).and_then(|a| from_f(to_f(a, ty)?.sqrt(), ty)),
     }
 }
 
-/// Integer `mul`/`mad` (`.lo`, `.hi`, `.wide`): the product of the operands at twice the
-/// width, cut as the modifier says, plus the addend of `mad`.
-fn multiply(lane: &Lane, d: &Decoded, (wide, hi, addend): (bool, bool, Option<ScalarType>)) -> Val {
-    let ty = d.ty;
-    let bits = ty.bits();
-    let (a, b) = (lane.operand(d, 1, ty)?, lane.operand(d, 2, ty)?);
-    let prod: u128 = if ty.is_signed() {
-        (sext(a, bits) as i128).wrapping_mul(sext(b, bits) as i128) as u128
-    } else {
-        (a as u128) * (b as u128)
-    };
-    let (val, width) = if wide {
-        (prod, bits * 2)
-    } else if hi {
-        (prod >> bits, bits)
-    } else {
-        (prod, bits)
-    };
-    let mut r = (val as u64) & mask(width);
-    if let Some(cty) = addend {
-        r = r.wrapping_add(lane.operand(d, 3, cty)?) & mask(width);
-    }
-    Some(r)
-}
-
-/// `cvt` between integer and float types of any width.
-fn convert(lane: &Lane, d: &Decoded, (dt, st, round): (ScalarType, ScalarType, Round)) -> Val {
-    let a = lane.operand(d, 1, st)?;
-    match (dt.is_float(), st.is_float()) {
-        (false, false) => {
-            let x = if st.is_signed() {
-                sext(a, st.bits()) as u64
-            } else {
-                a
-            };
-            Some(x & mask(dt.bits()))
-        }
-        (true, false) => {
-            let x = if st.is_signed() {
-                sext(a, st.bits()) as f64
-            } else {
-                a as f64
-            };
-            from_f(x, dt)
-        }
-        (false, true) => to_f(a, st).map(|x| {
-            let r = match round {
-                Round::Nearest => x.round_ties_even(),
-                Round::Down => x.floor(),
-                Round::Up => x.ceil(),
-                Round::Zero => x.trunc(),
-            };
-            let v = if dt.is_signed() {
-                r as i64 as u64
-            } else {
-                r as u64
-            };
-            v & mask(dt.bits())
-        }),
-        (true, true) => to_f(a, st).and_then(|x| from_f(x, dt)),
-    }
+/// The first `n` of three sources (`read(k)`, 0-based; 0 for those past `n`), or `None`
+/// when one of them is unknown.
+#[inline]
+fn sources(n: usize, read: impl Fn(usize) -> Val) -> Option<(u64, u64, u64)> {
+    let at = |k: usize| if k < n { read(k) } else { Some(0) };
+    Some((at(0)?, at(1)?, at(2)?))
 }
 
 #[cfg(test)]

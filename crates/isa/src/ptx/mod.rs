@@ -32,6 +32,7 @@ pub mod isa_table;
 mod lexer;
 mod module;
 mod parser;
+pub mod semantics;
 pub mod special_registers;
 
 pub use call::{Call, CallPrototype, CallTarget, Callee};

@@ -50,6 +50,53 @@ const SCALAR: &[&str] = &[
     "current_graph_exec",
 ];
 
+/// A special register whose value an executor of PTX can know from the launch and the
+/// thread (the simulator and the round-robin analyzer read these; every other one, clocks
+/// included, has no value they can give).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Special {
+    /// `%tid`, `%ntid`, `%ctaid`, `%nctaid` and the component (0 = x, 1 = y, 2 = z).
+    Tid(usize),
+    Ntid(usize),
+    Ctaid(usize),
+    Nctaid(usize),
+    LaneId,
+    WarpId,
+    SmId,
+    NsmId,
+    LanemaskEq,
+    LanemaskLt,
+    LanemaskLe,
+}
+
+impl Special {
+    /// The register `%name.component`: one of [`Special`]'s with a `.x/.y/.z` component
+    /// where it has components and none where it has not; `None` for any other.
+    pub fn of(name: &str, component: Option<&str>) -> Option<Special> {
+        let c = match component {
+            Some("x") => Some(0),
+            Some("y") => Some(1),
+            Some("z") => Some(2),
+            Some(_) => return None,
+            None => None,
+        };
+        Some(match (name, c) {
+            ("tid", Some(c)) => Special::Tid(c),
+            ("ntid", Some(c)) => Special::Ntid(c),
+            ("ctaid", Some(c)) => Special::Ctaid(c),
+            ("nctaid", Some(c)) => Special::Nctaid(c),
+            ("laneid", None) => Special::LaneId,
+            ("warpid", None) => Special::WarpId,
+            ("smid", None) => Special::SmId,
+            ("nsmid", None) => Special::NsmId,
+            ("lanemask_eq", None) => Special::LanemaskEq,
+            ("lanemask_lt", None) => Special::LanemaskLt,
+            ("lanemask_le", None) => Special::LanemaskLe,
+            _ => return None,
+        })
+    }
+}
+
 /// Is `name` (without `%`, without component) a special register?
 pub fn is_special(name: &str) -> bool {
     VECTOR.contains(&name) || SCALAR.contains(&name) || numbered(name)
@@ -125,6 +172,15 @@ pub fn misspelt(word: &str) -> Option<String> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn registers_with_values() {
+        assert_eq!(Special::of("ctaid", Some("y")), Some(Special::Ctaid(1)));
+        assert_eq!(Special::of("laneid", None), Some(Special::LaneId));
+        assert_eq!(Special::of("tid", None), None);
+        assert_eq!(Special::of("laneid", Some("x")), None);
+        assert_eq!(Special::of("clock", None), None);
+    }
 
     #[test]
     fn known_and_numbered() {

@@ -70,25 +70,21 @@ impl Ctx<'_> {
                 }
             }
             OperandKind::Special { name, component } => {
-                let c = match component.as_deref() {
-                    Some("x") => 0,
-                    Some("y") => 1,
-                    Some("z") => 2,
-                    _ => 3,
-                };
-                Src::Special(match (name.as_str(), c) {
-                    ("tid", c) if c < 3 => Special::Tid(c),
-                    ("ntid", c) if c < 3 => Special::Ntid(c),
-                    ("ctaid", c) if c < 3 => Special::Ctaid(c),
-                    ("nctaid", c) if c < 3 => Special::Nctaid(c),
-                    ("laneid", 3) => Special::LaneId,
-                    ("warpid", 3) => Special::WarpId,
+                match Special::of(name, component.as_deref()) {
+                    Some(
+                        sp @ (Special::Tid(_)
+                        | Special::Ntid(_)
+                        | Special::Ctaid(_)
+                        | Special::Nctaid(_)
+                        | Special::LaneId
+                        | Special::WarpId),
+                    ) => Src::Special(sp),
                     _ => {
                         return Err(
                             self.no(format!("special register `{}` is not simulated", text(op)))
                         )
                     }
-                })
+                }
             }
             OperandKind::Symbol { name } => Src::Imm(self.symbol(name)?),
             _ => return Err(self.no(format!("operand `{}` is not supported", text(op)))),
@@ -360,7 +356,6 @@ pub(crate) fn decode_one(c: &Ctx) -> R<(Op, Ctl, Vec<u32>)> {
         | Op::Setp { d, .. }
         | Op::Selp { d, .. }
         | Op::Cvt { d, .. }
-        | Op::FloatDirected { d, .. }
         | Op::Bfe { d, .. }
         | Op::Bfi { d, .. } => vec![*d],
         Op::Atom { d, .. } => d.iter().copied().collect(),

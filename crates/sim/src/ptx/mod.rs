@@ -8,9 +8,10 @@
 //!   executable operation or a located "cannot simulate OPCODE: why" that stops the run when
 //!   a warp reaches it.
 //! - Semantics (`semantics`): the integer, floating-point, predicate, move/convert,
-//!   special-register and load/store instructions of the corpus (see that module for the
-//!   readings of `.approx`, `.ftz`, rounding and division by zero); bit fields
-//!   (`bit_fields`), atomics (`atomics`), texture fetches (`texture_access`).
+//!   special-register and load/store instructions of the corpus, each operation's value
+//!   from [`isa::ptx::semantics`] (the one PTX semantics, which the round-robin analyzer
+//!   computes with too: the readings of `.approx`, `.ftz`, rounding and division by zero are
+//!   written down there); atomics (`atomics`), texture fetches (`texture_access`).
 //! - Control (`pdom_stack`): GPGPU-Sim's PDOM stack, reconvergence at the immediate
 //!   post-dominator of each branch ([`crate::reconvergence`]), shown in the stepper as NIL
 //!   (path) and SYNC (waiting reconvergence) entries.
@@ -20,7 +21,6 @@
 //! per instruction, GPGPU-Sim's numbering).
 
 mod atomics;
-mod bit_fields;
 pub(crate) mod decode;
 pub(crate) mod front_end;
 pub(crate) mod inline;

@@ -7,19 +7,14 @@ use super::layout::Layout;
 pub(crate) use crate::bool_op::BoolOp;
 pub(crate) use crate::rounding::Round;
 use cfg::TimingClass;
+/// What the operations compute: the one PTX semantics ([`isa::ptx::semantics`]).
+pub(crate) use isa::ptx::semantics::{wide, Cmp, Conversion, FloatOp, IntOp};
 use isa::ptx::{AddressBase, Function, Instruction, Operand, OperandKind, ScalarType, StateSpace};
 use isa::Span;
 
-/// A special register (PTX ISA §10).
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub(crate) enum Special {
-    Tid(usize),
-    Ntid(usize),
-    Ctaid(usize),
-    Nctaid(usize),
-    LaneId,
-    WarpId,
-}
+/// A special register (PTX ISA §10): the simulator reads `%tid`, `%ntid`, `%ctaid`,
+/// `%nctaid`, `%laneid` and `%warpid` (`decode` refuses the others).
+pub(crate) use isa::ptx::special_registers::Special;
 
 /// A source operand.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -53,90 +48,6 @@ pub(crate) enum Space {
     Local,
 }
 
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub(crate) enum IntOp {
-    Add,
-    Sub,
-    MulLo,
-    MulHi,
-    MulWide,
-    MadLo,
-    MadHi,
-    MadWide,
-    Div,
-    Rem,
-    Min,
-    Max,
-    And,
-    Or,
-    Xor,
-    Shl,
-    Shr,
-    Neg,
-    Abs,
-    Not,
-    /// `clz.b32`/`.b64`: leading zeros of the type's width.
-    Clz,
-    /// `popc.b32`/`.b64`.
-    Popc,
-    /// `brev.b32`/`.b64`.
-    Brev,
-}
-
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub(crate) enum FloatOp {
-    Add,
-    Sub,
-    Mul,
-    Div,
-    Fma,
-    Min,
-    Max,
-    Neg,
-    Abs,
-    Sqrt,
-    Rcp,
-    Lg2,
-    Ex2,
-    Sin,
-    Cos,
-    /// `rsqrt.approx`: computed as the correctly rounded `1/sqrt(x)` (see `semantics`).
-    Rsqrt,
-}
-
-/// `setp` comparisons (PTX ISA §9.7.6.1, Tables "integer/float comparison operators").
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub(crate) enum Cmp {
-    Eq,
-    Ne,
-    Lt,
-    Le,
-    Gt,
-    Ge,
-    /// Unordered forms: true when either operand is NaN.
-    Equ,
-    Neu,
-    Ltu,
-    Leu,
-    Gtu,
-    Geu,
-    Num,
-    Nan,
-}
-
-/// What a `cvt` converts: to `dt` from `st`, rounded by `round` (`.rn`… to a float, or
-/// `.rni`… to an integral value when `integral`), `f32` subnormals flushed (`ftz`), a float
-/// result clamped to `[0, 1]` (`sat`).
-#[derive(Debug, Clone, Copy, PartialEq)]
-pub(crate) struct Conversion {
-    pub dt: ScalarType,
-    pub st: ScalarType,
-    pub round: Option<Round>,
-    pub integral: bool,
-    pub ftz: bool,
-    pub sat: bool,
-}
-
 /// The data effect of one instruction.
 #[derive(Debug, Clone, PartialEq)]
 pub(crate) enum Op {
@@ -167,9 +78,12 @@ pub(crate) enum Op {
         b: Src,
         c: Src,
     },
+    /// A float operation; `round`: the direction of `add/sub/mul/fma.{rz,rm,rp}.f32`
+    /// (`None`: to nearest).
     Float {
         op: FloatOp,
         double: bool,
+        round: Option<Round>,
         ftz: bool,
         sat: bool,
         d: u32,
@@ -221,18 +135,6 @@ pub(crate) enum Op {
         handle: TexHandle,
         coords: Vec<u32>,
         float_coords: bool,
-    },
-    /// `add/sub/mul/fma.{rz,rm,rp}.f32`: the single-precision operation rounded in a
-    /// directed mode (`.rn` is [`Op::Float`]).
-    FloatDirected {
-        op: FloatOp,
-        round: Round,
-        ftz: bool,
-        sat: bool,
-        d: u32,
-        a: Src,
-        b: Src,
-        c: Src,
     },
     /// `bfe.type d, a, pos, len` (PTX ISA, "Integer Arithmetic
     /// Instructions: bfe").
@@ -310,20 +212,6 @@ pub(crate) struct Decoded {
     pub class: TimingClass,
     pub span: Span,
     pub text: String,
-}
-
-/// The type twice as wide (`mul.wide`, `mad.wide`).
-pub(crate) fn wide(t: ScalarType) -> Option<ScalarType> {
-    use ScalarType as T;
-    Some(match t {
-        T::U16 => T::U32,
-        T::S16 => T::S32,
-        T::U32 => T::U64,
-        T::S32 => T::S64,
-        T::B16 => T::B32,
-        T::B32 => T::B64,
-        _ => return None,
-    })
 }
 
 /// The timing class of a PTX instruction: memory by state space, `f64` arithmetic on the

@@ -59,40 +59,20 @@ pub(super) fn arithmetic(c: &Ctx) -> R<(Op, Ctl)> {
         let a = c.src(1, ty)?;
         let b = if unary { none } else { c.src(2, ty)? };
         let cc = if ternary { c.src(3, ty)? } else { none };
-        let directed = [("rz", Round::Zero), ("rm", Round::Down), ("rp", Round::Up)]
-            .into_iter()
-            .find(|(n, _)| m(n));
-        if let Some((_, round)) = directed {
-            // Directed rounding of the IEEE operations (PTX ISA, "Floating-Point Instructions": `.rz`, `.rm`, `.rp`
-            // on add, sub, mul, fma): single precision only here.
-            if ty != ScalarType::F32
-                || !matches!(
-                    fop,
-                    FloatOp::Add | FloatOp::Sub | FloatOp::Mul | FloatOp::Fma
-                )
-            {
-                return Err(
-                    c.no("directed rounding is simulated for add, sub, mul and fma of .f32 only")
-                );
-            }
-            return Ok((
-                Op::FloatDirected {
-                    op: fop,
-                    round,
-                    ftz: m("ftz"),
-                    sat: m("sat"),
-                    d,
-                    a,
-                    b,
-                    c: cc,
-                },
-                Ctl::Next,
-            ));
+        let round = Round::directed(m);
+        if round.is_some() && !fop.rounds_directed(ty) {
+            // Directed rounding of the IEEE operations (PTX ISA, "Floating-Point
+            // Instructions": `.rz`, `.rm`, `.rp` on add, sub, mul, fma): single precision
+            // only here.
+            return Err(
+                c.no("directed rounding is simulated for add, sub, mul and fma of .f32 only")
+            );
         }
         (
             Op::Float {
                 op: fop,
                 double: ty == ScalarType::F64,
+                round,
                 ftz: m("ftz"),
                 sat: m("sat"),
                 d,
@@ -175,43 +155,12 @@ pub(super) fn setp(c: &Ctx) -> R<(Op, Ctl)> {
     let cmp = ins
         .modifiers
         .iter()
-        .find_map(|x| {
-            Some(match x.as_str() {
-                "eq" => Cmp::Eq,
-                "ne" => Cmp::Ne,
-                "lt" | "lo" => Cmp::Lt,
-                "le" | "ls" => Cmp::Le,
-                "gt" | "hi" => Cmp::Gt,
-                "ge" | "hs" => Cmp::Ge,
-                "equ" => Cmp::Equ,
-                "neu" => Cmp::Neu,
-                "ltu" => Cmp::Ltu,
-                "leu" => Cmp::Leu,
-                "gtu" => Cmp::Gtu,
-                "geu" => Cmp::Geu,
-                "num" => Cmp::Num,
-                "nan" => Cmp::Nan,
-                _ => return None,
-            })
-        })
+        .find_map(|x| Cmp::from_modifier(x))
         .ok_or_else(|| c.no("no comparison"))?;
-    if !ty.is_float()
-        && !matches!(
-            cmp,
-            Cmp::Eq | Cmp::Ne | Cmp::Lt | Cmp::Le | Cmp::Gt | Cmp::Ge
-        )
-    {
+    if !ty.is_float() && !cmp.for_integers() {
         return Err(c.no("an unordered comparison of integers"));
     }
-    let bop = if m("and") {
-        Some(BoolOp::And)
-    } else if m("or") {
-        Some(BoolOp::Or)
-    } else if m("xor") {
-        Some(BoolOp::Xor)
-    } else {
-        None
-    };
+    let bop = BoolOp::from_modifiers(m);
     let combine = match bop {
         Some(b) => {
             let (p, n) = c.pred(3)?;
@@ -270,38 +219,12 @@ pub(super) fn cvt(c: &Ctx) -> R<(Op, Ctl)> {
     if dt == ScalarType::F16 || st == ScalarType::F16 {
         return Err(c.no("half precision is not simulated"));
     }
-    let (round, integral) = if m("rn") {
-        (Some(Round::Nearest), false)
-    } else if m("rz") {
-        (Some(Round::Zero), false)
-    } else if m("rm") {
-        (Some(Round::Down), false)
-    } else if m("rp") {
-        (Some(Round::Up), false)
-    } else if m("rni") {
-        (Some(Round::Nearest), true)
-    } else if m("rzi") {
-        (Some(Round::Zero), true)
-    } else if m("rmi") {
-        (Some(Round::Down), true)
-    } else if m("rpi") {
-        (Some(Round::Up), true)
-    } else {
-        (None, false)
-    };
     if m("sat") && !dt.is_float() {
         return Err(c.no("integer saturation of cvt is not simulated"));
     }
     Ok((
         Op::Cvt {
-            how: Conversion {
-                dt,
-                st,
-                round,
-                integral,
-                ftz: m("ftz"),
-                sat: m("sat"),
-            },
+            how: Conversion::from_modifiers(dt, st, m),
             d: c.dest(0)?,
             a: c.src(1, st)?,
         },

@@ -7,7 +7,7 @@
 /// `a[min(pos + len − 1, msb)]` for signed types, 0 otherwise; `d[i] = a[pos + i]` for
 /// `i < len` and `pos + i ≤ msb`, the sign bit elsewhere. So a field that starts past the
 /// msb is the replicated sign bit, and `len = 0` gives 0.
-pub(crate) fn bfe(signed: bool, bits: u32, a: u64, pos: u64, len: u64) -> u64 {
+pub fn bfe(signed: bool, bits: u32, a: u64, pos: u64, len: u64) -> u64 {
     let (pos, len) = ((pos & 0xff) as u32, (len & 0xff) as u32);
     let msb = bits - 1;
     if len == 0 {
@@ -33,7 +33,7 @@ pub(crate) fn bfe(signed: bool, bits: u32, a: u64, pos: u64, len: u64) -> u64 {
 
 /// `bfi`: `b` with its bits `pos … pos + len − 1` (those up to the msb) replaced by `a`'s low
 /// `len` bits; `pos = c & 0xff`, `len = d & 0xff`.
-pub(crate) fn bfi(bits: u32, a: u64, b: u64, pos: u64, len: u64) -> u64 {
+pub fn bfi(bits: u32, a: u64, b: u64, pos: u64, len: u64) -> u64 {
     let (pos, len) = ((pos & 0xff) as u32, (len & 0xff) as u32);
     let mut f = b;
     let mut i = 0;
@@ -46,12 +46,12 @@ pub(crate) fn bfi(bits: u32, a: u64, b: u64, pos: u64, len: u64) -> u64 {
 }
 
 /// `clz.b32`/`.b64`: leading zeros in the type's width (32 or 64 for zero).
-pub(crate) fn clz(bits: u32, a: u64) -> u64 {
+pub fn clz(bits: u32, a: u64) -> u64 {
     u64::from(a.leading_zeros() - (64 - bits))
 }
 
 /// `brev`: the type's bits in reverse order.
-pub(crate) fn brev(bits: u32, a: u64) -> u64 {
+pub fn brev(bits: u32, a: u64) -> u64 {
     a.reverse_bits() >> (64 - bits)
 }
 

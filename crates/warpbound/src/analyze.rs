@@ -184,15 +184,15 @@ fn assemble(report: &mut Report, out: ModeOutput) {
     report.timings_ms.extend(out.timings_ms);
     report.details = match out.details {
         ModeDetails::None => None,
-        ModeDetails::WarpCfg(d) => Some(Details::WarpCfg(*d)),
-        ModeDetails::Makespan(d) => Some(Details::Makespan(*d)),
-        ModeDetails::Simd(d, e) => Some(Details::Simd(SimdDetails {
+        ModeDetails::WarpCfg(d) => Some(Details::WarpCfg(d)),
+        ModeDetails::Makespan(d) => Some(Details::Makespan(d)),
+        ModeDetails::Simd(d, e) => Some(Details::Simd(Box::new(SimdDetails {
             analysis: *d,
             execution: e.map(|e| *e),
-        })),
-        ModeDetails::Pws(d) => Some(Details::Pws(*d)),
-        ModeDetails::Rr(d) => Some(Details::Rr(*d)),
-        ModeDetails::Block(d) => Some(Details::Block(*d)),
+        }))),
+        ModeDetails::Pws(d) => Some(Details::Pws(d)),
+        ModeDetails::Rr(d) => Some(Details::Rr(d)),
+        ModeDetails::Block(d) => Some(Details::Block(d)),
     };
 }
 

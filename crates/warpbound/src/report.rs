@@ -80,17 +80,17 @@ pub struct Report {
 #[serde(rename_all = "kebab-case")]
 pub enum Details {
     /// `warp-cfg`: the warp-level CFG's size, its loops, the IPET solution's cost terms.
-    WarpCfg(WarpCfgDetails),
+    WarpCfg(Box<WarpCfgDetails>),
     /// `block`: the bound of one thread block, with the warp-level details of its warps.
-    Block(BlockDetails),
+    Block(Box<BlockDetails>),
     /// `makespan` (Berezovskyi et al.).
-    Makespan(MakespanDetails),
+    Makespan(Box<MakespanDetails>),
     /// `simd` (Sim-D, Spliet & Mullins).
-    Simd(SimdDetails),
+    Simd(Box<SimdDetails>),
     /// `pws` (Klashtorny et al.).
-    Pws(pws::PwsResult),
+    Pws(Box<pws::PwsResult>),
     /// `rr` (Huangfu).
-    Rr(roundrobin::RrResult),
+    Rr(Box<roundrobin::RrResult>),
 }
 
 /// `simd` details: the phase analysis and, with `simulate=true`, an execution of the launch.
@@ -108,7 +108,7 @@ impl Report {
     /// The `warp-cfg` details: the mode's own, or those of the warps of a `block` run.
     pub fn warp_cfg(&self) -> Option<&WarpCfgDetails> {
         match self.details.as_ref()? {
-            Details::WarpCfg(d) => Some(d),
+            Details::WarpCfg(d) => Some(d.as_ref()),
             Details::Block(b) => b.warp_cfg.as_deref(),
             _ => None,
         }
@@ -117,7 +117,7 @@ impl Report {
     /// The `block` details.
     pub fn block(&self) -> Option<&BlockDetails> {
         match self.details.as_ref()? {
-            Details::Block(d) => Some(d),
+            Details::Block(d) => Some(d.as_ref()),
             _ => None,
         }
     }
@@ -125,7 +125,7 @@ impl Report {
     /// The `makespan` details.
     pub fn makespan(&self) -> Option<&MakespanDetails> {
         match self.details.as_ref()? {
-            Details::Makespan(d) => Some(d),
+            Details::Makespan(d) => Some(d.as_ref()),
             _ => None,
         }
     }
@@ -133,7 +133,7 @@ impl Report {
     /// The `simd` details.
     pub fn simd(&self) -> Option<&SimdDetails> {
         match self.details.as_ref()? {
-            Details::Simd(d) => Some(d),
+            Details::Simd(d) => Some(d.as_ref()),
             _ => None,
         }
     }
@@ -141,7 +141,7 @@ impl Report {
     /// The `pws` details.
     pub fn pws(&self) -> Option<&pws::PwsResult> {
         match self.details.as_ref()? {
-            Details::Pws(d) => Some(d),
+            Details::Pws(d) => Some(d.as_ref()),
             _ => None,
         }
     }
@@ -149,7 +149,7 @@ impl Report {
     /// The `rr` details.
     pub fn rr(&self) -> Option<&roundrobin::RrResult> {
         match self.details.as_ref()? {
-            Details::Rr(d) => Some(d),
+            Details::Rr(d) => Some(d.as_ref()),
             _ => None,
         }
     }

@@ -181,10 +181,14 @@ fn reports_are_written_as_json() {
     let json = serde_json::to_string(&r).expect("serializes");
     let v: serde_json::Value = serde_json::from_str(&json).expect("json");
     assert_eq!(v["schema_version"], 2);
+    let kernel = r.kernel.as_ref().expect("a kernel");
     assert_eq!(
         v["kernel"]["instructions"].as_array().map(Vec::len),
-        Some(r.kernel.as_ref().unwrap().instructions.len())
+        Some(kernel.instructions.len())
     );
+    assert_eq!(v["kernel"]["function"], kernel.function.as_str());
+    // The default mode (thread-cfg) has no details of its own: no `details` key at all.
+    assert!(v.get("details").is_none());
     assert_eq!(v["cfg"]["edges"][1]["kind"], "taken");
     assert_eq!(v["cfg"]["nodes"][0]["start"], 0);
     assert!(v["timings_ms"]["total"].as_f64().is_some());

@@ -363,6 +363,11 @@ pub fn phi_range(iv: &Iv, runs: u64, e: &Evaluator) -> Option<Interval> {
     }
     let init = init?;
     let k = i128::from(runs.checked_sub(1)?);
+    if k == 0 {
+        // One header run: the φ holds its initial value only, whatever its evolution (a
+        // halving counter that starts negative, so is not entered, has no unsigned range).
+        return Some(init);
+    }
     match &iv.evolution {
         Evolution::Linear { steps } => {
             let mut s: Option<Interval> = None;

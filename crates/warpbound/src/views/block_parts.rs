@@ -102,11 +102,17 @@ impl From<&block::BarrierPhases> for BarrierPhasesView {
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 #[serde(tag = "kind", rename_all = "snake_case")]
 pub enum SerialisedView {
+    /// Premise 1: no call or indirect jump (the one at `address`).
     Call { address: u64 },
+    /// Premise 2: every barrier an unguarded `BAR.SYNC 0` (not the one at `address`).
     Form { address: u64 },
+    /// Premise 3: no irreducible region (one starts at `address`).
     Irreducible { address: u64 },
+    /// Premise 4: the branch at `branch` may split the block before the barrier at `barrier`.
     Split { branch: u64, barrier: u64 },
+    /// Premise 4: threads may end at `exit` while others go on to the barrier at `barrier`.
     Exit { exit: u64, barrier: u64 },
+    /// Premise 5: the loop at `header` around the barrier at `barrier` has no bound.
     Unbounded { barrier: u64, header: u64 },
 }
 

@@ -268,13 +268,7 @@ fn hint_other_dialect(report: &mut Report, request: &Request) {
             .in_stage(Stage::Parse),
         );
     }
-    // After the request's own diagnostics (line 0), before every located one.
-    let at = report
-        .diagnostics
-        .iter()
-        .take_while(|d| d.line == 0)
-        .count();
-    report.diagnostics.insert(at, d);
+    insert_first_located(report, d);
     report.dialect_hint = Some(g);
 }
 
@@ -308,13 +302,18 @@ fn hint_cuda_source(report: &mut Report, request: &Request) {
         ),
         stage: Some(Stage::Parse),
     };
+    insert_first_located(report, d);
+    report.cuda_source = Some(mark);
+}
+
+/// Puts `d` after the request's own diagnostics (line 0), before every located one.
+fn insert_first_located(report: &mut Report, d: Diagnostic) {
     let at = report
         .diagnostics
         .iter()
         .take_while(|d| d.line == 0)
         .count();
     report.diagnostics.insert(at, d);
-    report.cuda_source = Some(mark);
 }
 
 fn finish(mut report: Report, started: Instant, request: &Request) -> Report {

@@ -109,9 +109,9 @@ pub enum SerialisedView {
     /// Premise 3: no irreducible region (one starts at `address`).
     Irreducible { address: u64 },
     /// Premise 4: the branch at `branch` may split the block before the barrier at `barrier`.
-    Split { branch: u64, barrier: u64 },
+    Split { barrier: u64, branch: u64 },
     /// Premise 4: threads may end at `exit` while others go on to the barrier at `barrier`.
-    Exit { exit: u64, barrier: u64 },
+    Exit { barrier: u64, exit: u64 },
     /// Premise 5: the loop at `header` around the barrier at `barrier` has no bound.
     Unbounded { barrier: u64, header: u64 },
 }
@@ -123,8 +123,8 @@ impl From<&block::Serialised> for SerialisedView {
             S::Call { address } => Self::Call { address },
             S::Form { address } => Self::Form { address },
             S::Irreducible { address } => Self::Irreducible { address },
-            S::Split { branch, barrier } => Self::Split { branch, barrier },
-            S::Exit { exit, barrier } => Self::Exit { exit, barrier },
+            S::Split { branch, barrier } => Self::Split { barrier, branch },
+            S::Exit { exit, barrier } => Self::Exit { barrier, exit },
             S::Unbounded { barrier, header } => Self::Unbounded { barrier, header },
         }
     }

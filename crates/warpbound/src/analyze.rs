@@ -200,18 +200,21 @@ fn ms(t: Instant) -> f64 {
     t.elapsed().as_secs_f64() * 1e3
 }
 
+/// Whether reading the text failed: only such errors (not request errors at line 0, nor an
+/// analysis or a run of a text that parsed) call for another dialect or say it is CUDA source.
+fn text_did_not_parse(report: &Report) -> bool {
+    report
+        .diagnostics
+        .iter()
+        .any(|d| d.is_error() && d.line > 0 && d.stage == Some(Stage::Parse))
+}
+
 /// A text that fails to parse in the requested dialect but carries the mark of another:
 /// one error, located at the mark and listed before the text's own errors, that names the
 /// dialect to choose; the parse errors are kept (the text may also be a broken kernel of the
 /// requested dialect), the first 20 of them.
 fn hint_other_dialect(report: &mut Report, request: &Request) {
-    // Only errors reading the text (not request errors at line 0, nor an analysis or a run
-    // of a text that parsed) call for another dialect.
-    if !report
-        .diagnostics
-        .iter()
-        .any(|d| d.is_error() && d.line > 0 && d.stage == Some(Stage::Parse))
-    {
+    if !text_did_not_parse(report) {
         return;
     }
     let Some(g) = isa::dialect_guess::guess(&request.source) else {
@@ -265,13 +268,7 @@ fn hint_other_dialect(report: &mut Report, request: &Request) {
             .in_stage(Stage::Parse),
         );
     }
-    // After the request's own diagnostics (line 0), before every located one.
-    let at = report
-        .diagnostics
-        .iter()
-        .take_while(|d| d.line == 0)
-        .count();
-    report.diagnostics.insert(at, d);
+    insert_first_located(report, d);
     report.dialect_hint = Some(g);
 }
 
@@ -280,12 +277,7 @@ fn hint_other_dialect(report: &mut Report, request: &Request) {
 /// replaces them and says how to get what Warpbound reads: SASS (nvcc's cubin, listed by
 /// cuobjdump or nvdisasm) or PTX (`nvcc -ptx`).
 fn hint_cuda_source(report: &mut Report, request: &Request) {
-    if report.dialect_hint.is_some()
-        || !report
-            .diagnostics
-            .iter()
-            .any(|d| d.is_error() && d.line > 0 && d.stage == Some(Stage::Parse))
-    {
+    if report.dialect_hint.is_some() || !text_did_not_parse(report) {
         return;
     }
     let Some(mark) = isa::dialect_guess::cuda_source(&request.source) else {
@@ -310,13 +302,18 @@ fn hint_cuda_source(report: &mut Report, request: &Request) {
         ),
         stage: Some(Stage::Parse),
     };
+    insert_first_located(report, d);
+    report.cuda_source = Some(mark);
+}
+
+/// Puts `d` after the request's own diagnostics (line 0), before every located one.
+fn insert_first_located(report: &mut Report, d: Diagnostic) {
     let at = report
         .diagnostics
         .iter()
         .take_while(|d| d.line == 0)
         .count();
     report.diagnostics.insert(at, d);
-    report.cuda_source = Some(mark);
 }
 
 fn finish(mut report: Report, started: Instant, request: &Request) -> Report {

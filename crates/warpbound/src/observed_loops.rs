@@ -111,11 +111,22 @@ pub fn count(
         })
         .collect();
     let most = most_iterations(&loops, warps, threads);
+    by_header_address(kernel, graph, loops.iter().map(|(h, _)| *h).zip(most))
+}
+
+/// One row per header address of the SASS `graph`: the most iterations of the loops headed
+/// there (`(header block, iterations)` pairs; a block reached in several contexts heads
+/// several).
+fn by_header_address(
+    kernel: &Kernel,
+    graph: &BlockGraph,
+    counts: impl Iterator<Item = (usize, u64)>,
+) -> Vec<ObservedLoop> {
     let mut out: BTreeMap<u64, ObservedLoop> = BTreeMap::new();
-    for ((header, _), most) in loops.iter().zip(most) {
+    for (header, most) in counts {
         let Some(ins) = graph
             .blocks
-            .get(*header)
+            .get(header)
             .and_then(|b| kernel.instructions.get(b.first))
         else {
             continue;
@@ -279,23 +290,8 @@ pub fn watch(graph: &BlockGraph) -> Vec<sim::WatchedLoop> {
 pub fn of_run(kernel: &Kernel, graph: &BlockGraph, run: &sim::Simulation) -> Vec<ObservedLoop> {
     let found = loops(graph);
     if !run.loop_counts.is_empty() && run.loop_counts.len() == found.len() {
-        let mut out: BTreeMap<u64, ObservedLoop> = BTreeMap::new();
-        for ((header, _), &most) in found.iter().zip(&run.loop_counts) {
-            let Some(ins) = graph
-                .blocks
-                .get(*header)
-                .and_then(|b| kernel.instructions.get(b.first))
-            else {
-                continue;
-            };
-            let e = out.entry(ins.address).or_insert(ObservedLoop {
-                header: format!("{:#x}", ins.address),
-                line: ins.span.line,
-                iterations: 0,
-            });
-            e.iterations = e.iterations.max(most);
-        }
-        return out.into_values().collect();
+        let counts = found.iter().map(|(h, _)| *h).zip(run.loop_counts.iter().copied());
+        return by_header_address(kernel, graph, counts);
     }
     let mut first: BTreeMap<usize, usize> = BTreeMap::new();
     for (b, block) in graph.blocks.iter().enumerate() {

@@ -258,14 +258,13 @@ pub struct OutsideAccess {
     /// Lowest address and end (one past the highest byte) of its accesses there.
     pub lowest: u64,
     pub end: u64,
-    /// Bytes per lane access.
+    /// Lane accesses, of `bytes` bytes each.
+    pub count: u64,
     pub bytes: u64,
     /// Some were stores.
     pub write: bool,
     /// Some were misaligned (served at the aligned address).
     pub misaligned: bool,
-    /// Lane accesses.
-    pub count: u64,
 }
 
 /// A simulator run as the report carries it: the run itself (its fields at the top level,

@@ -63,14 +63,7 @@ fn run(input: &ModeInput) -> ModeOutput {
             };
             let t = Instant::now();
             let (ops, mapping) = lc_reduction::sass(&s.kernel, &s.graph);
-            analyse(
-                &ops,
-                &LcProgram::default(),
-                mapping,
-                &p,
-                input.progress,
-                &mut out,
-            );
+            analyse_reduced(&ops, mapping, &p, input.progress, &mut out);
             out.time("makespan", t);
         }
         dialect => {
@@ -86,14 +79,7 @@ fn run(input: &ModeInput) -> ModeOutput {
             out.time("parse", t);
             if let Some((ops, mapping)) = reduced {
                 let t = Instant::now();
-                analyse(
-                    &ops,
-                    &LcProgram::default(),
-                    mapping,
-                    &p,
-                    input.progress,
-                    &mut out,
-                );
+                analyse_reduced(&ops, mapping, &p, input.progress, &mut out);
                 out.time("makespan", t);
             }
         }
@@ -102,6 +88,18 @@ fn run(input: &ModeInput) -> ModeOutput {
 }
 
 /// Analyses an L/C string (`file` holds values from a configuration file).
+/// [`analyse`] for a kernel reduced to an L/C string: no configuration file, so warps and
+/// units come from the parameters.
+fn analyse_reduced(
+    ops: &[LcOp],
+    mapping: Vec<MappedInstruction>,
+    p: &MakespanParams,
+    progress: isa::Observer,
+    out: &mut ModeOutput,
+) {
+    analyse(ops, &LcProgram::default(), mapping, p, progress, out);
+}
+
 fn analyse(
     ops: &[LcOp],
     file: &LcProgram,

@@ -102,11 +102,17 @@ impl From<&block::BarrierPhases> for BarrierPhasesView {
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 #[serde(tag = "kind", rename_all = "snake_case")]
 pub enum SerialisedView {
+    /// Premise 1: no call or indirect jump (the one at `address`).
     Call { address: u64 },
+    /// Premise 2: every barrier an unguarded `BAR.SYNC 0` (not the one at `address`).
     Form { address: u64 },
+    /// Premise 3: no irreducible region (one starts at `address`).
     Irreducible { address: u64 },
-    Split { branch: u64, barrier: u64 },
-    Exit { exit: u64, barrier: u64 },
+    /// Premise 4: the branch at `branch` may split the block before the barrier at `barrier`.
+    Split { barrier: u64, branch: u64 },
+    /// Premise 4: threads may end at `exit` while others go on to the barrier at `barrier`.
+    Exit { barrier: u64, exit: u64 },
+    /// Premise 5: the loop at `header` around the barrier at `barrier` has no bound.
     Unbounded { barrier: u64, header: u64 },
 }
 
@@ -117,8 +123,8 @@ impl From<&block::Serialised> for SerialisedView {
             S::Call { address } => Self::Call { address },
             S::Form { address } => Self::Form { address },
             S::Irreducible { address } => Self::Irreducible { address },
-            S::Split { branch, barrier } => Self::Split { branch, barrier },
-            S::Exit { exit, barrier } => Self::Exit { exit, barrier },
+            S::Split { branch, barrier } => Self::Split { barrier, branch },
+            S::Exit { exit, barrier } => Self::Exit { barrier, exit },
             S::Unbounded { barrier, header } => Self::Unbounded { barrier, header },
         }
     }

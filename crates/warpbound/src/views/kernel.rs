@@ -124,13 +124,7 @@ pub fn ptx(f: &Function, functions: Vec<String>, source: &str) -> KernelView {
             control_bits: None,
         })
         .collect();
-    KernelView {
-        function: f.name.clone(),
-        functions,
-        arch: None,
-        instructions,
-        resources: None,
-    }
+    without_resources(f.name.clone(), functions, None, instructions)
 }
 
 /// The unit class the instruction table shows for a PTX instruction: the simulator's timing
@@ -180,13 +174,7 @@ pub fn gcn(f: &GcnFunction, functions: Vec<String>, target: Option<String>) -> K
             control_bits: None,
         })
         .collect();
-    KernelView {
-        function: f.name.clone(),
-        functions,
-        arch: target,
-        instructions,
-        resources: None,
-    }
+    without_resources(f.name.clone(), functions, target, instructions)
 }
 
 /// The comma-separated operands after the mnemonic of an assembly line.
@@ -224,13 +212,7 @@ pub fn simd(program: &Program) -> KernelView {
             control_bits: None,
         })
         .collect();
-    KernelView {
-        function: "kernel".into(),
-        functions: vec!["kernel".into()],
-        arch: Some("sim-d".into()),
-        instructions,
-        resources: None,
-    }
+    without_resources("kernel".into(), vec!["kernel".into()], Some("sim-d".into()), instructions)
 }
 
 /// An L/C string: one row per letter, all in block 0 (the string is straight-line code).
@@ -264,10 +246,21 @@ pub fn lc(program: &isa::lc::LcProgram) -> KernelView {
             }
         })
         .collect();
+    without_resources("kernel".into(), vec!["kernel".into()], None, instructions)
+}
+
+/// The view of a text that declares no resources (PTX, GCN3, Sim-D, L/C): only a whole
+/// `nvdisasm` dump says what the cubin declares.
+fn without_resources(
+    function: String,
+    functions: Vec<String>,
+    arch: Option<String>,
+    instructions: Vec<InstructionView>,
+) -> KernelView {
     KernelView {
-        function: "kernel".into(),
-        functions: vec!["kernel".into()],
-        arch: None,
+        function,
+        functions,
+        arch,
         instructions,
         resources: None,
     }

@@ -43,6 +43,21 @@ pub(crate) struct BoundRequest<'a> {
     pub progress: isa::Observer<'a>,
 }
 
+/// The bound of a called function's graph (a direct callee of PTX, a candidate of an
+/// indirect call): IPET's optimum, or, when the branch and bound stops at its budget with no
+/// integer solution, the LP optimum, which is still safe; else the error that leaves it
+/// unbounded.
+pub(crate) fn callee_bound(
+    cfg: &ipet::Cfg,
+    bounds: &ipet::LoopBounds,
+    budget: &ipet::Budget,
+) -> Result<u64, ipet::Error> {
+    match ipet::solve(cfg, bounds, budget) {
+        Ok(s) => Ok(s.safe_bound()),
+        Err(e) => e.safe_bound().ok_or(e),
+    }
+}
+
 /// Bounds the warp-level CFG `warp` of `listing` by IPET: `out.graph`, `out.wcet` and the
 /// details.
 pub(crate) fn bound(
@@ -53,7 +68,17 @@ pub(crate) fn bound(
 ) {
     let ipet_cfg = ipet_graph(warp, |b| listing.cost(b));
     let costs = ipet_cfg.costs.clone();
-    let loops = ipet::find_loops(&ipet_cfg);
+    // The loops are found once: the headers the request's bounds name are checked against
+    // them, and the same structure is solved below.
+    let structure = ipet::LoopStructure::new(&ipet_cfg);
+    let found;
+    let loops: &[ipet::Loop] = match &structure {
+        Ok(s) => s.loops(),
+        Err(_) => {
+            found = ipet::find_loops(&ipet_cfg);
+            &found
+        }
+    };
     let address_of = |node: usize| warp.nodes[node].block.map(|b| listing.address(b));
     let labels_of = |node: usize| {
         warp.nodes[node]
@@ -122,8 +147,13 @@ pub(crate) fn bound(
         ));
         Err(None)
     } else {
-        ipet::solve_observed(&ipet_cfg, &bounds, &req.shared, req.budget, req.progress)
-            .map_err(Some)
+        structure
+            .as_ref()
+            .map_err(|e| Some(e.clone()))
+            .and_then(|s| {
+                s.solve_observed(&bounds, &req.shared, req.budget, req.progress)
+                    .map_err(Some)
+            })
     };
     let mut nodes: Vec<CfgNode> = warp
         .nodes

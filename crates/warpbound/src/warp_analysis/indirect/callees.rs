@@ -5,7 +5,7 @@
 use super::{is_costed_call, missing_targets, Candidate};
 use crate::kernel_text::Sass;
 use crate::mode::{ModeInput, ModeOutput};
-use crate::warp_analysis::ipet_bound::{ipet_graph, never_finishing};
+use crate::warp_analysis::ipet_bound::{self, ipet_graph, never_finishing};
 use crate::warp_analysis::parameters::WarpCfgParams;
 use crate::warp_analysis::sass::block_cost;
 use isa::{BlockGraph, ControlKind, Diagnostic, Kernel, Span};
@@ -239,10 +239,8 @@ impl Callees<'_> {
             per_header,
             default: self.p.loop_bounds.default,
         };
-        match ipet::solve(&ipet_cfg, &bounds, &self.p.budget) {
-            Ok(s) => Some(s.safe_bound()),
-            // No integer solution within the budget: the LP optimum is still safe.
-            Err(e) if e.safe_bound().is_some() => e.safe_bound(),
+        match ipet_bound::callee_bound(&ipet_cfg, &bounds, &self.p.budget) {
+            Ok(b) => Some(b),
             Err(e) => {
                 self.diagnostics.push(Diagnostic::error(
                     at,

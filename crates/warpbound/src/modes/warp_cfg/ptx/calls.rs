@@ -237,10 +237,8 @@ impl<'a> Calls<'a> {
             per_header,
             default: self.p.loop_bounds.default,
         };
-        match ipet::solve(&ipet_cfg, &bounds, &self.p.budget) {
-            Ok(s) => Some(s.safe_bound()),
-            // No integer solution within the budget: the LP optimum is still safe.
-            Err(e) if e.safe_bound().is_some() => e.safe_bound(),
+        match ipet_bound::callee_bound(&ipet_cfg, &bounds, &self.p.budget) {
+            Ok(b) => Some(b),
             Err(e) => {
                 self.diagnostics.push(Diagnostic::error(
                     at,

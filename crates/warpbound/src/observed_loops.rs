@@ -290,7 +290,10 @@ pub fn watch(graph: &BlockGraph) -> Vec<sim::WatchedLoop> {
 pub fn of_run(kernel: &Kernel, graph: &BlockGraph, run: &sim::Simulation) -> Vec<ObservedLoop> {
     let found = loops(graph);
     if !run.loop_counts.is_empty() && run.loop_counts.len() == found.len() {
-        let counts = found.iter().map(|(h, _)| *h).zip(run.loop_counts.iter().copied());
+        let counts = found
+            .iter()
+            .map(|(h, _)| *h)
+            .zip(run.loop_counts.iter().copied());
         return by_header_address(kernel, graph, counts);
     }
     let mut first: BTreeMap<usize, usize> = BTreeMap::new();

@@ -212,7 +212,12 @@ pub fn simd(program: &Program) -> KernelView {
             control_bits: None,
         })
         .collect();
-    without_resources("kernel".into(), vec!["kernel".into()], Some("sim-d".into()), instructions)
+    without_resources(
+        "kernel".into(),
+        vec!["kernel".into()],
+        Some("sim-d".into()),
+        instructions,
+    )
 }
 
 /// An L/C string: one row per letter, all in block 0 (the string is straight-line code).

@@ -67,6 +67,7 @@ pub mod l1_cache;
 mod lane_set;
 pub mod launch;
 mod lc;
+pub mod loop_counts;
 pub mod machine;
 pub mod memory;
 mod open_pages;

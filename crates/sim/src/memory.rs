@@ -523,7 +523,7 @@ const OUTSIDE: &str = "is outside every array of the request";
 pub fn outside_address(message: &str) -> Option<u64> {
     let rest = message.strip_suffix(OUTSIDE)?.trim_end();
     let hex = rest.rsplit(' ').next()?.strip_prefix("0x")?;
-    u64::from_str_radix(hex, 16).ok()
+    isa::number::parse_digits(hex, 16)
 }
 
 /// One block's shared memory: `shared_bytes` zero-initialised bytes from address 0.

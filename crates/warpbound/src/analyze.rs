@@ -123,6 +123,7 @@ pub fn analyze_with_progress(request: &Request, progress: &dyn Fn(&Progress)) ->
         params: &params,
         preset: preset.map(|p| p.name.as_str()),
         limits,
+        context: crate::context::Context::new(request, limits),
         progress,
     };
     let mut out = (mode.run)(&input);

@@ -17,6 +17,7 @@
 //!   ([`crate::auto_memory`]).
 
 use crate::auto_memory;
+use crate::kernel_text::Gcn;
 use crate::params::{gcn_args, gcn_kernarg, kernel_args};
 use crate::report::KernelArguments;
 use isa::{Diagnostic, Severity};
@@ -25,30 +26,28 @@ use isa::{Diagnostic, Severity};
 /// work-group may have on GCN3 (AMD, "Vega ISA", §2.5 Local Data Share).
 pub const GCN_AUTO_LDS_BYTES: u32 = 64 * 1024;
 
-/// Runs `function` of the GCN3 listing `source` (module doc); the notes go to `diags`, the
-/// automatic arguments to `arguments`.
+/// Runs the chosen function of the GCN3 listing `gcn` (whose text is `source`; module doc);
+/// the notes go to `diags`, the automatic arguments to `arguments`.
 #[allow(clippy::too_many_arguments)]
 pub fn run(
+    gcn: &Gcn,
     source: &str,
-    function: Option<&str>,
     launch: &sim::Launch,
     machine: &sim::Machine,
     memory: &sim::MemoryInit,
     budget: &sim::Budget,
     auto: bool,
-    limits: &isa::Limits,
     diags: &mut Vec<Diagnostic>,
     arguments: &mut Option<KernelArguments>,
     progress: isa::Observer,
 ) -> Result<sim::Simulation, sim::SimError> {
+    let f = gcn.function();
     let simulate = |launch: &sim::Launch, memory: &sim::MemoryInit| {
-        sim::gcn::run_source_observed(source, function, launch, machine, memory, budget, progress)
+        sim::gcn::run_program_observed(&gcn.program, f, launch, machine, memory, budget, progress)
     };
-    let program = isa::gcn::parse(source, limits);
-    let f = program.function(function);
-    let Some(f) = f.filter(|_| auto) else {
+    if !auto {
         return simulate(launch, memory);
-    };
+    }
     let mut launch = launch.clone();
     let descriptor = &f.descriptor;
     let fixed = descriptor

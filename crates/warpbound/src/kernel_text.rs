@@ -9,10 +9,20 @@ use isa::ptx::Function;
 use isa::{BlockGraph, Diagnostic, Kernel, Limits, Severity};
 use web_time::Instant;
 
-/// A SASS kernel with its thread-level block graph.
+/// A SASS kernel with its thread-level block graph, and the graph's loops once asked for.
 pub struct Sass {
     pub kernel: Kernel,
     pub graph: BlockGraph,
+    loops: std::cell::OnceCell<Vec<sim::loop_counts::BlockLoop>>,
+}
+
+impl Sass {
+    /// The loops of the block graph that runs count (`crate::observed_loops`), found once
+    /// however many runs of the request count them.
+    pub fn loops(&self) -> &[sim::loop_counts::BlockLoop] {
+        self.loops
+            .get_or_init(|| crate::observed_loops::loops(&self.graph))
+    }
 }
 
 /// Parses the request's SASS and builds its block graph. The instruction table (with each
@@ -60,7 +70,11 @@ pub fn sass_with(
     if graph.diagnostics.iter().any(Diagnostic::is_error) {
         return None;
     }
-    Some(Sass { kernel, graph })
+    Some(Sass {
+        kernel,
+        graph,
+        loops: std::cell::OnceCell::new(),
+    })
 }
 
 /// A parsed PTX module and the kernel chosen from it.

@@ -29,6 +29,7 @@
 //!   for an instruction of a called function, its index in that function);
 //! * Sim-D — the instruction's index in `.text`, which is its instruction-memory address.
 
+use crate::context::Context;
 use crate::kernel_text;
 use crate::mode::ModeOutput;
 use crate::report::MappedInstruction;
@@ -305,16 +306,16 @@ pub fn simd(program: &Program) -> Reduction {
 /// the kernel as the other modes show it; `None` after an error — a parse error, no such
 /// function, or no instruction on the path (an empty kernel).
 pub fn from_text(
+    context: &Context,
     dialect: Dialect,
-    source: &str,
-    function: Option<&str>,
     limits: &Limits,
     out: &mut ModeOutput,
 ) -> Option<Reduction> {
+    let source = context.source();
     let diags = &mut out.diagnostics;
     let (reduction, what) = match dialect {
         Dialect::Ptx => {
-            let ptx = kernel_text::ptx(source, function, limits, diags)?;
+            let ptx = context.ptx(diags)?;
             out.kernel = Some(ptx.view(source));
             if ptx.failed {
                 return None;
@@ -323,7 +324,7 @@ pub fn from_text(
             (self::ptx(f, source), format!("`{}`", f.name))
         }
         Dialect::Gcn => {
-            let gcn = kernel_text::gcn(source, function, limits, diags)?;
+            let gcn = context.gcn(diags)?;
             out.kernel = Some(gcn.view());
             if gcn.failed {
                 return None;

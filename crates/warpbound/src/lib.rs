@@ -37,6 +37,7 @@
 pub mod analyze;
 pub mod auto_memory;
 pub mod catalog;
+mod context;
 mod gcn_launch;
 mod kernel_text;
 mod lc_reduction;

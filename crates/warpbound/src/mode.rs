@@ -60,6 +60,8 @@ pub struct ModeInput<'a> {
     /// Parsing and graph-building budgets (`max_input_bytes`, `max_instructions`,
     /// `max_cfg_states`).
     pub limits: Limits,
+    /// The request's kernel, parsed once for every part of the mode that reads it.
+    pub context: crate::context::Context<'a>,
     /// Told how the long parts of the work go (searches, branch and bounds, simulations);
     /// [`isa::progress::silent`] for [`crate::analyze`]. Nothing a mode returns may depend
     /// on it.

@@ -1,22 +1,18 @@
-//! Loop iteration counts observed in a run (issue #26 item 3): per loop header of the
-//! thread-level block graph, the most times one thread ran the header in one entry into the
-//! loop. `simulation.loop_iterations` reports them, and `warp-cfg --set
+//! Loop iteration counts observed in a run (issue #26 item 3), named as each mode's
+//! `loop_bounds` key loops: `simulation.loop_iterations` reports them, and `warp-cfg --set
 //! loop_bounds=observed` takes them as loop bounds, so a user gets the bound of the run they
-//! just watched without typing a bound.
+//! just watched without typing a bound. The counting is the simulator's
+//! ([`sim::loop_counts`]: per thread, the most header runs in one entry); this module finds
+//! the loops in each dialect's graph and names them.
 //!
-//! Counting per thread, not per warp, is what the warp-level CFG's bound needs: a loop bound
-//! there limits how often the header runs per entry for the threads that run it together
-//! (Jeanmougin et al. §4.1 bound loops of the thread-level CFG and carry them to the warp
-//! level), and a warp iterates as long as its slowest thread. Each thread's own block entries
-//! keep their order whatever the interleaving of divergent paths, so the count does not
-//! depend on the stack order or independent thread scheduling.
-//!
-//! Loops are those of the block graph without call and return edges (the ones the warp-cfg
-//! mode bounds by header address) and with them (loops inside subroutines); a header found
-//! both ways keeps the larger count.
+//! SASS loops are those of the block graph without call and return edges (the ones the
+//! warp-cfg mode bounds by header address) and with them (loops inside subroutines); a header
+//! found both ways keeps the larger count.
 
+use crate::kernel_text::Sass;
 use isa::{BlockGraph, EdgeKind, Kernel};
 use serde::{Deserialize, Serialize};
+use sim::loop_counts::{self, BlockLoop};
 use std::collections::BTreeMap;
 
 /// One loop and how often its header ran.
@@ -31,10 +27,11 @@ pub struct ObservedLoop {
     pub iterations: u64,
 }
 
-/// The loops of `graph` (header block, sorted body blocks), with and without call edges.
-fn loops(graph: &BlockGraph) -> Vec<(usize, Vec<usize>)> {
+/// The loops of `graph`, with and without call edges.
+pub(crate) fn loops(graph: &BlockGraph) -> Vec<BlockLoop> {
+    let n = graph.blocks.len();
     let program = |with_calls: bool| ipet::Cfg {
-        costs: vec![0; graph.blocks.len()],
+        costs: vec![0; n],
         edges: graph
             .edges()
             .iter()
@@ -47,71 +44,22 @@ fn loops(graph: &BlockGraph) -> Vec<(usize, Vec<usize>)> {
     [false, true]
         .into_iter()
         .flat_map(|with_calls| ipet::find_loops(&program(with_calls)))
-        .map(|l| (l.header, l.body))
+        .map(|l| BlockLoop::new(l.header, &l.body, n))
         .collect()
 }
 
-/// The most iterations per entry one thread made of each loop `(header block, in body?)`,
-/// from block entries `(block, mask of the threads entering it)` of runs of `threads`-thread
-/// warps: one list per warp, in issue order (module doc); 0 for a loop nobody entered.
-fn most_iterations(
-    loops: &[(usize, Vec<bool>)],
-    warps: &[Vec<(usize, u64)>],
-    threads: usize,
-) -> Vec<u64> {
-    // One pass per thread over its block entries, looking up the loops headed by each block
-    // (a pass per loop and thread took seconds on thousands of loops).
-    let mut by_header: BTreeMap<usize, Vec<usize>> = BTreeMap::new();
-    for (li, (header, _)) in loops.iter().enumerate() {
-        by_header.entry(*header).or_default().push(li);
-    }
-    let mut most = vec![0u64; loops.len()];
-    let mut count = vec![0u64; loops.len()];
-    for visits in warps {
-        for t in 0..threads.min(64) {
-            count.iter_mut().for_each(|c| *c = 0);
-            let mut prev: Option<usize> = None;
-            for &(block, _) in visits.iter().filter(|v| v.1 >> t & 1 == 1) {
-                for &li in by_header.get(&block).into_iter().flatten() {
-                    // An entry is an arrival at the header from outside the body (or the
-                    // thread's first block): a path that leaves the body and comes back in
-                    // below the header (a call's excursion, `BRA.DIV` to a slow path that
-                    // jumps back) continues the same entry, which can only count more.
-                    let body = &loops[li].1;
-                    if !prev.is_some_and(|p| body.get(p).copied().unwrap_or(false)) {
-                        count[li] = 0;
-                    }
-                    count[li] += 1;
-                    most[li] = most[li].max(count[li]);
-                }
-                prev = Some(block);
-            }
-        }
-    }
-    most
-}
-
-/// Per loop header of the SASS `graph`, from block entries of runs (see
-/// [`most_iterations`]).
+/// Per loop header of the SASS `graph`, from block entries `(block, mask of the threads
+/// entering it)` of runs of `threads`-thread warps, one list per warp in issue order (a
+/// concrete executor's, for tests that check bounds against it).
 pub fn count(
     kernel: &Kernel,
     graph: &BlockGraph,
     warps: &[Vec<(usize, u64)>],
     threads: usize,
 ) -> Vec<ObservedLoop> {
-    let n = graph.blocks.len();
-    let loops: Vec<(usize, Vec<bool>)> = loops(graph)
-        .into_iter()
-        .map(|(h, body)| {
-            let mut inside = vec![false; n];
-            for b in body.into_iter().filter(|&b| b < n) {
-                inside[b] = true;
-            }
-            (h, inside)
-        })
-        .collect();
-    let most = most_iterations(&loops, warps, threads);
-    by_header_address(kernel, graph, loops.iter().map(|(h, _)| *h).zip(most))
+    let found = loops(graph);
+    let most = loop_counts::most_iterations(&found, warps, threads);
+    by_header_address(kernel, graph, found.iter().map(|l| l.header).zip(most))
 }
 
 /// One row per header address of the SASS `graph`: the most iterations of the loops headed
@@ -148,16 +96,19 @@ pub fn of_ptx_run(f: &isa::ptx::Function, run: &sim::Simulation) -> Vec<Observed
         return Vec::new();
     };
     let found = roundrobin::loops::find(f, &cf);
-    let loops: Vec<(usize, Vec<bool>)> = found
+    let loops: Vec<BlockLoop> = found
         .loops
         .iter()
-        .map(|l| (l.header, l.body.clone()))
+        .map(|l| BlockLoop {
+            header: l.header,
+            body: l.body.clone(),
+        })
         .collect();
-    let warps = entries(run, |pc| {
+    let most = loop_counts::from_trace(run, &loops, |pc| {
         let b = *cf.block_of.get(pc)?;
         (cf.blocks.get(b)?.start == pc).then_some(b)
-    });
-    let most = most_iterations(&loops, &warps, lanes(run));
+    })
+    .unwrap_or_else(|| vec![0; loops.len()]);
     found
         .loops
         .iter()
@@ -182,22 +133,16 @@ pub fn of_gcn_run(f: &isa::gcn::GcnFunction, run: &sim::Simulation) -> Vec<Obser
         exits: Vec::new(),
     };
     let n = graph.blocks.len();
-    let found: Vec<(usize, Vec<bool>)> = ipet::find_loops(&program)
+    let found: Vec<BlockLoop> = ipet::find_loops(&program)
         .into_iter()
         .filter(|l| !l.irreducible)
-        .map(|l| {
-            let mut inside = vec![false; n];
-            for b in l.body.into_iter().filter(|&b| b < n) {
-                inside[b] = true;
-            }
-            (l.header, inside)
-        })
+        .map(|l| BlockLoop::new(l.header, &l.body, n))
         .collect();
-    let warps = entries(run, |pc| {
+    let most = loop_counts::from_trace(run, &found, |pc| {
         let b = graph.block_of(pc)?;
         (graph.blocks.get(b)?.first == pc).then_some(b)
-    });
-    let most = most_iterations(&found, &warps, lanes(run));
+    })
+    .unwrap_or_else(|| vec![0; found.len()]);
     let mut label_of: BTreeMap<usize, &String> = BTreeMap::new();
     for (l, &i) in &f.labels {
         label_of.entry(i).or_insert(l);
@@ -205,8 +150,8 @@ pub fn of_gcn_run(f: &isa::gcn::GcnFunction, run: &sim::Simulation) -> Vec<Obser
     found
         .iter()
         .zip(most)
-        .filter_map(|((h, _), most)| {
-            let first = graph.blocks.get(*h)?.first;
+        .filter_map(|(l, most)| {
+            let first = graph.blocks.get(l.header)?.first;
             let label = label_of
                 .get(&first)
                 .map(|l| (*l).clone())
@@ -220,134 +165,30 @@ pub fn of_gcn_run(f: &isa::gcn::GcnFunction, run: &sim::Simulation) -> Vec<Obser
         .collect()
 }
 
-/// Each warp's block entries `(block, active threads)` in issue order: the issues of an
-/// instruction that `block_at` names the first of a block.
-fn entries(
-    run: &sim::Simulation,
-    block_at: impl Fn(usize) -> Option<usize>,
-) -> Vec<Vec<(usize, u64)>> {
-    run.warps
-        .iter()
-        .map(|w| {
-            w.issues
-                .iter()
-                .filter_map(|i| Some((block_at(i.index as usize)?, i.active)))
-                .collect()
-        })
-        .collect()
-}
-
-/// When a PTX or GCN3 run's trace was cut by `max_timeline_entries`: its loop counts come
-/// from the recorded issues only (no loop watch for these dialects yet, unlike SASS), so they
-/// may fall short of the run's — a warning, since `loop_bounds=observed` and the bounds a run
-/// raises rest on them.
-pub fn truncation_warning(run: &sim::Simulation) -> Option<isa::Diagnostic> {
-    run.timeline_truncated.then(|| {
-        let entries: usize = run.warps.iter().map(|w| w.issues.len()).sum();
-        isa::Diagnostic::global(
-            isa::Severity::Warning,
-            format!(
-                "the run's loop iterations are counted from its first {entries} issues, the \
-                 ones its trace recorded (max_timeline_entries): a loop may have run more \
-                 often; raise max_timeline_entries for whole counts"
-            ),
-        )
+/// The loops of the SASS kernel for the simulator to count as it runs
+/// (`sim::Launch::loops`), in the order [`of_run`] reads its counts back.
+pub(crate) fn watch(sass: &Sass) -> Vec<sim::WatchedLoop> {
+    let graph = &sass.graph;
+    loop_counts::watched(sass.loops(), |b| {
+        graph.blocks.get(b).map(|b| (b.first, b.last))
     })
-}
-
-/// The warp width of a run (32 when it issued nothing).
-fn lanes(run: &sim::Simulation) -> usize {
-    run.warps
-        .iter()
-        .flat_map(|w| w.issues.first())
-        .map(|i| usize::from(i.lanes))
-        .max()
-        .unwrap_or(32)
-}
-
-/// The loops of the SASS `graph` for the simulator to count as it runs
-/// (`sim::Launch::loops`), in the order [`of_run`] reads its counts back: each loop's header
-/// instruction and the instructions of its body's blocks.
-pub fn watch(graph: &BlockGraph) -> Vec<sim::WatchedLoop> {
-    loops(graph)
-        .into_iter()
-        .filter_map(|(h, body)| {
-            let header = graph.blocks.get(h)?.first;
-            let body = body
-                .iter()
-                .filter_map(|&b| graph.blocks.get(b))
-                .flat_map(|b| b.first..=b.last)
-                .collect();
-            Some(sim::WatchedLoop { header, body })
-        })
-        .collect()
 }
 
 /// Per loop header of `graph`, from a simulation of `kernel`: the counts the simulator made
 /// as it ran when its launch watched [`watch`]'s loops (whole even when the trace was cut);
-/// else from the trace — each warp's issues of a block's first instruction are its block
-/// entries (the active threads enter) — and empty without one.
-pub fn of_run(kernel: &Kernel, graph: &BlockGraph, run: &sim::Simulation) -> Vec<ObservedLoop> {
-    let found = loops(graph);
+/// else from the trace, and empty without one.
+pub(crate) fn of_run(sass: &Sass, run: &sim::Simulation) -> Vec<ObservedLoop> {
+    let (kernel, graph, found) = (&sass.kernel, &sass.graph, sass.loops());
+    let headers = found.iter().map(|l| l.header);
     if !run.loop_counts.is_empty() && run.loop_counts.len() == found.len() {
-        let counts = found
-            .iter()
-            .map(|(h, _)| *h)
-            .zip(run.loop_counts.iter().copied());
-        return by_header_address(kernel, graph, counts);
+        return by_header_address(kernel, graph, headers.zip(run.loop_counts.iter().copied()));
     }
     let mut first: BTreeMap<usize, usize> = BTreeMap::new();
     for (b, block) in graph.blocks.iter().enumerate() {
         first.insert(block.first, b);
     }
-    let warps = entries(run, |pc| first.get(&pc).copied());
-    if warps.iter().all(Vec::is_empty) {
-        return Vec::new();
-    }
-    count(kernel, graph, &warps, lanes(run))
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    /// Loop header 1, body {1, 2}; block 5 is outside (a call's excursion or a slow path that
-    /// jumps back in at 2). Thread 0: 0 1 2 5 2 1 2 1 3 → one entry, 3 header runs. Thread 1:
-    /// enters twice (0 1 2 1 3 … 4 1 3): 2 runs, then 1. Most: 3. A loop nobody enters: 0.
-    #[test]
-    fn an_excursion_out_of_the_body_continues_the_entry() {
-        let body = vec![false, true, true, false, false, false];
-        let t0 = 0b01;
-        let t1 = 0b10;
-        let both = t0 | t1;
-        let warp = vec![
-            (0, both),
-            (1, both),
-            (2, both),
-            (5, t0),
-            (2, t0),
-            (1, both),
-            (2, t0),
-            (3, t1),
-            (1, t0),
-            (3, t0),
-            (4, t1),
-            (1, t1),
-            (3, t1),
-        ];
-        assert_eq!(
-            most_iterations(&[(1, body.clone())], std::slice::from_ref(&warp), 2),
-            vec![3]
-        );
-        // Thread 1 alone: entries of 2 and 1 runs.
-        let only_t1: Vec<(usize, u64)> = warp.iter().filter(|v| v.1 & t1 != 0).copied().collect();
-        assert_eq!(
-            most_iterations(&[(1, body.clone())], &[only_t1], 2),
-            vec![2]
-        );
-        assert_eq!(
-            most_iterations(&[(4, vec![false; 6])], &[vec![(0, both)]], 2),
-            vec![0]
-        );
+    match loop_counts::from_trace(run, found, |pc| first.get(&pc).copied()) {
+        Some(most) => by_header_address(kernel, graph, headers.zip(most)),
+        None => Vec::new(),
     }
 }

@@ -10,11 +10,11 @@
 
 use crate::auto_memory;
 use crate::catalog::{ParamInfo, PresetInfo};
-use crate::kernel_text;
+use crate::context::Context;
 use crate::params::{kernel_args, number, sass_args, Params};
 use crate::report::{ArgumentSource, KernelArguments};
 use cfg::TimingClass;
-use isa::{Diagnostic, Dialect, Kernel, Limits, Severity};
+use isa::{Diagnostic, Dialect, Kernel, Severity};
 use std::collections::BTreeMap;
 
 /// The simulator's presets (machines) in the crate's order; the first is the default.
@@ -764,13 +764,6 @@ fn sass_args_note(args: &KernelArguments, shared: bool) -> Diagnostic {
     Diagnostic::global(Severity::Note, m)
 }
 
-/// A kernel as the request wrote it: dialect, text, and the function to run.
-pub struct KernelText<'a> {
-    pub dialect: Dialect,
-    pub source: &'a str,
-    pub function: Option<&'a str>,
-}
-
 /// Runs a kernel the simulator reads from its own dialect rather than through
 /// `isa::Kernel`: a PTX function (post-dominator reconvergence), a GCN3 function (exec mask,
 /// the `.amdhsa_*` register layout), or an L/C string (every warp of the launch runs it; no
@@ -778,8 +771,8 @@ pub struct KernelText<'a> {
 /// read) and the simulator's go to `diags`. A PTX kernel's arguments (the request's words
 /// decoded, or chosen automatically when `params` is empty or `auto`) go to `arguments`.
 pub fn run_text(
-    kernel: &KernelText,
-    limits: &Limits,
+    context: &Context,
+    dialect: Dialect,
     run: Result<&SimRun, &[Diagnostic]>,
     machine: &sim::Machine,
     diags: &mut Vec<Diagnostic>,
@@ -787,14 +780,14 @@ pub fn run_text(
     progress: isa::Observer,
 ) -> Option<sim::Simulation> {
     in_simulation(diags, |d| {
-        run_other(kernel, limits, run, machine, d, arguments, progress)
+        run_other(context, dialect, run, machine, d, arguments, progress)
     })
 }
 
 /// [`run_text`] before its diagnostics are labelled (parse errors keep their own label).
 fn run_other(
-    kernel: &KernelText,
-    limits: &Limits,
+    context: &Context,
+    dialect: Dialect,
     run: Result<&SimRun, &[Diagnostic]>,
     machine: &sim::Machine,
     diags: &mut Vec<Diagnostic>,
@@ -806,9 +799,9 @@ fn run_other(
             .ok()
             .map(|r| (&r.launch, &r.memory, &r.budget))
     };
-    let result = match kernel.dialect {
+    let result = match dialect {
         Dialect::Ptx => {
-            let ptx = kernel_text::ptx(kernel.source, kernel.function, limits, diags)?;
+            let ptx = context.ptx(diags)?;
             if ptx.failed {
                 return None;
             }
@@ -853,24 +846,27 @@ fn run_other(
             result
         }
         Dialect::Gcn => {
+            let gcn = context.gcn(diags)?;
+            if gcn.failed {
+                return None;
+            }
             let (launch, memory, budget) = ready(diags)?;
             let auto = run.is_ok_and(|r| r.auto_params);
             crate::gcn_launch::run(
-                kernel.source,
-                kernel.function,
+                gcn,
+                context.source(),
                 launch,
                 machine,
                 memory,
                 budget,
                 auto,
-                limits,
                 diags,
                 arguments,
                 progress,
             )
         }
         Dialect::Lc => {
-            let (prog, d) = isa::lc::parse(kernel.source);
+            let (prog, d) = isa::lc::parse(context.source());
             let failed = d.iter().any(Diagnostic::is_error);
             diags.extend(d);
             if failed {

@@ -542,18 +542,9 @@ fn ty_of(s: &str) -> Option<Ty> {
     })
 }
 
+/// An integer operand (`isa::number`, the one integer reader).
 fn int_value(text: &str) -> Option<i64> {
-    let t = text.trim();
-    let (neg, t) = match t.strip_prefix('-') {
-        Some(r) => (true, r),
-        None => (false, t),
-    };
-    let v = if let Some(h) = t.strip_prefix("0x").or_else(|| t.strip_prefix("0X")) {
-        i64::from_str_radix(h, 16).ok()?
-    } else {
-        t.parse::<i64>().ok()?
-    };
-    Some(if neg { -v } else { v })
+    isa::number::parse_int(text.trim())
 }
 
 /// Decodes `ins`; `Err` is the "cannot simulate …" message.

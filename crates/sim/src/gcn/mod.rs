@@ -138,9 +138,27 @@ pub fn run_source_observed(
             function.unwrap_or("(first)")
         )));
     };
+    run_program_observed(&program, f, launch, machine, memory, budget, observer)
+}
+
+/// Simulates `f` of the parsed listing `program` (which holds its callees), reading its
+/// `.amdhsa_*` descriptor — [`run_source_observed`] for a caller that parsed the text once
+/// already.
+///
+/// # Errors
+/// What [`run`] reports.
+pub fn run_program_observed(
+    program: &isa::gcn::GcnProgram,
+    f: &GcnFunction,
+    launch: &Launch,
+    machine: &Machine,
+    memory: &MemoryInit,
+    budget: &Budget,
+    observer: isa::Observer,
+) -> Result<Simulation, SimError> {
     let abi = GcnAbi::from_descriptor(&f.descriptor);
     // Calls: the function linked with its callees, code addresses materialised.
-    let mut linked = isa::gcn::link(&program, f);
+    let mut linked = isa::gcn::link(program, f);
     let symbols = code::symbols(&linked);
     code::materialise(&mut linked, &symbols);
     let got = code::got(&symbols);

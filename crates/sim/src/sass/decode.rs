@@ -105,20 +105,10 @@ fn cannot(ins: &Instruction, why: &str) -> (Span, String) {
 /// Destination index meaning "discard" (`RZ`).
 pub(crate) const RZ_DEST: u16 = u16::MAX;
 
-/// An integer written like the listings do: `0x10`, `-0x4`, `16`.
+/// An integer written like the listings do (`0x10`, `-0x4`, `16`): `isa::number`, the one
+/// integer reader.
 fn int_text(t: &str) -> Option<i64> {
-    let (neg, body) = match t.strip_prefix('-') {
-        Some(b) => (true, b),
-        None => (false, t),
-    };
-    let v = match body.strip_prefix("0x").or_else(|| body.strip_prefix("0X")) {
-        Some(h) => i64::from_str_radix(h, 16).ok()?,
-        None if !body.is_empty() && body.bytes().all(|b| b.is_ascii_digit()) => {
-            body.parse().ok()?
-        }
-        None => return None,
-    };
-    Some(if neg { -v } else { v })
+    isa::number::parse_int(t)
 }
 
 fn zero() -> Src {

@@ -119,7 +119,7 @@ fn run(input: &ModeInput) -> ModeOutput {
         }
         runs = simulate_block(
             &parsed,
-            &block_launch(run, dims).watching(observed_loops::watch(&parsed.sass.graph)),
+            &block_launch(run, dims).watching(observed_loops::watch(&parsed.sass)),
             &p,
             units,
             &scheduler,

@@ -69,13 +69,7 @@ fn run(input: &ModeInput) -> ModeOutput {
         dialect => {
             // A PTX, GCN3 or Sim-D kernel reduced to an L/C string along its straight-line
             // path: no configuration file, so warps and units come from the parameters.
-            let reduced = lc_reduction::from_text(
-                dialect,
-                &request.source,
-                request.function.as_deref(),
-                &input.limits,
-                &mut out,
-            );
+            let reduced = lc_reduction::from_text(&input.context, dialect, &input.limits, &mut out);
             out.time("parse", t);
             if let Some((ops, mapping)) = reduced {
                 let t = Instant::now();

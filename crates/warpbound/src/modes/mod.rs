@@ -155,11 +155,13 @@ mod tests {
                     let mut diags = Vec::new();
                     let p = params::resolve(&info, None, &request.params, &mut diags);
                     assert!(diags.is_empty(), "{diags:?}");
+                    let limits = params::limits::decode(&p).unwrap_or_default();
                     let input = ModeInput {
                         request: &request,
                         params: &p,
                         preset: None,
-                        limits: params::limits::decode(&p).unwrap_or_default(),
+                        limits,
+                        context: crate::context::Context::new(&request, limits),
                         progress: &isa::progress::silent,
                     };
                     let out = (m.run)(&input);

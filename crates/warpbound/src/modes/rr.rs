@@ -17,7 +17,6 @@
 mod parameters;
 mod simulation;
 
-use crate::kernel_text;
 use crate::mode::{Mode, ModeDetails, ModeInput, ModeOutput};
 use crate::observed_loops;
 use crate::params::kernel_args;
@@ -54,12 +53,7 @@ fn run(input: &ModeInput) -> ModeOutput {
 fn analyse(input: &ModeInput, p: &RrParams, out: &mut ModeOutput) {
     let request = input.request;
     let source = request.source.as_str();
-    let Some(ptx) = kernel_text::ptx(
-        source,
-        request.function.as_deref(),
-        &input.limits,
-        &mut out.diagnostics,
-    ) else {
+    let Some(ptx) = input.context.ptx(&mut out.diagnostics) else {
         return;
     };
     let f = ptx.function();
@@ -157,7 +151,7 @@ fn analyse(input: &ModeInput, p: &RrParams, out: &mut ModeOutput) {
         .map(|s| observed_loops::of_ptx_run(f, s))
         .unwrap_or_default();
     out.diagnostics
-        .extend(sim.as_ref().and_then(observed_loops::truncation_warning));
+        .extend(sim.as_ref().and_then(sim::loop_counts::truncation_warning));
     if sim
         .as_ref()
         .is_some_and(|s| crate::loop_inference::same_launch(s, Some(&inferred_for), 32))

@@ -9,7 +9,7 @@ use crate::mode::{Mode, ModeInput, ModeOutput};
 use crate::observed_loops;
 use crate::params::{its, limits};
 use crate::report::SimulationReport;
-use crate::simulator::{self, KernelText, SimRun};
+use crate::simulator::{self, SimRun};
 use crate::views;
 use isa::Dialect;
 use std::collections::BTreeMap;
@@ -92,7 +92,7 @@ fn run(input: &ModeInput) -> ModeOutput {
         let sim = match run {
             Ok(run) => simulator::run_kernel(
                 &s.kernel,
-                &run.watching(observed_loops::watch(&s.graph)),
+                &run.watching(observed_loops::watch(&s)),
                 &machine,
                 &mut out.diagnostics,
                 &mut out.arguments,
@@ -105,7 +105,7 @@ fn run(input: &ModeInput) -> ModeOutput {
         };
         if let Some(sim) = sim {
             out.schedule = Some(views::schedule::simulated(&s.kernel, &sim));
-            let loops = observed_loops::of_run(&s.kernel, &s.graph, &sim);
+            let loops = observed_loops::of_run(&s, &sim);
             let mut report = SimulationReport::alone(sim);
             report.loop_iterations = loops;
             out.simulation = Some(report);
@@ -115,15 +115,10 @@ fn run(input: &ModeInput) -> ModeOutput {
         return out;
     }
     let t = Instant::now();
-    let text = KernelText {
-        dialect: request.dialect,
-        source: &request.source,
-        function: request.function.as_deref(),
-    };
     let run = run.as_ref().map_err(Vec::as_slice);
     if let Some(sim) = simulator::run_text(
-        &text,
-        &input.limits,
+        &input.context,
+        request.dialect,
         run,
         &machine,
         &mut out.diagnostics,
@@ -144,18 +139,18 @@ fn run(input: &ModeInput) -> ModeOutput {
 /// what was wrong with it, so the parser's diagnostics are not repeated.
 fn flow_view(input: &ModeInput, out: &mut ModeOutput) {
     let request = input.request;
-    let (source, function) = (&request.source, request.function.as_deref());
+    let source = &request.source;
     let mut said = Vec::new();
     let (mut view, graph) = match request.dialect {
         Dialect::Ptx => {
-            let Some(ptx) = kernel_text::ptx(source, function, &input.limits, &mut said) else {
+            let Some(ptx) = input.context.ptx(&mut said) else {
                 return;
             };
             let graph = isa::flow::build(&isa::ptx::flows(ptx.function()));
             (ptx.view(source), graph)
         }
         Dialect::Gcn => {
-            let Some(gcn) = kernel_text::gcn(source, function, &input.limits, &mut said) else {
+            let Some(gcn) = input.context.gcn(&mut said) else {
                 return;
             };
             let graph = isa::flow::build(&isa::gcn::flows(gcn.function()));

@@ -63,10 +63,10 @@ fn run(input: &ModeInput) -> ModeOutput {
         return out;
     }
     let t = Instant::now();
-    let (source, function) = (request.source.as_str(), request.function.as_deref());
+    let source = request.source.as_str();
     match request.dialect {
-        Dialect::Ptx => ptx(source, function, input, &mut out),
-        Dialect::Gcn => gcn(source, function, input, &mut out),
+        Dialect::Ptx => ptx(source, input, &mut out),
+        Dialect::Gcn => gcn(input, &mut out),
         Dialect::Simd => simd(source, input, &mut out),
         Dialect::Lc => lc(source, &mut out),
         _ => pws_csv(source, input, &mut out),
@@ -116,8 +116,8 @@ fn sass(input: &ModeInput, simulate: &SimRequest, out: &mut ModeOutput) {
     out.time("simulate", t);
 }
 
-fn ptx(source: &str, function: Option<&str>, input: &ModeInput, out: &mut ModeOutput) {
-    let Some(ptx) = kernel_text::ptx(source, function, &input.limits, &mut out.diagnostics) else {
+fn ptx(source: &str, input: &ModeInput, out: &mut ModeOutput) {
+    let Some(ptx) = input.context.ptx(&mut out.diagnostics) else {
         return;
     };
     let mut view = ptx.view(source);
@@ -126,8 +126,8 @@ fn ptx(source: &str, function: Option<&str>, input: &ModeInput, out: &mut ModeOu
     out.kernel = Some(view);
 }
 
-fn gcn(source: &str, function: Option<&str>, input: &ModeInput, out: &mut ModeOutput) {
-    let Some(gcn) = kernel_text::gcn(source, function, &input.limits, &mut out.diagnostics) else {
+fn gcn(input: &ModeInput, out: &mut ModeOutput) {
+    let Some(gcn) = input.context.gcn(&mut out.diagnostics) else {
         return;
     };
     let mut view = gcn.view();

@@ -96,7 +96,7 @@ fn run(input: &ModeInput) -> ModeOutput {
         let t = Instant::now();
         sim = simulate(
             listed.as_ref().unwrap_or(&sass.kernel),
-            &run.watching(observed_loops::watch(&sass.graph)),
+            &run.watching(observed_loops::watch(&sass)),
             &p.cost,
             p.its,
             input.progress,
@@ -106,7 +106,7 @@ fn run(input: &ModeInput) -> ModeOutput {
     }
     let loops = sim
         .as_ref()
-        .map(|s| observed_loops::of_run(&sass.kernel, &sass.graph, s))
+        .map(|s| observed_loops::of_run(&sass, s))
         .unwrap_or_default();
     if sim
         .as_ref()

@@ -94,7 +94,7 @@ pub(super) fn issued(runs: &[(&str, sim::Simulation)]) -> u64 {
 pub(super) fn observed(parsed: &ParsedSass, runs: &[(&str, sim::Simulation)]) -> Vec<ObservedLoop> {
     let mut most: BTreeMap<String, ObservedLoop> = BTreeMap::new();
     for (_, s) in runs {
-        for l in observed_loops::of_run(&parsed.sass.kernel, &parsed.sass.graph, s) {
+        for l in observed_loops::of_run(&parsed.sass, s) {
             match most.get_mut(&l.header) {
                 Some(m) => m.iterations = m.iterations.max(l.iterations),
                 None => {

@@ -6,7 +6,7 @@ use super::parameters::{PwsParams, SimSplitting};
 use crate::mode::{ModeInput, ModeOutput};
 use crate::observed_loops::ObservedLoop;
 use crate::report::SimulationReport;
-use crate::simulator::{self, KernelText, SimRun};
+use crate::simulator::{self, SimRun};
 use isa::Dialect;
 
 /// `simulate=true`: runs the GCN3 kernel with the machine that matches the block costs
@@ -43,27 +43,23 @@ pub(super) fn simulate(
     };
     let mut machine = machine?;
     machine.splitting = splitting;
-    let text = KernelText {
-        dialect: Dialect::Gcn,
-        source: &input.request.source,
-        function: input.request.function.as_deref(),
-    };
     let s = simulator::run_text(
-        &text,
-        &input.limits,
+        &input.context,
+        Dialect::Gcn,
         Ok(run),
         &machine,
         &mut out.diagnostics,
         &mut out.arguments,
         input.progress,
     )?;
-    let program = isa::gcn::parse(&input.request.source, &input.limits);
-    let loops = program
-        .function(input.request.function.as_deref())
+    let loops = input
+        .context
+        .gcn(&mut Vec::new())
+        .map(|gcn| gcn.function())
         .map(|f| {
             // Checked against the inferred bounds in `wavefront_graph`, which infers them.
             out.diagnostics
-                .extend(crate::observed_loops::truncation_warning(&s));
+                .extend(sim::loop_counts::truncation_warning(&s));
             crate::observed_loops::of_gcn_run(f, &s)
         })
         .unwrap_or_default();

@@ -3,7 +3,6 @@
 //! and the report's loop table (moved out of `pws.rs`, which keeps the analysis).
 
 use super::parameters::PwsParams;
-use crate::kernel_text;
 use crate::mode::{ModeInput, ModeOutput};
 use crate::observed_loops::ObservedLoop;
 use crate::params::loop_bounds::LoopKey;
@@ -30,12 +29,7 @@ pub(super) fn wavefront_graph(
             }
         };
     }
-    let gcn = kernel_text::gcn(
-        &request.source,
-        request.function.as_deref(),
-        &input.limits,
-        &mut out.diagnostics,
-    )?;
+    let gcn = input.context.gcn(&mut out.diagnostics)?;
     let view = gcn.view();
     let cost = match (&p.cost, gcn.failed) {
         (Ok(cost), false) => cost.clone(),

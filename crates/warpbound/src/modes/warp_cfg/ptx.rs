@@ -12,7 +12,6 @@
 
 mod calls;
 
-use crate::kernel_text;
 use crate::mode::{ModeDetails, ModeInput, ModeOutput};
 use crate::report::{CfgNode, DivergentBranch, KernelView};
 use crate::simulator;
@@ -30,12 +29,7 @@ use web_time::Instant;
 /// Runs the mode on the request's PTX.
 pub(super) fn run(input: &ModeInput, p: &WarpCfgParams, out: &mut ModeOutput) {
     let req = input.request;
-    let Some(ptx) = kernel_text::ptx(
-        &req.source,
-        req.function.as_deref(),
-        &input.limits,
-        &mut out.diagnostics,
-    ) else {
+    let Some(ptx) = input.context.ptx(&mut out.diagnostics) else {
         return;
     };
     let mut view = ptx.view(&req.source);
@@ -237,7 +231,7 @@ fn simulate(
     let sim = result.ok()?;
     let loops = crate::observed_loops::of_ptx_run(f, &sim);
     out.diagnostics
-        .extend(crate::observed_loops::truncation_warning(&sim));
+        .extend(sim::loop_counts::truncation_warning(&sim));
     if crate::loop_inference::same_launch(&sim, inferred_for, 32) {
         out.diagnostics
             .extend(crate::loop_inference::check_observed(inference, &loops));

@@ -21,6 +21,7 @@ pub mod analysis;
 pub mod barriers;
 pub mod concrete;
 pub mod consts;
+pub mod control;
 pub mod groups;
 pub mod indirect;
 pub mod interleaving;

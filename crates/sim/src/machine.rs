@@ -106,6 +106,13 @@ pub struct Machine {
     /// thread scheduling on sm_70+; see [`crate::thread_scheduling`]).
     #[serde(default)]
     pub thread_scheduling: ThreadScheduling,
+    /// SASS: issue by the control bits ptxas wrote (`cost=control`, `cfg::control`): a warp's
+    /// next instruction no earlier than the stall count after this one, an instruction only
+    /// once the scoreboard barriers its wait mask names are clear, a barrier cleared when
+    /// the instruction that set it completes; no register scoreboard. Off: the register
+    /// scoreboard with the class latencies.
+    #[serde(default)]
+    pub control_bits: bool,
 }
 
 impl Machine {
@@ -205,6 +212,7 @@ pub fn unit_cost() -> Machine {
         l1: None,
         splitting: Splitting::None,
         thread_scheduling: ThreadScheduling::StackOrder,
+        control_bits: false,
     }
 }
 
@@ -246,6 +254,7 @@ pub fn makespan() -> Machine {
         l1: None,
         splitting: Splitting::None,
         thread_scheduling: ThreadScheduling::StackOrder,
+        control_bits: false,
     }
 }
 
@@ -283,6 +292,7 @@ pub fn gpgpusim_like() -> Machine {
         }),
         splitting: Splitting::None,
         thread_scheduling: ThreadScheduling::StackOrder,
+        control_bits: false,
     }
 }
 
@@ -336,6 +346,7 @@ pub fn gcn3() -> Machine {
         l1: None,
         splitting: Splitting::None,
         thread_scheduling: ThreadScheduling::StackOrder,
+        control_bits: false,
     }
 }
 

@@ -3,6 +3,7 @@
 //! the one `cfg::concrete` runs) driven by the SSY/PBK/BRK/SYNC… control instructions, and the
 //! semantics of [`super::semantics`].
 
+use super::control_issue::{self, ControlIssue};
 use super::decode::{self, Control, Decoded, Op, Space, SLOTS};
 use super::lane_memory;
 use super::local_memory::LocalMemory;
@@ -27,6 +28,8 @@ struct Warp {
     ready: Vec<u64>,
     /// Its threads' local windows (`LDL`/`STL`).
     local: LocalMemory,
+    /// Issue by control bits: the cycle each scoreboard barrier clears.
+    barriers: [u64; cfg::control::BARRIERS],
 }
 
 /// Runs `kernel`; see [`crate::run`].
@@ -76,6 +79,7 @@ pub(crate) fn run(kernel: &Kernel, req: &Request) -> Result<Simulation, SimError
             0
         },
         local_held: 0,
+        control: machine.control_bits.then(|| control_issue::of(kernel)),
     };
     cycle_loop::run(&mut fe, &mut sm)?;
     Ok(sm.finish())
@@ -100,6 +104,8 @@ struct Sass<'a> {
     shared_base: u64,
     /// Words of local memory the live warps hold (budgeted by `max_memory_words`).
     local_held: u64,
+    /// Issue by control bits (`Machine::control_bits`): each instruction's.
+    control: Option<Vec<Option<ControlIssue>>>,
 }
 
 /// sm_90 listings address shared memory from `0x400` in the shared window (`UMOV UR11,
@@ -137,6 +143,7 @@ impl FrontEnd for Sass<'_> {
                 ready: vec![0; SLOTS],
                 paths,
                 local: LocalMemory::default(),
+                barriers: [0; cfg::control::BARRIERS],
             });
         }
         let live = members.len() as u32;
@@ -148,7 +155,7 @@ impl FrontEnd for Sass<'_> {
         let warp = &self.warps[w];
         let (pc, _) = warp.paths.current()?;
         let d = self.decoded.get(pc)?.as_ref().ok()?;
-        Some((self.statics.get(pc)?, written_back(&warp.ready, d.slots())))
+        Some((self.statics.get(pc)?, self.operands_at(w, pc, d)))
     }
 
     fn issue(&mut self, sm: &mut Sm, w: usize, cycle: u64) -> Result<bool, SimError> {
@@ -172,8 +179,16 @@ impl FrontEnd for Sass<'_> {
             Err((span, msg)) => return Err(SimError::at(*span, msg.clone())),
         };
         let st = &self.statics[pc];
+        let control = match self.control.as_ref().map(|c| c[pc]) {
+            Some(None) => {
+                let (span, m) = control_issue::missing(ins.span, &ins.opcode.name);
+                return Err(SimError::at(span, m));
+            }
+            Some(c) => c,
+            None => None,
+        };
         // Readiness, then the issue.
-        let registers = written_back(&self.warps[w].ready, d.slots());
+        let registers = self.operands_at(w, pc, d);
         let Some(lane) = sm.try_issue((w, pc, active), st, registers, cycle)? else {
             return Ok(false);
         };
@@ -268,9 +283,19 @@ impl FrontEnd for Sass<'_> {
             active,
             executed: exec,
         };
+        if let Some(c) = control.filter(|c| c.write_barrier.is_none() && c.read_barrier.is_none()) {
+            // Complete, for the run's end, when the warp may issue again (module
+            // `control_issue`).
+            latency = c.stall;
+        }
         let complete = sm.issued_at(w, st, at, latency, w)?;
         for &s in &d.writes {
             warp.ready[s as usize] = complete;
+        }
+        if let Some(c) = control {
+            let s = &mut sm.warps[w];
+            s.next_issue = s.next_issue.max(cycle + c.stall);
+            control_issue::set(&mut warp.barriers, &c, complete);
         }
         // Control effect (Jeanmougin et al. §2, the stack of cfg::concrete; or the ITS rules
         // of cfg::thread_groups).
@@ -331,6 +356,20 @@ impl FrontEnd for Sass<'_> {
 }
 
 impl Sass<'_> {
+    /// The cycle warp `w`'s instruction at `pc` (decoded `d`) has its operands: its
+    /// registers written back, or under control bits its waited barriers clear.
+    fn operands_at(&self, w: usize, pc: usize, d: &Decoded) -> u64 {
+        let warp = &self.warps[w];
+        match &self.control {
+            Some(c) => c
+                .get(pc)
+                .copied()
+                .flatten()
+                .map_or(0, |c| control_issue::clear_at(&warp.barriers, c.waits)),
+            None => written_back(&warp.ready, d.slots()),
+        }
+    }
+
     /// After the control effect: the warp's paths number `depth.0` (entries of the
     /// activation stack or thread groups, as `depth.1` says; 0: finished). Checks the depth budget, then retires the warp, parks it at a
     /// block barrier, or wakes it when its instruction is done.

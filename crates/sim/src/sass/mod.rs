@@ -4,6 +4,7 @@
 //! predicate and (sm_75+) uniform registers, the activation stack of
 //! `cfg::activation_stack` with the convergence barriers and `WARPSYNC` of sm_70+).
 
+mod control_issue;
 mod decode;
 mod executable;
 mod front_end;

@@ -186,7 +186,10 @@ fn run(input: &ModeInput) -> ModeOutput {
     // machine: per phase (crate `block`), with the loop bounds and the cost model the warp
     // bound used.
     let t = Instant::now();
-    let phases = (barriers && p.its.is_none()).then(|| {
+    // Under `cost=control` the per-phase rule's carry (what may be in flight at a barrier)
+    // is not derived for the control bits' timing: the serialised bound is used.
+    let control = matches!(p.cost, Cost::Control(_));
+    let phases = (barriers && p.its.is_none() && !control).then(|| {
         let lb = &p.loop_bounds;
         let timing = |ins: &isa::Instruction| match &p.cost {
             Cost::Latency(table) => {
@@ -196,7 +199,7 @@ fn run(input: &ModeInput) -> ModeOutput {
                     interval: table.interval_of(class),
                 }
             }
-            Cost::Unit | Cost::Units { .. } => block::Timing::UNIT,
+            Cost::Unit | Cost::Units { .. } | Cost::Control(_) => block::Timing::UNIT,
         };
         block::barrier_phases(
             &parsed.sass.kernel,
@@ -259,7 +262,8 @@ fn run(input: &ModeInput) -> ModeOutput {
         }
     };
     if units.is_none() && barriers {
-        out.diagnostics.push(barrier_note(phases.as_ref(), &bound));
+        out.diagnostics
+            .push(barrier_note(phases.as_ref(), &bound, control));
     } else if barriers {
         out.diagnostics.push(Diagnostic::global(
             Severity::Note,
@@ -361,7 +365,16 @@ fn run(input: &ModeInput) -> ModeOutput {
 fn barrier_note(
     phases: Option<&Result<block::BarrierPhases, block::Serialised>>,
     bound: &block::BlockBound,
+    control: bool,
 ) -> Diagnostic {
+    if control {
+        return Diagnostic::global(
+            Severity::Note,
+            "the kernel waits at barriers (BAR): under cost=control the block bound is the \
+             serialised one, W × the warp bound (the per-phase rule's carry, what may be in \
+             flight at a barrier, is derived for the latency model only)",
+        );
+    }
     let Some(phases) = phases else {
         return Diagnostic::global(
             Severity::Note,

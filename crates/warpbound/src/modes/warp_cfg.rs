@@ -158,13 +158,7 @@ fn simulate(
     progress: isa::Observer,
     out: &mut ModeOutput,
 ) -> Option<sim::Simulation> {
-    let mut machine = simulator::preset_machine(Some("unit-cost"))?;
-    machine.latency = match cost {
-        Cost::Latency(table) => table.clone(),
-        Cost::Unit | Cost::Units { .. } => cfg::LatencyTable::unit(),
-    };
-    machine.transaction_cycles = 0;
-    machine.thread_scheduling = crate::params::its::thread_scheduling(its);
+    let machine = cost.machine(its)?;
     simulator::run_kernel(
         kernel,
         run,

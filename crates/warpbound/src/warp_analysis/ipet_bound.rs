@@ -28,6 +28,16 @@ pub(crate) trait Listing {
     fn labels(&self, b: usize) -> Vec<String>;
     /// Whether loop bounds may be keyed by label.
     fn accepts_labels(&self) -> bool;
+    /// Cost of one execution of each node of `warp` (the virtual exit 0): each node its
+    /// block's [`Listing::cost`], unless the cost model carries state along paths
+    /// (`cost=control`); an error when the blocks cannot be costed.
+    fn node_costs(&self, warp: &cfg::WarpCfg) -> Result<Vec<u64>, Diagnostic> {
+        Ok(warp
+            .nodes
+            .iter()
+            .map(|n| n.block.map_or(0, |b| self.cost(b)))
+            .collect())
+    }
 }
 
 /// The IPET knobs of one request.
@@ -66,8 +76,17 @@ pub(crate) fn bound(
     req: &BoundRequest,
     out: &mut ModeOutput,
 ) {
-    let ipet_cfg = ipet_graph(warp, |b| listing.cost(b));
-    let costs = ipet_cfg.costs.clone();
+    let costs = match listing.node_costs(warp) {
+        Ok(c) => c,
+        Err(d) => {
+            out.diagnostics.push(d);
+            return;
+        }
+    };
+    let ipet_cfg = ipet::Cfg {
+        costs: costs.clone(),
+        ..ipet_graph(warp, |_| 0)
+    };
     // The loops are found once: the headers the request's bounds name are checked against
     // them, and the same structure is solved below.
     let structure = ipet::LoopStructure::new(&ipet_cfg);

@@ -36,8 +36,11 @@ pub(crate) fn params() -> Vec<ParamInfo> {
             "cost",
             "block cost model: unit = every instruction 1 cycle (the paper's evaluation, §4.1); \
              latency = in-order issue with the per-class latencies below, pipeline drained at \
-             block ends (conservative across blocks)",
-            &["unit", "latency"],
+             block ends (conservative across blocks); control = the stall counts and \
+             scoreboard barriers ptxas wrote in the listing's encodings (SASS listed with its \
+             encodings, sm_50 to sm_90), a barrier released the latency below after its \
+             setter issued, pending barriers carried along paths (issue #42)",
+            &["unit", "latency", "control"],
             "unit",
         ),
     ];
@@ -274,16 +277,47 @@ pub(crate) enum Cost {
     Unit,
     /// In-order issue with these latencies, drained at block ends (`cfg::latency`).
     Latency(cfg::LatencyTable),
+    /// The compiler's schedule (`cfg::control`): stall counts and scoreboard barriers from
+    /// the control bits, a barrier's setter completing the class latency of this table after
+    /// it issued.
+    Control(cfg::LatencyTable),
     /// The `block` mode's unit machine (Berezovskyi et al. §3): a memory instruction costs
     /// `load_store` cycles (its load/store-unit occupancy), any other `core`.
     Units { load_store: u64, core: u64 },
 }
 
 impl Cost {
+    /// The simulator's SM in the bound's own setting: one instruction per cycle, the cost
+    /// model's latencies (all 1 for `unit`), no memory transactions beyond the latency,
+    /// and under `control` issue by the control bits — the per-class intervals are then 1,
+    /// since the stall counts are how ptxas spaces a pipelined unit's instructions.
+    pub(crate) fn machine(
+        &self,
+        its: Option<cfg::interleaving::Scheduler>,
+    ) -> Option<sim::Machine> {
+        let mut machine = crate::simulator::preset_machine(Some("unit-cost"))?;
+        machine.latency = match self {
+            Cost::Latency(table) => table.clone(),
+            Cost::Control(table) => {
+                machine.control_bits = true;
+                cfg::LatencyTable {
+                    latency: table.latency.clone(),
+                    interval: cfg::LatencyTable::unit().interval,
+                }
+            }
+            Cost::Unit | Cost::Units { .. } => cfg::LatencyTable::unit(),
+        };
+        machine.issue_width = 1;
+        machine.transaction_cycles = 0;
+        machine.thread_scheduling = crate::params::its::thread_scheduling(its);
+        Some(machine)
+    }
+
     pub(crate) fn name(&self) -> &'static str {
         match self {
             Cost::Unit => "unit",
             Cost::Latency(_) => "latency",
+            Cost::Control(_) => "control",
             Cost::Units { .. } => "units",
         }
     }
@@ -311,6 +345,7 @@ impl WarpCfgParams {
         let table = latency_table(p)?;
         let cost = match p.text("cost")? {
             "latency" => Cost::Latency(table),
+            "control" => Cost::Control(table),
             _ => Cost::Unit,
         };
         let observed = p.text("loop_bounds")? == "observed";

@@ -94,7 +94,11 @@ fn context(kernel: &Kernel, stack: &[cfg::Entry]) -> String {
         .join(" ")
 }
 
-/// Cost of one execution of block `b` under `cost`.
+/// Cost of one execution of block `b` under `cost`, whatever ran before it. Under
+/// `cost=control` that is the block entered with every scoreboard barrier pending for the
+/// table's largest latency (where the path is known, [`SassListing::node_costs`] carries
+/// the actual state instead); an instruction without control bits costs its unit cycle
+/// (the bound that needs the bits reports their absence).
 pub(super) fn block_cost(kernel: &Kernel, graph: &BlockGraph, b: usize, cost: &Cost) -> u64 {
     let block = &graph.blocks[b];
     let instrs = kernel
@@ -103,6 +107,18 @@ pub(super) fn block_cost(kernel: &Kernel, graph: &BlockGraph, b: usize, cost: &C
         .unwrap_or(&[]);
     match cost {
         Cost::Latency(t) => cfg::latency::block_cycles(instrs, t),
+        Cost::Control(t) => {
+            let worst = cfg::TimingClass::ALL
+                .iter()
+                .map(|&c| t.latency_of(c))
+                .max()
+                .unwrap_or(1);
+            let entry = cfg::control::Scoreboard {
+                remaining: [worst; cfg::control::BARRIERS],
+            };
+            cfg::control::run(instrs, block.first, entry, t)
+                .map_or_else(|_| cfg::latency::unit_cycles(instrs), |(c, _)| c)
+        }
         Cost::Unit => cfg::latency::unit_cycles(instrs),
         Cost::Units { load_store, core } => instrs
             .iter()
@@ -155,6 +171,36 @@ impl Listing for SassListing<'_> {
 
     fn accepts_labels(&self) -> bool {
         false
+    }
+
+    fn node_costs(&self, warp: &cfg::WarpCfg) -> Result<Vec<u64>, isa::Diagnostic> {
+        let Cost::Control(table) = self.cost else {
+            return Ok(warp
+                .nodes
+                .iter()
+                .map(|n| n.block.map_or(0, |b| self.cost(b)))
+                .collect());
+        };
+        let (kernel, graph) = (&self.sass.kernel, &self.sass.graph);
+        let mut costs = cfg::control::node_costs(kernel, graph, warp, table).map_err(|m| {
+            let ins = &kernel.instructions[m.index];
+            isa::Diagnostic::error(
+                ins.span,
+                format!(
+                    "cost=control reads the scheduling control bits of each instruction, \
+                         and `{}` at {:#06x} has none: give the listing with its encodings \
+                         (`cuobjdump -sass` or `nvdisasm` of an sm_50 to sm_90 cubin print them \
+                         as /* 0x… */ words), or use cost=latency",
+                    ins.opcode.name, ins.address
+                ),
+            )
+        })?;
+        for (node, c) in warp.nodes.iter().zip(costs.iter_mut()) {
+            if let Some(extra) = node.block.and_then(|b| self.extra.get(&b)) {
+                *c = c.saturating_add(*extra);
+            }
+        }
+        Ok(costs)
     }
 }
 

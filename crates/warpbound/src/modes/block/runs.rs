@@ -9,7 +9,7 @@ use crate::mode::ModeOutput;
 use crate::observed_loops::{self, ObservedLoop};
 use crate::report::{BlockGrowth, PlotView, ScheduleItem, ScheduleView, Series};
 use crate::simulator::{self, SimRun};
-use crate::warp_analysis::{Cost, ParsedSass, WarpCfgParams};
+use crate::warp_analysis::{ParsedSass, WarpCfgParams};
 use isa::{Diagnostic, Severity};
 use std::collections::BTreeMap;
 
@@ -319,14 +319,7 @@ fn machine(
         machine.scheduler = scheduler;
         return Some(machine);
     }
-    let mut machine = simulator::preset_machine(Some("unit-cost"))?;
-    machine.latency = match &p.cost {
-        Cost::Latency(table) => table.clone(),
-        Cost::Unit | Cost::Units { .. } => cfg::LatencyTable::unit(),
-    };
-    machine.issue_width = 1;
-    machine.transaction_cycles = 0;
+    let mut machine = p.cost.machine(p.its)?;
     machine.scheduler = scheduler;
-    machine.thread_scheduling = crate::params::its::thread_scheduling(p.its);
     Some(machine)
 }

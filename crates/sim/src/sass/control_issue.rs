@@ -5,9 +5,11 @@
 //! A warp's next instruction issues no earlier than `max(stall, 1)` cycles after this one
 //! (`Sm::issued_at` keeps `next_issue`), and only once every barrier its wait mask (and a
 //! `DEPBAR`'s operand) names has cleared; a barrier an instruction sets clears when that
-//! instruction completes. An instruction that sets no barrier is complete, for the run's
-//! end, when the warp may issue again: its stall. That is the analysis's model to the cycle,
-//! so for one warp in isolation the run equals its path's cost.
+//! instruction's result is written (its latency after its issue). For the run's end an
+//! instruction is complete when the warp may issue again (its stall) and the barriers it set
+//! have cleared. That is the analysis's model to the cycle (its path's stalls and waits, then
+//! what is still in flight), so for one warp in isolation a straight-line run equals its
+//! bound.
 
 use cfg::control::BARRIERS;
 use isa::{Kernel, Span};

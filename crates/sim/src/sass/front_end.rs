@@ -283,10 +283,13 @@ impl FrontEnd for Sass<'_> {
             active,
             executed: exec,
         };
-        if let Some(c) = control.filter(|c| c.write_barrier.is_none() && c.read_barrier.is_none()) {
-            // Complete, for the run's end, when the warp may issue again (module
-            // `control_issue`).
-            latency = c.stall;
+        // Under control bits the barriers it sets clear when its result is written; for
+        // the run's end it is complete no earlier than the warp may issue again (module
+        // `control_issue`).
+        let barrier_clear = cycle + st.cycles - 1 + latency;
+        if let Some(c) = control {
+            let sets = c.write_barrier.is_some() || c.read_barrier.is_some();
+            latency = if sets { latency.max(c.stall) } else { c.stall };
         }
         let complete = sm.issued_at(w, st, at, latency, w)?;
         for &s in &d.writes {
@@ -295,7 +298,7 @@ impl FrontEnd for Sass<'_> {
         if let Some(c) = control {
             let s = &mut sm.warps[w];
             s.next_issue = s.next_issue.max(cycle + c.stall);
-            control_issue::set(&mut warp.barriers, &c, complete);
+            control_issue::set(&mut warp.barriers, &c, barrier_clear);
         }
         // Control effect (Jeanmougin et al. §2, the stack of cfg::concrete; or the ITS rules
         // of cfg::thread_groups).

@@ -2,6 +2,8 @@
 
 #![allow(dead_code)]
 
+pub mod generated;
+
 use isa::{Kernel, Limits};
 use sim::{Budget, Launch, Machine, MemoryInit, SimError, Simulation};
 

@@ -38,6 +38,7 @@ pub mod analyze;
 pub mod auto_memory;
 pub mod catalog;
 mod gcn_launch;
+mod kernel_occupancy;
 mod kernel_text;
 mod lc_reduction;
 mod loop_inference;

@@ -8,7 +8,9 @@
 //! instructions (`isa::sass::register_estimate`, labelled as one, with a note). Static shared
 //! memory: the dump's `.nv.shared.NAME`, else 0 with a note (a `cuobjdump -sass` listing
 //! does not say it). The request's `shared_bytes` (the launch's dynamic shared memory) is
-//! added. GCN3: the code object metadata's `.vgpr_count`/`.sgpr_count`, else the descriptor's
+//! added. On sm_90 the dump's figure already holds the 1 KiB the SM reserves per block
+//! (ptxas of CUDA 11.8 puts it at the start of `.nv.shared.NAME`, measured on every kernel:
+//! the kernel's own shared memory starts at 0x400), so it is not added twice. GCN3: the code object metadata's `.vgpr_count`/`.sgpr_count`, else the descriptor's
 //! `.amdhsa_next_free_vgpr`/`_sgpr` (SGPRs plus VCC's two), and the LDS of
 //! `.group_segment_fixed_size`.
 
@@ -32,8 +34,8 @@ pub(crate) fn params(sass: bool) -> Vec<ParamInfo> {
         "registers",
         if sass {
             "registers per thread for the occupancy (0: the kernel's — an nvdisasm dump's \
-             EIATTR_REGCOUNT, else estimated from the listing as its highest register + 1 + 2 \
-             reserved); the static shared memory comes from the dump and `shared_bytes` adds \
+             EIATTR_REGCOUNT, else estimated from the listing as its highest register + 1 (+ 2 \
+             reserved from sm_70 on)); the static shared memory comes from the dump and `shared_bytes` adds \
              the launch's dynamic shared memory"
         } else {
             "VGPRs per work-item for the occupancy (0: the kernel's — the code object \
@@ -142,7 +144,7 @@ pub(crate) fn sass(
                 e.registers,
                 e.highest
                     .map_or_else(|| "none".to_string(), |h| format!("R{h}")),
-                isa::sass::register_estimate::RESERVED
+                e.reserved
             )));
             (e.registers, Source::Listing)
         }
@@ -158,6 +160,20 @@ pub(crate) fn sass(
             (0, Source::Listing)
         }
     };
+    // The part of the dump's figure that is the SM's own reservation, which the machine adds.
+    let in_section = if shared_source == Source::Dump && limits.compute_capability.0 >= 9 {
+        limits.reserved_shared_per_block.min(static_shared)
+    } else {
+        0
+    };
+    if in_section > 0 {
+        diags.push(note(format!(
+            "occupancy: on {} ptxas lays the {in_section} bytes reserved per block into the \
+             kernel's .nv.shared section (its own shared memory starts at {in_section:#x}); \
+             they are counted once, as the reservation",
+            limits.name
+        )));
+    }
     let provenance = Provenance {
         machine: limits.name.into(),
         machine_from,
@@ -166,12 +182,13 @@ pub(crate) fn sass(
         static_shared_bytes: static_shared,
         dynamic_shared_bytes: p.dynamic_shared,
         shared_source,
+        reservation_in_static: in_section,
     };
     let usage = Usage {
         threads: u32::try_from(threads).unwrap_or(u32::MAX),
         registers,
         scalar_registers: 0,
-        shared_bytes: static_shared.saturating_add(p.dynamic_shared),
+        shared_bytes: (static_shared - in_section).saturating_add(p.dynamic_shared),
     };
     view(&Machine::Nvidia(limits), &usage, provenance, diags)
 }
@@ -226,6 +243,7 @@ pub(crate) fn gcn(
         static_shared_bytes: lds,
         dynamic_shared_bytes: p.dynamic_shared,
         shared_source: lds_source,
+        reservation_in_static: 0,
     };
     let usage = Usage {
         threads: u32::try_from(threads).unwrap_or(u32::MAX),

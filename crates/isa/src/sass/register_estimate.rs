@@ -3,7 +3,8 @@
 //! dump does, [`crate::FunctionResources::registers`]).
 //!
 //! The estimate is the highest general register the function names, plus one, plus the
-//! registers ptxas allocates beyond those a listing shows ([`RESERVED`]). A register operand
+//! registers ptxas allocates beyond those a listing shows ([`reserved`]: 2 from Volta on,
+//! none before). A register operand
 //! of a 64- or 128-bit access names the first of two or four consecutive registers (`LDG.E.64
 //! R4, [R2.64]` writes R4 and R5 and reads R2 and R3), so such operands count their width.
 //! What it is not: the count ptxas made. It misses the upper halves of pairs whose width the
@@ -15,27 +16,43 @@ use crate::instruction::Instruction;
 use crate::kernel::Kernel;
 use crate::operand::{OperandKind, Register};
 
-/// Registers ptxas counts beyond the highest one a listing names: `REG` of `cuobjdump
-/// -res-usage` minus (highest `Rn` + 1), measured on the sweep's kernels (docs/occupancy.md:
-/// 2 on every kernel of sm_61, sm_70 and sm_86 whose highest register the listing spells
-/// fully).
-pub const RESERVED: u32 = 2;
+/// Registers ptxas counts beyond the highest one a listing names, from Volta (sm_70) on:
+/// `REG` of `cuobjdump -res-usage` minus (highest `Rn` + 1), measured on the sweep's kernels
+/// (docs/occupancy.md: 2 on every function compiled for sm_70, sm_75, sm_86 and sm_90).
+pub const RESERVED_VOLTA_ON: u32 = 2;
+
+/// The reserve for a listing of `arch` (`sm_61`, …): [`RESERVED_VOLTA_ON`] from sm_70 on and
+/// when the listing names no architecture, 0 before sm_70 (measured: `REG` = highest + 1 on
+/// every function compiled for sm_61).
+pub fn reserved(arch: Option<&str>) -> u32 {
+    let digits = arch
+        .and_then(|a| a.strip_prefix("sm_"))
+        .map(|d| d.trim_end_matches(|c: char| !c.is_ascii_digit()));
+    match digits.and_then(|d| d.parse::<u32>().ok()) {
+        Some(n) if n < 70 => 0,
+        _ => RESERVED_VOLTA_ON,
+    }
+}
 
 /// A register count estimated from a listing.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct RegisterEstimate {
     /// The highest general register named (a wide operand's last register), if any.
     pub highest: Option<u32>,
-    /// `highest + 1 + RESERVED` (or `RESERVED` when no general register is named).
+    /// `highest + 1 + reserved` (or `reserved` when no general register is named).
     pub registers: u32,
+    /// The reserve added ([`reserved`] of the listing's architecture).
+    pub reserved: u32,
 }
 
 /// The estimate for `kernel`'s instructions.
 pub fn estimate_registers(kernel: &Kernel) -> RegisterEstimate {
     let highest = kernel.instructions.iter().filter_map(highest_in).max();
+    let reserved = reserved(kernel.arch.as_deref());
     RegisterEstimate {
         highest,
-        registers: highest.map_or(RESERVED, |h| h.saturating_add(1).saturating_add(RESERVED)),
+        registers: highest.map_or(reserved, |h| h.saturating_add(1).saturating_add(reserved)),
+        reserved,
     }
 }
 
@@ -98,9 +115,17 @@ mod tests {
             e,
             RegisterEstimate {
                 highest: Some(7),
-                registers: 10
+                registers: 10,
+                reserved: 2
             }
         );
+        // A Pascal listing: no reserve.
+        let pascal = "\tcode for sm_61\n\t\tFunction : k\n/*0008*/ MOV R7, R2 ;\n/*0010*/ EXIT ;\n";
+        assert_eq!(estimate(pascal).registers, 8);
+        assert_eq!(reserved(Some("sm_90")), 2);
+        assert_eq!(reserved(Some("sm_52")), 0);
+        assert_eq!(reserved(Some("sm_100")), 2);
+        assert_eq!(reserved(None), 2);
     }
 
     #[test]
@@ -133,7 +158,8 @@ mod tests {
             estimate("/*0000*/ EXIT ;\n"),
             RegisterEstimate {
                 highest: None,
-                registers: RESERVED
+                registers: RESERVED_VOLTA_ON,
+                reserved: RESERVED_VOLTA_ON
             }
         );
     }

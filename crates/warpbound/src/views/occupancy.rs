@@ -50,7 +50,9 @@ pub struct OccupancyView {
     pub scalar_registers: Option<u32>,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub scalar_registers_source: Option<Source>,
-    /// Shared memory per block (GCN3: LDS per work-group), static plus dynamic, in bytes.
+    /// Shared memory per block (GCN3: LDS per work-group), static plus dynamic, in bytes (the
+    /// SM's per-block reservation not included, except where a dump's static figure holds it:
+    /// sm_90).
     pub shared_bytes: u64,
     pub static_shared_bytes: u64,
     /// The request's `shared_bytes`.
@@ -115,6 +117,9 @@ pub struct Provenance {
     pub static_shared_bytes: u64,
     pub dynamic_shared_bytes: u64,
     pub shared_source: Source,
+    /// Bytes of the static figure that are the SM's per-block reservation (sm_90 dumps),
+    /// which the crate was given without and adds itself: added back to the bytes shown.
+    pub reservation_in_static: u64,
 }
 
 impl From<&occupancy::BlockSizeChange> for BlockSizeView {
@@ -145,7 +150,7 @@ impl OccupancyView {
             registers_source: p.registers_source,
             scalar_registers: p.scalar_registers_source.map(|_| o.usage.scalar_registers),
             scalar_registers_source: p.scalar_registers_source,
-            shared_bytes: o.usage.shared_bytes,
+            shared_bytes: o.usage.shared_bytes.saturating_add(p.reservation_in_static),
             static_shared_bytes: p.static_shared_bytes,
             dynamic_shared_bytes: p.dynamic_shared_bytes,
             shared_source: p.shared_source,
@@ -161,7 +166,9 @@ impl OccupancyView {
             one_more_block: OneMoreBlockView {
                 blocks_per_sm: o.blocks_per_sm.saturating_add(1),
                 registers_at_most: m.registers_at_most,
-                shared_bytes_at_most: m.shared_bytes_at_most,
+                shared_bytes_at_most: m
+                    .shared_bytes_at_most
+                    .map(|s| s.saturating_add(p.reservation_in_static)),
                 smaller_block: m.smaller_block.as_ref().map(Into::into),
                 larger_block: m.larger_block.as_ref().map(Into::into),
             },

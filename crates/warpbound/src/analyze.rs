@@ -50,6 +50,7 @@ pub fn analyze_with_progress(request: &Request, progress: &dyn Fn(&Progress)) ->
         arguments: None,
         simulation: None,
         loop_bounds: Vec::new(),
+        occupancy: None,
         timings_ms: BTreeMap::new(),
         details: None,
     };
@@ -182,6 +183,7 @@ fn assemble(report: &mut Report, out: ModeOutput) {
             .collect();
     }
     report.loop_bounds = out.loop_bounds;
+    report.occupancy = out.occupancy;
     report.timings_ms.extend(out.timings_ms);
     report.details = match out.details {
         ModeDetails::None => None,

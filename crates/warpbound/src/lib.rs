@@ -39,6 +39,7 @@ pub mod auto_memory;
 pub mod catalog;
 mod context;
 mod gcn_launch;
+mod kernel_occupancy;
 mod kernel_text;
 mod lc_reduction;
 mod loop_inference;

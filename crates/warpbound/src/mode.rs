@@ -107,6 +107,8 @@ pub struct ModeOutput {
     /// The program's loops with the bounds applied (`report.loop_bounds`; the facade lists
     /// the assumed ones in `wcet.assumed_loop_bounds`).
     pub loop_bounds: Vec<crate::report::LoopBoundRow>,
+    /// The kernel's occupancy at the mode's block size (`report.occupancy`).
+    pub occupancy: Option<crate::views::occupancy::OccupancyView>,
     /// Wall-clock time of each stage, in milliseconds.
     pub timings_ms: BTreeMap<String, f64>,
 }

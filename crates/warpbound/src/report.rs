@@ -65,6 +65,11 @@ pub struct Report {
     /// (bounding modes: `warp-cfg`, `block`, `pws`, `rr`).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub loop_bounds: Vec<LoopBoundRow>,
+    /// The kernel's occupancy at the block size analysed: resident blocks and warps per SM,
+    /// the limit that binds, what gives one more block (modes that take a block: `block`,
+    /// `pws` on GCN3; issue #41).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub occupancy: Option<crate::views::occupancy::OccupancyView>,
     /// Wall-clock time of each stage, in milliseconds (`parse`, `cfg`, `layout`, `total`).
     pub timings_ms: BTreeMap<String, f64>,
     /// What only the mode that ran reports, under the mode's name (`details.pws`, …).

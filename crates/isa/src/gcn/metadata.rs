@@ -44,6 +44,12 @@ pub struct KernelMetadata {
     pub args: Vec<KernelArg>,
     pub kernarg_segment_size: Option<u64>,
     pub group_segment_fixed_size: Option<u64>,
+    /// `.vgpr_count`: VGPRs per work-item the kernel needs (what limits occupancy; LLVM
+    /// AMDGPU Usage, "Code Object V3 Metadata").
+    pub vgpr_count: Option<u64>,
+    /// `.sgpr_count`: SGPRs per wavefront, VCC, FLAT_SCRATCH and XNACK_MASK included on
+    /// GFX8–GFX9 (the same table).
+    pub sgpr_count: Option<u64>,
 }
 
 /// A YAML node of the subset read here.
@@ -210,6 +216,8 @@ pub fn kernels(source: &str) -> BTreeMap<String, KernelMetadata> {
                     args,
                     kernarg_segment_size: k.number(".kernarg_segment_size"),
                     group_segment_fixed_size: k.number(".group_segment_fixed_size"),
+                    vgpr_count: k.number(".vgpr_count"),
+                    sgpr_count: k.number(".sgpr_count"),
                 },
             );
         }
@@ -249,7 +257,9 @@ amdhsa.kernels:
       - 2
       - 0
     .name:           k1
+    .sgpr_count:     15
     .symbol:         k1.kd
+    .vgpr_count:     23
   - .args:           []
     .kernarg_segment_size: 0
     .name:           k2
@@ -266,6 +276,8 @@ amdhsa.version:
         let k1 = &k["k1"];
         assert_eq!(k1.kernarg_segment_size, Some(24));
         assert_eq!(k1.group_segment_fixed_size, Some(8160));
+        assert_eq!((k1.vgpr_count, k1.sgpr_count), (Some(23), Some(15)));
+        assert_eq!((k["k2"].vgpr_count, k["k2"].sgpr_count), (None, None));
         let shape: Vec<(u64, u64, &str, Option<&str>)> = k1
             .args
             .iter()

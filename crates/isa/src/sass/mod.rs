@@ -24,6 +24,7 @@ mod opcode_checks;
 mod opcodes;
 mod operand_shapes;
 mod operands;
+pub mod register_estimate;
 pub mod special_registers;
 
 pub use opcodes::resource_class_of;

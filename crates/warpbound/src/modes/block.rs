@@ -7,6 +7,7 @@
 //! and greedy-then-oldest in the bound's own setting (one instruction per cycle, the cost
 //! model's latencies) and the report puts every run next to the bound.
 
+use crate::kernel_occupancy::{self, OccupancyParams};
 use crate::mode::{Mode, ModeDetails, ModeInput, ModeOutput};
 use crate::observed_loops;
 use crate::report::{BlockDetails, BlockGrowth, BlockRun, SimulationReport, Wcet};
@@ -64,13 +65,22 @@ fn run(input: &ModeInput) -> ModeOutput {
         Err(d) => return ModeOutput::failed([d]),
     };
     let params = input.params;
-    let (scheduler, dims, units) = match (
+    let (scheduler, dims, units, occupancy) = match (
         params.text("scheduler"),
         simulator::dim3(params, "block"),
         Units::decode(params),
+        OccupancyParams::decode(params, true),
     ) {
-        (Ok(s), Ok(d), Ok(u)) => (s.to_string(), d, u),
-        (s, d, u) => return ModeOutput::failed(s.err().into_iter().chain(d.err()).chain(u.err())),
+        (Ok(s), Ok(d), Ok(u), Ok(o)) => (s.to_string(), d, u, o),
+        (s, d, u, o) => {
+            return ModeOutput::failed(
+                s.err()
+                    .into_iter()
+                    .chain(d.err())
+                    .chain(u.err())
+                    .chain(o.err()),
+            )
+        }
     };
     let threads = dims.iter().map(|&d| u64::from(d)).product::<u64>();
     if threads > MAX_THREADS {
@@ -97,6 +107,12 @@ fn run(input: &ModeInput) -> ModeOutput {
     let Some(parsed) = warp_analysis::parse_sass(input, &p, &mut out) else {
         return out;
     };
+    out.occupancy = kernel_occupancy::sass(
+        &parsed.sass.kernel,
+        threads,
+        &occupancy,
+        &mut out.diagnostics,
+    );
     // The bound covers the block and the growth plot's smaller blocks (1, 2, … warps of
     // `[32·W, 1, 1]`): loops on blockDim are bounded for every block size between.
     let launch = crate::loop_inference::Launch::of(params).map(|mut l| {

@@ -531,6 +531,8 @@ mod tests {
             .collect(),
             kernarg_segment_size: Some(72),
             group_segment_fixed_size: Some(0),
+            vgpr_count: None,
+            sgpr_count: None,
         };
         let launch = sim::Launch {
             grid: [3, 1, 1],
@@ -593,6 +595,8 @@ mod tests {
             }],
             kernarg_segment_size: Some(16),
             group_segment_fixed_size: None,
+            vgpr_count: None,
+            sgpr_count: None,
         };
         let uses = KernargUses {
             pointers: [8].into_iter().collect(),

@@ -68,6 +68,7 @@ pub(super) fn describe() -> ModeInfo {
             "any",
         ),
     );
+    params.extend(crate::kernel_occupancy::params(true));
     ModeInfo {
         name: String::new(),
         aliases: Vec::new(),

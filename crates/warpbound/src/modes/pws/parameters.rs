@@ -158,6 +158,7 @@ pub(super) fn describe() -> ModeInfo {
         }
         x
     }));
+    v.extend(crate::kernel_occupancy::params(false));
     v.extend(limits::params());
     ModeInfo {
         name: String::new(),
@@ -219,6 +220,8 @@ pub(super) struct PwsParams {
     pub(super) own_marks_only: bool,
     pub(super) simulate: SimRequest,
     pub(super) sim_splitting: SimSplitting,
+    /// The occupancy's overrides (`registers`; `shared_bytes` adds dynamic LDS).
+    pub(super) occupancy: crate::kernel_occupancy::OccupancyParams,
 }
 
 impl PwsParams {
@@ -275,6 +278,7 @@ impl PwsParams {
                 "pws" => SimSplitting::Pws,
                 _ => SimSplitting::None,
             },
+            occupancy: crate::kernel_occupancy::OccupancyParams::decode(p, false)?,
             cost_name,
         })
     }

@@ -31,6 +31,14 @@ pub(super) fn wavefront_graph(
     }
     let gcn = input.context.gcn(&mut out.diagnostics)?;
     let view = gcn.view();
+    // The occupancy of the analysed launch's work-groups (work_items_per_group).
+    out.occupancy = crate::kernel_occupancy::gcn(
+        &request.source,
+        gcn.function(),
+        p.options.launch.work_items_per_group,
+        &p.occupancy,
+        &mut out.diagnostics,
+    );
     let cost = match (&p.cost, gcn.failed) {
         (Ok(cost), false) => cost.clone(),
         (Err(d), false) => {

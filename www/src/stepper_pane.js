@@ -55,6 +55,7 @@ export function drawStepper() {
       view.step = 0;
       run();
     },
+    view.report && view.report.kernel && view.report.kernel.instructions,
   );
   const s = sim && sim.stepper && sim.stepper.steps[view.step];
   if (s && state.view === 'stepper') page.editor.highlightLines(s.line, s.line);

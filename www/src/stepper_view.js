@@ -6,6 +6,7 @@
 // convergence-barrier registers take its place. Every step comes from the report's
 // `simulation.stepper`.
 
+import { schedulingClauses, schedulingExplanation, schedulingText } from './scheduling.js';
 import { el, hex } from './dom.js';
 import { laneBits, laneEvent } from './lane_events.js';
 
@@ -119,7 +120,12 @@ function lanesRow(mask, executed, numbered = false) {
  * re-renders and highlights the line). With `warps` > 1 a picker offers the run's other
  * warps: `onWarp(k)` asks for a run that records warp `k`.
  */
-export function renderStepper(host, stepper, at, onMove, warps = 1, onWarp = null) {
+/**
+ * Draws step `at` of `stepper` into `host`; `onMove(i)` moves to step i, `onWarp(k)` records
+ * warp k instead. `instructions` (the report's instruction table) gives a SASS step its
+ * scheduling control bits: which barriers it waits on and sets, and its stall (issue #42).
+ */
+export function renderStepper(host, stepper, at, onMove, warps = 1, onWarp = null, instructions = null) {
   if (!stepper || !stepper.steps.length) {
     stopPlaying();
     host.replaceChildren(el('p', { class: 'empty', text: 'No steps: run the simulate mode (or set simulate on).' }));
@@ -205,12 +211,26 @@ export function renderStepper(host, stepper, at, onMove, warps = 1, onWarp = nul
       `warp ${stepper.warp} · cycle ${s.cycle} · ${hex(s.address)} · line ${s.line}: `,
       el('b', { text: s.text }),
     ),
+    schedulingRow(instructions, s.index),
     event ? el('p', { id: 'stepper-event', class: `lane-event ${event.kind}`, text: event.text }) : '',
     el('h3', { text: 'Lanes (filled: active; dark: the guard holds, the lane executes)' }),
     lanesRow(s.active, s.executed, true),
     ...registersTable(s),
     ...(s.groups ? groupsTables(s.groups) : stackTable(stack, rpc)),
   );
+}
+
+/** The step's control bits in words (SASS with encodings), or nothing. */
+function schedulingRow(instructions, index) {
+  const ins = instructions && instructions.find((x) => x.index === index);
+  const clauses = schedulingClauses(ins && ins.control_bits);
+  if (!clauses.length) return '';
+  return el('p', {
+    class: 'mono',
+    id: 'stepper-scheduling',
+    title: schedulingExplanation(ins.control_bits),
+    text: `control bits ${schedulingText(ins.control_bits)}: ${clauses.join(' · ')}`,
+  });
 }
 
 /** Independent thread scheduling: the thread groups and the barrier registers of a step. */

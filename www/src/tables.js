@@ -1,5 +1,6 @@
 // The diagnostics list and the instruction table.
 
+import { schedulingText, schedulingExplanation } from './scheduling.js';
 import { el, hex } from './dom.js';
 import { opcodeText } from './opcode_docs.js';
 
@@ -92,16 +93,6 @@ function bugReport(json) {
 
 /** SASS scheduling control bits in CuAssembler's notation (`[R---:]B0-----:R-:W1:Y:S04`):
  * reuse flags (when any), wait mask, read and write barrier, yield hint, stall cycles. */
-function schedulingText(c) {
-  if (!c) return '';
-  const flags = (mask, n, on) => [...Array(n).keys()].map((k) => ((mask >> k) & 1 ? on(k) : '-')).join('');
-  const barrier = (b) => (b === null || b === undefined ? '-' : String(b));
-  const reuse = c.reuse ? flags(c.reuse, 4, () => 'R') + ':' : '';
-  const wait = flags(c.wait_mask, 6, (b) => String(b));
-  const stall = String(c.stall).padStart(2, '0');
-  return `${reuse}B${wait}:R${barrier(c.read_barrier)}:W${barrier(c.write_barrier)}:${c.yield_hint ? 'Y' : '-'}:S${stall}`;
-}
-
 /** The instruction table; `dialect` names the opcode documentation its instruction cells
  * carry (as a tooltip and as their accessible description). */
 export function renderInstructions(table, instructions, onPick, dialect = null) {
@@ -135,7 +126,7 @@ export function renderInstructions(table, instructions, onPick, dialect = null) 
       el('td', {
         class: 'mono',
         text: schedulingText(ins.control_bits),
-        title: ins.control_bits ? 'wait mask : read barrier : write barrier : yield : stall cycles' : undefined,
+        title: schedulingExplanation(ins.control_bits),
       }),
     );
     row.addEventListener('click', () => onPick(ins));

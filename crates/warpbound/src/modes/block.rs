@@ -113,6 +113,7 @@ fn run(input: &ModeInput) -> ModeOutput {
         &occupancy,
         &mut out.diagnostics,
     );
+    out.plots.extend(out.occupancy.as_ref().map(|o| o.curve_plot()));
     // The bound covers the block and the growth plot's smaller blocks (1, 2, … warps of
     // `[32·W, 1, 1]`): loops on blockDim are bounded for every block size between.
     let launch = crate::loop_inference::Launch::of(params).map(|mut l| {

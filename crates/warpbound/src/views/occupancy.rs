@@ -134,6 +134,39 @@ impl From<&occupancy::BlockSizeChange> for BlockSizeView {
 }
 
 impl OccupancyView {
+    /// The calculators' "impact of varying block size" graph (issue #41 item 1): resident
+    /// warps per SM against the block size, the kernel's own block size marked — for the
+    /// Plots tab, which draws every `PlotView` alike.
+    pub fn curve_plot(&self) -> crate::report::PlotView {
+        use crate::report::{PlotView, Series};
+        let points = self
+            .curve
+            .iter()
+            .map(|c| [f64::from(c.threads), f64::from(c.warps_per_sm)])
+            .collect();
+        let here = [
+            f64::from(self.threads_per_block),
+            f64::from(self.warps_per_sm),
+        ];
+        PlotView {
+            title: format!("Occupancy by block size ({})", self.machine),
+            x_label: "threads per block".into(),
+            y_label: format!("resident warps per SM (of {})", self.max_warps_per_sm),
+            series: vec![
+                Series {
+                    name: "resident warps".into(),
+                    style: "line".into(),
+                    points,
+                },
+                Series {
+                    name: "this launch".into(),
+                    style: "dashed".into(),
+                    points: vec![[here[0], 0.0], here],
+                },
+            ],
+        }
+    }
+
     pub fn new(a: &occupancy::Analysis, p: Provenance) -> Self {
         let o = &a.occupancy;
         let m = &a.one_more_block;

@@ -7,5 +7,7 @@ pub mod graph;
 pub mod kernel;
 pub mod makespan_parts;
 pub mod plot;
+pub mod pws_parts;
 pub mod rr_caps;
+pub mod rr_parts;
 pub mod schedule;

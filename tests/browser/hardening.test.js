@@ -68,7 +68,7 @@ test('crafted permalinks get a clear message and the page still works', async ()
     [link(null, Buffer.from('[1,2,3]')), /does not hold a \{request, view\} object/],
     [link({ request: { schema_version: 1, source: 'EXIT ;' } }), /field "view" is not an object/],
     [link({ request: { schema_version: 1, source: 'EXIT ;' }, view: { tab: 'graph' }, extra: 1 }), /unknown field "extra"/],
-    [link({ request: { source: 'EXIT ;' }, view: { tab: 'graph' } }), /field "request.schema_version" is not 1 or 2/],
+    [link({ request: { source: 'EXIT ;' }, view: { tab: 'graph' } }), /field "request.schema_version" is not 1 or 2 or 3/],
     [v2({ source: 5 }), /field "request.source" is not text/],
     [v2({ source: 'EXIT ;', params: { warps: { evil: 1 } } }), /parameter "warps" has no valid value/],
     [v2({ source: 'EXIT ;', loop_bounds: { '0x18': -1 } }), /loop bound "0x18" is not a whole number/],

@@ -33,7 +33,7 @@ test('malformed requests throw a clear error', () => {
 
 test('the catalog describes the default mode', () => {
   const c = pkg.catalog();
-  assert.equal(c.schema_version, 2);
+  assert.equal(c.schema_version, 3);
   assert.equal(c.default_mode, 'thread-cfg');
   assert.deepEqual(c.modes[0].aliases, ['cfg']);
   assert.ok(c.modes[0].params.some((p) => p.name === 'max_instructions'));

@@ -13,7 +13,6 @@
 
 use crate::lru::{CacheGeometry, LruCache};
 use isa::Diagnostic;
-use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 
 /// Eq. 3.1: true when a line with utilisation `u` and reuse time `r` should bypass the L1.
@@ -23,14 +22,14 @@ pub fn should_bypass(u: f64, r: f64) -> bool {
 
 /// One coalesced load transaction: the line it fetches and how many of the line's bytes
 /// the threads actually use.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct LoadTransaction {
     pub line: u64,
     pub used_bytes: u32,
 }
 
 /// U, R and the decision for one line.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq)]
 pub struct LineUse {
     /// Byte address of the line.
     pub address: u64,
@@ -46,7 +45,7 @@ pub struct LineUse {
 }
 
 /// Eq. 3.1 on one SM's load trace.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq)]
 pub struct SmBypass {
     pub sm: u32,
     pub lines: Vec<LineUse>,

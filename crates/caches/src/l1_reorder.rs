@@ -12,21 +12,18 @@
 
 use crate::lru::{CacheGeometry, LruCache};
 use isa::{Diagnostic, Severity};
-use serde::{Deserialize, Serialize};
 use std::collections::BTreeSet;
 
 /// Load or store; serialised as the thesis's analyzer prints it (`L`, `S`).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub enum AccessKind {
-    #[serde(rename = "L")]
     Load,
-    #[serde(rename = "S")]
     Store,
 }
 
 /// One global warp instruction instance: its program counter and the 128-byte lines its
 /// coalesced transactions touch.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq)]
 pub struct MemoryAccess {
     pub pc: u64,
     pub kind: AccessKind,
@@ -34,7 +31,7 @@ pub struct MemoryAccess {
 }
 
 /// One warp's channel: its accesses in program (trace) order.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq)]
 pub struct WarpAccesses {
     pub block: u32,
     pub warp: u32,
@@ -42,7 +39,7 @@ pub struct WarpAccesses {
 }
 
 /// Position of an access: `channel` indexes the slice of [`WarpAccesses`].
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct AccessRef {
     pub channel: usize,
     pub index: usize,
@@ -74,8 +71,7 @@ pub fn reorder(warps: &[WarpAccesses]) -> Vec<AccessRef> {
 }
 
 /// Which order the L1 sees the accesses of one SM in.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, Default)]
-#[serde(rename_all = "snake_case")]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub enum AccessOrder {
     /// The reordering framework of §4.4.5 ([`reorder`]): instruction address first, then
     /// block, then warp — all active warps' accesses of a basic block before any of the next
@@ -105,8 +101,7 @@ pub fn access_order(warps: &[WarpAccesses], order: AccessOrder) -> Vec<AccessRef
 }
 
 /// How the L1 treats global stores.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, Default)]
-#[serde(rename_all = "snake_case")]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub enum StorePolicy {
     /// Stores go to L2 and evict the line from the L1 (GPGPU-Sim's Fermi L1D for global data).
     #[default]
@@ -116,14 +111,14 @@ pub enum StorePolicy {
 }
 
 /// Hit or miss of one line of one access.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct LineOutcome {
     pub line: u64,
     pub hit: bool,
 }
 
 /// One access in L1 order with its outcome.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq)]
 pub struct OrderedAccess {
     pub channel: usize,
     pub index: usize,
@@ -135,7 +130,7 @@ pub struct OrderedAccess {
 }
 
 /// The worst-case L1 behaviour of one SM. `default()` is the estimate of no accesses.
-#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Default, PartialEq)]
 pub struct L1Estimate {
     pub order: Vec<OrderedAccess>,
     pub load_lines: u64,

@@ -4,12 +4,9 @@
 //! to the latency of a L1 hit, a L2 hit or a L2 miss" (§6.5). The thesis obtains these
 //! latencies by profiling (§6.6.1.3); here they are configuration values.
 
-use serde::{Deserialize, Serialize};
-
 /// Where a warp instruction's data comes from; ordered from fastest to slowest so that the
 /// level of a multi-line access is the maximum over its lines.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case")]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub enum MemoryLevel {
     L1Hit,
     L2Hit,
@@ -17,7 +14,7 @@ pub enum MemoryLevel {
 }
 
 /// Longest latencies of the three levels, in cycles.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct LevelLatencies {
     pub l1_hit: u64,
     pub l2_hit: u64,

@@ -2,11 +2,10 @@
 //! (Table 7: "L1/L2 Cache Replacement Policy: LRU").
 
 use isa::{Diagnostic, Severity};
-use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 
 /// Size, line size and associativity of one cache. Sets = size / (line × associativity).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct CacheGeometry {
     pub size_bytes: u64,
     pub line_bytes: u64,

@@ -26,26 +26,24 @@
 
 use crate::lru::CacheGeometry;
 use isa::{Diagnostic, Severity};
-use serde::{Deserialize, Serialize};
 use std::collections::{BTreeMap, BTreeSet};
 
 /// Which analysis to run.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(tag = "method", rename_all = "snake_case")]
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum LlcMethod {
     Simple,
     AccessInterval { quota: u32 },
 }
 
 /// The position of an access: core and index in that core's sequence.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
 pub struct Position {
     pub core: usize,
     pub index: usize,
 }
 
 /// The classification of one access.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq)]
 pub struct LlcOutcome {
     pub line: u64,
     /// The certainly-earlier access the bound is measured from (`None`: cold miss).
@@ -56,7 +54,7 @@ pub struct LlcOutcome {
 }
 
 /// The result for all cores.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq)]
 pub struct LlcResult {
     pub method: LlcMethod,
     /// Per core, one outcome per access.

@@ -53,7 +53,7 @@ fn analyze_a_corpus_file_as_json() {
         String::from_utf8_lossy(&out.stderr)
     );
     let v = json(&out);
-    assert_eq!(v["schema_version"], 2);
+    assert_eq!(v["schema_version"], 3);
     assert_eq!(v["kernel"]["function"], "_Z5myexpPd");
     assert_eq!(
         v["kernel"]["instructions"].as_array().map(Vec::len),

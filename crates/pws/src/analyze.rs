@@ -6,7 +6,6 @@ use std::collections::BTreeSet;
 
 use isa::progress::{self, Observer};
 use isa::Diagnostic;
-use serde::{Deserialize, Serialize};
 
 use crate::budget::Budget;
 use crate::error::Error;
@@ -21,8 +20,7 @@ use crate::timeline::{kernel_timeline, Timeline, WavefrontShape};
 use crate::wcet::longest_path;
 
 /// Which split set PWS uses.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case")]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub enum SplitMode {
     /// No split points (`SB = ∅`; all SpSIMDs are re-provisioned as SIMDs, Eq. 2).
     None,
@@ -34,7 +32,7 @@ pub enum SplitMode {
 }
 
 /// Inputs besides the graph and the [`Hardware`].
-#[derive(Debug, Clone, PartialEq, Eq, Default, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
 pub struct Options {
     pub mode: SplitMode,
     pub launch: Launch,
@@ -45,7 +43,7 @@ pub struct Options {
 }
 
 /// A value for each of the three execution models.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct PerModel<T> {
     pub no_split: T,
     pub dws: T,
@@ -53,7 +51,7 @@ pub struct PerModel<T> {
 }
 
 /// The split sets side by side.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq)]
 pub struct SplitSets {
     /// `P`: branches marked by the programmer (splittable ones only).
     pub marked: Vec<usize>,
@@ -66,7 +64,7 @@ pub struct SplitSets {
 }
 
 /// One candidate split set evaluated by Lemma 5.1.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Candidate {
     /// `marked`, `select` or `optimal`.
     pub source: String,
@@ -84,7 +82,7 @@ pub struct Candidate {
 }
 
 /// Per-node data for the graph view.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq)]
 pub struct NodeReport {
     pub id: usize,
     pub label: String,
@@ -112,7 +110,7 @@ pub struct NodeReport {
 }
 
 /// Everything the report needs.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq)]
 pub struct PwsResult {
     pub mode: SplitMode,
     pub hardware: Hardware,

@@ -5,13 +5,12 @@ use std::collections::BTreeMap;
 
 use isa::gcn::{GcnInstruction, GcnUnit};
 use isa::Span;
-use serde::{Deserialize, Serialize};
 
 use crate::error::{Error, ErrorKind};
 
 /// Worst-case latency, in GPU cycles, of one instruction of each unit, charged in full and
 /// without overlap (a conservative in-order model of one wavefront without interference).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct LatencyTable {
     pub salu: u64,
     pub valu: u64,
@@ -81,8 +80,7 @@ impl LatencyTable {
 }
 
 /// Where block costs come from.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(tag = "kind", rename_all = "snake_case")]
+#[derive(Debug, Clone, PartialEq, Eq)]
 pub enum CostModel {
     /// One unit per instruction (`split`/`merge` excluded).
     Unit,

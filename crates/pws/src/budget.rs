@@ -1,10 +1,8 @@
 //! Explicit limits for everything in this crate that can grow with the input.
 
-use serde::{Deserialize, Serialize};
-
 /// Limits on graph size and solver work. Hitting one is an [`Error`](crate::Error) of kind
 /// [`Budget`](crate::ErrorKind::Budget) whose message names the field to raise.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Budget {
     /// Most nodes of a wavefront CFG, after loop unrolling (parameter `max_unrolled_nodes`).
     pub max_unrolled_nodes: usize,

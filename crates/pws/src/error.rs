@@ -1,11 +1,9 @@
 //! Everything that can go wrong, as a located [`Diagnostic`] plus a coarse kind.
 
 use isa::{Diagnostic, Severity, Span};
-use serde::{Deserialize, Serialize};
 
 /// What kind of problem stopped the analysis.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case")]
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum ErrorKind {
     /// Malformed input text (CSV graph, block-cost table, GCN listing).
     Input,
@@ -24,7 +22,7 @@ pub enum ErrorKind {
 
 /// An error with the place in the input it refers to (line 0 when it is about the request
 /// as a whole).
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Error {
     pub kind: ErrorKind,
     pub diagnostic: Diagnostic,

@@ -39,7 +39,6 @@ use std::collections::BTreeMap;
 use isa::gcn::{ExecCondition, ExecEffect, GcnControl, GcnFunction, GcnProgram};
 use isa::progress::{self, Observer};
 use isa::{Diagnostic, Span};
-use serde::{Deserialize, Serialize};
 
 use crate::block_cost::CostModel;
 use crate::budget::Budget;
@@ -48,14 +47,14 @@ use crate::graph::{LineRange, Node, NodeKind, WavefrontCfg};
 use crate::unroll::{unroll_observed, LoopBounds, UnrolledLoop};
 
 /// Options for [`build_from_gcn`].
-#[derive(Debug, Clone, PartialEq, Eq, Default, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
 pub struct GcnGraphOptions {
     pub cost: CostModel,
     pub loop_bounds: LoopBounds,
 }
 
 /// The wavefront CFG of a GCN function, before and after unrolling.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq)]
 pub struct GcnGraph {
     /// The block graph of the listing, callees inlined at each call site (cyclic when
     /// the kernel or a callee has loops).

@@ -6,13 +6,10 @@
 use std::cmp::Reverse;
 use std::collections::BinaryHeap;
 
-use serde::{Deserialize, Serialize};
-
 use crate::error::{Error, ErrorKind};
 
 /// The role of a node in `C_BSB` (PWS §4.2, Fig. 7 and Fig. 8 legends).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case")]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
 pub enum NodeKind {
     /// An ordinary basic block (including blocks ending in a uniform, scalar branch).
     Plain,
@@ -27,14 +24,14 @@ pub enum NodeKind {
 }
 
 /// Source lines a node came from (1-based, inclusive).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct LineRange {
     pub first: u32,
     pub last: u32,
 }
 
 /// One node: a basic block with its worst-case execution time `e_bb` (Table 1b).
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Node {
     /// Block label (`BB0_4`, `%bb.1`, `n7` for CSV input; `#k` marks the k-th unrolled
     /// copy of a loop body).
@@ -75,7 +72,7 @@ impl Node {
 /// A wavefront CFG. After loop unrolling it is acyclic, which is what the PWS algorithms
 /// assume (§4.2: "the compiler ... performs loop unrolling to reduce the CFG to simple
 /// sequences and branches").
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq)]
 pub struct WavefrontCfg {
     pub nodes: Vec<Node>,
     /// Where every wavefront starts.

@@ -1,10 +1,8 @@
 //! The hardware and launch inputs of the PWS analysis (Table 1 and "Inputs to the
 //! analysis", PWS §5), with named presets citing their source.
 
-use serde::{Deserialize, Serialize};
-
 /// GPU parameters of Table 1a plus the split/merge delays and initialisation delay.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Hardware {
     /// `N_CU`: compute units on the GPU.
     pub n_cu: u64,
@@ -62,7 +60,7 @@ impl Hardware {
 }
 
 /// A named hardware preset with its source, for the catalog.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct HardwarePreset {
     pub name: &'static str,
     pub source: &'static str,
@@ -86,7 +84,7 @@ pub fn presets() -> Vec<HardwarePreset> {
 }
 
 /// The kernel launch: input 2 of §5 (Table 1b).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Launch {
     /// `G`: number of workgroups.
     pub workgroups: u64,

@@ -1,13 +1,11 @@
 //! Kernel WCET from the wavefront WCET: Eq. 2, Def. 5.2, Def. 5.3, Lemma 5.5 (PWS),
 //! Lemma 5.7 (DWS) and the no-splitting baseline (Lemma 5.7 with `S = 0`).
 
-use serde::{Deserialize, Serialize};
-
 use crate::error::{Error, ErrorKind};
 use crate::hardware::{Hardware, Launch};
 
 /// The numbers behind one kernel bound.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct KernelBound {
     /// `N_SIMD^total` (Eq. 2 for PWS; `N_SIMD` for DWS and no splitting, which have no
     /// SpSIMD units to re-provision).

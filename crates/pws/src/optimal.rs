@@ -16,7 +16,6 @@
 use std::collections::BTreeSet;
 
 use isa::progress::{self, Every, Observer, Progress, Task};
-use serde::{Deserialize, Serialize};
 
 use crate::budget::Budget;
 use crate::error::Error;
@@ -26,7 +25,7 @@ use crate::structure::{contexts_needed, Item, Structure};
 use crate::wcet::longest_path;
 
 /// The optimal split set and its value.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq)]
 pub struct OptimalSplits {
     pub splits: BTreeSet<usize>,
     /// SWF contexts the set needs at once (`≤ S`).

@@ -2,14 +2,12 @@
 
 use std::collections::{BTreeMap, BTreeSet};
 
-use serde::{Deserialize, Serialize};
-
 use crate::graph::WavefrontCfg;
 use crate::structure::Structure;
 
 /// What Prune returns: the removed edges `E_r` and the array `F` (worst-case time from each
 /// node to the end, as Alg. 2 computes it).
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Pruned {
     /// `E_r`, sorted.
     pub removed: Vec<(usize, usize)>,

@@ -22,14 +22,12 @@
 
 use std::collections::BTreeMap;
 
-use serde::{Deserialize, Serialize};
-
 use crate::budget::Budget;
 use crate::error::{Error, ErrorKind};
 use crate::graph::{NodeKind, WavefrontCfg};
 
 /// The nodes around a splittable divergent branch (PWS §4.2 helper functions).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct BranchShape {
     /// The branch node `u`.
     pub branch: usize,
@@ -44,8 +42,7 @@ pub struct BranchShape {
 }
 
 /// One element of a path in the branch tree.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(tag = "kind", rename_all = "snake_case")]
+#[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Item {
     /// A block with one successor (or none).
     Node { node: usize },
@@ -60,7 +57,7 @@ pub enum Item {
 /// for an `if` without `else`); the BSB, if any, belongs to it. One struct, so that the walks
 /// over the tree (contexts, Select's costs, dispatch timelines) take it as one value. In JSON
 /// its fields stand next to `kind`, as a variant's would.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Split {
     pub branch: usize,
     pub bsb: Option<usize>,
@@ -76,7 +73,7 @@ impl Split {
 }
 
 /// The structural facts about an acyclic wavefront CFG.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Structure {
     /// Reachable nodes in topological order.
     pub topo: Vec<usize>,

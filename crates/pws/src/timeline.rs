@@ -6,15 +6,12 @@
 
 use std::collections::BTreeSet;
 
-use serde::{Deserialize, Serialize};
-
 use crate::graph::WavefrontCfg;
 use crate::kernel::KernelBound;
 use crate::structure::{contexts_needed, Item};
 
 /// What an interval stands for.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case")]
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum IntervalKind {
     /// The initialisation delay `d`.
     Init,
@@ -29,7 +26,7 @@ pub enum IntervalKind {
 }
 
 /// One bar.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Interval {
     pub lane: usize,
     pub start: u64,
@@ -39,7 +36,7 @@ pub struct Interval {
 }
 
 /// Lanes and bars; `truncated` when workgroup slots or intervals were left out.
-#[derive(Debug, Clone, PartialEq, Eq, Default, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
 pub struct Timeline {
     pub lanes: Vec<String>,
     pub intervals: Vec<Interval>,

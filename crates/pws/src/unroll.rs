@@ -13,14 +13,13 @@
 use std::collections::{BTreeMap, BTreeSet};
 
 use isa::progress::{self, Every, Observer, Progress, Task};
-use serde::{Deserialize, Serialize};
 
 use crate::budget::Budget;
 use crate::error::{Error, ErrorKind};
 use crate::graph::{Node, WavefrontCfg};
 
 /// Loop bounds keyed by the label of the loop header (e.g. `BB0_7`), with a default.
-#[derive(Debug, Clone, PartialEq, Eq, Default, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
 pub struct LoopBounds {
     pub per_header: BTreeMap<String, u64>,
     /// Bound of every loop not listed; `None` makes such a loop an error.
@@ -28,7 +27,7 @@ pub struct LoopBounds {
 }
 
 /// One loop that was unrolled.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq)]
 pub struct UnrolledLoop {
     /// Label of the header.
     pub header: String,

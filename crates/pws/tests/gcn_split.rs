@@ -162,28 +162,3 @@ fn loops_are_unrolled_with_per_header_bounds() {
         .map(|e| e.to_string());
     assert!(e.is_some_and(|m| m.contains("max_unrolled_nodes")));
 }
-
-#[test]
-fn result_serialises_with_the_report_fields() {
-    let g = graph(IF_ELSE_WITH_SPLIT);
-    let r = analyze(&g.cfg, &Hardware::gem5_gcn3(), &Options::default())
-        .unwrap_or_else(|e| panic!("{e}"));
-    let v = serde_json::to_value(&r).unwrap_or_else(|e| panic!("{e}"));
-    for key in [
-        "e_wf",
-        "e_kernel",
-        "splits",
-        "pruned_edges",
-        "nodes",
-        "timeline",
-        "candidates",
-    ] {
-        assert!(v.get(key).is_some(), "missing {key}");
-    }
-    assert_eq!(v["e_wf"]["no_split"], serde_json::json!(r.e_wf.no_split));
-    assert_eq!(v["nodes"][0]["kind"], serde_json::json!("branch"));
-    assert_eq!(v["nodes"][2]["kind"], serde_json::json!("bsb"));
-    assert_eq!(v["nodes"][0]["lines"]["first"], serde_json::json!(2));
-    assert_eq!(v["splits"]["select"], serde_json::json!([0]));
-    assert!(v["timeline"]["pws"]["intervals"].is_array());
-}

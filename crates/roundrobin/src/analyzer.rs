@@ -29,25 +29,24 @@ use caches::AccessKind;
 use isa::progress::{self, Every, Observer, Progress, Task};
 use isa::ptx::{Function, ScalarType, StateSpace};
 use isa::{Diagnostic, Severity, Span};
-use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 
 /// One executed warp instruction: its index and the mask of threads that reached it.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct TraceStep {
     pub inst: usize,
     pub mask: u32,
 }
 
 /// One entry of Alg. 4's `WarpExecutionOrder`: a basic block and the threads running it.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct BlockVisit {
     pub block: usize,
     pub mask: u32,
 }
 
 /// One global load or store executed by a warp (Alg. 4 lines 13–17).
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq)]
 pub struct GlobalAccess {
     /// Index into the warp's `steps`.
     pub step: usize,
@@ -74,7 +73,7 @@ impl GlobalAccess {
 }
 
 /// Everything the analyzer found for one warp.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq)]
 pub struct WarpTrace {
     pub block: [u32; 3],
     pub block_linear: u32,
@@ -90,7 +89,7 @@ pub struct WarpTrace {
 }
 
 /// Alg. 1's result: the global load/store program counters (`LDSTPCList`) and every warp.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq)]
 pub struct KernelAnalysis {
     pub pc_address: Vec<u64>,
     pub warps: Vec<WarpTrace>,

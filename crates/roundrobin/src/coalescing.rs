@@ -2,11 +2,9 @@
 //! §4.4.4, §5.3.3.2), load utilisation (§3.3.1, Fig. 4), and the kernel's maximal and
 //! average numbers of coalesced accesses (Table 2).
 
-use serde::{Deserialize, Serialize};
-
 /// One coalesced memory transaction: the segment's aligned base address and how many of its
 /// bytes the active threads use.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Segment {
     pub address: u64,
     pub used_bytes: u32,
@@ -88,7 +86,7 @@ pub fn utilization(segments: &[Segment], segment_bytes: u64) -> f64 {
 /// The maximal and average numbers of coalesced accesses over all (warp, global memory
 /// instruction) pairs (§5.3.3.2). The average is rounded up, as in Table 2's footnote
 /// ("The exact average value is 10.25, which is rounded to 11 using ceiling").
-#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq)]
 pub struct CoalescingStats {
     pub max: u32,
     pub avg: u32,

@@ -4,12 +4,10 @@
 use crate::config::{Segmentation, TimingParams};
 use crate::control_flow::ControlFlow;
 use isa::ptx::{Function, Instruction, StateSpace};
-use serde::{Deserialize, Serialize};
 use std::collections::BTreeSet;
 
 /// The pipeline an instruction occupies, which decides its latency equations.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case")]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub enum InstClass {
     /// SP pipeline: integer and floating-point arithmetic, logic, moves, comparisons,
     /// conversions, parameter and constant loads, branches.
@@ -43,7 +41,7 @@ pub fn class_of(ins: &Instruction) -> InstClass {
 }
 
 /// The estimates Eq. 5.4–5.6 are evaluated with.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Estimates {
     /// N: active warps (Eq. 5.4).
     pub active_warps: u32,
@@ -54,7 +52,7 @@ pub struct Estimates {
 }
 
 /// LI_inst and LE_inst of one instruction.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct InstLatency {
     pub li_inst: u64,
     pub le_inst: u64,
@@ -126,7 +124,7 @@ pub fn segment_latency(insts: &[InstLatency]) -> (u64, u64) {
 }
 
 /// A static code segment: instructions `start..end` of one basic block.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq)]
 pub struct CodeSegment {
     pub id: usize,
     pub start: usize,

@@ -22,7 +22,6 @@
 //! This is a heuristic for the *average* degree of competition; only the maximum makes
 //! the WCET safe (§5.3.3.3).
 
-use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 
 /// v / mean(v); `None` for an all-zero vector.
@@ -62,7 +61,7 @@ pub fn partition_of(address: u64, interleave_bytes: u64, partitions: u32) -> usi
 }
 
 /// One (instruction, SM) pair of Alg. 6.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq)]
 pub struct InstructionCompetition {
     pub pc: u64,
     pub sm: u32,
@@ -74,7 +73,7 @@ pub struct InstructionCompetition {
 }
 
 /// Alg. 6's result.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq)]
 pub struct CompetingStats {
     /// Active SMs − 1.
     pub max: u32,

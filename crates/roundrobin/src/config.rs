@@ -2,14 +2,12 @@
 //! overrides and budgets.
 
 use caches::{AccessOrder, CacheGeometry, LevelLatencies, LlcMethod, StorePolicy};
-use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 
 /// Which estimates of N_coal and N_CompetingSM feed Eq. 5.5–5.6 (Huangfu §5.3.2, §5.4:
 /// "For hard real-time applications, the maximal estimated values of these two metrics
 /// should be used, while for soft real-time applications, the average values can be used").
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, Default)]
-#[serde(rename_all = "snake_case")]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub enum Mode {
     /// Maximal coalesced accesses and active SMs − 1 competing SMs: the safe bound.
     #[default]
@@ -30,8 +28,7 @@ impl Mode {
 }
 
 /// How PTX code is cut into code segments (§5.3.1–5.3.2).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, Default)]
-#[serde(rename_all = "snake_case")]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub enum Segmentation {
     /// Consecutive instructions of a basic block share a segment until one reads or
     /// rewrites a register written earlier in the segment. This is the reading of Fig. 24
@@ -47,7 +44,7 @@ pub enum Segmentation {
 }
 
 /// Latency parameters of Eq. 5.4–5.7 (§5.3.2). Names follow the thesis.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct TimingParams {
     /// C_pipeline of the SP pipeline: how many arithmetic warp instructions it buffers
     /// before issue stalls (Eq. 5.4).
@@ -78,7 +75,7 @@ pub struct TimingParams {
 
 /// Caches between the SMs and DRAM (Ch. 4 and Ch. 6). When present, LE_inst of each global
 /// access uses the latency of the level it is classified into instead of L_base (§6.5).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct CacheConfig {
     /// Per-SM L1 data cache.
     pub l1: CacheGeometry,
@@ -93,8 +90,7 @@ pub struct CacheConfig {
 
 /// What the analyzer does when a branch, an exit or an address depends on a value it does
 /// not know (loaded from memory, or computed by an instruction it does not model).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, Default)]
-#[serde(rename_all = "snake_case")]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub enum UnknownData {
     /// Reject the kernel with a located error, as the thesis's analyzer does (§4.4.6.1:
     /// "GPU kernels with input-dependent branches and input-dependent data references
@@ -109,7 +105,7 @@ pub enum UnknownData {
 /// Bounds for loops whose exit depends on unknown data (used with
 /// [`UnknownData::Pessimistic`]). A bound `N` means the loop header runs at most `N` times
 /// per entry into the loop, as in the `warp-cfg` mode's `loop_bounds`.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, Default)]
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
 pub struct LoopBounds {
     /// By the label of the loop header (PTX names a loop by the label its back edge
     /// targets, e.g. `$L__BB0_3`).
@@ -118,12 +114,11 @@ pub struct LoopBounds {
     pub default: Option<u64>,
     /// Labels whose `per_label` bound the code gives (inferred by the caller from the loop's
     /// induction variable): applied without calling it an assumption.
-    #[serde(default)]
     pub from_code: std::collections::BTreeSet<String>,
 }
 
 /// Budgets: hitting one is an error naming it and how to raise it.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Budgets {
     /// Most warp instructions executed by the analyzer over all warps (`max_warp_steps`).
     /// It is the analyzer's time budget in a deterministic currency: natively about a million
@@ -142,7 +137,6 @@ pub struct Budgets {
     /// Most register values kept at once for the branches on unknown data whose two sides
     /// are being followed (`max_fork_values`): each such branch keeps a copy of the
     /// registers of the threads whose way is unknown until both sides have run.
-    #[serde(default = "default_fork_values")]
     pub max_fork_values: u64,
 }
 
@@ -163,7 +157,7 @@ impl Default for Budgets {
 }
 
 /// Everything the model needs besides the kernel and its launch.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq)]
 pub struct Config {
     pub warp_size: u32,
     /// Number of SMs; block b runs on SM b mod `sms` (round-robin block distribution).
@@ -186,16 +180,14 @@ pub struct Config {
     pub caches: Option<CacheConfig>,
     pub budgets: Budgets,
     /// Refuse unknown data (the thesis) or pay for every outcome.
-    #[serde(default)]
     pub unknown_data: UnknownData,
     /// Loop bounds for loops whose exit depends on unknown data.
-    #[serde(default)]
     pub loop_bounds: LoopBounds,
 }
 
 /// What-if overrides: each replaces the analyzer's estimate with the user's value, to see how
 /// much the bound depends on that estimate.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, Default)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub struct Overrides {
     /// N_coal in Eq. 5.5–5.6.
     pub n_coal: Option<u32>,

@@ -5,10 +5,9 @@
 use isa::dominance::DominatorTree;
 use isa::ptx::{Function, OperandKind};
 use isa::Diagnostic;
-use serde::{Deserialize, Serialize};
 
 /// A maximal straight-line run of instructions `start..end`.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq)]
 pub struct BasicBlock {
     pub id: usize,
     pub start: usize,
@@ -23,7 +22,7 @@ pub struct BasicBlock {
 }
 
 /// The CFG with immediate post-dominators; `None` means the virtual exit.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq)]
 pub struct ControlFlow {
     pub blocks: Vec<BasicBlock>,
     /// Block of every instruction.

@@ -2,10 +2,8 @@
 //! values, including parameter values and the kernel hierarchy configuration values" the
 //! analyzer needs (Huangfu §4.4.4, Alg. 1 line 1 `CollectKernelInputs`).
 
-use serde::{Deserialize, Serialize};
-
 /// `dim3(x, y, z)`.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Dim3 {
     pub x: u32,
     pub y: u32,
@@ -33,8 +31,7 @@ impl Dim3 {
 /// One kernel argument. Integers and pointers are `Int` (two's complement bits), floats
 /// `Float` (converted to the parameter's PTX type), and struct-by-value parameters
 /// (`.param .align 8 .b8 p[16]`) `Bytes` in little-endian layout.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-#[serde(untagged)]
+#[derive(Debug, Clone, PartialEq)]
 pub enum ParamValue {
     Int(i64),
     Float(f64),
@@ -42,7 +39,7 @@ pub enum ParamValue {
 }
 
 /// `<<<grid, block>>>(params...)`, parameters in declaration order.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq)]
 pub struct Launch {
     pub grid: Dim3,
     pub block: Dim3,

@@ -6,7 +6,7 @@ use crate::config::{
 use caches::{AccessOrder, CacheGeometry, LevelLatencies, LlcMethod, StorePolicy};
 
 /// A configuration with its source.
-#[derive(Debug, Clone, PartialEq, serde::Serialize)]
+#[derive(Debug, Clone, PartialEq)]
 pub struct Preset {
     pub name: &'static str,
     pub source: &'static str,

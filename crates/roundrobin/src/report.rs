@@ -1,6 +1,6 @@
-//! The result of [`crate::analyze`], shaped as the report's `rr` object:
-//! `accesses`, `coalescing`, `competing_sms`, `segments`, the cache results and
-//! `wcet.cycles`, plus the Gantt data and the per-warp traces.
+//! The result of [`crate::analyze`]: `accesses`, `coalescing`, `competing_sms`, `segments`,
+//! the cache results and `wcet.cycles`, plus the Gantt data and the per-warp traces. Plain
+//! Rust: the facade's `views::rr_parts` decides how the report writes it.
 
 use crate::coalescing::CoalescingStats;
 use crate::code_segments::{Estimates, InstClass};
@@ -10,11 +10,10 @@ use crate::launch::Dim3;
 use crate::schedule::Interval;
 use caches::{AccessKind, LlcMethod, MemoryLevel, SmBypass};
 use isa::Diagnostic;
-use serde::{Deserialize, Serialize};
 
 /// One global warp instruction instance: block, warp, instruction and its coalesced
 /// 128-byte segments (the analyzer output of §4.4.4).
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq)]
 pub struct AccessEntry {
     /// Linear block index.
     pub block: u32,
@@ -37,18 +36,12 @@ pub struct AccessEntry {
     pub level: Option<MemoryLevel>,
     /// Transactions whose address the analyzer does not know, costed one per thread
     /// (uncoalesced) on top of `segments`.
-    #[serde(default, skip_serializing_if = "is_zero")]
     pub unknown_transactions: u32,
-}
-
-fn is_zero(x: &u32) -> bool {
-    *x == 0
 }
 
 /// What was paid for in the worst case because it depends on unknown data
 /// ([`crate::config::UnknownData::Pessimistic`], [`crate::both_sides`]).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case")]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub enum AssumptionKind {
     /// A branch on unknown data: both sides paid, possibly divergent.
     BothSides,
@@ -86,7 +79,7 @@ impl AssumptionKind {
 }
 
 /// One place where unknown data was paid for in the worst case.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Assumption {
     pub kind: AssumptionKind,
     /// Instruction index and program counter.
@@ -98,7 +91,7 @@ pub struct Assumption {
 }
 
 /// A loop bound applied to a loop that exits on unknown data.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq)]
 pub struct LoopBoundUse {
     /// The header's label (the key of `loop_bounds`).
     pub label: String,
@@ -111,9 +104,8 @@ pub struct LoopBoundUse {
 }
 
 /// The values actually used in Eq. 5.4–5.6, and which of them were overridden.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct EstimatesUsed {
-    #[serde(flatten)]
     pub values: Estimates,
     pub n_coal_overridden: bool,
     pub competing_sms_overridden: bool,
@@ -122,7 +114,7 @@ pub struct EstimatesUsed {
 
 /// One static code segment with its latencies (Eq. 5.4–5.7, evaluated with L_base) and the
 /// issue times T of its executions, per warp.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq)]
 pub struct SegmentRow {
     pub id: usize,
     /// Mnemonics of its instructions (`ld.global.f32 + sub.s32`).
@@ -147,7 +139,7 @@ pub struct SegmentRow {
 }
 
 /// The issue times of one segment by one warp.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq)]
 pub struct WarpTimes {
     /// Index into `gantt` / `traces`.
     pub warp: usize,
@@ -155,7 +147,7 @@ pub struct WarpTimes {
 }
 
 /// L1 results of one SM (§4.4.6).
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq)]
 pub struct L1Summary {
     pub sm: u32,
     pub load_lines: u64,
@@ -166,7 +158,7 @@ pub struct L1Summary {
 }
 
 /// Shared-LLC results (§6.4).
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq)]
 pub struct LlcSummary {
     pub method: LlcMethod,
     pub accesses: u64,
@@ -175,7 +167,7 @@ pub struct LlcSummary {
 }
 
 /// Everything the cache models found.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq)]
 pub struct CacheReport {
     pub l1: Vec<L1Summary>,
     pub llc: LlcSummary,
@@ -188,7 +180,7 @@ pub struct CacheReport {
 }
 
 /// The model's WCET (Eq. 5.3 per SM wave, summed over waves, max over SMs).
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Wcet {
     pub cycles: u64,
     /// Finishing time of each SM.
@@ -198,12 +190,11 @@ pub struct Wcet {
     /// What the bound does not guarantee, when something: with unknown data paid for in the
     /// worst case on an SM running several warps at once, strict round robin's scheduling
     /// anomalies ([`crate::both_sides`]).
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub caveat: Option<String>,
 }
 
 /// Gantt data of one warp: its segment instances as [start, issue_end, end).
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq)]
 pub struct GanttRow {
     pub block: u32,
     pub warp: u32,
@@ -215,7 +206,7 @@ pub struct GanttRow {
 }
 
 /// Alg. 4's warp execution trace, compactly.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq)]
 pub struct TraceSummary {
     pub block: u32,
     pub block_index: [u32; 3],
@@ -231,7 +222,7 @@ pub struct TraceSummary {
 }
 
 /// The `rr` object.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq)]
 pub struct RrResult {
     pub mode: Mode,
     pub mode_label: String,
@@ -251,9 +242,7 @@ pub struct RrResult {
     pub traces: Vec<TraceSummary>,
     pub notes: Vec<Diagnostic>,
     /// Where unknown data was paid for in the worst case (`unknown_data = pessimistic`).
-    #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub assumptions: Vec<Assumption>,
     /// Loop bounds applied to loops that exit on unknown data.
-    #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub loop_bounds: Vec<LoopBoundUse>,
 }

@@ -17,11 +17,10 @@
 //! completions. With equal segment counts and no barriers this is exactly Eq. 5.1–5.2.
 
 use isa::{Diagnostic, Severity};
-use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 
 /// One execution of a code segment by a warp, with its LI and LE (Eq. 5.7).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct SegmentInstance {
     pub segment: usize,
     pub li: u64,
@@ -30,7 +29,7 @@ pub struct SegmentInstance {
 }
 
 /// A warp's segments in execution order; `group` is its block (barrier scope).
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq)]
 pub struct WarpProgram {
     pub group: u32,
     pub instances: Vec<SegmentInstance>,
@@ -38,7 +37,7 @@ pub struct WarpProgram {
 
 /// Gantt data of one segment instance: issue in [start, issue_end), execution latency in
 /// [issue_end, end).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Interval {
     pub segment: usize,
     /// T_ij.
@@ -49,14 +48,14 @@ pub struct Interval {
     pub end: u64,
 }
 
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq)]
 pub struct WarpSchedule {
     pub intervals: Vec<Interval>,
     /// T_i(end) (Eq. 5.3); the start time for a warp with no segment.
     pub end: u64,
 }
 
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Schedule {
     pub warps: Vec<WarpSchedule>,
     /// max_i T_i(end) (Eq. 5.3).

@@ -341,32 +341,6 @@ ret;
     assert_eq!(err.line, 2);
 }
 
-/// The serde output has the fields the report's `rr` object needs.
-#[test]
-fn json_shape_of_the_rr_object() {
-    let r = run(
-        EXAMPLE_4_4_4,
-        &example_launch(),
-        &fermi_gpgpusim().config,
-        &Overrides::default(),
-    );
-    let v = serde_json::to_value(&r).expect("json");
-    assert_eq!(v["accesses"][0]["kind"], "L");
-    assert_eq!(v["accesses"][2]["kind"], "S");
-    assert_eq!(v["accesses"][0]["segments"][3], 384);
-    assert_eq!(v["coalescing"]["max"], 4);
-    assert_eq!(v["coalescing"]["avg"], 4);
-    assert!(v["competing_sms"]["avg"].is_u64());
-    let seg = &v["segments"][0];
-    for k in ["opcode", "li_inst", "le_inst", "li", "le", "t"] {
-        assert!(!seg[k].is_null(), "segments[].{k}");
-    }
-    assert!(v["wcet"]["cycles"].as_u64().is_some_and(|c| c > 0));
-    assert_eq!(v["estimates"]["n_coal"], 4);
-    assert!(v["gantt"][0]["intervals"].is_array());
-    assert!(v["traces"][0]["basic_blocks"].is_array());
-}
-
 /// One SM holding one block at a time: the two blocks of §4.4.4 run as two waves, the
 /// second starting when the first has finished, and the kernel's WCET is their sum. The L1
 /// state carries over between waves (block 1's stores follow block 0's loads).

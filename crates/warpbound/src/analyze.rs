@@ -193,8 +193,8 @@ fn assemble(report: &mut Report, out: ModeOutput) {
             analysis: *d,
             execution: e.map(|e| *e),
         }))),
-        ModeDetails::Pws(d) => Some(Details::Pws(d)),
-        ModeDetails::Rr(d) => Some(Details::Rr(d)),
+        ModeDetails::Pws(d) => Some(Details::Pws(Box::new((&*d).into()))),
+        ModeDetails::Rr(d) => Some(Details::Rr(Box::new((&*d).into()))),
         ModeDetails::Block(d) => Some(Details::Block(d)),
     };
 }

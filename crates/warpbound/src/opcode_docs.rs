@@ -208,10 +208,8 @@ fn ptx_instruction(opcode: &str, modifiers: &[&str]) -> isa::ptx::Instruction {
 fn ptx() -> OpcodeTable {
     let sim_class = |ins: &isa::ptx::Instruction| sim::timing_classes::ptx(ins).name().to_string();
     let rr_class = |ins: &isa::ptx::Instruction| {
-        serde_json::to_value(roundrobin::code_segments::class_of(ins))
-            .ok()
-            .and_then(|v| v.as_str().map(|s| s.replace('_', " ")))
-            .unwrap_or_default()
+        crate::views::rr_parts::class_name(roundrobin::code_segments::class_of(ins))
+            .replace('_', " ")
     };
     let opcodes = isa::ptx::isa_table::OPCODES
         .iter()

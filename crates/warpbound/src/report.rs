@@ -93,9 +93,9 @@ pub enum Details {
     /// `simd` (Sim-D, Spliet & Mullins).
     Simd(Box<SimdDetails>),
     /// `pws` (Klashtorny et al.).
-    Pws(Box<pws::PwsResult>),
+    Pws(Box<crate::views::pws_parts::PwsView>),
     /// `rr` (Huangfu).
-    Rr(Box<roundrobin::RrResult>),
+    Rr(Box<crate::views::rr_parts::RrView>),
 }
 
 /// `simd` details: the phase analysis and, with `simulate=true`, an execution of the launch.
@@ -144,7 +144,7 @@ impl Report {
     }
 
     /// The `pws` details.
-    pub fn pws(&self) -> Option<&pws::PwsResult> {
+    pub fn pws(&self) -> Option<&crate::views::pws_parts::PwsView> {
         match self.details.as_ref()? {
             Details::Pws(d) => Some(d.as_ref()),
             _ => None,
@@ -152,7 +152,7 @@ impl Report {
     }
 
     /// The `rr` details.
-    pub fn rr(&self) -> Option<&roundrobin::RrResult> {
+    pub fn rr(&self) -> Option<&crate::views::rr_parts::RrView> {
         match self.details.as_ref()? {
             Details::Rr(d) => Some(d.as_ref()),
             _ => None,

@@ -9,7 +9,13 @@
 /// `pws`, `rr`) became one `details` object tagged by `mode`, with the facade's own view
 /// types. Requests did not change: a version-1 request is read as a version-2 one, so old
 /// permalinks (which hold requests) still open.
-pub const SCHEMA_VERSION: u32 = 2;
+///
+/// 3: `details.pws` and `details.rr` in the facade's own wire types (`views::pws_parts`,
+/// `views::rr_parts`) instead of the method crates' serde output: their warnings and notes
+/// only in the report's `diagnostics`; `rr` names a warp by `block`, `warp` and `sm` first in
+/// every row, writes the LLC method as `llc.method` (a name) and `llc.quota`, and lists a
+/// competing-SM row's and a cache line's verdict before its inputs. Requests did not change.
+pub const SCHEMA_VERSION: u32 = 3;
 
 /// Request versions this build reads: every version whose request shape is today's.
-pub const READABLE_REQUEST_VERSIONS: [u32; 2] = [1, 2];
+pub const READABLE_REQUEST_VERSIONS: [u32; 3] = [1, 2, 3];

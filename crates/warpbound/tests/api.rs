@@ -180,7 +180,7 @@ fn reports_are_written_as_json() {
     let r = run(IF_THEN_ELSE);
     let json = serde_json::to_string(&r).expect("serializes");
     let v: serde_json::Value = serde_json::from_str(&json).expect("json");
-    assert_eq!(v["schema_version"], 2);
+    assert_eq!(v["schema_version"], 3);
     let kernel = r.kernel.as_ref().expect("a kernel");
     assert_eq!(
         v["kernel"]["instructions"].as_array().map(Vec::len),

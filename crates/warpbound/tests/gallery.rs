@@ -109,7 +109,7 @@ fn source(ex: &Example) -> String {
 /// JSON, without timings so that the report depends on the request alone.
 fn request(ex: &Example) -> Request {
     let mut r = json!({
-        "schema_version": 2,
+        "schema_version": 3,
         "source": source(ex),
         "dialect": ex.dialect,
         "mode": ex.mode,

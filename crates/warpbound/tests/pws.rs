@@ -153,3 +153,44 @@ fn every_gcn_kernel_matches_the_crate() {
     }
     assert!(analysed >= 15, "{analysed}");
 }
+
+/// The wire form of `details.pws` (`views::pws_parts`): node kinds and the split mode by our
+/// names, lines as `{first, last}`, the timelines' bar kinds, and the analysis's warnings only
+/// in the report's diagnostics.
+#[test]
+fn details_are_written_with_our_names() {
+    const IF_ELSE_WITH_SPLIT: &str = "k:
+  v_cmp_gt_u32_e32 vcc, 15, v0
+  split s0, s1
+  s_and_saveexec_b64 s[4:5], vcc
+  s_xor_b64 s[4:5], exec, s[4:5]
+  s_cbranch_execz BB0_2
+; %bb.1:
+  v_add_f32_e32 v1, v1, v2
+BB0_2:
+  s_or_saveexec_b64 s[4:5], s[4:5]
+  s_xor_b64 exec, exec, s[4:5]
+  s_cbranch_execz BB0_4
+; %bb.3:
+  v_mul_f32_e32 v1, v1, v2
+BB0_4:
+  s_or_b64 exec, exec, s[4:5]
+  merge
+  s_endpgm
+";
+    let r = run(IF_ELSE_WITH_SPLIT, Dialect::Gcn, &[], None);
+    assert!(!r.has_errors(), "{:?}", r.diagnostics);
+    let json = serde_json::to_value(&r).expect("json");
+    let v = &json["details"]["pws"];
+    assert_eq!(v["mode"], "optimal", "the pws mode's default split set");
+    assert_eq!(v["nodes"][0]["kind"], "branch");
+    assert_eq!(v["nodes"][2]["kind"], "bsb");
+    assert_eq!(v["nodes"][0]["lines"]["first"], 2);
+    assert_eq!(v["splits"]["select"], serde_json::json!([0]));
+    assert_eq!(
+        v["e_wf"]["no_split"],
+        serde_json::json!(r.pws().expect("pws").e_wf.no_split)
+    );
+    assert_eq!(v["timeline"]["pws"]["intervals"][0]["kind"], "init");
+    assert!(v.get("warnings").is_none());
+}

@@ -9,5 +9,7 @@ pub mod kernel;
 pub mod makespan_parts;
 pub mod occupancy;
 pub mod plot;
+pub mod pws_parts;
 pub mod rr_caps;
+pub mod rr_parts;
 pub mod schedule;

@@ -113,7 +113,6 @@ fn run(input: &ModeInput) -> ModeOutput {
         &occupancy,
         &mut out.diagnostics,
     );
-    out.plots.extend(out.occupancy.as_ref().map(|o| o.curve_plot()));
     // The bound covers the block and the growth plot's smaller blocks (1, 2, … warps of
     // `[32·W, 1, 1]`): loops on blockDim are bounded for every block size between.
     let launch = crate::loop_inference::Launch::of(params).map(|mut l| {
@@ -324,6 +323,7 @@ fn run(input: &ModeInput) -> ModeOutput {
         })
         .collect();
     out.plots.push(growth_plot(&growth, cost_model));
+    out.plots.extend(out.occupancy.as_ref().map(|o| o.curve_plot()));
     if let Some(worst) = runs.into_iter().max_by_key(|(_, s)| s.cycles) {
         out.schedule = Some(gantt(&worst.1, bound.cycles, warps));
         let what = match &units {

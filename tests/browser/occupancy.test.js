@@ -1,0 +1,28 @@
+// The occupancy panel (issue #41): the block example's occupancy on Pascal, computed by hand
+// in docs/occupancy.md's arithmetic — 128 threads = 4 warps; warps allow ⌊64 / 4⌋ = 16 blocks,
+// the block limit 32, 8 registers per thread ⌊65536 / (4 × 256)⌋ / 4 = 16 warps per
+// sub-partition … 64 blocks; no shared memory — so 16 blocks, 64 warps, limited by warps.
+
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { useSite, openPage, waitText } from './harness.js';
+
+const site = useSite();
+
+test('the occupancy panel: limits as bars, the binding one marked, the curve in Plots', async () => {
+  const { page, errors } = await openPage(site, '#ex=block-overlap');
+  await page.waitForFunction(() => window.playground.report()?.occupancy);
+  const o = await page.evaluate(() => window.playground.report().occupancy);
+  assert.deepEqual([o.blocks_per_sm, o.warps_per_sm, o.limited_by], [16, 64, 'warps']);
+  await page.click('[data-view="summary"]');
+  await waitText(page, '#occupancy-bars [data-limit="warps"] .occupancy-value', '16 blocks');
+  assert.equal(await page.locator('#occupancy-bars .occupancy-bar').count(), 4);
+  assert.equal(await page.locator('#occupancy-bars .occupancy-bar.binding').count(), 1);
+  assert.equal(await page.getAttribute('#occupancy-bars .binding', 'data-limit'), 'warps');
+  assert.equal(await page.textContent('#occupancy-bars [data-limit="shared"] .occupancy-value'), 'not used');
+  assert.match(await page.textContent('#occupancy-line'), /128 threads per block \(4 warps\).*Limited by warps/);
+  const plots = await page.evaluate(() => window.playground.report().plots.map((p) => p.title));
+  assert.ok(plots.some((t) => t.startsWith('Occupancy by block size')), plots.join(', '));
+  assert.deepEqual(errors, []);
+  await page.close();
+});

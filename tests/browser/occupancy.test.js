@@ -1,7 +1,8 @@
 // The occupancy panel (issue #41): the block example's occupancy on Pascal, computed by hand
 // in docs/occupancy.md's arithmetic — 128 threads = 4 warps; warps allow ⌊64 / 4⌋ = 16 blocks,
-// the block limit 32, 8 registers per thread ⌊65536 / (4 × 256)⌋ / 4 = 16 warps per
-// sub-partition … 64 blocks; no shared memory — so 16 blocks, 64 warps, limited by warps.
+// the block limit 32; 8 registers per thread make 256 per warp, ⌊(65536 / 4) / 256⌋ = 64 warps
+// per sub-partition, 256 per SM, ⌊256 / 4⌋ = 64 blocks; no shared memory — so 16 blocks,
+// 64 warps, limited by warps.
 
 import { test } from 'node:test';
 import assert from 'node:assert/strict';

@@ -8,6 +8,7 @@
 
 use super::kernel;
 use isa::Kernel;
+use proptest::prelude::*;
 use sim::{ArrayInit, Fill, Launch, MemoryInit};
 use std::collections::BTreeMap;
 
@@ -267,4 +268,38 @@ pub fn single_warp(threads: u32, uniform: u32) -> Launch {
         params: vec![0x1000, 0x2000, uniform],
         ..Launch::default()
     }
+}
+
+/// The soundness harnesses' cases: a generated kernel's knobs (nesting depth below 4, the
+/// percent of divergent branches and of memory instructions, a seed) and its launch (threads
+/// of the one warp, the uniform parameter).
+pub fn cases() -> impl Strategy<Value = (Shape, u32, u32)> {
+    (
+        0u32..4,
+        0u32..=100,
+        0u32..=60,
+        any::<u64>(),
+        1u32..=32,
+        0u32..40,
+    )
+        .prop_map(|(depth, divergent, memory, seed, threads, uniform)| {
+            let shape = Shape {
+                depth,
+                divergent,
+                memory,
+                seed,
+            };
+            (shape, threads, uniform)
+        })
+}
+
+/// A case's verdict from `(observed, bound, branches and loops)`: a failed check fails the
+/// case, and a straight-line kernel (no branch, no loop: the only path is the one executed)
+/// must reach its bound exactly.
+pub fn verdict(checked: Result<(u64, u64, u32), String>) -> Result<(), TestCaseError> {
+    let (observed, bound, control) = checked.map_err(TestCaseError::fail)?;
+    if control == 0 {
+        prop_assert_eq!(observed, bound);
+    }
+    Ok(())
 }

@@ -323,7 +323,8 @@ fn run(input: &ModeInput) -> ModeOutput {
         })
         .collect();
     out.plots.push(growth_plot(&growth, cost_model));
-    out.plots.extend(out.occupancy.as_ref().map(|o| o.curve_plot()));
+    out.plots
+        .extend(out.occupancy.as_ref().map(|o| o.curve_plot()));
     if let Some(worst) = runs.into_iter().max_by_key(|(_, s)| s.cycles) {
         out.schedule = Some(gantt(&worst.1, bound.cycles, warps));
         let what = match &units {

@@ -39,7 +39,8 @@ pub(super) fn wavefront_graph(
         &p.occupancy,
         &mut out.diagnostics,
     );
-    out.plots.extend(out.occupancy.as_ref().map(|o| o.curve_plot()));
+    out.plots
+        .extend(out.occupancy.as_ref().map(|o| o.curve_plot()));
     let cost = match (&p.cost, gcn.failed) {
         (Ok(cost), false) => cost.clone(),
         (Err(d), false) => {

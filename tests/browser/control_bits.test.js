@@ -37,7 +37,7 @@ test('the control-bits example: bound = run, the table explains the bits, the st
     page.locator('#instructions tbody tr', { has: page.locator(`td:text-is("${address}")`) }).locator('td').last();
   assert.match(await cell('0x0050').getAttribute('title'), /sets SB2 until its result is written/);
   assert.match(await cell('0x00b0').getAttribute('title'), /waits until SB2 is clear/);
-  assert.equal(await cell('0x00b0').textContent(), 'B--2---:R-:W-:-:S04');
+  assert.equal(await cell('0x00b0').textContent(), 'B--2---:R-:W-:Y:S04');
   // The stepper: step 6 is the load, step 12 the consumer, issued at cycle 316.
   await page.click('[data-view="stepper"]');
   await page.focus('#stepper');

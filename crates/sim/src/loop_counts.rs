@@ -159,15 +159,17 @@ fn lanes(run: &Simulation) -> usize {
 mod tests {
     use super::*;
 
-    /// Loop header 1, body {1, 2}; block 5 is outside (a call's excursion or a slow path that
-    /// jumps back in at 2). Thread 0: 0 1 2 5 2 1 2 1 3 → one entry, 3 header runs. Thread 1:
-    /// enters twice (0 1 2 1 3 … 4 1 3): 2 runs, then 1. Most: 3. A loop nobody enters: 0.
+    /// The count from a trace agrees with the loop watch's on the watch's own scenario
+    /// (`cycle_loop::loop_watch`, `an_excursion_out_of_the_body_continues_the_entry`: one
+    /// block per instruction, loop header 1 with body {1, 2}, 5 an excursion that comes back
+    /// in at 2; most runs in one entry 3, and 0 for a loop nobody enters): two counts made
+    /// independently, one as the run goes and one afterwards.
     #[test]
-    fn an_excursion_out_of_the_body_continues_the_entry() {
-        let l = BlockLoop::new(1, &[1, 2], 6);
+    fn a_trace_counts_what_the_loop_watch_counts() {
+        use crate::cycle_loop::loop_watch::LoopWatch;
         let (t0, t1) = (0b01, 0b10);
         let both = t0 | t1;
-        let warp = vec![
+        let trace = [
             (0, both),
             (1, both),
             (2, both),
@@ -178,17 +180,21 @@ mod tests {
             (3, t1),
             (1, t0),
             (3, t0),
-            (4, t1),
+            (6, t1),
             (1, t1),
             (3, t1),
         ];
-        let one = std::slice::from_ref(&l);
-        assert_eq!(most_iterations(one, std::slice::from_ref(&warp), 2), [3]);
+        let blocks = [BlockLoop::new(1, &[1, 2], 7), BlockLoop::new(4, &[4], 7)];
+        let from_trace = most_iterations(&blocks, &[trace.to_vec()], 2);
+        let mut watch = LoopWatch::new(&watched(&blocks, |b| (b < 7).then_some((b, b))));
+        for (pc, m) in trace {
+            watch.issue(0, pc, m);
+        }
+        assert_eq!(from_trace, [3, 0]);
+        assert_eq!(watch.most, from_trace);
         // Thread 1 alone: entries of 2 and 1 runs.
-        let only_t1: Vec<(usize, u64)> = warp.iter().filter(|v| v.1 & t1 != 0).copied().collect();
-        assert_eq!(most_iterations(one, &[only_t1], 2), [2]);
-        let never = BlockLoop::new(4, &[], 6);
-        assert_eq!(most_iterations(&[never], &[vec![(0, both)]], 2), [0]);
+        let only_t1: Vec<(usize, u64)> = trace.iter().filter(|v| v.1 & t1 != 0).copied().collect();
+        assert_eq!(most_iterations(&blocks[..1], &[only_t1], 2), [2]);
     }
 
     /// Blocks 0: 0..=1, 1: 2..=4, 2: 5..=5; the loop headed by 1 with body {1, 2} watches

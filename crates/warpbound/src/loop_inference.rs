@@ -75,6 +75,32 @@ pub struct Inference {
     pub by_key: BTreeMap<String, u64>,
 }
 
+impl Inference {
+    /// Records loop `b`'s bound under `keys` (and in `by_key` under `key`, the key observed
+    /// counts use, when it has one), found at `span`, with the launch values it used
+    /// (`used`; chosen automatically when `auto`) written into its reason.
+    fn record(
+        &mut self,
+        b: loopbound::LoopBound,
+        (key, keys): (Option<String>, Vec<LoopKey>),
+        span: isa::Span,
+        used: &[String],
+        auto: bool,
+    ) {
+        if let (Some(n), Some(key)) = (b.bound, key) {
+            self.by_key.insert(key, n);
+        }
+        self.loops.push(InferredLoop {
+            keys,
+            span,
+            bound: b.bound,
+            reason: with_values(&b.reason, used),
+            formula: b.formula,
+            auto_params: (auto && !used.is_empty()).then(|| used.join(", ")),
+        });
+    }
+}
+
 /// Inference on a SASS kernel and its block graph, for `launch`.
 pub fn sass(kernel: &Kernel, graph: &BlockGraph, launch: Option<&Launch>) -> Inference {
     let program = loopbound::sass::lower(kernel, graph);
@@ -149,18 +175,11 @@ pub fn sass(kernel: &Kernel, graph: &BlockGraph, launch: Option<&Launch>) -> Inf
                 _ => None,
             })
             .collect();
-        let reason = with_values(&b.reason, &used_params);
-        if let Some(n) = b.bound {
-            out.by_key.insert(format!("{:#x}", ins.address), n);
-        }
-        out.loops.push(InferredLoop {
-            keys: vec![LoopKey::Address(ins.address)],
-            span: ins.span,
-            bound: b.bound,
-            reason,
-            formula: b.formula,
-            auto_params: (auto && !used_params.is_empty()).then(|| used_params.join(", ")),
-        });
+        let keys = (
+            Some(format!("{:#x}", ins.address)),
+            vec![LoopKey::Address(ins.address)],
+        );
+        out.record(b, keys, ins.span, &used_params, auto);
     }
     out
 }
@@ -240,17 +259,8 @@ pub fn ptx(f: &isa::ptx::Function, launch: Option<&Launch>) -> Inference {
             keys.push(LoopKey::Label(l.clone()));
         }
         keys.push(LoopKey::Address(isa::ptx::Function::pc(first)));
-        if let (Some(n), Some(l)) = (b.bound, &label) {
-            out.by_key.insert(l.clone(), n);
-        }
-        out.loops.push(InferredLoop {
-            keys,
-            span,
-            bound: b.bound,
-            reason: with_values(&b.reason, &used),
-            formula: b.formula,
-            auto_params: (auto && !used.is_empty()).then(|| used.join(", ")),
-        });
+        // Observed PTX counts are keyed by label: a loop without one is not in `by_key`.
+        out.record(b, (label, keys), span, &used, auto);
     }
     out
 }
@@ -321,17 +331,8 @@ pub fn gcn(f: &isa::gcn::GcnFunction, launch: Option<&Launch>) -> Inference {
                 _ => None,
             })
             .collect();
-        if let Some(n) = b.bound {
-            out.by_key.insert(b.key.clone(), n);
-        }
-        out.loops.push(InferredLoop {
-            keys: vec![LoopKey::Label(b.key.clone())],
-            span,
-            bound: b.bound,
-            reason: with_values(&b.reason, &used),
-            formula: b.formula,
-            auto_params: (auto && !used.is_empty()).then(|| used.join(", ")),
-        });
+        let keys = (Some(b.key.clone()), vec![LoopKey::Label(b.key.clone())]);
+        out.record(b, keys, span, &used, auto);
     }
     out
 }

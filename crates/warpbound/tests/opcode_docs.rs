@@ -268,14 +268,14 @@ fn shown_class_is_the_analysis_class() {
                 ins.mnemonic()
             );
             use roundrobin::code_segments::InstClass as C;
-            let rr = Some(match roundrobin::code_segments::class_of(&ins) {
+            let rr = match roundrobin::code_segments::class_of(&ins) {
                 C::Arithmetic => "rr: arithmetic",
                 C::Sfu => "rr: sfu",
                 C::GlobalMemory => "rr: global memory",
                 C::SharedMemory => "rr: shared memory",
                 C::Barrier => "rr: barrier",
-            })
-            .map(str::to_string);
+            };
+            let rr = Some(rr.to_string());
             assert_eq!(d.also, rr, "{file}: {}", ins.mnemonic());
             checked += 1;
         }

@@ -128,55 +128,29 @@ impl LoopWatch {
 mod tests {
     use super::*;
 
-    /// Loop header 1, body {1, 2}; instruction 5 is outside (an excursion that comes back in
-    /// at 2). Lane 0: 0 1 2 5 2 1 2 1 3 → one entry, 3 header runs. Lane 1: 0 1 2 1 3 4 1 3
-    /// → entries of 2 runs and 1. Most: 3. A loop nobody enters: 0.
+    /// Warps count apart (the excursion scenario itself is checked against the count from a
+    /// trace in `crate::loop_counts`): lane 1 alone (0 1 2 1 3 6 1) runs header 1 (body
+    /// {1, 2}) twice in one entry, then once; split between two warps (0 1 2 | 1 3 6 1),
+    /// no warp runs it twice in one entry — mixing the warps would count 2.
     #[test]
-    fn an_excursion_out_of_the_body_continues_the_entry() {
-        let mut w = LoopWatch::new(&[
-            WatchedLoop {
-                header: 1,
-                body: vec![1, 2],
-            },
-            WatchedLoop {
-                header: 4,
-                body: vec![4],
-            },
-        ]);
-        let (t0, t1) = (0b01, 0b10);
-        let both = t0 | t1;
-        for (pc, m) in [
-            (0, both),
-            (1, both),
-            (2, both),
-            (5, t0),
-            (2, t0),
-            (1, both),
-            (2, t0),
-            (3, t1),
-            (1, t0),
-            (3, t0),
-            (6, t1),
-            (1, t1),
-            (3, t1),
-        ] {
-            w.issue(0, pc, m);
-        }
-        assert_eq!(w.most, vec![3, 0]);
-        // Lane 1 alone in another warp: entries of 2 and 1 runs.
+    fn warps_count_apart() {
         let lane_1_alone = [0, 1, 2, 1, 3, 6, 1];
-        for pc in lane_1_alone {
-            w.issue(1, pc, t1);
-        }
-        assert_eq!(w.most, vec![3, 0]);
-        let mut only = LoopWatch::new(&[WatchedLoop {
+        let one_loop = [WatchedLoop {
             header: 1,
             body: vec![1, 2],
-        }]);
+        }];
+        let mut w = LoopWatch::new(&one_loop);
         for pc in lane_1_alone {
-            only.issue(0, pc, t1);
+            w.issue(0, pc, 0b10);
         }
-        assert_eq!(only.most, vec![2]);
+        assert_eq!(w.most, vec![2]);
+        // Warp 1's first header run starts an entry of its own: warp 0's previous
+        // instruction (2, in the body) is not its.
+        let mut split = LoopWatch::new(&one_loop);
+        for (k, pc) in lane_1_alone.into_iter().enumerate() {
+            split.issue(usize::from(k >= 3), pc, 0b10);
+        }
+        assert_eq!(split.most, vec![1]);
     }
 
     /// More than 64 loops: the bitsets span words.

@@ -68,6 +68,27 @@ pub(crate) fn callee_bound(
     }
 }
 
+/// [`callee_bound`] with the loops of `per_header` bounded (the others by `default`), or,
+/// when there is none, an error at `at` saying `what` has no bound and why.
+pub(crate) fn callee_bound_at(
+    cfg: &ipet::Cfg,
+    (per_header, default): (BTreeMap<usize, u64>, Option<u64>),
+    budget: &ipet::Budget,
+    (at, what): (Span, String),
+    diagnostics: &mut Vec<Diagnostic>,
+) -> Option<u64> {
+    let bounds = ipet::LoopBounds {
+        per_header,
+        default,
+    };
+    callee_bound(cfg, &bounds, budget)
+        .map_err(|e| {
+            let message = format!("{what} has no bound: {e}");
+            diagnostics.push(Diagnostic::error(at, message));
+        })
+        .ok()
+}
+
 /// Bounds the warp-level CFG `warp` of `listing` by IPET: `out.graph`, `out.wcet` and the
 /// details.
 pub(crate) fn bound(

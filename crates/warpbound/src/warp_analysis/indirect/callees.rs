@@ -235,19 +235,12 @@ impl Callees<'_> {
         } else {
             BTreeMap::new()
         };
-        let bounds = ipet::LoopBounds {
-            per_header,
-            default: self.p.loop_bounds.default,
-        };
-        match ipet_bound::callee_bound(&ipet_cfg, &bounds, &self.p.budget) {
-            Ok(b) => Some(b),
-            Err(e) => {
-                self.diagnostics.push(Diagnostic::error(
-                    at,
-                    format!("candidate {name} has no bound: {e}"),
-                ));
-                None
-            }
-        }
+        ipet_bound::callee_bound_at(
+            &ipet_cfg,
+            (per_header, self.p.loop_bounds.default),
+            &self.p.budget,
+            (at, format!("candidate {name}")),
+            &mut self.diagnostics,
+        )
     }
 }

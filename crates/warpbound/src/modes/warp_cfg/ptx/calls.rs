@@ -233,19 +233,12 @@ impl<'a> Calls<'a> {
                 }
             }
         }
-        let bounds = ipet::LoopBounds {
-            per_header,
-            default: self.p.loop_bounds.default,
-        };
-        match ipet_bound::callee_bound(&ipet_cfg, &bounds, &self.p.budget) {
-            Ok(b) => Some(b),
-            Err(e) => {
-                self.diagnostics.push(Diagnostic::error(
-                    at,
-                    format!("`call {}`: the callee has no bound: {e}", f.name),
-                ));
-                None
-            }
-        }
+        ipet_bound::callee_bound_at(
+            &ipet_cfg,
+            (per_header, self.p.loop_bounds.default),
+            &self.p.budget,
+            (at, format!("`call {}`: the callee", f.name)),
+            &mut self.diagnostics,
+        )
     }
 }

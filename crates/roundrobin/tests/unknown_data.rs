@@ -9,6 +9,9 @@
 //! transactions L_base + 5 · N_coal = 200 + 5 · N_coal (Eq. 5.6). With one warp the T_ij
 //! recurrence (Eq. 5.2) is a sum: WCET = Σ over executed instructions of (LI + LE).
 
+mod common;
+
+use common::ptx_kernels::{gather, if_else, kernel, walk};
 use isa::{ptx, Limits};
 use roundrobin::presets::fermi_gpgpusim;
 use roundrobin::{
@@ -45,32 +48,9 @@ fn run(text: &str, config: &Config) -> Result<RrResult, isa::Diagnostic> {
     analyze(f, &launch(), config, &Overrides::default())
 }
 
-/// `a[i] = a[i] > 0 ? 2·a[i] + 1 : −a[i]`, as nvcc -O0 would branch it.
-pub const IF_ELSE: &str = "\
-.entry k(.param .u64 p)
-{
-.reg .pred %p<2>; .reg .b32 %r<8>; .reg .b64 %rd<8>;
-ld.param.u64 %rd1, [p];
-mov.u32 %r1, %tid.x;
-mul.wide.u32 %rd2, %r1, 4;
-add.s64 %rd3, %rd1, %rd2;
-ld.global.u32 %r2, [%rd3];
-setp.gt.s32 %p1, %r2, 0;
-@%p1 bra POS;
-sub.s32 %r3, 0, %r2;
-bra END;
-POS:
-add.s32 %r3, %r2, %r2;
-add.s32 %r3, %r3, 1;
-END:
-st.global.u32 [%rd3], %r3;
-ret;
-}
-";
-
 #[test]
 fn data_dependent_if_else_pays_both_sides() {
-    let r = run(IF_ELSE, &config(&[], None)).expect("analysable");
+    let r = run(&if_else(), &config(&[], None)).expect("analysable");
     // Before the branch: 4 arithmetic, the load (one 128-byte segment: 32 × 4 bytes at
     // 1 MiB), setp, bra. Taken side (POS): 2 adds. Not-taken side: sub, bra END. After:
     // the store (same segment), ret.
@@ -103,37 +83,14 @@ fn data_dependent_if_else_pays_both_sides() {
 fn the_thesis_analyzer_still_refuses_it() {
     let mut c = config(&[], None);
     c.unknown_data = UnknownData::Refuse;
-    let e = run(IF_ELSE, &c).expect_err("input-dependent branch");
+    let e = run(&if_else(), &c).expect_err("input-dependent branch");
     assert_eq!(e.line, 10);
     assert!(e.message.contains("§4.4.6.1"));
 }
 
-/// `n = 0; do { x = a[row·32 + i]; n++; row++ } while (x > 0); a[i] = n` — a column walk
-/// that stops at the first non-positive word: the exit depends on loaded data.
-pub const WALK: &str = "\
-.entry k(.param .u64 p)
-{
-.reg .pred %p<2>; .reg .b32 %r<8>; .reg .b64 %rd<8>;
-ld.param.u64 %rd1, [p];
-mov.u32 %r1, %tid.x;
-mul.wide.u32 %rd2, %r1, 4;
-add.s64 %rd3, %rd1, %rd2;
-mov.u32 %r4, 0;
-mov.u64 %rd6, %rd3;
-LOOP:
-ld.global.u32 %r2, [%rd6];
-add.s32 %r4, %r4, 1;
-add.s64 %rd6, %rd6, 128;
-setp.gt.s32 %p1, %r2, 0;
-@%p1 bra LOOP;
-st.global.u32 [%rd3], %r4;
-ret;
-}
-";
-
 #[test]
 fn data_dependent_loop_takes_its_bound() {
-    let r = run(WALK, &config(&[("LOOP", 3)], Some(10))).expect("bounded");
+    let r = run(&walk(), &config(&[("LOOP", 3)], Some(10))).expect("bounded");
     // 6 arithmetic before the loop; the header runs 3 times (the bound for LOOP, not the
     // default 10): the load and 4 arithmetic (add, add, setp, bra) each; then the store and
     // ret. Every load of the walk is one segment (rows are 128 bytes apart).
@@ -158,7 +115,7 @@ fn data_dependent_loop_takes_its_bound() {
     assert_eq!(rows, vec![0x10_0000, 0x10_0080, 0x10_0100]);
 
     // The default applies to a loop without its own bound.
-    let d = run(WALK, &config(&[], Some(5))).expect("default bound");
+    let d = run(&walk(), &config(&[], Some(5))).expect("default bound");
     assert_eq!(d.wcet.cycles, 6 * ARITH + 5 * iteration + mem(1) + ARITH);
     assert_eq!(d.loop_bounds[0].source, "default_loop_bound");
     assert!(d
@@ -167,7 +124,7 @@ fn data_dependent_loop_takes_its_bound() {
         .any(|n| n.line == 10 && n.message.contains("at most 5 times")));
 
     // No bound at all: a located error naming the loop and how to bound it.
-    let e = run(WALK, &config(&[], None)).expect_err("no bound");
+    let e = run(&walk(), &config(&[], None)).expect_err("no bound");
     assert_eq!(e.line, 10);
     assert!(e.message.contains("`LOOP`") && e.message.contains("default_loop_bound"));
 }
@@ -177,14 +134,9 @@ fn data_dependent_loop_takes_its_bound() {
 /// branch paid both ways in every iteration.
 #[test]
 fn known_trip_count_with_a_data_dependent_exit_needs_no_bound() {
-    let text = "\
-.entry k(.param .u64 p)
-{
-.reg .pred %p<3>; .reg .b32 %r<8>; .reg .b64 %rd<8>;
-ld.param.u64 %rd1, [p];
-mov.u32 %r1, %tid.x;
-mul.wide.u32 %rd2, %r1, 4;
-add.s64 %rd3, %rd1, %rd2;
+    let text = kernel(
+        3,
+        "\
 mov.u32 %r4, 0;
 LOOP:
 ld.global.u32 %r2, [%rd3];
@@ -197,8 +149,9 @@ setp.lt.s32 %p2, %r4, 4;
 DONE:
 ret;
 }
-";
-    let r = run(text, &config(&[], None)).expect("no bound needed");
+",
+    );
+    let r = run(&text, &config(&[], None)).expect("no bound needed");
     // Five arithmetic before the loop; four iterations of the load, setp, bra and the
     // counter's add, add, setp, bra; then ret. The early exit's taken side starts at its
     // reconvergence point (DONE), so paying it costs nothing more.
@@ -212,14 +165,9 @@ ret;
 /// keeps its value where both sides agree and becomes unknown where they differ.
 #[test]
 fn each_side_starts_from_the_values_at_the_branch() {
-    let text = "\
-.entry k(.param .u64 p)
-{
-.reg .pred %p<3>; .reg .b32 %r<8>; .reg .b64 %rd<8>;
-ld.param.u64 %rd1, [p];
-mov.u32 %r1, %tid.x;
-mul.wide.u32 %rd2, %r1, 4;
-add.s64 %rd3, %rd1, %rd2;
+    let text = kernel(
+        3,
+        "\
 mov.u64 %rd5, %rd3;
 mov.u64 %rd6, %rd3;
 ld.global.u32 %r2, [%rd3];
@@ -240,8 +188,9 @@ st.global.u32 [%rd6+12288], %r2;
 st.global.u32 [%rd5], %r2;
 ret;
 }
-";
-    let r = run(text, &config(&[], None)).expect("analysable");
+",
+    );
+    let r = run(&text, &config(&[], None)).expect("analysable");
     let seen: Vec<(u32, Vec<u64>, u32)> = r
         .accesses
         .iter()
@@ -263,27 +212,9 @@ ret;
     );
 }
 
-/// A gather `a[i] = a[a[i]]`: the second load's address depends on loaded data.
-pub const GATHER: &str = "\
-.entry k(.param .u64 p)
-{
-.reg .b32 %r<8>; .reg .b64 %rd<8>;
-ld.param.u64 %rd1, [p];
-mov.u32 %r1, %tid.x;
-mul.wide.u32 %rd2, %r1, 4;
-add.s64 %rd3, %rd1, %rd2;
-ld.global.u32 %r2, [%rd3];
-mul.wide.s32 %rd4, %r2, 4;
-add.s64 %rd5, %rd1, %rd4;
-ld.global.u32 %r3, [%rd5];
-st.global.u32 [%rd3], %r3;
-ret;
-}
-";
-
 #[test]
 fn unknown_address_is_costed_uncoalesced() {
-    let r = run(GATHER, &config(&[], None)).expect("analysable");
+    let r = run(&gather(), &config(&[], None)).expect("analysable");
     let gather = &r.accesses[1];
     assert_eq!(gather.line, 11);
     assert!(gather.segments.is_empty());
@@ -304,14 +235,9 @@ fn unknown_address_is_costed_uncoalesced() {
 /// data counts them.
 #[test]
 fn guarded_exit_and_access_on_unknown_data() {
-    let text = "\
-.entry k(.param .u64 p)
-{
-.reg .pred %p<3>; .reg .b32 %r<8>; .reg .b64 %rd<8>;
-ld.param.u64 %rd1, [p];
-mov.u32 %r1, %tid.x;
-mul.wide.u32 %rd2, %r1, 4;
-add.s64 %rd3, %rd1, %rd2;
+    let text = kernel(
+        3,
+        "\
 ld.global.u32 %r2, [%rd3];
 setp.eq.s32 %p1, %r2, 0;
 @%p1 exit;
@@ -319,8 +245,9 @@ setp.gt.s32 %p2, %r2, 5;
 @%p2 st.global.u32 [%rd3+4096], %r2;
 ret;
 }
-";
-    let r = run(text, &config(&[], None)).expect("analysable");
+",
+    );
+    let r = run(&text, &config(&[], None)).expect("analysable");
     assert_eq!(r.traces[0].active, vec![32; 10]);
     let store = &r.accesses[1];
     assert_eq!((store.line, store.segments.len()), (12, 1));

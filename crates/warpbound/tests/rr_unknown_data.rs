@@ -4,7 +4,18 @@
 //! default). The WCET is checked against the simulator in the model's setting for several
 //! memory contents.
 
+#[path = "../../roundrobin/tests/common/ptx_kernels.rs"]
+#[allow(dead_code)]
+mod ptx_kernels;
+
 use isa::{Dialect, Severity};
+use ptx_kernels::{gather, if_else, walk_rows};
+
+/// A column walk that stops at the first non-positive word (bounded by `LOOP`), rows 256
+/// bytes apart.
+fn walk() -> String {
+    walk_rows(256)
+}
 use serde_json::{json, Value};
 use warpbound::report::{ArgumentKind, ArgumentSource};
 use warpbound::{analyze, Report, Request};
@@ -165,70 +176,6 @@ fn simulate_on_ptx_chooses_parameters_too() {
     assert!(a.values.iter().all(|x| x.source == ArgumentSource::Request));
 }
 
-/// `a[i] = a[i] > 0 ? 2·a[i] + 1 : −a[i]` (the crate's `IF_ELSE`, hand-derived there: 566
-/// cycles for one warp, 28 more than either real path).
-const IF_ELSE: &str = "\
-.entry k(.param .u64 p)
-{
-.reg .pred %p<2>; .reg .b32 %r<8>; .reg .b64 %rd<8>;
-ld.param.u64 %rd1, [p];
-mov.u32 %r1, %tid.x;
-mul.wide.u32 %rd2, %r1, 4;
-add.s64 %rd3, %rd1, %rd2;
-ld.global.u32 %r2, [%rd3];
-setp.gt.s32 %p1, %r2, 0;
-@%p1 bra POS;
-sub.s32 %r3, 0, %r2;
-bra END;
-POS:
-add.s32 %r3, %r2, %r2;
-add.s32 %r3, %r3, 1;
-END:
-st.global.u32 [%rd3], %r3;
-ret;
-}
-";
-
-/// A column walk that stops at the first non-positive word (bounded by `LOOP`).
-const WALK: &str = "\
-.entry k(.param .u64 p)
-{
-.reg .pred %p<2>; .reg .b32 %r<8>; .reg .b64 %rd<8>;
-ld.param.u64 %rd1, [p];
-mov.u32 %r1, %tid.x;
-mul.wide.u32 %rd2, %r1, 4;
-add.s64 %rd3, %rd1, %rd2;
-mov.u32 %r4, 0;
-mov.u64 %rd6, %rd3;
-LOOP:
-ld.global.u32 %r2, [%rd6];
-add.s32 %r4, %r4, 1;
-add.s64 %rd6, %rd6, 256;
-setp.gt.s32 %p1, %r2, 0;
-@%p1 bra LOOP;
-st.global.u32 [%rd3], %r4;
-ret;
-}
-";
-
-/// A gather `a[i] = a[a[i]]`.
-const GATHER: &str = "\
-.entry k(.param .u64 p)
-{
-.reg .b32 %r<8>; .reg .b64 %rd<8>;
-ld.param.u64 %rd1, [p];
-mov.u32 %r1, %tid.x;
-mul.wide.u32 %rd2, %r1, 4;
-add.s64 %rd3, %rd1, %rd2;
-ld.global.u32 %r2, [%rd3];
-mul.wide.s32 %rd4, %r2, 4;
-add.s64 %rd5, %rd1, %rd4;
-ld.global.u32 %r3, [%rd5];
-st.global.u32 [%rd3], %r3;
-ret;
-}
-";
-
 /// The model's WCET and the simulator's cycles for one memory content, in the setting
 /// where the report compares them (max mode, per-instruction segments, one block).
 fn model_and_run(text: &str, block: u32, memory: &str, bounds: &[(&str, u64)]) -> (u64, u64) {
@@ -252,7 +199,7 @@ fn model_and_run(text: &str, block: u32, memory: &str, bounds: &[(&str, u64)]) -
 
 #[test]
 fn simulated_runs_stay_within_the_bound() {
-    let one = model_and_run(IF_ELSE, 32, "a@0x100000 32 const 5", &[]);
+    let one = model_and_run(&if_else(), 32, "a@0x100000 32 const 5", &[]);
     assert_eq!(one.0, 566);
     for block in [32, 64] {
         let words = block;
@@ -263,8 +210,12 @@ fn simulated_runs_stay_within_the_bound() {
             "random 7 1000".to_string(),
             "random 8 0".to_string(),
         ] {
-            let (wcet, cycles) =
-                model_and_run(IF_ELSE, block, &format!("a@0x100000 {words} {fill}"), &[]);
+            let (wcet, cycles) = model_and_run(
+                &if_else(),
+                block,
+                &format!("a@0x100000 {words} {fill}"),
+                &[],
+            );
             assert!(
                 cycles <= wcet,
                 "if/else, {block} threads, {fill}: {cycles} > {wcet}"
@@ -282,7 +233,7 @@ fn simulated_runs_stay_within_the_bound() {
                 .enumerate()
                 .map(|(k, v)| format!("r{k}@{:#x} 64 const {v}", 0x10_0000 + 256 * k))
                 .collect();
-            let (wcet, cycles) = model_and_run(WALK, block, &fills.join("; "), &[("LOOP", 3)]);
+            let (wcet, cycles) = model_and_run(&walk(), block, &fills.join("; "), &[("LOOP", 3)]);
             assert!(
                 cycles <= wcet,
                 "walk, {block} threads, {rows}: {cycles} > {wcet}"
@@ -297,7 +248,7 @@ fn simulated_runs_stay_within_the_bound() {
         };
         let diag = format!("{}; {}; r2@0x100200 64 const 0", row(0), row(1));
         let diag = diag.as_str();
-        let (wcet, cycles) = model_and_run(WALK, block, diag, &[("LOOP", 3)]);
+        let (wcet, cycles) = model_and_run(&walk(), block, diag, &[("LOOP", 3)]);
         assert!(
             cycles <= wcet,
             "walk, {block} threads, divergent: {cycles} > {wcet}"
@@ -311,7 +262,7 @@ fn simulated_runs_stay_within_the_bound() {
             "random 4 8",
         ] {
             let (wcet, cycles) =
-                model_and_run(GATHER, block, &format!("a@0x100000 2048 {fill}"), &[]);
+                model_and_run(&gather(), block, &format!("a@0x100000 2048 {fill}"), &[]);
             assert!(
                 cycles <= wcet,
                 "gather, {block} threads, {fill}: {cycles} > {wcet}"
@@ -322,7 +273,7 @@ fn simulated_runs_stay_within_the_bound() {
 
 #[test]
 fn assumptions_are_located_and_refusal_is_still_available() {
-    let r = run(WALK, "rr", &[], &[]);
+    let r = run(&walk(), "rr", &[], &[]);
     assert!(!r.has_errors(), "{:?}", r.diagnostics);
     let rr = r.rr().expect("rr");
     assert_eq!(rr.loop_bounds.len(), 1);
@@ -339,7 +290,7 @@ fn assumptions_are_located_and_refusal_is_still_available() {
         .iter()
         .any(|d| d.severity == Severity::Note && d.line == 15 && d.message.contains("both sides")));
     // No default: a located error naming the loop and how to bound it.
-    let e = run(WALK, "rr", &[("default_loop_bound", 0.into())], &[]);
+    let e = run(&walk(), "rr", &[("default_loop_bound", 0.into())], &[]);
     let err = e.diagnostics.iter().find(|d| d.is_error()).expect("error");
     assert_eq!(err.line, 10);
     assert!(
@@ -348,13 +299,13 @@ fn assumptions_are_located_and_refusal_is_still_available() {
         err.message
     );
     // A numeric key names no PTX loop.
-    let w = run(WALK, "rr", &[], &[("0x18", 3)]);
+    let w = run(&walk(), "rr", &[], &[("0x18", 3)]);
     assert!(w
         .diagnostics
         .iter()
         .any(|d| d.severity == Severity::Warning && d.message.contains("not a label")));
     // The thesis's analyzer.
-    let t = run(WALK, "rr", &[("unknown_data", "refuse".into())], &[]);
+    let t = run(&walk(), "rr", &[("unknown_data", "refuse".into())], &[]);
     assert!(t
         .diagnostics
         .iter()

@@ -238,23 +238,17 @@ fn memory_on_load_store() -> BTreeMap<TimingClass, Unit> {
 /// (Fermi cc 2.0: 16 LSUs, 32 cores, warps of 32, so an `L` occupies the LSUs 2 cycles).
 /// Any number of warps may issue in a cycle, limited only by the σ lanes, and the loose
 /// round-robin search never leaves a lane idle while a warp could use it (work-conserving).
+///
+/// It is [`unit_cost`]'s SM (one-cycle instructions, 32 cores and SFUs, no memory
+/// transactions, no L1) with 48 resident warps, memory on 16 load/store units, and any number
+/// of issues per cycle.
 pub fn makespan() -> Machine {
-    let unit_of = memory_on_load_store();
     Machine {
-        warp_size: 32,
         warps_per_sm: 48,
-        scheduler: Scheduler::LooseRoundRobin,
         issue_width: 1024,
-        latency: LatencyTable::unit(),
-        unit_of,
-        cores: 32,
+        unit_of: memory_on_load_store(),
         ls_units: 16,
-        sfu_units: 32,
-        transaction_cycles: 0,
-        l1: None,
-        splitting: Splitting::None,
-        thread_scheduling: ThreadScheduling::StackOrder,
-        control_bits: false,
+        ..unit_cost()
     }
 }
 

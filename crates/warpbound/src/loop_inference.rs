@@ -75,6 +75,11 @@ pub struct Inference {
     pub by_key: BTreeMap<String, u64>,
 }
 
+/// The launch values loop `b`'s bound depends on, as `value` writes them (`None`: not shown).
+fn used_values(b: &loopbound::LoopBound, value: impl Fn(&Input) -> Option<String>) -> Vec<String> {
+    b.inputs.iter().filter_map(value).collect()
+}
+
 impl Inference {
     /// Records loop `b`'s bound under `keys` (and in `by_key` under `key`, the key observed
     /// counts use, when it has one), found at `span`, with the launch values it used
@@ -237,18 +242,14 @@ pub fn ptx(f: &isa::ptx::Function, launch: Option<&Launch>) -> Inference {
             .instructions
             .get(first)
             .map_or(isa::Span::default(), |i| i.span);
-        let used: Vec<String> = b
-            .inputs
-            .iter()
-            .filter_map(|i| match i {
-                Input::Param {
-                    name,
-                    offset,
-                    bytes,
-                } => Some(format!("{} = {}", short(i), param(name, *offset, *bytes)?)),
-                _ => None,
-            })
-            .collect();
+        let used = used_values(&b, |i| match i {
+            Input::Param {
+                name,
+                offset,
+                bytes,
+            } => Some(format!("{} = {}", short(i), param(name, *offset, *bytes)?)),
+            _ => None,
+        });
         let mut keys = Vec::new();
         let label = f
             .labels
@@ -320,17 +321,13 @@ pub fn gcn(f: &isa::gcn::GcnFunction, launch: Option<&Launch>) -> Inference {
             .instructions
             .get(first)
             .map_or(isa::Span::default(), |i| i.span);
-        let used: Vec<String> = b
-            .inputs
-            .iter()
-            .filter_map(|i| match i {
-                Input::Kernarg { offset } => Some(format!(
-                    "kernarg[{offset:#x}] = {}",
-                    words.get(usize::try_from(*offset).ok()? / 4)?
-                )),
-                _ => None,
-            })
-            .collect();
+        let used = used_values(&b, |i| match i {
+            Input::Kernarg { offset } => Some(format!(
+                "kernarg[{offset:#x}] = {}",
+                words.get(usize::try_from(*offset).ok()? / 4)?
+            )),
+            _ => None,
+        });
         let keys = (Some(b.key.clone()), vec![LoopKey::Label(b.key.clone())]);
         out.record(b, keys, span, &used, auto);
     }

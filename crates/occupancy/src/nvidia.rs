@@ -88,6 +88,20 @@ const COMMON: SmLimits = SmLimits {
     reserved_shared_per_block: 0,
 };
 
+/// Ampere's consumer SM (cc 8.6): 48 warps, 16 blocks, up to 100 KB of shared memory
+/// (99 KB per block), 128-byte shared allocation, 1 KB reserved per block.
+const SM_86: SmLimits = SmLimits {
+    name: "sm_86",
+    compute_capability: (8, 6),
+    max_warps_per_sm: 48,
+    max_blocks_per_sm: 16,
+    shared_per_sm: 100 * KB,
+    max_shared_per_block: 99 * KB,
+    shared_allocation_unit: 128,
+    reserved_shared_per_block: KB,
+    ..COMMON
+};
+
 /// The presets, by compute capability. Per row of the Guide's table (cc 6.1 / 7.0 / 7.5 /
 /// 8.0 / 8.6 / 8.9 / 9.0):
 /// - resident warps per SM: 64 / 64 / 32 / 64 / 48 / 48 / 64;
@@ -131,27 +145,13 @@ pub const PRESETS: [SmLimits; 7] = [
         reserved_shared_per_block: KB,
         ..COMMON
     },
-    SmLimits {
-        name: "sm_86",
-        compute_capability: (8, 6),
-        max_warps_per_sm: 48,
-        max_blocks_per_sm: 16,
-        shared_per_sm: 100 * KB,
-        max_shared_per_block: 99 * KB,
-        shared_allocation_unit: 128,
-        reserved_shared_per_block: KB,
-        ..COMMON
-    },
+    SM_86,
+    // Ada: Ampere's consumer SM with 24 blocks per SM (the Guide's rows as listed above).
     SmLimits {
         name: "sm_89",
         compute_capability: (8, 9),
-        max_warps_per_sm: 48,
         max_blocks_per_sm: 24,
-        shared_per_sm: 100 * KB,
-        max_shared_per_block: 99 * KB,
-        shared_allocation_unit: 128,
-        reserved_shared_per_block: KB,
-        ..COMMON
+        ..SM_86
     },
     SmLimits {
         name: "sm_90",

@@ -111,13 +111,7 @@ fn corpus_runs_stay_within_the_control_bound() {
     let mut compared = 0;
     let mut assumed = 0;
     let mut files = Vec::new();
-    for (arch, preset) in [
-        ("sm_61", "pascal-gp102"),
-        ("sm_70", "volta-qv100"),
-        ("sm_75", "turing-rtx2060"),
-        ("sm_86", "ampere-rtx3070"),
-        ("sm_90", "hopper-h100"),
-    ] {
+    for (arch, preset) in corpus::ARCHS {
         for p in corpus::files(&[&format!("sass-modern/{arch}")], "sass") {
             files.push((p, preset));
         }

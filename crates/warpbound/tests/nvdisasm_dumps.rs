@@ -9,18 +9,14 @@
 //! per-function numbers `cuobjdump -res-usage` printed for the cubin. Only committed files
 //! are read: no CUDA toolkit is needed.
 
+#[path = "common/corpus.rs"]
+#[allow(dead_code)]
+mod corpus;
+
+use corpus::ARCHS;
 use isa::{ControlKind, Dialect, FunctionResources, Kernel, Limits};
 use std::collections::BTreeMap;
 use warpbound::{analyze, Request};
-
-/// Each architecture with the `warp-cfg` latency preset of its generation.
-const ARCHS: [(&str, &str); 5] = [
-    ("sm_61", "pascal-gp102"),
-    ("sm_70", "volta-qv100"),
-    ("sm_75", "turing-rtx2060"),
-    ("sm_86", "ampere-rtx3070"),
-    ("sm_90", "hopper-h100"),
-];
 
 const KERNELS: [&str; 16] = [
     "assert_loop",

@@ -4,6 +4,10 @@
 //! coordinates; surface `.TRAP`/`.IGN`), the automatic launch's texture parameters, and the
 //! simulator's time for a fetch against the analysis's.
 
+#[path = "common/corpus.rs"]
+#[allow(dead_code)]
+mod corpus;
+
 use isa::Dialect;
 use warpbound::{analyze, Report, Request};
 
@@ -238,13 +242,7 @@ fn forms_outside_the_model_are_refused() {
 /// architecture's latency preset.
 #[test]
 fn a_fetch_takes_the_time_the_analysis_charges() {
-    for (arch, preset) in [
-        ("sm_61", "pascal-gp102"),
-        ("sm_70", "volta-qv100"),
-        ("sm_75", "turing-rtx2060"),
-        ("sm_86", "ampere-rtx3070"),
-        ("sm_90", "hopper-h100"),
-    ] {
+    for (arch, preset) in corpus::ARCHS {
         for name in ["tex_fetch", "surface_rw"] {
             for p in ["paper-unit", preset] {
                 let mut req = Request::new(listing(arch, name), Dialect::Sass);

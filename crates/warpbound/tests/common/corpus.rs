@@ -4,6 +4,16 @@
 
 use std::path::PathBuf;
 
+/// Each architecture of our listings and of `sass-modern`, with the `warp-cfg` latency
+/// preset of its generation.
+pub const ARCHS: [(&str, &str); 5] = [
+    ("sm_61", "pascal-gp102"),
+    ("sm_70", "volta-qv100"),
+    ("sm_75", "turing-rtx2060"),
+    ("sm_86", "ampere-rtx3070"),
+    ("sm_90", "hopper-h100"),
+];
+
 /// The files ending in `.{ext}` of each `../shared/corpus/{dir}`, sorted per directory; a
 /// missing directory is skipped with a note (the corpus is not part of the repository).
 pub fn files(dirs: &[&str], ext: &str) -> Vec<PathBuf> {

@@ -1,6 +1,8 @@
 //! Helpers of the facade's tests on the shared corpus (`corpus_soundness.rs`,
 //! `ptx_corpus_soundness.rs`): its files, read in place, and what stopped a report.
-//! Included by path (`#[path = "common/corpus.rs"]`).
+//! Included by path (`#[path = "common/corpus.rs"]`); each test uses only some of it.
+
+#![allow(dead_code)]
 
 use std::path::PathBuf;
 

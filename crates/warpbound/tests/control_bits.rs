@@ -5,7 +5,6 @@
 //! corpus and our own kernels): observed ≤ bound, one warp in the bound's own setting.
 
 #[path = "common/corpus.rs"]
-#[allow(dead_code)]
 mod corpus;
 
 use isa::Dialect;

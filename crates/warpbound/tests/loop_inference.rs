@@ -5,7 +5,6 @@
 //! corpus kernel the simulator runs.
 
 #[path = "common/corpus.rs"]
-#[allow(dead_code)]
 mod corpus;
 
 use isa::Dialect;

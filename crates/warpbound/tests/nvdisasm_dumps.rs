@@ -10,7 +10,6 @@
 //! are read: no CUDA toolkit is needed.
 
 #[path = "common/corpus.rs"]
-#[allow(dead_code)]
 mod corpus;
 
 use corpus::ARCHS;

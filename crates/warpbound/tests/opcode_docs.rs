@@ -3,7 +3,6 @@
 //! shows equals the class the analysis gives the corpus's instructions of that opcode.
 
 #[path = "common/corpus.rs"]
-#[allow(dead_code)]
 mod corpus;
 
 use isa::{Dialect, Limits};

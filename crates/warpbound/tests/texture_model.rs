@@ -5,7 +5,6 @@
 //! simulator's time for a fetch against the analysis's.
 
 #[path = "common/corpus.rs"]
-#[allow(dead_code)]
 mod corpus;
 
 use isa::Dialect;

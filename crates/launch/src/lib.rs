@@ -68,6 +68,8 @@
 //! and fills it the next cycle, which is at most the cycle that instruction completes:
 //! a slot is never idle while a block waits, as the argument needs.
 
+pub mod gpus;
+
 use block::WarpProfile;
 use serde::{Deserialize, Serialize};
 

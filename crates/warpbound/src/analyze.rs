@@ -196,6 +196,7 @@ fn assemble(report: &mut Report, out: ModeOutput) {
         ModeDetails::Pws(d) => Some(Details::Pws(d)),
         ModeDetails::Rr(d) => Some(Details::Rr(d)),
         ModeDetails::Block(d) => Some(Details::Block(d)),
+        ModeDetails::Launch(d) => Some(Details::Launch(d)),
     };
 }
 

@@ -164,16 +164,15 @@ pub(crate) fn run<F: FrontEnd>(fe: &mut F, sm: &mut Sm) -> Result<(), SimError> 
                 &format!("cycle {cycle}"),
             ));
         }
-        if sms == 1 {
-            cycle = sm_cycle(fe, sm, cycle, pure, (&mut live, &mut order))?;
-            continue;
-        }
+        // One call site of the SM's cycle, so that it is inlined once.
         let mut next = u64::MAX;
         for s in 0..sms {
-            sm.switch_to(s);
-            // An SM without warps has nothing to do until the dispatcher gives it a block.
-            if sm.resident_list.is_empty() {
-                continue;
+            if sms > 1 {
+                sm.switch_to(s);
+                // An SM without warps has nothing to do until the dispatcher gives it one.
+                if sm.resident_list.is_empty() {
+                    continue;
+                }
             }
             next = next.min(sm_cycle(fe, sm, cycle, pure, (&mut live, &mut order))?);
         }

@@ -287,7 +287,10 @@ fn launch_mode_from_the_command_line() {
     assert_eq!(v["occupancy"]["machine"], "sm_75");
     assert_eq!(v["simulation"]["cycles"], 256);
     assert_eq!(v["simulation"]["holds"], true);
-    assert_eq!(v["simulation"]["block_sms"], serde_json::json!([0, 1, 0, 1]));
+    assert_eq!(
+        v["simulation"]["block_sms"],
+        serde_json::json!([0, 1, 0, 1])
+    );
 }
 
 /// A file that is not UTF-8: the first bad byte is a located error (exit 1), the rest of the

@@ -16,6 +16,8 @@ Each function is analysed with default parameters (nothing set but the mode), on
         simulate                                      runs? (automatic launch)
         warp-cfg simulate=true loop_bounds=observed   observed <= bound (`simulation.holds`)
         block simulate=true                           the block's runs within its bound
+        launch simulate=true                          the grid's run on the GPU's SMs within
+                                                      the launch bound
         thread-cfg, makespan                          (timed)
   dump  warp-cfg on the nvdisasm text                 same bound as the cuobjdump listing?
   PTX   warp-cfg, rr, simulate, rr simulate=true      bounded / runs / observed <= bound
@@ -121,6 +123,7 @@ def jobs_for(root, only, archs, flt):
         ('sim', 'simulate', []),
         ('obs', 'warp-cfg', ['simulate=true', 'loop_bounds=observed']),
         ('block', 'block', ['simulate=true']),
+        ('launch', 'launch', ['simulate=true']),
         ('cfg', 'thread-cfg', []),
         ('mk', 'makespan', []),
     ]
@@ -218,9 +221,10 @@ def summarise(rows):
         if row['set'] == 'sass':
             sass_ref[(row['arch'], row['file'].rsplit('.', 1)[0], row['function'])] = row
     lines.append('| set | arch | functions | bounded | simulated | observed ≤ bound '
-                 '(checked) | block runs ≤ bound (checked) | same bound as listing | '
+                 '(checked) | block runs ≤ bound (checked) | launch runs ≤ bound (checked) | '
+                 'same bound as listing | '
                  'slowest (s) | over 2 s |')
-    lines.append('|---|---|---:|---:|---:|---:|---:|---:|---:|---:|')
+    lines.append('|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|')
     for (kind, arch), group in sorted(by.items()):
         n = len(group)
         bounded = sum(ok_wcet(g['results'].get('wcet', {})) for g in group)
@@ -232,6 +236,10 @@ def summarise(rows):
                        if 'block' in g['results']
                        and g['results']['block'].get('holds') is not None]
         blk_ok = sum(1 for o in blk_checked if o['holds'])
+        lau_checked = [g['results']['launch'] for g in group
+                       if 'launch' in g['results']
+                       and g['results']['launch'].get('holds') is not None]
+        lau_ok = sum(1 for o in lau_checked if o['holds'])
         same = ''
         if kind == 'dump':
             match = total = 0
@@ -251,7 +259,8 @@ def summarise(rows):
             f'| {kind} | {arch} | {n} | {pct(bounded)} | '
             f'{pct(sim) if sim is not None else ""} | '
             f'{f"{obs_ok} of {len(obs_checked)}" if obs_checked else ""} | '
-            f'{f"{blk_ok} of {len(blk_checked)}" if blk_checked else ""} | {same} | '
+            f'{f"{blk_ok} of {len(blk_checked)}" if blk_checked else ""} | '
+            f'{f"{lau_ok} of {len(lau_checked)}" if lau_checked else ""} | {same} | '
             f'{max(secs) if secs else 0:.1f} | {slow} |')
     return '\n'.join(lines)
 
@@ -283,7 +292,7 @@ def main():
     ap.add_argument('--archs', default='')
     ap.add_argument('--filter', default='')
     ap.add_argument('--checks', default='',
-                    help='only these checks (wcet,sim,obs,block,rr), comma-separated')
+                    help='only these checks (wcet,sim,obs,block,launch,rr), comma-separated')
     ap.add_argument('--json')
     a = ap.parse_args()
     jobs = dedupe(jobs_for(a.dir, a.only.split(','), [x for x in a.archs.split(',') if x],

@@ -16,12 +16,13 @@ test('the occupancy panel: limits as bars, the binding one marked, the curve in 
   const o = await page.evaluate(() => window.playground.report().occupancy);
   assert.deepEqual([o.blocks_per_sm, o.warps_per_sm, o.limited_by], [16, 64, 'warps']);
   await page.click('[data-view="summary"]');
-  await waitText(page, '#occupancy-bars [data-limit="warps"] .occupancy-value', '16 blocks');
-  assert.equal(await page.locator('#occupancy-bars .occupancy-bar').count(), 4);
-  assert.equal(await page.locator('#occupancy-bars .occupancy-bar.binding').count(), 1);
+  await waitText(page, '#occupancy-bars [data-limit="warps"] .occ-value', '16 blocks — binding');
+  // The kernel uses no shared memory: three limits, the warps binding.
+  assert.equal(await page.locator('#occupancy-bars .occ-row').count(), 3);
+  assert.equal(await page.locator('#occupancy-bars .occ-row.binding').count(), 1);
   assert.equal(await page.getAttribute('#occupancy-bars .binding', 'data-limit'), 'warps');
-  assert.equal(await page.textContent('#occupancy-bars [data-limit="shared"] .occupancy-value'), 'not used');
-  assert.match(await page.textContent('#occupancy-line'), /128 threads per block \(4 warps\).*Limited by warps/);
+  assert.equal(await page.textContent('#occupancy-bars [data-limit="registers"] .occ-value'), '64 blocks');
+  assert.match(await page.textContent('#occupancy-figure'), /16 blocks of 4 warps per SM: 64 of 64 warp slots \(100 %\), limited by warps/);
   const plots = await page.evaluate(() => window.playground.report().plots.map((p) => p.title));
   assert.ok(plots.some((t) => t.startsWith('Occupancy by block size')), plots.join(', '));
   assert.deepEqual(errors, []);

@@ -7,9 +7,9 @@ export function details(r, mode) {
   return r && r.details ? r.details[mode] : undefined;
 }
 
-/** The warp-level CFG details: `warp-cfg`'s own, or those of a `block` run's warps. */
+/** The warp-level CFG details: `warp-cfg`'s own, or those of a `block` or `launch` run's warps. */
 export function warpCfgDetails(r) {
-  return details(r, 'warp-cfg') || (details(r, 'block') || {})['warp-cfg'];
+  return details(r, 'warp-cfg') || (details(r, 'block') || details(r, 'launch') || {})['warp-cfg'];
 }
 
 /** The Sim-D execution of a `simd` run with `simulate=true`, or undefined. */

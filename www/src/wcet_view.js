@@ -7,7 +7,8 @@ import { pwsSummary } from './summary_pws.js';
 import { rrSummary } from './summary_rr.js';
 import { simSummary } from './summary_sim.js';
 import { blockSummary } from './summary_block.js';
-import { occupancySummary } from './summary_occupancy.js';
+import { launchSummary } from './summary_launch.js';
+import { occupancyPanel } from './occupancy_panel.js';
 import { argumentsSummary, assumptionsSummary } from './summary_args.js';
 import { makespanSummary } from './summary_makespan.js';
 import { itsSummary } from './summary_its.js';
@@ -51,7 +52,8 @@ export function renderWcet(host, report, loopBounds, onChange, onPickNode, onSet
     parts.push(el('p', { class: 'empty', text: 'No bound: see the diagnostics.' }));
   }
   if (detailsOf(report, 'block')) parts.push(...blockSummary(report));
-  parts.push(...occupancySummary(report));
+  if (detailsOf(report, 'launch')) parts.push(...launchSummary(report));
+  if (report.occupancy) parts.push(...occupancyPanel(report.occupancy));
   if (report.simulation) parts.push(...simSummary(report, onSetParams));
   if (details && details.interleaving) parts.push(...itsSummary(details.interleaving));
   parts.push(...argumentsSummary(report, onSetParams));

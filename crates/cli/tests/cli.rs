@@ -247,6 +247,52 @@ fn makespan_mode_from_the_command_line() {
     assert_eq!(v["details"]["makespan"]["transformed"], "LLC");
 }
 
+/// The `launch` mode from the command line: the GPU preset, the SM count and the grid as
+/// `--set`, the bound and the several-SM run in the JSON.
+#[test]
+fn launch_mode_from_the_command_line() {
+    let out = run_stdin(
+        &[
+            "analyze",
+            "-",
+            "--dialect",
+            "sass",
+            "--mode",
+            "launch",
+            "--set",
+            "gpu=rtx-2080-ti",
+            "--set",
+            "sms=2",
+            "--set",
+            "grid=4,1,1",
+            "--set",
+            "block=1024,1,1",
+            "--set",
+            "simulate=true",
+        ],
+        "MOV R1, 0x1 ;\nMOV R2, 0x2 ;\nMOV R3, 0x3 ;\nEXIT ;\n",
+    );
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let v = json(&out);
+    // Hand-derived in crates/warpbound/tests/launch.rs: one 32-warp block per SM of sm_75,
+    // two waves of 128 issues: bound and runs 256.
+    assert_eq!(v["wcet"]["cycles"], 256);
+    assert_eq!(v["details"]["launch"]["bound"]["waves"], 2);
+    assert_eq!(v["details"]["launch"]["blocks_per_sm"], 1);
+    assert_eq!(v["occupancy"]["machine"], "sm_75");
+    assert_eq!(v["simulation"]["cycles"], 256);
+    assert_eq!(v["simulation"]["holds"], true);
+    assert_eq!(
+        v["simulation"]["block_sms"],
+        serde_json::json!([0, 1, 0, 1])
+    );
+}
+
 /// A file that is not UTF-8: the first bad byte is a located error (exit 1), the rest of the
 /// file is still parsed, so the kernel and its other instructions are in the report.
 #[test]

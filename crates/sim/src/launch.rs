@@ -38,6 +38,10 @@ pub struct Launch {
     /// a long run's counts are whole even when its timeline is cut by a budget.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub loops: Vec<crate::WatchedLoop>,
+    /// The SMs the grid runs on and the blocks one SM holds ([`crate::Gpu`]; one SM by
+    /// default). SASS and PTX only: a GCN3 run on several compute units is refused.
+    #[serde(default, skip_serializing_if = "crate::Gpu::is_one")]
+    pub gpu: crate::Gpu,
 }
 
 impl Default for Launch {
@@ -52,6 +56,7 @@ impl Default for Launch {
             unknown_banks_zero: false,
             textures: Vec::new(),
             loops: Vec::new(),
+            gpu: crate::Gpu::default(),
         }
     }
 }

@@ -311,6 +311,10 @@ pub struct Simulation {
     pub timeline_truncated: bool,
     pub stepper: Stepper,
     pub l1: Option<CacheStats>,
+    /// A run on several SMs ([`crate::Gpu`]): per block, in block order, the SM it ran on
+    /// (empty on one SM, and then not serialised).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub block_sms: Vec<u32>,
 }
 
 /// The unit lanes of a run in [`Unit::ALL`] order, each with its busy intervals, from the

@@ -196,6 +196,7 @@ fn assemble(report: &mut Report, out: ModeOutput) {
         ModeDetails::Pws(d) => Some(Details::Pws(Box::new((&*d).into()))),
         ModeDetails::Rr(d) => Some(Details::Rr(Box::new((&*d).into()))),
         ModeDetails::Block(d) => Some(Details::Block(d)),
+        ModeDetails::Launch(d) => Some(Details::Launch(d)),
     };
 }
 

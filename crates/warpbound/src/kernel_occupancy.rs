@@ -71,8 +71,10 @@ pub(crate) fn params(sass: bool) -> Vec<ParamInfo> {
 pub(crate) struct OccupancyParams {
     /// `registers` when not 0.
     registers: Option<u32>,
-    /// `occupancy_arch` when not `auto` (SASS).
+    /// `occupancy_arch` when not `auto` (SASS), or the architecture a mode chose.
     arch: Option<String>,
+    /// Why `arch` (the report's `machine_from`): `parameter`, or what a mode said.
+    arch_from: &'static str,
     /// `shared_bytes`: the launch's dynamic shared memory (LDS) per block.
     dynamic_shared: u64,
 }
@@ -98,8 +100,24 @@ impl OccupancyParams {
         Ok(OccupancyParams {
             registers: (registers > 0).then_some(registers),
             arch,
+            arch_from: "parameter",
             dynamic_shared: p.u64("shared_bytes")?,
         })
+    }
+
+    /// The architecture `occupancy_arch` names, if it names one.
+    pub(crate) fn arch(&self) -> Option<&str> {
+        self.arch.as_deref()
+    }
+
+    /// With `occupancy_arch=auto`, the architecture `arch` for the reason `from` (the
+    /// `launch` mode: the GPU's); a request's `occupancy_arch` stays.
+    pub(crate) fn or_arch(mut self, arch: &str, from: &'static str) -> Self {
+        if self.arch.is_none() {
+            self.arch = Some(arch.to_string());
+            self.arch_from = from;
+        }
+        self
     }
 }
 
@@ -111,7 +129,7 @@ pub(crate) fn sass(
     diags: &mut Vec<Diagnostic>,
 ) -> Option<OccupancyView> {
     let (limits, machine_from) = match (&p.arch, &kernel.arch) {
-        (Some(a), _) => (SmLimits::preset(a)?, "parameter"),
+        (Some(a), _) => (SmLimits::preset(a)?, p.arch_from),
         (None, Some(a)) => match SmLimits::preset(a) {
             Some(l) => (l, "listing"),
             None => {

@@ -88,6 +88,8 @@ pub enum ModeDetails {
     Rr(Box<roundrobin::RrResult>),
     /// `block`.
     Block(Box<crate::report::BlockDetails>),
+    /// `launch`.
+    Launch(Box<crate::views::launch_parts::LaunchDetails>),
 }
 
 /// Everything a mode produces; each field becomes the report field of the same name.

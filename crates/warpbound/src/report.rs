@@ -96,6 +96,8 @@ pub enum Details {
     Pws(Box<crate::views::pws_parts::PwsView>),
     /// `rr` (Huangfu).
     Rr(Box<crate::views::rr_parts::RrView>),
+    /// `launch`: the bound of a whole grid on a GPU's SMs.
+    Launch(Box<crate::views::launch_parts::LaunchDetails>),
 }
 
 /// `simd` details: the phase analysis and, with `simulate=true`, an execution of the launch.
@@ -115,6 +117,7 @@ impl Report {
         match self.details.as_ref()? {
             Details::WarpCfg(d) => Some(d.as_ref()),
             Details::Block(b) => b.warp_cfg.as_deref(),
+            Details::Launch(l) => l.warp_cfg.as_deref(),
             _ => None,
         }
     }
@@ -123,6 +126,14 @@ impl Report {
     pub fn block(&self) -> Option<&BlockDetails> {
         match self.details.as_ref()? {
             Details::Block(d) => Some(d.as_ref()),
+            _ => None,
+        }
+    }
+
+    /// The `launch` details.
+    pub fn launch(&self) -> Option<&crate::views::launch_parts::LaunchDetails> {
+        match self.details.as_ref()? {
+            Details::Launch(d) => Some(d.as_ref()),
             _ => None,
         }
     }

@@ -899,7 +899,8 @@ fn run_other(
 #[derive(Debug, Clone)]
 pub enum SimRequest {
     Off,
-    Run(SimRun),
+    /// Boxed: a launch is large next to the other variants.
+    Run(Box<SimRun>),
     Invalid(Vec<Diagnostic>),
 }
 
@@ -927,7 +928,7 @@ impl SimRequest {
         let run = decode(p, memory);
         Ok(match (on, run) {
             (false, _) => SimRequest::Off,
-            (true, Ok(run)) => SimRequest::Run(run),
+            (true, Ok(run)) => SimRequest::Run(Box::new(run)),
             (true, Err(d)) => SimRequest::Invalid(d),
         })
     }
@@ -941,7 +942,7 @@ impl SimRequest {
     pub fn run(&self, diags: &mut Vec<Diagnostic>) -> Option<&SimRun> {
         match self {
             SimRequest::Off => None,
-            SimRequest::Run(run) => Some(run),
+            SimRequest::Run(run) => Some(run.as_ref()),
             SimRequest::Invalid(d) => {
                 in_simulation(diags, |diags| {
                     diags.extend(d.iter().cloned());

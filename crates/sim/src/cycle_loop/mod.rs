@@ -139,12 +139,15 @@ pub(crate) trait FrontEnd {
     }
 }
 
-/// Runs `fe` on `sm` until every block has run.
+/// Runs `fe` on `sm` until every block has run. Several SMs ([`crate::Gpu`]) take their
+/// turns within each cycle, in index order, each with its own warps, lanes and scheduler
+/// ([`Sm::switch_to`]); the next cycle is the soonest any SM can use.
 pub(crate) fn run<F: FrontEnd>(fe: &mut F, sm: &mut Sm) -> Result<(), SimError> {
     let mut order = Vec::new();
     let mut live = Vec::new();
     let mut cycle = 0u64;
     let pure = sm.machine.scheduler == Scheduler::PureRoundRobin;
+    let sms = sm.sms();
     loop {
         dispatch(fe, sm, cycle);
         if sm.unfinished == 0 && sm.next_block >= sm.shape.blocks_total {
@@ -161,116 +164,141 @@ pub(crate) fn run<F: FrontEnd>(fe: &mut F, sm: &mut Sm) -> Result<(), SimError> 
                 &format!("cycle {cycle}"),
             ));
         }
-        live.clear();
-        live.extend(
+        // One call site of the SM's cycle, so that it is inlined once.
+        let mut next = u64::MAX;
+        for s in 0..sms {
+            if sms > 1 {
+                sm.switch_to(s);
+                // An SM without warps has nothing to do until the dispatcher gives it one.
+                if sm.resident_list.is_empty() {
+                    continue;
+                }
+            }
+            next = next.min(sm_cycle(fe, sm, cycle, pure, (&mut live, &mut order))?);
+        }
+        cycle = if next == u64::MAX { cycle + 1 } else { next };
+    }
+}
+
+/// One cycle of the current SM: its candidates issue; returns the next cycle it may issue
+/// in (the loop of one SM before issue #41).
+#[inline(always)]
+fn sm_cycle<F: FrontEnd>(
+    fe: &mut F,
+    sm: &mut Sm,
+    cycle: u64,
+    pure: bool,
+    (live, order): (&mut Vec<usize>, &mut Vec<usize>),
+) -> Result<u64, SimError> {
+    live.clear();
+    live.extend(
+        sm.resident_list
+            .iter()
+            .copied()
+            .filter(|&w| !fe.waiting(sm, w)),
+    );
+    scheduler::order(
+        sm.machine.scheduler,
+        live,
+        sm.last_issued,
+        sm.turn,
+        cycle,
+        order,
+    );
+    if order.is_empty() {
+        return Err(fe.deadlock(sm, cycle));
+    }
+    let mut issued = 0u32;
+    let mut any = false;
+    // Whether a warp tried to issue in this cycle: before that, no candidate has started
+    // waiting since `live` was drawn up.
+    let mut tried = false;
+    for &w in order.iter() {
+        // Once the issue width is reached only warps with a slot of their own may issue.
+        let full = issued >= sm.machine.issue_width;
+        if full && !fe.own_slot(w) {
+            continue;
+        }
+        if tried && fe.waiting(sm, w) {
+            continue;
+        }
+        if sm.warps[w].wake > cycle {
+            if pure {
+                break;
+            }
+            continue;
+        }
+        tried = true;
+        if fe.issue(sm, w, cycle)? {
+            any = true;
+            if !full && !fe.own_slot(w) {
+                issued += 1;
+            }
+            fe.after_issue(sm, w);
+            sm.last_issued = Some(w);
+            if pure {
+                sm.turn = w + 1;
+            }
+        } else {
+            sm.warps[w].wake = fe.earliest(sm, w);
+            if pure {
+                break;
+            }
+        }
+    }
+    let mut round = 0usize;
+    while let Some(w) = fe.next_woken(sm, round) {
+        round += 1;
+        let own_slot = fe.own_slot(w);
+        if (issued >= sm.machine.issue_width && !own_slot) || fe.waiting(sm, w) {
+            continue;
+        }
+        if fe.issue(sm, w, cycle)? {
+            any = true;
+            if !own_slot {
+                issued += 1;
+            }
+        }
+    }
+    Ok(if F::CYCLE_AFTER_ISSUE {
+        if any {
+            cycle + 1
+        } else {
+            // Every wave that may issue, not just this cycle's candidates: a parent
+            // released from a merge during this cycle was not among them.
             sm.resident_list
                 .iter()
                 .copied()
-                .filter(|&w| !fe.waiting(sm, w)),
-        );
-        scheduler::order(
-            sm.machine.scheduler,
-            &live,
-            sm.last_issued,
-            sm.turn,
-            cycle,
-            &mut order,
-        );
-        if order.is_empty() {
-            return Err(fe.deadlock(sm, cycle));
+                .filter(|&w| !fe.waiting(sm, w))
+                .map(|w| fe.soonest(sm, w))
+                .min()
+                .unwrap_or(cycle + 1)
+                .max(cycle + 1)
         }
-        let mut issued = 0u32;
-        let mut any = false;
-        // Whether a warp tried to issue in this cycle: before that, no candidate has started
-        // waiting since `live` was drawn up.
-        let mut tried = false;
-        for &w in &order {
-            // Once the issue width is reached only warps with a slot of their own may issue.
-            let full = issued >= sm.machine.issue_width;
-            if full && !fe.own_slot(w) {
-                continue;
-            }
-            if tried && fe.waiting(sm, w) {
-                continue;
-            }
-            if sm.warps[w].wake > cycle {
-                if pure {
-                    break;
-                }
-                continue;
-            }
-            tried = true;
-            if fe.issue(sm, w, cycle)? {
-                any = true;
-                if !full && !fe.own_slot(w) {
-                    issued += 1;
-                }
-                fe.after_issue(sm, w);
-                sm.last_issued = Some(w);
-                if pure {
-                    sm.turn = w + 1;
-                }
-            } else {
-                sm.warps[w].wake = fe.earliest(sm, w);
-                if pure {
-                    break;
-                }
-            }
-        }
-        let mut round = 0usize;
-        while let Some(w) = fe.next_woken(sm, round) {
-            round += 1;
-            let own_slot = fe.own_slot(w);
-            if (issued >= sm.machine.issue_width && !own_slot) || fe.waiting(sm, w) {
-                continue;
-            }
-            if fe.issue(sm, w, cycle)? {
-                any = true;
-                if !own_slot {
-                    issued += 1;
-                }
-            }
-        }
-        cycle = if F::CYCLE_AFTER_ISSUE {
-            if any {
-                cycle + 1
-            } else {
-                // Every wave that may issue, not just this cycle's candidates: a parent
-                // released from a merge during this cycle was not among them.
-                sm.resident_list
-                    .iter()
-                    .copied()
-                    .filter(|&w| !fe.waiting(sm, w))
-                    .map(|w| fe.soonest(sm, w))
-                    .min()
-                    .unwrap_or(cycle + 1)
-                    .max(cycle + 1)
-            }
-        } else if (issued > 0 && pure) || std::mem::take(&mut sm.block_freed) {
-            // A freed block slot is filled at the next cycle's dispatch.
-            cycle + 1
+    } else if (issued > 0 && pure) || std::mem::take(&mut sm.block_freed) {
+        // A freed block slot is filled at the next cycle's dispatch.
+        cycle + 1
+    } else {
+        // Jump to the soonest wake-up cycle (a lower bound on the next issue) of every
+        // resident warp — not just this cycle's candidates: a warp released from a
+        // barrier during this cycle was not among them. Warps record it after issuing
+        // and after failing to; one not offered a slot (issue width reached) still has a
+        // wake-up cycle ≤ this one, which keeps the next cycle at `cycle + 1`. Pure
+        // round-robin waits for the warp whose turn it is.
+        let soonest = if pure {
+            order
+                .iter()
+                .find(|&&w| !fe.waiting(sm, w))
+                .map(|&w| fe.soonest(sm, w))
         } else {
-            // Jump to the soonest wake-up cycle (a lower bound on the next issue) of every
-            // resident warp — not just this cycle's candidates: a warp released from a
-            // barrier during this cycle was not among them. Warps record it after issuing
-            // and after failing to; one not offered a slot (issue width reached) still has a
-            // wake-up cycle ≤ this one, which keeps the next cycle at `cycle + 1`. Pure
-            // round-robin waits for the warp whose turn it is.
-            let soonest = if pure {
-                order
-                    .iter()
-                    .find(|&&w| !fe.waiting(sm, w))
-                    .map(|&w| fe.soonest(sm, w))
-            } else {
-                sm.resident_list
-                    .iter()
-                    .filter(|&&w| !fe.waiting(sm, w))
-                    .map(|&w| fe.soonest(sm, w))
-                    .min()
-            };
-            soonest.unwrap_or(cycle + 1).max(cycle + 1)
+            sm.resident_list
+                .iter()
+                .filter(|&&w| !fe.waiting(sm, w))
+                .map(|&w| fe.soonest(sm, w))
+                .min()
         };
-    }
+        soonest.unwrap_or(cycle + 1).max(cycle + 1)
+    })
 }
 
 /// When every scoreboard slot of `slots` is written back (`ready`: per slot).
@@ -304,15 +332,44 @@ pub(crate) fn wake_after<F: FrontEnd>(
     };
 }
 
-/// Dispatches every block that fits the SM's free warp slots.
+/// Dispatches every block that fits: on one SM while its warps (and blocks, with
+/// `Gpu::blocks_per_sm`) fit; on several, each next block to the SM where it fits holding
+/// the fewest blocks, ties to the lowest index ([`crate::gpu`]).
 fn dispatch<F: FrontEnd>(fe: &mut F, sm: &mut Sm, cycle: u64) {
     let per_block = sm.shape.warps_per_block;
-    while sm.next_block < sm.shape.blocks_total
-        && sm.resident + per_block <= u64::from(sm.machine.warps_per_sm)
-    {
-        let b = sm.next_block;
-        sm.next_block += 1;
-        fe.dispatch_block(sm, b, cycle);
-        sm.resident += per_block;
+    let warps = u64::from(sm.machine.warps_per_sm);
+    let blocks = match sm.launch.gpu.blocks_per_sm {
+        0 => u64::MAX,
+        b => u64::from(b),
+    };
+    let fits = |(w, b): (u64, u64)| w + per_block <= warps && b < blocks;
+    if sm.parked.is_empty() {
+        while sm.next_block < sm.shape.blocks_total && fits((sm.resident, sm.resident_blocks)) {
+            place(fe, sm, cycle);
+        }
+        return;
     }
+    while sm.next_block < sm.shape.blocks_total {
+        let Some(s) = (0..sm.parked.len())
+            .map(|s| (s, sm.load_of(s)))
+            .filter(|&(_, load)| fits(load))
+            .min_by_key(|&(s, (_, b))| (b, s))
+            .map(|(s, _)| s)
+        else {
+            return;
+        };
+        sm.switch_to(s);
+        sm.block_sms.push(s as u32);
+        place(fe, sm, cycle);
+    }
+}
+
+/// The next block onto the current SM.
+#[inline]
+fn place<F: FrontEnd>(fe: &mut F, sm: &mut Sm, cycle: u64) {
+    let b = sm.next_block;
+    sm.next_block += 1;
+    fe.dispatch_block(sm, b, cycle);
+    sm.resident += sm.shape.warps_per_block;
+    sm.resident_blocks += 1;
 }

@@ -78,7 +78,14 @@ impl Shape {
                 launch.stepper_warp, nouns.warps
             )));
         }
-        let resident_blocks = (u64::from(machine.warps_per_sm) / warps_per_block).min(blocks_total);
+        launch.gpu.validate().map_err(SimError::request)?;
+        let per_sm = launch
+            .gpu
+            .resident_per_sm(u64::from(machine.warps_per_sm), warps_per_block)
+            .max(1);
+        let resident_blocks = per_sm
+            .saturating_mul(u64::from(launch.gpu.sms))
+            .min(blocks_total);
         Ok(Shape {
             blocks_total,
             warps_per_block,
@@ -166,6 +173,22 @@ impl Block {
     }
 }
 
+/// What each SM of a several-SM run ([`crate::Gpu`]) has of its own: its unit lanes, L1,
+/// scheduler state and resident warps. The cycle loop works on one SM at a time with its
+/// state in [`Sm`]'s fields of the same names ([`Sm::switch_to`] exchanges them), so a
+/// front end sees one SM, as before issue #41, and a one-SM run exchanges nothing.
+#[derive(Default)]
+pub(crate) struct SmLocal {
+    lane_free: [Vec<u64>; 3],
+    occupancy: [Vec<Vec<Busy>>; 3],
+    l1: Option<L1Cache>,
+    last_issued: Option<usize>,
+    turn: usize,
+    resident: u64,
+    resident_blocks: u64,
+    resident_list: Vec<usize>,
+}
+
 /// The shared state of one run.
 pub(crate) struct Sm<'a> {
     pub launch: &'a Launch,
@@ -219,6 +242,14 @@ pub(crate) struct Sm<'a> {
     /// Scratch address lists of one memory access.
     pub addr_buf: Vec<(usize, u64)>,
     pub seg_buf: Vec<u64>,
+    /// Blocks resident on the current SM (the limit `Gpu::blocks_per_sm`).
+    pub resident_blocks: u64,
+    /// The SM whose state the fields above hold (several-SM runs).
+    pub current: usize,
+    /// Per SM, its own state while another is current (empty: one SM).
+    pub parked: Vec<SmLocal>,
+    /// Several SMs: per dispatched block (in block order), the SM it ran on.
+    pub block_sms: Vec<u32>,
 }
 
 impl<'a> Sm<'a> {
@@ -265,7 +296,61 @@ impl<'a> Sm<'a> {
             block_freed: false,
             addr_buf: Vec::with_capacity(64),
             seg_buf: Vec::with_capacity(64),
+            resident_blocks: 0,
+            current: 0,
+            parked: match launch.gpu.sms {
+                0 | 1 => Vec::new(),
+                n => (0..n)
+                    .map(|_| SmLocal {
+                        lane_free: Unit::ALL.map(|u| vec![0; lanes(u)]),
+                        occupancy: Unit::ALL.map(|u| vec![Vec::new(); lanes(u)]),
+                        l1: machine.l1.as_ref().filter(|_| l1).map(L1Cache::new),
+                        ..SmLocal::default()
+                    })
+                    .collect(),
+            },
+            block_sms: Vec::new(),
         })
+    }
+
+    /// SMs of the run.
+    #[inline(always)]
+    pub(crate) fn sms(&self) -> usize {
+        self.parked.len().max(1)
+    }
+
+    /// Makes SM `s` the current one: its own state into the fields the front ends use, the
+    /// current one's parked. Nothing to do with one SM.
+    #[inline]
+    pub(crate) fn switch_to(&mut self, s: usize) {
+        if s == self.current || s >= self.parked.len() {
+            return;
+        }
+        let mut parked = std::mem::take(&mut self.parked);
+        self.exchange(&mut parked[self.current]);
+        self.exchange(&mut parked[s]);
+        self.parked = parked;
+        self.current = s;
+    }
+
+    fn exchange(&mut self, l: &mut SmLocal) {
+        use std::mem::swap;
+        swap(&mut self.lane_free, &mut l.lane_free);
+        swap(&mut self.occupancy, &mut l.occupancy);
+        swap(&mut self.l1, &mut l.l1);
+        swap(&mut self.last_issued, &mut l.last_issued);
+        swap(&mut self.turn, &mut l.turn);
+        swap(&mut self.resident, &mut l.resident);
+        swap(&mut self.resident_blocks, &mut l.resident_blocks);
+        swap(&mut self.resident_list, &mut l.resident_list);
+    }
+
+    /// SM `s`'s resident warps and blocks, whichever SM is current.
+    pub(crate) fn load_of(&self, s: usize) -> (u64, u64) {
+        match self.parked.get(s).filter(|_| s != self.current) {
+            Some(l) => (l.resident, l.resident_blocks),
+            None => (self.resident, self.resident_blocks),
+        }
     }
 
     /// The lanes of a warp of block `b` (its `w`-th): the mask of threads that exist and
@@ -573,6 +658,7 @@ impl<'a> Sm<'a> {
         self.blocks[b].live = self.blocks[b].live.saturating_sub(1);
         if self.blocks[b].live == 0 {
             self.resident -= self.shape.warps_per_block;
+            self.resident_blocks = self.resident_blocks.saturating_sub(1);
             self.block_freed = true;
         } else {
             self.release_barrier(b, cycle);
@@ -606,7 +692,16 @@ impl<'a> Sm<'a> {
     }
 
     /// The result of the run.
-    pub(crate) fn finish(self) -> Simulation {
+    pub(crate) fn finish(mut self) -> Simulation {
+        // Several SMs: every SM's lanes, SM 0's first.
+        if !self.parked.is_empty() {
+            self.switch_to(0);
+            for l in self.parked.iter_mut().skip(1) {
+                for (all, own) in self.occupancy.iter_mut().zip(&mut l.occupancy) {
+                    all.append(own);
+                }
+            }
+        }
         let mut warps = self.timelines;
         let mut per_unit = self.occupancy;
         let occupancy =
@@ -630,6 +725,7 @@ impl<'a> Sm<'a> {
                 truncated: self.stepper_truncated,
             },
             l1: self.l1.map(|_| self.l1_stats),
+            block_sms: self.block_sms,
         }
     }
 }

@@ -147,6 +147,12 @@ pub(crate) fn run(
             "a workgroup dimension exceeds 65535 (the dispatch packet holds 16 bits)",
         ));
     }
+    if !req.launch.gpu.is_one() {
+        return Err(SimError::request(
+            "a GCN3 launch runs on one compute unit: several SMs (`sms`) and a blocks-per-SM \
+             limit are simulated for SASS and PTX",
+        ));
+    }
     let shape = Shape::of(req, &AMD)?;
     // The descriptor's fixed LDS, then the launch's dynamic LDS after it (AMDGPU-Usage,
     // "Kernel Dispatch": the dynamic group segment follows the fixed one; HIP's

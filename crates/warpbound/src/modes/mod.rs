@@ -10,6 +10,7 @@
 //! and `block`, `crate::loop_inference`, `crate::params::loop_bounds`, `crate::simulator`, …).
 
 mod block;
+mod launch;
 mod makespan;
 mod pws;
 mod rr;
@@ -27,6 +28,7 @@ pub const ALL: &[Mode] = &[
     thread_cfg::MODE,
     warp_cfg::MODE,
     block::MODE,
+    launch::MODE,
     makespan::MODE,
     simulate::MODE,
     rr::MODE,

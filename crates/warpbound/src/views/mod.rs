@@ -6,6 +6,7 @@
 pub mod block_parts;
 pub mod graph;
 pub mod kernel;
+pub mod launch_parts;
 pub mod makespan_parts;
 pub mod occupancy;
 pub mod plot;

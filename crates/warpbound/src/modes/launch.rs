@@ -1,0 +1,273 @@
+//! The `launch` mode (issue #41 item 3): the WCET of a whole grid of a real SASS kernel on a
+//! GPU — `S` SMs (a preset's, or `sms`), each holding `m` blocks at once (the occupancy of
+//! `crate::kernel_occupancy`), the blocks placed by any work-conserving dispatcher — as
+//! crate `launch` bounds it from one warp's isolated time `C` and issues `I` (the
+//! `warp-cfg` bound under the cost model and under cost `unit`, as the `block` mode takes
+//! them). With `simulate=true` the simulator runs the grid on as many SMs (`sim::Gpu`) in
+//! the bound's setting under each scheduler and the report puts every run beside the bound.
+//!
+//! Assumption, stated in the report: a memory access's latency does not depend on the
+//! other SMs (no L2/DRAM contention; the simulator's several-SM runs model none either).
+
+use crate::mode::{Mode, ModeDetails, ModeInput, ModeOutput};
+use crate::observed_loops;
+use crate::report::{SimulationReport, Wcet};
+use crate::views::launch_parts::LaunchDetails;
+use crate::warp_analysis::{self, Cost, WarpCfgParams};
+use crate::{kernel_occupancy, loop_inference};
+use isa::{Diagnostic, Severity};
+use web_time::Instant;
+
+mod parameters;
+mod runs;
+
+use parameters::{choose_gpu, describe, LaunchParams};
+
+/// The mode.
+pub const MODE: Mode = Mode {
+    name: "launch",
+    aliases: &[],
+    describe,
+    run,
+};
+
+/// Threads per warp of every SASS target.
+const WARP_SIZE: u64 = 32;
+
+/// CUDA's limit on the threads of one block.
+const MAX_THREADS: u64 = 1024;
+
+fn run(input: &ModeInput) -> ModeOutput {
+    let mut p = match WarpCfgParams::decode(input) {
+        Ok(p) => p,
+        Err(d) => return ModeOutput::failed([d]),
+    };
+    let params = input.params;
+    let lp = match LaunchParams::decode(params) {
+        Ok(l) => l,
+        Err(d) => return ModeOutput::failed(d),
+    };
+    let threads: u64 = lp.block.iter().map(|&d| u64::from(d)).product();
+    if threads > MAX_THREADS {
+        return ModeOutput::failed([Diagnostic::global(
+            Severity::Error,
+            format!(
+                "parameter `block`: {threads} threads; a thread block has at most {MAX_THREADS}"
+            ),
+        )]);
+    }
+    let blocks: u64 = lp.grid.iter().map(|&d| u64::from(d)).product();
+    let warps = threads.div_ceil(WARP_SIZE);
+    let mut out = ModeOutput::default();
+    let Some(parsed) = warp_analysis::parse_sass(input, &p, &mut out) else {
+        return out;
+    };
+    let kernel = &parsed.sass.kernel;
+    let (gpu, gpu_from) = choose_gpu(&lp, kernel.arch.as_deref(), &mut out.diagnostics);
+    let sms = lp.sms.unwrap_or(gpu.sms);
+    let occupancy = lp.occupancy.or_arch(gpu.arch, gpu_from_label(gpu_from));
+    out.occupancy = kernel_occupancy::sass(kernel, threads, &occupancy, &mut out.diagnostics);
+    let per_sm = out.occupancy.as_ref().map_or(0, |o| o.blocks_per_sm);
+    if per_sm == 0 {
+        out.diagnostics.push(Diagnostic::global(
+            Severity::Error,
+            match &out.occupancy {
+                Some(o) => format!(
+                    "a block of {threads} threads does not fit one SM of {} (limited by {}): \
+                     the launch cannot run",
+                    o.machine, o.limited_by
+                ),
+                None => "the launch has no occupancy (see the notes): no bound".into(),
+            },
+        ));
+        return out;
+    }
+    let inference = warp_analysis::infer_sass(
+        &parsed.sass,
+        loop_inference::Launch::of(params).as_ref(),
+        &mut p.loop_bounds,
+        &mut out,
+    );
+    let shape = runs::Shape {
+        sms,
+        blocks_per_sm: per_sm,
+        warps_per_block: warps as u32,
+    };
+    let mut sims = Vec::new();
+    if let Some(run) = p.simulate.run(&mut out.diagnostics) {
+        let t = Instant::now();
+        let run = run.watching(observed_loops::watch(&parsed.sass));
+        sims = runs::simulate_launch(
+            &parsed,
+            &run,
+            &p,
+            shape,
+            &lp.scheduler,
+            input.progress,
+            &mut out,
+        );
+        out.time("simulate", t);
+    }
+    let loops = observed(&parsed, &sims);
+    out.diagnostics
+        .extend(loop_inference::check_observed(&inference, &loops));
+    if p.observed {
+        if !warp_analysis::observe_bounds(
+            &loops,
+            !sims.is_empty(),
+            input,
+            &mut p.loop_bounds,
+            &mut out,
+        ) {
+            return out;
+        }
+    } else {
+        warp_analysis::raise_defaults_to_observed(&loops, &mut p.loop_bounds, &mut out);
+    }
+    out.loop_bounds = loop_inference::rows(&inference, &p.loop_bounds);
+    let t = Instant::now();
+    let warp = warp_analysis::bound_with_extras(
+        &parsed.sass,
+        &p,
+        input,
+        &parsed.functions,
+        &[Cost::Unit],
+        &mut out,
+    );
+    out.time("warp_cfg+ipet", t);
+    let Some((isolated, extra)) = warp else {
+        return out;
+    };
+    let issues = extra.first().copied().unwrap_or(isolated);
+    let barriers = kernel.instructions.iter().any(|i| i.opcode.name == "BAR");
+    // σ: a warp's cycles blocked on its own latencies; none when every result is ready the
+    // next cycle (cost `unit`), at most its isolated time otherwise (crate `launch`).
+    let stall = match p.cost {
+        Cost::Unit => 0,
+        _ => isolated,
+    };
+    let bound = launch::launch_bound(
+        launch::Warp {
+            profile: block::WarpProfile { isolated, issues },
+            stall,
+            barriers,
+        },
+        launch::Grid {
+            blocks,
+            warps_per_block: warps,
+            sms: u64::from(sms),
+            blocks_per_sm: u64::from(per_sm),
+        },
+    );
+    out.wcet = Some(Wcet {
+        cycles: bound.cycles,
+        cost_model: p.cost.name().into(),
+        assumed_loop_bounds: Vec::new(),
+    });
+    let worst = sims.iter().max_by_key(|(_, s)| s.cycles);
+    out.schedule = Some(runs::gantt(
+        worst.map(|(_, s)| s),
+        &bound,
+        u64::from(per_sm),
+    ));
+    let launch_runs = sims
+        .iter()
+        .map(|(name, s)| runs::launch_run(name, s, bound.cycles))
+        .collect();
+    let assumptions = assumptions(barriers, &p.cost);
+    if let Some((name, s)) = sims.into_iter().max_by_key(|(_, s)| s.cycles) {
+        let what = format!(
+            "the launch bound: {blocks} blocks of {warps} warps on {sms} SMs × {per_sm} blocks, \
+             one issue per cycle per SM, the cost model's latencies, no memory contention \
+             between SMs (worst of the simulated schedulers: {name})"
+        );
+        let mut report = SimulationReport::against(s, Some(bound.cycles), what);
+        report.loop_iterations = loops;
+        out.simulation = Some(report);
+    }
+    let warp_cfg = match std::mem::take(&mut out.details) {
+        ModeDetails::WarpCfg(d) => Some(d),
+        _ => None,
+    };
+    out.details = ModeDetails::Launch(Box::new(LaunchDetails {
+        wcet: bound.cycles,
+        grid: lp.grid,
+        block: lp.block,
+        blocks,
+        threads_per_block: threads,
+        warps_per_block: warps,
+        gpu: gpu.name.into(),
+        gpu_title: gpu.title.into(),
+        gpu_source: gpu.source.into(),
+        gpu_from: gpu_from.into(),
+        sms: u64::from(sms),
+        sms_from: if lp.sms.is_some() { "parameter" } else { "gpu" }.into(),
+        blocks_per_sm: u64::from(per_sm),
+        warp_wcet: isolated,
+        warp_issues: issues,
+        warp_stall: stall,
+        barriers,
+        bound: (&bound).into(),
+        assumptions,
+        runs: launch_runs,
+        warp_cfg,
+    }));
+    out
+}
+
+/// The occupancy's `machine_from` for the GPU chosen for a reason (`parameters::choose_gpu`).
+fn gpu_from_label(from: &str) -> &'static str {
+    match from {
+        "parameter" => "gpu",
+        "listing" => "listing",
+        "occupancy_arch" => "parameter",
+        _ => "assumed",
+    }
+}
+
+/// Per loop header, the most iterations any run observed.
+fn observed(
+    parsed: &warp_analysis::ParsedSass,
+    runs: &[(&str, sim::Simulation)],
+) -> Vec<observed_loops::ObservedLoop> {
+    let mut most: std::collections::BTreeMap<String, observed_loops::ObservedLoop> =
+        std::collections::BTreeMap::new();
+    for (_, s) in runs {
+        for l in observed_loops::of_run(&parsed.sass, s) {
+            match most.get_mut(&l.header) {
+                Some(m) => m.iterations = m.iterations.max(l.iterations),
+                None => {
+                    most.insert(l.header.clone(), l);
+                }
+            }
+        }
+    }
+    most.into_values().collect()
+}
+
+/// What the bound assumes beyond the warp analysis, in words for the report.
+fn assumptions(barriers: bool, cost: &Cost) -> Vec<String> {
+    let mut v = vec![
+        "no memory contention between SMs: a global access costs the cost model's latency \
+         whatever the other SMs do (no shared L2, bus or DRAM queue is modelled; Huangfu's \
+         competing-SMs analysis is not applied), as in the simulated launch"
+            .to_string(),
+        "any work-conserving block dispatcher (a block waits only while every SM that could \
+         hold it is full) and any work-conserving warp scheduler per SM, one issue per cycle"
+            .to_string(),
+        "all blocks are ready at cycle 0 and alike: every warp's bounds C and I hold for any \
+         block index"
+            .to_string(),
+    ];
+    if barriers {
+        v.push(
+            "barriers: a block's stall share is W·σ and the final phase is serialised (the \
+             per-phase rule of the block mode assumes one block's warps only)"
+                .into(),
+        );
+    }
+    if matches!(cost, Cost::Unit) {
+        v.push("cost unit: every result is ready the next cycle, so no warp stalls (σ = 0)".into());
+    }
+    v
+}

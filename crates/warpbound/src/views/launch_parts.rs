@@ -1,0 +1,101 @@
+//! The wire form of the `launch` mode's results (crate `launch`): the bound's parts named for
+//! what the page shows, so that a rename inside the crate cannot change the JSON.
+
+use serde::Serialize;
+
+/// What the `launch` mode found (`details.launch`).
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct LaunchDetails {
+    /// The launch's bound (= `wcet.cycles`).
+    pub wcet: u64,
+    pub grid: [u32; 3],
+    pub block: [u32; 3],
+    /// Blocks in the grid (`n`).
+    pub blocks: u64,
+    pub threads_per_block: u64,
+    /// `W`.
+    pub warps_per_block: u64,
+    /// The GPU preset (`gpu` parameter or the listing's architecture) and its SM count's
+    /// source.
+    pub gpu: String,
+    pub gpu_title: String,
+    pub gpu_source: String,
+    /// Why this GPU: `parameter`, `listing` (its architecture) or `assumed`.
+    pub gpu_from: String,
+    /// `S`, and whether it is the preset's or the `sms` parameter's.
+    pub sms: u64,
+    pub sms_from: String,
+    /// `m`: blocks one SM holds (the occupancy, `report.occupancy`).
+    pub blocks_per_sm: u64,
+    /// `C`: one warp's warp-CFG bound under the cost model.
+    pub warp_wcet: u64,
+    /// `I`: one warp's warp-instructions at most.
+    pub warp_issues: u64,
+    /// `σ`: one warp's cycles blocked on its own latencies at most (0 under cost `unit`).
+    pub warp_stall: u64,
+    pub barriers: bool,
+    pub bound: LaunchBoundView,
+    /// What the bound assumes beyond the warp analysis (memory between SMs, schedulers).
+    pub assumptions: Vec<String>,
+    /// One entry per simulated scheduler (`simulate=true`).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub runs: Vec<LaunchRun>,
+    /// The one-warp analysis, as `warp-cfg` reports it.
+    #[serde(rename = "warp-cfg", default, skip_serializing_if = "Option::is_none")]
+    pub warp_cfg: Option<Box<crate::report::WarpCfgDetails>>,
+}
+
+/// The bound and its breakdown (`launch::LaunchBound`).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct LaunchBoundView {
+    pub cycles: u64,
+    /// `S·m`.
+    pub slots: u64,
+    /// `⌈n / (S·m)⌉`.
+    pub waves: u64,
+    /// `q = ⌊(n − 1)/S⌋` (0 with one wave).
+    pub blocks_before_last: u64,
+    /// `q·W·I`.
+    pub dispatch_issues: u64,
+    /// `⌊q/m⌋·σ_β`.
+    pub dispatch_stalls: u64,
+    /// `σ_β`.
+    pub block_stall: u64,
+    /// The bound on the last block's dispatch: `dispatch_issues + dispatch_stalls`.
+    pub last_dispatch: u64,
+    /// `r = min(m, n)`.
+    pub final_blocks: u64,
+    /// `C_r` and the block crate's rule for it.
+    pub final_phase: u64,
+    pub final_rule: &'static str,
+}
+
+impl From<&launch::LaunchBound> for LaunchBoundView {
+    fn from(b: &launch::LaunchBound) -> Self {
+        LaunchBoundView {
+            cycles: b.cycles,
+            slots: b.slots,
+            waves: b.waves,
+            blocks_before_last: b.blocks_before_last,
+            dispatch_issues: b.dispatch_issues,
+            dispatch_stalls: b.dispatch_stalls,
+            block_stall: b.block_stall,
+            last_dispatch: b.last_dispatch,
+            final_blocks: b.final_blocks,
+            final_phase: b.final_phase.cycles,
+            final_rule: crate::views::block_parts::BlockBoundView::from(&b.final_phase).rule,
+        }
+    }
+}
+
+/// One simulated launch on the GPU's SMs.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct LaunchRun {
+    pub scheduler: String,
+    pub cycles: u64,
+    /// SMs that ran at least one block.
+    pub sms_used: u64,
+    /// The most blocks one SM ran one after another or side by side.
+    pub most_blocks_on_one_sm: u64,
+    pub holds: bool,
+}

@@ -1,0 +1,166 @@
+//! The `launch` mode (issue #41 item 3) on hand-written kernels: the bound's parts worked
+//! out by hand from the warp bound, the occupancy and the GPU, and the simulated launch
+//! (several SMs, several waves) within it.
+
+use isa::Dialect;
+use warpbound::{analyze, Request};
+
+/// Four independent instructions: under cost `unit` a warp issues 4 (C = I = 4).
+const STRAIGHT: &str = "MOV R1, 0x1 ;\nMOV R2, 0x2 ;\nMOV R3, 0x3 ;\nEXIT ;\n";
+
+fn report(
+    src: &str,
+    preset: Option<&str>,
+    params: &[(&str, serde_json::Value)],
+) -> warpbound::Report {
+    let mut req = Request::new(src, Dialect::Sass);
+    req.mode = Some("launch".into());
+    req.preset = preset.map(str::to_string);
+    for (k, v) in params {
+        req.params.insert((*k).into(), v.clone());
+    }
+    analyze(&req)
+}
+
+#[test]
+fn full_sm_blocks_in_two_waves_under_unit_cost_are_exact() {
+    // RTX 2080 Ti (sm_75: 32 warps per SM): a block of 1024 threads is 32 warps, so one
+    // block per SM (m = 1); 2 SMs, 4 blocks: 2 waves. A block issues 32 × 4 = 128 one per
+    // cycle: observed 2 × 128 = 256. Bound: q = ⌊3/2⌋ = 1, D ≤ 1·32·4 = 128 (σ = 0 under
+    // unit cost); C_1 = 4 + 31·4 = 128: T ≤ 256.
+    let r = report(
+        STRAIGHT,
+        None,
+        &[
+            ("gpu", serde_json::json!("rtx-2080-ti")),
+            ("sms", serde_json::json!(2)),
+            ("grid", serde_json::json!("4,1,1")),
+            ("block", serde_json::json!("1024,1,1")),
+            ("simulate", serde_json::json!(true)),
+        ],
+    );
+    let l = r.launch().unwrap_or_else(|| panic!("{:?}", r.diagnostics));
+    assert_eq!((l.warp_wcet, l.warp_issues, l.warp_stall), (4, 4, 0));
+    assert_eq!((l.sms, l.blocks_per_sm, l.warps_per_block), (2, 1, 32));
+    assert_eq!(l.sms_from, "parameter");
+    assert_eq!(l.bound.waves, 2);
+    assert_eq!(l.bound.dispatch_issues, 128);
+    assert_eq!(l.bound.final_phase, 128);
+    assert_eq!(l.wcet, 256);
+    assert_eq!(r.wcet.as_ref().map(|w| w.cycles), Some(256));
+    let occupancy = r.occupancy.as_ref().expect("occupancy");
+    assert_eq!(occupancy.machine, "sm_75");
+    assert_eq!(occupancy.machine_from, "gpu");
+    assert_eq!(l.runs.len(), 3);
+    for run in &l.runs {
+        assert_eq!(run.cycles, 256, "{}", run.scheduler);
+        assert_eq!((run.sms_used, run.most_blocks_on_one_sm), (2, 2));
+        assert!(run.holds);
+    }
+    let sim = r.simulation.as_ref().expect("simulation");
+    assert_eq!(sim.holds, Some(true));
+    // The Gantt chart: SM 0 and SM 1 with two blocks each (waves 1 and 2), and the bound.
+    let g = r.schedule.as_ref().expect("schedule");
+    assert_eq!(g.lanes, vec!["SM 0", "SM 1", "bound"]);
+    let sm0: Vec<(u64, u64, u32)> = g
+        .items
+        .iter()
+        .filter(|i| i.lane == 0)
+        .map(|i| (i.start, i.length, i.group))
+        .collect();
+    assert_eq!(sm0, vec![(0, 128, 0), (128, 128, 1)]);
+}
+
+#[test]
+fn the_gpu_comes_from_the_listing_architecture() {
+    // A listing for sm_86: the RTX 3090, 82 SMs; 128-thread blocks (4 warps) of a kernel of
+    // 6 registers: 12 blocks per SM (48 warps per SM on cc 8.6 / 4; the blocks limit is 16).
+    // 256 blocks fit in one wave (82 × 12 = 984 slots); any dispatcher may still put 12 on
+    // one SM: C_12 = 4 + (48 − 1)·4 = 192.
+    let src = format!("\tcode for sm_86\n{STRAIGHT}");
+    let r = report(&src, None, &[]);
+    let l = r.launch().unwrap_or_else(|| panic!("{:?}", r.diagnostics));
+    assert_eq!(
+        (l.gpu.as_str(), l.gpu_from.as_str()),
+        ("rtx-3090", "listing")
+    );
+    assert_eq!((l.sms, l.sms_from.as_str()), (82, "gpu"));
+    assert_eq!(l.blocks_per_sm, 12);
+    assert_eq!((l.blocks, l.bound.slots, l.bound.waves), (256, 984, 1));
+    assert_eq!(l.bound.last_dispatch, 0);
+    assert_eq!(l.wcet, 192);
+}
+
+#[test]
+fn latency_bound_parts_by_hand() {
+    // A dependent chain on the Pascal GP102 latencies (ALU 6): S2R, IADD, IADD, EXIT take
+    // C = 18 alone (sim's timing test) and issue I = 4. GTX 1080 Ti limits, 2 SMs, 1024-
+    // thread blocks (32 warps: m = 2 on sm_61's 64 warps), 9 blocks: q = ⌊8/2⌋ = 4,
+    // D ≤ 4·32·4 + ⌊4/2⌋·18 = 512 + 36 = 548; C_2 = 18 + 63·4 = 270: T ≤ 818.
+    let src = "S2R R0, SR_TID.X ;\nIADD R1, R0, 0x1 ;\nIADD R2, R1, 0x1 ;\nEXIT ;\n";
+    let r = report(
+        src,
+        Some("pascal-gp102"),
+        &[
+            ("gpu", serde_json::json!("gtx-1080-ti")),
+            ("sms", serde_json::json!(2)),
+            ("grid", serde_json::json!("9,1,1")),
+            ("block", serde_json::json!("1024,1,1")),
+            ("simulate", serde_json::json!(true)),
+        ],
+    );
+    let l = r.launch().unwrap_or_else(|| panic!("{:?}", r.diagnostics));
+    assert_eq!((l.warp_wcet, l.warp_issues, l.warp_stall), (18, 4, 18));
+    assert_eq!(l.blocks_per_sm, 2);
+    assert_eq!(l.bound.waves, 3);
+    assert_eq!(l.bound.dispatch_issues, 512);
+    assert_eq!(l.bound.dispatch_stalls, 36);
+    assert_eq!(l.bound.final_phase, 270);
+    assert_eq!(l.wcet, 818);
+    for run in &l.runs {
+        assert!(run.holds, "{}: {} > {}", run.scheduler, run.cycles, l.wcet);
+        assert_eq!(run.sms_used, 2);
+    }
+}
+
+#[test]
+fn a_grid_of_two_to_the_31_blocks_answers_at_once() {
+    let t = std::time::Instant::now();
+    let r = report(
+        STRAIGHT,
+        None,
+        &[
+            ("grid", serde_json::json!("2147483647,65535,1")),
+            ("simulate", serde_json::json!(true)),
+        ],
+    );
+    let l = r.launch().unwrap_or_else(|| panic!("{:?}", r.diagnostics));
+    assert!(l.wcet > 1 << 40);
+    // The run stops at the block budget, with an error; the bound stands.
+    assert!(r
+        .diagnostics
+        .iter()
+        .any(|d| d.message.contains("max_blocks")));
+    assert!(t.elapsed().as_secs_f64() < 2.0);
+}
+
+#[test]
+fn bad_parameters_are_errors_not_panics() {
+    for (k, v) in [
+        ("gpu", serde_json::json!("gtx-480")),
+        ("block", serde_json::json!("2048,1,1")),
+        ("grid", serde_json::json!("0,1,1")),
+        ("sms", serde_json::json!(5000)),
+        ("shared_bytes", serde_json::json!(1 << 20)),
+    ] {
+        let r = report(STRAIGHT, None, &[(k, v.clone())]);
+        assert!(r.launch().is_none(), "{k} = {v}");
+        assert!(
+            r.diagnostics
+                .iter()
+                .any(|d| d.severity == isa::Severity::Error),
+            "{k} = {v}: {:?}",
+            r.diagnostics
+        );
+    }
+}

@@ -160,6 +160,26 @@ pub fn launch_bound(warp: Warp, grid: Grid) -> LaunchBound {
     }
 }
 
+/// The largest [`launch_bound`] over every number of resident blocks per SM from 1 to
+/// `grid.blocks_per_sm`, and that number: a bound for the launch whatever the SM actually
+/// holds up to that count. Why it is needed: the bound is not monotone in the occupancy
+/// (fewer resident blocks make more dispatch rounds, `⌊q/m⌋·σ_β`, and a smaller final phase),
+/// so a bound computed with an occupancy that overstates the hardware's — a plain listing
+/// does not state its static shared memory, which is then taken as 0 — need not hold for
+/// the actual count; this one does, as long as the estimate is not below it.
+pub fn launch_bound_up_to(warp: Warp, grid: Grid) -> (LaunchBound, u64) {
+    (1..=grid.blocks_per_sm.max(1))
+        .map(|m| {
+            let at = Grid {
+                blocks_per_sm: m,
+                ..grid
+            };
+            (launch_bound(warp, at), m)
+        })
+        .max_by_key(|(b, m)| (b.cycles, *m))
+        .unwrap_or_else(|| (launch_bound(warp, grid), grid.blocks_per_sm))
+}
+
 /// Most warps whose per-warp bounds are listed in the final phase (an SM holds at most 64
 /// on every NVIDIA architecture to date; GCN3 40).
 const MAX_LISTED_WARPS: u64 = 4096;
@@ -209,6 +229,27 @@ mod tests {
             sms,
             blocks_per_sm,
         }
+    }
+
+    /// 4 one-warp blocks on one SM, C = 10, I = 2, σ = 10, no barriers.
+    /// m = 2: q = ⌊3/1⌋ = 3, issues 3·1·2 = 6, stalls ⌊3/2⌋·10 = 10, r = 2, C_2 = 10 + 1·2 =
+    /// 12: 28. m = 1: issues 6, stalls ⌊3/1⌋·10 = 30, r = 1, C_1 = 10: 46. An estimate of 2
+    /// blocks per SM must give 46, the bound should the SM hold only one.
+    #[test]
+    fn an_overstated_occupancy_takes_the_largest_bound_below_it() {
+        let w = warp(10, 2, 10, false);
+        assert_eq!(launch_bound(w, grid(4, 1, 1, 2)).cycles, 28);
+        assert_eq!(launch_bound(w, grid(4, 1, 1, 1)).cycles, 46);
+        let (b, m) = launch_bound_up_to(w, grid(4, 1, 1, 2));
+        assert_eq!((b.cycles, m), (46, 1));
+        // 8 blocks, estimated 8 per SM (one wave, 10 + 7·2 = 24); should the SM hold one at
+        // a time: q = 7, 7·2 + 7·10 + 10 = 94.
+        assert_eq!(launch_bound(w, grid(8, 1, 1, 8)).cycles, 24);
+        assert_eq!(
+            launch_bound_up_to(w, grid(8, 1, 1, 8)),
+            (launch_bound(w, grid(8, 1, 1, 1)), 1)
+        );
+        assert_eq!(launch_bound(w, grid(8, 1, 1, 1)).cycles, 94);
     }
 
     #[test]

@@ -164,3 +164,49 @@ fn bad_parameters_are_errors_not_panics() {
         );
     }
 }
+
+/// `tile_sum` of our `occupancy_tiles` kernel (sm_61) declares 4 096 bytes of shared memory:
+/// its whole nvdisasm dump says so (`.nv.shared`), its `cuobjdump -sass` listing does not
+/// (taken as 0). From the listing the occupancy is overstated, so the launch bound is the
+/// largest for 1 … m resident blocks (a note says so); from the dump it is the bound at the
+/// actual occupancy — which the listing's bound must cover. Blocks of one warp on Pascal: 32
+/// blocks per SM by the block limit as the listing reads (64 by warps), ⌊96 KB / 4 KB⌋ = 24 by
+/// shared memory as the dump says. 1 000 blocks on one SM under the latency preset (the
+/// kernel has a barrier: σ_β = C, a final phase of r·C): at 24 blocks ⌊999/24⌋ = 41 rounds
+/// of σ_β and 24·C, at 32 ⌊999/32⌋ = 31 and 32·C — 65·C against 63·C, so the bound the
+/// listing's 32 blocks alone would give is below the dump's: the listing's must not be it.
+#[test]
+fn a_listing_without_its_shared_memory_bounds_every_occupancy_up_to_its_estimate() {
+    let root = concat!(env!("CARGO_MANIFEST_DIR"), "/../../tests/kernels/occupancy");
+    let listing = std::fs::read_to_string(format!("{root}/sass/sm_61/occupancy_tiles.sass"))
+        .expect("listing");
+    let dump = std::fs::read_to_string(format!("{root}/dump/sm_61/occupancy_tiles.nvdisasm"))
+        .expect("dump");
+    let run = |src: &str| {
+        let mut req = Request::new(src, Dialect::Sass);
+        req.mode = Some("launch".into());
+        req.function = Some("_Z8tile_sumPKfPf".into());
+        req.preset = Some("pascal-gp102".into());
+        for (k, v) in [("grid", "1000,1,1"), ("block", "32,1,1"), ("sms", "1")] {
+            req.params.insert(k.into(), serde_json::json!(v));
+        }
+        analyze(&req)
+    };
+    let (from_listing, from_dump) = (run(&listing), run(&dump));
+    let per_sm = |r: &warpbound::Report| r.occupancy.as_ref().expect("occupancy").blocks_per_sm;
+    assert_eq!((per_sm(&from_listing), per_sm(&from_dump)), (32, 24));
+    let note = |r: &warpbound::Report| {
+        r.diagnostics.iter().any(|d| {
+            d.message
+                .contains("a listing does not say how much it declares")
+        })
+    };
+    assert!(note(&from_listing) && !note(&from_dump));
+    let bound = |r: &warpbound::Report| r.wcet.as_ref().expect("bound").cycles;
+    assert!(
+        bound(&from_listing) >= bound(&from_dump),
+        "{} < {}",
+        bound(&from_listing),
+        bound(&from_dump)
+    );
+}

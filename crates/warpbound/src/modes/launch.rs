@@ -13,6 +13,7 @@ use crate::mode::{Mode, ModeDetails, ModeInput, ModeOutput};
 use crate::observed_loops;
 use crate::report::{SimulationReport, Wcet};
 use crate::views::launch_parts::LaunchDetails;
+use crate::views::occupancy::Source;
 use crate::warp_analysis::{self, Cost, WarpCfgParams};
 use crate::{kernel_occupancy, loop_inference};
 use isa::{Diagnostic, Severity};
@@ -146,19 +147,47 @@ fn run(input: &ModeInput) -> ModeOutput {
         Cost::Unit => 0,
         _ => isolated,
     };
-    let bound = launch::launch_bound(
-        launch::Warp {
-            profile: block::WarpProfile { isolated, issues },
-            stall,
-            barriers,
-        },
-        launch::Grid {
-            blocks,
-            warps_per_block: warps,
-            sms: u64::from(sms),
-            blocks_per_sm: u64::from(per_sm),
-        },
-    );
+    let warp_facts = launch::Warp {
+        profile: block::WarpProfile { isolated, issues },
+        stall,
+        barriers,
+    };
+    let grid_facts = launch::Grid {
+        blocks,
+        warps_per_block: warps,
+        sms: u64::from(sms),
+        blocks_per_sm: u64::from(per_sm),
+    };
+    // A plain listing does not state its static shared memory (taken as 0): for a kernel that
+    // accesses shared memory the occupancy may be overstated, and the bound then holds for
+    // every count of resident blocks up to the estimate. (The register count a listing gives,
+    // highest register + 1 + the ABI's reserve, equalled `cuobjdump -res-usage` on all 1 045
+    // functions measured in docs/occupancy.md.)
+    let uses_shared = kernel
+        .instructions
+        .iter()
+        .any(|i| i.class == isa::ResourceClass::LoadStoreShared);
+    let estimated = uses_shared
+        && out
+            .occupancy
+            .as_ref()
+            .is_some_and(|o| o.shared_source == Source::Listing);
+    let bound = if estimated {
+        let (bound, m) = launch::launch_bound_up_to(warp_facts, grid_facts);
+        out.diagnostics.push(Diagnostic::global(
+            Severity::Note,
+            format!(
+                "the kernel uses shared memory and a listing does not say how much it \
+                 declares (taken as 0: {per_sm} blocks per SM may be too many): the bound is \
+                 the largest for 1 to {per_sm} resident blocks per SM (reached at {m}), so \
+                 it holds for the actual count too; give the whole nvdisasm dump (its \
+                 .nv.shared sections) for the bound at the actual occupancy"
+            ),
+        ));
+        bound
+    } else {
+        launch::launch_bound(warp_facts, grid_facts)
+    };
     out.wcet = Some(Wcet {
         cycles: bound.cycles,
         cost_model: p.cost.name().into(),

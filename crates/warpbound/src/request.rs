@@ -4,11 +4,12 @@ use crate::schema::SCHEMA_VERSION;
 use isa::Dialect;
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
+use ts_rs::TS;
 
 /// One analysis request: the kernel text, which function of it, which analysis mode with
 /// which hardware preset and parameter overrides. The page and `warpbound analyze --request`
 /// send exactly this JSON.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, TS)]
 #[serde(deny_unknown_fields)]
 pub struct Request {
     #[serde(default = "current_version")]
@@ -16,6 +17,7 @@ pub struct Request {
     /// The pasted kernel text.
     pub source: String,
     #[serde(default = "default_dialect")]
+    #[ts(type = "Dialect")]
     pub dialect: Dialect,
     /// Function to analyse when the text holds several; default the first.
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -37,6 +39,7 @@ pub struct Request {
     /// Global memory for the simulator (`simulate` mode, or `simulate=true`): named arrays
     /// with their fill; when absent, the `memory` text parameter is used.
     #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[ts(type = "MemoryInit")]
     pub memory: Option<sim::MemoryInit>,
     /// Record wall-clock timings in `report.timings_ms` (default). Without them the report is
     /// a pure function of the request: byte-identical natively and in wasm.

@@ -29,9 +29,6 @@ export type Layout = { width: number, height: number, nodes: Array<{ id: number,
 /** `sim::MemoryInit`: global memory for the simulator, named arrays with their fill. */
 export type MemoryInit = { arrays: Array<{ name: string, address: number, words: number, fill: { kind: "words", values: Array<number>, } | { kind: "floats", values: Array<number>, } | { kind: "constant", value: number, } | { kind: "iota", start: number, step: number, } | { kind: "random", seed: number, below: number, } | { kind: "hashed", seed: number, below: number, }, }>, open?: { seed: number, below: number, }, };
 
-/** `sim::Simulation` (the run's own fields of `report.simulation`): not typed yet, until the facade's view of a simulator run replaces it (#40 item 1, step 2). */
-export type SimulationRun = { cycles: number, [field: string]: unknown, };
-
 /** `phases::SimdResult` (the phase analysis of `details.simd`): not typed yet, until a facade view of the `phases` results replaces it (#40 item 1, step 3). */
 export type SimdAnalysis = { [field: string]: unknown, };
 
@@ -139,7 +136,7 @@ arguments?: KernelArguments | null,
  * transactions, the final memory and the stepper's steps — with the bound it is checked
  * against and the verdict.
  */
-simulation?: SimulationRun & SimulationReport, 
+simulation?: SimulationReport | null, 
 /**
  * The program's loops and the bound each was analysed with, where it came from and why
  * (bounding modes: `warp-cfg`, `block`, `pws`, `rr`).
@@ -220,6 +217,11 @@ export type AssumptionView = { kind: string, inst: number, pc: number, line: num
  * passes), the carry term `Σ_b P_b·λ_b`, and each barrier.
  */
 export type BarrierPhasesView = { instances: number, carry: number, barriers: Array<PhaseBarrierView>, };
+
+/**
+ * A convergence-barrier register `Bn` and the threads it records.
+ */
+export type BarrierRegisterView = { barrier: number, mask: Lanes, };
 
 /**
  * The block's bound and how it was made.
@@ -334,10 +336,20 @@ last_warp: number, holds: boolean, };
 export type BlockSizeView = { threads: number, blocks_per_sm: number, warps_per_sm: number, limited_by: string, };
 
 /**
+ * Cycles `start..end` of one unit lane.
+ */
+export type BusyView = { start: number, end: number, };
+
+/**
  * The bypass heuristic on one SM: each line's U, R and U × (1 + R), and the lines it
  * bypasses.
  */
 export type BypassView = { sm: number, lines: Array<LineUseView>, bypassed: Array<number>, };
+
+/**
+ * L1 statistics over the run.
+ */
+export type CacheStatsView = { hits: number, misses: number, };
 
 /**
  * What the cache models found: accesses per level, each SM's L1, the shared LLC and the
@@ -472,6 +484,11 @@ export type CostTerm = { node: number, address: number, count: number, cost: num
 export type CurvePointView = { threads: number, blocks_per_sm: number, warps_per_sm: number, occupancy: number, limited_by: string, };
 
 /**
+ * The activation stack depth of a warp from `cycle` on.
+ */
+export type DepthView = { cycle: number, depth: number, };
+
+/**
  * The details of one mode: an object with one key, the mode's name, so a reader finds every
  * mode's own part in one place and a report holds at most one (schema version 2; version 1
  * had one top-level key per mode). Tagged outside the details, not by a field inside them:
@@ -538,6 +555,11 @@ terms: Array<[number, number, number]>,
  * Each estimate with whether the request overrode it (the page marks "(overridden)").
  */
 export type EstimatesView = { active_warps: number, active_warps_overridden: boolean, n_coal: number, n_coal_overridden: boolean, competing_sms: number, competing_sms_overridden: boolean, };
+
+/**
+ * One array of global memory after the run: its words from `address` on.
+ */
+export type FinalArrayView = { name: string, address: number, words: Array<number>, };
 
 /**
  * One warp's segment instances as `[start, issue_end, end)`, and its end.
@@ -705,14 +727,30 @@ functions: Array<string>, arch: string | null, instructions: Array<InstructionVi
 resources?: FunctionResources, };
 
 /**
+ * The L1 data cache: geometry and hit latency.
+ */
+export type L1CacheView = { sets: number, ways: number, line_bytes: number, hit_latency: number, };
+
+/**
  * One SM's L1 (§4.4.6).
  */
 export type L1View = { sm: number, load_lines: number, load_hits: number, load_misses: number, load_miss_rate: number, store_lines: number, };
 
 /**
+ * A set of lanes of a warp, written as one character per lane, lane 0 first (`"1101"`:
+ * lanes 0, 1 and 3): a 64-lane mask does not fit a JavaScript number exactly.
+ */
+export type Lanes = string;
+
+/**
+ * Latency and issue interval of each timing class, in cycles.
+ */
+export type LatencyView = { latency: { [key in string]: number }, interval: { [key in string]: number }, };
+
+/**
  * The blocks each resource allows alone (`null`: the kernel uses none of it).
  */
-export type LimitsView = { warps: number, blocks: number, registers: number | null, scalar_registers: number | null, shared: number | null, };
+export type LimitsView = { warps: number, blocks: number, registers: number | null, scalar_registers?: number | null, shared: number | null, };
 
 /**
  * One cache line's use (§3.3), the score first: `product` = U × (1 + R), the bypass
@@ -788,6 +826,44 @@ bound_from: string,
  * Why: the inferred bound's induction variable and exit, or why the code gives none.
  */
 reason?: string | null, irreducible: boolean, depth: number, nodes: Array<number>,
+};
+
+/**
+ * One SM as the simulator modelled it.
+ */
+export type MachineView = { 
+/**
+ * Threads per warp, and warps resident at once.
+ */
+warp_size: number, warps_per_sm: number, 
+/**
+ * Which ready warp issues next, and the order a diverged warp's paths issue in.
+ */
+scheduler: SchedulerView, thread_scheduling: ThreadSchedulingView, 
+/**
+ * Warp-instructions issued per cycle.
+ */
+issue_width: number, 
+/**
+ * Stall counts and scoreboard barriers taken from the SASS control bits.
+ */
+control_bits: boolean, 
+/**
+ * Lanes of each unit kind, and the unit each timing class runs on.
+ */
+cores: number, ls_units: number, sfu_units: number, unit_of: { [key in string]: UnitName }, 
+/**
+ * Cycles per timing class: until a result is ready, and between two issues.
+ */
+latency: LatencyView, 
+/**
+ * Extra cycles per memory transaction beyond the first.
+ */
+transaction_cycles: number, l1: L1CacheView | null, 
+/**
+ * GCN3 wavefront splitting (PWS §3, §4.1).
+ */
+splitting: SplittingView,
 };
 
 /**
@@ -888,7 +964,7 @@ registers: number, registers_source: Source,
 /**
  * GCN3: SGPRs per wavefront.
  */
-scalar_registers: number | null, scalar_registers_source: Source | null, 
+scalar_registers?: number | null, scalar_registers_source?: Source | null, 
 /**
  * Shared memory per block (GCN3: LDS per work-group), static plus dynamic, in bytes (the
  * SM's per-block reservation not included, except where a dump's static figure holds it:
@@ -960,6 +1036,38 @@ write: boolean,
  */
 misaligned: boolean,
 };
+
+/**
+ * What the run did outside every array of open memory: the instructions that reached
+ * there (at most `sim::MAX_OUTSIDE_SITES`), all such accesses, and the words stores made.
+ */
+export type OutsideLogView = { sites: Array<OutsideSiteView>, total: number, created_words: number, };
+
+/**
+ * One instruction's accesses outside the arrays, as the automatic launch reports them,
+ * with the first address it reached there.
+ */
+export type OutsideSiteView = { first_address: number, 
+/**
+ * Its source line and address (GCN3: its instruction index).
+ */
+line: number, instruction_address: number, 
+/**
+ * Lowest address and end (one past the highest byte) of its accesses there.
+ */
+lowest: number, end: number, 
+/**
+ * Lane accesses, of `bytes` bytes each.
+ */
+count: number, bytes: number, 
+/**
+ * Some were stores.
+ */
+write: boolean, 
+/**
+ * Some were misaligned (served at the aligned address).
+ */
+misaligned: boolean, };
 
 /**
  * Where a parameter's value came from: what the page marks next to each field.
@@ -1064,6 +1172,12 @@ timeline: PerModel<DispatchTimelineView>, hardware: PwsHardwareView, launch: Pws
 };
 
 /**
+ * One register in every lane of the stepper's warp: as the listing names it (`R4`, `P0`,
+ * `UR6`, `CC`), its value after the instruction when `written`, else before; lane 0 first.
+ */
+export type RegisterView = { name: string, written: boolean, values: Array<number>, };
+
+/**
  * One parameter as the analysis used it.
  */
 export type ResolvedParam = { name: string, 
@@ -1135,6 +1249,11 @@ group_name: string,
  * A name per group number when groups are categories rather than warps.
  */
 group_labels?: Array<string>, };
+
+/**
+ * Which ready warp issues next (`{"random": seed}` for the seeded random choice).
+ */
+export type SchedulerView = "loose_round_robin" | "greedy_then_oldest" | "pure_round_robin" | "greedy_then_round_robin" | { "random": number };
 
 /**
  * One execution of a segment: issued from `start` to `issue_end`, done at `end`.
@@ -1213,18 +1332,47 @@ export type SimulationReport = {
  * The bound the mode checks this run against, or why there is none to compare with;
  * absent for a plain `simulate` run, which has no bound.
  */
-bound: SimBound | null, 
+bound?: SimBound | null, 
 /**
  * `run.cycles <= bound.cycles`: whether the bound holds for this execution; absent when
  * there is no bound to compare with. A `false` is a soundness bug to report.
  */
-holds: boolean | null, 
+holds?: boolean | null, 
 /**
  * Traced runs (SASS, PTX, GCN3): per loop header, the most iterations one thread made per
  * entry ([`crate::observed_loops`]); what `loop_bounds=observed` bounds with, and what
  * every inferred bound is checked against.
  */
-loop_iterations?: Array<ObservedLoop>,
+loop_iterations?: Array<ObservedLoop>, 
+/**
+ * Observed cycles: the latest completion of any issued instruction.
+ */
+cycles: number, 
+/**
+ * Warp-instructions issued over all warps.
+ */
+issued: number, 
+/**
+ * The trace (timelines, occupancy, memory transactions) stopped at the budget
+ * `max_timeline_entries`; the run itself went on to its end.
+ */
+timeline_truncated?: boolean, machine: MachineView, 
+/**
+ * L1 hits and misses over the run (`null` without an L1).
+ */
+l1: CacheStatsView | null, warps: Array<WarpView>, 
+/**
+ * Each lane of each unit kind with its busy intervals.
+ */
+occupancy: Array<UnitLaneView>, transactions: Array<TransactionView>, 
+/**
+ * Every array of global memory as the run left it.
+ */
+memory: Array<FinalArrayView>, 
+/**
+ * Accesses outside every array of open memory (absent when the memory is closed).
+ */
+outside?: OutsideLogView | null, stepper: StepperView,
 };
 
 /**
@@ -1240,16 +1388,138 @@ export type SlotView = { cycle: number, unit: string, lane: number, warp: number
 export type Source = "from dump" | "estimated from listing" | "parameter" | "from metadata" | "from descriptor";
 
 /**
+ * `S` (split contexts per wavefront), `e_s` and `e_m` (cycles of a split and of a merge).
+ */
+export type SplitCostsView = { s: number, e_s: number, e_m: number, };
+
+/**
  * The split sets side by side: the marks, Select's set, the optimal one (absent when over
  * budget) and the one used. Node ids of `nodes`.
  */
 export type SplitSetsView = { marked: Array<number>, select: Array<number>, optimal: Array<number> | null, chosen: Array<number>, };
 
 /**
+ * Wavefront splitting: none, or DWS/PWS with their costs (`{"kind": "pws", "s": 2, …}`).
+ */
+export type SplittingView = { "kind": "none" } | { "kind": "dws" } & SplitCostsView | { "kind": "pws" } & SplitCostsView;
+
+/**
+ * One entry of the activation stack.
+ */
+export type StackEntryView = { tag: TagView, 
+/**
+ * Its next instruction: index and address (0 past the end of the kernel).
+ */
+pc: number, address: number, 
+/**
+ * PTX: where the entry is popped (its immediate post-dominator), unless that is the exit.
+ */
+reconverges_at?: number | null, mask: Lanes, };
+
+/**
+ * The warp before one instruction executes.
+ */
+export type StepView = { cycle: number, 
+/**
+ * The instruction: its index, address, source line and text.
+ */
+index: number, address: number, line: number, text: string, 
+/**
+ * Each lane's active bit (the executing entry's mask), and the active lanes whose
+ * guard holds.
+ */
+active: Lanes, executed: Lanes, 
+/**
+ * The activation stack, bottom first; the last entry executes. Empty under
+ * independent thread scheduling, which has `groups` instead.
+ */
+stack: Array<StackEntryView>, groups?: ThreadGroupsView | null, 
+/**
+ * SASS, the first steps of a run: each lane's value of the registers the instruction
+ * reads (before it) and writes (after it).
+ */
+registers?: Array<RegisterView>, };
+
+/**
+ * The steps of one warp; forward and back are indices into `steps`.
+ */
+export type StepperView = { warp: number, steps: Array<StepView>, 
+/**
+ * The warp issued more than `max_stepper_steps` instructions: `steps` holds the first.
+ */
+truncated?: boolean, };
+
+/**
+ * What pushed a stack entry (`"sync"`, `{"barrier": 0}`, `{"ipdom": {"arrived": true}}`),
+ * grouped by the stack that has it.
+ */
+export type TagView = "path" | { "ipdom": { arrived: boolean, } } | "rpc" | "sync" | "brk" | "cont" | "call" | "nil" | { "barrier": number } | "warp_sync" | "any";
+
+/**
+ * One thread group: its threads, its next instruction (or the one it waits at) and what
+ * it waits for (`BSYNC B0`, `WARPSYNC`; absent when it can run).
+ */
+export type ThreadGroupView = { mask: Lanes, pc: number, address: number, waiting?: string | null, 
+/**
+ * The scheduler chose it for this step.
+ */
+issuing: boolean, };
+
+/**
+ * Under independent thread scheduling: the thread groups that issue independently (oldest
+ * first, exactly one `issuing`) and the convergence-barrier registers that record threads.
+ */
+export type ThreadGroupsView = { groups: Array<ThreadGroupView>, barriers: Array<BarrierRegisterView>, };
+
+/**
+ * The order a diverged warp's paths issue in: the activation stack's, or one of the
+ * independent-thread-scheduling choices (`{"random": seed}`).
+ */
+export type ThreadSchedulingView = "stack_order" | "round_robin" | "newest" | { "random": number };
+
+/**
  * Alg. 4's trace of one warp: basic blocks in execution order, the instruction of every
  * step and the threads active at it.
  */
 export type TraceView = { block_index: [number, number, number], threads: number, basic_blocks: Array<number>, steps: Array<number>, active: Array<number>, block: number, warp: number, sm: number, };
+
+/**
+ * The memory side of one warp-instruction: who accessed what, at which lane addresses,
+ * and the 128-byte segments (transactions) they coalesce into.
+ */
+export type TransactionView = { 
+/**
+ * The cycle it issued, the warp, and the instruction's index.
+ */
+cycle: number, warp: number, index: number, 
+/**
+ * `global`, `shared`, `local` or `texture` (a texture fetch or surface access), a load
+ * or a store, of `bytes` per lane.
+ */
+space: string, store: boolean, bytes: number, 
+/**
+ * What it cost: the base addresses of the distinct segments of a global access (empty
+ * for shared memory), and how many hit in the L1 (loads with an L1 configured).
+ */
+segments: Array<number>, l1_hits: number | null, 
+/**
+ * The executing lanes and their addresses: the first lane's, and when the `k`-th
+ * executing lane accesses `first + k·stride`, the stride (`addresses` then empty);
+ * otherwise `null` and each executing lane's address.
+ */
+lanes: Lanes, first: number, stride: number | null, addresses: Array<number>,
+};
+
+/**
+ * One lane of a unit kind and the cycles `start..end` it was busy (back-to-back
+ * warp-instructions merged).
+ */
+export type UnitLaneView = { unit: UnitName, lane: number, busy: Array<BusyView>, };
+
+/**
+ * A kind of functional unit, as the occupancy and each issue name it.
+ */
+export type UnitName = "core" | "load_store" | "sfu";
 
 /**
  * What the `warp-cfg` mode found besides the bound.
@@ -1289,10 +1559,51 @@ interleaving?: InterleavingView | null,
 };
 
 /**
+ * One issued warp-instruction: which, when, by which lanes, on which unit lane.
+ */
+export type WarpIssueView = { 
+/**
+ * Instruction index in the kernel, and its source line.
+ */
+index: number, line: number, 
+/**
+ * Cycle it issued (from 0) and cycle its result is available.
+ */
+issue: number, complete: number, 
+/**
+ * Lanes of the executing stack entry, and those of them whose guard held.
+ */
+active: Lanes, executed: Lanes, 
+/**
+ * The unit and the lane of it the instruction occupied.
+ */
+unit: UnitName, lane: number,
+};
+
+/**
  * One warp's share of the block bound: its isolated time, what the others can take from
  * it, and when it has finished at the latest.
  */
 export type WarpShareView = { warp: number, isolated: number, interference: number, response: number, };
+
+/**
+ * Everything one warp did: when its block came and it finished, each instruction it
+ * issued, and its activation stack's depth over time.
+ */
+export type WarpView = { 
+/**
+ * Global warp id: block-major (blocks in x, y, z order), then warp within the block.
+ */
+warp: number, block: number, warp_in_block: number, 
+/**
+ * Cycle its block was dispatched to the SM, and completion of its last instruction.
+ */
+dispatched: number, finished: number, issues: Array<WarpIssueView>, 
+/**
+ * The stack depth from each `cycle` on.
+ */
+stack_depth: Array<DepthView>,
+};
 
 /**
  * A WCET bound.

@@ -12,6 +12,8 @@ use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 use ts_rs::TS;
 
+pub use crate::views::sim_parts::{SimBound, SimulationReport};
+
 /// The result of one request.
 #[derive(Debug, Clone, PartialEq, Serialize, TS)]
 pub struct Report {
@@ -64,7 +66,6 @@ pub struct Report {
     /// transactions, the final memory and the stepper's steps — with the bound it is checked
     /// against and the verdict.
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    #[ts(type = "SimulationRun & SimulationReport")]
     pub simulation: Option<SimulationReport>,
     /// The program's loops and the bound each was analysed with, where it came from and why
     /// (bounding modes: `warp-cfg`, `block`, `pws`, `rr`).
@@ -278,64 +279,6 @@ pub struct OutsideAccess {
     pub write: bool,
     /// Some were misaligned (served at the aligned address).
     pub misaligned: bool,
-}
-
-/// A simulator run as the report carries it: the run itself (its fields at the top level,
-/// as before this was typed), the bound it is compared with, and whether it stayed within.
-#[derive(Debug, Clone, PartialEq, Serialize, TS)]
-pub struct SimulationReport {
-    /// Declared as `SimulationRun`, joined to this type where `report.simulation` is typed.
-    #[serde(flatten)]
-    #[ts(skip)]
-    pub run: sim::Simulation,
-    /// The bound the mode checks this run against, or why there is none to compare with;
-    /// absent for a plain `simulate` run, which has no bound.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub bound: Option<SimBound>,
-    /// `run.cycles <= bound.cycles`: whether the bound holds for this execution; absent when
-    /// there is no bound to compare with. A `false` is a soundness bug to report.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub holds: Option<bool>,
-    /// Traced runs (SASS, PTX, GCN3): per loop header, the most iterations one thread made per
-    /// entry ([`crate::observed_loops`]); what `loop_bounds=observed` bounds with, and what
-    /// every inferred bound is checked against.
-    #[serde(default, skip_serializing_if = "Vec::is_empty")]
-    pub loop_iterations: Vec<crate::observed_loops::ObservedLoop>,
-}
-
-impl SimulationReport {
-    /// A run with no bound to compare with (the `simulate` mode).
-    pub fn alone(run: sim::Simulation) -> Self {
-        SimulationReport {
-            run,
-            bound: None,
-            holds: None,
-            loop_iterations: Vec::new(),
-        }
-    }
-
-    /// A run next to `bound` (`None`: not comparable, and `what` says why).
-    pub fn against(run: sim::Simulation, bound: Option<u64>, what: impl Into<String>) -> Self {
-        let holds = bound.map(|b| run.cycles <= b);
-        SimulationReport {
-            run,
-            bound: Some(SimBound {
-                cycles: bound,
-                what: what.into(),
-            }),
-            holds,
-            loop_iterations: Vec::new(),
-        }
-    }
-}
-
-/// What a simulation is checked against.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, TS)]
-pub struct SimBound {
-    /// The bound in cycles, or `null` when this run has no comparable bound.
-    pub cycles: Option<u64>,
-    /// What the bound is (e.g. `E_WF without splitting (one wavefront)`), or why there is none.
-    pub what: String,
 }
 
 /// The parsed kernel.

@@ -47,9 +47,6 @@ export type Layout = { width: number, height: number, nodes: Array<{ id: number,
 /** `sim::MemoryInit`: global memory for the simulator, named arrays with their fill. */
 export type MemoryInit = { arrays: Array<{ name: string, address: number, words: number, fill: { kind: "words", values: Array<number>, } | { kind: "floats", values: Array<number>, } | { kind: "constant", value: number, } | { kind: "iota", start: number, step: number, } | { kind: "random", seed: number, below: number, } | { kind: "hashed", seed: number, below: number, }, }>, open?: { seed: number, below: number, }, };
 
-/** `sim::Simulation` (the run's own fields of `report.simulation`): not typed yet, until the facade's view of a simulator run replaces it (#40 item 1, step 2). */
-export type SimulationRun = { cycles: number, [field: string]: unknown, };
-
 /** `phases::SimdResult` (the phase analysis of `details.simd`): not typed yet, until a facade view of the `phases` results replaces it (#40 item 1, step 3). */
 export type SimdAnalysis = { [field: string]: unknown, };
 
@@ -71,7 +68,6 @@ pub fn declarations() -> String {
     walk.visit::<Report>();
     // Declared although every field holding them is typed by hand (a flattened method-crate
     // run joined to them), so the walk does not reach them through a field.
-    walk.visit::<crate::report::SimulationReport>();
     walk.visit::<crate::report::SimdDetails>();
     walk.visit::<crate::report::SimdExecutionReport>();
     let mut found = walk.found;
@@ -130,8 +126,8 @@ fn close_braces_on_their_own_line(text: &str) -> String {
 /// A depth-first walk over the types a declaration refers to, declaring each once.
 struct Walk<'a> {
     cfg: &'a Config,
-    /// Each name declared, with its declaration (two Rust types may share one name:
-    /// `serde_json`'s `Value` and its `Map` are both `JsonValue`).
+    /// Each name declared, with its declaration (two Rust types may share a name only with
+    /// one shape: `serde_json`'s `Value` and its `Map` are both `JsonValue`).
     found: BTreeMap<String, String>,
 }
 
@@ -144,13 +140,18 @@ impl TypeVisitor for Walk<'_> {
             return;
         }
         let name = T::ident(self.cfg);
-        if self.found.contains_key(&name) {
-            return;
-        }
         let mut decl = T::docs().unwrap_or_default();
         decl.push_str("export ");
         decl.push_str(&T::decl(self.cfg));
         decl.push_str("\n\n");
+        if let Some(earlier) = self.found.get(&name) {
+            // One TypeScript namespace: two wire types of one name must be one shape.
+            assert!(
+                *earlier == decl,
+                "two wire types are named {name} with different shapes: rename one"
+            );
+            return;
+        }
         self.found.insert(name, decl);
         T::visit_dependencies(self);
     }

@@ -47,9 +47,9 @@ pub struct OccupancyView {
     pub registers: u32,
     pub registers_source: Source,
     /// GCN3: SGPRs per wavefront.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub scalar_registers: Option<u32>,
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub scalar_registers_source: Option<Source>,
     /// Shared memory per block (GCN3: LDS per work-group), static plus dynamic, in bytes (the
     /// SM's per-block reservation not included, except where a dump's static figure holds it:
@@ -76,7 +76,7 @@ pub struct LimitsView {
     pub warps: u32,
     pub blocks: u32,
     pub registers: Option<u32>,
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub scalar_registers: Option<u32>,
     pub shared: Option<u32>,
 }

@@ -199,3 +199,45 @@ fn every_key_of_the_gallery_snapshots_is_declared() {
     }
     assert!(files >= 10, "{files} snapshots");
 }
+
+/// The hand-written declarations of method-crate types agree with what the gallery's
+/// reports hold: every instruction class is in the `ResourceClass` union, and every drawn
+/// graph's layout has exactly the declared `Layout` keys.
+#[test]
+fn the_hand_written_shapes_match_the_gallery_reports() {
+    let text = declarations();
+    let classes = text
+        .lines()
+        .find_map(|l| l.strip_prefix("export type ResourceClass = "))
+        .expect("ResourceClass declared");
+    let layout = fields_of(&text, "Layout");
+    assert_eq!(layout, ["width", "height", "nodes", "edges"]);
+    let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/snapshots/gallery");
+    let (mut instructions, mut layouts) = (0, 0);
+    for entry in fs::read_dir(dir).unwrap_or_else(|e| panic!("{e}")) {
+        let path = entry.unwrap_or_else(|e| panic!("{e}")).path();
+        let text = fs::read_to_string(&path).unwrap_or_else(|e| panic!("{e}"));
+        let json: serde_json::Value = serde_json::from_str(&text).unwrap_or_else(|e| panic!("{e}"));
+        for ins in json["kernel"]["instructions"]
+            .as_array()
+            .into_iter()
+            .flatten()
+        {
+            let class = ins["class"].as_str().unwrap_or_default();
+            assert!(classes.contains(&format!("\"{class}\"")), "{class}");
+            instructions += 1;
+        }
+        if let Some(l) = json["cfg"]["layout"].as_object() {
+            let mut keys: Vec<&String> = l.keys().collect();
+            let mut want: Vec<&String> = layout.iter().collect();
+            keys.sort();
+            want.sort();
+            assert_eq!(keys, want, "{}", path.display());
+            layouts += 1;
+        }
+    }
+    assert!(
+        instructions > 100 && layouts > 10,
+        "{instructions} {layouts}"
+    );
+}

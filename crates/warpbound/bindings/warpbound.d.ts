@@ -40,11 +40,19 @@ export type SimdExecutionRun = { [field: string]: unknown, };
  * which hardware preset and parameter overrides. The page and `warpbound analyze --request`
  * send exactly this JSON.
  */
-export type Request = { schema_version: number, 
+export type Request = { 
+/**
+ * Absent: the current version (so TypeScript declares it optional).
+ */
+schema_version?: number, 
 /**
  * The pasted kernel text.
  */
-source: string, dialect: Dialect, 
+source: string, 
+/**
+ * Absent: SASS.
+ */
+dialect?: Dialect, 
 /**
  * Function to analyse when the text holds several; default the first.
  */
@@ -76,7 +84,8 @@ memory?: MemoryInit,
  * Record wall-clock timings in `report.timings_ms` (default). Without them the report is
  * a pure function of the request: byte-identical natively and in wasm.
  */
-timings?: boolean, };
+timings?: boolean,
+};
 
 /**
  * The result of one request.

@@ -12,12 +12,15 @@ use ts_rs::TS;
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, TS)]
 #[serde(deny_unknown_fields)]
 pub struct Request {
+    /// Absent: the current version (so TypeScript declares it optional).
     #[serde(default = "current_version")]
+    #[ts(as = "Option<u32>", optional)]
     pub schema_version: u32,
     /// The pasted kernel text.
     pub source: String,
+    /// Absent: SASS.
     #[serde(default = "default_dialect")]
-    #[ts(type = "Dialect")]
+    #[ts(type = "Dialect", optional)]
     pub dialect: Dialect,
     /// Function to analyse when the text holds several; default the first.
     #[serde(default, skip_serializing_if = "Option::is_none")]

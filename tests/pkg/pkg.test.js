@@ -116,3 +116,17 @@ test('analyze_with_progress reports long work while it runs and gives the same r
   });
   assert.deepEqual(again.report, report);
 });
+
+test("the package's TypeScript declarations type analyze with the facade's Request and Report", () => {
+  // wasm-bindgen appends crates/warpbound/bindings/warpbound.d.ts (the generated and pinned
+  // declarations, crates/warpbound/tests/typescript.rs) to the package's own declarations.
+  const dts = readFileSync(resolve(ROOT, 'pkg/warpbound.d.ts'), 'utf8');
+  assert.match(dts, /export function analyze\(request: Request\): Report;/);
+  assert.match(dts, /export function analyze_with_progress\(request: Request, progress: Function\): \{ report: Report, elapsed_ms: number \};/);
+  const committed = readFileSync(resolve(ROOT, 'crates/warpbound/bindings/warpbound.d.ts'), 'utf8');
+  for (const name of ['Request', 'Report', 'Details', 'SimulationReport', 'Wcet', 'Dialect', 'Diagnostic']) {
+    assert.ok(committed.includes(`export type ${name} = `), name);
+    assert.ok(dts.includes(`export type ${name} = `), `pkg/warpbound.d.ts declares ${name}`);
+  }
+  assert.ok(!/\bbigint\b/.test(committed), 'integers are numbers, as serde-wasm-bindgen sends them');
+});

@@ -1,10 +1,8 @@
 //! Limits on one simulation, so hostile or runaway kernels end with an error naming the
 //! budget instead of hanging a browser tab.
 
-use serde::{Deserialize, Serialize};
-
 /// Every budget of a run. Exceeding one stops the run with a [`crate::SimError`] naming it.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Budget {
     /// Most simulated cycles (parameter `max_cycles`).
     pub max_cycles: u64,

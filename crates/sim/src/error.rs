@@ -1,12 +1,11 @@
 //! Why a simulation gave no result.
 
 use isa::Diagnostic;
-use serde::{Deserialize, Serialize};
 
 /// A run that stopped: every cause is a located [`Diagnostic`] — at the instruction that
 /// could not be simulated, or at line 0 for a problem with the request (machine, launch,
 /// memory) or an exhausted budget, whose message names the budget to raise.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq)]
 pub struct SimError {
     pub diagnostics: Vec<Diagnostic>,
 }

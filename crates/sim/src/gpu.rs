@@ -17,10 +17,8 @@
 //! it). A block's slot is freed when its last warp issues its last instruction, and the
 //! next block is placed at the next cycle. Deterministic: the same launch, the same run.
 
-use serde::{Deserialize, Serialize};
-
 /// The SMs a launch runs on (the one SM of every run before issue #41 by default).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Gpu {
     /// Streaming multiprocessors, each with the machine's warps, units, scheduler and L1
     /// (1 ..= [`Gpu::MAX_SMS`]).

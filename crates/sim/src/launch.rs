@@ -1,11 +1,9 @@
 //! Launch configuration (issue #7 item 2) and the constant bank 0 it defines.
 
-use serde::{Deserialize, Serialize};
-
 /// What a kernel launch specifies: grid and block shape, the kernel parameters as 32-bit
 /// words (a 64-bit pointer is two words, low first), per-block shared memory, and which warp
 /// the stepper records.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Launch {
     /// Blocks per grid, x/y/z (each at least 1).
     pub grid: [u32; 3],
@@ -26,21 +24,17 @@ pub struct Launch {
     /// A stand-in an automatic launch uses so that such kernels run at all: their results
     /// are then not the kernel's, but the run is still one the analyses must bound (they
     /// read those words as unknown). Off: such a read stops the run with a located error.
-    #[serde(default)]
     pub unknown_banks_zero: bool,
     /// SASS: what each texture or surface handle is bound to ([`crate::texture`]: the
     /// handle is the texels' address; the binding gives the array's size). Empty: a texture
     /// instruction stops the run with an error that says so.
-    #[serde(default)]
     pub textures: Vec<crate::texture::TextureBinding>,
     /// Loops whose iterations the run counts as it goes ([`crate::WatchedLoop`]; the counts
     /// come back in `Simulation::loop_counts`, in this order). Counted without the trace, so
     /// a long run's counts are whole even when its timeline is cut by a budget.
-    #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub loops: Vec<crate::WatchedLoop>,
     /// The SMs the grid runs on and the blocks one SM holds ([`crate::Gpu`]; one SM by
     /// default). SASS and PTX only: a GCN3 run on several compute units is refused.
-    #[serde(default, skip_serializing_if = "crate::Gpu::is_one")]
     pub gpu: crate::Gpu,
 }
 
@@ -146,7 +140,7 @@ impl Launch {
 /// descriptor have no simulated meaning (generic loads and stores do not reach local
 /// memory, and loads and stores ignore the descriptor): they read as [`LOCAL_WINDOW_BASE`]
 /// and [`MEMORY_DESCRIPTOR`], so that code computing with them runs.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct ConstantLayout {
     pub ntid: u32,
     pub nctaid: u32,

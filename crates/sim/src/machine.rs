@@ -7,12 +7,10 @@
 use crate::splitting::Splitting;
 use crate::thread_scheduling::ThreadScheduling;
 use cfg::{LatencyTable, TimingClass};
-use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 
 /// How the SM picks, each cycle, which ready warps issue.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case")]
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Scheduler {
     /// Loose round-robin (GPGPU-Sim `lrr`): each cycle the search for ready warps starts
     /// after the warp that issued last and skips warps that cannot issue.
@@ -37,8 +35,7 @@ pub enum Scheduler {
 /// A kind of execution unit. An instruction of a warp of `S` threads on `U` units of its
 /// kind occupies one of `σ = U / gcd(S, U)` lanes for `S / gcd(S, U)` cycles — the sigma
 /// transformation of Berezovskyi et al. §3 (Eq. 1–2, generalised to any `U`).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case")]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub enum Unit {
     /// CUDA cores (the makespan paper's `C`).
     Core,
@@ -64,7 +61,7 @@ impl Unit {
 /// Stores are write-through without allocation (they never change the tags), the policy of
 /// GPGPU-Sim's Fermi L1 for global data as we read its `dl1` configuration; a simplification
 /// documented rather than hidden.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct L1Config {
     pub sets: u32,
     pub ways: u32,
@@ -74,7 +71,7 @@ pub struct L1Config {
 }
 
 /// Every parameter of the simulated SM.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Machine {
     /// Threads per warp (1..=64).
     pub warp_size: u32,
@@ -100,18 +97,15 @@ pub struct Machine {
     /// L1 data cache for global loads; `None`: every load takes the class latency.
     pub l1: Option<L1Config>,
     /// Wavefront splitting (GCN3 only; PWS §3–4, see [`crate::splitting`]).
-    #[serde(default)]
     pub splitting: Splitting,
     /// SASS: the order a diverged warp's paths issue in (stack order, or independent
     /// thread scheduling on sm_70+; see [`crate::thread_scheduling`]).
-    #[serde(default)]
     pub thread_scheduling: ThreadScheduling,
     /// SASS: issue by the control bits ptxas wrote (`cost=control`, `cfg::control`): a warp's
     /// next instruction no earlier than the stall count after this one, an instruction only
     /// once the scoreboard barriers its wait mask names are clear, a barrier cleared when
     /// the instruction that set it completes; no register scoreboard. Off: the register
     /// scoreboard with the class latencies.
-    #[serde(default)]
     pub control_bits: bool,
 }
 
@@ -180,7 +174,7 @@ fn gcd(mut a: u32, mut b: u32) -> u32 {
 }
 
 /// A named preset with where its numbers come from.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Preset {
     pub name: &'static str,
     pub source: &'static str,

@@ -87,7 +87,7 @@ impl OpenMemory {
 /// One instruction's accesses outside every array of open memory: where (its source line
 /// and address — GCN3: its instruction index), the first address it reached there, the
 /// range of them, and how many lane accesses did.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq)]
 pub struct OutsideAccess {
     pub line: u32,
     pub instruction_address: u64,
@@ -106,7 +106,7 @@ pub struct OutsideAccess {
 pub const MAX_OUTSIDE_SITES: usize = 64;
 
 /// What a run did outside the arrays of open memory.
-#[derive(Debug, Clone, PartialEq, Eq, Default, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
 pub struct OutsideLog {
     /// Per instruction, in the order they first reached outside.
     pub sites: Vec<OutsideAccess>,
@@ -114,9 +114,8 @@ pub struct OutsideLog {
     pub total: u64,
     /// Words created outside the arrays by stores.
     pub created_words: u64,
-    /// Their final values, by word address (ascending); not serialised (a caller that
-    /// widens the arrays after the run reads them from here).
-    #[serde(skip)]
+    /// Their final values, by word address (ascending): a caller that widens the arrays
+    /// after the run reads them from here.
     pub written: Vec<(u64, u32)>,
 }
 
@@ -128,7 +127,7 @@ impl OutsideLog {
 }
 
 /// An array after the run.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq)]
 pub struct FinalArray {
     pub name: String,
     pub address: u64,

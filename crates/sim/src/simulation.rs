@@ -1,14 +1,12 @@
-//! The result of a run (issue #7 items 5 and 6): the `simulation` object of the report.
+//! The result of a run (issue #7 items 5 and 6), plain data: the facade writes it as the
+//! report's `simulation` (`warpbound::views::sim_parts`).
 
 use crate::machine::{Machine, Unit};
 use crate::memory::{FinalArray, OutsideLog};
 use cfg::Tag;
-use serde::{Serialize, Serializer};
 use std::sync::Arc;
 
-/// A set of lanes of a warp. Serialised as a string with one character per lane, lane 0
-/// first (`"1101"`: lanes 0, 1 and 3), because a 64-lane mask does not fit a JavaScript
-/// number exactly.
+/// A set of lanes of a warp: bit `l` of `bits` for lane `l`, in a warp of `lanes` lanes.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct LaneMask {
     pub bits: u64,
@@ -30,18 +28,8 @@ impl LaneMask {
     }
 }
 
-impl Serialize for LaneMask {
-    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
-        let text: String = (0..self.lanes)
-            .map(|l| if self.bits >> l & 1 == 1 { '1' } else { '0' })
-            .collect();
-        s.serialize_str(&text)
-    }
-}
-
-/// One issued warp-instruction. Kept compact (48 bytes: a long run records millions);
-/// serialised as `{index, line, issue, complete, active, executed, unit, lane}` with the
-/// masks as lane strings (see [`LaneMask`]).
+/// One issued warp-instruction. Kept compact (48 bytes: a long run records millions): the
+/// masks as bits, their width once ([`Issue::active_mask`], [`Issue::executed_mask`]).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Issue {
     /// Instruction index in the kernel.
@@ -78,31 +66,15 @@ impl Issue {
     }
 }
 
-impl Serialize for Issue {
-    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
-        use serde::ser::SerializeStruct;
-        let mut st = s.serialize_struct("Issue", 8)?;
-        st.serialize_field("index", &self.index)?;
-        st.serialize_field("line", &self.line)?;
-        st.serialize_field("issue", &self.issue)?;
-        st.serialize_field("complete", &self.complete)?;
-        st.serialize_field("active", &self.active_mask())?;
-        st.serialize_field("executed", &self.executed_mask())?;
-        st.serialize_field("unit", &self.unit)?;
-        st.serialize_field("lane", &self.lane)?;
-        st.end()
-    }
-}
-
 /// The activation stack depth of a warp from `cycle` on.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct DepthChange {
     pub cycle: u64,
     pub depth: usize,
 }
 
 /// Everything one warp did.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq)]
 pub struct WarpTimeline {
     /// Global warp id: block-major (blocks in x, y, z order), then warp within the block.
     pub warp: u32,
@@ -118,14 +90,14 @@ pub struct WarpTimeline {
 
 /// A unit lane busy for cycles `start..end` (back-to-back warp-instructions merged; which
 /// warp ran what is in the timelines, whose entries name their unit and lane).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Busy {
     pub start: u64,
     pub end: u64,
 }
 
 /// The occupancy of one lane of a unit kind (σ lanes per kind, Berezovskyi et al. §3).
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq)]
 pub struct UnitLane {
     pub unit: Unit,
     pub lane: u32,
@@ -134,7 +106,7 @@ pub struct UnitLane {
 
 /// The memory side of one warp-instruction: lane addresses and the 128-byte segments
 /// (transactions) they coalesce into.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Transaction {
     pub warp: u32,
     pub index: usize,
@@ -161,7 +133,7 @@ pub struct Transaction {
 }
 
 /// One entry of the activation stack as the stepper shows it.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct StackView {
     pub tag: Tag,
     /// Next instruction index of the entry.
@@ -171,13 +143,12 @@ pub struct StackView {
     /// PTX (post-dominator reconvergence): the address at which the entry is popped — its
     /// immediate post-dominator — when that is not the kernel's exit. SASS entries name
     /// their reconvergence point through the SSY/PBK target instead, GCN3 has no stack.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub reconverges_at: Option<u64>,
     pub mask: LaneMask,
 }
 
 /// One step of the stepper's warp: the state *before* the instruction executes.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Step {
     pub cycle: u64,
     pub index: usize,
@@ -195,14 +166,12 @@ pub struct Step {
     pub stack: Arc<[StackView]>,
     /// Under independent thread scheduling (SASS sm_70+, [`crate::ThreadScheduling`]): the
     /// warp's thread groups and barrier registers before the instruction.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub groups: Option<Arc<GroupsView>>,
     /// SASS: each lane's value of the registers the instruction reads (before it) and
     /// writes (after it), at most [`MAX_STEP_REGISTERS`] of each (issue #25: the stepper
     /// shows what every lane computes), for the first [`MAX_STEPS_WITH_REGISTERS`] steps
     /// (about 330 bytes of report per step: a 20 000-step run would carry 6 MB). Empty for
     /// PTX and GCN3 steps.
-    #[serde(skip_serializing_if = "Vec::is_empty")]
     pub registers: Vec<RegisterValues>,
 }
 
@@ -213,7 +182,7 @@ pub const MAX_STEP_REGISTERS: usize = 6;
 pub const MAX_STEPS_WITH_REGISTERS: usize = 4096;
 
 /// One register's value in every lane of the stepper's warp at a step.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq)]
 pub struct RegisterValues {
     /// As the listing names it: `R4`, `P0`, `UR6`, `CC`.
     pub name: String,
@@ -225,7 +194,7 @@ pub struct RegisterValues {
 
 /// A warp under independent thread scheduling, as the stepper shows it: the thread groups
 /// that issue independently, and the convergence-barrier registers they reconverge by.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq)]
 pub struct GroupsView {
     /// Oldest first; exactly one has `issuing` set.
     pub groups: Vec<GroupView>,
@@ -234,39 +203,37 @@ pub struct GroupsView {
 }
 
 /// One thread group under independent thread scheduling.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq)]
 pub struct GroupView {
     /// Its next instruction (index and address), or the one it waits at.
     pub pc: usize,
     pub address: u64,
     pub mask: LaneMask,
     /// What it waits for (`BSYNC B0`, `WARPSYNC`); absent when it can run.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub waiting: Option<String>,
     /// The scheduler chose it for this step.
     pub issuing: bool,
 }
 
 /// A convergence-barrier register `Bn` and the threads it records.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq)]
 pub struct BarrierView {
     pub barrier: u8,
     pub mask: LaneMask,
 }
 
 /// The stepper data for one warp (issue #7 item 6): steps forward/back are indices here.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Stepper {
     pub warp: u32,
     pub steps: Vec<Step>,
     /// The warp issued more than `max_stepper_steps` instructions: `steps` holds the first
     /// ones, and the run went on without recording the rest.
-    #[serde(skip_serializing_if = "std::ops::Not::not")]
     pub truncated: bool,
 }
 
 /// L1 statistics over the run.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct CacheStats {
     pub hits: u64,
     pub misses: u64,
@@ -285,7 +252,7 @@ impl Transaction {
 }
 
 /// A finished run.
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq)]
 pub struct Simulation {
     /// Observed cycles: the latest completion of any issued instruction.
     pub cycles: u64,
@@ -297,23 +264,19 @@ pub struct Simulation {
     pub transactions: Vec<Transaction>,
     pub memory: Vec<FinalArray>,
     /// Accesses outside every array of open memory (empty when the memory is closed).
-    #[serde(skip_serializing_if = "OutsideLog::is_empty")]
     pub outside: OutsideLog,
     /// Per loop of `Launch::loops`, in that order: the most times one thread ran its header
     /// in one entry into the loop (0: nobody entered it). Counted as the run went, whole
-    /// even when the trace was cut. Not serialised: the facade reports them per loop
-    /// header (`simulation.loop_iterations`).
-    #[serde(skip)]
+    /// even when the trace was cut. The facade reports them per loop header
+    /// (`simulation.loop_iterations`).
     pub loop_counts: Vec<u64>,
     /// The trace (timelines, occupancy, memory transactions) stopped at the budget
     /// `max_timeline_entries`; the run itself went on to its end.
-    #[serde(skip_serializing_if = "std::ops::Not::not")]
     pub timeline_truncated: bool,
     pub stepper: Stepper,
     pub l1: Option<CacheStats>,
     /// A run on several SMs ([`crate::Gpu`]): per block, in block order, the SM it ran on
     /// (empty on one SM, and then not serialised).
-    #[serde(skip_serializing_if = "Vec::is_empty")]
     pub block_sms: Vec<u32>,
 }
 

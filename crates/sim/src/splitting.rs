@@ -36,11 +36,8 @@
 //!   the restore then executes once, on the merged wavefront. `split`/`merge` instructions
 //!   are ignored (zero time) under DWS and without splitting.
 
-use serde::{Deserialize, Serialize};
-
 /// Which splitting model the GCN engine uses.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
-#[serde(tag = "kind", rename_all = "snake_case")]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub enum Splitting {
     /// The baseline GCN3: divergent paths are serialised by the exec mask (PWS §2).
     #[default]
@@ -52,7 +49,7 @@ pub enum Splitting {
 }
 
 /// `S`, `e_s` and `e_m` (PWS Table 1 and §5 input 5).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct SplitCosts {
     /// `S`: SpSIMD units (SWF contexts) per wavefront — how many splits may be live at once.
     pub s: u32,
@@ -98,22 +95,5 @@ mod tests {
         let (a, b) = split_masks(0b1101, 0b1100);
         assert_eq!((a & 0xf, b & 0xf), (0b1100, 0b0001));
         assert_eq!(a | b, 0b1101);
-    }
-
-    #[test]
-    fn splitting_serialises_with_a_kind_tag() {
-        let p = Splitting::Pws(SplitCosts {
-            s: 2,
-            e_s: 3,
-            e_m: 4,
-        });
-        let j = serde_json::to_string(&p).unwrap_or_default();
-        assert_eq!(j, r#"{"kind":"pws","s":2,"e_s":3,"e_m":4}"#);
-        let back: Result<Splitting, _> = serde_json::from_str(&j);
-        assert_eq!(back.ok(), Some(p));
-        assert_eq!(
-            serde_json::to_string(&Splitting::None).unwrap_or_default(),
-            r#"{"kind":"none"}"#
-        );
     }
 }

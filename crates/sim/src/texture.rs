@@ -57,14 +57,12 @@
 //! and the run's final memory shows them; an automatic launch gives each texture parameter
 //! a seeded buffer of `width × height` words and a binding (`warpbound`'s `textures`).
 
-use serde::{Deserialize, Serialize};
-
 /// Bytes of one texel word (a texel has `texel_words` of them).
 pub const TEXEL_BYTES: u64 = 4;
 
 /// What a texture or surface handle is bound to: the model's stand-in for the host's texture
 /// object (module doc).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct TextureBinding {
     /// The handle's value, which is also the texels' byte address in global memory. A
     /// handle read from a uniform register has 32 bits: bindings are matched on the low 32
@@ -74,13 +72,8 @@ pub struct TextureBinding {
     pub width: u32,
     /// Rows (at least 1).
     pub height: u32,
-    /// 32-bit words per texel: 1, 2 or 4 (absent: 1).
-    #[serde(default = "one_word")]
+    /// 32-bit words per texel: 1, 2 or 4.
     pub texel_words: u32,
-}
-
-fn one_word() -> u32 {
-    1
 }
 
 /// What a surface access does outside its surface (`.TRAP`, `.CLAMP`, `.IGN`: PTX

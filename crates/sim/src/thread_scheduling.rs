@@ -13,11 +13,8 @@
 //! "the scheduler … can yield execution of any thread"), so every choice here is one it may
 //! make: a bound that holds for the warp-level CFG's stack order is checked against them.
 
-use serde::{Deserialize, Serialize};
-
 /// The order in which a diverged warp's paths issue.
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case")]
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
 pub enum ThreadScheduling {
     /// One path at a time, the activation stack's order (Fermi to Pascal, and the order the
     /// warp-level CFG of sm_70+ assumes).

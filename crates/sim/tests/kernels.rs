@@ -171,8 +171,8 @@ fn saxpy_in_single_precision() {
 }
 
 #[test]
-fn simulation_serialises_to_the_report_object() {
-    // The facade puts this object under `simulation` in the JSON report (issue #7 item 8).
+fn a_run_without_the_trace_keeps_cycles_and_memory() {
+    // (The JSON the report writes of a run is the facade's: `warpbound::views::sim_parts`.)
     let n = 40;
     let s = run(
         VECTOR_ADD,
@@ -181,36 +181,6 @@ fn simulation_serialises_to_the_report_object() {
         &vector_add_memory(n),
     )
     .unwrap_or_else(|e| panic!("{e}"));
-    let v = serde_json::to_value(&s).unwrap_or_default();
-    assert_eq!(v["cycles"], serde_json::json!(s.cycles));
-    let issue = &v["warps"][0]["issues"][0];
-    for key in [
-        "index", "line", "issue", "complete", "active", "executed", "unit", "lane",
-    ] {
-        assert!(!issue[key].is_null(), "issue.{key}");
-    }
-    assert_eq!(issue["line"], serde_json::json!(2));
-    assert_eq!(issue["unit"], serde_json::json!("core"));
-    assert_eq!(
-        v["warps"][0]["stack_depth"][0]["depth"],
-        serde_json::json!(1)
-    );
-    assert_eq!(v["occupancy"][0]["unit"], serde_json::json!("core"));
-    assert_eq!(v["transactions"][0]["space"], serde_json::json!("global"));
-    assert_eq!(v["memory"][2]["name"], serde_json::json!("c"));
-    assert_eq!(
-        v["stepper"]["steps"][0]["stack"][0]["tag"],
-        serde_json::json!("nil")
-    );
-    assert_eq!(
-        v["machine"]["scheduler"],
-        serde_json::json!("greedy_then_oldest")
-    );
-    // Warp 1 has lanes 32..63 of block 0, of which only 32..39 are below n = 40.
-    assert_eq!(
-        v["warps"][1]["issues"][6]["executed"],
-        serde_json::json!(format!("{}{}", "1".repeat(8), "0".repeat(24)))
-    );
     // Without the trace: the same cycles and memory, no per-instruction data.
     let quiet = run(
         VECTOR_ADD,

@@ -118,16 +118,7 @@ fn fit(
                 a.address = start;
                 a.words = u32::try_from((end - start) / 4).unwrap_or(u32::MAX);
             }
-            None => outside.push(OutsideAccess {
-                line: s.line,
-                instruction_address: s.instruction_address,
-                lowest: s.lowest,
-                end: s.end,
-                bytes: s.bytes,
-                write: s.write,
-                misaligned: s.misaligned,
-                count: s.count,
-            }),
+            None => outside.push(OutsideAccess::from(s)),
         }
     }
     outside

@@ -54,6 +54,7 @@ pub mod request;
 mod schema;
 mod shared_allowance;
 mod simulator;
+pub mod typescript;
 pub mod views;
 mod warp_analysis;
 

@@ -14,9 +14,10 @@ use isa::{BlockGraph, EdgeKind, Kernel};
 use serde::{Deserialize, Serialize};
 use sim::loop_counts::{self, BlockLoop};
 use std::collections::BTreeMap;
+use ts_rs::TS;
 
 /// One loop and how often its header ran.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, TS)]
 pub struct ObservedLoop {
     /// The header's address (as `loop_bounds` keys it, `0x…`).
     pub header: String,

@@ -10,13 +10,17 @@
 use isa::{Diagnostic, Dialect, ResourceClass};
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
+use ts_rs::TS;
+
+pub use crate::views::sim_parts::{SimBound, SimulationReport};
 
 /// The result of one request.
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, TS)]
 pub struct Report {
     pub schema_version: u32,
     /// The mode that ran, by its current name (a request may use a former name).
     pub mode: String,
+    #[ts(type = "Dialect")]
     pub dialect: Dialect,
     /// The hardware preset the parameters started from: the request's, or the mode's default
     /// for the dialect (see `ModeInfo::default_presets`).
@@ -27,16 +31,19 @@ pub struct Report {
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub params: Vec<ResolvedParam>,
     /// Sorted by line, then column; request-level diagnostics (line 0) first.
+    #[ts(type = "Array<Diagnostic>")]
     pub diagnostics: Vec<Diagnostic>,
     /// When the text did not parse in the requested dialect but looks like another one: that
     /// dialect and the mark that shows it (`isa::dialect_guess`), so the page can offer the
     /// switch and the CLI can name the `--dialect` to pass.
     #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[ts(type = "DialectGuess")]
     pub dialect_hint: Option<isa::dialect_guess::DialectGuess>,
     /// When the text did not parse and is CUDA C++ source (`isa::dialect_guess::cuda_source`):
     /// the mark that shows it. Its parse errors are replaced by one error saying how to get
     /// SASS or PTX from it.
     #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[ts(type = "SourceMark")]
     pub cuda_source: Option<isa::dialect_guess::SourceMark>,
     pub kernel: Option<KernelView>,
     pub cfg: Option<CfgView>,
@@ -57,9 +64,8 @@ pub struct Report {
     /// A simulator run (`simulate` mode, or `simulate=true` next to a bound): the `sim`
     /// crate's result — `cycles`, `issued`, per-warp timelines, unit occupancy, memory
     /// transactions, the final memory and the stepper's steps — with the bound it is checked
-    /// against and the verdict. Written, not read back: `sim::Simulation` is serialize-only,
-    /// so a deserialized report has no simulation.
-    #[serde(default, skip_serializing_if = "Option::is_none", skip_deserializing)]
+    /// against and the verdict.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub simulation: Option<SimulationReport>,
     /// The program's loops and the bound each was analysed with, where it came from and why
     /// (bounding modes: `warp-cfg`, `block`, `pws`, `rr`).
@@ -81,7 +87,7 @@ pub struct Report {
 /// mode's own part in one place and a report holds at most one (schema version 2; version 1
 /// had one top-level key per mode). Tagged outside the details, not by a field inside them:
 /// `pws` details have a `mode` of their own (the splitting mode).
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, TS)]
 #[serde(rename_all = "kebab-case")]
 pub enum Details {
     /// `warp-cfg`: the warp-level CFG's size, its loops, the IPET solution's cost terms.
@@ -91,7 +97,7 @@ pub enum Details {
     /// `makespan` (Berezovskyi et al.).
     Makespan(Box<MakespanDetails>),
     /// `simd` (Sim-D, Spliet & Mullins).
-    Simd(Box<SimdDetails>),
+    Simd(#[ts(type = "SimdAnalysis & SimdDetails")] Box<SimdDetails>),
     /// `pws` (Klashtorny et al.).
     Pws(Box<crate::views::pws_parts::PwsView>),
     /// `rr` (Huangfu).
@@ -101,13 +107,16 @@ pub enum Details {
 }
 
 /// `simd` details: the phase analysis and, with `simulate=true`, an execution of the launch.
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, TS)]
 pub struct SimdDetails {
+    /// Declared as `SimdAnalysis`, joined to this type where `details.simd` is typed.
     #[serde(flatten)]
+    #[ts(skip)]
     pub analysis: phases::SimdResult,
     /// `simulate=true`: an execution under the chosen scheduler (`phases::execution`,
     /// Sim-D §4, Fig. 4, Fig. 7), with its Gantt chart on the worst case's time axis.
     #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[ts(type = "SimdExecutionRun & SimdExecutionReport")]
     pub execution: Option<SimdExecutionReport>,
 }
 
@@ -185,7 +194,7 @@ impl Report {
 }
 
 /// Where a parameter's value came from: what the page marks next to each field.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, TS)]
 #[serde(rename_all = "snake_case")]
 pub enum ParamSource {
     /// The request set it (`params`, `--set`).
@@ -197,7 +206,7 @@ pub enum ParamSource {
 }
 
 /// One parameter as the analysis used it.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, TS)]
 pub struct ResolvedParam {
     pub name: String,
     /// A number, `true`/`false`, or text (choices and text parameters).
@@ -206,7 +215,7 @@ pub struct ResolvedParam {
 }
 
 /// Where a kernel argument's value came from.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, TS)]
 #[serde(rename_all = "snake_case")]
 pub enum ArgumentSource {
     /// The request's `params`.
@@ -216,7 +225,7 @@ pub enum ArgumentSource {
 }
 
 /// What a kernel argument is, which decides its automatic value.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, TS)]
 #[serde(rename_all = "snake_case")]
 pub enum ArgumentKind {
     /// A 64-bit parameter the kernel uses as an address.
@@ -228,7 +237,7 @@ pub enum ArgumentKind {
 }
 
 /// One kernel argument as the analysis used it.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, TS)]
 pub struct KernelArgument {
     /// The parameter's name in the PTX.
     pub name: String,
@@ -245,7 +254,7 @@ pub struct KernelArgument {
 
 /// The kernel's arguments and the `params` text that gives them (what the page copies into
 /// its `params` field to edit them).
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, TS)]
 pub struct KernelArguments {
     pub values: Vec<KernelArgument>,
     pub params: String,
@@ -266,7 +275,7 @@ pub struct KernelArguments {
 }
 
 /// One instruction's accesses outside every array of an automatic launch's memory.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, TS)]
 pub struct OutsideAccess {
     /// Its source line and address (GCN3: its instruction index).
     pub line: u32,
@@ -283,64 +292,8 @@ pub struct OutsideAccess {
     pub misaligned: bool,
 }
 
-/// A simulator run as the report carries it: the run itself (its fields at the top level,
-/// as before this was typed), the bound it is compared with, and whether it stayed within.
-#[derive(Debug, Clone, PartialEq, Serialize)]
-pub struct SimulationReport {
-    #[serde(flatten)]
-    pub run: sim::Simulation,
-    /// The bound the mode checks this run against, or why there is none to compare with;
-    /// absent for a plain `simulate` run, which has no bound.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub bound: Option<SimBound>,
-    /// `run.cycles <= bound.cycles`: whether the bound holds for this execution; absent when
-    /// there is no bound to compare with. A `false` is a soundness bug to report.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub holds: Option<bool>,
-    /// Traced runs (SASS, PTX, GCN3): per loop header, the most iterations one thread made per
-    /// entry ([`crate::observed_loops`]); what `loop_bounds=observed` bounds with, and what
-    /// every inferred bound is checked against.
-    #[serde(default, skip_serializing_if = "Vec::is_empty")]
-    pub loop_iterations: Vec<crate::observed_loops::ObservedLoop>,
-}
-
-impl SimulationReport {
-    /// A run with no bound to compare with (the `simulate` mode).
-    pub fn alone(run: sim::Simulation) -> Self {
-        SimulationReport {
-            run,
-            bound: None,
-            holds: None,
-            loop_iterations: Vec::new(),
-        }
-    }
-
-    /// A run next to `bound` (`None`: not comparable, and `what` says why).
-    pub fn against(run: sim::Simulation, bound: Option<u64>, what: impl Into<String>) -> Self {
-        let holds = bound.map(|b| run.cycles <= b);
-        SimulationReport {
-            run,
-            bound: Some(SimBound {
-                cycles: bound,
-                what: what.into(),
-            }),
-            holds,
-            loop_iterations: Vec::new(),
-        }
-    }
-}
-
-/// What a simulation is checked against.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-pub struct SimBound {
-    /// The bound in cycles, or `null` when this run has no comparable bound.
-    pub cycles: Option<u64>,
-    /// What the bound is (e.g. `E_WF without splitting (one wavefront)`), or why there is none.
-    pub what: String,
-}
-
 /// The parsed kernel.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, TS)]
 pub struct KernelView {
     pub function: String,
     /// All functions found in the text (the request may name any of them).
@@ -351,11 +304,12 @@ pub struct KernelView {
     /// bank 0, stack), when the text is a whole `nvdisasm` dump (SASS only): shown with the
     /// table so an occupancy estimate can start from it; no bound uses it yet.
     #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[ts(type = "FunctionResources")]
     pub resources: Option<isa::FunctionResources>,
 }
 
 /// One instruction, flattened for tables.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, TS)]
 pub struct InstructionView {
     pub index: usize,
     pub address: u64,
@@ -372,12 +326,14 @@ pub struct InstructionView {
     /// Control-flow kind: `fallthrough`, `branch`, `ssy`, `pbk`, `sync`, `brk`, `exit`, ...
     pub control: String,
     pub target: Option<u64>,
+    #[ts(type = "ResourceClass")]
     pub class: ResourceClass,
     /// Block of the CFG holding the instruction (absent when no CFG was built).
     pub block: Option<usize>,
     /// SASS scheduling control bits (Maxwell to Hopper: stall, yield hint, barriers, wait
     /// mask, reuse flags), when the listing carries the encoding or a CuAssembler code.
     #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[ts(type = "ControlBits")]
     pub control_bits: Option<isa::ControlBits>,
 }
 
@@ -385,7 +341,7 @@ pub struct InstructionView {
 /// it was reduced to. `address` is the listing's byte address for SASS, GPGPU-Sim's program
 /// counter (8 bytes per instruction) for PTX, and the instruction's index for GCN3 (within
 /// its function) and Sim-D (in `.text`); `line` is 1-based.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, TS)]
 pub struct MappedInstruction {
     pub address: u64,
     pub line: u32,
@@ -394,7 +350,7 @@ pub struct MappedInstruction {
 }
 
 /// What the mode reports under `makespan`.
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, TS)]
 pub struct MakespanDetails {
     pub warps: u32,
     pub ls_units: u32,
@@ -430,7 +386,7 @@ pub struct MakespanDetails {
 }
 
 /// The ILP of Fig. 3 for this instance, written for an external MILP solver.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, TS)]
 pub struct IlpExport {
     /// `short` (Eq. 34/37) or `long` (Eq. 33/36) work-conserving constraints.
     pub variant: String,
@@ -441,7 +397,7 @@ pub struct IlpExport {
 }
 
 /// Lanes × cycles: what the page's Gantt chart draws.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, TS)]
 pub struct ScheduleView {
     pub cycles: u64,
     /// Lane names, e.g. `L0`, `C0`, `C1`.
@@ -455,7 +411,7 @@ pub struct ScheduleView {
 }
 
 /// One box of the Gantt chart.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, TS)]
 pub struct ScheduleItem {
     pub lane: usize,
     pub start: u64,
@@ -465,7 +421,7 @@ pub struct ScheduleItem {
 }
 
 /// A line chart.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, TS)]
 pub struct PlotView {
     pub title: String,
     pub x_label: String,
@@ -474,7 +430,7 @@ pub struct PlotView {
 }
 
 /// One line of a chart; `style` is `line` or `dashed`.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, TS)]
 pub struct Series {
     pub name: String,
     pub style: String,
@@ -482,7 +438,7 @@ pub struct Series {
 }
 
 /// A WCET bound.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, TS)]
 pub struct Wcet {
     /// The bound, in cycles of the cost model.
     pub cycles: u64,
@@ -506,7 +462,7 @@ impl Wcet {
 }
 
 /// A loop bound the WCET assumes.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, TS)]
 pub struct AssumedLoopBound {
     /// The header's key (`0x100`, `$L__BB0_3`, `BB0_7`).
     pub header: String,
@@ -518,7 +474,7 @@ pub struct AssumedLoopBound {
 
 /// One loop of the program (the thread-level CFG) and the bound the mode analysed it with:
 /// the report's loop table for every bounding mode (`warp-cfg`, `block`, `pws`, `rr`).
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, TS)]
 pub struct LoopBoundRow {
     /// The header's key, as `loop_bounds` takes it (`0x100`, `$L__BB0_3`, `BB0_7`).
     pub header: String,
@@ -542,7 +498,7 @@ pub struct LoopBoundRow {
 }
 
 /// One loop of the analysed graph, with the bound applied.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, TS)]
 pub struct LoopView {
     /// Graph node of the header.
     pub header: usize,
@@ -565,7 +521,7 @@ pub struct LoopView {
 }
 
 /// One term of the WCET: a node's worst-case count times its cost.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, TS)]
 pub struct CostTerm {
     pub node: usize,
     pub address: u64,
@@ -575,7 +531,7 @@ pub struct CostTerm {
 }
 
 /// What the `block` mode found: the thread block's bound and its parts (crate `block`).
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, TS)]
 pub struct BlockDetails {
     /// The block's bound (= `wcet.cycles`).
     pub wcet: u64,
@@ -618,7 +574,7 @@ pub struct BlockDetails {
 }
 
 /// One simulated execution of the block.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, TS)]
 pub struct BlockRun {
     pub scheduler: String,
     pub cycles: u64,
@@ -628,7 +584,7 @@ pub struct BlockRun {
 }
 
 /// The bound (and the serialised bound, and a run when made) for `warps` warps.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, TS)]
 pub struct BlockGrowth {
     pub warps: usize,
     pub bound: u64,
@@ -641,7 +597,7 @@ pub struct BlockGrowth {
 }
 
 /// What the `warp-cfg` mode found besides the bound.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, TS)]
 pub struct WarpCfgDetails {
     /// Abstract states (graph nodes, the exit node excluded).
     pub states: usize,
@@ -669,7 +625,7 @@ pub struct WarpCfgDetails {
 }
 
 /// One warp run under independent thread scheduling, next to the stack order.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, TS)]
 pub struct InterleavingView {
     /// `round-robin`, `newest` or `random:SEED`.
     pub scheduler: String,
@@ -687,14 +643,14 @@ pub struct InterleavingView {
 }
 
 /// One issued instruction: its address and the threads that issued it.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, TS)]
 pub struct IssueView {
     pub address: u64,
     pub mask: u64,
 }
 
 /// A branch (or `ret`/`exit`) the divergence analysis found may split a warp, and why.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, TS)]
 pub struct DivergentBranch {
     /// Index of the instruction in `kernel.instructions`, and its source line.
     pub instruction: usize,
@@ -706,7 +662,7 @@ pub struct DivergentBranch {
 }
 
 /// A control-flow graph and its drawing.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, TS)]
 pub struct CfgView {
     /// `thread` for the basic-block graph of one thread, `warp` for the warp-level CFG.
     pub kind: String,
@@ -714,6 +670,7 @@ pub struct CfgView {
     pub nodes: Vec<CfgNode>,
     pub edges: Vec<CfgEdge>,
     /// Coordinates for drawing, computed here so the page only renders.
+    #[ts(type = "Layout")]
     pub layout: layout::Layout,
     /// The graph was too large to draw or send (`nodes`, `edges` and `layout` are then
     /// empty): its size, and the limit.
@@ -722,7 +679,7 @@ pub struct CfgView {
 }
 
 /// The size of a graph too large to draw (see [`CfgView::omitted`]).
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, TS)]
 pub struct OmittedGraph {
     pub nodes: usize,
     pub edges: usize,
@@ -732,7 +689,7 @@ pub struct OmittedGraph {
 
 /// One node: a basic block (in the warp-level CFG: a block in one context), or the
 /// virtual exit node.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, TS)]
 pub struct CfgNode {
     pub id: usize,
     /// `block` or `exit`.
@@ -774,7 +731,7 @@ pub struct CfgNode {
 /// One edge. Thread-level kinds: `fallthrough`, `taken`, `sync`, `break`, `continue`,
 /// `call`, `return`; warp-level kinds: `fallthrough`, `taken`, `divergence`,
 /// `reconvergence`, `call`, `return`, `exit`.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, TS)]
 pub struct CfgEdge {
     pub from: usize,
     pub to: usize,
@@ -784,11 +741,14 @@ pub struct CfgEdge {
 }
 
 /// A Sim-D execution next to the WCET (`simd` mode, `simulate=true`).
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, TS)]
 pub struct SimdExecutionReport {
     /// The run: `cycles`, `bound`, `within_bound`, `utilisation`, `schedule` (raw intervals),
     /// refreshes, controller runs.
+    /// Declared as `SimdExecutionRun`, joined to this type where `details.simd.execution`
+    /// is typed.
     #[serde(flatten)]
+    #[ts(skip)]
     pub run: phases::execution::Execution,
     /// The observed schedule of the first `schedule_work_groups` work-groups, drawn like
     /// `report.schedule`: times from the end of the program upload, as the worst-case

@@ -4,18 +4,23 @@ use crate::schema::SCHEMA_VERSION;
 use isa::Dialect;
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
+use ts_rs::TS;
 
 /// One analysis request: the kernel text, which function of it, which analysis mode with
 /// which hardware preset and parameter overrides. The page and `warpbound analyze --request`
 /// send exactly this JSON.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, TS)]
 #[serde(deny_unknown_fields)]
 pub struct Request {
+    /// Absent: the current version (so TypeScript declares it optional).
     #[serde(default = "current_version")]
+    #[ts(as = "Option<u32>", optional)]
     pub schema_version: u32,
     /// The pasted kernel text.
     pub source: String,
+    /// Absent: SASS.
     #[serde(default = "default_dialect")]
+    #[ts(type = "Dialect", optional)]
     pub dialect: Dialect,
     /// Function to analyse when the text holds several; default the first.
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -37,6 +42,7 @@ pub struct Request {
     /// Global memory for the simulator (`simulate` mode, or `simulate=true`): named arrays
     /// with their fill; when absent, the `memory` text parameter is used.
     #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[ts(type = "MemoryInit")]
     pub memory: Option<sim::MemoryInit>,
     /// Record wall-clock timings in `report.timings_ms` (default). Without them the report is
     /// a pure function of the request: byte-identical natively and in wasm.

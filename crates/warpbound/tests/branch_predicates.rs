@@ -36,13 +36,13 @@ fn a_branch_with_a_predicate_operand_diverges_on_it() {
     assert_eq!(sim.run.cycles, 8);
     let branch = &sim.run.warps[0].issues[3];
     assert_eq!(branch.index, 3);
-    assert_eq!(branch.executed.count_ones(), 16);
+    assert_eq!(branch.executed.bits.count_ones(), 16);
     assert_eq!(r.wcet.as_ref().map(|w| w.cycles), Some(8));
     assert_eq!(sim.holds, Some(true));
     // `!P1`: the other half branches; the same costs.
     let negated = src.replace("BRA P1, 0x60", "BRA !P1, 0x60");
     let r = run(&negated, "warp-cfg");
     let sim = r.simulation.as_ref().expect("simulation");
-    assert_eq!(sim.run.warps[0].issues[3].executed, 0xffff);
+    assert_eq!(sim.run.warps[0].issues[3].executed.bits, 0xffff);
     assert_eq!(r.wcet.as_ref().map(|w| w.cycles), Some(8));
 }

@@ -44,22 +44,26 @@ fn words(r: &Report, array: &str) -> Vec<u64> {
         .unwrap_or_default()
 }
 
-#[test]
-fn vector_add_computes_the_sum() {
-    let r = run(
+/// `VECTOR_ADD` simulated on `grid` blocks of 64 threads for `n` elements: `a` counts from
+/// 0, `b` is filled as `b_fill` says, `c` starts at 0.
+fn vector_add(grid: u32, n: u32, b_fill: &str) -> Report {
+    let memory = format!("a@0x1000 {n} iota 0 1; b@0x2000 {n} {b_fill}; c@0x3000 {n} const 0");
+    run(
         VECTOR_ADD,
         "simulate",
         Some("gpgpusim-like"),
         &[
-            ("grid", "2".into()),
+            ("grid", grid.to_string().into()),
             ("block", "64".into()),
-            ("params", "0x1000,0,0x2000,0,0x3000,0,100".into()),
-            (
-                "memory",
-                "a@0x1000 100 iota 0 1; b@0x2000 100 iota 100 2; c@0x3000 100 const 0".into(),
-            ),
+            ("params", format!("0x1000,0,0x2000,0,0x3000,0,{n}").into()),
+            ("memory", memory.into()),
         ],
-    );
+    )
+}
+
+#[test]
+fn vector_add_computes_the_sum() {
+    let r = vector_add(2, 100, "iota 100 2");
     assert!(!r.has_errors(), "{:?}", r.diagnostics);
     let c = words(&r, "c");
     assert_eq!(c.len(), 100);
@@ -276,4 +280,44 @@ fn local_memory_spills_stay_within_the_bound() {
         assert!(observed <= bound, "{preset:?}: {observed} > {bound}");
         assert_eq!(r.simulation.as_ref().and_then(|s| s.holds), Some(true));
     }
+}
+
+/// The run as the page reads it (`views::sim_parts`, formerly the `sim` crate's own serde
+/// output): masks as lane strings, units and scheduler by name, stack tags in snake case.
+#[test]
+fn the_run_is_written_as_the_page_reads_it() {
+    let r = vector_add(1, 40, "iota 0 1");
+    assert!(!r.has_errors(), "{:?}", r.diagnostics);
+    let v = sim(&r).expect("simulation");
+    let cycles = r.simulation.as_ref().map(|s| s.run.cycles);
+    assert_eq!(v["cycles"].as_u64(), cycles);
+    let issue = &v["warps"][0]["issues"][0];
+    let keys: Vec<&String> = issue.as_object().expect("an issue").keys().collect();
+    assert_eq!(
+        keys,
+        ["active", "complete", "executed", "index", "issue", "lane", "line", "unit"]
+    );
+    assert_eq!(issue["unit"], "core");
+    assert_eq!(issue["active"], "1".repeat(32));
+    assert_eq!(v["warps"][0]["stack_depth"][0]["depth"], 1);
+    assert_eq!(v["occupancy"][0]["unit"], "core");
+    assert_eq!(v["transactions"][0]["space"], "global");
+    assert_eq!(v["memory"][2]["name"], "c");
+    assert_eq!(v["stepper"]["steps"][0]["stack"][0]["tag"], "nil");
+    assert_eq!(v["machine"]["scheduler"], "greedy_then_oldest");
+    assert_eq!(
+        v["machine"]["splitting"],
+        serde_json::json!({"kind": "none"})
+    );
+    assert!(v["machine"]["latency"]["latency"]["double_precision"].is_u64());
+    // Warp 1 has lanes 32..63, of which only 32..39 are below n = 40: its guarded
+    // instructions execute on the first 8 lanes, lane 0 first in the string.
+    let eight = format!("{}{}", "1".repeat(8), "0".repeat(24));
+    let issues = v["warps"][1]["issues"].as_array().expect("issues");
+    assert!(issues.iter().any(|i| i["executed"] == eight.as_str()));
+    assert!(issues
+        .iter()
+        .all(|i| i["active"].as_str().map(str::len) == Some(32)));
+    // Closed memory: no `outside`; a run within its trace budget: no `timeline_truncated`.
+    assert!(v.get("outside").is_none() && v.get("timeline_truncated").is_none());
 }

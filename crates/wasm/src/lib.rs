@@ -45,11 +45,20 @@ fn to_js<T: Serialize>(value: &T) -> Result<JsValue, JsError> {
         .map_err(|e| JsError::new(&format!("cannot convert the result: {e}")))
 }
 
+/// The TypeScript declarations of `Request`, `Report` and every type they reach, generated
+/// from the facade's Rust types (`warpbound::typescript`) and committed next to them, where a
+/// test pins them: wasm-bindgen appends this text to the package's `warpbound.d.ts`, so
+/// [`analyze`] is typed `analyze(request: Request): Report` rather than `any`.
+#[wasm_bindgen(typescript_custom_section)]
+const WIRE_TYPES: &str = include_str!("../../warpbound/bindings/warpbound.d.ts");
+
 /// Runs one analysis. `request` has the shape of `warpbound::Request`
 /// (`{source, dialect, function?, mode?, preset?, params?}`); the result is the report.
 /// A malformed request throws an `Error` naming the offending field.
-#[wasm_bindgen]
-pub fn analyze(request: JsValue) -> Result<JsValue, JsError> {
+#[wasm_bindgen(unchecked_return_type = "Report")]
+pub fn analyze(
+    #[wasm_bindgen(unchecked_param_type = "Request")] request: JsValue,
+) -> Result<JsValue, JsError> {
     let request: warpbound::Request = serde_wasm_bindgen::from_value(request)
         .map_err(|e| JsError::new(&format!("not a Warpbound request: {e}")))?;
     to_js(&warpbound::analyze(&request))
@@ -86,9 +95,9 @@ struct ProgressMessage<'a> {
 /// elapsed_ms}` while long work runs (at most every 50 ms of `performance.now()`), and
 /// returns `{report, elapsed_ms}`: the report (the same as `analyze`'s) and the whole call's
 /// time measured here. An exception thrown by `progress` is ignored.
-#[wasm_bindgen]
+#[wasm_bindgen(unchecked_return_type = "{ report: Report, elapsed_ms: number }")]
 pub fn analyze_with_progress(
-    request: JsValue,
+    #[wasm_bindgen(unchecked_param_type = "Request")] request: JsValue,
     progress: &js_sys::Function,
 ) -> Result<JsValue, JsError> {
     let started = now_ms();

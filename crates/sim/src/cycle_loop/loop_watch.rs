@@ -14,11 +14,9 @@
 //! Cost: nothing when no loop is watched; else per issue one mask update per watched loop,
 //! and per lane work only at headers.
 
-use serde::{Deserialize, Serialize};
-
 /// A loop to count: its header's instruction index and the instruction indices of its body
 /// (the header included).
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq)]
 pub struct WatchedLoop {
     pub header: usize,
     pub body: Vec<usize>,

@@ -25,15 +25,13 @@
 
 use std::collections::BTreeMap;
 
-use serde::{Deserialize, Serialize};
-
 /// Where the kernel arguments are (above any 47-bit user address).
 pub const KERNARG_BASE: u64 = 0xffff_0000_0000;
 /// Where the dispatch packet is.
 pub const DISPATCH_BASE: u64 = 0xfffe_0000_0000;
 
 /// The `.amdhsa_*` settings that shape the initial register state.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct GcnAbi {
     pub private_segment_buffer: bool,
     pub dispatch_ptr: bool,

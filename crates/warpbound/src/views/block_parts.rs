@@ -3,9 +3,10 @@
 //! Owned here so a rename inside the method crate cannot change what the page reads.
 
 use serde::Serialize;
+use ts_rs::TS;
 
 /// The block's bound and how it was made.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, TS)]
 pub struct BlockBoundView {
     /// Cycles until the last warp finishes, at most.
     pub cycles: u64,
@@ -23,7 +24,7 @@ pub struct BlockBoundView {
 
 /// One warp's share of the block bound: its isolated time, what the others can take from
 /// it, and when it has finished at the latest.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, TS)]
 pub struct WarpShareView {
     pub warp: usize,
     pub isolated: u64,
@@ -61,7 +62,7 @@ impl From<&block::BlockBound> for BlockBoundView {
 
 /// The kernel's barriers when every warp passes them alike: `P` (the instances a warp
 /// passes), the carry term `Σ_b P_b·λ_b`, and each barrier.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, TS)]
 pub struct BarrierPhasesView {
     pub instances: u64,
     pub carry: u64,
@@ -70,7 +71,7 @@ pub struct BarrierPhasesView {
 
 /// One barrier: its address, the headers of the loops around it (outermost first), how many
 /// times a warp passes it at most, and `λ_b`.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, TS)]
 pub struct PhaseBarrierView {
     pub address: u64,
     pub loops: Vec<u64>,
@@ -99,7 +100,7 @@ impl From<&block::BarrierPhases> for BarrierPhasesView {
 
 /// Why barriers keep the serialised bound: the first premise of the barrier-phase rule that
 /// fails, with the places in the listing (`kind` names the premise).
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, TS)]
 #[serde(tag = "kind", rename_all = "snake_case")]
 pub enum SerialisedView {
     /// Premise 1: no call or indirect jump (the one at `address`).

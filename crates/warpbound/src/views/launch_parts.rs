@@ -2,9 +2,10 @@
 //! what the page shows, so that a rename inside the crate cannot change the JSON.
 
 use serde::Serialize;
+use ts_rs::TS;
 
 /// What the `launch` mode found (`details.launch`).
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, TS)]
 pub struct LaunchDetails {
     /// The launch's bound (= `wcet.cycles`).
     pub wcet: u64,
@@ -46,7 +47,7 @@ pub struct LaunchDetails {
 }
 
 /// The bound and its breakdown (`launch::LaunchBound`).
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, TS)]
 pub struct LaunchBoundView {
     pub cycles: u64,
     /// `S·m`.
@@ -89,7 +90,7 @@ impl From<&launch::LaunchBound> for LaunchBoundView {
 }
 
 /// One simulated launch on the GPU's SMs.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, TS)]
 pub struct LaunchRun {
     pub scheduler: String,
     pub cycles: u64,

@@ -3,9 +3,10 @@
 //! here so a rename inside the method crate cannot change what the page reads.
 
 use serde::Serialize;
+use ts_rs::TS;
 
 /// The estimate `T(W, x) = min over y of ⌈W/y⌉·T(y)` (Eq. 42) and its terms.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, TS)]
 pub struct EstimateView {
     /// The largest group size allowed.
     pub x: u32,
@@ -31,7 +32,7 @@ impl From<&makespan::Estimate> for EstimateView {
 /// One cell of the witness schedule's Gantt chart: warp `warp` runs instruction `instr` of
 /// the transformed string on lane `lane` of unit `unit` (`"L"` or `"C"`) in cycle `cycle`
 /// (from 1, as in the ILP's `t = 1..T`, §5).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, TS)]
 pub struct SlotView {
     pub cycle: u64,
     pub unit: &'static str,
@@ -58,7 +59,7 @@ impl From<&makespan::Slot> for SlotView {
 /// What solving the binary ILP of Fig. 3 took: the branch and bound used (`"propagation"`
 /// or `"lp-branch-and-bound"`), its nodes and cache hits, the root LP bound and the model's
 /// size.
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, TS)]
 pub struct IlpSolveView {
     pub solver: &'static str,
     pub nodes: usize,

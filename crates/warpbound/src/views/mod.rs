@@ -1,6 +1,7 @@
 //! Report views: flat, JSON-friendly copies of analysis results for the page to render —
 //! instruction tables ([`kernel`]), graph drawings ([`graph`]), Gantt charts ([`schedule`]),
-//! line charts ([`plot`]) and a kernel's occupancy ([`occupancy`]). They shape data and lay
+//! line charts ([`plot`]), a kernel's occupancy ([`occupancy`]) and a simulator run
+//! ([`sim_parts`], [`sim_machine`], [`sim_stepper`]). They shape data and lay
 //! it out; they decide nothing.
 
 pub mod block_parts;
@@ -14,3 +15,6 @@ pub mod pws_parts;
 pub mod rr_caps;
 pub mod rr_parts;
 pub mod schedule;
+pub mod sim_machine;
+pub mod sim_parts;
+pub mod sim_stepper;

@@ -3,9 +3,10 @@
 //! crate cannot change the JSON.
 
 use serde::Serialize;
+use ts_rs::TS;
 
 /// Where a figure of the kernel came from, as the report spells it.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, TS)]
 pub enum Source {
     /// A whole `nvdisasm` dump's `.nv.info` / `.nv.shared.NAME` sections (what `cuobjdump
     /// -res-usage` prints for the same cubin).
@@ -28,7 +29,7 @@ pub enum Source {
 }
 
 /// The occupancy of the kernel at the request's block size on one SM (GCN3: one CU).
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, TS)]
 pub struct OccupancyView {
     /// The preset the limits come from (`sm_86`, `gfx8`).
     pub machine: String,
@@ -46,9 +47,9 @@ pub struct OccupancyView {
     pub registers: u32,
     pub registers_source: Source,
     /// GCN3: SGPRs per wavefront.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub scalar_registers: Option<u32>,
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub scalar_registers_source: Option<Source>,
     /// Shared memory per block (GCN3: LDS per work-group), static plus dynamic, in bytes (the
     /// SM's per-block reservation not included, except where a dump's static figure holds it:
@@ -70,18 +71,18 @@ pub struct OccupancyView {
 }
 
 /// The blocks each resource allows alone (`null`: the kernel uses none of it).
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, TS)]
 pub struct LimitsView {
     pub warps: u32,
     pub blocks: u32,
     pub registers: Option<u32>,
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub scalar_registers: Option<u32>,
     pub shared: Option<u32>,
 }
 
 /// What, changed alone, gives one more resident block.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, TS)]
 pub struct OneMoreBlockView {
     pub blocks_per_sm: u32,
     pub registers_at_most: Option<u32>,
@@ -91,7 +92,7 @@ pub struct OneMoreBlockView {
     pub larger_block: Option<BlockSizeView>,
 }
 
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, TS)]
 pub struct BlockSizeView {
     pub threads: u32,
     pub blocks_per_sm: u32,
@@ -99,7 +100,7 @@ pub struct BlockSizeView {
     pub limited_by: String,
 }
 
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, TS)]
 pub struct CurvePointView {
     pub threads: u32,
     pub blocks_per_sm: u32,

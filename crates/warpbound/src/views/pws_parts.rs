@@ -8,11 +8,12 @@
 //! `diagnostics`.
 
 use serde::Serialize;
+use ts_rs::TS;
 
 /// `details.pws`: what the page's PWS summary and graph show, in the order it shows them —
 /// the bounds of Table 2, how the split set was chosen, the pruned graph, the timelines, then
 /// the hardware and launch they were computed for.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, TS)]
 pub struct PwsView {
     /// The split set used: `none`, `marked` (the programmer's marks through Select, Alg. 1)
     /// or `optimal`.
@@ -39,7 +40,7 @@ pub struct PwsView {
 }
 
 /// One value per execution model, in the order of the page's table columns.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, TS)]
 pub struct PerModel<T> {
     pub no_split: T,
     pub dws: T,
@@ -57,7 +58,7 @@ impl<T> PerModel<T> {
 }
 
 /// The GPU of Table 1a as the analysis used it; every count a JSON number.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, TS)]
 pub struct PwsHardwareView {
     pub n_cu: u64,
     pub n_simd: u64,
@@ -72,7 +73,7 @@ pub struct PwsHardwareView {
 }
 
 /// The launch: `G` workgroups of `N_WIWG` work-items.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, TS)]
 pub struct PwsLaunchView {
     pub workgroups: u64,
     pub work_items_per_group: u64,
@@ -80,7 +81,7 @@ pub struct PwsLaunchView {
 
 /// `N_SIMD^total` (Eq. 2), `G_parallel` (Def. 5.2), `DS` (Def. 5.3), the time between
 /// dispatches and `E_kernel = DS · round`.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, TS)]
 pub struct KernelBoundView {
     pub n_simd_total: u64,
     pub g_parallel: u64,
@@ -91,7 +92,7 @@ pub struct KernelBoundView {
 
 /// The split sets side by side: the marks, Select's set, the optimal one (absent when over
 /// budget) and the one used. Node ids of `nodes`.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, TS)]
 pub struct SplitSetsView {
     pub marked: Vec<usize>,
     pub select: Vec<usize>,
@@ -102,7 +103,7 @@ pub struct SplitSetsView {
 /// One candidate split set under Lemma 5.1 (a row of the page's "Split sets" table): which
 /// set, its `E_WF = IPET(C_out) + |splits|·(e_s + e_m)` with the terms, then the contexts it
 /// needs at once and whether they fit in `S`.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, TS)]
 pub struct CandidateView {
     /// `marked`, `select` or `optimal`.
     pub source: String,
@@ -115,7 +116,7 @@ pub struct CandidateView {
 }
 
 /// One node of the wavefront CFG with branch serialisation blocks (§4.2).
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, TS)]
 pub struct PwsNodeView {
     pub id: usize,
     pub label: String,
@@ -140,14 +141,14 @@ pub struct PwsNodeView {
 }
 
 /// Source lines, 1-based and inclusive.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, TS)]
 pub struct LinesView {
     pub first: u32,
     pub last: u32,
 }
 
 /// A dispatch timeline (Fig. 9b): lanes and bars; `truncated` when slots were left out.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, TS)]
 pub struct DispatchTimelineView {
     pub lanes: Vec<String>,
     pub intervals: Vec<DispatchIntervalView>,
@@ -156,7 +157,7 @@ pub struct DispatchTimelineView {
 }
 
 /// One bar: `kind` is `init`, `wavefront`, `split_wavefront`, `serialized` or `split_merge`.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, TS)]
 pub struct DispatchIntervalView {
     pub lane: usize,
     pub start: u64,

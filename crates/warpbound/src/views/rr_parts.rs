@@ -9,9 +9,10 @@
 //! `diagnostics`.
 
 use serde::Serialize;
+use ts_rs::TS;
 
 /// `details.rr`: what the page's round-robin summary shows.
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, TS)]
 pub struct RrView {
     /// `max` (the safe bound) or `avg` (an estimate), and the label shown next to the WCET.
     pub mode: &'static str,
@@ -41,7 +42,7 @@ pub struct RrView {
 }
 
 /// `dim3(x, y, z)`.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, TS)]
 pub struct Dim3View {
     pub x: u32,
     pub y: u32,
@@ -49,7 +50,7 @@ pub struct Dim3View {
 }
 
 /// A warp of the launch: its block (linear index), its index in the block and its SM.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, TS)]
 pub struct WarpAt {
     pub block: u32,
     pub warp: u32,
@@ -58,7 +59,7 @@ pub struct WarpAt {
 
 /// The model's bound: the last SM to finish, each SM's finish, whether it is safe (`max`
 /// without overrides) and what it does not guarantee.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, TS)]
 pub struct RrWcetView {
     pub cycles: u64,
     pub per_sm: Vec<u64>,
@@ -68,7 +69,7 @@ pub struct RrWcetView {
 }
 
 /// Each estimate with whether the request overrode it (the page marks "(overridden)").
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, TS)]
 pub struct EstimatesView {
     pub active_warps: u32,
     pub active_warps_overridden: bool,
@@ -80,7 +81,7 @@ pub struct EstimatesView {
 
 /// Alg. 5: transactions per global warp instruction — the largest, the mean rounded up,
 /// the exact mean, and how many instructions were counted.
-#[derive(Debug, Clone, Copy, PartialEq, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, TS)]
 pub struct CoalescingView {
     pub max: u32,
     pub avg: u32,
@@ -90,7 +91,7 @@ pub struct CoalescingView {
 
 /// Alg. 6: competing SMs (active SMs − 1 at most; the heuristic average) and each
 /// instruction's distribution.
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, TS)]
 pub struct CompetingView {
     pub max: u32,
     pub avg: u32,
@@ -102,7 +103,7 @@ pub struct CompetingView {
 /// One instruction on one SM in Alg. 6, the verdict first: whether the thresholds let it
 /// count, the competing SMs it counts for, then what they come from (`Distance2Center` and
 /// the accesses per partition).
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, TS)]
 pub struct CompetitionView {
     pub pc: u64,
     pub sm: u32,
@@ -114,7 +115,7 @@ pub struct CompetitionView {
 
 /// One code segment (instructions `start..end`) with its classes, LI and LE (Eq. 5.4–5.7)
 /// and the issue times `T` of its executions per warp (`t[].warp` indexes `gantt`).
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, TS)]
 pub struct SegmentView {
     pub id: usize,
     pub opcode: String,
@@ -131,14 +132,14 @@ pub struct SegmentView {
 }
 
 /// The issue times of one segment by one warp.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, TS)]
 pub struct IssueTimesView {
     pub warp: usize,
     pub times: Vec<u64>,
 }
 
 /// One global warp instruction instance with its coalesced 128-byte segments (§4.4.4).
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, TS)]
 pub struct AccessView {
     #[serde(flatten)]
     pub at: WarpAt,
@@ -165,7 +166,7 @@ fn is_zero(x: &u32) -> bool {
 
 /// What the cache models found: accesses per level, each SM's L1, the shared LLC and the
 /// bypass heuristic (Eq. 3.1) per SM.
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, TS)]
 pub struct CachesView {
     pub l1_hit_accesses: u64,
     pub l2_hit_accesses: u64,
@@ -176,7 +177,7 @@ pub struct CachesView {
 }
 
 /// One SM's L1 (§4.4.6).
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, TS)]
 pub struct L1View {
     pub sm: u32,
     pub load_lines: u64,
@@ -187,7 +188,7 @@ pub struct L1View {
 }
 
 /// The shared LLC (§6.4): `simple`, or `access_interval` with its quota.
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, TS)]
 pub struct LlcView {
     pub method: &'static str,
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -199,7 +200,7 @@ pub struct LlcView {
 
 /// The bypass heuristic on one SM: each line's U, R and U × (1 + R), and the lines it
 /// bypasses.
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, TS)]
 pub struct BypassView {
     pub sm: u32,
     pub lines: Vec<LineUseView>,
@@ -208,7 +209,7 @@ pub struct BypassView {
 
 /// One cache line's use (§3.3), the score first: `product` = U × (1 + R), the bypass
 /// heuristic's ranking, then U, R and the counts they come from.
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, TS)]
 pub struct LineUseView {
     pub address: u64,
     pub product: f64,
@@ -219,7 +220,7 @@ pub struct LineUseView {
 }
 
 /// One warp's segment instances as `[start, issue_end, end)`, and its end.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, TS)]
 pub struct GanttRowView {
     #[serde(flatten)]
     pub at: WarpAt,
@@ -230,7 +231,7 @@ pub struct GanttRowView {
 }
 
 /// One execution of a segment: issued from `start` to `issue_end`, done at `end`.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, TS)]
 pub struct SegmentRunView {
     pub segment: usize,
     pub start: u64,
@@ -240,7 +241,7 @@ pub struct SegmentRunView {
 
 /// Alg. 4's trace of one warp: basic blocks in execution order, the instruction of every
 /// step and the threads active at it.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, TS)]
 pub struct TraceView {
     #[serde(flatten)]
     pub at: WarpAt,
@@ -253,7 +254,7 @@ pub struct TraceView {
 
 /// One place where unknown data was paid for: `both_sides`, `guarded_exit`,
 /// `guarded_access` or `uncoalesced_address`, at instruction `inst`.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, TS)]
 pub struct AssumptionView {
     pub kind: &'static str,
     pub inst: usize,
@@ -265,7 +266,7 @@ pub struct AssumptionView {
 
 /// A bound applied to a loop exiting on unknown data: its header label, line, the bound and
 /// where it came from (`loop_bounds`, `default_loop_bound` or `inferred`).
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, TS)]
 pub struct RrLoopBoundView {
     pub label: String,
     pub line: u32,

@@ -117,6 +117,60 @@ pub fn note(used: f64, budgets: &[(&str, u64, u64)]) -> Option<Diagnostic> {
     ))
 }
 
+/// Runs `kernel` as `run` on each named machine in turn, the runs sharing one `max_steps`:
+/// each gets what the ones before left (a mode's time is the budget's, not a multiple of it),
+/// and a run stopped by the budget leaves nothing. The first run's diagnostics go to
+/// `diags`; the others add only what the first did not say. Returns the runs made and the
+/// names of those the budget left out (`what` names the runs in the note about them).
+pub(crate) fn runs_sharing_max_steps(
+    kernel: &isa::Kernel,
+    run: &crate::simulator::SimRun,
+    machines: Vec<(&'static str, sim::Machine)>,
+    what: &str,
+    progress: isa::Observer,
+    diags: &mut Vec<Diagnostic>,
+    arguments: &mut Option<crate::report::KernelArguments>,
+) -> Vec<(&'static str, sim::Simulation)> {
+    let mut runs = Vec::new();
+    let mut skipped = Vec::new();
+    let mut left = run.budget.max_steps;
+    for (i, (name, machine)) in machines.into_iter().enumerate() {
+        if i > 0 && left == 0 {
+            skipped.push(name);
+            continue;
+        }
+        let mut this = run.clone();
+        this.budget.max_steps = left;
+        let mut said = Vec::new();
+        let result =
+            crate::simulator::run_kernel(kernel, &this, &machine, &mut said, arguments, progress);
+        for d in said {
+            if i == 0 || !diags.contains(&d) {
+                diags.push(d);
+            }
+        }
+        match result {
+            Some(sim) => {
+                left = left.saturating_sub(sim.issued);
+                runs.push((name, sim));
+            }
+            None => left = 0,
+        }
+    }
+    if !skipped.is_empty() {
+        diags.push(Diagnostic::global(
+            Severity::Note,
+            format!(
+                "{what} share max_steps = {}: the runs before used it up, so none was made \
+                 under {} (raise max_steps to make them)",
+                run.budget.max_steps,
+                skipped.join(", ")
+            ),
+        ));
+    }
+    runs
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -10,7 +10,7 @@ use crate::observed_loops::{self, ObservedLoop};
 use crate::report::{BlockGrowth, PlotView, ScheduleItem, ScheduleView, Series};
 use crate::simulator::{self, SimRun};
 use crate::warp_analysis::{ParsedSass, WarpCfgParams};
-use isa::{Diagnostic, Severity};
+
 use std::collections::BTreeMap;
 
 /// `run` as one block of `dims` threads.
@@ -33,56 +33,21 @@ pub(super) fn simulate_block(
     progress: isa::Observer,
     out: &mut ModeOutput,
 ) -> Vec<(&'static str, sim::Simulation)> {
-    let mut runs = Vec::new();
     // The runs share one `max_steps` (issue #37 item 3: the mode's time is the budget's, not
-    // a multiple of it): each gets what the ones before left.
-    let mut left = run.budget.max_steps;
-    let mut skipped = Vec::new();
-    for (i, (name, s)) in schedulers(scheduler).into_iter().enumerate() {
-        let Some(machine) = machine(p, units, s) else {
-            continue;
-        };
-        if i > 0 && left == 0 {
-            skipped.push(name);
-            continue;
-        }
-        let mut this = run.clone();
-        this.budget.max_steps = left;
-        let mut diags = Vec::new();
-        let result = simulator::run_kernel(
-            parsed.runnable(),
-            &this,
-            &machine,
-            &mut diags,
-            &mut out.arguments,
-            progress,
-        );
-        for d in diags {
-            if i == 0 || !out.diagnostics.contains(&d) {
-                out.diagnostics.push(d);
-            }
-        }
-        match result {
-            Some(sim) => {
-                left = left.saturating_sub(sim.issued);
-                runs.push((name, sim));
-            }
-            // A run stopped by the shared budget leaves nothing for the others.
-            None => left = 0,
-        }
-    }
-    if !skipped.is_empty() {
-        out.diagnostics.push(Diagnostic::global(
-            Severity::Note,
-            format!(
-                "the block's runs share max_steps = {}: the runs before used it up, so the \
-                 block was not run under {} (raise max_steps to run them)",
-                run.budget.max_steps,
-                skipped.join(", ")
-            ),
-        ));
-    }
-    runs
+    // a multiple of it).
+    let machines = schedulers(scheduler)
+        .into_iter()
+        .filter_map(|(name, s)| Some((name, machine(p, units, s)?)))
+        .collect();
+    crate::shared_allowance::runs_sharing_max_steps(
+        parsed.runnable(),
+        run,
+        machines,
+        "the block's runs",
+        progress,
+        &mut out.diagnostics,
+        &mut out.arguments,
+    )
 }
 
 /// The warp-instructions `runs` issued in all.

@@ -4,10 +4,9 @@
 
 use crate::mode::ModeOutput;
 use crate::report::{ScheduleItem, ScheduleView};
-use crate::simulator::{self, SimRun};
+use crate::simulator::SimRun;
 use crate::views::launch_parts::LaunchRun;
 use crate::warp_analysis::{ParsedSass, WarpCfgParams};
-use isa::{Diagnostic, Severity};
 
 /// Most blocks drawn in the Gantt chart (the rest are in the run's numbers).
 const MAX_GANTT_BLOCKS: usize = 4000;
@@ -39,51 +38,25 @@ pub(super) fn simulate_launch(
         sms: shape.sms,
         blocks_per_sm: shape.blocks_per_sm,
     };
-    let mut runs = Vec::new();
-    let mut left = run.budget.max_steps;
-    for (i, (name, s)) in schedulers(scheduler).into_iter().enumerate() {
-        let Some(mut machine) = p.cost.machine(p.its) else {
-            continue;
-        };
-        machine.scheduler = s;
-        // The SM holds exactly the occupancy's blocks: its warp slots are theirs.
-        machine.warps_per_sm = shape.blocks_per_sm.saturating_mul(shape.warps_per_block);
-        if i > 0 && left == 0 {
-            out.diagnostics.push(Diagnostic::global(
-                Severity::Note,
-                format!(
-                    "the launch's runs share max_steps = {}: the runs before used it up, so \
-                     it was not run under {name}",
-                    run.budget.max_steps
-                ),
-            ));
-            continue;
-        }
-        let mut this = run.clone();
-        this.budget.max_steps = left;
-        let mut diags = Vec::new();
-        let result = simulator::run_kernel(
-            parsed.runnable(),
-            &this,
-            &machine,
-            &mut diags,
-            &mut out.arguments,
-            progress,
-        );
-        for d in diags {
-            if i == 0 || !out.diagnostics.contains(&d) {
-                out.diagnostics.push(d);
-            }
-        }
-        match result {
-            Some(sim) => {
-                left = left.saturating_sub(sim.issued);
-                runs.push((name, sim));
-            }
-            None => left = 0,
-        }
-    }
-    runs
+    let machines = schedulers(scheduler)
+        .into_iter()
+        .filter_map(|(name, s)| {
+            let mut machine = p.cost.machine(p.its)?;
+            machine.scheduler = s;
+            // The SM holds exactly the occupancy's blocks: its warp slots are theirs.
+            machine.warps_per_sm = shape.blocks_per_sm.saturating_mul(shape.warps_per_block);
+            Some((name, machine))
+        })
+        .collect();
+    crate::shared_allowance::runs_sharing_max_steps(
+        parsed.runnable(),
+        &run,
+        machines,
+        "the launch's runs",
+        progress,
+        &mut out.diagnostics,
+        &mut out.arguments,
+    )
 }
 
 /// The schedulers `name` names: `any` is loose round-robin, greedy-then-oldest and a

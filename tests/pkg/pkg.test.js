@@ -130,3 +130,19 @@ test("the package's TypeScript declarations type analyze with the facade's Reque
   }
   assert.ok(!/\bbigint\b/.test(committed), 'integers are numbers, as serde-wasm-bindgen sends them');
 });
+
+test('a number beyond 2^53 in the report (a random scheduler seed) still gives a report', () => {
+  const source = readFileSync(resolve(ROOT, 'www/examples/its-sm86.sass'), 'utf8');
+  // 2^60 + 1: no JavaScript number holds it; the report comes back with it rounded.
+  const request = {
+    schema_version: 3,
+    dialect: 'sass',
+    mode: 'warp-cfg',
+    source,
+    params: { its: 'random:1152921504606846977', simulate: true },
+    loop_bounds: { '0x0450': 16 },
+  };
+  const report = pkg.analyze(request);
+  assert.ok(report.wcet.cycles > 0);
+  assert.ok(JSON.stringify(report).includes('1152921504606847000'));
+});

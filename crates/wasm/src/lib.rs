@@ -40,9 +40,14 @@ pub fn start() {
 
 fn to_js<T: Serialize>(value: &T) -> Result<JsValue, JsError> {
     let serializer = serde_wasm_bindgen::Serializer::json_compatible();
-    value
-        .serialize(&serializer)
-        .map_err(|e| JsError::new(&format!("cannot convert the result: {e}")))
+    value.serialize(&serializer).or_else(|_| {
+        // A number beyond 2^53 (a large random-scheduler seed, say) has no exact JavaScript
+        // number, and the JSON-compatible conversion refuses it; the JSON text rounds it as
+        // `JSON.parse` does, so the page still gets its report.
+        let text = serde_json::to_string(value)
+            .map_err(|e| JsError::new(&format!("cannot convert the result: {e}")))?;
+        js_sys::JSON::parse(&text).map_err(|_| JsError::new("cannot convert the result"))
+    })
 }
 
 /// The TypeScript declarations of `Request`, `Report` and every type they reach, generated

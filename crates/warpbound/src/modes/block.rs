@@ -35,11 +35,7 @@ pub const MODE: Mode = Mode {
     run,
 };
 
-/// Threads per warp of every SASS target.
-const WARP_SIZE: u64 = 32;
-
-/// CUDA's limit on the threads of one block (every architecture since Fermi).
-const MAX_THREADS: u64 = 1024;
+use crate::warp_analysis::thread_block::{self, WARP_SIZE};
 
 /// Largest block the growth plot goes to, in warps (a 1024-thread block).
 const MAX_PLOT_WARPS: usize = 32;
@@ -82,16 +78,11 @@ fn run(input: &ModeInput) -> ModeOutput {
             )
         }
     };
-    let threads = dims.iter().map(|&d| u64::from(d)).product::<u64>();
-    if threads > MAX_THREADS {
-        return ModeOutput::failed([Diagnostic::global(
-            Severity::Error,
-            format!(
-                "parameter `block`: {threads} threads; a thread block has at most {MAX_THREADS}"
-            ),
-        )]);
-    }
-    let warps = threads.div_ceil(WARP_SIZE) as usize;
+    let (threads, warps) = match thread_block::threads_and_warps(&dims) {
+        Ok(t) => t,
+        Err(d) => return ModeOutput::failed([d]),
+    };
+    let warps = warps as usize;
     let mut out = ModeOutput::default();
     let mut p = p;
     if let Some(u) = &units {

@@ -14,6 +14,7 @@ use crate::observed_loops;
 use crate::report::{SimulationReport, Wcet};
 use crate::views::launch_parts::LaunchDetails;
 use crate::views::occupancy::Source;
+use crate::warp_analysis::thread_block;
 use crate::warp_analysis::{self, Cost, WarpCfgParams};
 use crate::{kernel_occupancy, loop_inference};
 use isa::{Diagnostic, Severity};
@@ -32,12 +33,6 @@ pub const MODE: Mode = Mode {
     run,
 };
 
-/// Threads per warp of every SASS target.
-const WARP_SIZE: u64 = 32;
-
-/// CUDA's limit on the threads of one block.
-const MAX_THREADS: u64 = 1024;
-
 fn run(input: &ModeInput) -> ModeOutput {
     let mut p = match WarpCfgParams::decode(input) {
         Ok(p) => p,
@@ -48,17 +43,11 @@ fn run(input: &ModeInput) -> ModeOutput {
         Ok(l) => l,
         Err(d) => return ModeOutput::failed(d),
     };
-    let threads: u64 = lp.block.iter().map(|&d| u64::from(d)).product();
-    if threads > MAX_THREADS {
-        return ModeOutput::failed([Diagnostic::global(
-            Severity::Error,
-            format!(
-                "parameter `block`: {threads} threads; a thread block has at most {MAX_THREADS}"
-            ),
-        )]);
-    }
+    let (threads, warps) = match thread_block::threads_and_warps(&lp.block) {
+        Ok(t) => t,
+        Err(d) => return ModeOutput::failed([d]),
+    };
     let blocks: u64 = lp.grid.iter().map(|&d| u64::from(d)).product();
-    let warps = threads.div_ceil(WARP_SIZE);
     let mut out = ModeOutput::default();
     let Some(parsed) = warp_analysis::parse_sass(input, &p, &mut out) else {
         return out;

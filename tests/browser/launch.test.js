@@ -37,6 +37,9 @@ async function check(id, expected) {
   await page.click('[data-view="summary"]');
   assert.ok((await page.textContent('#launch-formula')).includes(l.wcet.toLocaleString('en-US')));
   assert.equal(await page.locator('#launch-runs tbody tr').count(), l.runs.length);
+  // The contention term, with the number the bound's C was built with.
+  assert.equal(l.contention.cycles_per_access, expected.delta);
+  assert.ok((await page.textContent('#launch-terms')).includes(`${l.contention.cycles_per_access} = ⌈${l.contention.active_sms} active SMs`));
   // The occupancy panel: one bar per limit the kernel has, the binding one marked.
   const binding = await page.locator('#occupancy-bars .occ-row.binding').evaluateAll((rows) => rows.map((r) => r.dataset.limit));
   assert.deepEqual(binding, native.occupancy.binding);
@@ -53,9 +56,9 @@ async function check(id, expected) {
 }
 
 test('launch: blocks of 32 — half the SM (blocks limit), two waves', async () => {
-  await check('launch-small-blocks', { wcet: 3002, waves: 2, binding: 'blocks' });
+  await check('launch-small-blocks', { wcet: 3058, waves: 2, binding: 'blocks', delta: 14 });
 });
 
 test('launch: the same threads in blocks of 128 — a full SM (warps limit), one wave', async () => {
-  await check('launch-full-sm', { wcet: 1789, waves: 1, binding: 'warps' });
+  await check('launch-full-sm', { wcet: 1817, waves: 1, binding: 'warps', delta: 14 });
 });

@@ -23,6 +23,7 @@ export function launchSummary(r) {
       ['m: blocks per SM (the occupancy)', fmt(l.blocks_per_sm)],
       ['slots S·m, waves ⌈n / (S·m)⌉', `${fmt(b.slots)}, ${fmt(b.waves)}`],
       ['C: one warp alone (warp-cfg bound)', fmt(l.warp_wcet)],
+      ...contentionRows(l.contention),
       ['I: warp-instructions of one warp', fmt(l.warp_issues)],
       ['σ: one warp\u2019s stall cycles at most', fmt(l.warp_stall)],
       ['last dispatch by (issues + stalls)', `${fmt(b.last_dispatch)} = ${fmt(b.dispatch_issues)} + ${fmt(b.dispatch_stalls)}`],
@@ -49,4 +50,16 @@ export function launchSummary(r) {
     );
   }
   return parts;
+}
+
+/** The contention term's rows: Δ and what it is made of (absent with memory_contention=none). */
+function contentionRows(c) {
+  if (!c) return [['memory contention between SMs', 'none (memory_contention=none or cost unit)']];
+  return [
+    [
+      'Δ: cycles the other SMs add to each memory access in C',
+      `${fmt(c.cycles_per_access)} = ⌈${c.active_sms} active SMs × ${c.sectors_per_access} sectors × 32 B ÷ (${fmt(c.bandwidth_gb_per_s)} GB/s ÷ ${fmt(c.boost_clock_mhz)} MHz)⌉`,
+    ],
+    ['DRAM bandwidth and clock', c.source],
+  ];
 }

@@ -1,7 +1,9 @@
 //! Named GPUs: the SM count of one product per architecture the occupancy presets cover
 //! (crate `occupancy`, sm_61 … sm_90), each from NVIDIA's own architecture whitepaper or
 //! product specification. The SM count is the only figure the launch bound takes from the
-//! product; the per-SM limits are the architecture's (crate `occupancy`).
+//! product besides its memory system (DRAM bandwidth and boost clock, which bound the
+//! contention between SMs, [`crate::contention`]); the per-SM limits are the
+//! architecture's (crate `occupancy`).
 
 use serde::Serialize;
 
@@ -18,6 +20,21 @@ pub struct GpuPreset {
     pub sms: u32,
     /// Where the SM count comes from.
     pub source: &'static str,
+    /// The DRAM side, for the contention bound.
+    pub memory: MemorySystem,
+}
+
+/// What the contention bound takes from a product's memory system: its peak DRAM bandwidth
+/// and the SM clock the cycles are counted in (the boost clock: the highest, so the most
+/// SM cycles per byte, which is the safe side of `Δ`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+pub struct MemorySystem {
+    /// Peak DRAM bandwidth, GB/s (10^9 bytes per second).
+    pub bandwidth_gb_per_s: u32,
+    /// The SM boost clock, MHz.
+    pub boost_clock_mhz: u32,
+    /// Where both figures come from.
+    pub source: &'static str,
 }
 
 /// One product per architecture, in compute-capability order.
@@ -29,6 +46,11 @@ pub const GPUS: [GpuPreset; 7] = [
         sms: 28,
         source: "NVIDIA GeForce GTX 1080 Ti specifications: 3584 CUDA cores; a Pascal GP10x SM \
                  has 128 (NVIDIA GeForce GTX 1080 whitepaper, 2016): 28 SMs",
+        memory: MemorySystem {
+            bandwidth_gb_per_s: 484,
+            boost_clock_mhz: 1582,
+            source: "NVIDIA GeForce GTX 1080 Ti specifications: 11 Gbps GDDR5X on a 352-bit interface, 484 GB/s; boost clock 1582 MHz",
+        },
     },
     GpuPreset {
         name: "v100",
@@ -36,6 +58,11 @@ pub const GPUS: [GpuPreset; 7] = [
         arch: "sm_70",
         sms: 80,
         source: "NVIDIA Tesla V100 GPU Architecture whitepaper (2017), Table 1: 80 SMs",
+        memory: MemorySystem {
+            bandwidth_gb_per_s: 900,
+            boost_clock_mhz: 1530,
+            source: "NVIDIA Tesla V100 GPU Architecture whitepaper (2017): HBM2 at 900 GB/s; Table 1: GPU boost clock 1530 MHz (SXM2)",
+        },
     },
     GpuPreset {
         name: "rtx-2080-ti",
@@ -44,6 +71,11 @@ pub const GPUS: [GpuPreset; 7] = [
         sms: 68,
         source: "NVIDIA Turing GPU Architecture whitepaper (2018), Table 1 (RTX 2080 Ti \
                  Founders Edition): 68 SMs",
+        memory: MemorySystem {
+            bandwidth_gb_per_s: 616,
+            boost_clock_mhz: 1635,
+            source: "NVIDIA Turing GPU Architecture whitepaper (2018), Table 1 (RTX 2080 Ti Founders Edition): memory bandwidth 616 GB/s, boost clock 1635 MHz",
+        },
     },
     GpuPreset {
         name: "a100",
@@ -51,6 +83,11 @@ pub const GPUS: [GpuPreset; 7] = [
         arch: "sm_80",
         sms: 108,
         source: "NVIDIA A100 Tensor Core GPU Architecture whitepaper (2020), Table 1: 108 SMs",
+        memory: MemorySystem {
+            bandwidth_gb_per_s: 1555,
+            boost_clock_mhz: 1410,
+            source: "NVIDIA A100 Tensor Core GPU Architecture whitepaper (2020), Table 1: memory bandwidth 1555 GB/s, boost clock 1410 MHz",
+        },
     },
     GpuPreset {
         name: "rtx-3090",
@@ -59,6 +96,11 @@ pub const GPUS: [GpuPreset; 7] = [
         sms: 82,
         source: "NVIDIA Ampere GA102 GPU Architecture whitepaper (2020), Table 1 (RTX 3090): \
                  82 SMs",
+        memory: MemorySystem {
+            bandwidth_gb_per_s: 936,
+            boost_clock_mhz: 1695,
+            source: "NVIDIA Ampere GA102 GPU Architecture whitepaper (2020), Table 1 (RTX 3090): memory bandwidth 936 GB/s, boost clock 1695 MHz",
+        },
     },
     GpuPreset {
         name: "rtx-4090",
@@ -66,6 +108,11 @@ pub const GPUS: [GpuPreset; 7] = [
         arch: "sm_89",
         sms: 128,
         source: "NVIDIA Ada GPU Architecture whitepaper (2022), Table 1 (RTX 4090): 128 SMs",
+        memory: MemorySystem {
+            bandwidth_gb_per_s: 1008,
+            boost_clock_mhz: 2520,
+            source: "NVIDIA Ada GPU Architecture whitepaper (2022), Table 1 (RTX 4090): memory bandwidth 1008 GB/s, boost clock 2520 MHz",
+        },
     },
     GpuPreset {
         name: "h100-sxm",
@@ -74,6 +121,11 @@ pub const GPUS: [GpuPreset; 7] = [
         sms: 132,
         source: "NVIDIA H100 Tensor Core GPU Architecture whitepaper (2022), Table 3 (H100 \
                  SXM5): 132 SMs",
+        memory: MemorySystem {
+            bandwidth_gb_per_s: 3352,
+            boost_clock_mhz: 1980,
+            source: "NVIDIA H100 Tensor Core GPU Architecture whitepaper (2022), Table 3 (H100 SXM5): memory bandwidth 3352 GB/s; H100 SXM5 specification: maximum boost clock 1980 MHz",
+        },
     },
 ];
 

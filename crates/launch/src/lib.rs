@@ -5,11 +5,12 @@
 //! resident warps sharing its one issue slot under a work-conserving warp scheduler (the
 //! machine of crate `block`).
 //!
-//! What this crate is not: a model of the memory system shared by the SMs. An access's
-//! latency is the cost model's whatever the other SMs do (no L2, bus or DRAM queue), the
-//! assumption of the simulator's several-SM runs (`sim::Gpu`) it is checked against; with
-//! real contention between SMs (Huangfu's competing SMs, thesis Alg. 6) each global access
-//! would need a larger latency in `C` before it comes here. Nor does it analyse the kernel:
+//! Memory contention between SMs enters through `C`: module [`contention`] bounds what the
+//! other SMs add to one memory access (Huangfu's competing SMs, thesis §5.3.3.3, under a
+//! stated round-robin arbitration at the DRAM's peak bandwidth), and the caller computes
+//! `C` with latencies grown by that much; the bound below then holds as it is, since its
+//! argument is about issue slots and each warp's own blocked cycles. The crate does not
+//! analyse the kernel:
 //! `C` (a warp's time alone), `I` (its warp-instructions) and the stall bound come from the
 //! warp-CFG analysis of the caller.
 //!
@@ -68,6 +69,7 @@
 //! and fills it the next cycle, which is at most the cycle that instruction completes:
 //! a slot is never idle while a block waits, as the argument needs.
 
+pub mod contention;
 pub mod gpus;
 
 use block::WarpProfile;

@@ -486,6 +486,29 @@ export type CompetingView = { max: number, avg: number, mean: number, active_sms
 export type CompetitionView = { pc: number, sm: number, counted: boolean, competing: number, d2center: number, distribution: Array<number>, };
 
 /**
+ * The contention term `Δ = ⌈A·k·32 B / (B/f)⌉` (Huangfu's competing SMs at the DRAM's
+ * peak bandwidth, `launch::contention`) and its parts.
+ */
+export type ContentionView = { 
+/**
+ * `Δ`: cycles added to the latency of every global, local, texture and constant access.
+ */
+cycles_per_access: number, 
+/**
+ * `A`: SMs holding blocks of the launch (`min(S, n)`).
+ */
+active_sms: number, 
+/**
+ * `k`: sectors of 32 bytes one warp access touches at most (`sectors_per_access`).
+ */
+sectors_per_access: number, 
+/**
+ * The GPU's peak DRAM bandwidth (GB/s) and SM boost clock (MHz), and their source.
+ */
+bandwidth_gb_per_s: number, boost_clock_mhz: number, source: string,
+};
+
+/**
  * One term of the WCET: a node's worst-case count times its cost.
  */
 export type CostTerm = { node: number, address: number, count: number, cost: number, total: number, };
@@ -842,6 +865,12 @@ warp_issues: number,
  * `σ`: one warp's cycles blocked on its own latencies at most (0 under cost `unit`).
  */
 warp_stall: number, barriers: boolean, bound: LaunchBoundView, 
+/**
+ * Memory contention between SMs, when the bound accounts for it (cost `latency` or
+ * `control` with `memory_contention=round-robin`): what every memory access's latency
+ * in `C` was grown by (crate `launch::contention`).
+ */
+contention?: ContentionView | null, 
 /**
  * What the bound assumes beyond the warp analysis (memory between SMs, schedulers).
  */

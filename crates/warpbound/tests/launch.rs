@@ -210,3 +210,45 @@ fn a_listing_without_its_shared_memory_bounds_every_occupancy_up_to_its_estimate
         bound(&from_dump)
     );
 }
+
+#[test]
+fn memory_contention_grows_each_memory_access_by_delta() {
+    // One global load whose result the next instruction waits for: under cost latency the
+    // warp's C holds the load's latency once, so the other SMs' traffic adds Δ once. GTX
+    // 1080 Ti (484 GB/s at 1582 MHz: 305.9 B per cycle), 2 SMs, 9 blocks: A = 2 active SMs;
+    // Δ = ⌈2 × 32 sectors × 32 B × 1582 / 484 000⌉ = ⌈6.69⌉ = 7, and with 4 sectors per
+    // access ⌈2 × 4 × 32 × 1582 / 484 000⌉ = ⌈0.84⌉ = 1.
+    let src = "S2R R0, SR_TID.X ;\nLDG.E R1, [R2] ;\nIADD R3, R1, 0x1 ;\nEXIT ;\n";
+    let with = |extra: &[(&str, serde_json::Value)]| {
+        let mut params = vec![
+            ("gpu", serde_json::json!("gtx-1080-ti")),
+            ("sms", serde_json::json!(2)),
+            ("grid", serde_json::json!("9,1,1")),
+            ("block", serde_json::json!("1024,1,1")),
+        ];
+        params.extend(extra.iter().cloned());
+        let r = report(src, Some("pascal-gp102"), &params);
+        r.launch()
+            .cloned()
+            .unwrap_or_else(|| panic!("{:?}", r.diagnostics))
+    };
+    let none = with(&[("memory_contention", serde_json::json!("none"))]);
+    assert!(none.contention.is_none());
+    assert!(none.assumptions[0].starts_with("no memory contention"));
+    let full = with(&[]);
+    let c = full.contention.as_ref().expect("contention by default");
+    assert_eq!(
+        (c.active_sms, c.sectors_per_access, c.cycles_per_access),
+        (2, 32, 7)
+    );
+    assert_eq!(full.warp_wcet, none.warp_wcet + 7);
+    assert_eq!(full.warp_issues, none.warp_issues);
+    assert!(full.wcet > none.wcet);
+    let coalesced = with(&[("sectors_per_access", serde_json::json!(4))]);
+    let c = coalesced.contention.as_ref().expect("contention");
+    assert_eq!(c.cycles_per_access, 1);
+    assert_eq!(coalesced.warp_wcet, none.warp_wcet + 1);
+    // Cost unit has no latencies to grow.
+    let unit = with(&[("cost", serde_json::json!("unit"))]);
+    assert!(unit.contention.is_none());
+}

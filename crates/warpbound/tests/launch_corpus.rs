@@ -47,6 +47,9 @@ fn two_waves_on_two_sms_stay_within_the_bound() {
                     ("block", serde_json::json!("128,1,1")),
                     ("sms", serde_json::json!(2)),
                     ("registers", serde_json::json!(255)),
+                    // The simulator models no memory contention between SMs: the bound is checked
+                    // in the same setting (the contention term only adds to it, tests/launch.rs).
+                    ("memory_contention", serde_json::json!("none")),
                 ] {
                     req.params.insert(k.into(), v);
                 }

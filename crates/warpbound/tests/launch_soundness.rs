@@ -132,6 +132,9 @@ fn launch_report(
         ("block", serde_json::json!(format!("{threads},1,1"))),
         ("sms", serde_json::json!(sms)),
         ("shared_bytes", serde_json::json!(shared)),
+        // The simulator models no memory contention between SMs: the bound is checked
+        // in the same setting (the contention term only adds to it, tests/launch.rs).
+        ("memory_contention", serde_json::json!("none")),
     ] {
         req.params.insert(k.into(), v);
     }

@@ -6,8 +6,9 @@
 //! them). With `simulate=true` the simulator runs the grid on as many SMs (`sim::Gpu`) in
 //! the bound's setting under each scheduler and the report puts every run beside the bound.
 //!
-//! Assumption, stated in the report: a memory access's latency does not depend on the
-//! other SMs (no L2/DRAM contention; the simulator's several-SM runs model none either).
+//! Memory contention between SMs (cost `latency` or `control`, `memory_contention`): every
+//! memory access's latency in `C` grows by `launch::contention`'s `Δ`, the stated bound of
+//! Huangfu's competing SMs at the GPU's DRAM bandwidth; the simulated runs model none.
 
 use crate::mode::{Mode, ModeDetails, ModeInput, ModeOutput};
 use crate::observed_loops;
@@ -115,6 +116,9 @@ fn run(input: &ModeInput) -> ModeOutput {
         warp_analysis::raise_defaults_to_observed(&loops, &mut p.loop_bounds, &mut out);
     }
     out.loop_bounds = loop_inference::rows(&inference, &p.loop_bounds);
+    // The runs above are the simulator's machine, without contention between SMs; the
+    // bound's C takes every memory access's share of the other SMs' traffic.
+    let contention = contention(lp.contention_sectors, &mut p.cost, blocks, sms, gpu);
     let t = Instant::now();
     let warp = warp_analysis::bound_with_extras(
         &parsed.sass,
@@ -192,12 +196,19 @@ fn run(input: &ModeInput) -> ModeOutput {
         .iter()
         .map(|(name, s)| runs::launch_run(name, s, bound.cycles))
         .collect();
-    let assumptions = assumptions(barriers, &p.cost);
+    let assumptions = assumptions(barriers, &p.cost, contention.as_ref());
     if let Some((name, s)) = sims.into_iter().max_by_key(|(_, s)| s.cycles) {
         let what = format!(
             "the launch bound: {blocks} blocks of {warps} warps on {sms} SMs × {per_sm} blocks, \
-             one issue per cycle per SM, the cost model's latencies, no memory contention \
-             between SMs (worst of the simulated schedulers: {name})"
+             one issue per cycle per SM, the cost model's latencies{} (worst of the simulated \
+             schedulers: {name}; the simulator models no memory contention between SMs)",
+            contention.as_ref().map_or_else(
+                || ", no memory contention between SMs".to_string(),
+                |c| format!(
+                    " plus {} cycles per memory access for the other SMs",
+                    c.cycles_per_access
+                )
+            )
         );
         let mut report = SimulationReport::against(s, Some(bound.cycles), what);
         report.loop_iterations = loops;
@@ -226,6 +237,7 @@ fn run(input: &ModeInput) -> ModeOutput {
         warp_stall: stall,
         barriers,
         bound: (&bound).into(),
+        contention: contention.as_ref().map(Into::into),
         assumptions,
         runs: launch_runs,
         warp_cfg,
@@ -263,13 +275,65 @@ fn observed(
     most.into_values().collect()
 }
 
+/// `memory_contention=round-robin` under a cost model with latencies: `Δ` of
+/// `launch::contention` for this launch, added to the latency of every class that can
+/// reach L2/DRAM in the cost model's table.
+fn contention(
+    sectors: Option<u64>,
+    cost: &mut Cost,
+    blocks: u64,
+    sms: u32,
+    gpu: &launch::gpus::GpuPreset,
+) -> Option<launch::contention::Contention> {
+    let table = match cost {
+        Cost::Latency(t) | Cost::Control(t) => t,
+        Cost::Unit | Cost::Units { .. } => return None,
+    };
+    let c = launch::contention::per_access(blocks, u64::from(sms), sectors?, gpu.memory);
+    let delta = u32::try_from(c.cycles_per_access).unwrap_or(u32::MAX);
+    for class in MEMORY_CLASSES {
+        let l = table.latency.entry(class).or_insert(1);
+        *l = l.saturating_add(delta);
+    }
+    Some(c)
+}
+
+/// The timing classes whose accesses can leave the SM for L2/DRAM (shared memory cannot).
+const MEMORY_CLASSES: [cfg::TimingClass; 4] = [
+    cfg::TimingClass::Global,
+    cfg::TimingClass::Local,
+    cfg::TimingClass::Texture,
+    cfg::TimingClass::Constant,
+];
+
 /// What the bound assumes beyond the warp analysis, in words for the report.
-fn assumptions(barriers: bool, cost: &Cost) -> Vec<String> {
-    let mut v = vec![
-        "no memory contention between SMs: a global access costs the cost model's latency \
-         whatever the other SMs do (no shared L2, bus or DRAM queue is modelled; Huangfu's \
-         competing-SMs analysis is not applied), as in the simulated launch"
+fn assumptions(
+    barriers: bool,
+    cost: &Cost,
+    contention: Option<&launch::contention::Contention>,
+) -> Vec<String> {
+    let memory = match contention {
+        Some(c) => format!(
+            "memory contention between SMs as Huangfu's competing SMs (thesis §5.3.3.3): the \
+             memory system serves the SMs round robin, one warp access of each per turn, at \
+             no less than the GPU's peak DRAM bandwidth ({} GB/s at {} MHz), so an access of \
+             at most {} sectors waits for one access of each of the other {} active SMs and \
+             is served within {} cycles more than the cost model's latency; an SM's own \
+             earlier accesses are taken as serialised by its load/store pipeline, and the \
+             simulated runs model no contention (they do not test this term)",
+            c.memory.bandwidth_gb_per_s,
+            c.memory.boost_clock_mhz,
+            c.sectors_per_access,
+            c.active_sms.saturating_sub(1),
+            c.cycles_per_access
+        ),
+        None => "no memory contention between SMs: a global access costs the cost model's \
+                 latency whatever the other SMs do (no shared L2, bus or DRAM queue is \
+                 modelled; memory_contention=none or cost unit), as in the simulated launch"
             .to_string(),
+    };
+    let mut v = vec![
+        memory,
         "any work-conserving block dispatcher (a block waits only while every SM that could \
          hold it is full) and any work-conserving warp scheduler per SM, one issue per cycle"
             .to_string(),

@@ -36,6 +36,11 @@ pub struct LaunchDetails {
     pub warp_stall: u64,
     pub barriers: bool,
     pub bound: LaunchBoundView,
+    /// Memory contention between SMs, when the bound accounts for it (cost `latency` or
+    /// `control` with `memory_contention=round-robin`): what every memory access's latency
+    /// in `C` was grown by (crate `launch::contention`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub contention: Option<ContentionView>,
     /// What the bound assumes beyond the warp analysis (memory between SMs, schedulers).
     pub assumptions: Vec<String>,
     /// One entry per simulated scheduler (`simulate=true`).
@@ -85,6 +90,35 @@ impl From<&launch::LaunchBound> for LaunchBoundView {
             final_blocks: b.final_blocks,
             final_phase: b.final_phase.cycles,
             final_rule: crate::views::block_parts::BlockBoundView::from(&b.final_phase).rule,
+        }
+    }
+}
+
+/// The contention term `Δ = ⌈A·k·32 B / (B/f)⌉` (Huangfu's competing SMs at the DRAM's
+/// peak bandwidth, `launch::contention`) and its parts.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, TS)]
+pub struct ContentionView {
+    /// `Δ`: cycles added to the latency of every global, local, texture and constant access.
+    pub cycles_per_access: u64,
+    /// `A`: SMs holding blocks of the launch (`min(S, n)`).
+    pub active_sms: u64,
+    /// `k`: sectors of 32 bytes one warp access touches at most (`sectors_per_access`).
+    pub sectors_per_access: u64,
+    /// The GPU's peak DRAM bandwidth (GB/s) and SM boost clock (MHz), and their source.
+    pub bandwidth_gb_per_s: u32,
+    pub boost_clock_mhz: u32,
+    pub source: String,
+}
+
+impl From<&launch::contention::Contention> for ContentionView {
+    fn from(c: &launch::contention::Contention) -> Self {
+        ContentionView {
+            cycles_per_access: c.cycles_per_access,
+            active_sms: c.active_sms,
+            sectors_per_access: c.sectors_per_access,
+            bandwidth_gb_per_s: c.memory.bandwidth_gb_per_s,
+            boost_clock_mhz: c.memory.boost_clock_mhz,
+            source: c.memory.source.into(),
         }
     }
 }

@@ -70,6 +70,32 @@ pub(super) fn describe() -> ModeInfo {
             "any",
         ),
     );
+    params.insert(
+        3,
+        ParamInfo::choice(
+            "memory_contention",
+            "cost latency or control: round-robin = every memory access (global, local, \
+             texture, constant) waits for one access of each other active SM and its own, at \
+             the GPU's peak DRAM bandwidth (Huangfu's competing SMs, thesis §5.3.3.3; the \
+             latencies in C grow by that much); none = an access costs the cost model's \
+             latency whatever the other SMs do (the simulator's model)",
+            &["round-robin", "none"],
+            "round-robin",
+        ),
+    );
+    params.insert(
+        4,
+        ParamInfo::number(
+            "sectors_per_access",
+            "memory_contention=round-robin: 32-byte sectors one warp access touches at most \
+             (32: nothing coalesces, the safe default; 4: 32 threads reading consecutive \
+             4-byte words)",
+            "sectors",
+            1.0,
+            32.0,
+            32.0,
+        ),
+    );
     params.extend(crate::kernel_occupancy::params(true));
     ModeInfo {
         name: String::new(),
@@ -81,8 +107,9 @@ pub(super) fn describe() -> ModeInfo {
                       SM is full, so that moment is bounded by the issues of the blocks the \
                       least loaded SM started plus one block's stall time per turn of a slot; \
                       after it, the last SM's fixed blocks finish within the thread-block \
-                      response time of their warps (the block mode's theorem). Memory \
-                      latencies do not depend on the other SMs (no cross-SM contention)."
+                      response time of their warps (the block mode's theorem). Under cost \
+                      latency or control every memory access waits for one access of each \
+                      other active SM at the GPU's DRAM bandwidth (memory_contention)."
             .into(),
         dialects: vec!["sass".into()],
         params,
@@ -101,6 +128,8 @@ pub(super) struct LaunchParams {
     pub(super) sms: Option<u32>,
     pub(super) scheduler: String,
     pub(super) occupancy: OccupancyParams,
+    /// `memory_contention=round-robin`: the sectors of one warp access (`launch::contention`).
+    pub(super) contention_sectors: Option<u64>,
 }
 
 impl LaunchParams {
@@ -123,16 +152,20 @@ impl LaunchParams {
             p.u32("sms"),
             p.text("scheduler"),
             OccupancyParams::decode(p, true),
+            contention_sectors(p),
         ) {
-            (Ok(grid), Ok(block), Ok(gpu), Ok(sms), Ok(s), Ok(occupancy)) => Ok(LaunchParams {
-                grid,
-                block,
-                gpu,
-                sms: (sms > 0).then_some(sms),
-                scheduler: s.to_string(),
-                occupancy,
-            }),
-            (g, b, gpu, sms, s, o) => Err(g
+            (Ok(grid), Ok(block), Ok(gpu), Ok(sms), Ok(s), Ok(occupancy), Ok(c)) => {
+                Ok(LaunchParams {
+                    grid,
+                    block,
+                    gpu,
+                    sms: (sms > 0).then_some(sms),
+                    scheduler: s.to_string(),
+                    occupancy,
+                    contention_sectors: c,
+                })
+            }
+            (g, b, gpu, sms, s, o, c) => Err(g
                 .err()
                 .into_iter()
                 .chain(b.err())
@@ -140,9 +173,19 @@ impl LaunchParams {
                 .chain(sms.err())
                 .chain(s.err())
                 .chain(o.err())
+                .chain(c.err())
                 .collect()),
         }
     }
+}
+
+/// `Some(k)` under `memory_contention=round-robin`, `None` under `none`.
+fn contention_sectors(p: &Params) -> Result<Option<u64>, Diagnostic> {
+    let sectors = p.u64("sectors_per_access")?;
+    Ok(match p.text("memory_contention")? {
+        "none" => None,
+        _ => Some(sectors),
+    })
 }
 
 /// The GPU of the launch and why (`parameter`, `listing`, `occupancy_arch`, `assumed`):

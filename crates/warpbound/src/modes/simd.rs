@@ -425,6 +425,6 @@ fn execute(
         observed_shown_end: shifted.makespan,
         wcet_shown_end,
         gantt,
-        run,
+        run: (&run).into(),
     })
 }

@@ -858,3 +858,19 @@ pub struct SimdIntervalView {
     pub slot: u8,
     pub label: String,
 }
+
+#[cfg(test)]
+mod tests {
+    use super::request_op;
+    use isa::simd::Op;
+
+    /// Every op's wire name is its mnemonic with the parts separated: no op is misnamed.
+    #[test]
+    fn request_op_names_spell_the_mnemonic() {
+        for &op in Op::ALL {
+            assert_eq!(request_op(op).replace('_', ""), op.name(), "{op:?}");
+        }
+        assert_eq!(request_op(Op::Ldg2SpTile), "ldg2_sp_tile");
+        assert_eq!(request_op(Op::LdgCIdx), "ldg_c_idx");
+    }
+}

@@ -32,12 +32,10 @@ use crate::launch::Launch;
 use crate::stride::{scratchpad_lines, Stride};
 use isa::simd::operand::{SSP_SD_PERIOD, SSP_SD_PERIOD_CNT, SSP_SD_WORDS};
 use isa::simd::{Buffer, Instruction, Op, Program, Reg};
-use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 
 /// The resource a phase occupies (Sim-D §4.1: COMPUTE, DRAM, SP).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case")]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub enum Resource {
     Compute,
     Dram,
@@ -45,8 +43,7 @@ pub enum Resource {
 }
 
 /// Which bound was applied, with its inputs.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(tag = "model", rename_all = "snake_case")]
+#[derive(Debug, Clone, PartialEq, Eq)]
 pub enum AccessModel {
     /// The controller simulation over every start offset ([`crate::controller`]);
     /// `bursts`/`worst_offset` are the most bursts over word alignments (for Eq. 15
@@ -81,7 +78,7 @@ pub enum AccessModel {
 }
 
 /// The worst-case cost of one request.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq)]
 pub struct AccessCost {
     /// Instruction index of the request.
     pub instruction: usize,
@@ -431,7 +428,7 @@ fn cost_of(
 
 /// Program upload time (§5.7, Eq. 18's tID_R(b)): the binary, 8 bytes per instruction, read
 /// as one burst-aligned request; in compute cycles.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct UploadCost {
     pub instructions: u64,
     pub bytes: u64,

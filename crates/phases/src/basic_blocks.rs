@@ -7,10 +7,9 @@
 //! and phase boundary (§5.4, §5.6).
 
 use isa::simd::Program;
-use serde::{Deserialize, Serialize};
 
 /// A basic block: instructions `first..end` of the program.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq)]
 pub struct BasicBlock {
     pub id: usize,
     pub first: usize,

@@ -3,11 +3,10 @@
 
 use crate::dram::DramPreset;
 use crate::error::Error;
-use serde::{Deserialize, Serialize};
 
 /// The in-order compute pipeline of §3.1: instruction decode (operand fetch) followed by the
 /// execute stages.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct PipelineConfig {
     /// Decode/operand-fetch stages: 1, or 3 (one operand fetched per stage, §3.1).
     pub decode_stages: u32,
@@ -44,7 +43,7 @@ impl Default for PipelineConfig {
 }
 
 /// Budgets for everything that can blow up. Hitting one is an [`Error`] naming it.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Budget {
     /// Most DAG nodes created while unrolling loops (§5.4), over all loop DAGs.
     pub max_dag_nodes: u64,
@@ -71,7 +70,7 @@ impl Default for Budget {
 }
 
 /// Everything the equations need besides the program and the launch.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Config {
     /// DRAM configuration (Table 1 / Table 3); default DDR4-3200AA with 2 bank groups.
     pub dram: DramPreset,
@@ -100,17 +99,12 @@ pub struct Config {
     /// Budget: most arbiter steps simulated plus burst requests examined for one DRAM stride
     /// request over all its start offsets ([`crate::controller::simulate_stride`]). Kept
     /// outside [`Budget`] so that code building a `Budget` literal keeps compiling.
-    #[serde(default = "default_dram_sim_budget")]
     pub max_dram_sim_steps: u64,
 }
 
 /// Default of [`Config::max_dram_sim_steps`]: about 10× the largest corpus request
 /// (`cnn_maxpool`'s 65×65-word tile load, 5.05 M steps, ~0.1 s natively).
 pub const DEFAULT_DRAM_SIM_STEPS: u64 = 50_000_000;
-
-fn default_dram_sim_budget() -> u64 {
-    DEFAULT_DRAM_SIM_STEPS
-}
 
 impl Default for Config {
     fn default() -> Self {

@@ -26,11 +26,9 @@ use crate::basic_blocks::{block_at, BasicBlock};
 use crate::error::Error;
 use isa::simd::{Op, Program};
 use isa::Diagnostic;
-use serde::{Deserialize, Serialize};
 
 /// Type of a CSTACK entry (the `cpush` sub-operation).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case")]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub enum StackKind {
     /// `cpush.if`, `bra`: restore the run mask at the end of an if/else block.
     Run,
@@ -41,7 +39,7 @@ pub enum StackKind {
 }
 
 /// One entry of an edge's stack annotation.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub struct StackEntry {
     /// Block the entry returns to.
     pub target: usize,
@@ -49,8 +47,7 @@ pub struct StackEntry {
 }
 
 /// Edge classes, which §5.3 prices differently.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case")]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum EdgeKind {
     /// Falls through to the next block: the warm-minus-cold pipeline penalty.
     Fallthrough,
@@ -61,7 +58,7 @@ pub enum EdgeKind {
 }
 
 /// A CFG edge with its stack annotation.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq)]
 pub struct CfgEdge {
     pub from: usize,
     pub to: usize,
@@ -74,7 +71,7 @@ pub struct CfgEdge {
 
 /// The control-flow graph: edges in creation order (per source block: branch target first,
 /// then fall-through, then stack edges — the order the DAG construction visits them).
-#[derive(Debug, Clone, PartialEq, Eq, Default, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
 pub struct ControlFlow {
     pub edges: Vec<CfgEdge>,
     /// Edge indices leaving each block, in creation order.

@@ -80,7 +80,6 @@
 use crate::dram::DramTiming;
 use crate::error::Error;
 use crate::stride::Stride;
-use serde::{Deserialize, Serialize};
 use std::collections::HashMap;
 use std::hash::{BuildHasherDefault, DefaultHasher, Hash, Hasher};
 
@@ -92,8 +91,7 @@ pub const FIRST_ISSUE_CYCLE: u64 = 2;
 const CMD_FIFO_DEPTH: usize = 8;
 
 /// How a request's start offsets are enumerated (`sim_DRAM_stride`'s `sweep`).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case")]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
 pub enum Sweep {
     /// Every 4-byte offset `0 … 4·columns − 1` words from the buffer's address.
     AllOffsets,
@@ -102,7 +100,7 @@ pub enum Sweep {
 }
 
 /// Result of simulating one request over its sweep.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct SimulatedLid {
     /// The largest LID in DRAM cycles (includes the front-end delay).
     pub lid: u64,

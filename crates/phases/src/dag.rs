@@ -31,11 +31,10 @@ use crate::control_flow::{ControlFlow, EdgeKind};
 use crate::error::Error;
 use crate::loops::LoopForest;
 use isa::simd::{Category, Op, Program};
-use serde::{Deserialize, Serialize};
 use std::collections::{BTreeMap, VecDeque};
 
 /// The access a node performs: its resource and cost in compute cycles.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct NodeAccess {
     pub resource: Resource,
     pub cycles: u64,
@@ -409,7 +408,7 @@ pub fn unroll(inp: Inputs<'_>) -> Result<Dag, Error> {
 }
 
 /// One step of the critical path: a DAG node and the weight of the edge to the next step.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct PathStep {
     pub node: usize,
     pub block: usize,

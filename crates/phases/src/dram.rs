@@ -5,24 +5,18 @@
 //! All latencies here are in DRAM command-clock cycles (`tCK`) unless a name says
 //! `compute`.
 
-use serde::{Deserialize, Serialize};
-
 /// The DRAM configurations of the paper (Table 1 and Table 3).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default, Serialize, Deserialize)]
-#[serde(rename_all = "kebab-case")]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
 pub enum DramPreset {
     /// Micron MT40A512M16JY-062E, DDR4-3200AA, x16, 2 bank groups (Table 1 column 1).
     /// The reference tool's build default.
     #[default]
-    #[serde(rename = "ddr4-3200aa-2bg")]
     Ddr4_3200aa2bg,
     /// Micron MT40A1G8SA-062E, DDR4-3200AA, x8, 4 bank groups (Table 1 column 2).
-    #[serde(rename = "ddr4-3200aa-4bg")]
     Ddr4_3200aa4bg,
     /// DDR4-1866M (Table 3). Table 1 does not list it; the values are Ramulator's
     /// `DDR4_1866M` speed bin for an 8 Gb x16 part, as the reference tool uses them
     /// (`ramulator_1866m_2bg` in its `ddr4_lid.cpp`).
-    #[serde(rename = "ddr4-1866m")]
     Ddr4_1866m,
 }
 
@@ -123,7 +117,7 @@ impl DramPreset {
 
 /// One DDR4 configuration: organisation and the timing parameters of Table 1, in DRAM
 /// clock cycles (`tCK`; 0.625 ns for DDR4-3200).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct DramTiming {
     /// nB: banks per rank.
     pub banks: u64,

@@ -2,11 +2,9 @@
 //! is about the program text, line 0 when it is about the request).
 
 use isa::{Diagnostic, Severity, Span};
-use serde::{Deserialize, Serialize};
 
 /// What went wrong, broadly.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case")]
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum ErrorKind {
     /// The program text has errors (parse diagnostics).
     Parse,
@@ -19,7 +17,7 @@ pub enum ErrorKind {
 }
 
 /// An analysis error with its located diagnostic(s).
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq)]
 pub struct Error {
     pub kind: ErrorKind,
     pub diagnostics: Vec<Diagnostic>,

@@ -1,11 +1,10 @@
 //! A kernel-instance launch: NDRange and work-group shape (Sim-D §2.1, §3).
 
 use crate::error::Error;
-use serde::{Deserialize, Serialize};
 
 /// NDRange and work-group width. A work-group holds `work_items` (1024) work-items, so its
 /// height is `work_items / wg_width`.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Launch {
     /// NDRange in work-items, X and Y.
     pub nd_range: [u64; 2],

@@ -50,11 +50,9 @@ pub use schedule::{Interval, Schedule};
 
 use isa::simd::Program;
 use isa::{Diagnostic, Limits};
-use serde::{Deserialize, Serialize};
 
 /// The two work-group scheduling policies of §4.2.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case")]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum Policy {
     /// Scratchpad transfers are access phases (they alternate with compute).
     SpAsAccess,
@@ -63,7 +61,7 @@ pub enum Policy {
 }
 
 /// The launch as analysed.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct LaunchInfo {
     pub nd_range: [u64; 2],
     pub wg_width: u64,
@@ -73,7 +71,7 @@ pub struct LaunchInfo {
 }
 
 /// The DRAM configuration used.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq)]
 pub struct DramInfo {
     pub preset: DramPreset,
     pub source: String,
@@ -81,7 +79,7 @@ pub struct DramInfo {
 }
 
 /// A basic block for the graph view.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq)]
 pub struct BlockInfo {
     pub id: usize,
     pub first_instruction: usize,
@@ -100,7 +98,7 @@ pub struct BlockInfo {
 }
 
 /// A CFG edge for the graph view.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq)]
 pub struct EdgeInfo {
     pub from: usize,
     pub to: usize,
@@ -114,14 +112,14 @@ pub struct EdgeInfo {
 }
 
 /// Size of the unrolled DAG (§5.4).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct DagInfo {
     pub nodes: usize,
     pub edges: usize,
 }
 
 /// The result for one scheduling policy.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq)]
 pub struct PolicyResult {
     pub policy: Policy,
     /// Kernel WCET in compute cycles: Eq. 18 inflated by Eq. 19.
@@ -139,7 +137,7 @@ pub struct PolicyResult {
 }
 
 /// The components of WCET^L (Eq. 14).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct LowerBounds {
     /// Eq. 11: w · max over resources of C(K, r) (+ upload; the DRAM sum refresh-inflated).
     pub l1: u64,
@@ -148,7 +146,7 @@ pub struct LowerBounds {
 }
 
 /// Everything the analysis produces (maps onto the report's `simd` object).
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq)]
 pub struct SimdResult {
     pub launch: LaunchInfo,
     pub config: Config,

@@ -8,10 +8,9 @@ use crate::basic_blocks::BasicBlock;
 use crate::control_flow::ControlFlow;
 use crate::error::Error;
 use isa::simd::Program;
-use serde::{Deserialize, Serialize};
 
 /// A loop: blocks `start..=end`, entered at `start`, repeated by a back edge from `end`.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Loop {
     pub start: usize,
     pub end: usize,
@@ -20,7 +19,7 @@ pub struct Loop {
 }
 
 /// All loops, and the outermost ones in the order the DAG construction processes them.
-#[derive(Debug, Clone, PartialEq, Eq, Default, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
 pub struct LoopForest {
     pub loops: Vec<Loop>,
     pub roots: Vec<usize>,

@@ -6,10 +6,9 @@ use crate::access::Resource;
 use crate::dag::PathStep;
 use crate::dram::DramTiming;
 use crate::error::Error;
-use serde::{Deserialize, Serialize};
 
 /// A phase Φ_i = (ρ_i, c_i) of the program model (§4.1).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Phase {
     /// Position in the list (0-based; the paper counts from 1).
     pub index: usize,
@@ -71,7 +70,7 @@ pub fn extract(path: &[PathStep], pipeline_depth: u64) -> Vec<Phase> {
 }
 
 /// The cost terms of §5.7 for one phase list.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct PairCost {
     /// c_1wg = Σ c_i: one work-group alone.
     pub c_1wg: u64,
@@ -120,7 +119,7 @@ pub fn resource_cost(phases: &[Phase], r: Resource) -> u64 {
 
 /// WCET^U and WCET^L (§4.5) of a phase list, in compute cycles, with the program upload and
 /// refresh inflation applied as the reference tool applies them.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Bounds {
     /// Eq. 10: serial execution, `inflate(w·Σc + upload)`.
     pub upper: u64,

@@ -21,10 +21,9 @@
 
 use crate::access::Resource;
 use crate::phase_list::Phase;
-use serde::{Deserialize, Serialize};
 
 /// One reservation σ = (φ, w, r, z, [start, end)).
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Interval {
     /// Lane (resource instance): `compute`, `dram`, `sp0`, `sp1`.
     pub lane: String,
@@ -39,7 +38,7 @@ pub struct Interval {
 }
 
 /// Gantt data: lanes × intervals.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Schedule {
     pub lanes: Vec<String>,
     pub intervals: Vec<Interval>,

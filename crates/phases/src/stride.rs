@@ -2,11 +2,10 @@
 //! how many scratchpad lines a scratchpad stride request touches.
 
 use crate::error::Error;
-use serde::{Deserialize, Serialize};
 
 /// A stride descriptor: `period_count` periods of `words` consecutive 32-bit words, each
 /// period starting `period` words after the previous one, from byte address `addr`.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Stride {
     pub addr: u64,
     pub words: u64,

@@ -29,12 +29,6 @@ export type Layout = { width: number, height: number, nodes: Array<{ id: number,
 /** `sim::MemoryInit`: global memory for the simulator, named arrays with their fill. */
 export type MemoryInit = { arrays: Array<{ name: string, address: number, words: number, fill: { kind: "words", values: Array<number>, } | { kind: "floats", values: Array<number>, } | { kind: "constant", value: number, } | { kind: "iota", start: number, step: number, } | { kind: "random", seed: number, below: number, } | { kind: "hashed", seed: number, below: number, }, }>, open?: { seed: number, below: number, }, };
 
-/** `phases::SimdResult` (the phase analysis of `details.simd`): not typed yet, until a facade view of the `phases` results replaces it (#40 item 1, step 3). */
-export type SimdAnalysis = { [field: string]: unknown, };
-
-/** `phases::execution::Execution` (the run of `details.simd.execution`): not typed yet, as `SimdAnalysis`. */
-export type SimdExecutionRun = { [field: string]: unknown, };
-
 /**
  * One analysis request: the kernel text, which function of it, which analysis mode with
  * which hardware preset and parameter overrides. The page and `warpbound analyze --request`
@@ -526,7 +520,7 @@ export type DepthView = { cycle: number, depth: number, };
  * had one top-level key per mode). Tagged outside the details, not by a field inside them:
  * `pws` details have a `mode` of their own (the splitting mode).
  */
-export type Details = { "warp-cfg": WarpCfgDetails } | { "block": BlockDetails } | { "makespan": MakespanDetails } | { "simd": SimdAnalysis & SimdDetails } | { "pws": PwsView } | { "rr": RrView } | { "launch": LaunchDetails };
+export type Details = { "warp-cfg": WarpCfgDetails } | { "block": BlockDetails } | { "makespan": MakespanDetails } | { "simd": SimdDetails } | { "pws": PwsView } | { "rr": RrView } | { "launch": LaunchDetails };
 
 /**
  * `dim3(x, y, z)`.
@@ -1447,6 +1441,180 @@ what: string,
 };
 
 /**
+ * Which bound of §5.3 priced a request, with its inputs (tagged by `model`).
+ */
+export type SimdAccessModel = { "model": "tiled", stride: SimdStrideView, bursts: number, worst_offset: number, write: boolean, simulated: SimdSimulatedLidView, } | { "model": "single", stride: SimdStrideView, bursts: number, simulated: SimdSimulatedLidView, } | { "model": "block_indexed", buffer_words: number, bursts: number, write: boolean, } | { "model": "index_iterative", buffer_words: number, rows: number, write: boolean, } | { "model": "scratchpad", words: number, lines: number, };
+
+/**
+ * The worst-case cost of one request (§5.3): which bound was applied, with its inputs, and
+ * the longest issue delay (LID) it gives.
+ */
+export type SimdAccessView = { 
+/**
+ * Instruction index of the request.
+ */
+instruction: number, 
+/**
+ * The request's op, its mnemonic's parts joined by underscores: `ldg_lin`, `stg_lin`,
+ * `ldg_c_idx`, `stg_c_idx`, `ldg2_sp_tile`, `stg2_sp_tile`, `sldg`, `ldg_b_idx`,
+ * `stg_b_idx`, `ldg_idx_it`, `stg_idx_it`, `ldsp_b_idx`, `stsp_b_idx`, `sldsp`,
+ * `ldsp_lin`, `stsp_lin` (the only ops that end a block with a request).
+ */
+op: string, resource: SimdResource, model: SimdAccessModel, 
+/**
+ * LID in DRAM clock cycles (the scratchpad runs at the DRAM clock).
+ */
+dram_cycles: number, 
+/**
+ * The same in compute cycles (rounded up): the phase cost.
+ */
+cycles: number,
+};
+
+/**
+ * A basic block (§5.1) for the graph view: its instructions and source lines, its cold and
+ * warm pipeline costs (§5.3) and the request ending it.
+ */
+export type SimdBlockView = { id: number, first_instruction: number, instruction_count: number, 
+/**
+ * Source lines of the first and last instruction (1-based).
+ */
+first_line: number, last_line: number, 
+/**
+ * The label naming the block, if any.
+ */
+label: string | null, 
+/**
+ * Cold-pipeline cost in compute cycles (§5.3).
+ */
+cold_cycles: number, 
+/**
+ * Warm-pipeline cost (`null` for the last block).
+ */
+warm_cycles: number | null, 
+/**
+ * The DRAM or scratchpad request ending the block.
+ */
+access: SimdAccessView | null, };
+
+/**
+ * The budgets that keep the analysis bounded (the mode's `max_…` parameters).
+ */
+export type SimdBudgetView = { 
+/**
+ * Most DAG nodes created while unrolling loops (§5.4), over all loop DAGs.
+ */
+max_dag_nodes: number, 
+/**
+ * Most simulated pipeline cycles (cold and warm runs together, §5.3).
+ */
+max_pipeline_cycles: number, 
+/**
+ * Most periods of one DRAM stride request examined (§3.2.1).
+ */
+max_stride_periods: number, 
+/**
+ * Most words walked for one scratchpad stride request (§3.3).
+ */
+max_sp_stride_words: number, 
+/**
+ * Most intervals in the schedule (Gantt) data.
+ */
+max_schedule_intervals: number,
+};
+
+/**
+ * Everything the equations used besides the program and the launch: the hardware of
+ * Table 3 and the analysis's budgets.
+ */
+export type SimdConfigView = { 
+/**
+ * DRAM configuration (Table 1 / Table 3).
+ */
+dram: SimdDramPreset, pipeline: SimdPipelineView, 
+/**
+ * Compute clock in MHz (Table 3: 1 GHz). Converts DRAM cycles to compute cycles.
+ */
+compute_clock_mhz: number, 
+/**
+ * Work-items per work-group (§3: 1024).
+ */
+work_items: number, 
+/**
+ * SP-units (Table 3: 128): a vector instruction is issued work_items / sp_units times,
+ * once per sub-vector (§5.3).
+ */
+sp_units: number, 
+/**
+ * RCP-units (Table 3: 32, one per four SP-units, §5.3).
+ */
+rcp_units: number, 
+/**
+ * Scratchpad bus width in 32-bit words per cycle (Table 3: 4–32; the reference build
+ * uses 4).
+ */
+sp_bus_words: number, 
+/**
+ * Latency of the non-pipelined radix-16 scalar integer divider, in cycles (§3.1: 8).
+ */
+divider_cycles: number, 
+/**
+ * DRAM controller pipeline delay added to a closed-form LID, in DRAM cycles (the
+ * reference tool: 3).
+ */
+dram_pipeline_cycles: number, 
+/**
+ * How many work-groups the schedule (Gantt) shows, from the start of the kernel.
+ */
+schedule_work_groups: number, budget: SimdBudgetView, 
+/**
+ * Budget: most DRAM controller steps simulated for one stride request over all its
+ * start offsets.
+ */
+max_dram_sim_steps: number,
+};
+
+/**
+ * Size of the unrolled DAG (§5.4; the page's "unrolled DAG" row).
+ */
+export type SimdDagView = { nodes: number, edges: number, };
+
+/**
+ * How the path=launch walks chose their edges, summed over the work-groups.
+ */
+export type SimdDecisionsView = { 
+/**
+ * Choices the interpreter decided (at nodes with several out-edges, and early exits).
+ */
+decided: number, 
+/**
+ * Choices made by the fallback (including `capped`).
+ */
+fallback: number, 
+/**
+ * Of `fallback`: decided edges the DAG does not offer (a loop counted past its bound).
+ */
+capped: number, 
+/**
+ * Nodes with a single out-edge out of a block that could go more than one way, where
+ * the interpreter decided that edge too: a check of the annotations.
+ */
+confirmed: number, 
+/**
+ * Work-groups that ended before the end of the program (every work-item exited).
+ */
+early_exits: number, 
+/**
+ * Work-groups with no fallback choice.
+ */
+work_groups_all_decided: number, 
+/**
+ * Per work-group, for the first `schedule_work_groups`: `[decided, fallback]`.
+ */
+shown: Array<[number, number]>,
+};
+
+/**
  * `simd` details: the phase analysis and, with `simulate=true`, an execution of the launch.
  */
 export type SimdDetails = { 
@@ -1454,8 +1622,174 @@ export type SimdDetails = {
  * `simulate=true`: an execution under the chosen scheduler (`phases::execution`,
  * Sim-D §4, Fig. 4, Fig. 7), with its Gantt chart on the worst case's time axis.
  */
-execution?: SimdExecutionRun & SimdExecutionReport,
+execution?: SimdExecutionReport | null, launch: SimdLaunchView, config: SimdConfigView, dram: SimdDramView, 
+/**
+ * Program upload (§5.7, Eq. 18's tID_R(b)).
+ */
+upload: SimdUploadView, 
+/**
+ * The basic blocks of §5.1 with their costs (§5.3).
+ */
+blocks: Array<SimdBlockView>, 
+/**
+ * The CFG edges of §5.2 with their stack annotations and penalties (§5.3).
+ */
+edges: Array<SimdEdgeView>, 
+/**
+ * The loops unrolled into the DAG (§5.4).
+ */
+loops: Array<SimdLoopView>, dag: SimdDagView, 
+/**
+ * The two scheduling policies of §4.2.
+ */
+sp_as_access: SimdPolicyView, sp_as_compute: SimdPolicyView, 
+/**
+ * WCET^U (Eq. 10) from the scratchpad-as-access phase list, + upload, inflated (Eq. 19).
+ */
+wcet_upper: number, 
+/**
+ * WCET^L (Eq. 14) from the scratchpad-as-access phase list.
+ */
+wcet_lower: number, lower_bounds: SimdLowerBoundsView, 
+/**
+ * The analysis's non-fatal findings (also in the report's `diagnostics`).
+ */
+diagnostics: Array<Diagnostic>,
 };
+
+/**
+ * The DRAM configurations of the paper (Table 1 and Table 3), by the names the `dram`
+ * parameter takes.
+ */
+export type SimdDramPreset = "ddr4-3200aa-2bg" | "ddr4-3200aa-4bg" | "ddr4-1866m";
+
+/**
+ * One DDR4 configuration: organisation and the timing parameters of Table 1, in DRAM clock
+ * cycles (`tCK`).
+ */
+export type SimdDramTimingView = { 
+/**
+ * nB: banks per rank.
+ */
+banks: number, 
+/**
+ * nBG: bank groups per rank.
+ */
+bank_groups: number, 
+/**
+ * nR: rows per bank.
+ */
+rows: number, 
+/**
+ * nC: columns per row.
+ */
+columns: number, 
+/**
+ * nBW: 32-bit words per burst.
+ */
+words_per_burst: number, 
+/**
+ * Effective data-bus width in bytes.
+ */
+bus_bytes: number, 
+/**
+ * DRAM command clock in MHz.
+ */
+clock_mhz: number, 
+/**
+ * nRCD: row-activate to CAS delay.
+ */
+n_rcd: number, 
+/**
+ * nCAS: read to first burst.
+ */
+n_cas: number, 
+/**
+ * nCWD: write to first burst.
+ */
+n_cwd: number, 
+/**
+ * nRP: row precharge.
+ */
+n_rp: number, 
+/**
+ * nBURST: cycles per burst.
+ */
+n_burst: number, 
+/**
+ * nRAS: row activate strobe.
+ */
+n_ras: number, 
+/**
+ * nRTP: read to precharge.
+ */
+n_rtp: number, 
+/**
+ * nWR: write recovery.
+ */
+n_wr: number, 
+/**
+ * nRFC: refresh cycle time (Eq. 19).
+ */
+n_rfc: number, 
+/**
+ * nREFI: refresh interval (Eq. 19).
+ */
+n_refi: number, 
+/**
+ * nCCD_S: column to column, different bank group.
+ */
+n_ccd_s: number, 
+/**
+ * nCCD_L: column to column, same bank group.
+ */
+n_ccd_l: number, 
+/**
+ * nRRD_S: activate to activate, different bank group.
+ */
+n_rrd_s: number, 
+/**
+ * nRRD_L: activate to activate, same bank group.
+ */
+n_rrd_l: number, 
+/**
+ * nFAW: four-activate window (not in Table 1: the reference tool's and Ramulator's).
+ */
+n_faw: number, 
+/**
+ * nWTR_S / nWTR_L: write-to-read turnaround, other / same bank group (Ramulator's).
+ */
+n_wtr_s: number, n_wtr_l: number,
+};
+
+/**
+ * The DRAM configuration used (the page's "DRAM" row): its preset, where its numbers come
+ * from, and the timing of Table 1.
+ */
+export type SimdDramView = { preset: SimdDramPreset, source: string, timing: SimdDramTimingView, };
+
+/**
+ * Edge classes, which §5.3 prices differently.
+ */
+export type SimdEdgeKind = "fallthrough" | "jump" | "cpop_injected";
+
+/**
+ * A CFG edge (§5.2) for the graph view, with its stack annotation and its transition
+ * penalty (§5.3).
+ */
+export type SimdEdgeView = { from: number, to: number, kind: SimdEdgeKind, 
+/**
+ * CSTACK entries popped on this edge.
+ */
+cpops: number, 
+/**
+ * Stack annotation (bottom first), §5.2.
+ */
+stack: Array<SimdStackEntryView>, 
+/**
+ * Transition penalty in compute cycles (§5.3).
+ */
+cycles: number, };
 
 /**
  * A Sim-D execution next to the WCET (`simd` mode, `simulate=true`).
@@ -1471,8 +1805,309 @@ gantt: ScheduleView,
  * Where the shown work-groups end in the worst-case schedule and in the run (same axis):
  * the gap the page marks.
  */
-wcet_shown_end: number, observed_shown_end: number,
+wcet_shown_end: number, observed_shown_end: number, scheduler: SimdScheduler, path: SimdPathChoice, 
+/**
+ * Observed kernel time in compute cycles: program upload, every work-group, refresh.
+ */
+cycles: number, 
+/**
+ * The bound the run is checked against: the policy's WCET for `sp-as-access` and
+ * `sp-as-compute`, WCET^U (Eq. 10) otherwise (which the paper proves only for
+ * serialisations of the policies).
+ */
+bound: number, within_bound: boolean, work_groups: number, phase_instances: number, refreshes: number, utilisation: Array<SimdLaneUseView>, 
+/**
+ * The first `schedule_work_groups` work-groups as Gantt data, the WCET schedule's shape
+ * (times include the program upload, as `cycles` does).
+ */
+schedule: SimdScheduleView, 
+/**
+ * Refreshes within the shown part, `[start, end)` on the `dram` lane.
+ */
+refresh_intervals: Array<[number, number]>, 
+/**
+ * The program upload, `[0, end)` on the `dram` lane.
+ */
+upload: [number, number], 
+/**
+ * DRAM controller runs at actual addresses (distinct command streams).
+ */
+controller_runs: number, 
+/**
+ * Requests that cost more at their address than their WCET cost (should be none):
+ * `[block, work_group, observed, wcet]`, at most 64.
+ */
+requests_above_wcet: Array<[number, number, number, number]>, 
+/**
+ * How path=launch chose the work-groups' edges (`null` for the other path choices).
+ */
+decisions: SimdDecisionsView | null,
 };
+
+/**
+ * The choice at a node whose edge the interpreter cannot decide (the `fallback`
+ * parameter; tagged by `kind`).
+ */
+export type SimdFallback = { "kind": "worst" } | { "kind": "random", seed: number, };
+
+/**
+ * One reservation σ = (φ, w, r, z, [start, end)) (§4.3), half-open, in compute cycles.
+ */
+export type SimdIntervalView = { 
+/**
+ * Lane (resource instance): `compute`, `dram`, `sp0`, `sp1`.
+ */
+lane: string, start: number, end: number, 
+/**
+ * Phase index in the phase list.
+ */
+phase: number, work_group: number, 
+/**
+ * Work-group slot z ∈ {0, 1}.
+ */
+slot: number, label: string,
+};
+
+/**
+ * Busy time of one lane (a row of the page's utilisation table).
+ */
+export type SimdLaneUseView = { lane: string, 
+/**
+ * Cycles the lane holds a phase (and, for `dram`, a refresh).
+ */
+busy: number, 
+/**
+ * `busy / cycles · 100`.
+ */
+percent: number, };
+
+/**
+ * The launch as analysed (§3): the NDRange, the work-group's width and height, and `w`, the
+ * number of work-groups.
+ */
+export type SimdLaunchView = { nd_range: [number, number], wg_width: number, wg_height: number, 
+/**
+ * w: number of work-groups.
+ */
+work_groups: number, };
+
+/**
+ * A loop (§5.4): blocks `start..=end`, entered at `start`, repeated by a back edge from
+ * `end`; `parent` and `children` are indices into `loops`.
+ */
+export type SimdLoopView = { start: number, end: number, parent: number | null, children: Array<number>, };
+
+/**
+ * The components of WCET^L (Eq. 14).
+ */
+export type SimdLowerBoundsView = { 
+/**
+ * Eq. 11: w · max over resources of C(K, r) (+ upload; the DRAM sum refresh-inflated).
+ */
+l1: number, 
+/**
+ * Eq. 13: ⌈w/2⌉ · Σ c_i, inflated (+ upload).
+ */
+l2: number,
+};
+
+/**
+ * The access a DAG node performs: its resource and cost in compute cycles.
+ */
+export type SimdNodeAccessView = { resource: SimdResource, cycles: number, };
+
+/**
+ * The cost terms of §5.7 for one phase list (the page's c_1wg, c_2wg, c_edge columns).
+ */
+export type SimdPairCostView = { 
+/**
+ * c_1wg = Σ c_i: one work-group alone.
+ */
+c_1wg: number, 
+/**
+ * c_2wg: a pair of work-groups alternating resources.
+ */
+c_2wg: number, 
+/**
+ * Eq. 17: min(c_1, c_n) for an even number of work-groups, c_1wg for an odd number.
+ */
+c_edge: number, 
+/**
+ * ⌊w/2⌋ · c_2wg + c_edge: Eq. 18 without the program upload.
+ */
+schedule: number,
+};
+
+/**
+ * How each work-group's path was chosen (the `path` parameter; tagged by `kind`).
+ */
+export type SimdPathChoice = { "kind": "worst" } | { "kind": "random", seed: number, } | { "kind": "from_launch", fallback: SimdFallback, };
+
+/**
+ * One step of the critical path (§5.5): a DAG node and the weight of the edge to the next.
+ */
+export type SimdPathStepView = { node: number, block: number, 
+/**
+ * Weight of the edge to the next step (0 for the last), including the scratchpad cost
+ * under the scratchpad-as-compute policy.
+ */
+weight: number, 
+/**
+ * The access at this step as the policy sees it.
+ */
+access: SimdNodeAccessView | null, };
+
+/**
+ * A phase Φ_i = (ρ_i, c_i) of the program model (§4.1; a row of the page's phase list).
+ */
+export type SimdPhaseView = { 
+/**
+ * Position in the list (0-based; the paper counts from 1).
+ */
+index: number, 
+/**
+ * ρ_i: the resource type.
+ */
+resource: SimdResource, 
+/**
+ * c_i: worst-case cost in compute cycles.
+ */
+cycles: number, 
+/**
+ * The block whose request ends (compute phase) or is (access phase) this phase.
+ */
+block: number,
+};
+
+/**
+ * The in-order compute pipeline of §3.1 (the page's "pipeline" row).
+ */
+export type SimdPipelineView = { 
+/**
+ * Decode/operand-fetch stages: 1 (reference implementation), or 3 (§3.1).
+ */
+decode_stages: number, 
+/**
+ * Execute stages: 3 (reference implementation) or 5 (§3.1).
+ */
+execute_stages: number,
+};
+
+/**
+ * The two work-group scheduling policies of §4.2.
+ */
+export type SimdPolicy = "sp_as_access" | "sp_as_compute";
+
+/**
+ * The result for one scheduling policy (a row of the page's policy table, and its phase
+ * list): the kernel WCET (Eq. 17–19), the phases of §5.6, the critical path of §5.5 and the
+ * worst-case schedule of §4.3.
+ */
+export type SimdPolicyView = { policy: SimdPolicy, 
+/**
+ * Kernel WCET in compute cycles: Eq. 18 inflated by Eq. 19.
+ */
+wcet: number, 
+/**
+ * Eq. 18 before refresh inflation.
+ */
+wcet_before_refresh: number, phase_count: number, phases: Array<SimdPhaseView>, pair: SimdPairCostView, 
+/**
+ * The critical path through the DAG (§5.5) under this policy's weights.
+ */
+critical_path: Array<SimdPathStepView>, 
+/**
+ * Its length: the sum of its edge weights and accesses.
+ */
+critical_path_cycles: number, schedule: SimdScheduleView, };
+
+/**
+ * The resource a phase occupies (§4.1: COMPUTE, DRAM, SP).
+ */
+export type SimdResource = "compute" | "dram" | "scratchpad";
+
+/**
+ * A schedule of the two work-group slots as Gantt data (§4.2–4.3): lanes × intervals. The
+ * report's `schedule` draws the better policy's; this is the raw form.
+ */
+export type SimdScheduleView = { 
+/**
+ * The resource instances of §4.1: `compute`, `dram`, `sp0`, `sp1`.
+ */
+lanes: Array<string>, intervals: Array<SimdIntervalView>, 
+/**
+ * Work-groups shown (from the start of the kernel).
+ */
+work_groups: number, 
+/**
+ * Whether the kernel has more work-groups than shown, or the interval budget cut the
+ * schedule short.
+ */
+truncated: boolean, 
+/**
+ * t_end of the schedule shown (Definition 1).
+ */
+makespan: number,
+};
+
+/**
+ * The four work-group schedulers of the paper's evaluation (§4.2, §6.2, Fig. 7), by the
+ * names the `scheduler` parameter takes.
+ */
+export type SimdScheduler = "unconstrained" | "pairwise" | "sp-as-access" | "sp-as-compute";
+
+/**
+ * The DRAM controller simulation of one request over its start offsets (the reference
+ * tool's, §5.3).
+ */
+export type SimdSimulatedLidView = { 
+/**
+ * The largest LID in DRAM cycles (includes the front-end delay).
+ */
+lid: number, 
+/**
+ * Byte address of a start that attains it.
+ */
+worst_addr: number, 
+/**
+ * Burst requests issued at that start.
+ */
+bursts: number, 
+/**
+ * Start offsets simulated and how many distinct command streams they produced.
+ */
+offsets: number, distinct_streams: number, 
+/**
+ * Work charged to the `max_dram_sim_steps` budget.
+ */
+steps: number,
+};
+
+/**
+ * One entry of an edge's stack annotation (§5.2): the block it returns to and its kind.
+ */
+export type SimdStackEntryView = { target: number, kind: SimdStackKind, };
+
+/**
+ * Type of a CSTACK entry (the `cpush` sub-operation, §5.2).
+ */
+export type SimdStackKind = "run" | "break" | "return";
+
+/**
+ * A stride descriptor (§3.2.1): `period_count` periods of `words` consecutive 32-bit words,
+ * each period starting `period` words after the previous one, from byte address `addr`.
+ */
+export type SimdStrideView = { addr: number, words: number, period: number, period_count: number, };
+
+/**
+ * Program upload time (§5.7, Eq. 18's tID_R(b)): the binary, 8 bytes per instruction, read
+ * as one burst-aligned request (the page's "program upload" row).
+ */
+export type SimdUploadView = { instructions: number, bytes: number, bursts: number, dram_cycles: number, 
+/**
+ * In compute cycles.
+ */
+cycles: number, };
 
 /**
  * A simulator run as the report carries it: the run itself (its fields at the top level,

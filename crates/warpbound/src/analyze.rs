@@ -190,7 +190,7 @@ fn assemble(report: &mut Report, out: ModeOutput) {
         ModeDetails::WarpCfg(d) => Some(Details::WarpCfg(d)),
         ModeDetails::Makespan(d) => Some(Details::Makespan(d)),
         ModeDetails::Simd(d, e) => Some(Details::Simd(Box::new(SimdDetails {
-            analysis: *d,
+            analysis: (&*d).into(),
             execution: e.map(|e| *e),
         }))),
         ModeDetails::Pws(d) => Some(Details::Pws(Box::new((&*d).into()))),

@@ -97,7 +97,7 @@ pub enum Details {
     /// `makespan` (Berezovskyi et al.).
     Makespan(Box<MakespanDetails>),
     /// `simd` (Sim-D, Spliet & Mullins).
-    Simd(#[ts(type = "SimdAnalysis & SimdDetails")] Box<SimdDetails>),
+    Simd(Box<SimdDetails>),
     /// `pws` (Klashtorny et al.).
     Pws(Box<crate::views::pws_parts::PwsView>),
     /// `rr` (Huangfu).
@@ -109,14 +109,13 @@ pub enum Details {
 /// `simd` details: the phase analysis and, with `simulate=true`, an execution of the launch.
 #[derive(Debug, Clone, PartialEq, Serialize, TS)]
 pub struct SimdDetails {
-    /// Declared as `SimdAnalysis`, joined to this type where `details.simd` is typed.
+    /// The phase analysis (Sim-D §5), its fields at the top level of `details.simd`.
     #[serde(flatten)]
-    #[ts(skip)]
-    pub analysis: phases::SimdResult,
+    #[ts(flatten)]
+    pub analysis: crate::views::simd_parts::SimdAnalysis,
     /// `simulate=true`: an execution under the chosen scheduler (`phases::execution`,
     /// Sim-D §4, Fig. 4, Fig. 7), with its Gantt chart on the worst case's time axis.
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    #[ts(type = "SimdExecutionRun & SimdExecutionReport")]
     pub execution: Option<SimdExecutionReport>,
 }
 
@@ -741,15 +740,13 @@ pub struct CfgEdge {
 }
 
 /// A Sim-D execution next to the WCET (`simd` mode, `simulate=true`).
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, TS)]
+#[derive(Debug, Clone, PartialEq, Serialize, TS)]
 pub struct SimdExecutionReport {
     /// The run: `cycles`, `bound`, `within_bound`, `utilisation`, `schedule` (raw intervals),
-    /// refreshes, controller runs.
-    /// Declared as `SimdExecutionRun`, joined to this type where `details.simd.execution`
-    /// is typed.
+    /// refreshes, controller runs; its fields at the top level of `details.simd.execution`.
     #[serde(flatten)]
-    #[ts(skip)]
-    pub run: phases::execution::Execution,
+    #[ts(flatten)]
+    pub run: crate::views::simd_run::SimdExecutionRun,
     /// The observed schedule of the first `schedule_work_groups` work-groups, drawn like
     /// `report.schedule`: times from the end of the program upload, as the worst-case
     /// schedule's (which leaves upload and refresh out), so both share one time axis.

@@ -4,8 +4,8 @@
 //! The facade's own types derive `ts_rs::TS`, so their declarations come from the same Rust
 //! types that write the JSON (field names, optional fields, tagged enums and doc comments
 //! included). The few method-crate types still on the wire are declared by hand in
-//! [`METHOD_CRATE_TYPES`], small shapes written out and large ones `unknown`, each to be
-//! replaced by a facade view. `crates/warpbound/bindings/warpbound.d.ts` holds the text this
+//! [`METHOD_CRATE_TYPES`], their shapes written out, each to be replaced by a facade
+//! view. `crates/warpbound/bindings/warpbound.d.ts` holds the text this
 //! module produces; `tests/typescript.rs` fails when the two differ, which is what pins the
 //! schema: any change to a wire type shows up there as a diff to review and bless.
 //!
@@ -46,12 +46,6 @@ export type Layout = { width: number, height: number, nodes: Array<{ id: number,
 
 /** `sim::MemoryInit`: global memory for the simulator, named arrays with their fill. */
 export type MemoryInit = { arrays: Array<{ name: string, address: number, words: number, fill: { kind: "words", values: Array<number>, } | { kind: "floats", values: Array<number>, } | { kind: "constant", value: number, } | { kind: "iota", start: number, step: number, } | { kind: "random", seed: number, below: number, } | { kind: "hashed", seed: number, below: number, }, }>, open?: { seed: number, below: number, }, };
-
-/** `phases::SimdResult` (the phase analysis of `details.simd`): not typed yet, until a facade view of the `phases` results replaces it (#40 item 1, step 3). */
-export type SimdAnalysis = { [field: string]: unknown, };
-
-/** `phases::execution::Execution` (the run of `details.simd.execution`): not typed yet, as `SimdAnalysis`. */
-export type SimdExecutionRun = { [field: string]: unknown, };
 "#;
 
 /// The whole `.d.ts` text: a header, [`METHOD_CRATE_TYPES`], then the declaration of every
@@ -66,10 +60,6 @@ pub fn declarations() -> String {
     };
     walk.visit::<Request>();
     walk.visit::<Report>();
-    // Declared although every field holding them is typed by hand (a flattened method-crate
-    // run joined to them), so the walk does not reach them through a field.
-    walk.visit::<crate::report::SimdDetails>();
-    walk.visit::<crate::report::SimdExecutionReport>();
     let mut found = walk.found;
     let mut body = String::new();
     for first in ["Request", "Report"] {

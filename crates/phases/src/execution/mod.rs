@@ -43,11 +43,9 @@ use crate::schedule::{Interval, Schedule};
 use crate::{Config, Policy, SimdResult};
 use isa::progress::{self, Every, Observer, Progress, Task};
 use isa::simd::Program;
-use serde::{Deserialize, Serialize};
 
 /// The four work-group schedulers of the paper's evaluation (§4.2, §6.2, Fig. 7).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
-#[serde(rename_all = "kebab-case")]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum Scheduler {
     /// Greedy on every resource instance; a slot takes the next work-group as soon as its
     /// previous one exits, so the slots drift apart (Fig. 4 (b)).
@@ -93,7 +91,7 @@ impl Scheduler {
 }
 
 /// What to run.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Options {
     pub scheduler: Scheduler,
     pub path: PathChoice,
@@ -133,7 +131,7 @@ impl Options {
 pub const DEFAULT_MAX_PHASES: u64 = 20_000_000;
 
 /// Busy time of one lane.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq)]
 pub struct LaneUse {
     pub lane: String,
     /// Cycles the lane holds a phase (and, for `dram`, a refresh).
@@ -143,7 +141,7 @@ pub struct LaneUse {
 }
 
 /// One execution.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq)]
 pub struct Execution {
     pub scheduler: Scheduler,
     pub path: PathChoice,

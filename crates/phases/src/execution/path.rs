@@ -38,11 +38,9 @@
 use super::interpret::{Context, Machine, Next, Steps};
 use crate::dag::Dag;
 use crate::error::Error;
-use serde::{Deserialize, Serialize};
 
 /// How each work-group's path is chosen.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(tag = "kind", rename_all = "snake_case")]
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum PathChoice {
     /// Every work-group takes the critical path of §5.5 (the policy's; the scratchpad-as-access
     /// one for the unconstrained and pairwise schedulers): the longest path, as the WCET
@@ -59,8 +57,7 @@ pub enum PathChoice {
 }
 
 /// The choice at a node whose edge the interpreter cannot decide.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(tag = "kind", rename_all = "snake_case")]
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Fallback {
     /// The critical path's edge if the node lies on the critical path (§5.5), else the
     /// out-edge starting the longest remaining path to the sink (edge weights plus access
@@ -72,7 +69,7 @@ pub enum Fallback {
 }
 
 /// How the path=launch walks chose their edges, summed over the work-groups.
-#[derive(Debug, Clone, PartialEq, Eq, Default, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
 pub struct Decisions {
     /// Choices the interpreter decided (at nodes with several out-edges, and early exits).
     pub decided: u64,

@@ -1,9 +1,10 @@
 //! The `simd` mode: phase-based WCET of a Sim-D kernel (Spliet & Mullins §4–5, crate
 //! `phases`), for the NDRange and work-group width of the request.
 //!
-//! The report carries the crate's whole result under `simd`, the better of the two
-//! scheduling policies as `wcet.cycles` (§4.2: the compiler may pick either), the basic-block
-//! CFG with its stack-annotated edges, and that policy's two-slot schedule as the Gantt chart.
+//! The report carries the crate's whole result under `details.simd` (in the facade's wire
+//! types, `views::simd_parts` and `simd_run`), the better of the two scheduling policies as
+//! `wcet.cycles` (§4.2: the compiler may pick either), the basic-block CFG with its
+//! stack-annotated edges, and that policy's two-slot schedule as the Gantt chart.
 
 use crate::catalog::{ModeInfo, ParamInfo, PresetInfo};
 use crate::kernel_text;
@@ -425,6 +426,6 @@ fn execute(
         observed_shown_end: shifted.makespan,
         wcet_shown_end,
         gantt,
-        run,
+        run: (&run).into(),
     })
 }

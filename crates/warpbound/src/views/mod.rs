@@ -1,8 +1,8 @@
 //! Report views: flat, JSON-friendly copies of analysis results for the page to render —
 //! instruction tables ([`kernel`]), graph drawings ([`graph`]), Gantt charts ([`schedule`]),
-//! line charts ([`plot`]), a kernel's occupancy ([`occupancy`]) and a simulator run
-//! ([`sim_parts`], [`sim_machine`], [`sim_stepper`]). They shape data and lay
-//! it out; they decide nothing.
+//! line charts ([`plot`]), a kernel's occupancy ([`occupancy`]), a simulator run
+//! ([`sim_parts`], [`sim_machine`], [`sim_stepper`]) and a Sim-D analysis and execution
+//! ([`simd_parts`], [`simd_run`]). They shape data and lay it out; they decide nothing.
 
 pub mod block_parts;
 pub mod graph;
@@ -18,3 +18,5 @@ pub mod schedule;
 pub mod sim_machine;
 pub mod sim_parts;
 pub mod sim_stepper;
+pub mod simd_parts;
+pub mod simd_run;

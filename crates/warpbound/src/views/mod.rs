@@ -2,7 +2,7 @@
 //! instruction tables ([`kernel`]), graph drawings ([`graph`]), Gantt charts ([`schedule`]),
 //! line charts ([`plot`]), a kernel's occupancy ([`occupancy`]), a simulator run
 //! ([`sim_parts`], [`sim_machine`], [`sim_stepper`]) and a Sim-D analysis and execution
-//! ([`simd_parts`], [`simd_run`]). They shape data and lay it out; they decide nothing.
+//! ([`simd_parts`], [`simd_code`], [`simd_run`]). They shape data and lay it out; they decide nothing.
 
 pub mod block_parts;
 pub mod graph;
@@ -18,5 +18,6 @@ pub mod schedule;
 pub mod sim_machine;
 pub mod sim_parts;
 pub mod sim_stepper;
+pub mod simd_code;
 pub mod simd_parts;
 pub mod simd_run;

@@ -3,9 +3,12 @@
 //!
 //! The facade's own types derive `ts_rs::TS`, so their declarations come from the same Rust
 //! types that write the JSON (field names, optional fields, tagged enums and doc comments
-//! included). The few method-crate types still on the wire are declared by hand in
-//! [`METHOD_CRATE_TYPES`], small shapes written out and large ones `unknown`, each to be
-//! replaced by a facade view. `crates/warpbound/bindings/warpbound.d.ts` holds the text this
+//! included): the dialect, the diagnostics, the instruction table's classes and control bits,
+//! the graph drawing and the request's memory are facade types too (converted from and to
+//! `isa`, `layout` and `sim` types at the boundary). The method-crate types still on the wire,
+//! the `phases` results of `details.simd`, are declared by hand in [`METHOD_CRATE_TYPES`] as
+//! `unknown` until a facade view replaces them. `crates/warpbound/bindings/warpbound.d.ts`
+//! holds the text this
 //! module produces; `tests/typescript.rs` fails when the two differ, which is what pins the
 //! schema: any change to a wire type shows up there as a diff to review and bless.
 //!
@@ -20,34 +23,7 @@ use ts_rs::{Config, TypeVisitor, TS};
 /// Declarations of the method crates' types that the report or the request still carry
 /// as those crates serialize them. Names are the ones the derived declarations refer to
 /// (`#[ts(type = "…")]` on the fields that hold them); each shape is the crate's serde output.
-pub const METHOD_CRATE_TYPES: &str = r#"/** `isa::Dialect`: the input languages. */
-export type Dialect = "sass" | "gcn" | "ptx" | "simd" | "lc" | "pws-csv";
-
-/** `isa::Diagnostic`: a message tied to a place in the input (line 0: the request). */
-export type Diagnostic = { severity: "error" | "warning" | "note", line: number, column: number, len: number, message: string, stage?: "request" | "parse" | "analysis" | "simulation", };
-
-/** `isa::dialect_guess::DialectGuess`: a dialect and the mark that decided it. */
-export type DialectGuess = { dialect: Dialect, line: number, evidence: string, };
-
-/** `isa::dialect_guess::SourceMark`: a mark of CUDA C++ source. */
-export type SourceMark = { line: number, evidence: string, };
-
-/** `isa::ResourceClass`: the functional unit an instruction occupies. */
-export type ResourceClass = "alu" | "sfu" | "load_store_global" | "load_store_shared" | "load_store_local" | "constant" | "texture" | "control";
-
-/** `isa::ControlBits`: the decoded SASS scheduling control field of one instruction. */
-export type ControlBits = { stall: number, yield_hint: boolean, write_barrier: number | null, read_barrier: number | null, wait_mask: number, reuse: number, };
-
-/** `isa::FunctionResources`: what an nvdisasm dump declares for a function. */
-export type FunctionResources = { entry: boolean, registers?: number, shared_bytes?: number, constant0_bytes?: number, stack_bytes?: number, max_stack_bytes?: number, };
-
-/** `layout::Layout`: the drawing of a graph (canvas, node boxes, edge polylines). */
-export type Layout = { width: number, height: number, nodes: Array<{ id: number, layer: number, x: number, y: number, width: number, height: number, }>, edges: Array<{ index: number, from: number, to: number, back: boolean, points: Array<[number, number]>, }>, };
-
-/** `sim::MemoryInit`: global memory for the simulator, named arrays with their fill. */
-export type MemoryInit = { arrays: Array<{ name: string, address: number, words: number, fill: { kind: "words", values: Array<number>, } | { kind: "floats", values: Array<number>, } | { kind: "constant", value: number, } | { kind: "iota", start: number, step: number, } | { kind: "random", seed: number, below: number, } | { kind: "hashed", seed: number, below: number, }, }>, open?: { seed: number, below: number, }, };
-
-/** `phases::SimdResult` (the phase analysis of `details.simd`): not typed yet, until a facade view of the `phases` results replaces it (#40 item 1, step 3). */
+pub const METHOD_CRATE_TYPES: &str = r#"/** `phases::SimdResult` (the phase analysis of `details.simd`): not typed yet, until a facade view of the `phases` results replaces it (#40 item 1, step 3). */
 export type SimdAnalysis = { [field: string]: unknown, };
 
 /** `phases::execution::Execution` (the run of `details.simd.execution`): not typed yet, as `SimdAnalysis`. */

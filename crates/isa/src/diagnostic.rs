@@ -1,6 +1,10 @@
 //! Located messages for the user.
 
 use crate::span::Span;
+// `Serialize`/`Deserialize` only because the `phases` crate's results, which carry these
+// diagnostics, still derive them (`details.simd` is `phases::SimdResult` as serde writes it,
+// issue #40 item 1): the report's own diagnostics are `warpbound::Diagnostic`, converted from
+// these. They go when `phases` has a facade view.
 use serde::{Deserialize, Serialize};
 
 /// How bad a diagnostic is. `Error` means the requested result could not be produced

@@ -3,10 +3,8 @@
 //! product specification. The SM count is the only figure the launch bound takes from the
 //! product; the per-SM limits are the architecture's (crate `occupancy`).
 
-use serde::Serialize;
-
 /// A GPU product: its architecture and the SMs it enables.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct GpuPreset {
     /// The name a request uses (`gpu` parameter).
     pub name: &'static str,

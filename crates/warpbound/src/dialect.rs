@@ -81,7 +81,7 @@ mod tests {
         for d in isa::Dialect::ALL {
             let wire = Dialect::from(d);
             assert_eq!(isa::Dialect::from(wire), d);
-            assert_eq!(serde_json::to_value(wire).unwrap(), d.name());
+            assert_eq!(serde_json::to_value(wire).expect("json"), d.name());
             assert_eq!(Dialect::from_name(d.name()), Some(wire));
         }
         assert_eq!(Dialect::ALL.len(), isa::Dialect::ALL.len());

@@ -136,7 +136,7 @@ mod tests {
             {"name":"e","address":20480,"words":3,"fill":{"kind":"random","seed":9,"below":10}},
             {"name":"f","address":24576,"words":3,"fill":{"kind":"hashed","seed":9,"below":0}}
         ],"open":{"seed":3,"below":100}}"#;
-        let wire: MemoryInit = serde_json::from_str(json).unwrap();
+        let wire: MemoryInit = serde_json::from_str(json).expect("json");
         let sim = sim::MemoryInit::from(&wire);
         assert_eq!(sim.arrays.len(), 6);
         assert_eq!(
@@ -153,11 +153,14 @@ mod tests {
             }
         );
         assert_eq!(MemoryInit::from(&sim), wire);
-        let back: serde_json::Value = serde_json::to_value(&wire).unwrap();
-        let given: serde_json::Value = serde_json::from_str(json).unwrap();
+        let back: serde_json::Value = serde_json::to_value(&wire).expect("json");
+        let given: serde_json::Value = serde_json::from_str(json).expect("json");
         assert_eq!(back, given);
         // Closed memory: `open` is left out.
         let closed = MemoryInit::default();
-        assert_eq!(serde_json::to_string(&closed).unwrap(), r#"{"arrays":[]}"#);
+        assert_eq!(
+            serde_json::to_string(&closed).expect("json"),
+            r#"{"arrays":[]}"#
+        );
     }
 }

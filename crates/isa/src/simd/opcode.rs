@@ -7,13 +7,14 @@
 //! operands each instruction takes, whether it is a vector instruction (issued once per
 //! 128-lane sub-vector) and whether it pushes onto the control stack.
 
+// `Op` keeps `Serialize`/`Deserialize` only for the `phases` crate's results, which carry it
+// and still derive them (issue #40 item 1); nothing else of `isa` is serialised.
 use serde::{Deserialize, Serialize};
 
 /// Instruction class. The timing model (Sim-D §5.3) charges by class: vector instructions of
 /// [`Category::Rcp`] occupy the RCP-units (32 sub-vector issues instead of 8), load/store
 /// instructions end a basic block and start an access phase (§5.1).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case")]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum Category {
     /// Floating-point arithmetic on the SP-units (and `nop`).
     Fp,

@@ -133,12 +133,12 @@ mod tests {
         let key = |s: isa::Severity| Severity::from(s);
         assert!(key(isa::Severity::Error) < key(isa::Severity::Warning));
         assert!(key(isa::Severity::Warning) < key(isa::Severity::Note));
-        let json = serde_json::to_string(&Diagnostic::from(&made[1])).unwrap();
+        let json = serde_json::to_string(&Diagnostic::from(&made[1])).expect("json");
         assert_eq!(
             json,
             r#"{"severity":"error","line":3,"column":2,"len":4,"message":"e","stage":"parse"}"#
         );
-        let json = serde_json::to_string(&Diagnostic::from(&made[2])).unwrap();
+        let json = serde_json::to_string(&Diagnostic::from(&made[2])).expect("json");
         assert_eq!(
             json,
             r#"{"severity":"warning","line":0,"column":0,"len":0,"message":"w"}"#

@@ -43,11 +43,10 @@
 
 use crate::carry::{carry_over, Timing};
 use isa::{BlockGraph, ControlKind, Instruction, Kernel};
-use serde::{Deserialize, Serialize};
 
 /// The kernel's barriers when every warp passes them the same number of times, in the same
 /// order, converged.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq)]
 pub struct BarrierPhases {
     /// `P`: the barrier instances a warp passes at most — the sum over barriers of the
     /// product of the bounds of the loops around each (every warp passes the same number,
@@ -60,7 +59,7 @@ pub struct BarrierPhases {
 }
 
 /// One barrier instruction and how many times a warp passes it at most.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq)]
 pub struct PhaseBarrier {
     pub address: u64,
     /// Headers of the loops around it (addresses), outermost first.
@@ -73,8 +72,7 @@ pub struct PhaseBarrier {
 }
 
 /// Why the barriers keep the serialised bound: the first premise (module doc) that fails.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(tag = "kind", rename_all = "snake_case")]
+#[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Serialised {
     /// A call or an indirect jump at `address` (premise 1).
     Call { address: u64 },

@@ -147,10 +147,8 @@ pub mod carry;
 pub use barrier_phases::{barrier_phases, BarrierPhases, PhaseBarrier, Serialised};
 pub use carry::Timing;
 
-use serde::{Deserialize, Serialize};
-
 /// What is known of one warp: bounds from its own analysis, in cycles of the cost model.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct WarpProfile {
     /// Time in isolation (the warp-CFG WCET bound under the cost model).
     pub isolated: u64,
@@ -160,8 +158,7 @@ pub struct WarpProfile {
 }
 
 /// Which argument the block bound comes from.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case")]
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Rule {
     /// Isolated time of the critical warp plus the issue slots of the others (the theorem).
     ResponseTime,
@@ -178,7 +175,7 @@ pub enum Rule {
 }
 
 /// One warp's share of the block bound.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct WarpBound {
     /// Warp index in the block (dispatch order: 0 is the oldest).
     pub warp: usize,
@@ -204,7 +201,7 @@ impl WarpBound {
 }
 
 /// The block's bound and how it was made.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq)]
 pub struct BlockBound {
     /// Cycles until the last warp finishes, at most.
     pub cycles: u64,
@@ -307,7 +304,7 @@ fn theorem(profiles: &[WarpProfile], extra: u64, rule: Rule) -> BlockBound {
 
 /// One unit kind of the makespan machine: `lanes` (σ) lanes, each warp-instruction holding
 /// one for `cycles` (k) cycles (Berezovskyi et al. §3).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct UnitKind {
     pub lanes: u32,
     pub cycles: u32,
@@ -326,7 +323,7 @@ impl UnitKind {
 
 /// A warp on the unit machine: its isolated time and its work (lane-cycles) per unit kind,
 /// in the order of the `units` slice given to [`units_response_time`].
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq)]
 pub struct UnitProfile {
     pub isolated: u64,
     pub work: Vec<u64>,

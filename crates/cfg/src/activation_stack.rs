@@ -29,10 +29,9 @@
 //! [`crate::concrete`] does.
 
 use crate::state::{Tag, NOT_ARRIVED};
-use serde::{Deserialize, Serialize};
 
 /// One entry: type, next pc (instruction index) and thread mask.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct StackEntry {
     pub tag: Tag,
     pub pc: usize,

@@ -36,10 +36,9 @@
 
 use crate::regset;
 use isa::{Instruction, Operand, OperandKind, Register};
-use serde::{Deserialize, Serialize};
 
 /// Registers with a known value, sorted by tracked-register index (see [`crate::regset`]).
-#[derive(Debug, Clone, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[derive(Debug, Clone, Default, PartialEq, Eq, Hash)]
 pub struct Consts(Vec<(u16, u64)>);
 
 impl Consts {

@@ -10,7 +10,6 @@
 
 use crate::consts::Consts;
 use crate::regset::RegSet;
-use serde::{Deserialize, Serialize};
 
 /// `A ⊆ B` is known.
 pub const SUB: u8 = 1;
@@ -18,7 +17,7 @@ pub const SUB: u8 = 1;
 pub const DISJ: u8 = 2;
 
 /// Relations and agreement of all groups of one abstract state.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
 pub struct Groups {
     /// `rel[a][b]`: constraints known between slot a and slot b.
     rel: Vec<Vec<u8>>,

@@ -27,13 +27,11 @@
 //! only make the real execution faster).
 
 use isa::{Instruction, Register, ResourceClass};
-use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 
 /// Timing classes: the isa resource classes, with double precision split off the ALU because
 /// its latency and throughput differ by an order of magnitude on consumer Pascal.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case")]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub enum TimingClass {
     Alu,
     DoublePrecision,
@@ -104,7 +102,7 @@ impl TimingClass {
 
 /// Latency (issue to write-back) and initiation interval per class, in cycles. Both are at
 /// least 1; a table of all ones makes [`block_cycles`] equal to [`unit_cycles`].
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq)]
 pub struct LatencyTable {
     pub latency: BTreeMap<TimingClass, u32>,
     pub interval: BTreeMap<TimingClass, u32>,
@@ -313,7 +311,7 @@ const RTX2060: Figures = Figures {
 };
 
 /// One instruction's place in a block's drained schedule.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Issue {
     /// Cycle (from the block's start) at which it issues.
     pub issue: u64,

@@ -1,12 +1,10 @@
 //! Analysis switches (the ablations of §4.2) and budgets.
 
-use serde::{Deserialize, Serialize};
-
 /// What the abstract interpretation tracks. The default is the full analysis; each switch
 /// removes one component, reproducing the study of Jeanmougin et al. §4.2. Every ablation
 /// over-approximates the full analysis, so its CFG has at least the same edges and its WCET
 /// is never lower.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Options {
     /// Agreement domain (§3.3). Off: every guarded instruction may diverge.
     pub agreement: bool,

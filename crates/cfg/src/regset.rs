@@ -4,7 +4,6 @@
 //! when every thread of the group holds the same value in it.
 
 use isa::Register;
-use serde::{Deserialize, Serialize};
 
 const GPRS: usize = 256;
 const PREDS: usize = 8;
@@ -13,7 +12,7 @@ const BITS: usize = CARRY + 1;
 const WORDS: usize = BITS.div_ceil(64);
 
 /// A set of tracked registers: `R0..R255`, `P0..P7` and `CC`.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize, Default)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
 pub struct RegSet([u64; WORDS]);
 
 /// Index of a tracked register, `None` for registers that are not state of a thread

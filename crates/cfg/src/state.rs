@@ -8,13 +8,11 @@
 //! executing entry (the paper's top, always `NIL`) is implicit: `pc` and group slot 0.
 
 use crate::groups::Groups;
-use serde::{Deserialize, Serialize};
 
 /// Entry type (§2): `NIL` is a pending divergent path; `SYNC`/`BRK` (and `CONT`) are
 /// reconvergence points pushed by `SSY`/`PBK` (`PCNT`); `CALL` is a return point pushed by
 /// `CAL`/`PRET` (our extension: `RET` unwinds to it as `BRK` does to `BRK`).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case")]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub enum Tag {
     Nil,
     Sync,
@@ -77,7 +75,7 @@ impl Tag {
 pub const NOT_ARRIVED: usize = usize::MAX - 1;
 
 /// An activation point: resume at instruction `pc` (an index into the kernel) with type `tag`.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub struct Point {
     pub pc: usize,
     pub tag: Tag,
@@ -88,7 +86,7 @@ pub struct Point {
 /// part of the graph (several points, `repeated`: any sequence of one or more entries drawn
 /// from them). Cycles arise in loops that leave threads pending on every iteration; they are
 /// how the abstract stack stays finite (§3.1, §3.2 "an upper bound on it when in a cycle").
-#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub struct Entry {
     /// Sorted, without duplicates.
     pub points: Vec<Point>,

@@ -2,11 +2,9 @@
 //! context, with typed edges.
 
 use crate::state::Entry;
-use serde::{Deserialize, Serialize};
 
 /// Why the warp can go from one node to another.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case")]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub enum WarpEdgeKind {
     /// To the next block with the same threads (also: no thread took the branch).
     Fallthrough,
@@ -41,7 +39,7 @@ impl WarpEdgeKind {
 }
 
 /// A basic block in one abstract context (the pending activation stack at its entry).
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq)]
 pub struct WarpNode {
     pub id: usize,
     /// Thread-level block index; `None` for the virtual exit node.
@@ -52,7 +50,7 @@ pub struct WarpNode {
     pub agreed_registers: usize,
 }
 
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub struct WarpEdge {
     pub from: usize,
     pub to: usize,
@@ -66,7 +64,7 @@ pub struct WarpEdge {
 /// by a group that may have run the header apart from the rest (see the facade's
 /// `shared_loops`). Every other edge continues threads already counted: the taken side of a
 /// divergent branch, the rest after a partial exit, a reconvergence or a return.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Resumption {
     /// Index into [`WarpCfg::edges`].
     pub edge: usize,
@@ -82,14 +80,13 @@ pub struct Resumption {
 }
 
 /// The warp-level CFG. Node 0 is the entry; `exit` is the virtual exit node.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq)]
 pub struct WarpCfg {
     pub nodes: Vec<WarpNode>,
     pub edges: Vec<WarpEdge>,
     pub entry: usize,
     pub exit: usize,
     /// The edges that resume pending divergent paths.
-    #[serde(default)]
     pub resumptions: Vec<Resumption>,
 }
 

@@ -55,7 +55,7 @@ fn main() -> ExitCode {
 /// `warpbound opcodes --dialect D`: the dialect's opcode documentation.
 fn opcodes(a: &args::OpcodesArgs) -> ExitCode {
     let Some(table) =
-        isa::Dialect::from_name(&a.dialect).and_then(warpbound::opcode_docs::opcode_table)
+        warpbound::Dialect::from_name(&a.dialect).and_then(warpbound::opcode_docs::opcode_table)
     else {
         return usage(&format!(
             "no opcode table for dialect `{}` (sass, ptx, gcn, simd or lc)",

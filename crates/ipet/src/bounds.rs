@@ -2,8 +2,6 @@
 
 use std::collections::BTreeMap;
 
-use serde::{Deserialize, Serialize};
-
 /// How many times each loop may iterate, keyed by header node.
 ///
 /// A bound `N` for the loop with header `h` means: **the header executes at most `N` times
@@ -18,7 +16,7 @@ use serde::{Deserialize, Serialize};
 ///
 /// Bounds are never inferred: the paper this crate follows (§4.1) supplies them by hand,
 /// with 10 as the conventional default.
-#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct LoopBounds {
     /// Explicit bound per header (or irreducible-region entry) node index.
     pub per_header: BTreeMap<usize, u64>,
@@ -57,7 +55,7 @@ impl LoopBounds {
 /// loop, and the warp as a whole runs the header at most `bound` times per group of
 /// threads that starts iterating it. The caller says what a start is (see the PTX reading
 /// of the `warp-cfg` mode, `cfg::ptx::pdom`); this crate only adds the row.
-#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct SharedBound {
     pub nodes: Vec<usize>,
     /// Edge indices into [`crate::Cfg::edges`].

@@ -37,13 +37,11 @@
 //!   solution found so far is returned if every block has one, together with the sum of
 //!   the root relaxation bounds, which remains a valid upper bound on the integer optimum.
 
-use serde::{Deserialize, Serialize};
-
 use crate::lp::{Lp, LpAnswer, LpError, Optimum};
 use isa::progress::{self, Observer, Progress, Task};
 
 /// The relation of a linear constraint.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Relation {
     /// `lhs <= rhs`
     Le,
@@ -54,7 +52,7 @@ pub enum Relation {
 }
 
 /// One linear constraint `Σ coeff·x[var]  (relation)  rhs`.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq)]
 pub struct LinearConstraint {
     /// `(variable index, coefficient)` pairs; repeated indices are summed.
     pub terms: Vec<(usize, f64)>,
@@ -66,7 +64,7 @@ pub struct LinearConstraint {
 
 /// Maximise `Σ objective[i]·x[i]` subject to `constraints`, every `x[i]` a non-negative
 /// integer. Kept independent of graphs so that other analyses can reuse the search.
-#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[derive(Clone, Debug, Default, PartialEq)]
 pub struct IntegerProgram {
     /// Objective coefficient of each variable; its length is the number of variables.
     pub objective: Vec<f64>,
@@ -75,7 +73,7 @@ pub struct IntegerProgram {
 }
 
 /// What branch-and-bound found.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq)]
 pub struct BbOutcome {
     /// Best integer solution found (values rounded to integers), `None` only when the
     /// budget ran out before one was found for every block.
@@ -93,7 +91,7 @@ pub struct BbOutcome {
 }
 
 /// Why branch-and-bound gave no outcome.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub enum BbError {
     /// No integer (or no real) point satisfies the constraints.
     Infeasible,

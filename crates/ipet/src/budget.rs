@@ -1,8 +1,6 @@
 //! Size limits, so that a hostile or huge graph yields an error instead of exhausting the
 //! memory or the time of the (single-threaded, WebAssembly) caller.
 
-use serde::{Deserialize, Serialize};
-
 /// Limits on the problem handed to the LP solver and on branch-and-bound.
 ///
 /// Exceeding `max_variables`, `max_constraints` or `max_lp_size` is an
@@ -10,7 +8,7 @@ use serde::{Deserialize, Serialize};
 /// when an integer solution was found: [`solve`](crate::solve) returns it with
 /// [`Solution::integral`](crate::Solution::integral) set to `false` and the still-safe LP
 /// bound in [`Solution::lp_bound`](crate::Solution::lp_bound).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Budget {
     /// Most LP variables allowed (one per useful edge plus one per reachable exit node).
     pub max_variables: usize,

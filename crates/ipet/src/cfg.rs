@@ -5,8 +5,6 @@
 //! every algorithm here is iterative over these vectors so that deep graphs cannot overflow
 //! the (small) WebAssembly stack.
 
-use serde::{Deserialize, Serialize};
-
 use crate::error::Error;
 
 /// A control-flow graph with a cost per node: the only input IPET needs besides loop bounds.
@@ -14,7 +12,7 @@ use crate::error::Error;
 /// Nodes are `0..costs.len()`. Edges are listed explicitly so that each one, including
 /// parallel edges and self loops, becomes its own flow variable and can be reported back
 /// by index in [`Solution::edge_counts`](crate::Solution::edge_counts).
-#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Cfg {
     /// Cost (e.g. cycles) of executing node `i` once; the objective weight of its count.
     pub costs: Vec<u64>,

@@ -1,12 +1,10 @@
 //! Everything that can go wrong in [`solve`](crate::solve), as data a UI can render.
 
-use serde::{Deserialize, Serialize};
-
 use crate::lp::LpError;
 
 /// Why no WCET could be computed. Every variant is a recoverable, reportable condition:
 /// the crate never panics on bad input.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Error {
     /// The maximised flow can grow without limit around a cycle. With every loop and
     /// irreducible region bounded this cannot happen, so it signals a solver or analysis

@@ -20,8 +20,6 @@
 
 use std::collections::BTreeMap;
 
-use serde::{Deserialize, Serialize};
-
 use crate::cfg::{reachable_from, Adjacency, Cfg};
 use isa::dominance::DominatorTree;
 
@@ -30,7 +28,7 @@ use isa::dominance::DominatorTree;
 /// Reported both by [`find_loops`] (with `bound: None`) and in
 /// [`Solution::loops`](crate::Solution::loops) (with the bound that was applied), so a UI can
 /// show which bound constrained which part of the graph.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Loop {
     /// For a natural loop, its header. For an irreducible region, its smallest entry node
     /// (the node named in errors about the region).

@@ -27,7 +27,6 @@ use std::rc::Rc;
 use microlp::{
     ComparisonOp, OptimizationDirection, Problem, SolutionStatus, SolveOptions, SolveOutcome,
 };
-use serde::{Deserialize, Serialize};
 
 use crate::branch_and_bound::Relation;
 
@@ -54,7 +53,7 @@ pub const CHECK_TOL: f64 = 1e-6;
 /// Why the LP solver gave no answer. An LP that is infeasible or unbounded is *not* an
 /// error (see [`LpAnswer`]); these are failures of the solver or of our use of it, which
 /// callers report as a diagnostic ("LP solver failed: …") instead of a number.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub enum LpError {
     /// The LP was refused as malformed, by our check before the solver (a variable index
     /// out of range, a non-finite number) or by the solver itself (`InvalidOperation`,

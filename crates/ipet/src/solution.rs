@@ -1,7 +1,5 @@
 //! The result of [`solve`](crate::solve): the worst-case path as execution counts.
 
-use serde::{Deserialize, Serialize};
-
 use crate::loops::Loop;
 
 /// The worst-case execution found by IPET, as counts per node and edge.
@@ -14,7 +12,7 @@ use crate::loops::Loop;
 /// itself a safe bound. The LP relaxation bound [`Solution::lp_bound`] is still safe; use
 /// [`Solution::safe_bound`] to get the right number either way. The caller decides whether
 /// an inexact answer is acceptable.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq)]
 pub struct Solution {
     /// `Σ cost(n) · count(n)` over the reported counts, computed exactly in integers.
     pub wcet: u64,

@@ -16,12 +16,10 @@ use crate::kernel::Kernel;
 use crate::limits::Limits;
 use petgraph::graph::{DiGraph, NodeIndex};
 use petgraph::visit::EdgeRef;
-use serde::{Deserialize, Serialize};
 use std::collections::{BTreeMap, BTreeSet, HashSet, VecDeque};
 
 /// Why control can pass from one block to another.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case")]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub enum EdgeKind {
     /// To the next instruction (also the not-taken side of a guarded branch).
     Fallthrough,
@@ -40,7 +38,7 @@ pub enum EdgeKind {
 }
 
 impl EdgeKind {
-    /// The name used in reports (the serde spelling).
+    /// The name used in reports (`CfgEdge::kind`).
     pub fn name(self) -> &'static str {
         match self {
             EdgeKind::Fallthrough => "fallthrough",
@@ -55,7 +53,7 @@ impl EdgeKind {
 }
 
 /// A maximal straight-line run of instructions, `first..=last` (indices into the kernel).
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq)]
 pub struct Block {
     pub id: usize,
     pub first: usize,

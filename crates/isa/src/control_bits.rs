@@ -41,10 +41,8 @@
 //! variable-latency instruction's write barrier is the barrier its consumer's wait mask
 //! names, and a reuse flag is set exactly where the listing prints `.reuse`.
 
-use serde::{Deserialize, Serialize};
-
 /// The decoded control field of one instruction (module doc for the layout and sources).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub struct ControlBits {
     /// Cycles the warp waits before issuing its next instruction (0–15).
     pub stall: u8,

@@ -1,12 +1,10 @@
 //! Located messages for the user.
 
 use crate::span::Span;
-use serde::{Deserialize, Serialize};
 
 /// How bad a diagnostic is. `Error` means the requested result could not be produced
 /// (the CLI exits 1); warnings and notes accompany a result.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize, PartialOrd, Ord)]
-#[serde(rename_all = "lowercase")]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub enum Severity {
     Error,
     Warning,
@@ -16,8 +14,7 @@ pub enum Severity {
 /// Which step of a request a diagnostic comes from, so a user can tell "my kernel does not
 /// parse" from "the analysis cannot bound it" from "the simulator cannot run it". Set by the
 /// facade; `None` where no one said.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize, PartialOrd, Ord)]
-#[serde(rename_all = "lowercase")]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub enum Stage {
     /// The request itself: a parameter, a mode, a dialect.
     Request,
@@ -31,7 +28,7 @@ pub enum Stage {
 
 /// A message tied to a place in the input. Line and column are 1-based; a diagnostic about
 /// the request as a whole (not about the text) uses line 0, column 0.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
 pub struct Diagnostic {
     pub severity: Severity,
     pub line: u32,
@@ -40,7 +37,6 @@ pub struct Diagnostic {
     pub len: u32,
     pub message: String,
     /// The step it comes from ([`Stage`]).
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub stage: Option<Stage>,
 }
 

@@ -20,10 +20,9 @@
 //! Not a parser: a text with marks of several dialects goes to the dialect of the first mark.
 
 use crate::kernel::Dialect;
-use serde::{Deserialize, Serialize};
 
 /// A dialect and the mark that decided it.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq)]
 pub struct DialectGuess {
     pub dialect: Dialect,
     /// 1-based line of the mark (0 for a file name).
@@ -94,7 +93,7 @@ pub fn guess_file(name: &str, text: &str) -> Option<DialectGuess> {
 }
 
 /// A mark of CUDA C++ source: where it is and what it is.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq)]
 pub struct SourceMark {
     /// 1-based line of the mark.
     pub line: u32,

@@ -15,13 +15,11 @@
 
 use crate::blocks::EdgeKind;
 use petgraph::graph::DiGraph;
-use serde::{Deserialize, Serialize};
 
 /// Where control can go after one instruction, for one thread. Targets are instruction
 /// indices of the same function; `None` marks a target the front end could not resolve (it
 /// has reported why).
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(tag = "kind", rename_all = "snake_case")]
+#[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Flow {
     /// Continues at the next instruction (calls included: the callee returns here).
     Next,
@@ -66,7 +64,7 @@ impl Flow {
 }
 
 /// A basic block: instructions `first..=last`.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq)]
 pub struct FlowBlock {
     pub id: usize,
     pub first: usize,
@@ -78,7 +76,7 @@ pub struct FlowBlock {
 }
 
 /// Blocks and edges of one function, block 0 the entry.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq)]
 pub struct FlowGraph {
     pub blocks: Vec<FlowBlock>,
     /// `(from block, to block, kind)`: `Taken` for a jump, `Fallthrough` otherwise; sorted,

@@ -3,10 +3,9 @@
 use crate::control_bits::ControlBits;
 use crate::operand::{Operand, OperandKind, Register};
 use crate::span::Span;
-use serde::{Deserialize, Serialize};
 
 /// A guard predicate: `@P0`, `@!P0`, `@PT`.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Guard {
     pub reg: Register,
     pub negated: bool,
@@ -26,7 +25,7 @@ impl Guard {
 
 /// Opcode mnemonic split at the dots: `ISETP.GE.U32.AND` is name `ISETP`, modifiers
 /// `[GE, U32, AND]`.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Opcode {
     pub name: String,
     pub modifiers: Vec<String>,
@@ -42,8 +41,7 @@ impl Opcode {
 /// How an instruction affects control flow — the SIMT control instructions of Fermi–Pascal
 /// (Jeanmougin et al. §2) plus calls and indirect jumps. A guarded instruction of any kind here
 /// takes effect only for the threads whose guard holds; the rest fall through.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
-#[serde(tag = "kind", content = "target", rename_all = "snake_case")]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum ControlKind {
     /// Ordinary instruction: continues at the next one.
     Fallthrough,
@@ -147,8 +145,7 @@ impl ControlKind {
 }
 
 /// The functional unit an instruction occupies, which is what timing models charge for.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case")]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum ResourceClass {
     Alu,
     /// Special-function unit: transcendental approximations (`MUFU`, `RRO`).
@@ -163,7 +160,7 @@ pub enum ResourceClass {
 }
 
 /// One instruction of a kernel.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq)]
 pub struct Instruction {
     /// Code address in bytes, as printed in the listing (or assigned, for address-less input).
     pub address: u64,
@@ -184,12 +181,10 @@ pub struct Instruction {
     pub control_code: Option<String>,
     /// Scheduling control bits (Maxwell to Hopper), decoded from the listing's encoding
     /// comments or from `control_code`; absent when the listing carries neither.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub control_bits: Option<ControlBits>,
     /// Candidate targets (instruction addresses in this function) of an indirect branch
     /// (`BRX`/`JMX`, [`ControlKind::Indirect`]): from nvdisasm's `BRANCH_TARGETS` annotation,
     /// or given by the user. Empty when unknown.
-    #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub indirect_targets: Vec<u64>,
     /// Disassembler annotation, e.g. `INDIRECT_CALL` or `BRANCH_TARGETS .L_x_1`.
     pub annotation: Option<String>,

@@ -2,13 +2,11 @@
 
 use crate::diagnostic::Diagnostic;
 use crate::instruction::Instruction;
-use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 
 /// The input languages Warpbound reads. Only some have parsers yet; the facade reports the
 /// others as unsupported rather than guessing.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case")]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum Dialect {
     /// NVIDIA SASS from `cuobjdump -sass`, `nvdisasm` or CuAssembler `.cuasm`.
     Sass,
@@ -21,7 +19,6 @@ pub enum Dialect {
     Lc,
     /// A wavefront CFG in the CSV format of the public PWS split-point solver
     /// (`wcet,is_bsb_node,is_reconv_node,successors`; parsed by the `pws` crate).
-    #[serde(rename = "pws-csv")]
     PwsCsv,
 }
 
@@ -52,7 +49,7 @@ impl Dialect {
 }
 
 /// One function of a listing, as straight instruction order plus its labels.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq)]
 pub struct Kernel {
     pub dialect: Dialect,
     pub function: String,
@@ -64,7 +61,6 @@ pub struct Kernel {
     /// What the cubin declares about the function's use of the SM, when the text says it (a
     /// whole `nvdisasm` dump: its `.nv.info`, `.nv.shared.NAME` and `.nv.constant0.NAME`
     /// sections). Plain data kept for an occupancy analysis; no analysis reads it yet.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub resources: Option<FunctionResources>,
 }
 
@@ -72,32 +68,27 @@ pub struct Kernel {
 /// shared memory) or that a launch must provide (parameter bank, stack), as `nvdisasm`
 /// prints them. Each is `None` when the text does not say it; `cuobjdump -res-usage` prints
 /// the same numbers for the same cubin (`REG`, `SHARED`, `CONSTANT[0]`, `STACK`).
-#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct FunctionResources {
     /// A kernel entry (`.other NAME,@"STO_CUDA_ENTRY …"`), not a device function: only entries
     /// are launched, so only their numbers limit occupancy.
     pub entry: bool,
     /// Registers per thread: `EIATTR_REGCOUNT` of `.nv.info`, else the code section's
     /// `.sectioninfo @"SHI_REGISTERS=N"`.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub registers: Option<u32>,
     /// Static shared memory per block, in bytes: the size of `.nv.shared.NAME` (its `.zero N`);
     /// 0 in a whole dump (one with a `.nv.info` section) that has no such section.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub shared_bytes: Option<u64>,
     /// Size of constant bank 0 (launch configuration and parameters), in bytes: the size of
     /// `.nv.constant0.NAME`.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub constant0_bytes: Option<u64>,
     /// Per-thread stack, in bytes: `EIATTR_MIN_STACK_SIZE` of `.nv.info` (the number
     /// `cuobjdump -res-usage` prints as `STACK`; equal to `EIATTR_FRAME_SIZE` in every cubin
     /// checked).
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub stack_bytes: Option<u64>,
     /// `EIATTR_MAX_STACK_SIZE` of `.nv.info`, in bytes, kept as printed: it is 0 for kernels
     /// whose frame is not (a kernel calling `vprintf` with a 16-byte frame), so it is not the
     /// stack a thread needs — that is [`FunctionResources::stack_bytes`].
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub max_stack_bytes: Option<u64>,
 }
 
@@ -113,7 +104,7 @@ impl Kernel {
 
 /// What a parser returns: the selected function (if parsing got that far), the names of all
 /// functions in the text, and every diagnostic found on the way.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq)]
 pub struct ParseOutput {
     pub kernel: Option<Kernel>,
     pub functions: Vec<String>,

@@ -23,7 +23,6 @@
 
 use crate::diagnostic::Diagnostic;
 use crate::span::Span;
-use serde::{Deserialize, Serialize};
 
 /// One instruction of a kernel string: the type of computational unit it runs on
 /// (Berezovskyi et al. §3, "kernel instruction string").
@@ -31,7 +30,7 @@ use serde::{Deserialize, Serialize};
 /// The paper abstracts a kernel to a string over two symbols: `L` for an instruction that
 /// needs a load/store unit and `C` for one that needs a CUDA core. Everything else about the
 /// instruction (operands, latency beyond one cycle per sub-warp) is abstracted away.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum LcOp {
     /// A load/store-unit instruction (`L`).
     L,
@@ -66,7 +65,7 @@ impl LcOp {
 }
 
 /// A parsed L/C input: the string and whatever configuration keys the text gave.
-#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Default)]
 pub struct LcProgram {
     pub kernel: Vec<LcOp>,
     /// Where the kernel string was written.

@@ -1,10 +1,8 @@
 //! Parser budgets.
 
-use serde::{Deserialize, Serialize};
-
 /// Explicit budgets for parsing and graph building, so hostile input cannot exhaust memory or
 /// time. Hitting one is an error diagnostic naming the budget and the parameter that raises it.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Limits {
     /// Largest accepted input text, in bytes (parameter `max_input_bytes`). The whole file
     /// counts, not the selected function: a `cuobjdump -sass` of one CUDA source holds every

@@ -1,12 +1,10 @@
 //! Instruction operands and the registers they name.
 
 use crate::span::Span;
-use serde::{Deserialize, Serialize};
 
 /// A register of any file the dialects expose. `RZ` and `PT` are constants (zero, true), not
 /// storage, which is why they never appear in an instruction's reads or writes.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
-#[serde(tag = "file", content = "index", rename_all = "snake_case")]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub enum Register {
     /// General-purpose register `Rn`.
     Gpr(u32),
@@ -56,15 +54,14 @@ impl std::fmt::Display for Register {
 }
 
 /// An address expression inside `[...]`: an optional base register plus a constant offset.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq)]
 pub struct Address {
     pub base: Option<Register>,
     pub offset: i64,
 }
 
 /// An immediate value.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-#[serde(tag = "kind", content = "value", rename_all = "snake_case")]
+#[derive(Debug, Clone, PartialEq)]
 pub enum Immediate {
     Int(i64),
     Float(f64),
@@ -89,8 +86,7 @@ impl Immediate {
 }
 
 /// What an operand denotes.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-#[serde(tag = "kind", rename_all = "snake_case")]
+#[derive(Debug, Clone, PartialEq)]
 pub enum OperandKind {
     Register {
         reg: Register,
@@ -119,7 +115,7 @@ pub enum OperandKind {
 }
 
 /// One operand with its prefix flags and dot-suffixes (`.reuse`, `.H1`, `.CC`, ...).
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq)]
 pub struct Operand {
     pub kind: OperandKind,
     /// Arithmetic negation `-x` (or logical `!P` for predicates).

@@ -13,11 +13,8 @@
 //! It lives in `isa`, like [`crate::Limits`] and [`crate::Diagnostic`], because every
 //! analysis crate already depends on it.
 
-use serde::Serialize;
-
 /// Which work a [`Progress`] is about.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
-#[serde(rename_all = "kebab-case")]
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Task {
     /// The exact worst-case makespan search (`makespan` crate): `done` counts search steps
     /// (`max_search_steps`); `best_bound` is the longest schedule found so far.
@@ -82,6 +79,25 @@ impl Task {
         Task::PwsSplitSelection,
         Task::SimdExecution,
     ];
+
+    /// The task's key, as the page's progress messages name it (`makespan-search`,
+    /// `ipet-branch-and-bound`, `warp-cfg`): the variant's name in kebab case.
+    pub fn key(self) -> &'static str {
+        match self {
+            Task::MakespanSearch => "makespan-search",
+            Task::BinaryBranchAndBound => "binary-branch-and-bound",
+            Task::IpetBranchAndBound => "ipet-branch-and-bound",
+            Task::WarpCfg => "warp-cfg",
+            Task::Simulation => "simulation",
+            Task::PtxWarpCfg => "ptx-warp-cfg",
+            Task::MakespanCurve => "makespan-curve",
+            Task::MakespanEstimate => "makespan-estimate",
+            Task::RoundRobinAnalyzer => "round-robin-analyzer",
+            Task::PwsUnroll => "pws-unroll",
+            Task::PwsSplitSelection => "pws-split-selection",
+            Task::SimdExecution => "simd-execution",
+        }
+    }
 
     /// A short title ("exact makespan search").
     pub fn label(self) -> &'static str {
@@ -157,7 +173,7 @@ impl Task {
 /// Every value sought here is a maximum (a worst-case makespan, a longest path, the cycles
 /// of a run), so `best_bound` is a *lower* bound on the task's final value that rises
 /// towards it: never above the final value, never falling between two reports of one task.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Progress {
     pub task: Task,
     /// Units of work done so far in this task (never falling between two reports of one
@@ -231,6 +247,20 @@ mod tests {
         for t in Task::ALL {
             assert!(t.parameter().starts_with("max_"), "{t:?}");
             assert!(!t.label().is_empty() && !t.unit().is_empty());
+        }
+    }
+
+    #[test]
+    fn every_key_is_its_variant_in_kebab_case() {
+        for t in Task::ALL {
+            let mut kebab = String::new();
+            for (i, c) in format!("{t:?}").chars().enumerate() {
+                if c.is_ascii_uppercase() && i > 0 {
+                    kebab.push('-');
+                }
+                kebab.push(c.to_ascii_lowercase());
+            }
+            assert_eq!(t.key(), kebab);
         }
     }
 }

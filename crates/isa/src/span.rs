@@ -1,11 +1,9 @@
 //! Source locations.
 
-use serde::{Deserialize, Serialize};
-
 /// A location in the pasted text: 1-based line and column (counted in characters, as an
 /// editor shows them) and a length in characters. Every IR item derived from text has one,
 /// which is how diagnostics of any later analysis reach the right place in the editor.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize, Default)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
 pub struct Span {
     pub line: u32,
     pub column: u32,

@@ -5,10 +5,8 @@
 //! contention between SMs, [`crate::contention`]); the per-SM limits are the
 //! architecture's (crate `occupancy`).
 
-use serde::Serialize;
-
 /// A GPU product: its architecture and the SMs it enables.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct GpuPreset {
     /// The name a request uses (`gpu` parameter).
     pub name: &'static str,
@@ -27,7 +25,7 @@ pub struct GpuPreset {
 /// What the contention bound takes from a product's memory system: its peak DRAM bandwidth
 /// and the SM clock the cycles are counted in (the boost clock: the highest, so the most
 /// SM cycles per byte, which is the safe side of `Δ`).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct MemorySystem {
     /// Peak DRAM bandwidth, GB/s (10^9 bytes per second).
     pub bandwidth_gb_per_s: u32,

@@ -73,10 +73,9 @@ pub mod contention;
 pub mod gpus;
 
 use block::WarpProfile;
-use serde::{Deserialize, Serialize};
 
 /// What the bound needs about the grid and the GPU.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Grid {
     /// Blocks in the grid (`n`).
     pub blocks: u64,
@@ -89,7 +88,7 @@ pub struct Grid {
 }
 
 /// What is known of one warp of the kernel, in cycles of the cost model.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Warp {
     /// `C` and `I` (crate `block`).
     pub profile: WarpProfile,
@@ -101,7 +100,7 @@ pub struct Warp {
 }
 
 /// The launch bound and its parts (module doc).
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq)]
 pub struct LaunchBound {
     /// `T`: cycles until the last warp of the launch finishes, at most.
     pub cycles: u64,

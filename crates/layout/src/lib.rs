@@ -66,8 +66,6 @@ mod ordering;
 mod proper;
 mod routing;
 
-use serde::{Deserialize, Serialize};
-
 /// Largest width, height, gap or margin the layout accepts; larger (or
 /// infinite) values are clamped to it.
 ///
@@ -87,7 +85,7 @@ pub const MAX_SWEEPS: usize = 256;
 ///
 /// Why: this crate does no text measurement, so the caller tells it how much
 /// room each node needs.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq)]
 pub struct NodeSize {
     /// Width of the node's box.
     pub width: f64,
@@ -99,7 +97,7 @@ pub struct NodeSize {
 ///
 /// Why: the front end tunes spacing to its font and zoom, and may trade
 /// crossing-reduction effort for speed on very large graphs.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq)]
 pub struct Options {
     /// Vertical distance between the bottom of the tallest node of a layer
     /// and the top of the next layer; the room edges have to bend in.
@@ -130,7 +128,7 @@ impl Default for Options {
 /// Where one input node ended up.
 ///
 /// Why: the renderer draws the node's box exactly here.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq)]
 pub struct PlacedNode {
     /// Index of the node in the `sizes` slice given to [`layered`].
     pub id: usize,
@@ -150,7 +148,7 @@ pub struct PlacedNode {
 ///
 /// Why: edges are polylines computed here so that they avoid node boxes; the
 /// renderer only strokes them and adds an arrow head at the last point.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq)]
 pub struct RoutedEdge {
     /// Position of the edge in the `edges` slice given to [`layered`], so the
     /// caller can attach its own labels or styles.
@@ -171,7 +169,7 @@ pub struct RoutedEdge {
 ///
 /// Why: this is the whole contract with the renderer; nothing is computed in
 /// the browser.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq)]
 pub struct Layout {
     /// Width of the canvas; every coordinate lies in `[0, width]`.
     pub width: f64,

@@ -15,8 +15,6 @@
 //! unknown instruction writes), ring operations combine terms of one width, and every edge
 //! of the dialect's thread CFG is an [`Edge`] of its block.
 
-use serde::Serialize;
-
 /// A variable: one register of the dialect (a SASS `R7`, a PTX `%r12`, a GCN3 `s4`), or a
 /// temporary of the lowering (the 64-bit value of a carry chain).
 pub type Var = u32;
@@ -24,8 +22,7 @@ pub type Var = u32;
 /// A value the launch fixes before the first instruction: kernel parameters, constant-bank
 /// words, launch dimensions and thread coordinates. The same in every iteration of every
 /// loop (per thread); [`crate::Env`] gives each an interval for a launch.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize)]
-#[serde(tag = "kind", rename_all = "snake_case")]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub enum Input {
     /// SASS constant-bank word `c[bank][offset]` (bank 0 holds the launch dimensions and the
     /// kernel parameters: `sim::ConstantLayout`).
@@ -75,8 +72,7 @@ impl std::fmt::Display for Input {
 }
 
 /// A comparison. Signedness is separate ([`Term::Cmp`]).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize)]
-#[serde(rename_all = "snake_case")]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub enum CmpOp {
     Lt,
     Le,
@@ -138,8 +134,7 @@ impl CmpOp {
 /// A function that is not a ring operation (its result modulo 2^w is not determined by its
 /// operands modulo 2^w): kept as a node of its operands, evaluated on intervals when they
 /// are known ([`crate::expr`]).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize)]
-#[serde(rename_all = "snake_case")]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub enum FuncOp {
     /// Logical shift right by the second operand.
     ShrU,

@@ -57,7 +57,6 @@ pub use ir::{Input, Program};
 use expr::{Atom, AtomId};
 use induction::{Fact, Iv};
 use loops::Loops;
-use serde::Serialize;
 use std::collections::HashMap;
 use symbolic::Symbolic;
 
@@ -94,7 +93,7 @@ pub fn analyse(program: Program) -> Analysis {
 }
 
 /// The bound of one loop for one launch.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq)]
 pub struct LoopBound {
     /// The header block (index into the program's blocks).
     pub block: usize,
@@ -109,10 +108,8 @@ pub struct LoopBound {
     pub reason: String,
     /// The count as a formula of the launch inputs (`⌈(n − tid.x) / (ntid.x·nctaid.x)⌉ + 1`),
     /// when there is a bound.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub formula: Option<String>,
     /// Launch inputs the bound depends on (parameters, launch dimensions).
-    #[serde(skip_serializing_if = "Vec::is_empty")]
     pub inputs: Vec<Input>,
     /// Nesting depth (1: outermost).
     pub depth: usize,

@@ -23,14 +23,13 @@
 //! guaranteed bound is needed.
 
 use isa::progress::{self, Observer, Task};
-use serde::{Deserialize, Serialize};
 
 use crate::exact::{check, exact_makespan_within, Reporting};
 use crate::model::{Error, Transformed};
 use crate::schedule::Budget;
 
 /// The estimate `T(W, x)` of Eq. 42 with the terms it minimised over.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Estimate {
     /// The largest group size `x` allowed.
     pub x: u32,

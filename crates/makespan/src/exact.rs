@@ -34,8 +34,6 @@
 use std::collections::HashMap;
 use std::hash::{BuildHasherDefault, Hasher};
 
-use serde::{Deserialize, Serialize};
-
 use crate::model::{Error, Transformed};
 use crate::schedule::{Budget, Schedule, Slot};
 use isa::lc::LcOp;
@@ -297,7 +295,7 @@ struct Frame<K> {
 }
 
 /// Statistics of one exact search (for benchmarks and the budget documentation).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub struct SearchStats {
     /// States memoised (each explored state once).
     pub states: usize,

@@ -56,7 +56,6 @@
 
 use ipet::binary::{maximize_binary_observed, BinaryError, BinaryLimits};
 use ipet::branch_and_bound::{maximize, BbError, IntegerProgram, LinearConstraint, Relation};
-use serde::{Deserialize, Serialize};
 
 use crate::bounds::safe_bound;
 use crate::exact::check;
@@ -65,7 +64,7 @@ use crate::schedule::{Budget, Schedule, Slot};
 use isa::lc::LcOp;
 
 /// Which form of the work-conserving constraints of §5.4 to generate.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum IlpVariant {
     /// `W·I·T` short constraints, Eq. 34 and 37 (the paper's Fig. 3, and the faster option
     /// in its Fig. 5).
@@ -75,7 +74,7 @@ pub enum IlpVariant {
 }
 
 /// The generated ILP, with the index maps needed to read a schedule back.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq)]
 pub struct IlpModel {
     /// The integer program handed to the branch and bound.
     pub program: IntegerProgram,
@@ -359,7 +358,7 @@ fn tl_terms(m: &IlpModel, w: usize, i: usize, tt: u64) -> Vec<(usize, f64)> {
 }
 
 /// Which branch and bound solves the ILP of Fig. 3.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum IlpSolver {
     /// `ipet::binary`: the default. Propagation of every row at every node (the
     /// set-partitioning rows of Eq. 17 read as exactly-one choices, so the time-weighted
@@ -376,7 +375,7 @@ pub enum IlpSolver {
 }
 
 /// What solving the ILP took.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq)]
 pub struct IlpStats {
     /// The solver used.
     pub solver: IlpSolver,

@@ -2,7 +2,6 @@
 //! itself (§3) is `isa::lc`'s: [`LcOp`] and its parser `isa::lc::parse_kernel`.
 
 use isa::lc::{to_text, LcOp};
-use serde::{Deserialize, Serialize};
 
 /// Transitional name of [`LcOp`], kept only until the facade (`crates/warpbound`) names
 /// `isa::lc::LcOp` itself; the kernel-string type and its parser live in `isa::lc`.
@@ -13,7 +12,7 @@ pub type Unit = LcOp;
 /// Nothing in this crate panics on bad input: malformed input is [`Error::Invalid`], and an
 /// instance too large for the configured [`crate::Budget`] is [`Error::Budget`], naming the
 /// budget field that ran out so a caller can raise exactly that one.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq)]
 pub enum Error {
     /// A budget ran out. `what` is the name of the [`crate::Budget`] field (`max_states`,
     /// `max_ilp_variables` or `max_bb_nodes`) and `limit` its value.
@@ -44,7 +43,7 @@ impl std::error::Error for Error {}
 
 /// A streaming multiprocessor as §2 models it: `ls_units` load/store units (the paper's
 /// `L`), `cores` CUDA cores (`C`) and warps of `warp_size` threads (`S`).
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Machine {
     /// Number of load/store units per SM (`L`).
     pub ls_units: u32,
@@ -91,7 +90,7 @@ impl Machine {
 /// `sigma_l` warps can run an `L` instruction and at most `sigma_c` warps a `C` instruction
 /// in the same cycle. All later analyses (Eq. 5–7, the ILP of Fig. 3, the exact search and
 /// the estimate of Eq. 42–43) work on this form.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Transformed {
     /// The transformed string, one entry per (sub-warp) instruction.
     pub instrs: Vec<LcOp>,

@@ -1,7 +1,5 @@
 //! Schedules (the witnesses of the exact methods) and the budgets that bound their work.
 
-use serde::{Deserialize, Serialize};
-
 use isa::lc::LcOp;
 
 /// One instruction execution in a schedule: warp `warp` executes instruction `instr` of the
@@ -11,7 +9,7 @@ use isa::lc::LcOp;
 /// schedule equals its makespan. Lanes number the `σ` warp slots of a unit type in one cycle
 /// (`0..σ_L` for `L`, `0..σ_C` for `C`); they carry no meaning beyond drawing a Gantt chart
 /// (all lanes of a type are identical).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub struct Slot {
     /// Clock cycle, from 1.
     pub cycle: u64,
@@ -30,7 +28,7 @@ pub struct Slot {
 ///
 /// `slots` holds one entry per (warp, instruction), `W · I` in all, sorted by cycle, then unit
 /// (`L` first), then lane.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Schedule {
     /// Cycles until every warp has finished (the last cycle used; 0 when there is no work).
     pub makespan: u64,
@@ -50,7 +48,7 @@ impl Schedule {
 
 /// Limits on the work of the exact methods, so a browser tab never hangs: exceeding one is
 /// an [`crate::Error::Budget`] naming the field, never a panic or a silent approximation.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Budget {
     /// Most distinct multiset states the exact search ([`crate::exact`]) may memoise (also
     /// the most successors one state may have). A state of a string whose key fits 64 bits

@@ -10,11 +10,8 @@
 //! open memory is still an execution of the kernel on *some* input (the one those seeded
 //! words make up), so every bound must hold for it.
 
-use serde::{Deserialize, Serialize};
-
 /// How an array's 32-bit words are initialised.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-#[serde(tag = "kind", rename_all = "snake_case")]
+#[derive(Debug, Clone, PartialEq)]
 pub enum Fill {
     /// Explicit words; the array is zero-padded (or the list cut) to its length.
     Words { values: Vec<u32> },
@@ -34,7 +31,7 @@ pub enum Fill {
 }
 
 /// One named array of global memory.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq)]
 pub struct ArrayInit {
     pub name: String,
     /// Byte address of the first word (a multiple of 4).
@@ -45,11 +42,10 @@ pub struct ArrayInit {
 }
 
 /// The initial contents of global memory.
-#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Default)]
 pub struct MemoryInit {
     pub arrays: Vec<ArrayInit>,
     /// Memory beyond the arrays; `None`: an access outside every array is an error.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub open: Option<OpenMemory>,
 }
 
@@ -66,7 +62,7 @@ impl MemoryInit {
 /// `below` (when `below > 0`) — the same value every time it is read, in every run with that
 /// seed; a store creates the word. A misaligned access (a pointer made of such words) is
 /// served at the address rounded down to the access size, and logged.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct OpenMemory {
     pub seed: u64,
     pub below: u32,

@@ -2,33 +2,6 @@
 // crates/warpbound/src/typescript.rs (ts-rs). Do not edit: change the Rust types and run
 // WARPBOUND_BLESS=1 cargo test -p warpbound --test typescript
 
-/** `isa::Dialect`: the input languages. */
-export type Dialect = "sass" | "gcn" | "ptx" | "simd" | "lc" | "pws-csv";
-
-/** `isa::Diagnostic`: a message tied to a place in the input (line 0: the request). */
-export type Diagnostic = { severity: "error" | "warning" | "note", line: number, column: number, len: number, message: string, stage?: "request" | "parse" | "analysis" | "simulation", };
-
-/** `isa::dialect_guess::DialectGuess`: a dialect and the mark that decided it. */
-export type DialectGuess = { dialect: Dialect, line: number, evidence: string, };
-
-/** `isa::dialect_guess::SourceMark`: a mark of CUDA C++ source. */
-export type SourceMark = { line: number, evidence: string, };
-
-/** `isa::ResourceClass`: the functional unit an instruction occupies. */
-export type ResourceClass = "alu" | "sfu" | "load_store_global" | "load_store_shared" | "load_store_local" | "constant" | "texture" | "control";
-
-/** `isa::ControlBits`: the decoded SASS scheduling control field of one instruction. */
-export type ControlBits = { stall: number, yield_hint: boolean, write_barrier: number | null, read_barrier: number | null, wait_mask: number, reuse: number, };
-
-/** `isa::FunctionResources`: what an nvdisasm dump declares for a function. */
-export type FunctionResources = { entry: boolean, registers?: number, shared_bytes?: number, constant0_bytes?: number, stack_bytes?: number, max_stack_bytes?: number, };
-
-/** `layout::Layout`: the drawing of a graph (canvas, node boxes, edge polylines). */
-export type Layout = { width: number, height: number, nodes: Array<{ id: number, layer: number, x: number, y: number, width: number, height: number, }>, edges: Array<{ index: number, from: number, to: number, back: boolean, points: Array<[number, number]>, }>, };
-
-/** `sim::MemoryInit`: global memory for the simulator, named arrays with their fill. */
-export type MemoryInit = { arrays: Array<{ name: string, address: number, words: number, fill: { kind: "words", values: Array<number>, } | { kind: "floats", values: Array<number>, } | { kind: "constant", value: number, } | { kind: "iota", start: number, step: number, } | { kind: "random", seed: number, below: number, } | { kind: "hashed", seed: number, below: number, }, }>, open?: { seed: number, below: number, }, };
-
 /**
  * One analysis request: the kernel text, which function of it, which analysis mode with
  * which hardware preset and parameter overrides. The page and `warpbound analyze --request`
@@ -194,6 +167,19 @@ export type ArgumentKind = "pointer" | "integer" | "float" | "bytes";
  * Where a kernel argument's value came from.
  */
 export type ArgumentSource = "request" | "auto";
+
+/**
+ * One named array of global memory (`sim::ArrayInit`).
+ */
+export type ArrayInit = { name: string, 
+/**
+ * Byte address of the first word (a multiple of 4).
+ */
+address: number, 
+/**
+ * Length in 32-bit words.
+ */
+words: number, fill: MemoryFill, };
 
 /**
  * A loop bound the WCET assumes.
@@ -503,6 +489,37 @@ bandwidth_gb_per_s: number, boost_clock_mhz: number, source: string,
 };
 
 /**
+ * The decoded SASS scheduling control field of one instruction (`isa::ControlBits`, Maxwell
+ * to Hopper), when the listing carries the encoding or a CuAssembler code.
+ */
+export type ControlBits = { 
+/**
+ * Cycles the warp waits before issuing its next instruction (0–15).
+ */
+stall: number, 
+/**
+ * The yield hint as CuAssembler and turingas print it (`Y`): the raw bit is clear.
+ */
+yield_hint: boolean, 
+/**
+ * Scoreboard barrier (0–5) this instruction sets until its result is written.
+ */
+write_barrier: number | null, 
+/**
+ * Scoreboard barrier (0–5) this instruction sets until its source registers are read.
+ */
+read_barrier: number | null, 
+/**
+ * Barriers (bit *b* for barrier *b*) that must be clear before this instruction issues.
+ */
+wait_mask: number, 
+/**
+ * Operand-reuse cache flags (bit *k* for source operand slot *k*).
+ */
+reuse: number,
+};
+
+/**
  * One term of the WCET: a node's worst-case count times its cost.
  */
 export type CostTerm = { node: number, address: number, count: number, cost: number, total: number, };
@@ -521,6 +538,40 @@ export type DepthView = { cycle: number, depth: number, };
  * `pws` details have a `mode` of their own (the splitting mode).
  */
 export type Details = { "warp-cfg": WarpCfgDetails } | { "block": BlockDetails } | { "makespan": MakespanDetails } | { "simd": SimdDetails } | { "pws": PwsView } | { "rr": RrView } | { "launch": LaunchDetails };
+
+/**
+ * A message tied to a place in the input (`isa::Diagnostic`): what the page lists and
+ * underlines. Line and column are 1-based; a diagnostic about the request as a whole uses
+ * line 0, column 0.
+ */
+export type Diagnostic = { severity: Severity, line: number, column: number, 
+/**
+ * Length of the offending text in characters (0 when it is a point).
+ */
+len: number, message: string, 
+/**
+ * The step it comes from; absent where no one said.
+ */
+stage?: Stage, };
+
+/**
+ * The language of the pasted text: what the page's dialect menu and the CLI's `--dialect`
+ * choose (`isa::Dialect`).
+ */
+export type Dialect = "sass" | "gcn" | "ptx" | "simd" | "lc" | "pws-csv";
+
+/**
+ * A dialect and the mark that decided it (`isa::dialect_guess::DialectGuess`).
+ */
+export type DialectGuess = { dialect: Dialect, 
+/**
+ * 1-based line of the mark (0 for a file name).
+ */
+line: number, 
+/**
+ * The mark, as written (or the file extension).
+ */
+evidence: string, };
 
 /**
  * `dim3(x, y, z)`.
@@ -586,6 +637,39 @@ export type EstimatesView = { active_warps: number, active_warps_overridden: boo
  * One array of global memory after the run: its words from `address` on.
  */
 export type FinalArrayView = { name: string, address: number, words: Array<number>, };
+
+/**
+ * What a whole `nvdisasm` dump declares for the function (`isa::FunctionResources`):
+ * registers, static shared memory, constant bank 0, stack, shown with the instruction
+ * table. Each is absent when the text does not say it.
+ */
+export type FunctionResources = { 
+/**
+ * A kernel entry, not a device function: only entries are launched.
+ */
+entry: boolean, 
+/**
+ * Registers per thread (`EIATTR_REGCOUNT`, else `SHI_REGISTERS`).
+ */
+registers?: number, 
+/**
+ * Static shared memory per block, in bytes (`.nv.shared.NAME`).
+ */
+shared_bytes?: number, 
+/**
+ * Size of constant bank 0 (launch configuration and parameters), in bytes.
+ */
+constant0_bytes?: number, 
+/**
+ * Per-thread stack, in bytes (`EIATTR_MIN_STACK_SIZE`).
+ */
+stack_bytes?: number, 
+/**
+ * `EIATTR_MAX_STACK_SIZE`, in bytes, as printed (not the stack a thread needs: that is
+ * `stack_bytes`).
+ */
+max_stack_bytes?: number,
+};
 
 /**
  * One warp's segment instances as `[start, issue_end, end)`, and its end.
@@ -893,6 +977,28 @@ sms_used: number,
 most_blocks_on_one_sm: number, holds: boolean, };
 
 /**
+ * A complete drawing of a graph (`layout::Layout`): the page strokes it as it is.
+ */
+export type Layout = { 
+/**
+ * Width of the canvas; every coordinate lies in `[0, width]`.
+ */
+width: number, 
+/**
+ * Height of the canvas; every coordinate lies in `[0, height]`.
+ */
+height: number, 
+/**
+ * One entry per node, in id order.
+ */
+nodes: Array<PlacedNode>, 
+/**
+ * One entry per drawn edge, in the graph's edge order.
+ */
+edges: Array<RoutedEdge>,
+};
+
+/**
  * The blocks each resource allows alone (`null`: the kernel uses none of it).
  */
 export type LimitsView = { warps: number, blocks: number, registers: number | null, scalar_registers?: number | null, shared: number | null, };
@@ -1067,6 +1173,21 @@ ilp_solve?: IlpSolveView | null, };
 export type MappedInstruction = { address: number, line: number, text: string, unit: string, };
 
 /**
+ * How an array's 32-bit words are initialised (`sim::Fill`).
+ */
+export type MemoryFill = { "kind": "words", values: Array<number>, } | { "kind": "floats", values: Array<number>, } | { "kind": "constant", value: number, } | { "kind": "iota", start: number, step: number, } | { "kind": "random", seed: number, below: number, } | { "kind": "hashed", seed: number, below: number, };
+
+/**
+ * Global memory for the simulator (`simulate` mode, or `simulate=true`): named arrays with
+ * their fill, and optionally every other address too (`sim::MemoryInit`).
+ */
+export type MemoryInit = { arrays: Array<ArrayInit>, 
+/**
+ * Memory beyond the arrays; absent: an access outside every array is an error.
+ */
+open?: OpenMemory, };
+
+/**
  * One loop and how often its header ran.
  */
 export type ObservedLoop = { 
@@ -1157,6 +1278,12 @@ export type OneMoreBlockView = { blocks_per_sm: number, registers_at_most: numbe
 shared_bytes_at_most: number | null, smaller_block: BlockSizeView | null, larger_block: BlockSizeView | null, };
 
 /**
+ * Every address outside the arrays is memory too: a word nobody wrote reads a value derived
+ * from its address and `seed`, modulo `below` when `below > 0` (`sim::memory::OpenMemory`).
+ */
+export type OpenMemory = { seed: number, below: number, };
+
+/**
  * One instruction's accesses outside every array of an automatic launch's memory.
  */
 export type OutsideAccess = { 
@@ -1229,6 +1356,28 @@ export type PerModel<T> = { no_split: T, dws: T, pws: T, };
  * times a warp passes it at most, and `λ_b`.
  */
 export type PhaseBarrierView = { address: number, loops: Array<number>, instances: number, lambda: number, };
+
+/**
+ * Where one node's box is drawn (`layout::PlacedNode`).
+ */
+export type PlacedNode = { 
+/**
+ * The node's id in the graph (`CfgNode::id`).
+ */
+id: number, 
+/**
+ * Layer (row) of the node, 0 at the top.
+ */
+layer: number, 
+/**
+ * Left edge of the box.
+ */
+x: number, 
+/**
+ * Top edge of the box.
+ */
+y: number, width: number, height: number,
+};
 
 /**
  * A line chart.
@@ -1332,6 +1481,35 @@ export type ResolvedParam = { name: string,
 value: JsonValue, source: ParamSource, };
 
 /**
+ * The functional unit an instruction occupies, which is what timing models charge for
+ * (`isa::ResourceClass`): the table's class column.
+ */
+export type ResourceClass = "alu" | "sfu" | "load_store_global" | "load_store_shared" | "load_store_local" | "constant" | "texture" | "control";
+
+/**
+ * The drawn path of one edge (`layout::RoutedEdge`): a polyline around the node boxes, the
+ * arrow head at its last point.
+ */
+export type RoutedEdge = { 
+/**
+ * Position of the edge in the graph's `edges`.
+ */
+index: number, 
+/**
+ * Source and target node ids.
+ */
+from: number, to: number, 
+/**
+ * Whether the edge closes a cycle (a loop's back edge); self loops are not.
+ */
+back: boolean, 
+/**
+ * At least two points, from the border of `from` to the border of `to`.
+ */
+points: Array<[number, number]>,
+};
+
+/**
  * A bound applied to a loop exiting on unknown data: its header label, line, the bound and
  * where it came from (`loop_bounds`, `default_loop_bound` or `inferred`).
  */
@@ -1425,6 +1603,13 @@ export type SerialisedView = { "kind": "call", address: number, } | { "kind": "f
  * One line of a chart; `style` is `line` or `dashed`.
  */
 export type Series = { name: string, style: string, points: Array<[number, number]>, };
+
+/**
+ * How bad a diagnostic is (`isa::Severity`). `error` means the requested result could not
+ * be produced (the CLI exits 1); warnings and notes accompany a result. Ordered as the
+ * report sorts: errors first.
+ */
+export type Severity = "error" | "warning" | "note";
 
 /**
  * What a simulation is checked against.
@@ -2179,6 +2364,21 @@ export type SlotView = { cycle: number, unit: string, lane: number, warp: number
 export type Source = "from dump" | "estimated from listing" | "parameter" | "from metadata" | "from descriptor";
 
 /**
+ * A mark of CUDA C++ source: where it is and what it is
+ * (`isa::dialect_guess::SourceMark`).
+ */
+export type SourceMark = { 
+/**
+ * 1-based line of the mark.
+ */
+line: number, 
+/**
+ * The mark, as written.
+ */
+evidence: string,
+};
+
+/**
  * `S` (split contexts per wavefront), `e_s` and `e_m` (cycles of a split and of a merge).
  */
 export type SplitCostsView = { s: number, e_s: number, e_m: number, };
@@ -2206,6 +2406,13 @@ pc: number, address: number,
  * PTX: where the entry is popped (its immediate post-dominator), unless that is the exit.
  */
 reconverges_at?: number | null, mask: Lanes, };
+
+/**
+ * Which step of the request a diagnostic comes from (`isa::Stage`), so a user can tell "my
+ * kernel does not parse" from "the analysis cannot bound it" from "the simulator cannot
+ * run it".
+ */
+export type Stage = "request" | "parse" | "analysis" | "simulation";
 
 /**
  * The warp before one instruction executes.

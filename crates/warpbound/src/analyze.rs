@@ -54,7 +54,9 @@ pub fn analyze_with_progress(request: &Request, progress: &dyn Fn(&Progress)) ->
         timings_ms: BTreeMap::new(),
         details: None,
     };
-    let diags = &mut report.diagnostics;
+    // The diagnostics as the modes and method crates make them; `finish` converts them to
+    // the report's own type once they are complete.
+    let mut diags: Vec<Diagnostic> = Vec::new();
     if !READABLE_REQUEST_VERSIONS.contains(&request.schema_version) {
         diags.push(Diagnostic::global(
             Severity::Error,
@@ -74,7 +76,7 @@ pub fn analyze_with_progress(request: &Request, progress: &dyn Fn(&Progress)) ->
                 names.join(", ")
             ),
         ));
-        return finish(report, started, request);
+        return finish(report, diags, started, request);
     };
     let info = mode.info();
     if let Some(preset) = &request.preset {
@@ -106,17 +108,17 @@ pub fn analyze_with_progress(request: &Request, progress: &dyn Fn(&Progress)) ->
         ));
     }
     let preset = info.preset_for(request.preset.as_deref(), dialect);
-    let params = params::resolve(&info, preset, &request.params, diags);
+    let params = params::resolve(&info, preset, &request.params, &mut diags);
     report.preset = preset.map(|p| p.name.clone());
     report.params = params.listing();
-    if report.has_errors() {
-        return finish(report, started, request);
+    if diags.iter().any(Diagnostic::is_error) {
+        return finish(report, diags, started, request);
     }
     let limits = match limits::decode(&params) {
         Ok(l) => l,
         Err(d) => {
-            report.diagnostics.push(d);
-            return finish(report, started, request);
+            diags.push(d);
+            return finish(report, diags, started, request);
         }
     };
     let input = ModeInput {
@@ -139,20 +141,20 @@ pub fn analyze_with_progress(request: &Request, progress: &dyn Fn(&Progress)) ->
         .into_iter()
         .map(|d| d.in_stage(own))
         .collect();
-    assemble(&mut report, out);
-    finish(report, started, request)
+    assemble(&mut report, &mut diags, out);
+    finish(report, diags, started, request)
 }
 
-/// Puts each part of a mode's output in its report field.
-fn assemble(report: &mut Report, out: ModeOutput) {
-    report.diagnostics.extend(out.diagnostics);
+/// Puts each part of a mode's output in its report field (its diagnostics in `diags`).
+fn assemble(report: &mut Report, diags: &mut Vec<Diagnostic>, out: ModeOutput) {
+    diags.extend(out.diagnostics);
     report.kernel = out.kernel;
     report.cfg = out.graph;
     report.wcet = out.wcet;
     report.schedule = out.schedule;
     report.plots = out.plots;
     if let Some(s) = out.simulation.as_ref().filter(|s| s.run.stepper.truncated) {
-        report.diagnostics.push(
+        diags.push(
             Diagnostic::global(
                 Severity::Warning,
                 format!(
@@ -206,9 +208,8 @@ fn ms(t: Instant) -> f64 {
 
 /// Whether reading the text failed: only such errors (not request errors at line 0, nor an
 /// analysis or a run of a text that parsed) call for another dialect or say it is CUDA source.
-fn text_did_not_parse(report: &Report) -> bool {
-    report
-        .diagnostics
+fn text_did_not_parse(diags: &[Diagnostic]) -> bool {
+    diags
         .iter()
         .any(|d| d.is_error() && d.line > 0 && d.stage == Some(Stage::Parse))
 }
@@ -217,14 +218,14 @@ fn text_did_not_parse(report: &Report) -> bool {
 /// one error, located at the mark and listed before the text's own errors, that names the
 /// dialect to choose; the parse errors are kept (the text may also be a broken kernel of the
 /// requested dialect), the first 20 of them.
-fn hint_other_dialect(report: &mut Report, request: &Request) {
-    if !text_did_not_parse(report) {
+fn hint_other_dialect(report: &mut Report, diags: &mut Vec<Diagnostic>, request: &Request) {
+    if !text_did_not_parse(diags) {
         return;
     }
     let Some(g) = isa::dialect_guess::guess(&request.source) else {
         return;
     };
-    if g.dialect == request.dialect {
+    if crate::Dialect::from(g.dialect) == request.dialect {
         return;
     }
     let (want, got) = (g.dialect.name(), request.dialect.name());
@@ -246,21 +247,20 @@ fn hint_other_dialect(report: &mut Report, request: &Request) {
     // The text is most likely in the other dialect: a few parse errors show the mismatch,
     // hundreds (one per line) only hide the hint.
     const KEPT: usize = 20;
-    let errors = report
-        .diagnostics
+    let errors = diags
         .iter()
         .filter(|d| d.severity == Severity::Error)
         .count();
     if errors > KEPT {
         let mut seen = 0;
-        report.diagnostics.retain(|d| {
+        diags.retain(|d| {
             if d.severity != Severity::Error {
                 return true;
             }
             seen += 1;
             seen <= KEPT
         });
-        report.diagnostics.push(
+        diags.push(
             Diagnostic::global(
                 Severity::Note,
                 format!(
@@ -272,24 +272,22 @@ fn hint_other_dialect(report: &mut Report, request: &Request) {
             .in_stage(Stage::Parse),
         );
     }
-    insert_first_located(report, d);
-    report.dialect_hint = Some(g);
+    insert_first_located(diags, d);
+    report.dialect_hint = Some(g.into());
 }
 
 /// A text that fails to parse and is CUDA C++ source (no dialect's mark, a CUDA one): its
 /// parse errors, one per line of C++, say nothing useful. One error, located at the mark,
 /// replaces them and says how to get what Warpbound reads: SASS (nvcc's cubin, listed by
 /// cuobjdump or nvdisasm) or PTX (`nvcc -ptx`).
-fn hint_cuda_source(report: &mut Report, request: &Request) {
-    if report.dialect_hint.is_some() || !text_did_not_parse(report) {
+fn hint_cuda_source(report: &mut Report, diags: &mut Vec<Diagnostic>, request: &Request) {
+    if report.dialect_hint.is_some() || !text_did_not_parse(diags) {
         return;
     }
     let Some(mark) = isa::dialect_guess::cuda_source(&request.source) else {
         return;
     };
-    report
-        .diagnostics
-        .retain(|d| !(d.line > 0 && d.stage == Some(Stage::Parse)));
+    diags.retain(|d| !(d.line > 0 && d.stage == Some(Stage::Parse)));
     let d = Diagnostic {
         severity: Severity::Error,
         line: mark.line,
@@ -306,21 +304,22 @@ fn hint_cuda_source(report: &mut Report, request: &Request) {
         ),
         stage: Some(Stage::Parse),
     };
-    insert_first_located(report, d);
-    report.cuda_source = Some(mark);
+    insert_first_located(diags, d);
+    report.cuda_source = Some(mark.into());
 }
 
 /// Puts `d` after the request's own diagnostics (line 0), before every located one.
-fn insert_first_located(report: &mut Report, d: Diagnostic) {
-    let at = report
-        .diagnostics
-        .iter()
-        .take_while(|d| d.line == 0)
-        .count();
-    report.diagnostics.insert(at, d);
+fn insert_first_located(diags: &mut Vec<Diagnostic>, d: Diagnostic) {
+    let at = diags.iter().take_while(|d| d.line == 0).count();
+    diags.insert(at, d);
 }
 
-fn finish(mut report: Report, started: Instant, request: &Request) -> Report {
+fn finish(
+    mut report: Report,
+    mut diags: Vec<Diagnostic>,
+    started: Instant,
+    request: &Request,
+) -> Report {
     // A listing of several functions analysed for one the user did not name: say so, and
     // name the others (the page offers them in its function menu, the CLI takes --function).
     if request.function.is_none() {
@@ -342,7 +341,7 @@ fn finish(mut report: Report, started: Instant, request: &Request) -> Report {
                 if others.len() > SHOWN {
                     list.push_str(&format!(" and {} more", others.len() - SHOWN));
                 }
-                report.diagnostics.push(Diagnostic::global(
+                diags.push(Diagnostic::global(
                     Severity::Note,
                     format!(
                         "the text holds {} functions; analysed `{}` (the first kernel); the others: {list} (choose one with the function menu or --function)",
@@ -355,16 +354,15 @@ fn finish(mut report: Report, started: Instant, request: &Request) -> Report {
     }
     // Whatever is still unlabelled is about the request (its schema, mode, preset,
     // dialect, parameters, the function chosen).
-    for d in &mut report.diagnostics {
+    for d in &mut diags {
         d.stage.get_or_insert(Stage::Request);
     }
-    report
-        .diagnostics
-        .sort_by_key(|d| (d.line, d.column, d.severity));
-    report.diagnostics.dedup();
+    diags.sort_by_key(|d| (d.line, d.column, d.severity));
+    diags.dedup();
     // First, whatever its line: it explains the errors after it.
-    hint_other_dialect(&mut report, request);
-    hint_cuda_source(&mut report, request);
+    hint_other_dialect(&mut report, &mut diags, request);
+    hint_cuda_source(&mut report, &mut diags, request);
+    report.diagnostics = diags.into_iter().map(Into::into).collect();
     if request.timings {
         report.timings_ms.insert("total".into(), ms(started));
     } else {

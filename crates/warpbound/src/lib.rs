@@ -38,11 +38,13 @@ pub mod analyze;
 pub mod auto_memory;
 pub mod catalog;
 mod context;
+pub mod dialect;
 mod gcn_launch;
 mod kernel_occupancy;
 mod kernel_text;
 mod lc_reduction;
 mod loop_inference;
+pub mod memory_init;
 pub mod mode;
 pub mod modes;
 pub mod observed_loops;
@@ -60,9 +62,10 @@ mod warp_analysis;
 
 pub use analyze::{analyze, analyze_with_progress};
 pub use catalog::{Catalog, ModeInfo, ParamInfo, PresetInfo};
+pub use dialect::Dialect;
 pub use isa::dialect_guess;
 pub use isa::progress::{Progress, Task};
-pub use isa::Dialect;
+pub use memory_init::MemoryInit;
 pub use modes::catalog;
 pub use opcode_docs::{opcode_doc, opcode_tables, OpcodeDoc, OpcodeTable};
 pub use report::{
@@ -72,3 +75,4 @@ pub use report::{
 };
 pub use request::Request;
 pub use schema::SCHEMA_VERSION;
+pub use views::diagnostics::{Diagnostic, Severity, Stage};

@@ -27,8 +27,8 @@
 //! What this is not: an instruction-level classification (a report's instruction table
 //! carries each instruction's class with its modifiers).
 
+use crate::Dialect;
 use isa::ptx::isa_table::OpClass;
-use isa::Dialect;
 use serde::Serialize;
 use std::collections::BTreeMap;
 use std::sync::OnceLock;

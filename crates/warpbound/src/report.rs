@@ -7,7 +7,11 @@
 //! nothing of its own — verdicts such as "the observed run stays within the bound"
 //! ([`SimulationReport::holds`]) are decided here.
 
-use isa::{Diagnostic, Dialect, ResourceClass};
+use crate::dialect::Dialect;
+use crate::views::diagnostics::Diagnostic;
+use crate::views::dialect_marks::{DialectGuess, SourceMark};
+use crate::views::drawing::Layout;
+use crate::views::instruction_parts::{ControlBits, FunctionResources, ResourceClass};
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 use ts_rs::TS;
@@ -20,7 +24,6 @@ pub struct Report {
     pub schema_version: u32,
     /// The mode that ran, by its current name (a request may use a former name).
     pub mode: String,
-    #[ts(type = "Dialect")]
     pub dialect: Dialect,
     /// The hardware preset the parameters started from: the request's, or the mode's default
     /// for the dialect (see `ModeInfo::default_presets`).
@@ -31,20 +34,19 @@ pub struct Report {
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub params: Vec<ResolvedParam>,
     /// Sorted by line, then column; request-level diagnostics (line 0) first.
-    #[ts(type = "Array<Diagnostic>")]
     pub diagnostics: Vec<Diagnostic>,
     /// When the text did not parse in the requested dialect but looks like another one: that
     /// dialect and the mark that shows it (`isa::dialect_guess`), so the page can offer the
     /// switch and the CLI can name the `--dialect` to pass.
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    #[ts(type = "DialectGuess")]
-    pub dialect_hint: Option<isa::dialect_guess::DialectGuess>,
+    #[ts(optional)]
+    pub dialect_hint: Option<DialectGuess>,
     /// When the text did not parse and is CUDA C++ source (`isa::dialect_guess::cuda_source`):
     /// the mark that shows it. Its parse errors are replaced by one error saying how to get
     /// SASS or PTX from it.
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    #[ts(type = "SourceMark")]
-    pub cuda_source: Option<isa::dialect_guess::SourceMark>,
+    #[ts(optional)]
+    pub cuda_source: Option<SourceMark>,
     pub kernel: Option<KernelView>,
     pub cfg: Option<CfgView>,
     /// The main bound of a bounding mode.
@@ -184,8 +186,9 @@ impl Report {
 
     /// Adds diagnostics found before the request existed (the CLI's decoding of a file that is
     /// not UTF-8, [`isa::source_text::decode`]) in the report's order: by line and column.
-    pub fn add_diagnostics(&mut self, more: impl IntoIterator<Item = Diagnostic>) {
-        self.diagnostics.extend(more);
+    pub fn add_diagnostics(&mut self, more: impl IntoIterator<Item = isa::Diagnostic>) {
+        self.diagnostics
+            .extend(more.into_iter().map(Diagnostic::from));
         self.diagnostics
             .sort_by_key(|d| (d.line, d.column, d.severity));
         self.diagnostics.dedup();
@@ -303,8 +306,8 @@ pub struct KernelView {
     /// bank 0, stack), when the text is a whole `nvdisasm` dump (SASS only): shown with the
     /// table so an occupancy estimate can start from it; no bound uses it yet.
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    #[ts(type = "FunctionResources")]
-    pub resources: Option<isa::FunctionResources>,
+    #[ts(optional)]
+    pub resources: Option<FunctionResources>,
 }
 
 /// One instruction, flattened for tables.
@@ -325,15 +328,14 @@ pub struct InstructionView {
     /// Control-flow kind: `fallthrough`, `branch`, `ssy`, `pbk`, `sync`, `brk`, `exit`, ...
     pub control: String,
     pub target: Option<u64>,
-    #[ts(type = "ResourceClass")]
     pub class: ResourceClass,
     /// Block of the CFG holding the instruction (absent when no CFG was built).
     pub block: Option<usize>,
     /// SASS scheduling control bits (Maxwell to Hopper: stall, yield hint, barriers, wait
     /// mask, reuse flags), when the listing carries the encoding or a CuAssembler code.
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    #[ts(type = "ControlBits")]
-    pub control_bits: Option<isa::ControlBits>,
+    #[ts(optional)]
+    pub control_bits: Option<ControlBits>,
 }
 
 /// One instruction of a kernel as the makespan model sees it: its letter in the L/C string
@@ -669,8 +671,7 @@ pub struct CfgView {
     pub nodes: Vec<CfgNode>,
     pub edges: Vec<CfgEdge>,
     /// Coordinates for drawing, computed here so the page only renders.
-    #[ts(type = "Layout")]
-    pub layout: layout::Layout,
+    pub layout: Layout,
     /// The graph was too large to draw or send (`nodes`, `edges` and `layout` are then
     /// empty): its size, and the limit.
     #[serde(default, skip_serializing_if = "Option::is_none")]

@@ -1,7 +1,8 @@
 //! What a caller asks for.
 
+use crate::dialect::Dialect;
+use crate::memory_init::MemoryInit;
 use crate::schema::SCHEMA_VERSION;
-use isa::Dialect;
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 use ts_rs::TS;
@@ -20,7 +21,7 @@ pub struct Request {
     pub source: String,
     /// Absent: SASS.
     #[serde(default = "default_dialect")]
-    #[ts(type = "Dialect", optional)]
+    #[ts(as = "Option<Dialect>", optional)]
     pub dialect: Dialect,
     /// Function to analyse when the text holds several; default the first.
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -42,8 +43,8 @@ pub struct Request {
     /// Global memory for the simulator (`simulate` mode, or `simulate=true`): named arrays
     /// with their fill; when absent, the `memory` text parameter is used.
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    #[ts(type = "MemoryInit")]
-    pub memory: Option<sim::MemoryInit>,
+    #[ts(optional)]
+    pub memory: Option<MemoryInit>,
     /// Record wall-clock timings in `report.timings_ms` (default). Without them the report is
     /// a pure function of the request: byte-identical natively and in wasm.
     #[serde(default = "yes", skip_serializing_if = "is_true")]
@@ -67,12 +68,17 @@ fn default_dialect() -> Dialect {
 }
 
 impl Request {
+    /// The dialect as the parsers and method crates name it.
+    pub(crate) fn parser_dialect(&self) -> isa::Dialect {
+        self.dialect.into()
+    }
+
     /// A request with defaults for everything but the text.
-    pub fn new(source: impl Into<String>, dialect: Dialect) -> Self {
+    pub fn new(source: impl Into<String>, dialect: impl Into<Dialect>) -> Self {
         Request {
             schema_version: SCHEMA_VERSION,
             source: source.into(),
-            dialect,
+            dialect: dialect.into(),
             function: None,
             mode: None,
             preset: None,

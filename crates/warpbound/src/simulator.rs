@@ -11,6 +11,7 @@
 use crate::auto_memory;
 use crate::catalog::{ParamInfo, PresetInfo};
 use crate::context::Context;
+use crate::memory_init::MemoryInit;
 use crate::params::{kernel_args, number, sass_args, Params};
 use crate::report::{ArgumentSource, KernelArguments};
 use cfg::TimingClass;
@@ -298,7 +299,7 @@ impl SimRun {
     /// The run the launch parameters (`grid`, `block`, `params`, `shared_bytes`, `warp`,
     /// `trace`), the memory (the request's `memory` field, else the `memory` parameter)
     /// and the budgets describe; every malformed parameter is an error naming it.
-    pub fn decode(p: &Params, memory: Option<&sim::MemoryInit>) -> Result<SimRun, Vec<Diagnostic>> {
+    pub fn decode(p: &Params, memory: Option<&MemoryInit>) -> Result<SimRun, Vec<Diagnostic>> {
         let text = p.text("params").map_err(|d| vec![d])?;
         let auto = kernel_args::is_auto(text);
         let words = if auto {
@@ -323,10 +324,7 @@ impl SimRun {
 
     /// [`SimRun::decode`] without `grid`, `block` and `params`, for a mode whose own
     /// parameters give the launch (they stay at `sim::Launch::default()` for the caller).
-    pub fn decode_rest(
-        p: &Params,
-        memory: Option<&sim::MemoryInit>,
-    ) -> Result<SimRun, Vec<Diagnostic>> {
+    pub fn decode_rest(p: &Params, memory: Option<&MemoryInit>) -> Result<SimRun, Vec<Diagnostic>> {
         let one = |d: Diagnostic| vec![d];
         let launch = sim::Launch {
             shared_bytes: p.u32("shared_bytes").map_err(one)?,
@@ -349,7 +347,7 @@ impl SimRun {
         };
         let text = p.text("memory").map_err(one)?;
         let memory = match memory {
-            Some(m) => m.clone(),
+            Some(m) => sim::MemoryInit::from(m),
             None => parse_memory(text).map_err(one)?,
         };
         Ok(SimRun {
@@ -910,8 +908,8 @@ impl SimRequest {
     /// [`SimRun::decode_rest`].
     pub fn decode(
         p: &Params,
-        memory: Option<&sim::MemoryInit>,
-        decode: fn(&Params, Option<&sim::MemoryInit>) -> Result<SimRun, Vec<Diagnostic>>,
+        memory: Option<&MemoryInit>,
+        decode: fn(&Params, Option<&MemoryInit>) -> Result<SimRun, Vec<Diagnostic>>,
     ) -> Result<SimRequest, Diagnostic> {
         Self::decode_or_force(p, memory, decode, false)
     }
@@ -920,8 +918,8 @@ impl SimRequest {
     /// that needs a run, e.g. for `loop_bounds=observed`).
     pub fn decode_or_force(
         p: &Params,
-        memory: Option<&sim::MemoryInit>,
-        decode: fn(&Params, Option<&sim::MemoryInit>) -> Result<SimRun, Vec<Diagnostic>>,
+        memory: Option<&MemoryInit>,
+        decode: fn(&Params, Option<&MemoryInit>) -> Result<SimRun, Vec<Diagnostic>>,
         force: bool,
     ) -> Result<SimRequest, Diagnostic> {
         let on = p.flag("simulate")? || force;

@@ -3,10 +3,11 @@
 //!
 //! The facade's own types derive `ts_rs::TS`, so their declarations come from the same Rust
 //! types that write the JSON (field names, optional fields, tagged enums and doc comments
-//! included). The few method-crate types still on the wire are declared by hand in
-//! [`METHOD_CRATE_TYPES`], their shapes written out, each to be replaced by a facade
-//! view. `crates/warpbound/bindings/warpbound.d.ts` holds the text this
-//! module produces; `tests/typescript.rs` fails when the two differ, which is what pins the
+//! included): the dialect, the diagnostics, the instruction table's classes and control bits,
+//! the graph drawing, the request's memory and the Sim-D results are facade types too
+//! (converted from and to `isa`, `layout`, `sim` and `phases` types at the boundary), so no
+//! declaration is written by hand. `crates/warpbound/bindings/warpbound.d.ts` holds the text
+//! this module produces; `tests/typescript.rs` fails when the two differ, which is what pins the
 //! schema: any change to a wire type shows up there as a diff to review and bless.
 //!
 //! Every integer is a `number`: the wasm binding converts with `serde-wasm-bindgen` in
@@ -17,38 +18,7 @@ use crate::{Report, Request};
 use std::collections::BTreeMap;
 use ts_rs::{Config, TypeVisitor, TS};
 
-/// Declarations of the method crates' types that the report or the request still carry
-/// as those crates serialize them. Names are the ones the derived declarations refer to
-/// (`#[ts(type = "…")]` on the fields that hold them); each shape is the crate's serde output.
-pub const METHOD_CRATE_TYPES: &str = r#"/** `isa::Dialect`: the input languages. */
-export type Dialect = "sass" | "gcn" | "ptx" | "simd" | "lc" | "pws-csv";
-
-/** `isa::Diagnostic`: a message tied to a place in the input (line 0: the request). */
-export type Diagnostic = { severity: "error" | "warning" | "note", line: number, column: number, len: number, message: string, stage?: "request" | "parse" | "analysis" | "simulation", };
-
-/** `isa::dialect_guess::DialectGuess`: a dialect and the mark that decided it. */
-export type DialectGuess = { dialect: Dialect, line: number, evidence: string, };
-
-/** `isa::dialect_guess::SourceMark`: a mark of CUDA C++ source. */
-export type SourceMark = { line: number, evidence: string, };
-
-/** `isa::ResourceClass`: the functional unit an instruction occupies. */
-export type ResourceClass = "alu" | "sfu" | "load_store_global" | "load_store_shared" | "load_store_local" | "constant" | "texture" | "control";
-
-/** `isa::ControlBits`: the decoded SASS scheduling control field of one instruction. */
-export type ControlBits = { stall: number, yield_hint: boolean, write_barrier: number | null, read_barrier: number | null, wait_mask: number, reuse: number, };
-
-/** `isa::FunctionResources`: what an nvdisasm dump declares for a function. */
-export type FunctionResources = { entry: boolean, registers?: number, shared_bytes?: number, constant0_bytes?: number, stack_bytes?: number, max_stack_bytes?: number, };
-
-/** `layout::Layout`: the drawing of a graph (canvas, node boxes, edge polylines). */
-export type Layout = { width: number, height: number, nodes: Array<{ id: number, layer: number, x: number, y: number, width: number, height: number, }>, edges: Array<{ index: number, from: number, to: number, back: boolean, points: Array<[number, number]>, }>, };
-
-/** `sim::MemoryInit`: global memory for the simulator, named arrays with their fill. */
-export type MemoryInit = { arrays: Array<{ name: string, address: number, words: number, fill: { kind: "words", values: Array<number>, } | { kind: "floats", values: Array<number>, } | { kind: "constant", value: number, } | { kind: "iota", start: number, step: number, } | { kind: "random", seed: number, below: number, } | { kind: "hashed", seed: number, below: number, }, }>, open?: { seed: number, below: number, }, };
-"#;
-
-/// The whole `.d.ts` text: a header, [`METHOD_CRATE_TYPES`], then the declaration of every
+/// The whole `.d.ts` text: a header, then the declaration of every
 /// facade type the request and the report reach: `Request` and `Report` first, the others
 /// by name. Sorted, not in the order the walk meets them: the derived code visits a type's
 /// dependencies in a hash set's order, which changes from build to build.
@@ -69,8 +39,7 @@ pub fn declarations() -> String {
     let text = format!(
         "// The request and report of `analyze`, generated from the Rust types by\n\
          // crates/warpbound/src/typescript.rs (ts-rs). Do not edit: change the Rust types and run\n\
-         // WARPBOUND_BLESS=1 cargo test -p warpbound --test typescript\n\n\
-         {METHOD_CRATE_TYPES}\n{}",
+         // WARPBOUND_BLESS=1 cargo test -p warpbound --test typescript\n\n{}",
         body
     );
     close_braces_on_their_own_line(&text)

@@ -1,7 +1,7 @@
 //! The Request -> Report contract on small hand-written kernels with hand-derived graphs.
 
-use isa::{Dialect, EdgeKind, Severity};
-use warpbound::{analyze, Report, Request};
+use isa::{Dialect, EdgeKind};
+use warpbound::{analyze, Report, Request, Severity};
 
 fn run(source: &str) -> Report {
     analyze(&Request::new(source, Dialect::Sass))

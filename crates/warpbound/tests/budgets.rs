@@ -4,7 +4,8 @@
 //! Budgets of the crates underneath are also tested there (`ipet` branch-and-bound nodes on
 //! a fractional LP, `makespan` ILP sizes); these tests check what the user sees.
 
-use isa::{Dialect, Severity};
+use isa::Dialect;
+use warpbound::Severity;
 use warpbound::{analyze, Report, Request};
 
 const CORPUS_KERNEL: &str = "sass/FERMI_sm20_mgpu__HistogramReduce_2_1.sass";

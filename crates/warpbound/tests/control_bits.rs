@@ -92,7 +92,7 @@ fn a_listing_without_encodings_is_refused_where_it_lacks_them() {
         .iter()
         .find(|d| d.message.contains("cost=control"))
         .expect("the refusal");
-    assert_eq!((d.line, d.severity), (1, isa::Severity::Error));
+    assert_eq!((d.line, d.severity), (1, warpbound::Severity::Error));
 }
 
 /// Every listing the simulator runs alone: observed ≤ bound under each architecture's latency

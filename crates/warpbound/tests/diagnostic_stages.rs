@@ -1,8 +1,7 @@
 //! Every diagnostic says which step it comes from (issue #25: "label every diagnostic with
 //! its stage"): the request, parsing, the analysis or a simulation.
 
-use isa::{Dialect, Stage};
-use warpbound::{analyze, Report, Request};
+use warpbound::{analyze, Dialect, Report, Request, Stage};
 
 fn run(src: &str, mode: &str, params: &[(&str, serde_json::Value)]) -> Report {
     let mut req = Request::new(src, Dialect::Sass);

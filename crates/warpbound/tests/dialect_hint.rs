@@ -2,8 +2,8 @@
 //! the mark that shows the real dialect, listed first, a `dialect_hint` the page turns into a
 //! switch, and not hundreds of "unrecognized line" errors.
 
-use isa::Dialect;
 use std::path::PathBuf;
+use warpbound::Dialect;
 use warpbound::{analyze, Request};
 
 fn corpus(rel: &str) -> String {
@@ -33,7 +33,7 @@ fn ptx_read_as_sass_names_ptx_first() {
     let errors = r
         .diagnostics
         .iter()
-        .filter(|d| d.severity == isa::Severity::Error)
+        .filter(|d| d.severity == warpbound::Severity::Error)
         .count();
     assert_eq!(errors, 21, "the hint and 20 parse errors");
     assert!(r
@@ -72,7 +72,7 @@ fn an_nvdisasm_dump_is_sass() {
     let text = std::fs::read_to_string(path).expect("dump");
     let g = isa::dialect_guess::guess(&text).expect("a guess");
     assert_eq!(
-        (g.dialect, g.line, g.evidence.as_str()),
+        (Dialect::from(g.dialect), g.line, g.evidence.as_str()),
         (Dialect::Sass, 1, ".headerflags")
     );
     let ok = analyze(&Request::new(text.clone(), Dialect::Sass));
@@ -109,7 +109,7 @@ fn cuda_source_gets_one_error_saying_how_to_compile_it() {
         let errors: Vec<_> = r
             .diagnostics
             .iter()
-            .filter(|d| d.severity == isa::Severity::Error)
+            .filter(|d| d.severity == warpbound::Severity::Error)
             .collect();
         assert_eq!(errors.len(), 1, "{errors:?}");
         assert_eq!(errors[0].line, mark.line);

@@ -158,7 +158,7 @@ fn bad_parameters_are_errors_not_panics() {
         assert!(
             r.diagnostics
                 .iter()
-                .any(|d| d.severity == isa::Severity::Error),
+                .any(|d| d.severity == warpbound::Severity::Error),
             "{k} = {v}: {:?}",
             r.diagnostics
         );

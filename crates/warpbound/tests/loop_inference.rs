@@ -97,7 +97,7 @@ fn a_loop_on_data_is_an_announced_assumption() {
     let warning = r
         .diagnostics
         .iter()
-        .find(|d| d.severity == isa::Severity::Warning && d.message.contains("0x10"))
+        .find(|d| d.severity == warpbound::Severity::Warning && d.message.contains("0x10"))
         .expect("a warning at the loop");
     assert_eq!(warning.line, 2);
     for hint in [
@@ -117,7 +117,7 @@ fn a_loop_on_data_is_an_announced_assumption() {
     assert!(r
         .diagnostics
         .iter()
-        .any(|d| d.severity == isa::Severity::Warning && d.message.contains("assumption")));
+        .any(|d| d.severity == warpbound::Severity::Warning && d.message.contains("assumption")));
     assert!(r
         .wcet
         .as_ref()

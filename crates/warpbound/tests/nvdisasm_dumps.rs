@@ -432,7 +432,7 @@ fn every_dump_declares_the_resources_cuobjdump_reports() {
         req.timings = false;
         let report = analyze(&req);
         let view = report.kernel.expect("kernel");
-        assert_eq!(view.resources.as_ref(), Some(&r), "{arch}/{name}");
+        assert_eq!(view.resources, Some((&r).into()), "{arch}/{name}");
         assert_eq!(view.function, kernel.function);
     }
 }

@@ -5,9 +5,10 @@
 #[path = "common/corpus.rs"]
 mod corpus;
 
-use isa::{Dialect, Limits};
+use isa::Limits;
 use std::collections::BTreeSet;
 use warpbound::opcode_docs::{opcode_doc, opcode_table, opcode_tables, OpcodeDoc};
+use warpbound::Dialect;
 
 fn doc(dialect: Dialect, mnemonic: &str) -> OpcodeDoc {
     opcode_doc(dialect, mnemonic)

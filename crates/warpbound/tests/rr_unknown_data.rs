@@ -8,8 +8,9 @@
 #[allow(dead_code)]
 mod ptx_kernels;
 
-use isa::{Dialect, Severity};
+use isa::Dialect;
 use ptx_kernels::{gather, if_else, walk_rows};
+use warpbound::Severity;
 
 /// A column walk that stops at the first non-positive word (bounded by `LOOP`), rows 256
 /// bytes apart.

@@ -304,7 +304,7 @@ fn sm70_to_sm90_listings_run_within_their_bound() {
                 let errors: Vec<&str> = r
                     .diagnostics
                     .iter()
-                    .filter(|d| d.severity == isa::Severity::Error)
+                    .filter(|d| d.severity == warpbound::Severity::Error)
                     .map(|d| d.message.as_str())
                     .collect();
                 let observed = r

@@ -28,7 +28,7 @@ fn request(src: &str, params: &[(&str, &str)]) -> Report {
 fn errors(r: &Report) -> Vec<&str> {
     r.diagnostics
         .iter()
-        .filter(|d| d.severity == isa::Severity::Error)
+        .filter(|d| d.severity == warpbound::Severity::Error)
         .map(|d| d.message.as_str())
         .collect()
 }

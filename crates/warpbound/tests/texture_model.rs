@@ -46,7 +46,7 @@ fn array<'a>(r: &'a Report, name: &str) -> &'a [u32] {
 fn errors(r: &Report) -> Vec<&str> {
     r.diagnostics
         .iter()
-        .filter(|d| d.severity == isa::Severity::Error)
+        .filter(|d| d.severity == warpbound::Severity::Error)
         .map(|d| d.message.as_str())
         .collect()
 }

@@ -14,12 +14,12 @@
 //! and small cuda-samples kernels for sm_61 and sm_86 from the shared corpus.
 
 use isa::sass::{isa_table, special_registers};
-use isa::{sass, Dialect, Limits, OperandKind, Register, Severity};
+use isa::{sass, Dialect, Limits, OperandKind, Register};
 use proptest::prelude::*;
 use std::collections::BTreeSet;
 use std::path::PathBuf;
 use std::sync::OnceLock;
-use warpbound::{analyze, Report, Request};
+use warpbound::{analyze, Report, Request, Severity};
 
 /// If/else on the thread index (Fig. 1 of Jeanmougin et al., the page's gallery example, also
 /// in warp_cfg.rs): divergent, bound 10 under the unit cost model.

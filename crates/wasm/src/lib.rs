@@ -78,7 +78,7 @@ const PROGRESS_INTERVAL_MS: f64 = 50.0;
 #[derive(Serialize)]
 struct ProgressMessage<'a> {
     /// The task's key (`makespan-search`, `ipet-branch-and-bound`, `warp-cfg`, ...).
-    task: warpbound::Task,
+    task: &'a str,
     /// Its title ("exact makespan search").
     label: &'a str,
     /// What `done` counts ("search steps").
@@ -116,7 +116,7 @@ pub fn analyze_with_progress(
         }
         last.set(t);
         let message = ProgressMessage {
-            task: p.task,
+            task: p.task.key(),
             label: p.task.label(),
             unit: p.task.unit(),
             parameter: p.task.parameter(),

@@ -22,13 +22,11 @@ mod compiled;
 mod domains;
 mod search;
 
-use serde::{Deserialize, Serialize};
-
 use crate::branch_and_bound::IntegerProgram;
 use crate::lp::LpError;
 
 /// Limits on the work of [`maximize_binary`]; exceeding one is [`BinaryError::Budget`].
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq)]
 pub struct BinaryLimits {
     /// Most search nodes (each a propagation of one branching decision).
     pub max_nodes: usize,
@@ -51,7 +49,7 @@ impl Default for BinaryLimits {
 }
 
 /// An optimal solution and what it took to prove it.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq)]
 pub struct BinaryOutcome {
     /// The value of every variable.
     pub values: Vec<bool>,
@@ -68,7 +66,7 @@ pub struct BinaryOutcome {
 }
 
 /// Why [`maximize_binary`] gave no solution.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq)]
 pub enum BinaryError {
     /// No 0/1 assignment satisfies every row.
     Infeasible,

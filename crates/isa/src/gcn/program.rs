@@ -3,13 +3,11 @@
 
 use std::collections::BTreeMap;
 
-use serde::{Deserialize, Serialize};
-
 use crate::diagnostic::Diagnostic;
 use crate::span::Span;
 
 /// Everything parsed from one `.s` text: its functions (kernels) and every diagnostic.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq)]
 pub struct GcnProgram {
     /// Target named by `.amdgcn_target` or `.amdhsa_code_object`-style directives, if any.
     pub target: Option<String>,
@@ -61,7 +59,7 @@ impl GcnProgram {
 }
 
 /// One function: the instructions between its entry label and its end, in text order.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq)]
 pub struct GcnFunction {
     pub name: String,
     /// Span of the entry label (or of the first instruction for label-less snippets).
@@ -78,7 +76,6 @@ pub struct GcnFunction {
     /// Named as a kernel by an `.amdhsa_kernel` (code object v3+) or `.amdgpu_hsa_kernel`
     /// (v2) directive; `false` for the `.text` functions kernels call — and for snippets
     /// without descriptors.
-    #[serde(default)]
     pub kernel: bool,
     /// The `.amdhsa_*` directives of the function's `.amdhsa_kernel NAME …
     /// .end_amdhsa_kernel` block (code object V3+ kernel descriptor; LLVM AMDGPU Usage,
@@ -87,7 +84,6 @@ pub struct GcnFunction {
     /// (the simulator's initial register state). Empty without a block. A directive
     /// written twice keeps its last value; one whose value is not an integer of
     /// [`crate::number::parse_uint`] is left out.
-    #[serde(default)]
     pub descriptor: BTreeMap<String, u64>,
 }
 
@@ -109,8 +105,7 @@ impl GcnFunction {
 
 /// A register as the data-flow facts need it. 64-bit pairs such as `exec` and `vcc` are one
 /// register; `exec_lo`/`exec_hi` count as `exec` (and likewise for `vcc`).
-#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
-#[serde(tag = "file", content = "index", rename_all = "snake_case")]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub enum GcnReg {
     Sgpr(u32),
     Vgpr(u32),
@@ -126,8 +121,7 @@ pub enum GcnReg {
 }
 
 /// What an operand denotes.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-#[serde(tag = "kind", rename_all = "snake_case")]
+#[derive(Debug, Clone, PartialEq)]
 pub enum GcnOperandKind {
     /// `s5` or `s[0:1]`: `count` consecutive scalar registers from `first`.
     Sgpr { first: u32, count: u32 },
@@ -154,7 +148,7 @@ pub enum GcnOperandKind {
 }
 
 /// One operand with its source modifiers.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq)]
 pub struct GcnOperand {
     pub kind: GcnOperandKind,
     /// `-x`
@@ -202,7 +196,7 @@ pub fn special_register(name: &str) -> GcnReg {
 }
 
 /// A trailing instruction modifier: `offset:4`, `glc`, `slc`, `offen`, `clamp`, ...
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq)]
 pub struct GcnModifier {
     pub name: String,
     pub value: Option<String>,
@@ -210,8 +204,7 @@ pub struct GcnModifier {
 }
 
 /// Condition of a scalar (wavefront-uniform) conditional branch.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case")]
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum ScalarCondition {
     Scc0,
     Scc1,
@@ -222,8 +215,7 @@ pub enum ScalarCondition {
 }
 
 /// Condition of an execute-mask branch.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case")]
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum ExecCondition {
     /// `s_cbranch_execz`: taken when no work-item is active.
     Execz,
@@ -238,8 +230,7 @@ pub enum ExecCondition {
 /// they are not divergence. *Exec* branches test whether the execute mask is empty; the
 /// compiler uses them to skip a path no work-item needs, which is how divergent paths are
 /// serialised (PWS §4.2, Fig. 7).
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(tag = "kind", rename_all = "snake_case")]
+#[derive(Debug, Clone, PartialEq, Eq)]
 pub enum GcnControl {
     Fallthrough,
     /// `s_cbranch_scc0/scc1/vccz/vccnz`.
@@ -357,8 +348,7 @@ impl GcnControl {
 /// What an instruction does to the execute mask — the building blocks of branch
 /// serialisation (PWS §4.2: a BSB is "a sequence of instructions that serializes the
 /// execution of divergent paths").
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case")]
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum ExecEffect {
     /// Leaves `exec` alone.
     None,
@@ -376,8 +366,7 @@ pub enum ExecEffect {
 }
 
 /// Which unit executes the instruction, for latency tables.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case")]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub enum GcnUnit {
     /// Scalar ALU (`s_*` arithmetic, logic, moves, compares).
     Salu,
@@ -420,7 +409,7 @@ impl GcnUnit {
 }
 
 /// One instruction.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq)]
 pub struct GcnInstruction {
     /// Mnemonic, lower-cased, with its encoding suffix (`v_add_u32_e32`).
     pub opcode: String,

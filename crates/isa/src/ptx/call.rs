@@ -11,11 +11,9 @@
 use super::instruction::Operand;
 use super::module::VarDecl;
 use crate::span::Span;
-use serde::{Deserialize, Serialize};
 
 /// Where a call goes.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(tag = "kind", rename_all = "snake_case")]
+#[derive(Debug, Clone, PartialEq, Eq)]
 pub enum CallTarget {
     /// `call f, (a);`
     Direct { name: String, span: Span },
@@ -29,8 +27,7 @@ pub enum CallTarget {
 }
 
 /// What the callee of a call is, once the module is known.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case")]
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Callee {
     /// A `.func` with a body in this module.
     Defined,
@@ -44,7 +41,7 @@ pub enum Callee {
 }
 
 /// A typed `call`: `call{.uni} (ret), target, (args){, proto};`
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq)]
 pub struct Call {
     /// `.uni`: the call is non-divergent.
     pub uni: bool,
@@ -71,7 +68,7 @@ impl Call {
 }
 
 /// `prototype_0 : .callprototype (.param .b32 _) _ (.param .b32 _);`
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq)]
 pub struct CallPrototype {
     pub name: String,
     pub returns: Vec<VarDecl>,

@@ -8,10 +8,9 @@
 use super::call::Call;
 use super::isa_table::{self, OpClass, OpInfo};
 use crate::span::Span;
-use serde::{Deserialize, Serialize};
 
 /// `@%p1` or `@!%p1`: the instruction takes effect only in threads whose predicate holds.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Guard {
     pub reg: String,
     pub negated: bool,
@@ -19,8 +18,7 @@ pub struct Guard {
 }
 
 /// The base of an address expression `[base+offset]`.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(tag = "kind", content = "name", rename_all = "snake_case")]
+#[derive(Debug, Clone, PartialEq, Eq)]
 pub enum AddressBase {
     /// A register holding an address: `[%rd8+4]`.
     Register(String),
@@ -29,8 +27,7 @@ pub enum AddressBase {
 }
 
 /// What an operand denotes.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-#[serde(tag = "kind", rename_all = "snake_case")]
+#[derive(Debug, Clone, PartialEq)]
 pub enum OperandKind {
     /// A virtual register: `%r3`, `%rd12`, `%p1`, `%temp`.
     Register { name: String },
@@ -66,7 +63,7 @@ pub enum OperandKind {
 }
 
 /// One operand with its place in the text.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq)]
 pub struct Operand {
     pub kind: OperandKind,
     pub span: Span,
@@ -99,8 +96,7 @@ impl Operand {
 }
 
 /// The state space an instruction's memory access goes to (`ld.global`, `st.shared`, ...).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case")]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub enum StateSpace {
     Global,
     Shared,
@@ -127,8 +123,7 @@ impl StateSpace {
 }
 
 /// A PTX scalar type modifier and its width.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case")]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum ScalarType {
     U8,
     U16,
@@ -204,7 +199,7 @@ impl ScalarType {
 }
 
 /// One instruction.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq)]
 pub struct Instruction {
     pub guard: Option<Guard>,
     /// Base mnemonic: `ld`, `mad`, `bra`.
@@ -216,7 +211,6 @@ pub struct Instruction {
     pub span: Span,
     pub opcode_span: Span,
     /// For `call`: return list, target, arguments and what the callee is.
-    #[serde(default)]
     pub call: Option<Call>,
 }
 

@@ -11,11 +11,8 @@
 //! looked up by the longest dotted prefix of the mnemonic, so `cp.async.ca.shared.global`
 //! is `cp.async` with modifiers `ca, shared, global`.
 
-use serde::{Deserialize, Serialize};
-
 /// What an opcode does, at the grain the analyses cost and the strictness rules need.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case")]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum OpClass {
     /// Integer, floating-point, logic, comparison, selection, move and conversion.
     Alu,

@@ -5,12 +5,10 @@ use super::call::CallPrototype;
 use super::instruction::{Instruction, StateSpace};
 use crate::diagnostic::Diagnostic;
 use crate::span::Span;
-use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 
 /// Linkage of a module-scope symbol (PTX ISA §11.6 "Linking Directives").
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case")]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub enum Linkage {
     /// No linking directive: visible in this module only.
     #[default]
@@ -27,8 +25,7 @@ pub enum Linkage {
 }
 
 /// One value of an initializer (PTX ISA §5.4.4 "Initializers").
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-#[serde(tag = "kind", rename_all = "snake_case")]
+#[derive(Debug, Clone, PartialEq)]
 pub enum InitValue {
     Int {
         value: i64,
@@ -47,7 +44,7 @@ pub enum InitValue {
 
 /// `= 5`, `= {1, 2, 3}`, `= {{1, 2}, {3, 4}}`, `= {fn, generic(var)+8}`: the values in order
 /// (nested lists flattened, row-major as PTX lays them out).
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq)]
 pub struct Initializer {
     pub values: Vec<InitValue>,
     /// The variable's bytes (little-endian, zero-filled to the declared size) when every
@@ -60,7 +57,7 @@ pub struct Initializer {
 /// A variable declaration: a kernel parameter (`.param .u64 p`), a `.shared`/`.local`/
 /// `.const`/`.global` variable, with optional alignment and array dimensions
 /// (PTX ISA §5.4 "Variables").
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq)]
 pub struct VarDecl {
     pub space: StateSpace,
     pub align: Option<u64>,
@@ -72,16 +69,9 @@ pub struct VarDecl {
     pub dims: Vec<Option<u64>>,
     pub span: Span,
     /// Elements per vector (`.v2`, `.v4`, `.v8`); 1 for scalars.
-    #[serde(default = "one")]
     pub vector: u32,
-    #[serde(default)]
     pub linkage: Linkage,
-    #[serde(default)]
     pub init: Option<Initializer>,
-}
-
-fn one() -> u32 {
-    1
 }
 
 impl VarDecl {
@@ -102,7 +92,7 @@ impl VarDecl {
 }
 
 /// `.reg .u32 %r<29>;` (a parameterised family `%r0 … %r28`) or `.reg .f32 %f1, %f2;`.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq)]
 pub struct RegDecl {
     pub ty: String,
     pub name: String,
@@ -112,8 +102,7 @@ pub struct RegDecl {
 }
 
 /// `.entry` (a kernel) or `.func` (a device function).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case")]
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum FunctionKind {
     Entry,
     Func,
@@ -123,7 +112,7 @@ pub enum FunctionKind {
 /// "Cluster Dimension Directives"): `.maxntid 256, 1, 1`,
 /// `.reqntid`, `.minnctapersm`, `.maxnreg`, `.maxclusterrank`, `.reqnctapercluster`,
 /// `.explicitcluster`, `.noreturn`, and `.pragma` strings inside the body (§11.4).
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq)]
 pub struct FunctionDirective {
     /// Without the dot: `maxntid`, `pragma`.
     pub name: String,
@@ -136,12 +125,11 @@ pub struct FunctionDirective {
 
 /// One function with its body as a flat instruction list. `{ }` scopes inside the body are
 /// flattened (PTX scopes only limit the visibility of declarations, §4.3 "Statements").
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq)]
 pub struct Function {
     pub kind: FunctionKind,
     pub name: String,
     pub name_span: Span,
-    #[serde(default)]
     pub linkage: Linkage,
     /// Parameters in declaration order (the order launch values are given in).
     pub params: Vec<VarDecl>,
@@ -158,14 +146,11 @@ pub struct Function {
     /// False for a prototype (`.func f (...);` without a body).
     pub has_body: bool,
     /// Header directives and body pragmas in order.
-    #[serde(default)]
     pub directives: Vec<FunctionDirective>,
     /// `label: .callprototype ...;` declarations of the body (§11.3), for indirect calls.
-    #[serde(default)]
     pub prototypes: Vec<CallPrototype>,
     /// `label: .branchtargets L1, L2;` (for `brx.idx`) and `label: .calltargets f, g;`
     /// (for indirect `call`) lists (§11.3 "Control Flow Directives").
-    #[serde(default)]
     pub target_lists: BTreeMap<String, Vec<String>>,
 }
 
@@ -189,7 +174,7 @@ impl Function {
 }
 
 /// A module-level directive kept generically (`.file`, `.pragma`, `.extern`, ...).
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Directive {
     pub name: String,
     pub text: String,
@@ -197,7 +182,7 @@ pub struct Directive {
 }
 
 /// One function of the module's function list ([`Module::function_list`]).
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq)]
 pub struct FunctionEntry {
     pub name: String,
     pub kind: FunctionKind,
@@ -211,7 +196,7 @@ pub struct FunctionEntry {
 }
 
 /// A whole PTX file.
-#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Default)]
 pub struct Module {
     pub version: Option<String>,
     pub target: Vec<String>,
@@ -290,7 +275,7 @@ impl Module {
 
 /// What [`super::parse`] returns: the module (as far as it could be read) and every
 /// diagnostic. The module is always present; errors mean parts of it were skipped.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq)]
 pub struct Parsed {
     pub module: Module,
     pub diagnostics: Vec<Diagnostic>,

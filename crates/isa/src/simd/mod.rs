@@ -33,7 +33,7 @@ use crate::diagnostic::Diagnostic;
 use crate::limits::Limits;
 
 /// What [`parse`] returns: the program (whenever the text could be read) and all diagnostics.
-#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq)]
 pub struct SimdParse {
     pub program: Option<Program>,
     pub diagnostics: Vec<Diagnostic>,

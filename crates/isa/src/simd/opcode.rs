@@ -7,13 +7,10 @@
 //! operands each instruction takes, whether it is a vector instruction (issued once per
 //! 128-lane sub-vector) and whether it pushes onto the control stack.
 
-use serde::{Deserialize, Serialize};
-
 /// Instruction class. The timing model (Sim-D §5.3) charges by class: vector instructions of
 /// [`Category::Rcp`] occupy the RCP-units (32 sub-vector issues instead of 8), load/store
 /// instructions end a basic block and start an access phase (§5.1).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case")]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum Category {
     /// Floating-point arithmetic on the SP-units (and `nop`).
     Fp,
@@ -88,8 +85,7 @@ const BUFQUERY: &[&str] = &["dim_x", "dim_y"];
 macro_rules! ops {
     ($( $variant:ident => ($name:literal, $cat:ident, $subops:expr, $opt:expr, [$($src:expr),*], $dst:expr, $vec:expr, $bssp:expr, $cpush:expr) ),* $(,)?) => {
         /// A known Sim-D mnemonic.
-        #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
-        #[serde(rename_all = "snake_case")]
+        #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
         pub enum Op { $($variant),* }
 
         impl Op {

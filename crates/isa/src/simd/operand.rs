@@ -2,7 +2,6 @@
 //! special-purpose `vc.*` / `sc.*`), immediates and branch-target labels.
 
 use crate::span::Span;
-use serde::{Deserialize, Serialize};
 
 /// Vector special-purpose registers (`vc.*`), in register-file index order. Control masks,
 /// work-item IDs, constants and the CAM index/data registers of snoopy indexed transfers
@@ -49,8 +48,7 @@ pub const MAX_SGPR: u32 = 31;
 pub const MAX_PRED: u32 = 3;
 
 /// A register of one of the Sim-D register files.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
-#[serde(tag = "file", content = "index", rename_all = "snake_case")]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub enum Reg {
     /// `vN`: one 32-bit value per work-item.
     Vector(u32),
@@ -94,8 +92,7 @@ impl std::fmt::Display for Reg {
 }
 
 /// What an operand denotes.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-#[serde(tag = "kind", rename_all = "snake_case")]
+#[derive(Debug, Clone, PartialEq)]
 pub enum OperandKind {
     Register {
         reg: Reg,
@@ -113,7 +110,7 @@ pub enum OperandKind {
 }
 
 /// One operand with its place in the text.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq)]
 pub struct Operand {
     pub kind: OperandKind,
     pub text: String,

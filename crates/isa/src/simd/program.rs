@@ -4,13 +4,11 @@
 use super::opcode::{Category, Op};
 use super::operand::{Operand, Reg};
 use crate::span::Span;
-use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 
 /// How a DRAM buffer's initial contents are given (only meaningful to the simulator; the
 /// WCET analysis reads addresses and dimensions).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case")]
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum InputFormat {
     /// `f`: raw binary file.
     Binary,
@@ -20,7 +18,7 @@ pub enum InputFormat {
     None,
 }
 
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq)]
 pub struct BufferInput {
     pub format: InputFormat,
     pub path: String,
@@ -28,7 +26,7 @@ pub struct BufferInput {
 
 /// One buffer mapping, `idx addr dim_x dim_y [f|d "file"]`: the BufToPhysXlat entry of
 /// Sim-D §3.2.4 (physical address, x- and y-dimension in 32-bit words).
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Buffer {
     pub id: u32,
     /// Byte address (DRAM, or scratchpad for `.sp_data`).
@@ -51,7 +49,7 @@ impl Buffer {
 /// `#bound branchcycle T N [P]`: the annotated branch is taken `T` times, then not taken `N`
 /// times, repeating, starting at position `P` of that cycle (Sim-D §5.4's annotation-based
 /// loop bounds; the cycle semantics are those of the reference tool's `Metadata`).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct BranchCycle {
     pub taken: u32,
     pub not_taken: u32,
@@ -62,14 +60,14 @@ pub struct BranchCycle {
 /// `#bound value V`: an upper bound on the value a register-sourced `smovssp` writes into a
 /// stride-descriptor register (Sim-D §5.3: "developers may need to annotate these registers
 /// with upper bounds").
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct ValueBound {
     pub value: u64,
     pub span: Span,
 }
 
 /// One instruction of `.text`.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq)]
 pub struct Instruction {
     /// Position in the program (0-based); also its instruction-memory address.
     pub index: usize,
@@ -137,7 +135,7 @@ impl Instruction {
 }
 
 /// A branch-target label: it names the instruction that follows it.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Label {
     pub name: String,
     /// Index of the next instruction (equal to the instruction count at the end of text).
@@ -146,7 +144,7 @@ pub struct Label {
 }
 
 /// A parsed `.sas` file.
-#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Default)]
 pub struct Program {
     /// DRAM buffers by id (`.data`).
     pub buffers: BTreeMap<u32, Buffer>,

@@ -36,7 +36,7 @@ fn run(input: &ModeInput) -> ModeOutput {
     let request = input.request;
     let mut out = ModeOutput::default();
     let t = Instant::now();
-    match request.dialect {
+    match request.parser_dialect() {
         Dialect::Lc => {
             // An L/C string (or the configuration file of Berezovskyi et al., Fig. 4).
             let (program, d) = isa::lc::parse(&request.source);

@@ -43,7 +43,7 @@ fn analyse(input: &ModeInput, p: &mut PwsParams, out: &mut ModeOutput) {
     // The run first: a loop the default bounds takes its count when the run went further.
     let mut ran = None;
     if let Some(run) = p.simulate.run(&mut out.diagnostics) {
-        if request.dialect == Dialect::Gcn {
+        if request.parser_dialect() == Dialect::Gcn {
             let from = out.diagnostics.len();
             ran = simulate(input, p, run, out);
             let used = crate::shared_allowance::used(
@@ -84,7 +84,7 @@ fn analyse(input: &ModeInput, p: &mut PwsParams, out: &mut ModeOutput) {
         cycles: result.e_kernel.pws,
         cost_model: format!(
             "E_kernel with PWS (Lemma 5.5), {} block costs",
-            if request.dialect == Dialect::PwsCsv {
+            if request.parser_dialect() == Dialect::PwsCsv {
                 "imported"
             } else {
                 &p.cost_name

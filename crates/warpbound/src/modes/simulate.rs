@@ -75,7 +75,7 @@ fn run(input: &ModeInput) -> ModeOutput {
         Err(d) => return ModeOutput::failed([d]),
     };
     let mut out = ModeOutput::default();
-    if request.dialect == Dialect::Sass {
+    if request.parser_dialect() == Dialect::Sass {
         machine.thread_scheduling = its::thread_scheduling(its);
     } else if its.is_some() {
         out.diagnostics.push(isa::Diagnostic::global(
@@ -84,7 +84,7 @@ fn run(input: &ModeInput) -> ModeOutput {
              reconvergence (PTX's post-dominator stack, GCN3's exec masks)",
         ));
     }
-    if request.dialect == Dialect::Sass {
+    if request.parser_dialect() == Dialect::Sass {
         let Some(s) = kernel_text::sass(input, &mut out) else {
             return out;
         };
@@ -118,7 +118,7 @@ fn run(input: &ModeInput) -> ModeOutput {
     let run = run.as_ref().map_err(Vec::as_slice);
     if let Some(sim) = simulator::run_text(
         &input.context,
-        request.dialect,
+        request.parser_dialect(),
         run,
         &machine,
         &mut out.diagnostics,
@@ -141,7 +141,7 @@ fn flow_view(input: &ModeInput, out: &mut ModeOutput) {
     let request = input.request;
     let source = &request.source;
     let mut said = Vec::new();
-    let (mut view, graph) = match request.dialect {
+    let (mut view, graph) = match request.parser_dialect() {
         Dialect::Ptx => {
             let Some(ptx) = input.context.ptx(&mut said) else {
                 return;

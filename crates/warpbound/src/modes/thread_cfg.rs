@@ -58,13 +58,13 @@ fn run(input: &ModeInput) -> ModeOutput {
         Err(d) => return ModeOutput::failed([d]),
     };
     let mut out = ModeOutput::default();
-    if request.dialect == Dialect::Sass {
+    if request.parser_dialect() == Dialect::Sass {
         sass(input, &simulate, &mut out);
         return out;
     }
     let t = Instant::now();
     let source = request.source.as_str();
-    match request.dialect {
+    match request.parser_dialect() {
         Dialect::Ptx => ptx(source, input, &mut out),
         Dialect::Gcn => gcn(input, &mut out),
         Dialect::Simd => simd(source, input, &mut out),
@@ -76,7 +76,7 @@ fn run(input: &ModeInput) -> ModeOutput {
             Severity::Warning,
             format!(
                 "simulate: this mode runs the simulator on SASS only; choose the `simulate` mode to simulate a {} kernel",
-                request.dialect.name()
+                request.parser_dialect().name()
             ),
         ));
     }

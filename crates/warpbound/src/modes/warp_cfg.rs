@@ -54,7 +54,7 @@ fn run(input: &ModeInput) -> ModeOutput {
         Err(d) => return ModeOutput::failed([d]),
     };
     let mut out = ModeOutput::default();
-    if input.request.dialect == Dialect::Ptx {
+    if input.request.parser_dialect() == Dialect::Ptx {
         if !p.indirect.is_empty() {
             out.diagnostics.push(Diagnostic::global(
                 isa::Severity::Warning,

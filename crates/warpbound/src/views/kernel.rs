@@ -1,11 +1,12 @@
 //! The instruction table of a kernel (`report.kernel`), one builder per dialect's IR: every
 //! mode that reads a dialect shows the same table for it.
 
+use super::instruction_parts::ResourceClass;
 use crate::report::{InstructionView, KernelView};
 use isa::gcn::GcnFunction;
 use isa::ptx::Function;
 use isa::simd::Program;
-use isa::{ControlKind, Kernel, ResourceClass};
+use isa::{ControlKind, Kernel};
 
 fn control_name(c: ControlKind) -> &'static str {
     match c {
@@ -58,9 +59,9 @@ pub fn sass(kernel: &Kernel, functions: Vec<String>) -> KernelView {
                 writes: ins.writes.iter().map(ToString::to_string).collect(),
                 control: control_name(ins.control).into(),
                 target: ins.control.target(),
-                class: ins.class,
+                class: ins.class.into(),
                 block: None,
-                control_bits: ins.control_bits,
+                control_bits: ins.control_bits.map(Into::into),
             }
         })
         .collect();
@@ -69,7 +70,7 @@ pub fn sass(kernel: &Kernel, functions: Vec<String>) -> KernelView {
         functions,
         arch: kernel.arch.clone(),
         instructions,
-        resources: kernel.resources.clone(),
+        resources: kernel.resources.as_ref().map(Into::into),
     }
 }
 

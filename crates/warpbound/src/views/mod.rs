@@ -1,11 +1,17 @@
 //! Report views: flat, JSON-friendly copies of analysis results for the page to render —
-//! instruction tables ([`kernel`]), graph drawings ([`graph`]), Gantt charts ([`schedule`]),
-//! line charts ([`plot`]), a kernel's occupancy ([`occupancy`]), a simulator run
-//! ([`sim_parts`], [`sim_machine`], [`sim_stepper`]) and a Sim-D analysis and execution
-//! ([`simd_parts`], [`simd_code`], [`simd_run`]). They shape data and lay it out; they decide nothing.
+//! diagnostics ([`diagnostics`], [`dialect_marks`]), instruction tables ([`kernel`],
+//! [`instruction_parts`]), graph drawings ([`graph`], [`drawing`]), Gantt charts
+//! ([`schedule`]), line charts ([`plot`]), a kernel's occupancy ([`occupancy`]), a simulator
+//! run ([`sim_parts`], [`sim_machine`], [`sim_stepper`]) and a Sim-D analysis and execution
+//! ([`simd_parts`], [`simd_code`], [`simd_run`]). They shape data and lay it out; they
+//! decide nothing.
 
 pub mod block_parts;
+pub mod diagnostics;
+pub mod dialect_marks;
+pub mod drawing;
 pub mod graph;
+pub mod instruction_parts;
 pub mod kernel;
 pub mod launch_parts;
 pub mod makespan_parts;

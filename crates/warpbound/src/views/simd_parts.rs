@@ -7,8 +7,8 @@
 //! presets written out below, not taken from the Rust variants. The execution of
 //! `simulate=true` is in [`super::simd_run`].
 
+use super::diagnostics::Diagnostic;
 use super::simd_code::{SimdBlockView, SimdEdgeView, SimdLoopView, SimdResource};
-use isa::Diagnostic;
 use serde::Serialize;
 use ts_rs::TS;
 
@@ -39,7 +39,6 @@ pub struct SimdAnalysis {
     pub wcet_lower: u64,
     pub lower_bounds: SimdLowerBoundsView,
     /// The analysis's non-fatal findings (also in the report's `diagnostics`).
-    #[ts(type = "Array<Diagnostic>")]
     pub diagnostics: Vec<Diagnostic>,
 }
 
@@ -65,7 +64,7 @@ impl From<&phases::SimdResult> for SimdAnalysis {
                 l1: r.lower_bounds.l1,
                 l2: r.lower_bounds.l2,
             },
-            diagnostics: r.diagnostics.clone(),
+            diagnostics: r.diagnostics.iter().map(Diagnostic::from).collect(),
         }
     }
 }

@@ -48,7 +48,7 @@ pub fn name(path: &std::path::Path) -> String {
 pub fn stop(r: &warpbound::Report, chars: usize) -> String {
     r.diagnostics
         .iter()
-        .filter(|d| d.severity == isa::Severity::Error)
+        .filter(|d| d.severity == warpbound::Severity::Error)
         .map(|d| d.message.as_str())
         .next_back()
         .unwrap_or("no bound")

@@ -20,7 +20,7 @@ pub(super) fn wavefront_graph(
 ) -> Option<(pws::WavefrontCfg, Option<KernelView>)> {
     let request = input.request;
     let budget = &p.options.budget;
-    if request.dialect == Dialect::PwsCsv {
+    if request.parser_dialect() == Dialect::PwsCsv {
         return match pws::read_csv(&request.source, budget.max_unrolled_nodes) {
             Ok(g) => Some((g, None)),
             Err(e) => {

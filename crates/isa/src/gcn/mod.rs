@@ -459,7 +459,15 @@ impl Parser {
         let control = semantics::control(&opcode, target.as_deref());
         let exec_effect = semantics::exec_effect(&opcode, &operands);
         let unit = semantics::unit(&opcode);
-        let (reads, writes) = semantics::data_flow(&opcode, &operands, &control);
+        let (mut reads, writes) = semantics::data_flow(&opcode, &operands, &control);
+        if semantics::sdwa_preserves(&opcode, &modifiers) {
+            // The destination's unselected bits are kept: it is read as well.
+            if let Some(d) = operands.first() {
+                reads.extend(d.registers());
+                reads.sort();
+                reads.dedup();
+            }
+        }
         // The strict front end (module `strictness`): unknown opcodes, misspelt registers.
         if isa_table::lookup(&opcode).is_none() {
             match self.unknown.judge(&opcode, &writes) {
@@ -631,6 +639,52 @@ mod tests {
         );
         assert_eq!(ins[2].modifiers[0].name, "glc");
         assert_eq!(ins[2].writes, vec![GcnReg::Vgpr(5)]);
+    }
+
+    #[test]
+    fn sdwa_preserve_reads_the_destination() {
+        let text = "k:\n v_or_b32_sdwa v15, v26, v27 dst_sel:WORD_1 dst_unused:UNUSED_PRESERVE\n v_or_b32_sdwa v15, v26, v27 dst_sel:WORD_1 dst_unused:UNUSED_PAD\n v_or_b32_sdwa v15, v26, v27 dst_sel:BYTE_0\n s_endpgm\n";
+        let p = parse(text, &Limits::default());
+        assert!(!p.has_errors(), "{:?}", p.diagnostics);
+        let ins = &p.functions[0].instructions;
+        assert!(ins[0].reads.contains(&GcnReg::Vgpr(15)));
+        assert!(!ins[1].reads.contains(&GcnReg::Vgpr(15)));
+        assert!(
+            ins[2].reads.contains(&GcnReg::Vgpr(15)),
+            "preserve is the default"
+        );
+    }
+
+    #[test]
+    fn sdwa_selects_and_sext_operands() {
+        // hipcc output for gfx803 (rodinia dwt2d, RecursiveGaussian).
+        let text = "k:\n v_lshrrev_b16_sdwa v7, v5, sext(v4) dst_sel:DWORD dst_unused:UNUSED_PAD src0_sel:DWORD src1_sel:BYTE_0\n v_cvt_i32_f32_sdwa v25, v1 dst_sel:BYTE_1 dst_unused:UNUSED_PAD src0_sel:DWORD\n s_endpgm\n";
+        let p = parse(text, &Limits::default());
+        assert!(!p.has_errors(), "{:?}", p.diagnostics);
+        let ins = &p.functions[0].instructions;
+        assert_eq!(ins[0].operands.len(), 3);
+        assert_eq!(
+            ins[0].operands[2].kind,
+            GcnOperandKind::Vgpr { first: 4, count: 1 }
+        );
+        assert!(ins[0].operands[2].sext && !ins[0].operands[1].sext);
+        assert!(ins[0].reads.contains(&GcnReg::Vgpr(4)));
+        let m: Vec<_> = ins[0]
+            .modifiers
+            .iter()
+            .map(|m| (m.name.as_str(), m.value.as_deref()))
+            .collect();
+        assert_eq!(
+            m,
+            vec![
+                ("dst_sel", Some("DWORD")),
+                ("dst_unused", Some("UNUSED_PAD")),
+                ("src0_sel", Some("DWORD")),
+                ("src1_sel", Some("BYTE_0")),
+            ]
+        );
+        assert_eq!(ins[1].operands.len(), 2);
+        assert_eq!(ins[1].modifiers[0].value.as_deref(), Some("BYTE_1"));
     }
 
     #[test]

@@ -174,6 +174,11 @@ pub(crate) fn parse_operand(
         negated = true;
         body = inner;
     }
+    let mut sext = false;
+    if let Some(inner) = body.strip_prefix("sext(").and_then(|r| r.strip_suffix(')')) {
+        sext = true;
+        body = inner.trim();
+    }
     let kind = if label_operand {
         GcnOperandKind::Label {
             name: body.to_string(),
@@ -185,6 +190,7 @@ pub(crate) fn parse_operand(
         kind,
         negated,
         absolute,
+        sext,
         text: p.text.to_string(),
         span,
     })
@@ -325,6 +331,7 @@ pub(crate) fn parse_waitcnt(
             kind: GcnOperandKind::Int { value: v },
             negated: false,
             absolute: false,
+            sext: false,
             text: trimmed.to_string(),
             span,
         });
@@ -393,6 +400,7 @@ pub(crate) fn parse_waitcnt(
         },
         negated: false,
         absolute: false,
+        sext: false,
         text: trimmed.to_string(),
         span,
     })

@@ -3,7 +3,8 @@
 //! architecture notes: first operand written, the rest read.
 
 use super::program::{
-    ExecCondition, ExecEffect, GcnControl, GcnOperand, GcnReg, GcnUnit, ScalarCondition,
+    ExecCondition, ExecEffect, GcnControl, GcnModifier, GcnOperand, GcnReg, GcnUnit,
+    ScalarCondition,
 };
 
 /// Control classification of `opcode`; `target` is the label operand of branches.
@@ -254,4 +255,21 @@ fn writes_scc(opcode: &str) -> bool {
         "s_bfe_", "s_min_", "s_max_", "s_abs_", "s_addk_", "s_wqm_", "s_bcnt",
     ];
     PREFIXES.iter().any(|p| opcode.starts_with(p))
+}
+
+/// An SDWA instruction (`*_sdwa`) that keeps the unselected bits of its destination
+/// (`dst_unused:UNUSED_PRESERVE`, the default, with a `dst_sel` narrower than `DWORD`), so
+/// that it reads the destination too. Defaults: LLVM *Syntax of AMDGPU Instruction
+/// Modifiers*, "SDWA Modifiers" (`dst_sel` DWORD; unused bits preserved).
+pub(crate) fn sdwa_preserves(opcode: &str, modifiers: &[GcnModifier]) -> bool {
+    let value = |n: &str| {
+        modifiers
+            .iter()
+            .find(|m| m.name == n)
+            .and_then(|m| m.value.as_deref())
+            .map(str::to_ascii_uppercase)
+    };
+    opcode.ends_with("_sdwa")
+        && value("dst_sel").is_some_and(|s| s != "DWORD")
+        && value("dst_unused").is_none_or(|u| u == "UNUSED_PRESERVE")
 }

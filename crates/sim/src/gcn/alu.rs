@@ -496,6 +496,7 @@ fn vector_with(
     let lanes = vf.lanes;
     let on = |l: usize| active >> l & 1 == 1;
     match op {
+        Op::Sdwa(s) => return super::sdwa::execute(s, sf, vf, active),
         Op::VCmp { c, ty, d, a, b, x } => {
             let mut r = 0u64;
             for l in (0..lanes).filter(|&l| on(l)) {
@@ -593,6 +594,7 @@ fn vector_with(
                     count: 1,
                     neg: false,
                     abs: false,
+                    sext: false,
                 })
             };
             let (s0, s1, s2) = (s(0), s(1), s(2));
@@ -843,6 +845,7 @@ mod tests {
                             count: 1,
                             neg: r >> 20 & 1 == 1,
                             abs: r >> 21 & 1 == 1,
+                            sext: false,
                         }
                     };
                     let src = vec![operand(3), operand(3), operand(0)];
@@ -851,12 +854,14 @@ mod tests {
                         count: 1,
                         neg: false,
                         abs: false,
+                        sext: false,
                     };
                     let sgpr = |n: u32| Opnd {
                         loc: Loc::S(n),
                         count: 2,
                         neg: false,
                         abs: false,
+                        sext: false,
                     };
                     let op = Op::VAlu {
                         f,

@@ -80,6 +80,7 @@ pub fn materialise(linked: &mut Linked, symbols: &[(String, u64)]) {
                 kind: GcnOperandKind::Int { value },
                 negated: false,
                 absolute: false,
+                sext: false,
                 text: format!("{value:#x}"),
                 span: ins.span,
             });

@@ -499,6 +499,8 @@ pub enum Op {
     },
     /// PWS `merge`.
     Merge,
+    /// The SDWA form (`*_sdwa`) of a VOP1/VOP2/VOPC operation ([`super::sdwa`]).
+    Sdwa(Box<super::sdwa::Sdwa>),
 }
 
 fn err<T>(name: &str, why: impl Into<String>) -> Result<T, String> {
@@ -554,9 +556,37 @@ pub fn decode(ins: &GcnInstruction) -> Result<Op, String> {
         .strip_suffix("_e32")
         .or_else(|| full.strip_suffix("_e64"))
         .unwrap_or(full);
-    if name.ends_with("_sdwa") || name.ends_with("_dpp") {
-        return err(full, "SDWA/DPP encodings are not simulated");
+    if name.ends_with("_dpp") {
+        return err(
+            full,
+            "DPP (data-parallel primitives, cross-lane) encodings are not simulated",
+        );
     }
+    if let Some(base) = name.strip_suffix("_sdwa") {
+        return decode_sdwa(ins, full, base);
+    }
+    decode_named(ins, full, name)
+}
+
+/// An SDWA instruction: its base operation ([`decode_named`] of `base`) wrapped with the
+/// selects ([`super::sdwa`]).
+fn decode_sdwa(ins: &GcnInstruction, full: &str, base: &str) -> Result<Op, String> {
+    if !base.starts_with("v_") {
+        return err(full, "SDWA applies to vector ALU operations only");
+    }
+    let mut plain = ins.clone();
+    plain.modifiers.retain(|m| {
+        !matches!(
+            m.name.as_str(),
+            "dst_sel" | "dst_unused" | "src0_sel" | "src1_sel"
+        )
+    });
+    let op = decode_named(&plain, full, base)?;
+    super::sdwa::wrap(full, op, &ins.modifiers)
+}
+
+/// [`decode`] of `ins` under the opcode `name` (its encoding suffix removed).
+fn decode_named(ins: &GcnInstruction, full: &str, name: &str) -> Result<Op, String> {
     for m in &ins.modifiers {
         match m.name.as_str() {
             "offset" | "offset0" | "offset1" | "glc" | "slc" | "nv" | "offen" | "idxen"

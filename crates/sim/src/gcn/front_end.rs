@@ -588,7 +588,8 @@ impl Gcn<'_> {
             | Op::VCndmask { .. }
             | Op::VReadFirstLane { .. }
             | Op::VWriteLane { .. }
-            | Op::VReadLane { .. } => {
+            | Op::VReadLane { .. }
+            | Op::Sdwa(_) => {
                 let wave = &mut self.waves[w];
                 alu::vector(op, &mut wave.sf, &mut self.hws[hw].vf, active).map_err(|m| {
                     SimError::at(ins.span, format!("cannot simulate {}: {m}", ins.opcode))

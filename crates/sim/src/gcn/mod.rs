@@ -60,6 +60,7 @@ mod division;
 mod float_functions;
 pub(crate) mod front_end;
 pub mod operand;
+pub mod sdwa;
 
 pub use abi::{GcnAbi, DISPATCH_BASE, KERNARG_BASE};
 

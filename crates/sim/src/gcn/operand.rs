@@ -41,6 +41,8 @@ pub struct Opnd {
     pub count: u32,
     pub neg: bool,
     pub abs: bool,
+    /// `sext(vN)`: an SDWA source's selected part is sign-extended ([`super::sdwa`]).
+    pub sext: bool,
 }
 
 impl Opnd {
@@ -110,6 +112,7 @@ pub fn resolve(op: &GcnOperand) -> Result<Opnd, String> {
         count,
         neg: op.negated,
         abs: op.absolute,
+        sext: op.sext,
     })
 }
 

@@ -209,6 +209,7 @@ pub(super) fn decode_vector(
             count: 2,
             neg: false,
             abs: false,
+            sext: false,
         })
     } else {
         None

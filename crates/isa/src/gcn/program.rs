@@ -157,7 +157,6 @@ pub struct GcnOperand {
     pub absolute: bool,
     /// `sext(x)`: the SDWA integer source modifier (sign-extend the selected byte or word;
     /// LLVM *AMDGPU Operand Syntax*, "SDWA modifiers").
-    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub sext: bool,
     pub text: String,
     pub span: Span,

@@ -8,6 +8,9 @@
 //! its id and the launch where the interpreter can): within the WCET under both policies, and
 //! kfusion_track's early exits counted by hand.
 
+#[path = "common/launch_tsv.rs"]
+mod launch_tsv;
+
 use phases::execution::{execute, Fallback, Options, PathChoice, Scheduler};
 use phases::{analyze_with_dag, Config, Launch};
 use std::path::PathBuf;
@@ -24,24 +27,14 @@ fn corpus_dir() -> PathBuf {
 fn launches() -> Vec<(String, String, Launch)> {
     let dir = corpus_dir();
     let text = std::fs::read_to_string(dir.join("launch.tsv")).expect("launch.tsv is readable");
-    let mut out = Vec::new();
-    for line in text.lines().skip(1) {
-        let (name, args) = line.split_once('\t').unwrap_or(("", line));
-        let Some(path) = args.split_whitespace().find(|w| w.ends_with(".sas")) else {
-            continue;
-        };
-        let stem = path
-            .rsplit('/')
-            .next()
-            .unwrap_or(path)
-            .trim_end_matches(".sas");
-        if !dir.join(format!("{stem}.sas")).exists() {
-            continue;
-        }
-        let launch = Launch::from_arguments(args).expect("launch.tsv arguments parse");
-        out.push((name.to_string(), stem.to_string(), launch));
-    }
-    out
+    launch_tsv::rows(&text)
+        .into_iter()
+        .filter(|(_, stem, _)| dir.join(format!("{stem}.sas")).exists())
+        .map(|(name, stem, args)| {
+            let launch = Launch::from_arguments(args).expect("launch.tsv arguments parse");
+            (name, stem, launch)
+        })
+        .collect()
 }
 
 #[test]

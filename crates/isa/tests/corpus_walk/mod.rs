@@ -41,6 +41,27 @@ fn files(dirs: &[&str], ext: &str) -> Vec<(PathBuf, String)> {
         .collect()
 }
 
+/// Every file below `dir` (recursively), sorted; none where `dir` cannot be read.
+pub fn every_file(dir: &Path) -> Vec<PathBuf> {
+    fn walk(dir: &Path, out: &mut Vec<PathBuf>) {
+        let Ok(entries) = std::fs::read_dir(dir) else {
+            return;
+        };
+        for e in entries.flatten() {
+            let p = e.path();
+            if p.is_dir() {
+                walk(&p, out);
+            } else {
+                out.push(p);
+            }
+        }
+    }
+    let mut out = Vec::new();
+    walk(dir, &mut out);
+    out.sort();
+    out
+}
+
 fn label(path: &Path, function: &str) -> String {
     format!("{} {function}", path.display())
 }

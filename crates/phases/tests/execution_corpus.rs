@@ -44,11 +44,7 @@ fn constrained_executions_stay_within_the_wcet_on_the_corpus() {
     let config = Config::paper();
     let mut greedy_above = Vec::new();
     for (name, stem, launch) in rows {
-        let text = std::fs::read_to_string(corpus_dir().join(format!("{stem}.sas")))
-            .expect("kernel is readable");
-        let program = isa::simd::parse(&text, &isa::Limits::default())
-            .program
-            .expect("kernel parses");
+        let program = kernel(&stem);
         let (r, dag) = analyze_with_dag(&program, &launch, &config).expect("kernel analyses");
         for path in [PathChoice::Worst, PathChoice::Random { seed: 28 }] {
             for s in Scheduler::ALL {
@@ -98,11 +94,7 @@ fn corpus_policies_follow_the_unique_serialisation() {
     let config = Config::paper();
     let mut checked = 0;
     for (name, stem, launch) in launches() {
-        let text = std::fs::read_to_string(corpus_dir().join(format!("{stem}.sas")))
-            .expect("kernel is readable");
-        let program = isa::simd::parse(&text, &isa::Limits::default())
-            .program
-            .expect("kernel parses");
+        let program = kernel(&stem);
         let (r, dag) = analyze_with_dag(&program, &launch, &config).expect("kernel analyses");
         let w = r.launch.work_groups;
         for (s, pol) in [

@@ -4,6 +4,10 @@
 //! barrier that threads of one block may pass different numbers of times keeps the
 //! serialised bound, with the reason.
 
+#[path = "common/barrier_kernels.rs"]
+mod barrier_kernels;
+
+use barrier_kernels::{reduction_tree, TILED};
 use block::{barrier_phases, BarrierPhases, Serialised, Timing};
 
 /// Parses `src` (function `function`, or the first) and checks it with every loop bounded
@@ -59,32 +63,6 @@ fn all(k: &isa::Kernel, needle: &str) -> Vec<u64> {
         .map(|x| x.address)
         .collect()
 }
-
-/// A tiled loop: `for (t = 0; t < n; t++) { tile[tid] = a[…]; __syncthreads(); s +=
-/// tile[…]; __syncthreads(); }` with `n` a kernel parameter (`c[0x0][0x148]`), guarded at
-/// the top and tested at the bottom as nvcc rotates it.
-const TILED: &str = "\
-S2R R0, SR_TID.X ;
-MOV R2, c[0x0][0x140] ;
-MOV R3, c[0x0][0x144] ;
-MOV R4, RZ ;
-MOV R5, c[0x0][0x148] ;
-ISETP.GE.AND P0, PT, R4, R5, PT ;
-@P0 BRA DONE ;
-LOOP:
-SHL R6, R0, 0x2 ;
-LDG.E R7, [R2] ;
-STS [R6], R7 ;
-BAR.SYNC 0x0 ;
-LDS R8, [R6+0x4] ;
-FADD R9, R9, R8 ;
-BAR.SYNC 0x0 ;
-IADD R4, R4, 0x1 ;
-ISETP.LT.AND P0, PT, R4, R5, PT ;
-@P0 BRA LOOP ;
-DONE:
-STG.E [R2], R9 ;
-EXIT ;";
 
 /// Both barriers lie in the loop over tiles, whose guard and back edge compare the counter
 /// with the parameter `n` (the same in every thread): with the loop bounded by 4 tiles a
@@ -152,35 +130,8 @@ fn thread_dependent_loop_around_a_barrier_stays_serialised() {
 /// times (s = 64, 32, …, 1): P = 1 (before the loop) + 7 = 8.
 #[test]
 fn reduction_tree_is_per_phase() {
-    let src = "\
-S2R R0, SR_TID.X ;
-SHL R1, R0, 0x2 ;
-LDG.E R6, [R2] ;
-STS [R1], R6 ;
-BAR.SYNC 0x0 ;
-MOV R4, c[0x0][0x0] ;
-SHR.U32 R4, R4, 0x1 ;
-ISETP.EQ.AND P0, PT, R4, RZ, PT ;
-@P0 BRA DONE ;
-LOOP:
-ISETP.GE.U32.AND P1, PT, R0, R4, PT ;
-SSY JOIN ;
-@P1 SYNC ;
-IADD R7, R0, R4 ;
-SHL R7, R7, 0x2 ;
-LDS R8, [R7] ;
-LDS R9, [R1] ;
-FADD R9, R9, R8 ;
-STS [R1], R9 ;
-SYNC ;
-JOIN:
-BAR.SYNC 0x0 ;
-SHR.U32 R4, R4, 0x1 ;
-ISETP.NE.AND P0, PT, R4, RZ, PT ;
-@P0 BRA LOOP ;
-DONE:
-EXIT ;";
-    let (k, r) = check(src, None, Some(7));
+    let src = reduction_tree("", "c[0x0][0x0]");
+    let (k, r) = check(&src, None, Some(7));
     let x = r.expect("accepted");
     assert_eq!(x.instances, 8);
     let loops: Vec<(u64, usize, u64)> = x

@@ -6,6 +6,8 @@
 #[path = "common/barrier_gen.rs"]
 mod barrier_gen;
 mod common;
+#[path = "common/listing.rs"]
+mod listing;
 
 use barrier_gen::Gen;
 use cfg::concrete::{self, Outcome};

@@ -9,6 +9,8 @@
 #[path = "common/barrier_gen.rs"]
 mod barrier_gen;
 mod common;
+#[path = "common/listing.rs"]
+mod listing;
 
 use barrier_gen::Gen;
 use cfg::concrete;
@@ -536,9 +538,8 @@ proptest! {
         kernel_seed in any::<u64>(),
         data in prop::collection::vec(any::<u64>(), 2),
     ) {
-        let src = Gen::kernel_without_warp_syncs(kernel_seed);
-        if let Err(e) = check(&src, &data, true) {
-            prop_assert!(false, "{e}\n--- kernel ---\n{src}");
+        if let Err(e) = Gen::check_kernel(kernel_seed, true, |src| check(src, &data, true)) {
+            prop_assert!(false, "{e}");
         }
     }
 
@@ -550,9 +551,8 @@ proptest! {
         kernel_seed in any::<u64>(),
         data in prop::collection::vec(any::<u64>(), 2),
     ) {
-        let src = Gen::kernel(kernel_seed);
-        if let Err(e) = check(&src, &data, false) {
-            prop_assert!(false, "{e}\n--- kernel ---\n{src}");
+        if let Err(e) = Gen::check_kernel(kernel_seed, false, |src| check(src, &data, false)) {
+            prop_assert!(false, "{e}");
         }
     }
 }

@@ -3,38 +3,24 @@
 //! concrete warp takes is a path of the warp-level CFG, entry to exit.
 
 mod common;
+#[path = "common/listing.rs"]
+mod listing;
 
 use cfg::concrete::{self, Outcome};
 use cfg::{Options, Tag};
 use common::check_kernel;
+use listing::Listing;
 use proptest::prelude::*;
 
 /// A tiny structured-program generator emitting SASS text with labels.
 struct Gen {
-    state: u64,
-    label: usize,
-    out: Vec<String>,
+    listing: Listing,
     subs: usize,
 }
 
+listing::deref_to_listing!(Gen);
+
 impl Gen {
-    fn next(&mut self, n: u64) -> u64 {
-        self.state = self
-            .state
-            .wrapping_mul(6364136223846793005)
-            .wrapping_add(1442695040888963407);
-        (self.state >> 33) % n
-    }
-
-    fn fresh(&mut self) -> String {
-        self.label += 1;
-        format!("L{}", self.label)
-    }
-
-    fn emit(&mut self, s: impl Into<String>) {
-        self.out.push(s.into());
-    }
-
     fn reg(&mut self) -> u64 {
         self.next(6)
     }
@@ -61,15 +47,6 @@ impl Gen {
                 let (a, b, c) = (self.reg(), self.reg(), self.reg());
                 self.emit(format!("IADD R{a}, R{b}, R{c} ;"));
             }
-        }
-    }
-
-    fn cond(&mut self) -> String {
-        let p = self.next(3);
-        if self.next(2) == 0 {
-            format!("@P{p}")
-        } else {
-            format!("@!P{p}")
         }
     }
 
@@ -132,7 +109,8 @@ impl Gen {
                     self.emit(format!("{c} EXIT ;"));
                 }
                 6 if self.subs > 0 => {
-                    let s = self.next(self.subs as u64);
+                    let subs = self.subs as u64;
+                    let s = self.next(subs);
                     self.emit(format!("CAL sub{s} ;"));
                 }
                 7 if in_loop => {
@@ -146,9 +124,7 @@ impl Gen {
 
     fn kernel(seed: u64) -> String {
         let mut g = Gen {
-            state: seed ^ 0x2545_F491_4F6C_DD1D,
-            label: 0,
-            out: Vec::new(),
+            listing: Listing::new(seed ^ 0x2545_F491_4F6C_DD1D),
             subs: 0,
         };
         g.subs = g.next(3) as usize;
@@ -164,7 +140,7 @@ impl Gen {
             g.subs = saved;
             g.emit("RET ;");
         }
-        g.out.join("\n")
+        g.text()
     }
 }
 

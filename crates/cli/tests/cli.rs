@@ -32,6 +32,24 @@ fn run_stdin(args: &[&str], input: &str) -> Output {
     child.wait_with_output().expect("finishes")
 }
 
+/// The JSON report of a run, which exited with 0 (else the message is its standard error).
+fn succeeded(out: &Output) -> serde_json::Value {
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    json(out)
+}
+
+/// `warpbound analyze - --dialect <dialect> --mode <mode> <more…>` on `input`.
+fn analyze_stdin(dialect: &str, mode: &str, more: &[&str], input: &str) -> Output {
+    let mut args = vec!["analyze", "-", "--dialect", dialect, "--mode", mode];
+    args.extend_from_slice(more);
+    run_stdin(&args, input)
+}
+
 const KERNEL: &str = "/*0000*/ S2R R0, SR_TID.X ;\n/*0008*/ ISETP.GE.AND P0, PT, R0, 0x10, PT ;\n\
 /*0010*/ @P0 EXIT ;\n/*0018*/ IADD R1, R0, 0x1 ;\n/*0020*/ EXIT ;\n";
 
@@ -46,13 +64,7 @@ fn analyze_a_corpus_file_as_json() {
         ])
         .output()
         .expect("runs");
-    assert_eq!(
-        out.status.code(),
-        Some(0),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    let v = json(&out);
+    let v = succeeded(&out);
     assert_eq!(v["schema_version"], 3);
     assert_eq!(v["kernel"]["function"], "_Z5myexpPd");
     assert_eq!(
@@ -190,14 +202,10 @@ fn former_mode_names_are_accepted() {
 
 #[test]
 fn makespan_mode_from_the_command_line() {
-    let out = run_stdin(
+    let out = analyze_stdin(
+        "lc",
+        "makespan",
         &[
-            "analyze",
-            "-",
-            "--dialect",
-            "lc",
-            "--mode",
-            "makespan",
             "--set",
             "warps=4",
             "--set",
@@ -209,13 +217,7 @@ fn makespan_mode_from_the_command_line() {
         ],
         "LLC\n",
     );
-    assert_eq!(
-        out.status.code(),
-        Some(0),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    let v = json(&out);
+    let v = succeeded(&out);
     // Hand-derived in crates/warpbound/tests/makespan.rs: pessimistic 12, exact 9.
     assert_eq!(v["wcet"]["cycles"], 9);
     assert_eq!(v["details"]["makespan"]["pessimistic"], 12);
@@ -228,19 +230,10 @@ fn makespan_mode_from_the_command_line() {
         Some(12)
     );
     // The Fermi cc 2.0 preset: 16 load/store units halve L throughput.
-    let out = run_stdin(
-        &[
-            "analyze",
-            "-",
-            "--dialect",
-            "lc",
-            "--mode",
-            "makespan",
-            "--preset",
-            "fermi-cc2.0",
-            "--set",
-            "warps=2",
-        ],
+    let out = analyze_stdin(
+        "lc",
+        "makespan",
+        &["--preset", "fermi-cc2.0", "--set", "warps=2"],
         "LC\n",
     );
     let v = json(&out);
@@ -251,14 +244,10 @@ fn makespan_mode_from_the_command_line() {
 /// `--set`, the bound and the several-SM run in the JSON.
 #[test]
 fn launch_mode_from_the_command_line() {
-    let out = run_stdin(
+    let out = analyze_stdin(
+        "sass",
+        "launch",
         &[
-            "analyze",
-            "-",
-            "--dialect",
-            "sass",
-            "--mode",
-            "launch",
             "--set",
             "gpu=rtx-2080-ti",
             "--set",
@@ -272,13 +261,7 @@ fn launch_mode_from_the_command_line() {
         ],
         "MOV R1, 0x1 ;\nMOV R2, 0x2 ;\nMOV R3, 0x3 ;\nEXIT ;\n",
     );
-    assert_eq!(
-        out.status.code(),
-        Some(0),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    let v = json(&out);
+    let v = succeeded(&out);
     // Hand-derived in crates/warpbound/tests/launch.rs: one 32-warp block per SM of sm_75,
     // two waves of 128 issues: bound and runs 256.
     assert_eq!(v["wcet"]["cycles"], 256);
@@ -350,13 +333,7 @@ fn the_dialect_is_detected_when_not_given() {
         .args(["analyze", &path, "--no-timings"])
         .output()
         .expect("runs");
-    assert_eq!(
-        out.status.code(),
-        Some(0),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    assert_eq!(json(&out)["dialect"], "ptx");
+    assert_eq!(succeeded(&out)["dialect"], "ptx");
     let said = String::from_utf8_lossy(&out.stderr);
     assert!(said.contains("as ptx (`.version` on line"), "{said}");
     // Named explicitly, the wrong dialect is kept, and the report says what the text is.
@@ -507,19 +484,7 @@ fn an_unbounded_loop_is_a_visible_warning() {
 /*0050*/ ISETP.NE.AND P1, PT, R0, RZ, PT ;\n\
 /*0060*/ @P1 BRA 0x40 ;\n\
 /*0070*/ EXIT ;\n";
-    let out = run_stdin(
-        &[
-            "analyze",
-            "-",
-            "--dialect",
-            "sass",
-            "--mode",
-            "warp-cfg",
-            "--format",
-            "text",
-        ],
-        src,
-    );
+    let out = analyze_stdin("sass", "warp-cfg", &["--format", "text"], src);
     assert_eq!(out.status.code(), Some(0));
     let stderr = String::from_utf8_lossy(&out.stderr);
     let stdout = String::from_utf8_lossy(&out.stdout);

@@ -1,7 +1,11 @@
 //! The branch-and-bound routine on its own: hand-solved knapsacks whose LP optimum is
 //! fractional, budget behaviour, and a cross-check against exhaustive enumeration.
 
+#[path = "common/lcg.rs"]
+mod lcg;
+
 use ipet::branch_and_bound::{maximize, BbError, IntegerProgram, LinearConstraint, Relation};
+use lcg::Lcg;
 
 fn le(terms: &[(usize, f64)], rhs: f64) -> LinearConstraint {
     LinearConstraint {
@@ -128,18 +132,6 @@ fn budget_stops_the_search() {
     assert!(out.complete);
     assert_eq!(out.objective, Some(20.0));
     assert_eq!(out.nodes, 5);
-}
-
-/// Tiny deterministic generator (64-bit LCG, high bits).
-struct Lcg(u64);
-impl Lcg {
-    fn below(&mut self, n: u64) -> u64 {
-        self.0 = self
-            .0
-            .wrapping_mul(6_364_136_223_846_793_005)
-            .wrapping_add(1_442_695_040_888_963_407);
-        (self.0 >> 33) % n
-    }
 }
 
 /// Random 3-variable programs with every variable in 0..=4, cross-checked against

@@ -7,22 +7,14 @@
 //!   answer must be a consistent execution-count vector at least as long as every simple
 //!   path.
 
+#[path = "common/lcg.rs"]
+mod lcg;
+
+use lcg::Lcg;
 use std::collections::{BTreeMap, HashMap};
 
 use ipet::{find_loops, solve, Budget, Cfg, Error, LoopBounds, Solution};
 use proptest::prelude::*;
-
-/// Tiny deterministic generator (64-bit LCG, high bits).
-struct Lcg(u64);
-impl Lcg {
-    fn below(&mut self, n: u64) -> u64 {
-        self.0 = self
-            .0
-            .wrapping_mul(6_364_136_223_846_793_005)
-            .wrapping_add(1_442_695_040_888_963_407);
-        (self.0 >> 33) % n
-    }
-}
 
 /// A while loop as the generator built it: header, node range of the body (header
 /// included), bound, nesting depth and pending `break` nodes.

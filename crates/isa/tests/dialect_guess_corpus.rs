@@ -2,9 +2,12 @@
 //! alone (no file name), and the file name agrees: a pasted or named real kernel is read as
 //! what it is (`isa::dialect_guess`).
 
+#[path = "corpus_walk/mod.rs"]
+mod corpus_walk;
+
 use isa::dialect_guess::{from_file_name, guess};
 use isa::Dialect;
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 
 fn corpus() -> PathBuf {
     std::env::var_os("WARPBOUND_CORPUS")
@@ -12,26 +15,10 @@ fn corpus() -> PathBuf {
         .unwrap_or_else(|| PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../../shared/corpus"))
 }
 
-fn files(dir: &Path, out: &mut Vec<PathBuf>) {
-    let Ok(entries) = std::fs::read_dir(dir) else {
-        return;
-    };
-    for e in entries.flatten() {
-        let p = e.path();
-        if p.is_dir() {
-            files(&p, out);
-        } else {
-            out.push(p);
-        }
-    }
-}
-
 #[test]
 fn every_corpus_kernel_is_recognised_by_its_content() {
     let root = corpus();
-    let mut all = Vec::new();
-    files(&root, &mut all);
-    all.sort();
+    let all = corpus_walk::every_file(&root);
     let mut checked = 0;
     let mut wrong = Vec::new();
     for path in &all {

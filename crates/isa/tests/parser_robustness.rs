@@ -1,8 +1,12 @@
 //! Hostile input never panics the SASS parser or the block graph, and every error it reports
 //! points inside the text.
 
+#[path = "common/robustness.rs"]
+mod robustness;
+
 use isa::{blocks, sass, Limits};
 use proptest::prelude::*;
+use robustness::{assert_inside, mutated};
 
 const SEED_LINES: &[&str] = &[
     "\t\tFunction : k",
@@ -24,14 +28,7 @@ const SEED_LINES: &[&str] = &[
 
 fn check(text: &str) {
     let out = sass::parse(text, None, &Limits::default());
-    let lines = text.lines().count().max(1) as u32;
-    for d in &out.diagnostics {
-        assert!(
-            d.line >= 1 && d.line <= lines,
-            "{d:?} outside {lines} lines"
-        );
-        assert!(d.column >= 1, "{d:?}");
-    }
+    assert_inside(&out.diagnostics, text);
     if let Some(k) = out.kernel {
         if !out.diagnostics.iter().any(|d| d.is_error()) {
             let g = blocks::build(&k, &Limits::default());
@@ -53,18 +50,7 @@ proptest! {
     fn shuffled_and_mutated_listings_never_panic(
         picks in prop::collection::vec((0..SEED_LINES.len(), 0usize..80, "[ -~]{0,3}"), 1..25)
     ) {
-        let text: Vec<String> = picks
-            .iter()
-            .map(|(i, at, insert)| {
-                let line = SEED_LINES[*i];
-                let mut cut = (*at).min(line.len());
-                while !line.is_char_boundary(cut) {
-                    cut -= 1;
-                }
-                format!("{}{}{}", &line[..cut], insert, &line[cut..])
-            })
-            .collect();
-        check(&text.join("\n"));
+        check(&mutated(SEED_LINES, &picks));
     }
 }
 
@@ -184,18 +170,7 @@ proptest! {
     fn shuffled_and_mutated_dumps_never_panic(
         picks in prop::collection::vec((0..DUMP_LINES.len(), 0usize..100, "[ -~]{0,3}"), 1..40)
     ) {
-        let text: Vec<String> = picks
-            .iter()
-            .map(|(i, at, insert)| {
-                let line = DUMP_LINES[*i];
-                let mut cut = (*at).min(line.len());
-                while !line.is_char_boundary(cut) {
-                    cut -= 1;
-                }
-                format!("{}{}{}", &line[..cut], insert, &line[cut..])
-            })
-            .collect();
-        check(&text.join("\n"));
+        check(&mutated(DUMP_LINES, &picks));
     }
 }
 

@@ -1,9 +1,13 @@
 //! Every PTX file of the shared corpus parses without errors, and hostile or mutated PTX
 //! never panics the parser and only yields diagnostics located inside the text.
 
+#[path = "common/robustness.rs"]
+mod robustness;
+
 use isa::ptx::{self, OperandKind};
 use isa::Limits;
 use proptest::prelude::*;
+use robustness::assert_inside;
 use std::path::PathBuf;
 
 fn corpus_dir() -> PathBuf {
@@ -96,14 +100,7 @@ fn parameters_in_declaration_order() {
 
 fn check(text: &str) {
     let out = ptx::parse(text, &Limits::default());
-    let lines = text.lines().count().max(1) as u32;
-    for d in &out.diagnostics {
-        assert!(
-            d.line >= 1 && d.line <= lines,
-            "{d:?} outside {lines} lines"
-        );
-        assert!(d.column >= 1, "{d:?}");
-    }
+    assert_inside(&out.diagnostics, text);
 }
 
 const SEEDS: &[&str] = &[

@@ -3,9 +3,13 @@
 //! lists what the file holds: kernels, `.extern .func` prototypes, initialised globals and
 //! calls — each count taken independently from the text and from the corpus README's table.
 
+#[path = "common/robustness.rs"]
+mod robustness;
+
 use isa::ptx::{self, CallTarget, Callee, FunctionKind, InitValue, Linkage};
 use isa::Limits;
 use proptest::prelude::*;
+use robustness::with_hole;
 use std::path::PathBuf;
 
 fn corpus_dir(sub: &str) -> PathBuf {
@@ -15,6 +19,11 @@ fn corpus_dir(sub: &str) -> PathBuf {
             PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../../shared/corpus")
         });
     base.join(sub)
+}
+
+/// The text of `ptx-modern/{name}` (empty when the corpus lacks it).
+fn modern(name: &str) -> String {
+    std::fs::read_to_string(corpus_dir("ptx-modern").join(name)).unwrap_or_default()
 }
 
 fn files(sub: &str) -> Vec<(String, String)> {
@@ -146,15 +155,7 @@ fn kernel_counts_match_the_text_and_the_readme() {
 /// indirect calls of FunctionPointers go through `.callprototype` labels.
 #[test]
 fn calls_are_typed_by_their_callee() {
-    let all = files("ptx-modern");
-    let get = |n: &str| {
-        all.iter()
-            .find(|(f, _)| f == n)
-            .map(|(_, t)| t.clone())
-            .unwrap_or_default()
-    };
-
-    let out = ptx::parse(&get("simpleAssert.ptx"), &Limits::default());
+    let out = ptx::parse(&modern("simpleAssert.ptx"), &Limits::default());
     let f = out
         .module
         .function(Some("_Z10testKerneli"))
@@ -171,7 +172,7 @@ fn calls_are_typed_by_their_callee() {
     assert_eq!(calls[0].args.len(), 5);
     assert!(f.instructions.iter().any(|i| i.is_external_call()));
 
-    let out = ptx::parse(&get("newdelete.ptx"), &Limits::default());
+    let out = ptx::parse(&modern("newdelete.ptx"), &Limits::default());
     let mut external = std::collections::BTreeSet::new();
     let mut kinds = [0usize; 3];
     for i in out.module.functions.iter().flat_map(|f| &f.instructions) {
@@ -202,7 +203,7 @@ fn calls_are_typed_by_their_callee() {
         .expect("malloc listed");
     assert!(malloc.external && !malloc.defined && malloc.linkage == Linkage::Extern);
 
-    let out = ptx::parse(&get("FunctionPointers.ptx"), &Limits::default());
+    let out = ptx::parse(&modern("FunctionPointers.ptx"), &Limits::default());
     let f = out
         .module
         .functions
@@ -229,14 +230,7 @@ fn calls_are_typed_by_their_callee() {
 /// addresses kept as symbols (no bytes), `.extern .shared` unsized arrays.
 #[test]
 fn module_data_is_recorded() {
-    let all = files("ptx-modern");
-    let get = |n: &str| {
-        all.iter()
-            .find(|(f, _)| f == n)
-            .map(|(_, t)| t.clone())
-            .unwrap_or_default()
-    };
-    let out = ptx::parse(&get("FunctionPointers.ptx"), &Limits::default());
+    let out = ptx::parse(&modern("FunctionPointers.ptx"), &Limits::default());
     let m = &out.module;
     let x = m
         .globals
@@ -265,7 +259,7 @@ fn module_data_is_recorded() {
         (Linkage::Extern, vec![None], Some(16))
     );
 
-    let out = ptx::parse(&get("simpleAssert.ptx"), &Limits::default());
+    let out = ptx::parse(&modern("simpleAssert.ptx"), &Limits::default());
     let s = out.module.global("$str").expect("$str");
     let bytes = s
         .init
@@ -284,11 +278,7 @@ proptest! {
     fn modern_files_with_a_hole_never_panic(file in 0usize..32, a in 0usize..100_000, len in 0usize..600) {
         let small: Vec<(String, String)> = files("ptx-modern").into_iter().filter(|(_, t)| t.len() < 100_000).collect();
         if let Some((_, text)) = small.get(file % small.len().max(1)) {
-            let mut a = a.min(text.len());
-            while !text.is_char_boundary(a) { a -= 1; }
-            let mut b = (a + len).min(text.len());
-            while !text.is_char_boundary(b) { b -= 1; }
-            let mutated = format!("{}{}", &text[..a], &text[b..]);
+            let mutated = with_hole(text, a, len);
             let out = ptx::parse(&mutated, &Limits::default());
             let lines = mutated.lines().count().max(1) as u32;
             for d in &out.diagnostics {

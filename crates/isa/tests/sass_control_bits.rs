@@ -4,18 +4,10 @@
 //! meaning of the fields: a variable-latency instruction's write barrier is the barrier its
 //! consumer waits for, and a reuse flag sits exactly where the listing prints `.reuse`.
 
-use isa::{sass, ControlBits, Kernel, Limits};
-use std::path::PathBuf;
+#[path = "corpus_walk/mod.rs"]
+mod corpus_walk;
 
-fn corpus(rel: &str) -> String {
-    let root = std::env::var_os("WARPBOUND_CORPUS")
-        .map(PathBuf::from)
-        .unwrap_or_else(|| {
-            PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../../shared/corpus")
-        });
-    let path = root.join(rel);
-    std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()))
-}
+use isa::{sass, ControlBits, Kernel, Limits};
 
 fn kernel(text: &str) -> Kernel {
     let out = sass::parse(text, None, &Limits::default());
@@ -45,7 +37,9 @@ fn bits(stall: u8, yield_hint: bool, write: Option<u8>, wait_mask: u8, reuse: u8
 /// digits) then one more bit.
 #[test]
 fn sm86_sobel_tex_by_hand() {
-    let k = kernel(&corpus("sass-modern/sm_86/FunctionPointers__SobelTex.sass"));
+    let k = kernel(&corpus_walk::read(
+        "sass-modern/sm_86/FunctionPointers__SobelTex.sass",
+    ));
     // 0x0000 IMAD.MOV.U32 R1, …: high word 0x000fc400078e00ff → 0x000fc4 >> 1 = 0x7e2
     // = 0111_1110_0010b: stall 0010b = 2, bit 4 clear (yield hint), bits 5–7 = 111b and
     // 8–10 = 111b (no barriers), wait 0, reuse 0.
@@ -73,7 +67,9 @@ fn sm86_sobel_tex_by_hand() {
 /// `21k .. 21k+20`.
 #[test]
 fn sm61_sobel_tex_by_hand() {
-    let k = kernel(&corpus("sass-modern/sm_61/FunctionPointers__SobelTex.sass"));
+    let k = kernel(&corpus_walk::read(
+        "sass-modern/sm_61/FunctionPointers__SobelTex.sass",
+    ));
     // Group at 0x0000, word 0x001cfc00e22007f6, low 48 bits 0xfc00e22007f6 =
     // 1111_1100_0000_0000_1110_0010_0010_0000_0000_0111_1111_0110b.
     // Slot 0 (0x0008 MOV R1): bits 0–20 = 0_0000_0000_0111_1111_0110b = 0x7f6: stall 6, bit 4
@@ -104,7 +100,9 @@ fn sm61_sobel_tex_by_hand() {
 /// yields, and stalls one cycle.
 #[test]
 fn cuasm_control_codes() {
-    let k = kernel(&corpus("sass/cuassembler_sm61___Z5childPii.cuasm"));
+    let k = kernel(&corpus_walk::read(
+        "sass/cuassembler_sm61___Z5childPii.cuasm",
+    ));
     assert_eq!(bits_at(&k, 0x0030), bits(1, true, None, 0b1, 0));
     // `[B-----5:R-:W-:Y:S06]` at 0x01d0: waits for barrier 5 (the LDG.E R4 at 0x0178, W5).
     assert_eq!(bits_at(&k, 0x01d0).wait_mask, 0b10_0000);
@@ -117,19 +115,11 @@ fn cuasm_control_codes() {
 #[test]
 fn every_modern_listing_has_them_and_older_ones_do_not() {
     for arch in ["sm_61", "sm_70", "sm_75", "sm_86", "sm_90"] {
-        let root = std::env::var_os("WARPBOUND_CORPUS")
-            .map(PathBuf::from)
-            .unwrap_or_else(|| {
-                PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../../shared/corpus")
-            })
-            .join("sass-modern")
-            .join(arch);
-        let mut files: Vec<PathBuf> = std::fs::read_dir(&root)
-            .unwrap_or_else(|e| panic!("{}: {e}", root.display()))
-            .filter_map(|e| e.ok().map(|e| e.path()))
+        let root = corpus_walk::corpus_dir().join("sass-modern").join(arch);
+        let files: Vec<_> = corpus_walk::every_file(&root)
+            .into_iter()
             .filter(|p| p.extension().is_some_and(|x| x == "sass"))
             .collect();
-        files.sort();
         assert!(!files.is_empty(), "{arch}");
         for f in files {
             let text = std::fs::read_to_string(&f).unwrap_or_default();
@@ -142,7 +132,9 @@ fn every_modern_listing_has_them_and_older_ones_do_not() {
             assert_eq!(missing, 0, "{}", f.display());
         }
     }
-    let fermi = kernel(&corpus("sass/FERMI_sm20_mgpu__FindMaxIndexLoop.sass"));
+    let fermi = kernel(&corpus_walk::read(
+        "sass/FERMI_sm20_mgpu__FindMaxIndexLoop.sass",
+    ));
     assert!(fermi.instructions.iter().all(|i| i.control_bits.is_none()));
     let hand = kernel("/*0000*/ MOV R1, R2 ;\n/*0008*/ EXIT ;\n");
     assert!(hand.instructions.iter().all(|i| i.control_bits.is_none()));

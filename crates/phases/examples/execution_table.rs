@@ -12,6 +12,9 @@
 //! cargo run --release --offline -p phases --example execution_table -- ../shared/corpus/simd
 //! ```
 
+#[path = "../tests/common/launch_tsv.rs"]
+mod launch_tsv;
+
 use phases::execution::{execute, Fallback, Options, PathChoice, Scheduler};
 use phases::{analyze_with_dag, Config, Launch};
 use std::path::{Path, PathBuf};
@@ -19,29 +22,10 @@ use std::time::Instant;
 
 fn launches(dir: &Path) -> Vec<(String, String, Launch)> {
     let text = std::fs::read_to_string(dir.join("launch.tsv")).unwrap_or_default();
-    let mut out = Vec::new();
-    for line in text.lines().skip(1) {
-        let (name, args) = line.split_once('\t').unwrap_or(("", line));
-        let Some(path) = args.split_whitespace().find(|w| w.ends_with(".sas")) else {
-            continue;
-        };
-        let stem = path
-            .rsplit('/')
-            .next()
-            .unwrap_or(path)
-            .trim_end_matches(".sas")
-            .to_string();
-        let Ok(launch) = Launch::from_arguments(args) else {
-            continue;
-        };
-        let name = if name.is_empty() {
-            stem.clone()
-        } else {
-            name.to_string()
-        };
-        out.push((name, stem, launch));
-    }
-    out
+    launch_tsv::rows(&text)
+        .into_iter()
+        .filter_map(|(name, stem, args)| Some((name, stem, Launch::from_arguments(args).ok()?)))
+        .collect()
 }
 
 fn pct(obs: u64, wcet: u64) -> String {

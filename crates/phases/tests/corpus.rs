@@ -1,6 +1,9 @@
 //! Every Sim-D benchmark of the corpus, analysed with the NDRange and work-group width its
 //! launch script passes (launch.tsv), under both scheduling policies.
 
+#[path = "common/launch_tsv.rs"]
+mod launch_tsv;
+
 use isa::Limits;
 use phases::{analyze_text, Config, Launch, Policy, PolicyResult, Resource, SimdResult};
 use std::path::PathBuf;
@@ -12,29 +15,13 @@ fn corpus_dir() -> PathBuf {
 /// (benchmark, kernel file stem, launch) from launch.tsv.
 fn launches() -> Vec<(String, String, Launch)> {
     let text = std::fs::read_to_string(corpus_dir().join("launch.tsv")).unwrap_or_default();
-    let mut out = Vec::new();
-    for line in text.lines().skip(1) {
-        let (name, args) = match line.split_once('\t') {
-            Some((n, a)) => (n.to_string(), a),
-            None => (String::new(), line),
-        };
-        let Some(path) = args.split_whitespace().find(|w| w.ends_with(".sas")) else {
-            continue;
-        };
-        let stem = path
-            .rsplit('/')
-            .next()
-            .unwrap_or(path)
-            .trim_end_matches(".sas")
-            .to_string();
-        let launch = match Launch::from_arguments(args) {
-            Ok(l) => l,
-            Err(e) => panic!("{line}: {e}"),
-        };
-        let name = if name.is_empty() { stem.clone() } else { name };
-        out.push((name, stem, launch));
-    }
-    out
+    launch_tsv::rows(&text)
+        .into_iter()
+        .map(|(name, stem, args)| match Launch::from_arguments(args) {
+            Ok(l) => (name, stem, l),
+            Err(e) => panic!("{name}\t{args}: {e}"),
+        })
+        .collect()
 }
 
 fn run(stem: &str, launch: &Launch, config: &Config) -> Option<SimdResult> {

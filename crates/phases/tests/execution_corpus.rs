@@ -8,6 +8,9 @@
 //! its id and the launch where the interpreter can): within the WCET under both policies, and
 //! kfusion_track's early exits counted by hand.
 
+#[path = "common/launch_tsv.rs"]
+mod launch_tsv;
+
 use phases::execution::{execute, Fallback, Options, PathChoice, Scheduler};
 use phases::{analyze_with_dag, Config, Launch};
 use std::path::PathBuf;
@@ -24,24 +27,14 @@ fn corpus_dir() -> PathBuf {
 fn launches() -> Vec<(String, String, Launch)> {
     let dir = corpus_dir();
     let text = std::fs::read_to_string(dir.join("launch.tsv")).expect("launch.tsv is readable");
-    let mut out = Vec::new();
-    for line in text.lines().skip(1) {
-        let (name, args) = line.split_once('\t').unwrap_or(("", line));
-        let Some(path) = args.split_whitespace().find(|w| w.ends_with(".sas")) else {
-            continue;
-        };
-        let stem = path
-            .rsplit('/')
-            .next()
-            .unwrap_or(path)
-            .trim_end_matches(".sas");
-        if !dir.join(format!("{stem}.sas")).exists() {
-            continue;
-        }
-        let launch = Launch::from_arguments(args).expect("launch.tsv arguments parse");
-        out.push((name.to_string(), stem.to_string(), launch));
-    }
-    out
+    launch_tsv::rows(&text)
+        .into_iter()
+        .filter(|(_, stem, _)| dir.join(format!("{stem}.sas")).exists())
+        .map(|(name, stem, args)| {
+            let launch = Launch::from_arguments(args).expect("launch.tsv arguments parse");
+            (name, stem, launch)
+        })
+        .collect()
 }
 
 #[test]
@@ -51,11 +44,7 @@ fn constrained_executions_stay_within_the_wcet_on_the_corpus() {
     let config = Config::paper();
     let mut greedy_above = Vec::new();
     for (name, stem, launch) in rows {
-        let text = std::fs::read_to_string(corpus_dir().join(format!("{stem}.sas")))
-            .expect("kernel is readable");
-        let program = isa::simd::parse(&text, &isa::Limits::default())
-            .program
-            .expect("kernel parses");
+        let program = kernel(&stem);
         let (r, dag) = analyze_with_dag(&program, &launch, &config).expect("kernel analyses");
         for path in [PathChoice::Worst, PathChoice::Random { seed: 28 }] {
             for s in Scheduler::ALL {
@@ -105,11 +94,7 @@ fn corpus_policies_follow_the_unique_serialisation() {
     let config = Config::paper();
     let mut checked = 0;
     for (name, stem, launch) in launches() {
-        let text = std::fs::read_to_string(corpus_dir().join(format!("{stem}.sas")))
-            .expect("kernel is readable");
-        let program = isa::simd::parse(&text, &isa::Limits::default())
-            .program
-            .expect("kernel parses");
+        let program = kernel(&stem);
         let (r, dag) = analyze_with_dag(&program, &launch, &config).expect("kernel analyses");
         let w = r.launch.work_groups;
         for (s, pol) in [

@@ -1,6 +1,10 @@
 //! Calls in the wavefront CFG: callees inlined at each call site, with
 //! hand-derived `E_WF`; located errors for external callees and recursion.
 
+#[path = "common/gcn_kernels.rs"]
+mod gcn_kernels;
+
+use gcn_kernels::{call, TAIL_CALLS};
 use isa::gcn::{self, GcnProgram};
 use isa::Limits;
 use pws::{
@@ -95,22 +99,12 @@ fn the_function_alone_cannot_follow_a_call() {
 
 #[test]
 fn recursion_is_a_located_error() {
-    let text = "\t.type f,@function
-f:
-  s_getpc_b64 s[16:17]
-  s_add_u32 s16, s16, g@rel32@lo+4
-  s_addc_u32 s17, s17, g@rel32@hi+12
-  s_swappc_b64 s[30:31], s[16:17]
-  s_setpc_b64 s[30:31]
-\t.type g,@function
-g:
-  s_getpc_b64 s[16:17]
-  s_add_u32 s16, s16, f@rel32@lo+4
-  s_addc_u32 s17, s17, f@rel32@hi+12
-  s_swappc_b64 s[30:31], s[16:17]
-  s_setpc_b64 s[30:31]
-";
-    let e = graph(&program(text), "f", &unit()).expect_err("recursion");
+    let text = format!(
+        "\t.type f,@function\nf:\n{}  s_setpc_b64 s[30:31]\n\t.type g,@function\ng:\n{}  s_setpc_b64 s[30:31]\n",
+        call("g"),
+        call("f")
+    );
+    let e = graph(&program(&text), "f", &unit()).expect_err("recursion");
     assert_eq!(e.diagnostic.line, 13);
     assert!(
         e.diagnostic
@@ -161,26 +155,7 @@ k:
 /// + 1 (`s_endpgm`) = 12.
 #[test]
 fn a_tail_call_returns_to_the_caller_of_the_caller() {
-    let text = "\t.type f,@function
-f:
-  v_add_u32_e32 v0, 1, v0
-  s_setpc_b64 s[30:31]
-\t.type g,@function
-g:
-  v_add_u32_e32 v0, 2, v0
-  s_getpc_b64 s[16:17]
-  s_add_u32 s16, s16, f@rel32@lo+4
-  s_addc_u32 s17, s17, f@rel32@hi+12
-  s_setpc_b64 s[16:17]
-\t.type k,@function
-k:
-  s_getpc_b64 s[16:17]
-  s_add_u32 s16, s16, g@rel32@lo+4
-  s_addc_u32 s17, s17, g@rel32@hi+12
-  s_swappc_b64 s[30:31], s[16:17]
-  s_endpgm
-";
-    let g = graph(&program(text), "k", &unit()).unwrap_or_else(|e| panic!("{e}"));
+    let g = graph(&program(TAIL_CALLS), "k", &unit()).unwrap_or_else(|e| panic!("{e}"));
     let labels: Vec<&str> = g.blocks.nodes.iter().map(|n| n.label.as_str()).collect();
     assert_eq!(labels, vec!["k", "B1", "g", "g/f"]);
     assert_eq!(

@@ -1,6 +1,10 @@
 //! A GCN snippet with the paper's `split`/`merge` instructions, end to end: parse, build
 //! `C_BSB`, analyse, and the Fig. 9b timeline.
 
+#[path = "common/gcn_kernels.rs"]
+mod gcn_kernels;
+
+use gcn_kernels::if_else_with_split;
 use isa::gcn;
 use isa::Limits;
 use pws::{
@@ -8,31 +12,14 @@ use pws::{
     NodeKind, Options, SplitMode,
 };
 
-const IF_ELSE_WITH_SPLIT: &str = "k:
-  v_cmp_gt_u32_e32 vcc, 15, v0
-  split s0, s1
-  s_and_saveexec_b64 s[4:5], vcc
-  s_xor_b64 s[4:5], exec, s[4:5]
-  s_cbranch_execz BB0_2
-; %bb.1:
-  v_add_f32_e32 v1, v1, v2
-  v_add_f32_e32 v1, v1, v2
-  v_add_f32_e32 v1, v1, v2
-BB0_2:
-  s_or_saveexec_b64 s[4:5], s[4:5]
-  s_xor_b64 exec, exec, s[4:5]
-  s_cbranch_execz BB0_4
-; %bb.3:
-  v_mul_f32_e32 v1, v1, v2
-  v_mul_f32_e32 v1, v1, v2
-  v_mul_f32_e32 v1, v1, v2
-  v_mul_f32_e32 v1, v1, v2
-  v_mul_f32_e32 v1, v1, v2
-BB0_4:
-  s_or_b64 exec, exec, s[4:5]
-  merge
-  s_endpgm
-";
+/// `k`: three `v_add` on lanes 0..14, five `v_mul` on the others.
+fn if_else() -> String {
+    if_else_with_split(
+        15,
+        ("v_add_f32_e32 v1, v1, v2", 3),
+        ("v_mul_f32_e32 v1, v1, v2", 5),
+    )
+}
 
 fn graph(text: &str) -> pws::GcnGraph {
     let p = gcn::parse(text, &Limits::default());
@@ -47,7 +34,7 @@ fn graph(text: &str) -> pws::GcnGraph {
 
 #[test]
 fn split_instruction_marks_the_branch_and_pws_runs_both_paths_in_parallel() {
-    let g = graph(IF_ELSE_WITH_SPLIT);
+    let g = graph(&if_else());
     let kinds: Vec<NodeKind> = g.cfg.nodes.iter().map(|n| n.kind).collect();
     assert_eq!(
         kinds,

@@ -1,6 +1,9 @@
 //! Every PTX file of the corpus either analyses or fails with a located diagnostic; the
 //! kernels whose addresses and branches depend only on thread ids and parameters analyse.
 
+#[path = "../../isa/tests/common/robustness.rs"]
+mod robustness;
+
 use isa::ptx::{Function, ScalarType};
 use isa::{ptx, Limits};
 use roundrobin::presets::{fermi_gpgpusim, gem5_gpu_table7};
@@ -86,6 +89,7 @@ fn corpus_analyses_or_reports_a_located_error() {
 
 mod fuzz {
     use super::*;
+    use crate::robustness::with_hole;
     use proptest::prelude::*;
 
     proptest! {
@@ -97,11 +101,7 @@ mod fuzz {
         fn mutated_corpus_never_panics(file in 0usize..18, a in 0usize..20_000, len in 0usize..200) {
             let files = corpus();
             let (_, text) = &files[file % files.len()];
-            let mut a = a.min(text.len());
-            while !text.is_char_boundary(a) { a -= 1; }
-            let mut b = (a + len).min(text.len());
-            while !text.is_char_boundary(b) { b -= 1; }
-            let mutated = format!("{}{}", &text[..a], &text[b..]);
+            let mutated = with_hole(text, a, len);
             let out = ptx::parse(&mutated, &Limits::default());
             if let Some(f) = out.module.function(None) {
                 let mut config = fermi_gpgpusim().config;

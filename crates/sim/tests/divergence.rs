@@ -47,6 +47,11 @@ fn fig1_memory() -> MemoryInit {
     }
 }
 
+/// Fig. 1's kernel `k` on sixteen lanes, with its memory and launch, under `budget`.
+fn run_fig1(k: &isa::Kernel, budget: &Budget) -> Result<sim::Simulation, sim::SimError> {
+    sim::run(k, &fig1_launch(), &sixteen_lanes(), &fig1_memory(), budget)
+}
+
 fn fig1_launch() -> Launch {
     Launch {
         block: [16, 1, 1],
@@ -201,31 +206,14 @@ fn budgets_name_themselves() {
         "max_steps = 5",
     )];
     for (budget, names) in cases {
-        let err = sim::run(
-            &k,
-            &fig1_launch(),
-            &sixteen_lanes(),
-            &fig1_memory(),
-            &budget,
-        )
-        .expect_err("budget");
+        let err = run_fig1(&k, &budget).expect_err("budget");
         assert!(err.message().contains(names), "{}", err.message());
     }
     // The trace budget cuts the record, not the run (issue #37): the same cycles as a
     // whole trace, three timeline entries in all, and the cut said.
-    let whole = sim::run(
+    let whole = run_fig1(&k, &Budget::default()).expect("run");
+    let cut = run_fig1(
         &k,
-        &fig1_launch(),
-        &sixteen_lanes(),
-        &fig1_memory(),
-        &Budget::default(),
-    )
-    .expect("run");
-    let cut = sim::run(
-        &k,
-        &fig1_launch(),
-        &sixteen_lanes(),
-        &fig1_memory(),
         &Budget {
             max_timeline_entries: 3,
             ..Budget::default()
@@ -275,20 +263,10 @@ fn budgets_name_themselves() {
 #[test]
 fn the_stepper_budget_truncates_the_recording_only() {
     let k = kernel(FIG1);
-    let whole = sim::run(
-        &k,
-        &fig1_launch(),
-        &sixteen_lanes(),
-        &fig1_memory(),
-        &Budget::default(),
-    )
-    .expect("runs");
+    let whole = run_fig1(&k, &Budget::default()).expect("runs");
     assert!(!whole.stepper.truncated);
-    let short = sim::run(
+    let short = run_fig1(
         &k,
-        &fig1_launch(),
-        &sixteen_lanes(),
-        &fig1_memory(),
         &Budget {
             max_stepper_steps: 4,
             ..Budget::default()

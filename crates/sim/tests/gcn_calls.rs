@@ -3,27 +3,23 @@
 //! `s[30:31]`, and one wavefront's observed cycles stay within the `pws` crate's `E_WF`
 //! of the same listing with the callee inlined; an external callee is a located error.
 
+#[path = "common/gcn.rs"]
+mod gcn_common;
+#[path = "../../pws/tests/common/gcn_kernels.rs"]
+mod gcn_kernels;
+
+use gcn_common::{out_memory, unit64};
+use gcn_kernels::{call, TAIL_CALLS};
 use sim::gcn;
-use sim::machine::{gcn3, unit_cost};
-use sim::{
-    ArrayInit, Budget, Fill, Launch, Machine, MemoryInit, SimError, Simulation, SplitCosts,
-    Splitting,
-};
+use sim::machine::gcn3;
+use sim::{Budget, Launch, Machine, MemoryInit, SimError, Simulation, SplitCosts, Splitting};
 
 const LOCAL: &str = include_str!("../../isa/tests/data/gcn_call_local.s");
 const EXTERNAL: &str = include_str!("../../isa/tests/data/gcn_call_external.s");
 const OUT: u64 = 0x1000;
 
 fn memory() -> MemoryInit {
-    MemoryInit {
-        arrays: vec![ArrayInit {
-            name: "out".into(),
-            address: OUT,
-            words: 64,
-            fill: Fill::Constant { value: 0 },
-        }],
-        open: None,
-    }
+    out_memory(OUT)
 }
 
 fn run(src: &str, kernel: &str, m: &Machine, budget: &Budget) -> Result<Simulation, SimError> {
@@ -33,18 +29,6 @@ fn run(src: &str, kernel: &str, m: &Machine, budget: &Budget) -> Result<Simulati
         ..Launch::default()
     };
     gcn::run_source(src, Some(kernel), &launch, m, &memory(), budget)
-}
-
-/// 64 lanes, every instruction one cycle (the `pws` crate's unit cost).
-fn unit64(splitting: Splitting) -> Machine {
-    Machine {
-        warp_size: 64,
-        cores: 64,
-        ls_units: 64,
-        sfu_units: 64,
-        splitting,
-        ..unit_cost()
-    }
 }
 
 fn step(x: u32) -> u32 {
@@ -152,19 +136,15 @@ fn an_external_callee_stops_the_run_at_the_call() {
 
 #[test]
 fn recursion_hits_the_call_depth_budget() {
-    let src = "\t.type f,@function
-f:
-  s_getpc_b64 s[16:17]
-  s_add_u32 s16, s16, f@rel32@lo+4
-  s_addc_u32 s17, s17, f@rel32@hi+12
-  s_swappc_b64 s[30:31], s[16:17]
-  s_setpc_b64 s[30:31]
-";
+    let src = format!(
+        "\t.type f,@function\nf:\n{}  s_setpc_b64 s[30:31]\n",
+        call("f")
+    );
     let budget = Budget {
         max_stack_depth: 8,
         ..Budget::default()
     };
-    let e = run(src, "f", &unit64(Splitting::None), &budget).expect_err("unbounded recursion");
+    let e = run(&src, "f", &unit64(Splitting::None), &budget).expect_err("unbounded recursion");
     assert!(e.to_string().contains("max_stack_depth"), "{e}");
 }
 
@@ -172,32 +152,15 @@ f:
 /// to `k`; `h` uses GFX9's `s_call_b64`. 4 + 5 + 2 + 1 = 12 and 1 + 2 + 2 = 5 instructions.
 #[test]
 fn tail_calls_and_s_call_b64() {
-    let src = "\t.type f,@function
-f:
-  v_add_u32_e32 v0, 1, v0
-  s_setpc_b64 s[30:31]
-\t.type g,@function
-g:
-  v_add_u32_e32 v0, 2, v0
-  s_getpc_b64 s[16:17]
-  s_add_u32 s16, s16, f@rel32@lo+4
-  s_addc_u32 s17, s17, f@rel32@hi+12
-  s_setpc_b64 s[16:17]
-\t.type k,@function
-k:
-  s_getpc_b64 s[16:17]
-  s_add_u32 s16, s16, g@rel32@lo+4
-  s_addc_u32 s17, s17, g@rel32@hi+12
-  s_swappc_b64 s[30:31], s[16:17]
-  s_endpgm
-\t.type h,@function
+    let src = TAIL_CALLS.to_string()
+        + "\t.type h,@function
 h:
   s_call_b64 s[30:31], f
   v_mov_b32_e32 v1, v0
   s_endpgm
 ";
     for (kernel, issued) in [("k", 12), ("h", 5)] {
-        let s = run(src, kernel, &unit64(Splitting::None), &Budget::default())
+        let s = run(&src, kernel, &unit64(Splitting::None), &Budget::default())
             .unwrap_or_else(|e| panic!("{kernel}: {e}"));
         assert_eq!(s.issued, issued, "{kernel}");
     }

@@ -30,6 +30,18 @@ fn array(name: &str, address: u64, fill: Fill, words: u32) -> ArrayInit {
     }
 }
 
+/// The names of the `.s` files in `dir`, sorted.
+fn corpus_names(dir: &str) -> Vec<String> {
+    let mut names: Vec<String> = std::fs::read_dir(dir)
+        .unwrap_or_else(|e| panic!("{dir}: {e}"))
+        .filter_map(|e| e.ok())
+        .map(|e| e.file_name().to_string_lossy().into_owned())
+        .filter(|n| n.ends_with(".s"))
+        .collect();
+    names.sort();
+    names
+}
+
 #[test]
 fn vectoradd_gfx900_two_dimensional_block() {
     // `vectorset_float`: i = threadIdx.y · 64 + threadIdx.x (v_lshl_add_u32 v0, v1, 6, v0:
@@ -193,13 +205,7 @@ fn every_corpus_kernel_runs_or_stops_with_a_located_diagnostic() {
     // Without arrays every global access is outside memory; whatever stops a run must be a
     // located diagnostic (never a panic), under each splitting model.
     let dir = format!("{}/../../../shared/corpus/gcn", env!("CARGO_MANIFEST_DIR"));
-    let mut names: Vec<String> = std::fs::read_dir(&dir)
-        .unwrap_or_else(|e| panic!("{dir}: {e}"))
-        .filter_map(|e| e.ok())
-        .map(|e| e.file_name().to_string_lossy().into_owned())
-        .filter(|n| n.ends_with(".s"))
-        .collect();
-    names.sort();
+    let names = corpus_names(&dir);
     assert_eq!(names.len(), 20);
     for name in &names {
         let src = corpus(name);
@@ -300,13 +306,7 @@ fn every_corpus_instruction_decodes() {
     let dir = format!("{}/../../../shared/corpus/gcn", env!("CARGO_MANIFEST_DIR"));
     let mut missing = std::collections::BTreeMap::new();
     let mut decoded = 0usize;
-    let mut names: Vec<String> = std::fs::read_dir(&dir)
-        .unwrap_or_else(|e| panic!("{dir}: {e}"))
-        .filter_map(|e| e.ok())
-        .map(|e| e.file_name().to_string_lossy().into_owned())
-        .filter(|n| n.ends_with(".s"))
-        .collect();
-    names.sort();
+    let names = corpus_names(&dir);
     for n in &names {
         let p = isa::gcn::parse(&corpus(n), &isa::Limits::default());
         for f in &p.functions {

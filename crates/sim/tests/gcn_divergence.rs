@@ -1,57 +1,28 @@
 //! GCN3 exec-mask divergence and wavefront splitting, on the page's `pws-if-else` example
 //! (www/src/examples.js) and a checkable if-else, with hand-derived cycle counts.
 
+#[path = "common/gcn.rs"]
+mod gcn_common;
+#[path = "../../pws/tests/common/gcn_kernels.rs"]
+mod gcn_kernels;
+
+use gcn_common::{out_memory, unit64};
+use gcn_kernels::if_else_with_split;
 use sim::gcn;
-use sim::machine::{gcn3, unit_cost};
+use sim::machine::gcn3;
 use sim::{
     ArrayInit, Budget, Fill, Launch, Machine, MemoryInit, SimError, Simulation, SplitCosts,
     Splitting,
 };
 
-/// The page's `pws-if-else` example, verbatim (work-items 0..31 take the then-path).
-const PWS_IF_ELSE: &str = "k:
-  v_cmp_gt_u32_e32 vcc, 32, v0
-  split s0, s1
-  s_and_saveexec_b64 s[4:5], vcc
-  s_xor_b64 s[4:5], exec, s[4:5]
-  s_cbranch_execz BB0_2
-; %bb.1:
-  v_mad_f32 v1, v1, v2, v3
-  v_mad_f32 v1, v1, v2, v3
-  v_mad_f32 v1, v1, v2, v3
-  v_mad_f32 v1, v1, v2, v3
-  v_mad_f32 v1, v1, v2, v3
-  v_mad_f32 v1, v1, v2, v3
-BB0_2:
-  s_or_saveexec_b64 s[4:5], s[4:5]
-  s_xor_b64 exec, exec, s[4:5]
-  s_cbranch_execz BB0_4
-; %bb.3:
-  v_mul_f32_e32 v1, v1, v2
-  v_mul_f32_e32 v1, v1, v2
-  v_mul_f32_e32 v1, v1, v2
-  v_mul_f32_e32 v1, v1, v2
-  v_mul_f32_e32 v1, v1, v2
-  v_mul_f32_e32 v1, v1, v2
-  v_mul_f32_e32 v1, v1, v2
-  v_mul_f32_e32 v1, v1, v2
-BB0_4:
-  s_or_b64 exec, exec, s[4:5]
-  merge
-  s_endpgm
-";
-
-/// One wavefront of 64 on a machine where every instruction takes one cycle: 64 lanes per
-/// unit (k = 1), all latencies 1, so a lone wavefront issues one instruction per cycle.
-fn unit64(splitting: Splitting) -> Machine {
-    Machine {
-        warp_size: 64,
-        cores: 64,
-        ls_units: 64,
-        sfu_units: 64,
-        splitting,
-        ..unit_cost()
-    }
+/// The page's `pws-if-else` example (`www/src/examples.js`), to the letter: work-items 0..31
+/// take the then-path of six `v_mad`, the others the else-path of eight `v_mul`.
+fn pws_if_else() -> String {
+    if_else_with_split(
+        32,
+        ("v_mad_f32 v1, v1, v2, v3", 6),
+        ("v_mul_f32_e32 v1, v1, v2", 8),
+    )
 }
 
 const COSTS: SplitCosts = SplitCosts {
@@ -89,7 +60,7 @@ fn pws_if_else_serialises_both_paths_with_unit_cost() {
     // BSB's three instructions = 13 (exec flips to lanes 32..63, not empty); eight v_mul =
     // 21; s_or_b64 exec and s_endpgm = 23 instructions, one per cycle.
     let s = ok(run(
-        PWS_IF_ELSE,
+        &pws_if_else(),
         &unit64(Splitting::None),
         64,
         &MemoryInit::default(),
@@ -123,7 +94,7 @@ fn pws_if_else_skips_the_empty_else_path() {
     // A workgroup of 32: every active lane takes the then-path. The BSB flips exec to the
     // empty set, s_cbranch_execz jumps over the else-path: 4 + 6 + 3 + 2 = 15 instructions.
     let s = ok(run(
-        PWS_IF_ELSE,
+        &pws_if_else(),
         &unit64(Splitting::None),
         32,
         &MemoryInit::default(),
@@ -144,7 +115,7 @@ fn pws_if_else_on_the_gcn3_preset() {
     // v_mul #1 61 → 69 (v1 and exec ready at 60), then 69 → 77, ..., #8 117 → 125;
     // s_or_b64 exec 121 → 123; s_endpgm 122 → 124. Observed = last completion = 125.
     let s = ok(run(
-        PWS_IF_ELSE,
+        &pws_if_else(),
         &gcn3(),
         64,
         &MemoryInit::default(),
@@ -165,7 +136,7 @@ fn pws_if_else_dws_runs_the_paths_in_parallel() {
     // Child: s_xor 2, execz 3 (jumps), BSB 4..6, v_mul 7..14, restore at 15: merge at 15,
     // the parent resumes at 15 + e_m = 16: s_or_b64 16, s_endpgm 17 → done at 18.
     let s = ok(run(
-        PWS_IF_ELSE,
+        &pws_if_else(),
         &unit64(Splitting::Dws(COSTS)),
         64,
         &MemoryInit::default(),
@@ -200,7 +171,7 @@ fn pws_if_else_pws_splits_at_the_marked_branch() {
     // at 3); parent: saveexec 3, xor 4, execz 5, v_mad 6..11, BSB 12..14 (jumps), s_or 15,
     // at merge 16; child: saveexec 3, xor 4, execz 5 (jumps), BSB 6..8, v_mul 9..16, s_or
     // 17, at merge 18 → merged, parent resumes 19: s_endpgm 19 → 20.
-    let src = PWS_IF_ELSE.replace("  split s0, s1", "  s_mov_b64 s[0:1], vcc\n  split s0, s1");
+    let src = pws_if_else().replace("  split s0, s1", "  s_mov_b64 s[0:1], vcc\n  split s0, s1");
     let s = ok(run(
         &src,
         &unit64(Splitting::Pws(COSTS)),
@@ -411,15 +382,7 @@ fn divergent_loop_narrows_exec_each_iteration() {
     // active lanes (tid & 3 ≥ 0, 1, 2, 3). Issued: 4 before the loop, 4 iterations of 4
     // (v_add, v_cmp, s_and_b64 exec, s_cbranch_execnz; 3 with v_cmpx), then 8 after it
     // (s_or_b64 exec … s_endpgm) = 28 (24).
-    let memory = MemoryInit {
-        arrays: vec![ArrayInit {
-            name: "out".into(),
-            address: 0x1000,
-            words: 64,
-            fill: Fill::Constant { value: 0 },
-        }],
-        open: None,
-    };
+    let memory = out_memory(0x1000);
     let expected: Vec<u32> = (0..64).map(|t| (t & 3) + 1).collect();
     for (cmpx, issued) in [(false, 28), (true, 24)] {
         let s = ok(run(
@@ -595,15 +558,7 @@ fn dws_nested_split_merges_inner_join_first() {
             _ => t + 20007,
         })
         .collect();
-    let memory = MemoryInit {
-        arrays: vec![ArrayInit {
-            name: "out".into(),
-            address: 0x1000,
-            words: 64,
-            fill: Fill::Constant { value: 0 },
-        }],
-        open: None,
-    };
+    let memory = out_memory(0x1000);
     let two = SplitCosts {
         s: 2,
         e_s: 0,

@@ -6,9 +6,13 @@
 //! the generated program, and one wavefront's observed cycles never exceed the `pws`
 //! crate's `E_WF` for the same machine (no splitting, DWS, PWS).
 
+#[path = "common/gcn.rs"]
+mod gcn_common;
+
+use gcn_common::unit64;
 use proptest::prelude::*;
 use sim::gcn;
-use sim::machine::{gcn3, unit_cost};
+use sim::machine::gcn3;
 use sim::{
     ArrayInit, Budget, Fill, Launch, Machine, MemoryInit, Simulation, SplitCosts, SplitMix64,
     Splitting,
@@ -316,18 +320,6 @@ fn bounds(src: &str, unit: bool, c: SplitCosts) -> Result<pws::PwsResult, String
         ..pws::Hardware::gem5_gcn3()
     };
     pws::analyze(&g.cfg, &hw, &pws::Options::default()).map_err(|e| e.to_string())
-}
-
-/// 64 lanes, every instruction one cycle (the `pws` crate's unit cost).
-fn unit64(splitting: Splitting) -> Machine {
-    Machine {
-        warp_size: 64,
-        cores: 64,
-        ls_units: 64,
-        sfu_units: 64,
-        splitting,
-        ..unit_cost()
-    }
 }
 
 fn marks(stmts: &[Stmt]) -> usize {

@@ -30,6 +30,16 @@ STG.E [R8], R2;
 EXIT;
 ";
 
+/// `VECTOR_ADD` on `n` elements on preset `preset`.
+fn vector_add(n: u32, preset_name: &str) -> Result<sim::Simulation, sim::SimError> {
+    run(
+        VECTOR_ADD,
+        &vector_add_launch(n),
+        &preset(preset_name),
+        &vector_add_memory(n),
+    )
+}
+
 fn vector_add_memory(n: u32) -> MemoryInit {
     MemoryInit {
         arrays: vec![
@@ -77,13 +87,7 @@ fn vector_add_computes_the_sum_on_every_preset() {
         .map(|_| ((rng.next_u64() >> 32) as u32) % 1000)
         .collect();
     for name in ["unit-cost", "makespan", "gpgpusim-like"] {
-        let s = run(
-            VECTOR_ADD,
-            &vector_add_launch(n),
-            &preset(name),
-            &vector_add_memory(n),
-        )
-        .unwrap_or_else(|e| panic!("{name}: {e}"));
+        let s = vector_add(n, name).unwrap_or_else(|e| panic!("{name}: {e}"));
         let c = array(&s, "c");
         for i in 0..128usize {
             let want = if i < n as usize {
@@ -103,13 +107,7 @@ fn vector_add_transactions_are_coalesced() {
     // Each full warp loads 32 consecutive words from a 128-byte aligned address: one
     // segment per LDG. Warp 3 has lanes 96..99 only (n = 100): also one segment.
     let n = 100;
-    let s = run(
-        VECTOR_ADD,
-        &vector_add_launch(n),
-        &preset("gpgpusim-like"),
-        &vector_add_memory(n),
-    )
-    .unwrap_or_else(|e| panic!("{e}"));
+    let s = vector_add(n, "gpgpusim-like").unwrap_or_else(|e| panic!("{e}"));
     let loads: Vec<_> = s.transactions.iter().filter(|t| !t.store).collect();
     assert_eq!(loads.len(), 8);
     assert!(loads.iter().all(|t| t.segments.len() == 1));
@@ -174,13 +172,7 @@ fn saxpy_in_single_precision() {
 fn a_run_without_the_trace_keeps_cycles_and_memory() {
     // (The JSON the report writes of a run is the facade's: `warpbound::views::sim_parts`.)
     let n = 40;
-    let s = run(
-        VECTOR_ADD,
-        &vector_add_launch(n),
-        &preset("gpgpusim-like"),
-        &vector_add_memory(n),
-    )
-    .unwrap_or_else(|e| panic!("{e}"));
+    let s = vector_add(n, "gpgpusim-like").unwrap_or_else(|e| panic!("{e}"));
     // Without the trace: the same cycles and memory, no per-instruction data.
     let quiet = run(
         VECTOR_ADD,

@@ -340,6 +340,28 @@ impl Thread<'_> {
     }
 }
 
+/// Global memory: `inp` (`INPUT_WORDS` words at 0x1_0000) filled by `inp`, `out` (`out_words`
+/// at 0x2_0000) by `out`.
+fn inp_out_memory(inp: Fill, out_words: u32, out: Fill) -> MemoryInit {
+    MemoryInit {
+        arrays: vec![
+            ArrayInit {
+                name: "inp".into(),
+                address: 0x1_0000,
+                words: INPUT_WORDS,
+                fill: inp,
+            },
+            ArrayInit {
+                name: "out".into(),
+                address: 0x2_0000,
+                words: out_words,
+                fill: out,
+            },
+        ],
+        open: None,
+    }
+}
+
 fn machine(name: &str) -> Machine {
     sim::presets()
         .into_iter()
@@ -389,25 +411,13 @@ fn check_program(
             .collect()
     };
     let out_init = 0xdead_beef;
-    let memory = MemoryInit {
-        arrays: vec![
-            ArrayInit {
-                name: "inp".into(),
-                address: 0x1_0000,
-                words: INPUT_WORDS,
-                fill: Fill::Words {
-                    values: inp.clone(),
-                },
-            },
-            ArrayInit {
-                name: "out".into(),
-                address: 0x2_0000,
-                words: 2 * total,
-                fill: Fill::Constant { value: out_init },
-            },
-        ],
-        open: None,
-    };
+    let memory = inp_out_memory(
+        Fill::Words {
+            values: inp.clone(),
+        },
+        2 * total,
+        Fill::Constant { value: out_init },
+    );
     let launch = Launch {
         grid: [blocks, 1, 1],
         block: [threads, 1, 1],
@@ -501,23 +511,7 @@ fn hand_checked_kernel() {
         params: vec![0x1_0000, 0, 0x2_0000, 0, 0],
         ..Launch::default()
     };
-    let memory = MemoryInit {
-        arrays: vec![
-            ArrayInit {
-                name: "inp".into(),
-                address: 0x1_0000,
-                words: INPUT_WORDS,
-                fill: Fill::Constant { value: 0 },
-            },
-            ArrayInit {
-                name: "out".into(),
-                address: 0x2_0000,
-                words: 16,
-                fill: Fill::Constant { value: 0 },
-            },
-        ],
-        open: None,
-    };
+    let memory = inp_out_memory(Fill::Constant { value: 0 }, 16, Fill::Constant { value: 0 });
     let s = sim::run_ptx(
         &f,
         &launch,

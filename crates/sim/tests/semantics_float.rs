@@ -7,26 +7,10 @@
 
 mod common;
 
-use common::{array, in_out_memory as memory, preset, run};
-use sim::Launch;
+use common::eval_one_thread;
 
 fn eval(arch: &str, body: &str, inputs: &[u32]) -> Result<Vec<u32>, String> {
-    let mut src = format!("code for {arch}\n");
-    for i in 0..inputs.len().min(8) {
-        src += &format!("LDG R{}, [0x{:x}];\n", 10 + i, 0x1000 + 4 * i);
-    }
-    src += body;
-    for i in 0..4 {
-        src += &format!("STG [0x{:x}], R{};\n", 0x2000 + 4 * i, 20 + i);
-    }
-    src += "EXIT;\n";
-    let launch = Launch {
-        block: [1, 1, 1],
-        ..Launch::default()
-    };
-    let s = run(&src, &launch, &preset("gpgpusim-like"), &memory(inputs, 4))
-        .map_err(|e| e.to_string())?;
-    Ok(array(&s, "out").to_vec())
+    eval_one_thread(arch, body, inputs, &[])
 }
 
 /// The two words (low, high) of the double `x`.
@@ -143,27 +127,24 @@ fn rounding_to_integral_values() {
     // Pascal's same-type F2F: CEIL 2.25 = 3 (0x4040_0000), FLOOR −2.25 = −3 (0xc040_0000),
     // TRUNC −2.75 = −2 (0xc000_0000), ROUND 2.5 = 2 (ties to even, 0x4000_0000).
     let inputs = [2.25f32, -2.25, -2.75, 2.5].map(f32::to_bits);
-    let out = eval(
-        "sm_61",
-        "F2F.F32.F32.CEIL R20, R10 ;\nF2F.F32.F32.FLOOR R21, R11 ;\nF2F.F32.F32.TRUNC R22, R12 ;\nF2F.F32.F32.ROUND R23, R13 ;\n",
-        &inputs,
-    )
-    .expect("runs");
-    assert_eq!(
-        out,
-        vec![0x4040_0000, 0xc040_0000, 0xc000_0000, 0x4000_0000]
-    );
-    // sm_70+'s FRND, the same four; a bare FRND rounds to nearest even: 2.5 → 2.
-    let out = eval(
-        "sm_86",
-        "FRND.CEIL R20, R10 ;\nFRND.FLOOR R21, R11 ;\nFRND.TRUNC R22, R12 ;\nFRND R23, R13 ;\n",
-        &inputs,
-    )
-    .expect("runs");
-    assert_eq!(
-        out,
-        vec![0x4040_0000, 0xc040_0000, 0xc000_0000, 0x4000_0000]
-    );
+    for (arch, body) in [
+        (
+            "sm_61",
+            "F2F.F32.F32.CEIL R20, R10 ;\nF2F.F32.F32.FLOOR R21, R11 ;\nF2F.F32.F32.TRUNC R22, R12 ;\nF2F.F32.F32.ROUND R23, R13 ;\n",
+        ),
+        // sm_70+'s FRND, the same four; a bare FRND rounds to nearest even: 2.5 → 2.
+        (
+            "sm_86",
+            "FRND.CEIL R20, R10 ;\nFRND.FLOOR R21, R11 ;\nFRND.TRUNC R22, R12 ;\nFRND R23, R13 ;\n",
+        ),
+    ] {
+        let out = eval(arch, body, &inputs).expect("runs");
+        assert_eq!(
+            out,
+            vec![0x4040_0000, 0xc040_0000, 0xc000_0000, 0x4000_0000],
+            "{arch}"
+        );
+    }
     // The sign of a zero result is the operand's: CEIL −0.5 = −0 (0x8000_0000); FRND.F64.CEIL
     // of 1.5 = 2 (0x4000_0000_0000_0000); a bare same-type F2F with .FTZ flushes a
     // subnormal (0x0000_0001) to 0.

@@ -5,27 +5,12 @@
 
 mod common;
 
-use common::{array, in_out_memory as memory, preset, run};
+use common::{array, eval_one_thread, in_out_memory as memory, preset, run};
 use proptest::prelude::*;
 use sim::Launch;
 
 fn eval(body: &str, inputs: &[u32]) -> Result<Vec<u32>, String> {
-    let mut src = String::from("code for sm_61\n");
-    for i in 0..inputs.len().min(8) {
-        src += &format!("LDG R{}, [0x{:x}];\n", 10 + i, 0x1000 + 4 * i);
-    }
-    src += body;
-    for i in 0..4 {
-        src += &format!("STG [0x{:x}], R{};\n", 0x2000 + 4 * i, 20 + i);
-    }
-    src += "EXIT;\n";
-    let launch = Launch {
-        block: [1, 1, 1],
-        ..Launch::default()
-    };
-    let s = run(&src, &launch, &preset("gpgpusim-like"), &memory(inputs, 4))
-        .map_err(|e| e.to_string())?;
-    Ok(array(&s, "out").to_vec())
+    eval_one_thread("sm_61", body, inputs, &[])
 }
 
 /// Runs `body` on one warp of 32 threads (R0: the lane); each thread stores R20 to

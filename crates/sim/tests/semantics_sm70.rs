@@ -5,33 +5,22 @@
 
 mod common;
 
-use common::{array, in_out_memory as memory, preset, run};
+use common::{array, eval_one_thread, in_out_memory as memory, preset, run};
 use proptest::prelude::*;
 use sim::Launch;
 
 /// Runs `body` as an sm_86 kernel of one thread with launch parameters `params`.
 fn eval_with(body: &str, inputs: &[u32], params: &[u32]) -> Result<Vec<u32>, String> {
-    let mut src = String::from("code for sm_86\n");
-    for i in 0..inputs.len().min(8) {
-        src += &format!("LDG R{}, [0x{:x}];\n", 10 + i, 0x1000 + 4 * i);
-    }
-    src += body;
-    for i in 0..4 {
-        src += &format!("STG [0x{:x}], R{};\n", 0x2000 + 4 * i, 20 + i);
-    }
-    src += "EXIT;\n";
-    let launch = Launch {
-        block: [1, 1, 1],
-        params: params.to_vec(),
-        ..Launch::default()
-    };
-    let s = run(&src, &launch, &preset("gpgpusim-like"), &memory(inputs, 4))
-        .map_err(|e| e.to_string())?;
-    Ok(array(&s, "out").to_vec())
+    eval_one_thread("sm_86", body, inputs, params)
 }
 
 fn eval(body: &str, inputs: &[u32]) -> Result<Vec<u32>, String> {
     eval_with(body, inputs, &[])
+}
+
+/// Runs `src` with `launch` on the `gpgpusim-like` preset, `out` 32 zero words.
+fn run_warps(src: &str, launch: &Launch) -> Result<sim::Simulation, sim::SimError> {
+    run(src, launch, &preset("gpgpusim-like"), &memory(&[0], 32))
 }
 
 /// Runs `body` on one warp of 32 threads (sm_86); R0 holds the lane, and each thread stores
@@ -41,7 +30,7 @@ fn warp(body: &str) -> Vec<u32> {
         "code for sm_86\nS2R R0, SR_TID.X ;\n{body}\nIMAD.SHL.U32 R2, R0, 0x4, RZ ;\nSTG [R2+0x2000], R20 ;\nEXIT ;\n"
     );
     let launch = Launch::default();
-    let s = run(&src, &launch, &preset("gpgpusim-like"), &memory(&[0], 32)).expect("runs");
+    let s = run_warps(&src, &launch).expect("runs");
     array(&s, "out").to_vec()
 }
 
@@ -226,13 +215,7 @@ fn warp_wide_votes_and_shuffles() {
 fn scaled_and_uniform_addresses() {
     // [R0.X4+UR4+0x2000] with UR4 = 0: each lane stores to out[lane].
     let src = "code for sm_86\nS2R R0, SR_TID.X ;\nUMOV UR4, URZ ;\nIADD3 R5, R0, 0x1, RZ ;\nSTG.E [R0.X4+UR4+0x2000], R5 ;\nEXIT ;\n";
-    let s = run(
-        src,
-        &Launch::default(),
-        &preset("gpgpusim-like"),
-        &memory(&[0], 32),
-    )
-    .expect("runs");
+    let s = run_warps(src, &Launch::default()).expect("runs");
     assert!(array(&s, "out")
         .iter()
         .enumerate()
@@ -257,13 +240,7 @@ fn convergence_barriers_reconverge() {
 /*00a0*/ STG [R2+0x2000], R20 ;
 /*00b0*/ EXIT ;
 ";
-    let s = run(
-        src,
-        &Launch::default(),
-        &preset("gpgpusim-like"),
-        &memory(&[0], 32),
-    )
-    .expect("runs");
+    let s = run_warps(src, &Launch::default()).expect("runs");
     let out = array(&s, "out");
     assert!(out[..16].iter().all(|&v| v == 101), "{out:?}");
     assert!(out[16..].iter().all(|&v| v == 102), "{out:?}");
@@ -413,7 +390,7 @@ EXIT ;
         shared_bytes: 64,
         ..Launch::default()
     };
-    let s = run(src, &launch, &preset("gpgpusim-like"), &memory(&[0], 32)).expect("runs");
+    let s = run_warps(src, &launch).expect("runs");
     assert!(array(&s, "out").iter().all(|&v| v == 496 + 32));
 }
 
@@ -476,24 +453,13 @@ EXIT ;
         shared_bytes: 128,
         ..Launch::default()
     };
-    let s = run(
-        &format!("code for sm_90\n{body}"),
-        &launch,
-        &preset("gpgpusim-like"),
-        &memory(&[0], 32),
-    )
-    .expect("runs");
+    let s = run_warps(&format!("code for sm_90\n{body}"), &launch).expect("runs");
     assert!(array(&s, "out")
         .iter()
         .enumerate()
         .all(|(l, &v)| v == l as u32 + 7));
     // The same code on sm_86 addresses byte 0x400 of a 128-byte block: outside it.
-    let e = run(
-        &format!("code for sm_86\n{body}"),
-        &launch,
-        &preset("gpgpusim-like"),
-        &memory(&[0], 32),
-    );
+    let e = run_warps(&format!("code for sm_86\n{body}"), &launch);
     assert!(e.is_err());
 }
 

@@ -12,38 +12,14 @@
 //! memory instructions, and loops with uniform trip counts (given to IPET as loop bounds).
 
 mod common;
+#[path = "../../cfg/tests/common/stack_match.rs"]
+mod stack_match;
 
 use common::generated::{cases, generate, ipet_bound, memory, single_warp, verdict, Shape};
 use common::kernel;
 use proptest::prelude::*;
 use sim::{Budget, Launch, Machine, MemoryInit};
-
-/// Whether the simulated pending entries (bottom first) are an expansion of the abstract
-/// stack: a `repeated` entry stands for one or more consecutive entries drawn from its
-/// points, "any" for any sequence.
-fn stack_matches(abs: &[cfg::Entry], conc: &[sim::StackView]) -> bool {
-    let mut reach = vec![false; conc.len() + 1];
-    reach[0] = true;
-    for a in abs {
-        let mut next = vec![false; conc.len() + 1];
-        for j in (0..=conc.len()).filter(|&j| reach[j]) {
-            if a.is_any() {
-                next[j..].iter_mut().for_each(|r| *r = true);
-                continue;
-            }
-            let mut k = j;
-            while k < conc.len() && a.contains(conc[k].pc, conc[k].tag) {
-                k += 1;
-                next[k] = true;
-                if !a.repeated {
-                    break;
-                }
-            }
-        }
-        reach = next;
-    }
-    reach[conc.len()]
-}
+use stack_match::stack_matches;
 
 /// The simulated warp's block entries (from the stepper) form a path of the warp-level CFG
 /// from its entry to its exit: the simulator takes only transitions the analysis predicts
@@ -60,11 +36,14 @@ fn path_in_warp_cfg(src: &str, steps: &[sim::Step]) -> Result<(), String> {
             continue;
         };
         // Pending entries: all but the executing (top) one.
-        let pending = &st.stack[..st.stack.len().saturating_sub(1)];
+        let pending: Vec<(usize, cfg::Tag)> = st.stack[..st.stack.len().saturating_sub(1)]
+            .iter()
+            .map(|e| (e.pc, e.tag))
+            .collect();
         let matching: std::collections::BTreeSet<usize> = w
             .nodes
             .iter()
-            .filter(|n| n.block == Some(b) && stack_matches(&n.stack, pending))
+            .filter(|n| n.block == Some(b) && stack_matches(&n.stack, &pending))
             .map(|n| n.id)
             .collect();
         let next: std::collections::BTreeSet<usize> = match &current {

@@ -76,6 +76,17 @@ pub struct Inference {
 }
 
 /// The launch values loop `b`'s bound depends on, as `value` writes them (`None`: not shown).
+/// The first instruction of loop `b`'s header block, with its span by `span_of` (the default
+/// span where it has none).
+fn header(
+    analysis: &loopbound::Analysis,
+    b: &loopbound::LoopBound,
+    span_of: impl Fn(usize) -> Option<isa::Span>,
+) -> (usize, isa::Span) {
+    let first = analysis.program.blocks[b.block].first;
+    (first, span_of(first).unwrap_or_default())
+}
+
 fn used_values(b: &loopbound::LoopBound, value: impl Fn(&Input) -> Option<String>) -> Vec<String> {
     b.inputs.iter().filter_map(value).collect()
 }
@@ -237,11 +248,7 @@ pub fn ptx(f: &isa::ptx::Function, launch: Option<&Launch>) -> Inference {
     let bounds = analysis.evaluate_named(&inputs, &short);
     let mut out = Inference::default();
     for b in bounds {
-        let first = analysis.program.blocks[b.block].first;
-        let span = f
-            .instructions
-            .get(first)
-            .map_or(isa::Span::default(), |i| i.span);
+        let (first, span) = header(&analysis, &b, |i| f.instructions.get(i).map(|x| x.span));
         let used = used_values(&b, |i| match i {
             Input::Param {
                 name,
@@ -316,11 +323,7 @@ pub fn gcn(f: &isa::gcn::GcnFunction, launch: Option<&Launch>) -> Inference {
     let bounds = analysis.evaluate(&inputs);
     let mut out = Inference::default();
     for b in bounds {
-        let first = analysis.program.blocks[b.block].first;
-        let span = f
-            .instructions
-            .get(first)
-            .map_or(isa::Span::default(), |i| i.span);
+        let (_, span) = header(&analysis, &b, |i| f.instructions.get(i).map(|x| x.span));
         let used = used_values(&b, |i| match i {
             Input::Kernarg { offset } => Some(format!(
                 "kernarg[{offset:#x}] = {}",

@@ -583,8 +583,94 @@ pub fn run_kernel(
     arguments: &mut Option<KernelArguments>,
     progress: isa::Observer,
 ) -> Option<sim::Simulation> {
-    in_simulation(diags, |d| {
-        run_sass(kernel, run, machine, d, arguments, progress)
+    in_simulation(diags, |diags| {
+        let guessed;
+        let kernel = match sass_args::arch_guess(kernel).filter(|_| run.auto_params) {
+            Some(arch) => {
+                let mut k = kernel.clone();
+                k.arch = Some(arch.to_string());
+                diags.push(Diagnostic::global(
+                    Severity::Note,
+                    format!(
+                        "the listing names no architecture and reads Fermi's stack pointer \
+                         c[0x1][0x100]: the automatic launch lays out constant bank 0 as {arch} \
+                         does (parameters from 0x20)"
+                    ),
+                ));
+                guessed = k;
+                &guessed
+            }
+            None => kernel,
+        };
+        let simulate = |launch: &sim::Launch, memory: &sim::MemoryInit| {
+            sim::run_observed(kernel, launch, machine, memory, &run.budget, progress)
+                .map_err(|e| e.diagnostics)
+        };
+        let layout = sass_args::infer(kernel);
+        let unknown = sass_args::unknown_bank_reads(kernel);
+        if !run.auto_params || (layout.slots.is_empty() && unknown.is_empty()) {
+            // No parameters to choose; an automatic launch still gets open memory (global
+            // variables: `MOV R4, 32@lo(flag)` reads memory no pointer argument names).
+            let result = if run.auto_params {
+                auto_memory::run_on(&run.memory, None, |m| simulate(&run.launch, m))
+            } else {
+                simulate(&run.launch, &run.memory)
+            };
+            return result.map_err(|d| diags.extend(d)).ok();
+        }
+        let words = sass_args::auto_words(&layout);
+        let mut launch = run.launch.clone();
+        launch.params = words;
+        launch.unknown_banks_zero = true;
+        if !unknown.is_empty() {
+            diags.push(Diagnostic::global(
+                Severity::Warning,
+                format!(
+                    "the kernel reads constant words a listing does not give (the driver's bank 1, \
+                     the compiler's constant tables in banks 2 and 3): {}; this automatic launch \
+                     reads them as 0, so its results are not the kernel's (the analyses treat them \
+                     as unknown, so the run is still one their bounds cover)",
+                    unknown.join(", ")
+                ),
+            ));
+        }
+        let shared = launch.shared_bytes == 0 && sass_args::uses_shared(kernel);
+        if shared {
+            launch.shared_bytes = sass_args::AUTO_SHARED_BYTES;
+        }
+        let mut args = sass_args::report(&layout, &launch.params, ArgumentSource::Auto);
+        if launch.textures.is_empty() {
+            launch.textures = sass_args::auto_textures(&layout, &launch.params);
+            args.textures = textures_text(&launch.textures);
+        }
+        let mut result =
+            auto_memory::run_on(&run.memory, Some(&mut args), |m| simulate(&launch, m));
+        if let Err(errors) = &result {
+            if run.cooperative_retry(kernel, errors) {
+                let mut wide = launch.clone();
+                wide.block = [COOPERATIVE_BLOCK, 1, 1];
+                let mut wide_args = args.clone();
+                let retried =
+                    auto_memory::run_on(&run.memory, Some(&mut wide_args), |m| simulate(&wide, m));
+                if retried.is_ok() {
+                    diags.push(Diagnostic::global(
+                        Severity::Note,
+                        format!(
+                            "one warp did not finish within the budgets, and the kernel \
+                             synchronises its threads (barriers or shared memory): its warps may \
+                             wait for each other (e.g. cooperative-groups tiles of several warps), \
+                             so the automatic launch ran a block of {COOPERATIVE_BLOCK} threads \
+                             instead (set `block` to choose)"
+                        ),
+                    ));
+                    result = retried;
+                    args = wide_args;
+                }
+            }
+        }
+        diags.push(sass_args_note(&args, shared));
+        *arguments = Some(args);
+        result.map_err(|d| diags.extend(d)).ok()
     })
 }
 
@@ -616,103 +702,6 @@ pub fn simulation_stage(diags: &mut [Diagnostic], from: usize) {
     for d in diags.iter_mut().skip(from) {
         d.stage.get_or_insert(isa::Stage::Simulation);
     }
-}
-
-/// [`run_kernel`] before its diagnostics are labelled.
-fn run_sass(
-    kernel: &Kernel,
-    run: &SimRun,
-    machine: &sim::Machine,
-    diags: &mut Vec<Diagnostic>,
-    arguments: &mut Option<KernelArguments>,
-    progress: isa::Observer,
-) -> Option<sim::Simulation> {
-    let guessed;
-    let kernel = match sass_args::arch_guess(kernel).filter(|_| run.auto_params) {
-        Some(arch) => {
-            let mut k = kernel.clone();
-            k.arch = Some(arch.to_string());
-            diags.push(Diagnostic::global(
-                Severity::Note,
-                format!(
-                    "the listing names no architecture and reads Fermi's stack pointer \
-                     c[0x1][0x100]: the automatic launch lays out constant bank 0 as {arch} \
-                     does (parameters from 0x20)"
-                ),
-            ));
-            guessed = k;
-            &guessed
-        }
-        None => kernel,
-    };
-    let simulate = |launch: &sim::Launch, memory: &sim::MemoryInit| {
-        sim::run_observed(kernel, launch, machine, memory, &run.budget, progress)
-            .map_err(|e| e.diagnostics)
-    };
-    let layout = sass_args::infer(kernel);
-    let unknown = sass_args::unknown_bank_reads(kernel);
-    if !run.auto_params || (layout.slots.is_empty() && unknown.is_empty()) {
-        // No parameters to choose; an automatic launch still gets open memory (global
-        // variables: `MOV R4, 32@lo(flag)` reads memory no pointer argument names).
-        let result = if run.auto_params {
-            auto_memory::run_on(&run.memory, None, |m| simulate(&run.launch, m))
-        } else {
-            simulate(&run.launch, &run.memory)
-        };
-        return result.map_err(|d| diags.extend(d)).ok();
-    }
-    let words = sass_args::auto_words(&layout);
-    let mut launch = run.launch.clone();
-    launch.params = words;
-    launch.unknown_banks_zero = true;
-    if !unknown.is_empty() {
-        diags.push(Diagnostic::global(
-            Severity::Warning,
-            format!(
-                "the kernel reads constant words a listing does not give (the driver's bank 1, \
-                 the compiler's constant tables in banks 2 and 3): {}; this automatic launch \
-                 reads them as 0, so its results are not the kernel's (the analyses treat them \
-                 as unknown, so the run is still one their bounds cover)",
-                unknown.join(", ")
-            ),
-        ));
-    }
-    let shared = launch.shared_bytes == 0 && sass_args::uses_shared(kernel);
-    if shared {
-        launch.shared_bytes = sass_args::AUTO_SHARED_BYTES;
-    }
-    let mut args = sass_args::report(&layout, &launch.params, ArgumentSource::Auto);
-    if launch.textures.is_empty() {
-        launch.textures = sass_args::auto_textures(&layout, &launch.params);
-        args.textures = textures_text(&launch.textures);
-    }
-    let mut result = auto_memory::run_on(&run.memory, Some(&mut args), |m| simulate(&launch, m));
-    if let Err(errors) = &result {
-        if run.cooperative_retry(kernel, errors) {
-            let mut wide = launch.clone();
-            wide.block = [COOPERATIVE_BLOCK, 1, 1];
-            let mut wide_args = args.clone();
-            let retried =
-                auto_memory::run_on(&run.memory, Some(&mut wide_args), |m| simulate(&wide, m));
-            if retried.is_ok() {
-                diags.push(Diagnostic::global(
-                    Severity::Note,
-                    format!(
-                        "one warp did not finish within the budgets, and the kernel \
-                         synchronises its threads (barriers or shared memory): its warps may \
-                         wait for each other (e.g. cooperative-groups tiles of several warps), \
-                         so the automatic launch ran a block of {COOPERATIVE_BLOCK} threads \
-                         instead (set `block` to choose)"
-                    ),
-                ));
-                result = retried;
-                args = wide_args;
-            }
-        }
-    }
-    diags.push(sass_args_note(&args, shared));
-    *arguments = Some(args);
-    result.map_err(|d| diags.extend(d)).ok()
 }
 
 /// The automatic arguments as the notes list them: `name = value (type)`, comma-separated.
@@ -768,6 +757,8 @@ fn sass_args_note(args: &KernelArguments, shared: bool) -> Diagnostic {
 /// memory). Parse errors, `run`'s errors (a malformed launch: reported once the kernel is
 /// read) and the simulator's go to `diags`. A PTX kernel's arguments (the request's words
 /// decoded, or chosen automatically when `params` is empty or `auto`) go to `arguments`.
+/// What the run adds to `diags` is labelled the simulation's; parse errors keep their own
+/// label.
 pub fn run_text(
     context: &Context,
     dialect: Dialect,
@@ -777,118 +768,105 @@ pub fn run_text(
     arguments: &mut Option<KernelArguments>,
     progress: isa::Observer,
 ) -> Option<sim::Simulation> {
-    in_simulation(diags, |d| {
-        run_other(context, dialect, run, machine, d, arguments, progress)
-    })
-}
-
-/// [`run_text`] before its diagnostics are labelled (parse errors keep their own label).
-fn run_other(
-    context: &Context,
-    dialect: Dialect,
-    run: Result<&SimRun, &[Diagnostic]>,
-    machine: &sim::Machine,
-    diags: &mut Vec<Diagnostic>,
-    arguments: &mut Option<KernelArguments>,
-    progress: isa::Observer,
-) -> Option<sim::Simulation> {
-    let ready = |diags: &mut Vec<Diagnostic>| {
-        run.map_err(|d| diags.extend(d.iter().cloned()))
-            .ok()
-            .map(|r| (&r.launch, &r.memory, &r.budget))
-    };
-    let result = match dialect {
-        Dialect::Ptx => {
-            let ptx = context.ptx(diags)?;
-            if ptx.failed {
-                return None;
-            }
-            let (launch, memory, budget) = ready(diags)?;
-            let f = ptx.function();
-            let auto = run.is_ok_and(|r| r.auto_params) && !f.params.is_empty();
-            let mut launch = launch.clone();
-            let values = if auto {
-                let v = kernel_args::auto(f);
-                launch.params = kernel_args::words(f, &v);
-                v
-            } else {
-                kernel_args::from_words(f, &launch.params)
-            };
-            let mut args = (values.len() == f.params.len()).then(|| {
-                let source = if auto {
-                    ArgumentSource::Auto
-                } else {
-                    ArgumentSource::Request
-                };
-                kernel_args::report(f, &values, source, true)
-            });
-            let k = crate::ptx_launch::PtxKernel {
-                module: ptx.module(),
-                function: f,
-            };
-            let auto_launch = run.is_ok_and(|r| r.auto_params);
-            let notes =
-                crate::ptx_launch::prepare(k, &mut launch, args.as_mut(), memory, auto_launch);
-            diags.extend(notes);
-            // Automatic buffers for the automatic pointers when `memory` is empty too.
-            let result = auto_memory::run_on(memory, args.as_mut(), |m| {
-                crate::ptx_launch::run(k, &launch, machine, m, budget, progress)
-            })
-            .map_err(|diagnostics| sim::SimError { diagnostics });
-            if let Some(a) = args {
-                if auto {
-                    diags.push(kernel_args::auto_note(&a, true));
+    in_simulation(diags, |diags| {
+        let ready = |diags: &mut Vec<Diagnostic>| {
+            run.map_err(|d| diags.extend(d.iter().cloned()))
+                .ok()
+                .map(|r| (&r.launch, &r.memory, &r.budget))
+        };
+        let result = match dialect {
+            Dialect::Ptx => {
+                let ptx = context.ptx(diags)?;
+                if ptx.failed {
+                    return None;
                 }
-                *arguments = Some(a);
+                let (launch, memory, budget) = ready(diags)?;
+                let f = ptx.function();
+                let auto = run.is_ok_and(|r| r.auto_params) && !f.params.is_empty();
+                let mut launch = launch.clone();
+                let values = if auto {
+                    let v = kernel_args::auto(f);
+                    launch.params = kernel_args::words(f, &v);
+                    v
+                } else {
+                    kernel_args::from_words(f, &launch.params)
+                };
+                let mut args = (values.len() == f.params.len()).then(|| {
+                    let source = if auto {
+                        ArgumentSource::Auto
+                    } else {
+                        ArgumentSource::Request
+                    };
+                    kernel_args::report(f, &values, source, true)
+                });
+                let k = crate::ptx_launch::PtxKernel {
+                    module: ptx.module(),
+                    function: f,
+                };
+                let auto_launch = run.is_ok_and(|r| r.auto_params);
+                let notes =
+                    crate::ptx_launch::prepare(k, &mut launch, args.as_mut(), memory, auto_launch);
+                diags.extend(notes);
+                // Automatic buffers for the automatic pointers when `memory` is empty too.
+                let result = auto_memory::run_on(memory, args.as_mut(), |m| {
+                    crate::ptx_launch::run(k, &launch, machine, m, budget, progress)
+                })
+                .map_err(|diagnostics| sim::SimError { diagnostics });
+                if let Some(a) = args {
+                    if auto {
+                        diags.push(kernel_args::auto_note(&a, true));
+                    }
+                    *arguments = Some(a);
+                }
+                result
             }
-            result
-        }
-        Dialect::Gcn => {
-            let gcn = context.gcn(diags)?;
-            if gcn.failed {
+            Dialect::Gcn => {
+                let gcn = context.gcn(diags)?;
+                if gcn.failed {
+                    return None;
+                }
+                let (launch, memory, budget) = ready(diags)?;
+                let auto = run.is_ok_and(|r| r.auto_params);
+                crate::gcn_launch::run(
+                    gcn,
+                    context.source(),
+                    launch,
+                    machine,
+                    memory,
+                    budget,
+                    auto,
+                    diags,
+                    arguments,
+                    progress,
+                )
+            }
+            Dialect::Lc => {
+                let (prog, d) = isa::lc::parse(context.source());
+                let failed = d.iter().any(Diagnostic::is_error);
+                diags.extend(d);
+                if failed {
+                    return None;
+                }
+                let (launch, _, budget) = ready(diags)?;
+                sim::run_lc_observed(
+                    &prog.kernel,
+                    prog.kernel_span,
+                    launch,
+                    machine,
+                    budget,
+                    progress,
+                )
+            }
+            other => {
+                diags.push(Diagnostic::global(
+                    Severity::Error,
+                    format!("the simulator does not run `{}` kernels", other.name()),
+                ));
                 return None;
             }
-            let (launch, memory, budget) = ready(diags)?;
-            let auto = run.is_ok_and(|r| r.auto_params);
-            crate::gcn_launch::run(
-                gcn,
-                context.source(),
-                launch,
-                machine,
-                memory,
-                budget,
-                auto,
-                diags,
-                arguments,
-                progress,
-            )
-        }
-        Dialect::Lc => {
-            let (prog, d) = isa::lc::parse(context.source());
-            let failed = d.iter().any(Diagnostic::is_error);
-            diags.extend(d);
-            if failed {
-                return None;
-            }
-            let (launch, _, budget) = ready(diags)?;
-            sim::run_lc_observed(
-                &prog.kernel,
-                prog.kernel_span,
-                launch,
-                machine,
-                budget,
-                progress,
-            )
-        }
-        other => {
-            diags.push(Diagnostic::global(
-                Severity::Error,
-                format!("the simulator does not run `{}` kernels", other.name()),
-            ));
-            return None;
-        }
-    };
-    result.map_err(|e| diags.extend(e.diagnostics)).ok()
+        };
+        result.map_err(|e| diags.extend(e.diagnostics)).ok()
+    })
 }
 
 /// What `simulate=true` next to an analysis asks for: nothing, a run, or a run whose

@@ -3,30 +3,13 @@
 //! buffers that grow as the run needs; a run's loop counts become `loop_bounds=observed`.
 //! Values derived by hand in each test's comment.
 
+#[path = "common/report.rs"]
+mod report;
+
 use isa::Dialect;
+use report::{analyze_sass as request, array};
 use warpbound::report::ArgumentKind;
-use warpbound::{analyze, Report, Request};
-
-fn request(src: &str, mode: &str, params: &[(&str, serde_json::Value)]) -> Report {
-    let mut req = Request::new(src, Dialect::Sass);
-    req.mode = Some(mode.into());
-    for (k, v) in params {
-        req.params.insert((*k).into(), v.clone());
-    }
-    analyze(&req)
-}
-
-fn array<'a>(r: &'a Report, name: &str) -> &'a [u32] {
-    &r.simulation
-        .as_ref()
-        .expect("simulation")
-        .run
-        .memory
-        .iter()
-        .find(|a| a.name == name)
-        .expect("array")
-        .words
-}
+use warpbound::{analyze, Request};
 
 /// `data_if_else(const float *x, float *y, float lo, float hi, int n)` (tests/kernels/src)
 /// on sm_61, sm_86 and sm_90: x and y are pointers, lo and hi floats (1.0), n an integer

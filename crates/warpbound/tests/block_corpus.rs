@@ -168,16 +168,6 @@ fn summary(rows: &[Row]) -> String {
     out
 }
 
-/// Each corpus directory with the latency preset of its architecture.
-const DIRS: [(&str, &str); 6] = [
-    ("sass", "pascal-gp102"),
-    ("sass-modern/sm_61", "pascal-gp102"),
-    ("sass-modern/sm_70", "volta-qv100"),
-    ("sass-modern/sm_75", "turing-rtx2060"),
-    ("sass-modern/sm_86", "ampere-rtx3070"),
-    ("sass-modern/sm_90", "hopper-h100"),
-];
-
 #[test]
 fn four_warp_blocks_stay_within_the_bound() {
     let mut failures = Vec::new();
@@ -185,7 +175,7 @@ fn four_warp_blocks_stay_within_the_bound() {
     let mut rows = Vec::new();
     let mut simulated = 0;
     let mut slowest = 0.0f64;
-    for (dir, latency) in DIRS {
+    for (dir, latency) in corpus::SASS_DIRS {
         for path in corpus::files(&[dir], "sass") {
             let name = corpus::name(&path);
             let src = std::fs::read_to_string(&path).expect("listing");

@@ -4,8 +4,10 @@
 //! on Fermi cc 2.0 and cc 2.1; with branches it stays a bound on the simulator's runs of the
 //! same machine.
 
-use isa::Dialect;
-use warpbound::{analyze, Request};
+#[path = "common/report.rs"]
+mod report;
+
+use report::analyze_sass as run;
 
 const STRAIGHT: &str = "\
 S2R R0, SR_TID.X ;
@@ -24,15 +26,6 @@ fn gallery(name: &str) -> String {
         env!("CARGO_MANIFEST_DIR")
     ))
     .expect("gallery kernel")
-}
-
-fn run(src: &str, mode: &str, params: &[(&str, serde_json::Value)]) -> warpbound::Report {
-    let mut req = Request::new(src, Dialect::Sass);
-    req.mode = Some(mode.into());
-    for (k, v) in params {
-        req.params.insert((*k).into(), v.clone());
-    }
-    analyze(&req)
 }
 
 #[test]

@@ -12,39 +12,29 @@
 //! top level, where the phases of different warps look alike); what needs the fall-back is
 //! `barriers_under_a_warp_uniform_branch_need_serialising`.
 
+#[path = "../../block/tests/common/barrier_kernels.rs"]
+mod barrier_kernels;
+#[path = "../../cfg/tests/common/listing.rs"]
+mod listing;
+
+use barrier_kernels::{reduction_tree, TILED};
 use isa::Dialect;
+use listing::Listing;
 use proptest::prelude::*;
-use warpbound::{analyze, Request};
+use warpbound::{analyze, BlockDetails, Request};
 
 /// A structured-kernel generator (Fermi–Pascal SASS with labels).
 struct Gen {
-    state: u64,
-    label: usize,
-    out: Vec<String>,
+    listing: Listing,
     barriers: bool,
     /// Whether the top level may hold a loop counted by `blockDim.x / 32` with a barrier
     /// inside (block-uniform: every warp runs it as often).
     uniform_loops: bool,
 }
 
+listing::deref_to_listing!(Gen);
+
 impl Gen {
-    fn next(&mut self, n: u64) -> u64 {
-        self.state = self
-            .state
-            .wrapping_mul(6364136223846793005)
-            .wrapping_add(1442695040888963407);
-        (self.state >> 33) % n
-    }
-
-    fn fresh(&mut self) -> String {
-        self.label += 1;
-        format!("L{}", self.label)
-    }
-
-    fn emit(&mut self, s: impl Into<String>) {
-        self.out.push(s.into());
-    }
-
     /// A data register (R10–R15); R0 is the thread index, R2:R3 the buffer, R4/R9 counters.
     fn reg(&mut self) -> u64 {
         10 + self.next(6)
@@ -136,9 +126,7 @@ impl Gen {
     /// [`Gen::kernel`], with barriers in block-uniform loops when `uniform_loops`.
     fn kernel_with(seed: u64, barriers: bool, uniform_loops: bool) -> String {
         let mut g = Gen {
-            state: seed ^ 0x9E37_79B9_7F4A_7C15,
-            label: 0,
-            out: Vec::new(),
+            listing: Listing::new(seed ^ 0x9E37_79B9_7F4A_7C15),
             barriers,
             uniform_loops,
         };
@@ -147,7 +135,7 @@ impl Gen {
         g.emit("MOV R3, c[0x0][0x144] ;");
         g.body(2, true);
         g.emit("EXIT ;");
-        g.out.join("\n")
+        g.text()
     }
 }
 
@@ -287,28 +275,14 @@ fn top_level_barriers_are_bounded_per_phase() {
         if !src.contains("BAR.SYNC") {
             continue;
         }
-        for (threads, preset) in [
-            (64, None),
-            (128, Some("pascal-gp102")),
-            (192, Some("pascal-gp102")),
-        ] {
-            let r = block_report(&src, threads, preset);
-            let Some(b) = r.block() else {
-                panic!("seed {seed}: no block details: {:?}", r.diagnostics);
-            };
-            let worst = b.runs.iter().map(|x| x.cycles).max().unwrap_or(0);
-            assert!(
-                worst <= b.wcet,
-                "seed {seed}, {threads} threads, {preset:?}: observed {worst} > bound {}\n{src}",
-                b.wcet
-            );
+        for_each_block(seed, &src, |r, b| {
             if b.bound.rule == "barrier_phases" {
                 phased += 1;
                 let p = src.matches("BAR.SYNC").count() as u64;
                 let x = b.barrier_phases.as_ref().expect("phases");
                 assert_eq!(x.instances, p, "seed {seed}");
                 assert!(
-                    p <= x.carry && x.carry <= p * largest_latency(&r),
+                    p <= x.carry && x.carry <= p * largest_latency(r),
                     "seed {seed}: carry {} for {p} barriers",
                     x.carry
                 );
@@ -322,13 +296,37 @@ fn top_level_barriers_are_bounded_per_phase() {
                     below_serialised += 1;
                 }
             }
-        }
+        });
     }
     assert!(phased >= 20, "only {phased} phased bounds");
     assert!(
         below_serialised >= 10,
         "only {below_serialised} below serialising"
     );
+}
+
+/// The block reports of the kernel `src` generated from `seed` for 64 threads under unit
+/// cost and for 128 and 192 threads under Pascal latencies, each run within the bound (the
+/// message names the seed, the block and the kernel); `f` sees each report and its block
+/// details.
+fn for_each_block(seed: u64, src: &str, mut f: impl FnMut(&warpbound::Report, &BlockDetails)) {
+    for (threads, preset) in [
+        (64, None),
+        (128, Some("pascal-gp102")),
+        (192, Some("pascal-gp102")),
+    ] {
+        let r = block_report(src, threads, preset);
+        let Some(b) = r.block() else {
+            panic!("seed {seed}: no block details: {:?}", r.diagnostics);
+        };
+        let worst = b.runs.iter().map(|x| x.cycles).max().unwrap_or(0);
+        assert!(
+            worst <= b.wcet,
+            "seed {seed}, {threads} threads, {preset:?}: observed {worst} > bound {}\n{src}",
+            b.wcet
+        );
+        f(&r, b);
+    }
 }
 
 /// The largest latency or interval of the report's cost model (1 under unit cost): what
@@ -364,58 +362,11 @@ fn largest_latency(r: &warpbound::Report) -> u64 {
 /// tiled loop counted by `tid` keeps the serialised bound, with the reason.
 #[test]
 fn barriers_in_parameter_loops_are_bounded_per_phase() {
-    let tiled = "\
-S2R R0, SR_TID.X ;
-MOV R2, c[0x0][0x140] ;
-MOV R3, c[0x0][0x144] ;
-MOV R4, RZ ;
-MOV R5, c[0x0][0x148] ;
-ISETP.GE.AND P0, PT, R4, R5, PT ;
-@P0 BRA DONE ;
-LOOP:
-SHL R6, R0, 0x2 ;
-LDG.E R7, [R2] ;
-STS [R6], R7 ;
-BAR.SYNC 0x0 ;
-LDS R8, [R6+0x4] ;
-FADD R9, R9, R8 ;
-BAR.SYNC 0x0 ;
-IADD R4, R4, 0x1 ;
-ISETP.LT.AND P0, PT, R4, R5, PT ;
-@P0 BRA LOOP ;
-DONE:
-STG.E [R2], R9 ;
-EXIT ;";
-    let reduction = "\
-S2R R0, SR_TID.X ;
-SHL R1, R0, 0x2 ;
-MOV R2, c[0x0][0x140] ;
-MOV R3, c[0x0][0x144] ;
-LDG.E R6, [R2] ;
-STS [R1], R6 ;
-BAR.SYNC 0x0 ;
-MOV R4, c[0x0][0x8] ;
-SHR.U32 R4, R4, 0x1 ;
-ISETP.EQ.AND P0, PT, R4, RZ, PT ;
-@P0 BRA DONE ;
-LOOP:
-ISETP.GE.U32.AND P1, PT, R0, R4, PT ;
-SSY JOIN ;
-@P1 SYNC ;
-IADD R7, R0, R4 ;
-SHL R7, R7, 0x2 ;
-LDS R8, [R7] ;
-LDS R9, [R1] ;
-FADD R9, R9, R8 ;
-STS [R1], R9 ;
-SYNC ;
-JOIN:
-BAR.SYNC 0x0 ;
-SHR.U32 R4, R4, 0x1 ;
-ISETP.NE.AND P0, PT, R4, RZ, PT ;
-@P0 BRA LOOP ;
-DONE:
-EXIT ;";
+    let tiled = TILED;
+    let reduction = &reduction_tree(
+        "MOV R2, c[0x0][0x140] ;\nMOV R3, c[0x0][0x144] ;\n",
+        "c[0x0][0x8]",
+    );
     let mut below_serialised = 0;
     for (name, src) in [("tiled", tiled), ("reduction", reduction)] {
         for (threads, preset) in [
@@ -510,21 +461,7 @@ fn barriers_in_generated_uniform_loops_are_bounded_per_phase() {
         if !src.contains("SHR.U32 R7") {
             continue;
         }
-        for (threads, preset) in [
-            (64, None),
-            (128, Some("pascal-gp102")),
-            (192, Some("pascal-gp102")),
-        ] {
-            let r = block_report(&src, threads, preset);
-            let Some(b) = r.block() else {
-                panic!("seed {seed}: no block details: {:?}", r.diagnostics);
-            };
-            let worst = b.runs.iter().map(|x| x.cycles).max().unwrap_or(0);
-            assert!(
-                worst <= b.wcet,
-                "seed {seed}, {threads} threads, {preset:?}: observed {worst} > bound {}\n{src}",
-                b.wcet
-            );
+        for_each_block(seed, &src, |_, b| {
             let x = b.barrier_phases.as_ref().unwrap_or_else(|| {
                 panic!("seed {seed}: serialised: {:?}\n{src}", b.serialised_because)
             });
@@ -534,7 +471,7 @@ fn barriers_in_generated_uniform_loops_are_bounded_per_phase() {
             if b.bound.rule == "barrier_phases" {
                 below_serialised += 1;
             }
-        }
+        });
     }
     assert!(looped >= 150, "only {looped} blocks with barriers in loops");
     assert!(

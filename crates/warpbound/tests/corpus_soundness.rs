@@ -43,6 +43,17 @@ fn observed_and_bound(
     (sim.run.cycles, wcet.cycles * warps)
 }
 
+/// The `warp-cfg` report of the SASS listing `src` under `preset` (unit cost: `None`), loops
+/// bounded by the counts of its simulated run.
+fn observed_warp_cfg(src: &str, preset: Option<&str>) -> warpbound::Report {
+    let mut req = Request::new(src, Dialect::Sass);
+    req.mode = Some("warp-cfg".into());
+    req.preset = preset.map(str::to_string);
+    req.params
+        .insert("loop_bounds".into(), serde_json::json!("observed"));
+    analyze(&req)
+}
+
 #[test]
 fn observed_cycles_stay_within_the_bound_on_real_kernels() {
     let files = corpus::files(&["sass", "sass-modern/sm_61"], "sass");
@@ -60,12 +71,7 @@ fn observed_cycles_stay_within_the_bound_on_real_kernels() {
         let mut row = format!("{name:60}");
         let mut ran = true;
         for preset in [None, Some("pascal-gp102")] {
-            let mut req = Request::new(&src, Dialect::Sass);
-            req.mode = Some("warp-cfg".into());
-            req.preset = preset.map(str::to_string);
-            req.params
-                .insert("loop_bounds".into(), serde_json::json!("observed"));
-            let r = analyze(&req);
+            let r = observed_warp_cfg(&src, preset);
             let (Some(sim), Some(wcet)) = (r.simulation.as_ref(), r.wcet.as_ref()) else {
                 ran = false;
                 row.push_str(&format!(" | not run: {}", corpus::stop(&r, 80)));
@@ -122,12 +128,7 @@ fn volta_to_hopper_runs_stay_within_the_bound() {
             let name = corpus::name(&path);
             let src = std::fs::read_to_string(&path).expect("listing");
             for preset in [None, Some(preset)] {
-                let mut req = Request::new(&src, Dialect::Sass);
-                req.mode = Some("warp-cfg".into());
-                req.preset = preset.map(str::to_string);
-                req.params
-                    .insert("loop_bounds".into(), serde_json::json!("observed"));
-                let r = analyze(&req);
+                let r = observed_warp_cfg(&src, preset);
                 let (Some(sim), Some(wcet)) = (r.simulation.as_ref(), r.wcet.as_ref()) else {
                     break;
                 };

@@ -12,6 +12,9 @@
 //! `WARPBOUND_STRICT_PERF=1` (on an idle machine, optimised build) each analysis must also
 //! finish within 1 s.
 
+#[path = "../../isa/tests/corpus_walk/mod.rs"]
+mod corpus_walk;
+
 use isa::Dialect;
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
@@ -35,20 +38,6 @@ fn dialect_of(path: &Path) -> Option<Dialect> {
     }
 }
 
-fn files(dir: &Path, out: &mut Vec<PathBuf>) {
-    let Ok(entries) = std::fs::read_dir(dir) else {
-        return;
-    };
-    for e in entries.flatten() {
-        let p = e.path();
-        if p.is_dir() {
-            files(&p, out);
-        } else if dialect_of(&p).is_some() {
-            out.push(p);
-        }
-    }
-}
-
 /// Peak resident memory since the last reset, in bytes (Linux: `VmHWM`, reset by writing 5
 /// to `clear_refs`); `None` where that is not available.
 fn peak_memory(reset: bool) -> Option<u64> {
@@ -69,9 +58,10 @@ fn names_a_budget(message: &str) -> bool {
 #[test]
 fn every_mode_on_every_corpus_file() {
     let root = corpus_dir();
-    let mut paths = Vec::new();
-    files(&root, &mut paths);
-    paths.sort();
+    let paths: Vec<PathBuf> = corpus_walk::every_file(&root)
+        .into_iter()
+        .filter(|p| dialect_of(p).is_some())
+        .collect();
     assert!(
         paths.len() >= 300,
         "{} corpus files under {}",

@@ -3,7 +3,11 @@
 //! metadata or types in the name — from the kernarg words the kernel loads. Hand-written
 //! listings; every stored value derived by hand in the test.
 
+#[path = "common/report.rs"]
+mod report;
+
 use isa::Dialect;
+use report::simulated_array;
 use warpbound::report::ArgumentKind;
 use warpbound::{analyze, Report, Request};
 
@@ -61,15 +65,7 @@ fn simulate(src: &str) -> Report {
 }
 
 fn out(r: &Report) -> &[u32] {
-    &r.simulation
-        .as_ref()
-        .expect("simulation")
-        .run
-        .memory
-        .iter()
-        .find(|a| a.name == "arg0@0x0" || a.name == "word@0x0")
-        .expect("the pointer's array")
-        .words
+    simulated_array(r, |n| n == "arg0@0x0" || n == "word@0x0")
 }
 
 /// With metadata: `out` a pointer (0x100000), `n` = 64, the block count 3 (the grid) and

@@ -1,20 +1,12 @@
 //! Indirect calls and branches in the `warp-cfg` mode (`indirect_targets`): bounds derived by
 //! hand in the comments, on a corpus listing and on hand-written ones.
 
+#[path = "../../isa/tests/corpus_walk/mod.rs"]
+mod corpus_walk;
+
 use isa::Dialect;
 use std::collections::BTreeSet;
-use std::path::PathBuf;
 use warpbound::{analyze, Report, Request};
-
-fn corpus(rel: &str) -> String {
-    let root = std::env::var_os("WARPBOUND_CORPUS")
-        .map(PathBuf::from)
-        .unwrap_or_else(|| {
-            PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../../shared/corpus")
-        });
-    let path = root.join(rel);
-    std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()))
-}
 
 fn run(src: &str, targets: &str) -> Report {
     let mut req = Request::new(src, Dialect::Sass);
@@ -52,7 +44,7 @@ const SOBEL_SM86: &str = "sass-modern/sm_86/FunctionPointers__SobelTex.sass";
 fn sobel_with_costs(n: u64) -> Report {
     let c = format!("cost:{n}|cost:{}", n + 1);
     run(
-        &corpus(SOBEL_SM86),
+        &corpus_walk::read(SOBEL_SM86),
         &format!("0x03b0={c};0x0420={c};0x0760={c}"),
     )
 }
@@ -231,7 +223,7 @@ fn sm61_brx_after_pret_calls_a_function() {
 /// with the syntax to give them.
 #[test]
 fn without_targets_the_error_says_how_to_give_them() {
-    let r = run(&corpus(SOBEL_SM86), "");
+    let r = run(&corpus_walk::read(SOBEL_SM86), "");
     assert!(r.wcet.is_none());
     let e = r
         .diagnostics
@@ -251,11 +243,14 @@ fn without_targets_the_error_says_how_to_give_them() {
         e.message
     );
     // A candidate that is not in the listing is an error too, as is a malformed parameter.
-    let r = run(&corpus(SOBEL_SM86), "0x03b0=nosuch;0x0760=cost:1");
+    let r = run(
+        &corpus_walk::read(SOBEL_SM86),
+        "0x03b0=nosuch;0x0760=cost:1",
+    );
     assert!(r.diagnostics.iter().any(|d| d.is_error()
         && d.message
             .contains("`nosuch` is not a function of this listing")));
-    let r = run(&corpus(SOBEL_SM86), "0x03b0");
+    let r = run(&corpus_walk::read(SOBEL_SM86), "0x03b0");
     assert!(r.diagnostics.iter().any(|d| d.is_error()
         && d.message
             .starts_with("indirect_targets: `0x03b0` has no `=`")));
@@ -269,7 +264,7 @@ fn without_targets_the_error_says_how_to_give_them() {
 fn sobel_tex_sm86_with_the_embedded_callees() {
     let c = "0x07f0|0x09e0|0x0bd0";
     let r = run(
-        &corpus(SOBEL_SM86),
+        &corpus_walk::read(SOBEL_SM86),
         &format!("0x03b0={c};0x0420={c};0x0760={c}"),
     );
     assert!(r
@@ -278,7 +273,7 @@ fn sobel_tex_sm86_with_the_embedded_callees() {
         .any(|d| d.message.contains("0x03b0: costs 68 cycles")));
     // The same as three opaque candidates of 31, 31 and 6 cycles.
     let opaque = run(
-        &corpus(SOBEL_SM86),
+        &corpus_walk::read(SOBEL_SM86),
         "0x03b0=cost:31|cost:30|cost:7;0x0420=cost:31|cost:30|cost:7;0x0760=cost:31|cost:30|cost:7",
     );
     assert_eq!(wcet(&r), wcet(&opaque));

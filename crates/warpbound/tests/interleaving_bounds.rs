@@ -7,6 +7,8 @@
 
 #[path = "../../cfg/tests/common/barrier_gen.rs"]
 mod barrier_gen;
+#[path = "../../cfg/tests/common/listing.rs"]
+mod listing;
 #[path = "common/observed.rs"]
 mod observed;
 
@@ -89,9 +91,8 @@ proptest! {
         kernel_seed in any::<u64>(),
         data in prop::collection::vec(any::<u64>(), 2),
     ) {
-        let src = Gen::kernel_without_warp_syncs(kernel_seed);
-        if let Err(e) = check(&src, &data, true) {
-            prop_assert!(false, "{e}\n--- kernel ---\n{src}");
+        if let Err(e) = Gen::check_kernel(kernel_seed, true, |src| check(src, &data, true)) {
+            prop_assert!(false, "{e}");
         }
     }
 
@@ -103,9 +104,8 @@ proptest! {
         kernel_seed in any::<u64>(),
         data in prop::collection::vec(any::<u64>(), 2),
     ) {
-        let src = Gen::kernel(kernel_seed);
-        if let Err(e) = check(&src, &data, false) {
-            prop_assert!(false, "{e}\n--- kernel ---\n{src}");
+        if let Err(e) = Gen::check_kernel(kernel_seed, false, |src| check(src, &data, false)) {
+            prop_assert!(false, "{e}");
         }
     }
 }

@@ -15,23 +15,13 @@ use warpbound::{analyze, Request};
 /// Listings whose launch runs today (unit cost); fewer is a regression.
 const MIN_SIMULATED: usize = 110;
 
-/// Each corpus directory with the latency preset of its architecture.
-const DIRS: [(&str, &str); 6] = [
-    ("sass", "pascal-gp102"),
-    ("sass-modern/sm_61", "pascal-gp102"),
-    ("sass-modern/sm_70", "volta-qv100"),
-    ("sass-modern/sm_75", "turing-rtx2060"),
-    ("sass-modern/sm_86", "ampere-rtx3070"),
-    ("sass-modern/sm_90", "hopper-h100"),
-];
-
 #[test]
 fn two_waves_on_two_sms_stay_within_the_bound() {
     let mut failures = Vec::new();
     let mut table = Vec::new();
     let mut simulated = 0;
     let mut ratios: [Vec<f64>; 2] = [Vec::new(), Vec::new()];
-    for (dir, latency) in DIRS {
+    for (dir, latency) in corpus::SASS_DIRS {
         for path in corpus::files(&[dir], "sass") {
             let name = corpus::name(&path);
             let src = std::fs::read_to_string(&path).expect("listing");

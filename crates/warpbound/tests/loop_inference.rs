@@ -505,20 +505,9 @@ proptest! {
 #[test]
 fn corpus_runs_never_exceed_inferred_bounds() {
     let mut checked = 0;
+    let sass = corpus::sass_dirs();
     let sets: [(&[&str], &str, Dialect, &str); 3] = [
-        (
-            &[
-                "sass",
-                "sass-modern/sm_61",
-                "sass-modern/sm_70",
-                "sass-modern/sm_75",
-                "sass-modern/sm_86",
-                "sass-modern/sm_90",
-            ],
-            "sass",
-            Dialect::Sass,
-            "warp-cfg",
-        ),
+        (&sass, "sass", Dialect::Sass, "warp-cfg"),
         (&["ptx", "ptx-modern"], "ptx", Dialect::Ptx, "rr"),
         (&["gcn"], "s", Dialect::Gcn, "pws"),
     ];

@@ -21,14 +21,7 @@ fn read(path: &std::path::Path) -> String {
 
 /// Every instruction of every SASS corpus listing (every function of each file).
 fn sass_instructions() -> Vec<(String, isa::Instruction)> {
-    let dirs = [
-        "sass",
-        "sass-modern/sm_61",
-        "sass-modern/sm_70",
-        "sass-modern/sm_75",
-        "sass-modern/sm_86",
-        "sass-modern/sm_90",
-    ];
+    let dirs = corpus::sass_dirs();
     let mut out = Vec::new();
     let mut files = corpus::files(&dirs, "sass");
     files.extend(corpus::files(&["sass"], "cuasm"));

@@ -1,6 +1,10 @@
 //! The `pws` mode: solver CSV and GCN3 kernels through the facade give the `pws` crate's
 //! numbers, with the kernel bound as `wcet.cycles`; marks and split modes reach the analysis.
 
+#[path = "../../pws/tests/common/gcn_kernels.rs"]
+mod gcn_kernels;
+
+use gcn_kernels::if_else_with_split;
 use isa::Dialect;
 use std::path::PathBuf;
 use warpbound::{analyze, Report, Request};
@@ -159,26 +163,12 @@ fn every_gcn_kernel_matches_the_crate() {
 /// in the report's diagnostics.
 #[test]
 fn details_are_written_with_our_names() {
-    const IF_ELSE_WITH_SPLIT: &str = "k:
-  v_cmp_gt_u32_e32 vcc, 15, v0
-  split s0, s1
-  s_and_saveexec_b64 s[4:5], vcc
-  s_xor_b64 s[4:5], exec, s[4:5]
-  s_cbranch_execz BB0_2
-; %bb.1:
-  v_add_f32_e32 v1, v1, v2
-BB0_2:
-  s_or_saveexec_b64 s[4:5], s[4:5]
-  s_xor_b64 exec, exec, s[4:5]
-  s_cbranch_execz BB0_4
-; %bb.3:
-  v_mul_f32_e32 v1, v1, v2
-BB0_4:
-  s_or_b64 exec, exec, s[4:5]
-  merge
-  s_endpgm
-";
-    let r = run(IF_ELSE_WITH_SPLIT, Dialect::Gcn, &[], None);
+    let if_else = if_else_with_split(
+        15,
+        ("v_add_f32_e32 v1, v1, v2", 1),
+        ("v_mul_f32_e32 v1, v1, v2", 1),
+    );
+    let r = run(&if_else, Dialect::Gcn, &[], None);
     assert!(!r.has_errors(), "{:?}", r.diagnostics);
     let json = serde_json::to_value(&r).expect("json");
     let v = &json["details"]["pws"];

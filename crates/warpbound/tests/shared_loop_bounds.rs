@@ -5,6 +5,8 @@
 
 #[path = "../../cfg/tests/common/barrier_gen.rs"]
 mod barrier_gen;
+#[path = "../../cfg/tests/common/listing.rs"]
+mod listing;
 #[path = "common/observed.rs"]
 mod observed;
 

@@ -2,6 +2,9 @@
 //! report carries exactly the `phases` crate's numbers, `wcet.cycles` is the better policy, and
 //! bad launch parameters are request errors naming the parameter.
 
+#[path = "../../phases/tests/common/launch_tsv.rs"]
+mod launch_tsv;
+
 use isa::Dialect;
 use std::path::PathBuf;
 use warpbound::{analyze, Report, Request};
@@ -23,22 +26,42 @@ fn run(source: &str, params: &[(&str, serde_json::Value)], preset: Option<&str>)
     analyze(&req)
 }
 
-#[test]
-fn every_corpus_kernel_with_its_launch() {
-    let launches = std::fs::read_to_string(corpus().join("launch.tsv")).expect("launch.tsv");
-    let mut analysed = 0;
-    for line in launches.lines().skip(1) {
-        let Some((_, args)) = line.split_once('\t') else {
+/// `(file name, source, launch)` of every launch.tsv row whose kernel the corpus ships
+/// (launch.tsv names one it does not).
+fn corpus_kernels() -> Vec<(String, String, phases::Launch)> {
+    let text = std::fs::read_to_string(corpus().join("launch.tsv")).expect("launch.tsv");
+    let mut out = Vec::new();
+    for (_, stem, args) in launch_tsv::rows(&text) {
+        let name = format!("{stem}.sas");
+        let Ok(source) = std::fs::read_to_string(corpus().join(&name)) else {
             continue;
-        };
-        let Some(file) = args.split_whitespace().find(|w| w.ends_with(".sas")) else {
-            continue;
-        };
-        let name = file.rsplit('/').next().unwrap_or(file);
-        let Ok(source) = std::fs::read_to_string(corpus().join(name)) else {
-            continue; // launch.tsv names one kernel the corpus does not ship
         };
         let launch = phases::Launch::from_arguments(args).expect("launch arguments");
+        out.push((name, source, launch));
+    }
+    out
+}
+
+/// The launch's `ndrange` and `wg_width` as the mode's parameters, then `more`.
+fn launch_params(
+    launch: &phases::Launch,
+    more: &[(&'static str, serde_json::Value)],
+) -> Vec<(&'static str, serde_json::Value)> {
+    let mut params = vec![
+        (
+            "ndrange",
+            format!("{},{}", launch.nd_range[0], launch.nd_range[1]).into(),
+        ),
+        ("wg_width", launch.wg_width.into()),
+    ];
+    params.extend_from_slice(more);
+    params
+}
+
+#[test]
+fn every_corpus_kernel_with_its_launch() {
+    let mut analysed = 0;
+    for (name, source, launch) in corpus_kernels() {
         let expected = phases::analyze_text(
             &source,
             &isa::Limits::default(),
@@ -46,17 +69,7 @@ fn every_corpus_kernel_with_its_launch() {
             &phases::Config::reference(),
         )
         .expect("the crate analyses it");
-        let r = run(
-            &source,
-            &[
-                (
-                    "ndrange",
-                    format!("{},{}", launch.nd_range[0], launch.nd_range[1]).into(),
-                ),
-                ("wg_width", launch.wg_width.into()),
-            ],
-            None,
-        );
+        let r = run(&source, &launch_params(&launch, &[]), None);
         assert!(!r.has_errors(), "{name}: {:?}", r.diagnostics);
         let simd = r.simd().map(|s| &s.analysis).expect("simd details");
         assert_eq!(simd.wcet_upper, expected.wcet_upper, "{name}");
@@ -128,32 +141,15 @@ fn bad_launches_name_the_parameter() {
 /// shares the worst-case schedule's lanes.
 #[test]
 fn simulate_with_every_scheduler_on_the_corpus() {
-    let launches = std::fs::read_to_string(corpus().join("launch.tsv")).expect("launch.tsv");
     let mut runs = 0;
-    for line in launches.lines().skip(1) {
-        let Some((_, args)) = line.split_once('\t') else {
-            continue;
-        };
-        let Some(file) = args.split_whitespace().find(|w| w.ends_with(".sas")) else {
-            continue;
-        };
-        let name = file.rsplit('/').next().unwrap_or(file);
-        let Ok(source) = std::fs::read_to_string(corpus().join(name)) else {
-            continue;
-        };
-        let launch = phases::Launch::from_arguments(args).expect("launch arguments");
+    for (name, source, launch) in corpus_kernels() {
         for s in ["unconstrained", "pairwise", "sp-as-access", "sp-as-compute"] {
             let r = run(
                 &source,
-                &[
-                    (
-                        "ndrange",
-                        format!("{},{}", launch.nd_range[0], launch.nd_range[1]).into(),
-                    ),
-                    ("wg_width", launch.wg_width.into()),
-                    ("simulate", true.into()),
-                    ("scheduler", s.into()),
-                ],
+                &launch_params(
+                    &launch,
+                    &[("simulate", true.into()), ("scheduler", s.into())],
+                ),
                 None,
             );
             assert!(!r.has_errors(), "{name} {s}: {:?}", r.diagnostics);

@@ -2,6 +2,9 @@
 //! sm_70/sm_75 leaves after one check when no other group of the warp can arrive, and stays
 //! a loop needing a bound when one can. Bounds derived by hand.
 
+#[path = "../../isa/tests/corpus_walk/mod.rs"]
+mod corpus_walk;
+
 use isa::Dialect;
 use warpbound::{analyze, Report, Request};
 
@@ -107,23 +110,13 @@ fn the_uniform_datapath_form_is_the_same_check() {
     );
 }
 
-fn corpus(rel: &str) -> String {
-    let root = std::env::var_os("WARPBOUND_CORPUS")
-        .map(std::path::PathBuf::from)
-        .unwrap_or_else(|| {
-            std::path::PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../../shared/corpus")
-        });
-    let path = root.join(rel);
-    std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()))
-}
-
 /// The real listings: in `shfl_scan_test` the spin's `BRA spin` (0x0690 on sm_70, 0x0600 on
 /// sm_75) is never reached by the converged warp, so the scan loop's bound no longer pays a
 /// nested spin loop (sm_70 went from 1 048 to 400 cycles, sm_61: 246).
 #[test]
 fn the_spins_of_shfl_scan_on_volta_and_turing_pass_at_once() {
     for (arch, spin_back) in [("sm_70", 0x0690), ("sm_75", 0x0600)] {
-        let src = corpus(&format!(
+        let src = corpus_walk::read(&format!(
             "sass-modern/{arch}/shfl_scan__shfl_scan_test.sass"
         ));
         let r = run(&src, &[], 10);

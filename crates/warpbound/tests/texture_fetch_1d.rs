@@ -4,6 +4,10 @@
 //! texels and a texture object of `float4` texels, with the values derived by hand, and the
 //! automatic launch's inference of both handles.
 
+#[path = "common/report.rs"]
+mod report;
+
+use report::{array, errors};
 use warpbound::{analyze, Dialect, Report, Request};
 
 const ARCHS: [&str; 5] = ["sm_61", "sm_70", "sm_75", "sm_86", "sm_90"];
@@ -23,24 +27,6 @@ fn request(src: &str, params: &[(&str, &str)]) -> Report {
         req.params.insert((*k).into(), serde_json::json!(v));
     }
     analyze(&req)
-}
-
-fn errors(r: &Report) -> Vec<&str> {
-    r.diagnostics
-        .iter()
-        .filter(|d| d.severity == warpbound::Severity::Error)
-        .map(|d| d.message.as_str())
-        .collect()
-}
-
-fn array<'a>(r: &'a Report, name: &str) -> &'a [u32] {
-    let Some(s) = r.simulation.as_ref() else {
-        panic!("no simulation: {:?}", r.diagnostics);
-    };
-    match s.run.memory.iter().find(|a| a.name == name) {
-        Some(a) => &a.words,
-        None => panic!("no array {name}"),
-    }
 }
 
 /// `tex1d_fetch(diff, dot, quads, n = 8)` with the reference `pairs` bound to 20 `int2`

@@ -7,7 +7,11 @@
 #[path = "common/corpus.rs"]
 mod corpus;
 
+#[path = "common/report.rs"]
+mod report;
+
 use isa::Dialect;
+use report::{array, errors};
 use warpbound::{analyze, Report, Request};
 
 const ARCHS: [&str; 5] = ["sm_61", "sm_70", "sm_75", "sm_86", "sm_90"];
@@ -31,24 +35,6 @@ fn request(src: &str, mode: &str, params: &[(&str, &str)]) -> Report {
         req.params.insert((*k).into(), v);
     }
     analyze(&req)
-}
-
-fn array<'a>(r: &'a Report, name: &str) -> &'a [u32] {
-    let Some(s) = r.simulation.as_ref() else {
-        panic!("no simulation: {:?}", r.diagnostics);
-    };
-    match s.run.memory.iter().find(|a| a.name == name) {
-        Some(a) => &a.words,
-        None => panic!("no array {name}"),
-    }
-}
-
-fn errors(r: &Report) -> Vec<&str> {
-    r.diagnostics
-        .iter()
-        .filter(|d| d.severity == warpbound::Severity::Error)
-        .map(|d| d.message.as_str())
-        .collect()
 }
 
 /// `tex_fetch(out, t, w = 32)`, 4 blocks of 32, the texture an 8 × 4 array of iota texels

@@ -3,35 +3,20 @@
 //! by the soundness properties of `cfg` (concrete paths are warp-CFG paths) and of the facade
 //! (observed ≤ bound with shared loop bounds), which includes this file by path.
 
+use crate::listing::Listing;
+
 /// Structured sm_70-style programs: barrier `B<depth>` for each nesting level.
 pub struct Gen {
-    state: u64,
-    label: usize,
-    out: Vec<String>,
+    listing: Listing,
     subs: usize,
     /// Whether full-warp `WARPSYNC`s (and the paths that diverge outside any region to meet
     /// at one) are generated.
     warp_syncs: bool,
 }
 
+crate::listing::deref_to_listing!(Gen);
+
 impl Gen {
-    fn next(&mut self, n: u64) -> u64 {
-        self.state = self
-            .state
-            .wrapping_mul(6364136223846793005)
-            .wrapping_add(1442695040888963407);
-        (self.state >> 33) % n
-    }
-
-    fn fresh(&mut self) -> String {
-        self.label += 1;
-        format!("L{}", self.label)
-    }
-
-    fn emit(&mut self, s: impl Into<String>) {
-        self.out.push(s.into());
-    }
-
     fn data(&mut self) {
         let (a, b, c, p) = (self.next(6), self.next(6), self.next(6), self.next(3));
         match self.next(9) {
@@ -45,15 +30,6 @@ impl Gen {
             7 => self.emit(format!("IADD3 R{a}, R{b}, 0x1, RZ ;")),
             8 => self.emit(format!("ISETP.GT.AND P{p}, PT, R{a}, 0x1, PT ;")),
             _ => self.emit(format!("IADD3 R{a}, R{b}, R{c}, RZ ;")),
-        }
-    }
-
-    fn cond(&mut self) -> String {
-        let p = self.next(3);
-        if self.next(2) == 0 {
-            format!("@P{p}")
-        } else {
-            format!("@!P{p}")
         }
     }
 
@@ -131,7 +107,8 @@ impl Gen {
                     self.emit(format!("{c} EXIT ;"));
                 }
                 6 if self.subs > 0 => {
-                    let s = self.next(self.subs as u64);
+                    let subs = self.subs as u64;
+                    let s = self.next(subs);
                     let c = if self.next(2) == 0 {
                         self.cond()
                     } else {
@@ -223,6 +200,7 @@ impl Gen {
         }
     }
 
+    #[allow(dead_code)]
     pub fn kernel(seed: u64) -> String {
         Self::generate(seed, true)
     }
@@ -236,11 +214,23 @@ impl Gen {
         Self::generate(seed, false)
     }
 
+    /// `check` on the kernel of `seed` ([`Gen::kernel_without_warp_syncs`] when `strict`,
+    /// else [`Gen::kernel`]); an error carries the kernel's text.
+    #[allow(dead_code)]
+    pub fn check_kernel<T>(
+        seed: u64,
+        strict: bool,
+        check: impl FnOnce(&str) -> Result<T, String>,
+    ) -> Result<(), String> {
+        let src = Self::generate(seed, !strict);
+        check(&src)
+            .map(drop)
+            .map_err(|e| format!("{e}\n--- kernel ---\n{src}"))
+    }
+
     fn generate(seed: u64, warp_syncs: bool) -> String {
         let mut g = Gen {
-            state: seed ^ 0x9E37_79B9_7F4A_7C15,
-            label: 0,
-            out: Vec::new(),
+            listing: Listing::new(seed ^ 0x9E37_79B9_7F4A_7C15),
             subs: 0,
             warp_syncs,
         };
@@ -258,6 +248,6 @@ impl Gen {
             g.subs = saved;
             g.emit("RET.REL.NODEC R20 0x0 ;");
         }
-        g.out.join("\n")
+        g.text()
     }
 }

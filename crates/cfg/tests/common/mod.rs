@@ -6,6 +6,8 @@ use cfg::concrete::{self, BlockVisit, Outcome};
 use cfg::{Options, WarpCfg, WarpEdgeKind};
 use isa::{blocks, sass, BlockGraph, Kernel, Limits};
 use std::collections::BTreeSet;
+mod stack_match;
+use stack_match::stack_matches;
 
 pub fn kernel(src: &str) -> (Kernel, BlockGraph) {
     let out = sass::parse(src, None, &Limits::default());
@@ -67,39 +69,15 @@ pub fn dump(k: &Kernel, g: &BlockGraph, w: &WarpCfg) -> String {
     s
 }
 
-/// Whether concrete pending entries can be an expansion of the abstract stack (a repeated
-/// entry stands for one or more entries drawn from its points; "any" for any sequence).
-fn stack_matches(abs: &[cfg::Entry], conc: &[concrete::ConcreteEntry]) -> bool {
-    // reach[j]: the abstract entries so far can produce the first j concrete ones.
-    let mut reach = vec![false; conc.len() + 1];
-    reach[0] = true;
-    for a in abs {
-        let mut next = vec![false; conc.len() + 1];
-        for (j, _) in reach.iter().enumerate().filter(|(_, r)| **r) {
-            if a.is_any() {
-                for slot in next.iter_mut().skip(j) {
-                    *slot = true;
-                }
-                continue;
-            }
-            let mut k = j;
-            while k < conc.len() && a.contains(conc[k].pc, conc[k].tag) {
-                k += 1;
-                next[k] = true;
-                if !a.repeated {
-                    break;
-                }
-            }
-        }
-        reach = next;
-    }
-    reach[conc.len()]
+/// The concrete pending entries as (next instruction, tag).
+fn points(pending: &[concrete::ConcreteEntry]) -> Vec<(usize, cfg::Tag)> {
+    pending.iter().map(|e| (e.pc, e.tag)).collect()
 }
 
 fn matching(w: &WarpCfg, v: &BlockVisit) -> BTreeSet<usize> {
     w.nodes
         .iter()
-        .filter(|n| n.block == Some(v.block) && stack_matches(&n.stack, &v.pending))
+        .filter(|n| n.block == Some(v.block) && stack_matches(&n.stack, &points(&v.pending)))
         .map(|n| n.id)
         .collect()
 }

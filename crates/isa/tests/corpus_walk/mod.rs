@@ -8,10 +8,18 @@ use isa::gcn::GcnFunction;
 use isa::{gcn, ptx, sass, Kernel, Limits};
 use std::path::{Path, PathBuf};
 
-fn corpus_dir() -> PathBuf {
+/// The corpus folder: `WARPBOUND_CORPUS`, or `../shared/corpus` beside the repository.
+pub fn corpus_dir() -> PathBuf {
     std::env::var_os("WARPBOUND_CORPUS")
         .map(PathBuf::from)
         .unwrap_or_else(|| PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../../shared/corpus"))
+}
+
+/// The text of the corpus file `rel` (a path below the corpus folder); panics when it
+/// cannot be read.
+pub fn read(rel: &str) -> String {
+    let path = corpus_dir().join(rel);
+    std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()))
 }
 
 /// The files below the corpus folders `dirs` (recursively) whose extension is `ext`, sorted,
@@ -39,6 +47,27 @@ fn files(dirs: &[&str], ext: &str) -> Vec<(PathBuf, String)> {
             (p, text)
         })
         .collect()
+}
+
+/// Every file below `dir` (recursively), sorted; none where `dir` cannot be read.
+pub fn every_file(dir: &Path) -> Vec<PathBuf> {
+    fn walk(dir: &Path, out: &mut Vec<PathBuf>) {
+        let Ok(entries) = std::fs::read_dir(dir) else {
+            return;
+        };
+        for e in entries.flatten() {
+            let p = e.path();
+            if p.is_dir() {
+                walk(&p, out);
+            } else {
+                out.push(p);
+            }
+        }
+    }
+    let mut out = Vec::new();
+    walk(dir, &mut out);
+    out.sort();
+    out
 }
 
 fn label(path: &Path, function: &str) -> String {

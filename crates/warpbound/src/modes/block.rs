@@ -12,7 +12,7 @@ use crate::mode::{Mode, ModeDetails, ModeInput, ModeOutput};
 use crate::observed_loops;
 use crate::report::{BlockDetails, BlockGrowth, BlockRun, SimulationReport, Wcet};
 use crate::simulator;
-use crate::warp_analysis::{self, Cost, WarpCfgParams};
+use crate::warp_analysis::{self, apply_runs, Cost, WarpCfgParams};
 use isa::{Diagnostic, Kernel, Severity};
 use web_time::Instant;
 
@@ -22,8 +22,7 @@ mod units;
 
 use parameters::describe;
 use runs::{
-    block_launch, gantt, growth_plot, issued, last_warp, observe_growth, observed, simulate_block,
-    GrowthRuns,
+    block_launch, gantt, growth_plot, issued, last_warp, observe_growth, simulate_block, GrowthRuns,
 };
 use units::{straight_line_string, units_bound, Units};
 
@@ -135,23 +134,9 @@ fn run(input: &ModeInput) -> ModeOutput {
         );
         out.time("simulate", t);
     }
-    let loops = observed(&parsed, &runs);
-    out.diagnostics
-        .extend(crate::loop_inference::check_observed(&inference, &loops));
-    if p.observed {
-        if !warp_analysis::observe_bounds(
-            &loops,
-            !runs.is_empty(),
-            input,
-            &mut p.loop_bounds,
-            &mut out,
-        ) {
-            return out;
-        }
-    } else {
-        warp_analysis::raise_defaults_to_observed(&loops, &mut p.loop_bounds, &mut out);
-    }
-    out.loop_bounds = crate::loop_inference::rows(&inference, &p.loop_bounds);
+    let Some(loops) = apply_runs(&parsed.sass, &runs, &inference, input, &mut p, &mut out) else {
+        return out;
+    };
     let t = Instant::now();
     let extras = match &units {
         None => vec![Cost::Unit],

@@ -16,7 +16,7 @@ use crate::report::{SimulationReport, Wcet};
 use crate::views::launch_parts::LaunchDetails;
 use crate::views::occupancy::Source;
 use crate::warp_analysis::thread_block;
-use crate::warp_analysis::{self, Cost, WarpCfgParams};
+use crate::warp_analysis::{self, apply_runs, Cost, WarpCfgParams};
 use crate::{kernel_occupancy, loop_inference};
 use isa::{Diagnostic, Severity};
 use web_time::Instant;
@@ -99,23 +99,9 @@ fn run(input: &ModeInput) -> ModeOutput {
         );
         out.time("simulate", t);
     }
-    let loops = observed(&parsed, &sims);
-    out.diagnostics
-        .extend(loop_inference::check_observed(&inference, &loops));
-    if p.observed {
-        if !warp_analysis::observe_bounds(
-            &loops,
-            !sims.is_empty(),
-            input,
-            &mut p.loop_bounds,
-            &mut out,
-        ) {
-            return out;
-        }
-    } else {
-        warp_analysis::raise_defaults_to_observed(&loops, &mut p.loop_bounds, &mut out);
-    }
-    out.loop_bounds = loop_inference::rows(&inference, &p.loop_bounds);
+    let Some(loops) = apply_runs(&parsed.sass, &sims, &inference, input, &mut p, &mut out) else {
+        return out;
+    };
     // The runs above are the simulator's machine, without contention between SMs; the
     // bound's C takes every memory access's share of the other SMs' traffic.
     let contention = contention(lp.contention_sectors, &mut p.cost, blocks, sms, gpu);
@@ -253,26 +239,6 @@ fn gpu_from_label(from: &str) -> &'static str {
         "occupancy_arch" => "parameter",
         _ => "assumed",
     }
-}
-
-/// Per loop header, the most iterations any run observed.
-fn observed(
-    parsed: &warp_analysis::ParsedSass,
-    runs: &[(&str, sim::Simulation)],
-) -> Vec<observed_loops::ObservedLoop> {
-    let mut most: std::collections::BTreeMap<String, observed_loops::ObservedLoop> =
-        std::collections::BTreeMap::new();
-    for (_, s) in runs {
-        for l in observed_loops::of_run(&parsed.sass, s) {
-            match most.get_mut(&l.header) {
-                Some(m) => m.iterations = m.iterations.max(l.iterations),
-                None => {
-                    most.insert(l.header.clone(), l);
-                }
-            }
-        }
-    }
-    most.into_values().collect()
 }
 
 /// `memory_contention=round-robin` under a cost model with latencies: `Δ` of

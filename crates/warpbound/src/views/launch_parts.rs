@@ -1,6 +1,7 @@
 //! The wire form of the `launch` mode's results (crate `launch`): the bound's parts named for
 //! what the page shows, so that a rename inside the crate cannot change the JSON.
 
+use super::wire_view::wire_view;
 use serde::Serialize;
 use ts_rs::TS;
 
@@ -51,75 +52,49 @@ pub struct LaunchDetails {
     pub warp_cfg: Option<Box<crate::report::WarpCfgDetails>>,
 }
 
-/// The bound and its breakdown (`launch::LaunchBound`).
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, TS)]
-pub struct LaunchBoundView {
-    pub cycles: u64,
-    /// `S·m`.
-    pub slots: u64,
-    /// `⌈n / (S·m)⌉`.
-    pub waves: u64,
-    /// `q = ⌊(n − 1)/S⌋` (0 with one wave).
-    pub blocks_before_last: u64,
-    /// `q·W·I`.
-    pub dispatch_issues: u64,
-    /// `⌊q/m⌋·σ_β`.
-    pub dispatch_stalls: u64,
-    /// `σ_β`.
-    pub block_stall: u64,
-    /// The bound on the last block's dispatch: `dispatch_issues + dispatch_stalls`.
-    pub last_dispatch: u64,
-    /// `r = min(m, n)`.
-    pub final_blocks: u64,
-    /// `C_r` and the block crate's rule for it.
-    pub final_phase: u64,
-    pub final_rule: &'static str,
-}
-
-impl From<&launch::LaunchBound> for LaunchBoundView {
-    fn from(b: &launch::LaunchBound) -> Self {
-        LaunchBoundView {
-            cycles: b.cycles,
-            slots: b.slots,
-            waves: b.waves,
-            blocks_before_last: b.blocks_before_last,
-            dispatch_issues: b.dispatch_issues,
-            dispatch_stalls: b.dispatch_stalls,
-            block_stall: b.block_stall,
-            last_dispatch: b.last_dispatch,
-            final_blocks: b.final_blocks,
-            final_phase: b.final_phase.cycles,
-            final_rule: crate::views::block_parts::BlockBoundView::from(&b.final_phase).rule,
-        }
+wire_view! {
+    /// The bound and its breakdown (`launch::LaunchBound`).
+    #[derive(Debug, Clone, PartialEq, Eq, Serialize, TS)]
+    pub struct LaunchBoundView from launch::LaunchBound as b {
+        cycles: u64,
+        /// `S·m`.
+        slots: u64,
+        /// `⌈n / (S·m)⌉`.
+        waves: u64,
+        /// `q = ⌊(n − 1)/S⌋` (0 with one wave).
+        blocks_before_last: u64,
+        /// `q·W·I`.
+        dispatch_issues: u64,
+        /// `⌊q/m⌋·σ_β`.
+        dispatch_stalls: u64,
+        /// `σ_β`.
+        block_stall: u64,
+        /// The bound on the last block's dispatch: `dispatch_issues + dispatch_stalls`.
+        last_dispatch: u64,
+        /// `r = min(m, n)`.
+        final_blocks: u64,
+        /// `C_r` and the block crate's rule for it.
+        final_phase: u64 = b.final_phase.cycles,
+        final_rule: &'static str =
+            crate::views::block_parts::BlockBoundView::from(&b.final_phase).rule,
     }
 }
 
-/// The contention term `Δ = ⌈A·k·32 B / (B/f)⌉` (Huangfu's competing SMs at the DRAM's
-/// peak bandwidth, `launch::contention`) and its parts.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, TS)]
-pub struct ContentionView {
-    /// `Δ`: cycles added to the latency of every global, local, texture and constant access.
-    pub cycles_per_access: u64,
-    /// `A`: SMs holding blocks of the launch (`min(S, n)`).
-    pub active_sms: u64,
-    /// `k`: sectors of 32 bytes one warp access touches at most (`sectors_per_access`).
-    pub sectors_per_access: u64,
-    /// The GPU's peak DRAM bandwidth (GB/s) and SM boost clock (MHz), and their source.
-    pub bandwidth_gb_per_s: u32,
-    pub boost_clock_mhz: u32,
-    pub source: String,
-}
-
-impl From<&launch::contention::Contention> for ContentionView {
-    fn from(c: &launch::contention::Contention) -> Self {
-        ContentionView {
-            cycles_per_access: c.cycles_per_access,
-            active_sms: c.active_sms,
-            sectors_per_access: c.sectors_per_access,
-            bandwidth_gb_per_s: c.memory.bandwidth_gb_per_s,
-            boost_clock_mhz: c.memory.boost_clock_mhz,
-            source: c.memory.source.into(),
-        }
+wire_view! {
+    /// The contention term `Δ = ⌈A·k·32 B / (B/f)⌉` (Huangfu's competing SMs at the DRAM's
+    /// peak bandwidth, `launch::contention`) and its parts.
+    #[derive(Debug, Clone, PartialEq, Eq, Serialize, TS)]
+    pub struct ContentionView from launch::contention::Contention as c {
+        /// `Δ`: cycles added to the latency of every global, local, texture and constant access.
+        cycles_per_access: u64,
+        /// `A`: SMs holding blocks of the launch (`min(S, n)`).
+        active_sms: u64,
+        /// `k`: sectors of 32 bytes one warp access touches at most (`sectors_per_access`).
+        sectors_per_access: u64,
+        /// The GPU's peak DRAM bandwidth (GB/s) and SM boost clock (MHz), and their source.
+        bandwidth_gb_per_s: u32 = c.memory.bandwidth_gb_per_s,
+        boost_clock_mhz: u32 = c.memory.boost_clock_mhz,
+        source: String = c.memory.source.into(),
     }
 }
 

@@ -3,42 +3,29 @@
 //! control-stack-annotated edges and the loops the graph view draws. Part of
 //! `details.simd` ([`super::simd_parts`]).
 
+use super::wire_view::wire_view;
 use serde::Serialize;
 use ts_rs::TS;
 
-/// A basic block (§5.1) for the graph view: its instructions and source lines, its cold and
-/// warm pipeline costs (§5.3) and the request ending it.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, TS)]
-pub struct SimdBlockView {
-    pub id: usize,
-    pub first_instruction: usize,
-    pub instruction_count: usize,
-    /// Source lines of the first and last instruction (1-based).
-    pub first_line: u32,
-    pub last_line: u32,
-    /// The label naming the block, if any.
-    pub label: Option<String>,
-    /// Cold-pipeline cost in compute cycles (§5.3).
-    pub cold_cycles: u64,
-    /// Warm-pipeline cost (`null` for the last block).
-    pub warm_cycles: Option<u64>,
-    /// The DRAM or scratchpad request ending the block.
-    pub access: Option<SimdAccessView>,
-}
-
-impl From<&phases::BlockInfo> for SimdBlockView {
-    fn from(b: &phases::BlockInfo) -> Self {
-        SimdBlockView {
-            id: b.id,
-            first_instruction: b.first_instruction,
-            instruction_count: b.instruction_count,
-            first_line: b.first_line,
-            last_line: b.last_line,
-            label: b.label.clone(),
-            cold_cycles: b.cold_cycles,
-            warm_cycles: b.warm_cycles,
-            access: b.access.as_ref().map(Into::into),
-        }
+wire_view! {
+    /// A basic block (§5.1) for the graph view: its instructions and source lines, its cold and
+    /// warm pipeline costs (§5.3) and the request ending it.
+    #[derive(Debug, Clone, PartialEq, Eq, Serialize, TS)]
+    pub struct SimdBlockView from phases::BlockInfo as b {
+        id: usize,
+        first_instruction: usize,
+        instruction_count: usize,
+        /// Source lines of the first and last instruction (1-based).
+        first_line: u32,
+        last_line: u32,
+        /// The label naming the block, if any.
+        label: Option<String>,
+        /// Cold-pipeline cost in compute cycles (§5.3).
+        cold_cycles: u64,
+        /// Warm-pipeline cost (`null` for the last block).
+        warm_cycles: Option<u64>,
+        /// The DRAM or scratchpad request ending the block.
+        access: Option<SimdAccessView> = b.access.as_ref().map(Into::into),
     }
 }
 
@@ -169,7 +156,7 @@ impl From<&phases::AccessModel> for SimdAccessModel {
                 bursts,
                 worst_offset,
                 write,
-                simulated: simulated.into(),
+                simulated: (&simulated).into(),
             },
             M::Single {
                 stride,
@@ -178,7 +165,7 @@ impl From<&phases::AccessModel> for SimdAccessModel {
             } => SimdAccessModel::Single {
                 stride: stride.into(),
                 bursts,
-                simulated: simulated.into(),
+                simulated: (&simulated).into(),
             },
             M::BlockIndexed {
                 buffer_words,
@@ -224,33 +211,22 @@ impl From<phases::stride::Stride> for SimdStrideView {
     }
 }
 
-/// The DRAM controller simulation of one request over its start offsets (the reference
-/// tool's, §5.3).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, TS)]
-pub struct SimdSimulatedLidView {
-    /// The largest LID in DRAM cycles (includes the front-end delay).
-    pub lid: u64,
-    /// Byte address of a start that attains it.
-    pub worst_addr: u64,
-    /// Burst requests issued at that start.
-    pub bursts: u64,
-    /// Start offsets simulated and how many distinct command streams they produced.
-    pub offsets: u64,
-    pub distinct_streams: u64,
-    /// Work charged to the `max_dram_sim_steps` budget.
-    pub steps: u64,
-}
-
-impl From<phases::controller::SimulatedLid> for SimdSimulatedLidView {
-    fn from(s: phases::controller::SimulatedLid) -> Self {
-        SimdSimulatedLidView {
-            lid: s.lid,
-            worst_addr: s.worst_addr,
-            bursts: s.bursts,
-            offsets: s.offsets,
-            distinct_streams: s.distinct_streams,
-            steps: s.steps,
-        }
+wire_view! {
+    /// The DRAM controller simulation of one request over its start offsets (the reference
+    /// tool's, §5.3).
+    #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, TS)]
+    pub struct SimdSimulatedLidView from phases::controller::SimulatedLid as s {
+        /// The largest LID in DRAM cycles (includes the front-end delay).
+        lid: u64,
+        /// Byte address of a start that attains it.
+        worst_addr: u64,
+        /// Burst requests issued at that start.
+        bursts: u64,
+        /// Start offsets simulated and how many distinct command streams they produced.
+        offsets: u64,
+        distinct_streams: u64,
+        /// Work charged to the `max_dram_sim_steps` budget.
+        steps: u64,
     }
 }
 

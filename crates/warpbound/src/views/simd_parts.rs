@@ -9,6 +9,7 @@
 
 use super::diagnostics::Diagnostic;
 use super::simd_code::{SimdBlockView, SimdEdgeView, SimdLoopView, SimdResource};
+use super::wire_view::wire_view;
 use serde::Serialize;
 use ts_rs::TS;
 
@@ -91,89 +92,66 @@ impl From<&phases::LaunchInfo> for SimdLaunchView {
     }
 }
 
-/// Everything the equations used besides the program and the launch: the hardware of
-/// Table 3 and the analysis's budgets.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, TS)]
-pub struct SimdConfigView {
-    /// DRAM configuration (Table 1 / Table 3).
-    pub dram: SimdDramPreset,
-    pub pipeline: SimdPipelineView,
-    /// Compute clock in MHz (Table 3: 1 GHz). Converts DRAM cycles to compute cycles.
-    pub compute_clock_mhz: u64,
-    /// Work-items per work-group (§3: 1024).
-    pub work_items: u64,
-    /// SP-units (Table 3: 128): a vector instruction is issued work_items / sp_units times,
-    /// once per sub-vector (§5.3).
-    pub sp_units: u64,
-    /// RCP-units (Table 3: 32, one per four SP-units, §5.3).
-    pub rcp_units: u64,
-    /// Scratchpad bus width in 32-bit words per cycle (Table 3: 4–32; the reference build
-    /// uses 4).
-    pub sp_bus_words: u64,
-    /// Latency of the non-pipelined radix-16 scalar integer divider, in cycles (§3.1: 8).
-    pub divider_cycles: u64,
-    /// DRAM controller pipeline delay added to a closed-form LID, in DRAM cycles (the
-    /// reference tool: 3).
-    pub dram_pipeline_cycles: u64,
-    /// How many work-groups the schedule (Gantt) shows, from the start of the kernel.
-    pub schedule_work_groups: u64,
-    pub budget: SimdBudgetView,
-    /// Budget: most DRAM controller steps simulated for one stride request over all its
-    /// start offsets.
-    pub max_dram_sim_steps: u64,
-}
-
-impl From<&phases::Config> for SimdConfigView {
-    fn from(c: &phases::Config) -> Self {
-        let b = &c.budget;
-        SimdConfigView {
-            dram: c.dram.into(),
-            pipeline: SimdPipelineView {
-                decode_stages: c.pipeline.decode_stages,
-                execute_stages: c.pipeline.execute_stages,
-            },
-            compute_clock_mhz: c.compute_clock_mhz,
-            work_items: c.work_items,
-            sp_units: c.sp_units,
-            rcp_units: c.rcp_units,
-            sp_bus_words: c.sp_bus_words,
-            divider_cycles: c.divider_cycles,
-            dram_pipeline_cycles: c.dram_pipeline_cycles,
-            schedule_work_groups: c.schedule_work_groups,
-            budget: SimdBudgetView {
-                max_dag_nodes: b.max_dag_nodes,
-                max_pipeline_cycles: b.max_pipeline_cycles,
-                max_stride_periods: b.max_stride_periods,
-                max_sp_stride_words: b.max_sp_stride_words,
-                max_schedule_intervals: b.max_schedule_intervals,
-            },
-            max_dram_sim_steps: c.max_dram_sim_steps,
-        }
+wire_view! {
+    /// Everything the equations used besides the program and the launch: the hardware of
+    /// Table 3 and the analysis's budgets.
+    #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, TS)]
+    pub struct SimdConfigView from phases::Config as c {
+        /// DRAM configuration (Table 1 / Table 3).
+        dram: SimdDramPreset = c.dram.into(),
+        pipeline: SimdPipelineView = (&c.pipeline).into(),
+        /// Compute clock in MHz (Table 3: 1 GHz). Converts DRAM cycles to compute cycles.
+        compute_clock_mhz: u64,
+        /// Work-items per work-group (§3: 1024).
+        work_items: u64,
+        /// SP-units (Table 3: 128): a vector instruction is issued work_items / sp_units times,
+        /// once per sub-vector (§5.3).
+        sp_units: u64,
+        /// RCP-units (Table 3: 32, one per four SP-units, §5.3).
+        rcp_units: u64,
+        /// Scratchpad bus width in 32-bit words per cycle (Table 3: 4–32; the reference build
+        /// uses 4).
+        sp_bus_words: u64,
+        /// Latency of the non-pipelined radix-16 scalar integer divider, in cycles (§3.1: 8).
+        divider_cycles: u64,
+        /// DRAM controller pipeline delay added to a closed-form LID, in DRAM cycles (the
+        /// reference tool: 3).
+        dram_pipeline_cycles: u64,
+        /// How many work-groups the schedule (Gantt) shows, from the start of the kernel.
+        schedule_work_groups: u64,
+        budget: SimdBudgetView = (&c.budget).into(),
+        /// Budget: most DRAM controller steps simulated for one stride request over all its
+        /// start offsets.
+        max_dram_sim_steps: u64,
     }
 }
 
-/// The in-order compute pipeline of §3.1 (the page's "pipeline" row).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, TS)]
-pub struct SimdPipelineView {
-    /// Decode/operand-fetch stages: 1 (reference implementation), or 3 (§3.1).
-    pub decode_stages: u32,
-    /// Execute stages: 3 (reference implementation) or 5 (§3.1).
-    pub execute_stages: u32,
+wire_view! {
+    /// The in-order compute pipeline of §3.1 (the page's "pipeline" row).
+    #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, TS)]
+    pub struct SimdPipelineView from phases::PipelineConfig as p {
+        /// Decode/operand-fetch stages: 1 (reference implementation), or 3 (§3.1).
+        decode_stages: u32,
+        /// Execute stages: 3 (reference implementation) or 5 (§3.1).
+        execute_stages: u32,
+    }
 }
 
-/// The budgets that keep the analysis bounded (the mode's `max_…` parameters).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, TS)]
-pub struct SimdBudgetView {
-    /// Most DAG nodes created while unrolling loops (§5.4), over all loop DAGs.
-    pub max_dag_nodes: u64,
-    /// Most simulated pipeline cycles (cold and warm runs together, §5.3).
-    pub max_pipeline_cycles: u64,
-    /// Most periods of one DRAM stride request examined (§3.2.1).
-    pub max_stride_periods: u64,
-    /// Most words walked for one scratchpad stride request (§3.3).
-    pub max_sp_stride_words: u64,
-    /// Most intervals in the schedule (Gantt) data.
-    pub max_schedule_intervals: u64,
+wire_view! {
+    /// The budgets that keep the analysis bounded (the mode's `max_…` parameters).
+    #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, TS)]
+    pub struct SimdBudgetView from phases::Budget as b {
+        /// Most DAG nodes created while unrolling loops (§5.4), over all loop DAGs.
+        max_dag_nodes: u64,
+        /// Most simulated pipeline cycles (cold and warm runs together, §5.3).
+        max_pipeline_cycles: u64,
+        /// Most periods of one DRAM stride request examined (§3.2.1).
+        max_stride_periods: u64,
+        /// Most words walked for one scratchpad stride request (§3.3).
+        max_sp_stride_words: u64,
+        /// Most intervals in the schedule (Gantt) data.
+        max_schedule_intervals: u64,
+    }
 }
 
 /// The DRAM configurations of the paper (Table 1 and Table 3), by the names the `dram`
@@ -212,91 +190,67 @@ pub struct SimdDramView {
 
 impl From<&phases::DramInfo> for SimdDramView {
     fn from(d: &phases::DramInfo) -> Self {
-        let t = &d.timing;
         SimdDramView {
             preset: d.preset.into(),
             source: d.source.clone(),
-            timing: SimdDramTimingView {
-                banks: t.banks,
-                bank_groups: t.bank_groups,
-                rows: t.rows,
-                columns: t.columns,
-                words_per_burst: t.words_per_burst,
-                bus_bytes: t.bus_bytes,
-                clock_mhz: t.clock_mhz,
-                n_rcd: t.n_rcd,
-                n_cas: t.n_cas,
-                n_cwd: t.n_cwd,
-                n_rp: t.n_rp,
-                n_burst: t.n_burst,
-                n_ras: t.n_ras,
-                n_rtp: t.n_rtp,
-                n_wr: t.n_wr,
-                n_rfc: t.n_rfc,
-                n_refi: t.n_refi,
-                n_ccd_s: t.n_ccd_s,
-                n_ccd_l: t.n_ccd_l,
-                n_rrd_s: t.n_rrd_s,
-                n_rrd_l: t.n_rrd_l,
-                n_faw: t.n_faw,
-                n_wtr_s: t.n_wtr_s,
-                n_wtr_l: t.n_wtr_l,
-            },
+            timing: (&d.timing).into(),
         }
     }
 }
 
-/// One DDR4 configuration: organisation and the timing parameters of Table 1, in DRAM clock
-/// cycles (`tCK`).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, TS)]
-pub struct SimdDramTimingView {
-    /// nB: banks per rank.
-    pub banks: u64,
-    /// nBG: bank groups per rank.
-    pub bank_groups: u64,
-    /// nR: rows per bank.
-    pub rows: u64,
-    /// nC: columns per row.
-    pub columns: u64,
-    /// nBW: 32-bit words per burst.
-    pub words_per_burst: u64,
-    /// Effective data-bus width in bytes.
-    pub bus_bytes: u64,
-    /// DRAM command clock in MHz.
-    pub clock_mhz: u64,
-    /// nRCD: row-activate to CAS delay.
-    pub n_rcd: u64,
-    /// nCAS: read to first burst.
-    pub n_cas: u64,
-    /// nCWD: write to first burst.
-    pub n_cwd: u64,
-    /// nRP: row precharge.
-    pub n_rp: u64,
-    /// nBURST: cycles per burst.
-    pub n_burst: u64,
-    /// nRAS: row activate strobe.
-    pub n_ras: u64,
-    /// nRTP: read to precharge.
-    pub n_rtp: u64,
-    /// nWR: write recovery.
-    pub n_wr: u64,
-    /// nRFC: refresh cycle time (Eq. 19).
-    pub n_rfc: u64,
-    /// nREFI: refresh interval (Eq. 19).
-    pub n_refi: u64,
-    /// nCCD_S: column to column, different bank group.
-    pub n_ccd_s: u64,
-    /// nCCD_L: column to column, same bank group.
-    pub n_ccd_l: u64,
-    /// nRRD_S: activate to activate, different bank group.
-    pub n_rrd_s: u64,
-    /// nRRD_L: activate to activate, same bank group.
-    pub n_rrd_l: u64,
-    /// nFAW: four-activate window (not in Table 1: the reference tool's and Ramulator's).
-    pub n_faw: u64,
-    /// nWTR_S / nWTR_L: write-to-read turnaround, other / same bank group (Ramulator's).
-    pub n_wtr_s: u64,
-    pub n_wtr_l: u64,
+wire_view! {
+    /// One DDR4 configuration: organisation and the timing parameters of Table 1, in DRAM clock
+    /// cycles (`tCK`).
+    #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, TS)]
+    pub struct SimdDramTimingView from phases::dram::DramTiming as t {
+        /// nB: banks per rank.
+        banks: u64,
+        /// nBG: bank groups per rank.
+        bank_groups: u64,
+        /// nR: rows per bank.
+        rows: u64,
+        /// nC: columns per row.
+        columns: u64,
+        /// nBW: 32-bit words per burst.
+        words_per_burst: u64,
+        /// Effective data-bus width in bytes.
+        bus_bytes: u64,
+        /// DRAM command clock in MHz.
+        clock_mhz: u64,
+        /// nRCD: row-activate to CAS delay.
+        n_rcd: u64,
+        /// nCAS: read to first burst.
+        n_cas: u64,
+        /// nCWD: write to first burst.
+        n_cwd: u64,
+        /// nRP: row precharge.
+        n_rp: u64,
+        /// nBURST: cycles per burst.
+        n_burst: u64,
+        /// nRAS: row activate strobe.
+        n_ras: u64,
+        /// nRTP: read to precharge.
+        n_rtp: u64,
+        /// nWR: write recovery.
+        n_wr: u64,
+        /// nRFC: refresh cycle time (Eq. 19).
+        n_rfc: u64,
+        /// nREFI: refresh interval (Eq. 19).
+        n_refi: u64,
+        /// nCCD_S: column to column, different bank group.
+        n_ccd_s: u64,
+        /// nCCD_L: column to column, same bank group.
+        n_ccd_l: u64,
+        /// nRRD_S: activate to activate, different bank group.
+        n_rrd_s: u64,
+        /// nRRD_L: activate to activate, same bank group.
+        n_rrd_l: u64,
+        /// nFAW: four-activate window (not in Table 1: the reference tool's and Ramulator's).
+        n_faw: u64,
+        /// nWTR_S / nWTR_L: write-to-read turnaround, other / same bank group (Ramulator's).
+        n_wtr_s: u64,
+        n_wtr_l: u64,
+    }
 }
 
 /// Program upload time (§5.7, Eq. 18's tID_R(b)): the binary, 8 bytes per instruction, read
@@ -461,57 +415,37 @@ pub struct SimdNodeAccessView {
     pub cycles: u64,
 }
 
-/// A schedule of the two work-group slots as Gantt data (§4.2–4.3): lanes × intervals. The
-/// report's `schedule` draws the better policy's; this is the raw form.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, TS)]
-pub struct SimdScheduleView {
-    /// The resource instances of §4.1: `compute`, `dram`, `sp0`, `sp1`.
-    pub lanes: Vec<String>,
-    pub intervals: Vec<SimdIntervalView>,
-    /// Work-groups shown (from the start of the kernel).
-    pub work_groups: u64,
-    /// Whether the kernel has more work-groups than shown, or the interval budget cut the
-    /// schedule short.
-    pub truncated: bool,
-    /// t_end of the schedule shown (Definition 1).
-    pub makespan: u64,
-}
-
-impl From<&phases::Schedule> for SimdScheduleView {
-    fn from(s: &phases::Schedule) -> Self {
-        SimdScheduleView {
-            lanes: s.lanes.clone(),
-            intervals: s
-                .intervals
-                .iter()
-                .map(|i| SimdIntervalView {
-                    lane: i.lane.clone(),
-                    start: i.start,
-                    end: i.end,
-                    phase: i.phase,
-                    work_group: i.work_group,
-                    slot: i.slot,
-                    label: i.label.clone(),
-                })
-                .collect(),
-            work_groups: s.work_groups,
-            truncated: s.truncated,
-            makespan: s.makespan,
-        }
+wire_view! {
+    /// A schedule of the two work-group slots as Gantt data (§4.2–4.3): lanes × intervals. The
+    /// report's `schedule` draws the better policy's; this is the raw form.
+    #[derive(Debug, Clone, PartialEq, Eq, Serialize, TS)]
+    pub struct SimdScheduleView from phases::Schedule as s {
+        /// The resource instances of §4.1: `compute`, `dram`, `sp0`, `sp1`.
+        lanes: Vec<String>,
+        intervals: Vec<SimdIntervalView> = s.intervals.iter().map(Into::into).collect(),
+        /// Work-groups shown (from the start of the kernel).
+        work_groups: u64,
+        /// Whether the kernel has more work-groups than shown, or the interval budget cut the
+        /// schedule short.
+        truncated: bool,
+        /// t_end of the schedule shown (Definition 1).
+        makespan: u64,
     }
 }
 
-/// One reservation σ = (φ, w, r, z, [start, end)) (§4.3), half-open, in compute cycles.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, TS)]
-pub struct SimdIntervalView {
-    /// Lane (resource instance): `compute`, `dram`, `sp0`, `sp1`.
-    pub lane: String,
-    pub start: u64,
-    pub end: u64,
-    /// Phase index in the phase list.
-    pub phase: usize,
-    pub work_group: u64,
-    /// Work-group slot z ∈ {0, 1}.
-    pub slot: u8,
-    pub label: String,
+wire_view! {
+    /// One reservation σ = (φ, w, r, z, [start, end)) (§4.3), half-open, in compute cycles.
+    #[derive(Debug, Clone, PartialEq, Eq, Serialize, TS)]
+    pub struct SimdIntervalView from phases::schedule::Interval as i {
+        /// Lane (resource instance): `compute`, `dram`, `sp0`, `sp1`.
+        lane: String,
+        start: u64,
+        end: u64,
+        /// Phase index in the phase list.
+        phase: usize,
+        work_group: u64,
+        /// Work-group slot z ∈ {0, 1}.
+        slot: u8,
+        label: String,
+    }
 }

@@ -5,76 +5,41 @@
 //! [`super::simd_parts`] is; the JSON is the one schema version 3 wrote.
 
 use super::simd_parts::SimdScheduleView;
+use super::wire_view::wire_view;
 use serde::Serialize;
 use ts_rs::TS;
 
-/// One execution (the page's "Execution" table and utilisation table).
-#[derive(Debug, Clone, PartialEq, Serialize, TS)]
-pub struct SimdExecutionRun {
-    pub scheduler: SimdScheduler,
-    pub path: SimdPathChoice,
-    /// Observed kernel time in compute cycles: program upload, every work-group, refresh.
-    pub cycles: u64,
-    /// The bound the run is checked against: the policy's WCET for `sp-as-access` and
-    /// `sp-as-compute`, WCET^U (Eq. 10) otherwise (which the paper proves only for
-    /// serialisations of the policies).
-    pub bound: u64,
-    pub within_bound: bool,
-    pub work_groups: u64,
-    pub phase_instances: u64,
-    pub refreshes: u64,
-    pub utilisation: Vec<SimdLaneUseView>,
-    /// The first `schedule_work_groups` work-groups as Gantt data, the WCET schedule's shape
-    /// (times include the program upload, as `cycles` does).
-    pub schedule: SimdScheduleView,
-    /// Refreshes within the shown part, `[start, end)` on the `dram` lane.
-    pub refresh_intervals: Vec<(u64, u64)>,
-    /// The program upload, `[0, end)` on the `dram` lane.
-    pub upload: (u64, u64),
-    /// DRAM controller runs at actual addresses (distinct command streams).
-    pub controller_runs: u64,
-    /// Requests that cost more at their address than their WCET cost (should be none):
-    /// `[block, work_group, observed, wcet]`, at most 64.
-    pub requests_above_wcet: Vec<(usize, u64, u64, u64)>,
-    /// How path=launch chose the work-groups' edges (`null` for the other path choices).
-    pub decisions: Option<SimdDecisionsView>,
-}
-
-impl From<&phases::execution::Execution> for SimdExecutionRun {
-    fn from(e: &phases::execution::Execution) -> Self {
-        SimdExecutionRun {
-            scheduler: e.scheduler.into(),
-            path: e.path.into(),
-            cycles: e.cycles,
-            bound: e.bound,
-            within_bound: e.within_bound,
-            work_groups: e.work_groups,
-            phase_instances: e.phase_instances,
-            refreshes: e.refreshes,
-            utilisation: e
-                .utilisation
-                .iter()
-                .map(|u| SimdLaneUseView {
-                    lane: u.lane.clone(),
-                    busy: u.busy,
-                    percent: u.percent,
-                })
-                .collect(),
-            schedule: (&e.schedule).into(),
-            refresh_intervals: e.refresh_intervals.clone(),
-            upload: e.upload,
-            controller_runs: e.controller_runs,
-            requests_above_wcet: e.requests_above_wcet.clone(),
-            decisions: e.decisions.as_ref().map(|d| SimdDecisionsView {
-                decided: d.decided,
-                fallback: d.fallback,
-                capped: d.capped,
-                confirmed: d.confirmed,
-                early_exits: d.early_exits,
-                work_groups_all_decided: d.work_groups_all_decided,
-                shown: d.shown.clone(),
-            }),
-        }
+wire_view! {
+    /// One execution (the page's "Execution" table and utilisation table).
+    #[derive(Debug, Clone, PartialEq, Serialize, TS)]
+    pub struct SimdExecutionRun from phases::execution::Execution as e {
+        scheduler: SimdScheduler = e.scheduler.into(),
+        path: SimdPathChoice = e.path.into(),
+        /// Observed kernel time in compute cycles: program upload, every work-group, refresh.
+        cycles: u64,
+        /// The bound the run is checked against: the policy's WCET for `sp-as-access` and
+        /// `sp-as-compute`, WCET^U (Eq. 10) otherwise (which the paper proves only for
+        /// serialisations of the policies).
+        bound: u64,
+        within_bound: bool,
+        work_groups: u64,
+        phase_instances: u64,
+        refreshes: u64,
+        utilisation: Vec<SimdLaneUseView> = e.utilisation.iter().map(Into::into).collect(),
+        /// The first `schedule_work_groups` work-groups as Gantt data, the WCET schedule's shape
+        /// (times include the program upload, as `cycles` does).
+        schedule: SimdScheduleView = (&e.schedule).into(),
+        /// Refreshes within the shown part, `[start, end)` on the `dram` lane.
+        refresh_intervals: Vec<(u64, u64)>,
+        /// The program upload, `[0, end)` on the `dram` lane.
+        upload: (u64, u64),
+        /// DRAM controller runs at actual addresses (distinct command streams).
+        controller_runs: u64,
+        /// Requests that cost more at their address than their WCET cost (should be none):
+        /// `[block, work_group, observed, wcet]`, at most 64.
+        requests_above_wcet: Vec<(usize, u64, u64, u64)>,
+        /// How path=launch chose the work-groups' edges (`null` for the other path choices).
+        decisions: Option<SimdDecisionsView> = e.decisions.as_ref().map(Into::into),
     }
 }
 
@@ -165,32 +130,36 @@ impl From<phases::execution::Fallback> for SimdFallback {
     }
 }
 
-/// Busy time of one lane (a row of the page's utilisation table).
-#[derive(Debug, Clone, PartialEq, Serialize, TS)]
-pub struct SimdLaneUseView {
-    pub lane: String,
-    /// Cycles the lane holds a phase (and, for `dram`, a refresh).
-    pub busy: u64,
-    /// `busy / cycles · 100`.
-    pub percent: f64,
+wire_view! {
+    /// Busy time of one lane (a row of the page's utilisation table).
+    #[derive(Debug, Clone, PartialEq, Serialize, TS)]
+    pub struct SimdLaneUseView from phases::execution::LaneUse as u {
+        lane: String,
+        /// Cycles the lane holds a phase (and, for `dram`, a refresh).
+        busy: u64,
+        /// `busy / cycles · 100`.
+        percent: f64,
+    }
 }
 
-/// How the path=launch walks chose their edges, summed over the work-groups.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, TS)]
-pub struct SimdDecisionsView {
-    /// Choices the interpreter decided (at nodes with several out-edges, and early exits).
-    pub decided: u64,
-    /// Choices made by the fallback (including `capped`).
-    pub fallback: u64,
-    /// Of `fallback`: decided edges the DAG does not offer (a loop counted past its bound).
-    pub capped: u64,
-    /// Nodes with a single out-edge out of a block that could go more than one way, where
-    /// the interpreter decided that edge too: a check of the annotations.
-    pub confirmed: u64,
-    /// Work-groups that ended before the end of the program (every work-item exited).
-    pub early_exits: u64,
-    /// Work-groups with no fallback choice.
-    pub work_groups_all_decided: u64,
-    /// Per work-group, for the first `schedule_work_groups`: `[decided, fallback]`.
-    pub shown: Vec<(u64, u64)>,
+wire_view! {
+    /// How the path=launch walks chose their edges, summed over the work-groups.
+    #[derive(Debug, Clone, PartialEq, Eq, Serialize, TS)]
+    pub struct SimdDecisionsView from phases::execution::path::Decisions as d {
+        /// Choices the interpreter decided (at nodes with several out-edges, and early exits).
+        decided: u64,
+        /// Choices made by the fallback (including `capped`).
+        fallback: u64,
+        /// Of `fallback`: decided edges the DAG does not offer (a loop counted past its bound).
+        capped: u64,
+        /// Nodes with a single out-edge out of a block that could go more than one way, where
+        /// the interpreter decided that edge too: a check of the annotations.
+        confirmed: u64,
+        /// Work-groups that ended before the end of the program (every work-item exited).
+        early_exits: u64,
+        /// Work-groups with no fallback choice.
+        work_groups_all_decided: u64,
+        /// Per work-group, for the first `schedule_work_groups`: `[decided, fallback]`.
+        shown: Vec<(u64, u64)>,
+    }
 }

@@ -13,6 +13,55 @@ use crate::params::LoopBounds;
 use isa::Diagnostic;
 use web_time::Instant;
 
+/// What the modes that simulate blocks take from their `runs`: the most iterations any run
+/// observed per loop header, checked against the code's `inference`, then the bounds of
+/// loops the request leaves open with `loop_bounds=observed` (`p.observed`: see
+/// [`observe_bounds`]), else the defaults the runs went beyond raised
+/// ([`raise_defaults_to_observed`]); the report's table of loop bounds. The loops, or `None`
+/// when the analysis cannot go on.
+pub(crate) fn apply_runs(
+    sass: &Sass,
+    runs: &[(&str, sim::Simulation)],
+    inference: &loop_inference::Inference,
+    input: &ModeInput,
+    p: &mut super::WarpCfgParams,
+    out: &mut ModeOutput,
+) -> Option<Vec<observed_loops::ObservedLoop>> {
+    let bounds = &mut p.loop_bounds;
+    let loops = most_iterations(sass, runs);
+    out.diagnostics
+        .extend(loop_inference::check_observed(inference, &loops));
+    if p.observed {
+        if !observe_bounds(&loops, !runs.is_empty(), input, bounds, out) {
+            return None;
+        }
+    } else {
+        raise_defaults_to_observed(&loops, bounds, out);
+    }
+    out.loop_bounds = loop_inference::rows(inference, bounds);
+    Some(loops)
+}
+
+/// Per loop header, the most iterations any run observed.
+fn most_iterations(
+    sass: &Sass,
+    runs: &[(&str, sim::Simulation)],
+) -> Vec<observed_loops::ObservedLoop> {
+    let mut most: std::collections::BTreeMap<String, observed_loops::ObservedLoop> =
+        std::collections::BTreeMap::new();
+    for (_, s) in runs {
+        for l in observed_loops::of_run(sass, s) {
+            match most.get_mut(&l.header) {
+                Some(m) => m.iterations = m.iterations.max(l.iterations),
+                None => {
+                    most.insert(l.header.clone(), l);
+                }
+            }
+        }
+    }
+    most.into_values().collect()
+}
+
 /// `loop_bounds=observed`: every loop header without a bound of the request's gets the
 /// observed count (at least 1); whether the analysis can go on (there was a run).
 pub(crate) fn observe_bounds(

@@ -14,6 +14,6 @@ mod sass;
 pub(crate) mod shared_loops;
 pub(crate) mod thread_block;
 
-pub(crate) use loop_bounds::{infer_sass, observe_bounds, raise_defaults_to_observed};
+pub(crate) use loop_bounds::{apply_runs, infer_sass, observe_bounds, raise_defaults_to_observed};
 pub(crate) use parameters::{params, presets, Cost, WarpCfgParams};
 pub(crate) use sass::{bound, bound_with_extras, parse_sass, ParsedSass};

@@ -16,6 +16,22 @@ pub const ARCHS: [(&str, &str); 5] = [
     ("sm_90", "hopper-h100"),
 ];
 
+/// Each SASS directory of the corpus (our listings, then `sass-modern`'s architectures)
+/// with the latency preset of its architecture.
+pub const SASS_DIRS: [(&str, &str); 6] = [
+    ("sass", "pascal-gp102"),
+    ("sass-modern/sm_61", "pascal-gp102"),
+    ("sass-modern/sm_70", "volta-qv100"),
+    ("sass-modern/sm_75", "turing-rtx2060"),
+    ("sass-modern/sm_86", "ampere-rtx3070"),
+    ("sass-modern/sm_90", "hopper-h100"),
+];
+
+/// The directories of [`SASS_DIRS`].
+pub fn sass_dirs() -> [&'static str; 6] {
+    SASS_DIRS.map(|(dir, _)| dir)
+}
+
 /// The files ending in `.{ext}` of each `../shared/corpus/{dir}`, sorted per directory; a
 /// missing directory is skipped with a note (the corpus is not part of the repository).
 pub fn files(dirs: &[&str], ext: &str) -> Vec<PathBuf> {

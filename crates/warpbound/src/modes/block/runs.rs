@@ -6,12 +6,9 @@
 use super::units::Units;
 use super::{MAX_GANTT_ITEMS, MAX_OBSERVED_GROWTH, WARP_SIZE};
 use crate::mode::ModeOutput;
-use crate::observed_loops::{self, ObservedLoop};
 use crate::report::{BlockGrowth, PlotView, ScheduleItem, ScheduleView, Series};
 use crate::simulator::{self, SimRun};
 use crate::warp_analysis::{ParsedSass, WarpCfgParams};
-
-use std::collections::BTreeMap;
 
 /// `run` as one block of `dims` threads.
 pub(super) fn block_launch(run: &SimRun, dims: [u32; 3]) -> SimRun {
@@ -53,22 +50,6 @@ pub(super) fn simulate_block(
 /// The warp-instructions `runs` issued in all.
 pub(super) fn issued(runs: &[(&str, sim::Simulation)]) -> u64 {
     runs.iter().map(|(_, s)| s.issued).sum()
-}
-
-/// Per loop header, the most iterations any run observed.
-pub(super) fn observed(parsed: &ParsedSass, runs: &[(&str, sim::Simulation)]) -> Vec<ObservedLoop> {
-    let mut most: BTreeMap<String, ObservedLoop> = BTreeMap::new();
-    for (_, s) in runs {
-        for l in observed_loops::of_run(&parsed.sass, s) {
-            match most.get_mut(&l.header) {
-                Some(m) => m.iterations = m.iterations.max(l.iterations),
-                None => {
-                    most.insert(l.header.clone(), l);
-                }
-            }
-        }
-    }
-    most.into_values().collect()
 }
 
 /// How the growth plot's runs are made: under `scheduler`, at most `2 × cycles + 1000`

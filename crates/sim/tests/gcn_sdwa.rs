@@ -4,9 +4,11 @@
 //! `v_lshlrev_b32`) and on `v_cndmask_b32`, a comparison and a carry-out addition. Every
 //! expected word is worked out by hand in the table.
 
+#[path = "common/gcn.rs"]
+mod gcn_common;
+
 use sim::gcn;
-use sim::machine::unit_cost;
-use sim::{ArrayInit, Budget, Fill, Launch, Machine, MemoryInit};
+use sim::{ArrayInit, Fill, Launch, MemoryInit};
 
 /// Registers every case starts from (lane t):
 /// v1 = 0x8091a2f3 (bytes f3 a2 91 80, words a2f3 8091), v2 = 4, v3 = 0x11223344 (the
@@ -235,16 +237,6 @@ fn kernel() -> String {
     k + "  s_endpgm\n"
 }
 
-fn machine() -> Machine {
-    Machine {
-        warp_size: 64,
-        cores: 64,
-        ls_units: 64,
-        sfu_units: 64,
-        ..unit_cost()
-    }
-}
-
 #[test]
 fn sdwa_by_hand() {
     let n = CASES.len();
@@ -259,15 +251,7 @@ fn sdwa_by_hand() {
         params: vec![0x10_0000, 0],
         ..Launch::default()
     };
-    let s = gcn::run_source(
-        &kernel(),
-        None,
-        &launch,
-        &machine(),
-        &memory,
-        &Budget::default(),
-    )
-    .unwrap_or_else(|e| panic!("{e}"));
+    let s = gcn_common::run_unit64(&kernel(), &launch, &memory);
     let out = &s.memory[0].words;
     for t in 0..64u32 {
         for (i, (code, want)) in CASES.iter().enumerate() {

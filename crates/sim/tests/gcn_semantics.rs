@@ -3,9 +3,11 @@
 //! memory and LDS, three-dword and 16-byte LDS accesses — one hand-written kernel whose every
 //! stored word is worked out by hand in the test.
 
+#[path = "common/gcn.rs"]
+mod gcn_common;
+
 use sim::gcn;
-use sim::machine::unit_cost;
-use sim::{ArrayInit, Budget, Fill, Launch, Machine, MemoryInit};
+use sim::{ArrayInit, Budget, Fill, Launch, Machine, MemoryInit, Splitting};
 
 /// Default ABI (no descriptor): the kernarg pointer in `s[4:5]`, `v0` = work-item id. The
 /// kernel's one argument is `out`; lane t's row is the 24 dwords at out + 96t; a counter at
@@ -103,14 +105,9 @@ const KERNEL: &str = "k:
   s_endpgm
 ";
 
+/// 64 lanes, every instruction one cycle, no splitting.
 fn machine() -> Machine {
-    Machine {
-        warp_size: 64,
-        cores: 64,
-        ls_units: 64,
-        sfu_units: 64,
-        ..unit_cost()
-    }
+    gcn_common::unit64(Splitting::None)
 }
 
 #[test]
@@ -127,15 +124,7 @@ fn new_instructions_by_hand() {
         shared_bytes: 0x1100,
         ..Launch::default()
     };
-    let s = gcn::run_source(
-        KERNEL,
-        None,
-        &launch,
-        &machine(),
-        &memory,
-        &Budget::default(),
-    )
-    .unwrap_or_else(|e| panic!("{e}"));
+    let s = gcn_common::run_unit64(KERNEL, &launch, &memory);
     let out = &s.memory[0].words;
     for t in 0..64u32 {
         let row = &out[24 * t as usize..24 * t as usize + 24];

@@ -489,8 +489,8 @@ bandwidth_gb_per_s: number, boost_clock_mhz: number, source: string,
 };
 
 /**
- * The decoded SASS scheduling control field of one instruction (`isa::ControlBits`, Maxwell
- * to Hopper), when the listing carries the encoding or a CuAssembler code.
+ * The decoded SASS scheduling control field of one instruction (`isa::ControlBits`,
+ * Maxwell to Hopper), when the listing carries the encoding or a CuAssembler code.
  */
 export type ControlBits = { 
 /**
@@ -1487,8 +1487,8 @@ value: JsonValue, source: ParamSource, };
 export type ResourceClass = "alu" | "sfu" | "load_store_global" | "load_store_shared" | "load_store_local" | "constant" | "texture" | "control";
 
 /**
- * The drawn path of one edge (`layout::RoutedEdge`): a polyline around the node boxes, the
- * arrow head at its last point.
+ * The drawn path of one edge (`layout::RoutedEdge`): a polyline around the node boxes,
+ * the arrow head at its last point.
  */
 export type RoutedEdge = { 
 /**

@@ -2,26 +2,29 @@
 //! The facade's own type, converted to and from `isa::Dialect` (the parsers' choice), so a
 //! rename inside `isa` cannot change the JSON or an old permalink's meaning.
 
+use crate::views::wire_view::wire_enum;
 use serde::{Deserialize, Serialize};
 use ts_rs::TS;
 
-/// The language of the pasted text: what the page's dialect menu and the CLI's `--dialect`
-/// choose (`isa::Dialect`).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize, TS)]
-#[serde(rename_all = "snake_case")]
-pub enum Dialect {
-    /// NVIDIA SASS from `cuobjdump -sass`, `nvdisasm` or CuAssembler `.cuasm`.
-    Sass,
-    /// AMD GCN3 assembly (HIP/LLVM `.s`).
-    Gcn,
-    Ptx,
-    /// Sim-D assembly (`.sas`).
-    Simd,
-    /// Abstract instruction strings over {L, C} (Berezovskyi et al.).
-    Lc,
-    /// A wavefront CFG in the CSV format of the public PWS split-point solver.
-    #[serde(rename = "pws-csv")]
-    PwsCsv,
+wire_enum! {
+    /// The language of the pasted text: what the page's dialect menu and the CLI's `--dialect`
+    /// choose (`isa::Dialect`).
+    #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize, TS)]
+    #[serde(rename_all = "snake_case")]
+    pub enum Dialect mirrors isa::Dialect {
+        /// NVIDIA SASS from `cuobjdump -sass`, `nvdisasm` or CuAssembler `.cuasm`.
+        Sass,
+        /// AMD GCN3 assembly (HIP/LLVM `.s`).
+        Gcn,
+        Ptx,
+        /// Sim-D assembly (`.sas`).
+        Simd,
+        /// Abstract instruction strings over {L, C} (Berezovskyi et al.).
+        Lc,
+        /// A wavefront CFG in the CSV format of the public PWS split-point solver.
+        #[serde(rename = "pws-csv")]
+        PwsCsv,
+    }
 }
 
 impl Dialect {
@@ -43,32 +46,6 @@ impl Dialect {
     /// The dialect named `s` ([`Dialect::name`]).
     pub fn from_name(s: &str) -> Option<Dialect> {
         isa::Dialect::from_name(s).map(Dialect::from)
-    }
-}
-
-impl From<isa::Dialect> for Dialect {
-    fn from(d: isa::Dialect) -> Self {
-        match d {
-            isa::Dialect::Sass => Dialect::Sass,
-            isa::Dialect::Gcn => Dialect::Gcn,
-            isa::Dialect::Ptx => Dialect::Ptx,
-            isa::Dialect::Simd => Dialect::Simd,
-            isa::Dialect::Lc => Dialect::Lc,
-            isa::Dialect::PwsCsv => Dialect::PwsCsv,
-        }
-    }
-}
-
-impl From<Dialect> for isa::Dialect {
-    fn from(d: Dialect) -> Self {
-        match d {
-            Dialect::Sass => isa::Dialect::Sass,
-            Dialect::Gcn => isa::Dialect::Gcn,
-            Dialect::Ptx => isa::Dialect::Ptx,
-            Dialect::Simd => isa::Dialect::Simd,
-            Dialect::Lc => isa::Dialect::Lc,
-            Dialect::PwsCsv => isa::Dialect::PwsCsv,
-        }
     }
 }
 

@@ -1,6 +1,6 @@
-//! What the GCN3 wavefront tests (`gcn_calls.rs`, `gcn_divergence.rs`, `gcn_soundness.rs`)
-//! share, each including this file by path: the unit-cost machine of 64 lanes and a global
-//! memory holding only the `out` array.
+//! What the GCN3 wavefront tests (`gcn_calls.rs`, `gcn_divergence.rs`, `gcn_soundness.rs`,
+//! `gcn_semantics.rs`, `gcn_sdwa.rs`) share, each including this file by path: the unit-cost
+//! machine of 64 lanes and a global memory holding only the `out` array.
 
 #![allow(dead_code)]
 
@@ -30,4 +30,18 @@ pub fn out_memory(address: u64) -> MemoryInit {
         }],
         open: None,
     }
+}
+
+/// `kernel` run on [`unit64`] without splitting under the default budget; panics on a
+/// simulator error.
+pub fn run_unit64(kernel: &str, launch: &sim::Launch, memory: &MemoryInit) -> sim::Simulation {
+    sim::gcn::run_source(
+        kernel,
+        None,
+        launch,
+        &unit64(Splitting::None),
+        memory,
+        &sim::Budget::default(),
+    )
+    .unwrap_or_else(|e| panic!("{e}"))
 }

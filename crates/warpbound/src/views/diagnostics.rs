@@ -3,34 +3,39 @@
 //! [`crate::analyze()`] converts them here, once, when the report is finished, so a change
 //! inside `isa` cannot change the JSON.
 
+use crate::views::wire_view::wire_enum;
 use serde::{Deserialize, Serialize};
 use ts_rs::TS;
 
-/// How bad a diagnostic is (`isa::Severity`). `error` means the requested result could not
-/// be produced (the CLI exits 1); warnings and notes accompany a result. Ordered as the
-/// report sorts: errors first.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize, TS)]
-#[serde(rename_all = "lowercase")]
-pub enum Severity {
-    Error,
-    Warning,
-    Note,
+wire_enum! {
+    /// How bad a diagnostic is (`isa::Severity`). `error` means the requested result could not
+    /// be produced (the CLI exits 1); warnings and notes accompany a result. Ordered as the
+    /// report sorts: errors first.
+    #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize, TS)]
+    #[serde(rename_all = "lowercase")]
+    pub enum Severity mirrors isa::Severity {
+        Error,
+        Warning,
+        Note,
+    }
 }
 
-/// Which step of the request a diagnostic comes from (`isa::Stage`), so a user can tell "my
-/// kernel does not parse" from "the analysis cannot bound it" from "the simulator cannot
-/// run it".
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize, TS)]
-#[serde(rename_all = "lowercase")]
-pub enum Stage {
-    /// The request itself: a parameter, a mode, a dialect.
-    Request,
-    /// Reading the kernel text.
-    Parse,
-    /// The mode's analysis (graphs, bounds, schedules).
-    Analysis,
-    /// A simulator run.
-    Simulation,
+wire_enum! {
+    /// Which step of the request a diagnostic comes from (`isa::Stage`), so a user can tell "my
+    /// kernel does not parse" from "the analysis cannot bound it" from "the simulator cannot
+    /// run it".
+    #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize, TS)]
+    #[serde(rename_all = "lowercase")]
+    pub enum Stage mirrors isa::Stage {
+        /// The request itself: a parameter, a mode, a dialect.
+        Request,
+        /// Reading the kernel text.
+        Parse,
+        /// The mode's analysis (graphs, bounds, schedules).
+        Analysis,
+        /// A simulator run.
+        Simulation,
+    }
 }
 
 /// A message tied to a place in the input (`isa::Diagnostic`): what the page lists and
@@ -57,39 +62,22 @@ impl Diagnostic {
 }
 
 impl std::fmt::Display for Diagnostic {
-    /// As `isa::Diagnostic` prints: `line:column: severity: message`, or `severity: message`
-    /// for the request (line 0).
+    /// As `isa::Diagnostic` prints (its `Display` is the one format): `line:column:
+    /// severity: message`, or `severity: message` for the request (line 0).
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        let sev = match self.severity {
-            Severity::Error => "error",
-            Severity::Warning => "warning",
-            Severity::Note => "note",
-        };
-        if self.line == 0 {
-            write!(f, "{sev}: {}", self.message)
-        } else {
-            write!(f, "{}:{}: {sev}: {}", self.line, self.column, self.message)
-        }
+        isa::Diagnostic::from(self).fmt(f)
     }
 }
 
-impl From<isa::Severity> for Severity {
-    fn from(s: isa::Severity) -> Self {
-        match s {
-            isa::Severity::Error => Severity::Error,
-            isa::Severity::Warning => Severity::Warning,
-            isa::Severity::Note => Severity::Note,
-        }
-    }
-}
-
-impl From<isa::Stage> for Stage {
-    fn from(s: isa::Stage) -> Self {
-        match s {
-            isa::Stage::Request => Stage::Request,
-            isa::Stage::Parse => Stage::Parse,
-            isa::Stage::Analysis => Stage::Analysis,
-            isa::Stage::Simulation => Stage::Simulation,
+impl From<&Diagnostic> for isa::Diagnostic {
+    fn from(d: &Diagnostic) -> Self {
+        isa::Diagnostic {
+            severity: d.severity.into(),
+            line: d.line,
+            column: d.column,
+            len: d.len,
+            message: d.message.clone(),
+            stage: d.stage.map(isa::Stage::from),
         }
     }
 }

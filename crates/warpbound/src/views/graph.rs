@@ -51,7 +51,7 @@ pub fn draw(kind: &str, nodes: Vec<CfgNode>, edges: Vec<CfgEdge>) -> CfgView {
         entry: 0,
         nodes,
         edges,
-        layout: drawing.into(),
+        layout: (&drawing).into(),
         omitted: None,
     }
 }
@@ -74,7 +74,7 @@ pub fn omitted(kind: &str, nodes: usize, edges: usize) -> CfgView {
         }),
         nodes: Vec::new(),
         edges: Vec::new(),
-        layout: layout::layered(&[], &[], &layout::Options::default()).into(),
+        layout: (&layout::layered(&[], &[], &layout::Options::default())).into(),
     }
 }
 

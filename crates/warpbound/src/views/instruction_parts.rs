@@ -2,42 +2,48 @@
 //! occupies, SASS's decoded control bits — and what a whole `nvdisasm` dump declares for the
 //! function: the facade's copies of `isa`'s types, named for what the page shows.
 
+use super::wire_view::wire_view;
+use crate::views::wire_view::wire_enum;
 use serde::{Deserialize, Serialize};
 use ts_rs::TS;
 
-/// The functional unit an instruction occupies, which is what timing models charge for
-/// (`isa::ResourceClass`): the table's class column.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize, TS)]
-#[serde(rename_all = "snake_case")]
-pub enum ResourceClass {
-    Alu,
-    /// Special-function unit: transcendental approximations (`MUFU`, `RRO`).
-    Sfu,
-    LoadStoreGlobal,
-    LoadStoreShared,
-    LoadStoreLocal,
-    /// Constant-cache load (`LDC`).
-    Constant,
-    Texture,
-    Control,
+wire_enum! {
+    /// The functional unit an instruction occupies, which is what timing models charge for
+    /// (`isa::ResourceClass`): the table's class column.
+    #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize, TS)]
+    #[serde(rename_all = "snake_case")]
+    pub enum ResourceClass mirrors isa::ResourceClass {
+        Alu,
+        /// Special-function unit: transcendental approximations (`MUFU`, `RRO`).
+        Sfu,
+        LoadStoreGlobal,
+        LoadStoreShared,
+        LoadStoreLocal,
+        /// Constant-cache load (`LDC`).
+        Constant,
+        Texture,
+        Control,
+    }
 }
 
-/// The decoded SASS scheduling control field of one instruction (`isa::ControlBits`, Maxwell
-/// to Hopper), when the listing carries the encoding or a CuAssembler code.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize, TS)]
-pub struct ControlBits {
-    /// Cycles the warp waits before issuing its next instruction (0–15).
-    pub stall: u8,
-    /// The yield hint as CuAssembler and turingas print it (`Y`): the raw bit is clear.
-    pub yield_hint: bool,
-    /// Scoreboard barrier (0–5) this instruction sets until its result is written.
-    pub write_barrier: Option<u8>,
-    /// Scoreboard barrier (0–5) this instruction sets until its source registers are read.
-    pub read_barrier: Option<u8>,
-    /// Barriers (bit *b* for barrier *b*) that must be clear before this instruction issues.
-    pub wait_mask: u8,
-    /// Operand-reuse cache flags (bit *k* for source operand slot *k*).
-    pub reuse: u8,
+wire_view! {
+    /// The decoded SASS scheduling control field of one instruction (`isa::ControlBits`,
+    /// Maxwell to Hopper), when the listing carries the encoding or a CuAssembler code.
+    #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize, TS)]
+    pub struct ControlBits from isa::ControlBits as b {
+        /// Cycles the warp waits before issuing its next instruction (0–15).
+        stall: u8,
+        /// The yield hint as CuAssembler and turingas print it (`Y`): the raw bit is clear.
+        yield_hint: bool,
+        /// Scoreboard barrier (0–5) this instruction sets until its result is written.
+        write_barrier: Option<u8>,
+        /// Scoreboard barrier (0–5) this instruction sets until its source registers are read.
+        read_barrier: Option<u8>,
+        /// Barriers (bit *b* for barrier *b*) that must be clear before this instruction issues.
+        wait_mask: u8,
+        /// Operand-reuse cache flags (bit *k* for source operand slot *k*).
+        reuse: u8,
+    }
 }
 
 /// What a whole `nvdisasm` dump declares for the function (`isa::FunctionResources`):
@@ -68,34 +74,6 @@ pub struct FunctionResources {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     #[ts(optional)]
     pub max_stack_bytes: Option<u64>,
-}
-
-impl From<isa::ResourceClass> for ResourceClass {
-    fn from(c: isa::ResourceClass) -> Self {
-        match c {
-            isa::ResourceClass::Alu => ResourceClass::Alu,
-            isa::ResourceClass::Sfu => ResourceClass::Sfu,
-            isa::ResourceClass::LoadStoreGlobal => ResourceClass::LoadStoreGlobal,
-            isa::ResourceClass::LoadStoreShared => ResourceClass::LoadStoreShared,
-            isa::ResourceClass::LoadStoreLocal => ResourceClass::LoadStoreLocal,
-            isa::ResourceClass::Constant => ResourceClass::Constant,
-            isa::ResourceClass::Texture => ResourceClass::Texture,
-            isa::ResourceClass::Control => ResourceClass::Control,
-        }
-    }
-}
-
-impl From<isa::ControlBits> for ControlBits {
-    fn from(b: isa::ControlBits) -> Self {
-        ControlBits {
-            stall: b.stall,
-            yield_hint: b.yield_hint,
-            write_barrier: b.write_barrier,
-            read_barrier: b.read_barrier,
-            wait_mask: b.wait_mask,
-            reuse: b.reuse,
-        }
-    }
 }
 
 impl From<&isa::FunctionResources> for FunctionResources {

@@ -61,7 +61,7 @@ pub fn sass(kernel: &Kernel, functions: Vec<String>) -> KernelView {
                 target: ins.control.target(),
                 class: ins.class.into(),
                 block: None,
-                control_bits: ins.control_bits.map(Into::into),
+                control_bits: ins.control_bits.as_ref().map(Into::into),
             }
         })
         .collect();
@@ -95,36 +95,31 @@ pub fn text_at(lines: &[&str], span: isa::Span) -> String {
 /// program counters ([`Function::pc`]).
 pub fn ptx(f: &Function, functions: Vec<String>, source: &str) -> KernelView {
     let lines: Vec<&str> = source.lines().collect();
-    let instructions = f
-        .instructions
-        .iter()
-        .enumerate()
-        .map(|(index, ins)| InstructionView {
-            index,
-            address: Function::pc(index),
-            line: ins.span.line,
-            column: ins.span.column,
-            text: text_at(&lines, ins.span),
-            guard: ins.guard.as_ref().map(|g| text_at(&lines, g.span)),
-            opcode: ins.mnemonic(),
-            operands: ins
-                .operands
-                .iter()
-                .map(|o| text_at(&lines, o.span))
-                .collect(),
-            reads: Vec::new(),
-            writes: Vec::new(),
-            control: if ins.opcode == "bra" {
-                "branch".into()
-            } else {
-                "fallthrough".into()
-            },
-            target: None,
-            class: ptx_class(ins),
-            block: None,
-            control_bits: None,
-        })
-        .collect();
+    let instructions = rows(&f.instructions, |index, ins| InstructionView {
+        index,
+        address: Function::pc(index),
+        line: ins.span.line,
+        column: ins.span.column,
+        text: text_at(&lines, ins.span),
+        guard: ins.guard.as_ref().map(|g| text_at(&lines, g.span)),
+        opcode: ins.mnemonic(),
+        operands: ins
+            .operands
+            .iter()
+            .map(|o| text_at(&lines, o.span))
+            .collect(),
+        reads: Vec::new(),
+        writes: Vec::new(),
+        control: if ins.opcode == "bra" {
+            "branch".into()
+        } else {
+            "fallthrough".into()
+        },
+        target: None,
+        class: ptx_class(ins),
+        block: None,
+        control_bits: None,
+    });
     without_resources(f.name.clone(), functions, None, instructions)
 }
 
@@ -147,34 +142,29 @@ fn ptx_class(ins: &isa::ptx::Instruction) -> ResourceClass {
 
 /// A GCN3 function; addresses are instruction indices (the parser records no offsets).
 pub fn gcn(f: &GcnFunction, functions: Vec<String>, target: Option<String>) -> KernelView {
-    let instructions = f
-        .instructions
-        .iter()
-        .enumerate()
-        .map(|(index, ins)| InstructionView {
-            index,
-            address: index as u64,
-            line: ins.span.line,
-            column: ins.span.column,
-            text: ins.text.clone(),
-            guard: None,
-            opcode: ins.opcode.clone(),
-            operands: operands_of(&ins.text),
-            reads: ins.reads.iter().map(|r| format!("{r:?}")).collect(),
-            writes: ins.writes.iter().map(|r| format!("{r:?}")).collect(),
-            control: format!("{:?}", ins.exec_effect).to_lowercase(),
-            target: None,
-            class: match ins.unit {
-                isa::gcn::GcnUnit::VectorMemory => ResourceClass::LoadStoreGlobal,
-                isa::gcn::GcnUnit::Lds => ResourceClass::LoadStoreShared,
-                isa::gcn::GcnUnit::ScalarMemory => ResourceClass::Constant,
-                isa::gcn::GcnUnit::Branch | isa::gcn::GcnUnit::Waitcnt => ResourceClass::Control,
-                _ => ResourceClass::Alu,
-            },
-            block: None,
-            control_bits: None,
-        })
-        .collect();
+    let instructions = rows(&f.instructions, |index, ins| InstructionView {
+        index,
+        address: index as u64,
+        line: ins.span.line,
+        column: ins.span.column,
+        text: ins.text.clone(),
+        guard: None,
+        opcode: ins.opcode.clone(),
+        operands: operands_of(&ins.text),
+        reads: ins.reads.iter().map(|r| format!("{r:?}")).collect(),
+        writes: ins.writes.iter().map(|r| format!("{r:?}")).collect(),
+        control: format!("{:?}", ins.exec_effect).to_lowercase(),
+        target: None,
+        class: match ins.unit {
+            isa::gcn::GcnUnit::VectorMemory => ResourceClass::LoadStoreGlobal,
+            isa::gcn::GcnUnit::Lds => ResourceClass::LoadStoreShared,
+            isa::gcn::GcnUnit::ScalarMemory => ResourceClass::Constant,
+            isa::gcn::GcnUnit::Branch | isa::gcn::GcnUnit::Waitcnt => ResourceClass::Control,
+            _ => ResourceClass::Alu,
+        },
+        block: None,
+        control_bits: None,
+    });
     without_resources(f.name.clone(), functions, target, instructions)
 }
 
@@ -270,4 +260,9 @@ fn without_resources(
         instructions,
         resources: None,
     }
+}
+
+/// One instruction-table row per item, numbered from 0.
+fn rows<T>(items: &[T], row: impl Fn(usize, &T) -> InstructionView) -> Vec<InstructionView> {
+    items.iter().enumerate().map(|(i, x)| row(i, x)).collect()
 }

@@ -27,4 +27,4 @@ pub mod sim_stepper;
 pub mod simd_code;
 pub mod simd_parts;
 pub mod simd_run;
-mod wire_view;
+pub(crate) mod wire_view;

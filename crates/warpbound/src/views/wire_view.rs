@@ -41,3 +41,39 @@ macro_rules! wire_view {
 }
 
 pub(crate) use wire_view;
+
+/// `wire_enum!`: the same for an enum of unit variants mirroring a method crate's: the enum
+/// (attributes as given, each variant once) and the conversions both ways, variant to the
+/// variant of the same name — for the request's types, which go back to the method crates,
+/// as well as the report's.
+macro_rules! wire_enum {
+    (
+        $(#[$meta:meta])*
+        pub enum $name:ident mirrors $krate:ident :: $source:ident {
+            $( $(#[$variant_meta:meta])* $variant:ident ),* $(,)?
+        }
+    ) => {
+        $(#[$meta])*
+        pub enum $name {
+            $( $(#[$variant_meta])* $variant, )*
+        }
+
+        impl From<$krate::$source> for $name {
+            fn from(v: $krate::$source) -> Self {
+                match v {
+                    $( $krate::$source::$variant => $name::$variant, )*
+                }
+            }
+        }
+
+        impl From<$name> for $krate::$source {
+            fn from(v: $name) -> Self {
+                match v {
+                    $( $name::$variant => $krate::$source::$variant, )*
+                }
+            }
+        }
+    };
+}
+
+pub(crate) use wire_enum;

@@ -91,6 +91,10 @@ pub(crate) fn callee_bound_at(
 
 /// Bounds the warp-level CFG `warp` of `listing` by IPET: `out.graph`, `out.wcet` and the
 /// details.
+/// Disjoint groups of threads one warp can hold: the turns a resumption cycle of the
+/// warp-level CFG takes per entry ([`bound`]).
+const WARP_GROUPS: u64 = 32;
+
 pub(crate) fn bound(
     warp: &cfg::WarpCfg,
     listing: &dyn Listing,
@@ -167,8 +171,34 @@ pub(crate) fn bound(
             by_address.or_else(by_label).map(|&n| (h, n))
         })
         .collect();
+    // A cycle of the warp-level CFG that is no loop of the thread's code (its header is not
+    // a program loop's) is where groups of threads left waiting resume, one turn per group
+    // (Jeanmougin et al. §3: a divergent branch parks one side until the other reaches the
+    // reconvergence point). A warp holds at most `WARP_GROUPS` disjoint groups, so such a
+    // cycle takes the larger of the default and that count: the default alone (10) was run
+    // past by real code (a search loop whose threads leave at up to 32 different turns).
+    let mut solver_bounds = per_header.clone();
+    if let Some(default) = lb.default {
+        for l in loops {
+            let program_loop = l.entry_nodes.iter().any(|&h| {
+                per_header.contains_key(&h)
+                    || address_of(h).is_some_and(|a| {
+                        let key = LoopKey::Address(a).to_string();
+                        out.loop_bounds.iter().any(|r| r.header == key)
+                    })
+                    || labels_of(h)
+                        .iter()
+                        .any(|k| out.loop_bounds.iter().any(|r| &r.header == k))
+            });
+            if !program_loop {
+                for &h in &l.entry_nodes {
+                    solver_bounds.insert(h, default.max(WARP_GROUPS));
+                }
+            }
+        }
+    }
     let bounds = ipet::LoopBounds {
-        per_header: per_header.clone(),
+        per_header: solver_bounds,
         default: lb.default,
     };
     let stuck = never_finishing(warp);
@@ -317,7 +347,9 @@ pub(crate) fn bound(
                     } else {
                         Some(
                             "a cycle of the warp-level CFG that is no loop of the thread's code: \
-                             groups of threads left waiting resume there, one turn per group",
+                             groups of threads left waiting resume there, one turn per group, so \
+                             it takes the larger of default_loop_bound and 32, the most groups a \
+                             warp holds",
                         )
                     };
                     out.diagnostics

@@ -25,7 +25,18 @@ const RENAMED = new Map(
  * What the fixture expects, with a mode that has since been renamed under its current name:
  * the page opens an old link with the mode it names and writes the current name back.
  */
-function today(saved) {
+/**
+ * Bounds changed on purpose since the links were saved, each with its reason. Fifth session of
+ * 2026-12-05: a warp-level-CFG cycle that is no loop of the code (groups left waiting resume
+ * there, one turn per group) takes the larger of default_loop_bound and 32, a warp's most
+ * groups, instead of the default 10, which real code ran past; with agreement off every
+ * branch of Fig. 3 may diverge and such cycles take 32 turns.
+ */
+const CHANGED_WCET = new Map([['fig3-loop-bound-no-agreement', { from: '319311', to: '1203161' }]]);
+
+function today(saved, name) {
+  const changed = CHANGED_WCET.get(name);
+  if (changed && saved.wcet === changed.from) saved = { ...saved, wcet: changed.to };
   const mode = saved.request.mode;
   // Schema version 2 changed the report only: the page reads a version-1 request as it is
   // and sends it as today's version.
@@ -109,7 +120,7 @@ test('v1 links saved before the v2 format open with the same request, result and
   assert.equal(RENAMED.get('cfg'), 'thread-cfg');
   assert.ok(FIXTURE.links.some((l) => l.expect.request.mode === 'cfg'));
   for (const { name, hash, expect: saved } of FIXTURE.links) {
-    const expect = today(saved);
+    const expect = today(saved, name);
     assert.match(hash, /^#v1\./, name);
     const { page, errors } = await openPage(site, hash);
     await settled(page);
@@ -129,7 +140,7 @@ test('every gallery example opens as it did before the gallery became data', asy
   const ids = await page.evaluate(() => window.playground.examples().map((x) => x.id));
   await page.close();
   assert.deepEqual(errors, []);
-  const before = new Map(FIXTURE.links.map((l) => [l.name, today(l.expect)]));
+  const before = new Map(FIXTURE.links.map((l) => [l.name, today(l.expect, l.name)]));
   // The fixture lists the 18 examples of that time first, in gallery order: each is still
   // there, in the same order. Examples added since are pinned by the gallery snapshot test.
   const old = FIXTURE.links.slice(0, 18).map((l) => l.name);

@@ -3,12 +3,34 @@
 
 import { before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { existsSync } from 'node:fs';
-import { resolve } from 'node:path';
+import { existsSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
 import { serveDir } from './serve.js';
 import { launch } from './browser.js';
 
 export const ROOT = resolve(import.meta.dirname, '../..');
+
+/** The native CLI the page's reports are compared with. */
+export const CLI = process.env.WARPBOUND_CLI || resolve(ROOT, 'target/debug/warpbound');
+
+/**
+ * The native report for the request the page sent (read back from the page); a request the
+ * CLI refuses (exit 1) still gives its report.
+ */
+export async function nativeFor(page) {
+  const request = await page.evaluate(() => window.playground.request());
+  const file = join(mkdtempSync(join(tmpdir(), 'warpbound-native-')), 'request.json');
+  writeFileSync(file, JSON.stringify(request));
+  let out;
+  try {
+    out = execFileSync(CLI, ['analyze', '--request', file], { maxBuffer: 64 << 20 }).toString();
+  } catch (e) {
+    out = e.stdout.toString();
+  }
+  return JSON.parse(out);
+}
 
 /** Starts the site and the browser before the file's tests; `site.server`, `site.browser`. */
 export function useSite() {

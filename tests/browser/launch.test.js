@@ -1,30 +1,18 @@
 // The `launch` mode in the page (issue #41 item 5): the two gallery examples of one kernel
 // at two block sizes — the occupancy panel's bars with the binding limit marked, the launch
 // summary, and the SM × time Gantt chart with one lane per SM — agreeing with the native
-// CLI on the request the page sent. Screenshots go to artifacts/.
+// CLI on the request the page sent (`harness.nativeFor`). Screenshots go to artifacts/.
 
 import { test, before } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdirSync, writeFileSync, mkdtempSync } from 'node:fs';
-import { execFileSync } from 'node:child_process';
+import { mkdirSync } from 'node:fs';
 import { resolve, join } from 'node:path';
-import { tmpdir } from 'node:os';
-import { ROOT, useSite, openPage, waitText } from './harness.js';
+import { nativeFor, useSite, openPage, waitText } from './harness.js';
 
-const CLI = process.env.WARPBOUND_CLI || resolve(ROOT, 'target/debug/warpbound');
 const ARTIFACTS = resolve(import.meta.dirname, 'artifacts');
 
 const site = useSite();
 before(() => mkdirSync(ARTIFACTS, { recursive: true }));
-
-/** The native report for the request the page sent (read back from the page). */
-async function nativeFor(page) {
-  const request = await page.evaluate(() => window.playground.request());
-  const dir = mkdtempSync(join(tmpdir(), 'warpbound-launch-'));
-  const file = join(dir, 'request.json');
-  writeFileSync(file, JSON.stringify(request));
-  return JSON.parse(execFileSync(CLI, ['analyze', '--request', file], { maxBuffer: 64 << 20 }).toString());
-}
 
 /** Opens gallery example `id` and checks the summary, the occupancy panel and the Gantt. */
 async function check(id, expected) {

@@ -4,33 +4,15 @@
 
 import { test, before } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdirSync, writeFileSync, mkdtempSync } from 'node:fs';
-import { execFileSync } from 'node:child_process';
+import { mkdirSync } from 'node:fs';
 import { resolve, join } from 'node:path';
-import { tmpdir } from 'node:os';
 import { deflateRawSync } from 'node:zlib';
-import { ROOT, useSite, openPage, waitText } from './harness.js';
+import { nativeFor, useSite, openPage, waitText } from './harness.js';
 
-const CLI = process.env.WARPBOUND_CLI || resolve(ROOT, 'target/debug/warpbound');
 const ARTIFACTS = resolve(import.meta.dirname, 'artifacts');
 
 const site = useSite();
 before(() => mkdirSync(ARTIFACTS, { recursive: true }));
-
-/** The native report for the request the page sent (read back from the page). */
-async function nativeFor(page) {
-  const request = await page.evaluate(() => window.playground.request());
-  const dir = mkdtempSync(join(tmpdir(), 'warpbound-mode-'));
-  const file = join(dir, 'request.json');
-  writeFileSync(file, JSON.stringify(request));
-  let out;
-  try {
-    out = execFileSync(CLI, ['analyze', '--request', file], { maxBuffer: 64 << 20 }).toString();
-  } catch (e) {
-    out = e.stdout.toString();
-  }
-  return JSON.parse(out);
-}
 
 test('Sim-D: phases, both policies, the two-slot schedule', async () => {
   const { page, errors } = await openPage(site, '#ex=simd-phases');

@@ -177,18 +177,18 @@ pub(crate) fn bound(
     // reconvergence point). A warp holds at most `WARP_GROUPS` disjoint groups, so such a
     // cycle takes the larger of the default and that count: the default alone (10) was run
     // past by real code (a search loop whose threads leave at up to 32 different turns).
+    // The program's loops: the headers of the mode's loop table (from inference), as named
+    // there (an address, or a label).
+    let program_headers: std::collections::BTreeSet<String> =
+        out.loop_bounds.iter().map(|r| r.header.clone()).collect();
     let mut solver_bounds = per_header.clone();
     if let Some(default) = lb.default {
         for l in loops {
             let program_loop = l.entry_nodes.iter().any(|&h| {
                 per_header.contains_key(&h)
-                    || address_of(h).is_some_and(|a| {
-                        let key = LoopKey::Address(a).to_string();
-                        out.loop_bounds.iter().any(|r| r.header == key)
-                    })
-                    || labels_of(h)
-                        .iter()
-                        .any(|k| out.loop_bounds.iter().any(|r| &r.header == k))
+                    || address_of(h)
+                        .is_some_and(|a| program_headers.contains(&LoopKey::Address(a).to_string()))
+                    || labels_of(h).iter().any(|k| program_headers.contains(k))
             });
             if !program_loop {
                 for &h in &l.entry_nodes {
@@ -340,7 +340,7 @@ pub(crate) fn bound(
                 let block = warp.nodes[l.header].block;
                 let span = block.map_or(Span::default(), |b| listing.span(b));
                 let bound = l.bound.unwrap_or(0);
-                let program_loop = out.loop_bounds.iter().any(|r| r.header == header);
+                let program_loop = program_headers.contains(&header);
                 if from == BoundFrom::Default && !warned.contains(&header) {
                     let why = if program_loop {
                         prov.as_ref().and_then(|p| p.reason.as_deref())
